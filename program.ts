@@ -1,0 +1,131 @@
+// The course driver for the stage "Register the toolset". Provided by the course: students do not edit it.
+//
+//   tsx program.ts dispatch <case.json> [<case.json> …]
+//
+// For each case, in order: seed a fresh temporary sandbox from its `files`, build `Tools` and `makeExecute`
+// from ./src, call `execute(tool, input)` for each entry of `calls` (awaiting each), print one line
+// `{"results":[…]}` on stdout, and remove the sandbox. Several cases in one run share nothing but the
+// process: each gets its own sandbox, its own `Tools` and its own `execute`.
+//
+// Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes
+// SANDBOX_PLACEHOLDER, and the placeholder in a case's inputs and symlink targets becomes the real path.
+import { mkdtemp, mkdir, readFile, realpath, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Tools } from './src/tools/index.ts';
+import { makeExecute } from './src/execute.ts';
+
+export const SANDBOX_PLACEHOLDER = '<sandbox>';
+
+type FileSpec = string | { base64: string } | { symlink: string };
+type Call = { tool: string; input: Record<string, unknown> };
+type Case = { files: Record<string, FileSpec>; calls: Call[] };
+
+// Runs one case in a fresh sandbox and returns its results, ready to print.
+export async function dispatch(testCase: Case): Promise<unknown[]> {
+  const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
+  try {
+    const real = await realpath(sandbox);
+    await seed(sandbox, testCase.files);
+    const execute = makeExecute(new Tools(sandbox));
+    const results: unknown[] = [];
+    for (const call of testCase.calls) {
+      let result: unknown;
+      try {
+        result = await execute(call.tool, expand(call.input, sandbox));
+      } catch (error) {
+        // A throw would unwind the agent loop; record it so the grader can show which call threw.
+        result = { threw: describeThrow(error) };
+      }
+      results.push(hidePaths(result, [sandbox, real]));
+    }
+    return results;
+  } finally {
+    await removeSandbox(sandbox);
+  }
+}
+
+async function seed(sandbox: string, files: Record<string, FileSpec>): Promise<void> {
+  for (const [path, spec] of Object.entries(files)) {
+    const target = join(sandbox, path);
+    await mkdir(dirname(target), { recursive: true });
+    if (typeof spec === 'string') await writeFile(target, spec);
+    else if ('base64' in spec) await writeFile(target, Buffer.from(spec.base64, 'base64'));
+    else await symlink(expand(spec.symlink, sandbox), target);
+  }
+}
+
+// Replaces the placeholder with the sandbox path in every string of a case's input.
+function expand<T>(value: T, sandbox: string): T {
+  return mapStrings(value, (s) => s.split(SANDBOX_PLACEHOLDER).join(sandbox)) as T;
+}
+
+// Replaces every spelling of the sandbox path with the placeholder, longest first so that a path
+// which contains another is replaced whole.
+function hidePaths(value: unknown, paths: string[]): unknown {
+  const spellings = [...new Set(paths)].sort((a, b) => b.length - a.length);
+  return mapStrings(value, (s) => spellings.reduce((text, p) => text.split(p).join(SANDBOX_PLACEHOLDER), s));
+}
+
+function mapStrings(value: unknown, f: (s: string) => string): unknown {
+  if (typeof value === 'string') return f(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f));
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, f)]));
+  }
+  return value;
+}
+
+function describeThrow(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+// A program under test may chmod its own sandbox; restore access before removing it.
+async function removeSandbox(sandbox: string): Promise<void> {
+  try {
+    await rm(sandbox, { recursive: true, force: true });
+  } catch {
+    await chmod(sandbox, 0o700).catch(() => {});
+    await rm(sandbox, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+async function readCase(file: string): Promise<Case> {
+  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  const c = parsed as Partial<Case> | null;
+  if (c === null || typeof c !== 'object') throw new Error(`${file}: a case must be a JSON object`);
+  if (c.files !== undefined && (typeof c.files !== 'object' || c.files === null)) {
+    throw new Error(`${file}: "files" must be an object of path -> contents`);
+  }
+  if (!Array.isArray(c.calls)) throw new Error(`${file}: "calls" must be an array of { tool, input }`);
+  return { files: c.files ?? {}, calls: c.calls };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...files] = argv;
+  if (command !== 'dispatch' || files.length === 0) {
+    process.stderr.write('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n');
+    return 2;
+  }
+  // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
+  // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
+  const print = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  for (const file of files) {
+    let testCase: Case;
+    try {
+      testCase = await readCase(file);
+    } catch (error) {
+      process.stderr.write(`error: cannot read case ${file}: ${describeThrow(error)}\n`);
+      return 2;
+    }
+    const results = await dispatch(testCase);
+    await new Promise<void>((done) => print(JSON.stringify({ results }) + '\n', () => done()));
+  }
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

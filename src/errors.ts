@@ -1,0 +1,20 @@
+// The harness's own misuse (unknown stage, bad case file, missing course directory): a stable code for
+// programs, a message that says what is wrong and how to fix it for people. The CLI turns it into exit 2.
+export type HarnessErrorCode =
+  | 'UNKNOWN_STAGE'
+  | 'BAD_CASE'
+  | 'NO_COURSE_DIR'
+  | 'NO_PROGRAM'
+  | 'BAD_FLAG'
+  | 'NO_CASES'
+  | 'BAD_SNAPSHOT';
+
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,43 @@
+import type { Call } from '../course/types.ts';
+
+// Why a case failed. Errors are data until the CLI edge: reporters render these, nothing throws.
+export type FailureKind =
+  | 'mismatch' // a call's result differs from the snapshot
+  | 'result-count' // the program printed a different number of results than there are calls
+  | 'crash' // the program exited non-zero, or did not compile / threw at import
+  | 'timeout' // the program ran past the per-case timeout and was killed with its children
+  | 'no-output' // exited 0 but printed nothing for this case
+  | 'bad-output' // printed something that is not JSON, or JSON without a `results` array
+  | 'no-snapshot'; // the stage has no snapshot for this case (a course author's problem)
+
+export type Failure = {
+  kind: FailureKind;
+  // One line, plain text: what went wrong.
+  message: string;
+  // For 'mismatch': the first call that differs (0-based), the call itself, and both results.
+  callIndex?: number;
+  call?: Call;
+  expected?: unknown;
+  received?: unknown;
+  // A recognised mistake, said in the student's terms (see src/grade/hints.ts).
+  hint?: string;
+};
+
+export type CaseResult = {
+  name: string;
+  description: string;
+  status: 'pass' | 'fail';
+  durationMs: number;
+  failure?: Failure;
+  // What the program wrote to stderr (and any stray stdout) for this case, tail-capped.
+  output: string;
+};
+
+export type RunReport = {
+  stage: string;
+  dir: string;
+  cases: CaseResult[];
+  passed: number;
+  failed: number;
+  durationMs: number;
+};
