@@ -22,13 +22,14 @@ type FileSpec = string | { base64: string } | { symlink: string };
 type Call = { tool: string; input: Record<string, unknown> };
 type Case = { files: Record<string, FileSpec>; calls: Call[] };
 
-// Runs one case in a fresh sandbox and returns its results, ready to print.
-export async function dispatch(testCase: Case): Promise<unknown[]> {
+// Runs one case in a fresh sandbox and returns its results, ready to print. `make` is the dispatcher
+// factory under test: the student's own by default (tests of the suite pass others).
+export async function dispatch(testCase: Case, make: typeof makeExecute = makeExecute): Promise<unknown[]> {
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
     await seed(sandbox, testCase.files);
-    const execute = makeExecute(new Tools(sandbox));
+    const execute = make(new Tools(sandbox));
     const results: unknown[] = [];
     for (const call of testCase.calls) {
       let result: unknown;

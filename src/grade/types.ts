@@ -41,3 +41,23 @@ export type RunReport = {
   failed: number;
   durationMs: number;
 };
+
+// What `theinference test` asks of src/grade/run-stage.ts (`runStage(options): Promise<RunReport>`).
+export type RunOptions = {
+  stage: string;
+  // The course directory whose program.ts is graded (absolute).
+  dir: string;
+  // Case names or globs over names; all cases when absent or empty.
+  cases?: string[];
+  bail?: boolean;
+  // Per case, in milliseconds.
+  timeoutMs?: number;
+  // How many program processes at once.
+  jobs?: number;
+  // 1-based shard index of total: a deterministic split of the selected cases.
+  shard?: { index: number; total: number };
+  // Cancels the run: every program process is killed and its temp directory removed before runStage settles.
+  signal?: AbortSignal;
+  // Called as each case's verdict is known (cases may finish out of order).
+  onCaseResult?: (result: CaseResult) => void;
+};
