@@ -9,7 +9,7 @@
 //
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes
 // SANDBOX_PLACEHOLDER, and the placeholder in a case's inputs and symlink targets becomes the real path.
-import { mkdtemp, mkdir, readFile, realpath, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +20,7 @@ export const SANDBOX_PLACEHOLDER = '<sandbox>';
 
 type FileSpec = string | { base64: string } | { symlink: string };
 type Call = { tool: string; input: Record<string, unknown> };
-type Case = { files: Record<string, FileSpec>; calls: Call[] };
+type Case = { files?: Record<string, FileSpec>; calls: Call[] };
 
 // Runs one case in a fresh sandbox and returns its results, ready to print. `make` is the dispatcher
 // factory under test: the student's own by default (tests of the suite pass others).
@@ -28,7 +28,7 @@ export async function dispatch(testCase: Case, make: typeof makeExecute = makeEx
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
-    await seed(sandbox, testCase.files);
+    await seed(sandbox, testCase.files ?? {});
     const execute = make(new Tools(sandbox));
     const results: unknown[] = [];
     for (const call of testCase.calls) {
@@ -82,25 +82,49 @@ function describeThrow(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-// A program under test may chmod its own sandbox; restore access before removing it.
+// A program under test may chmod its sandbox or directories in it; restore access before removing it.
 async function removeSandbox(sandbox: string): Promise<void> {
   try {
     await rm(sandbox, { recursive: true, force: true });
   } catch {
-    await chmod(sandbox, 0o700).catch(() => {});
+    await restoreAccess(sandbox);
     await rm(sandbox, { recursive: true, force: true }).catch(() => {});
   }
 }
 
+async function restoreAccess(directory: string): Promise<void> {
+  await chmod(directory, 0o700).catch(() => {});
+  for (const entry of await readdir(directory, { withFileTypes: true }).catch(() => [])) {
+    if (entry.isDirectory()) await restoreAccess(join(directory, entry.name));
+  }
+}
+
+// Reads and checks one case file; the error says which field is wrong so the author can fix it.
 async function readCase(file: string): Promise<Case> {
   const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-  const c = parsed as Partial<Case> | null;
-  if (c === null || typeof c !== 'object') throw new Error(`${file}: a case must be a JSON object`);
-  if (c.files !== undefined && (typeof c.files !== 'object' || c.files === null)) {
-    throw new Error(`${file}: "files" must be an object of path -> contents`);
+  if (!isObject(parsed)) throw new Error('a case must be a JSON object');
+  const { files = {}, calls } = parsed;
+  if (!isObject(files)) throw new Error('"files" must be an object of path -> contents');
+  for (const [path, spec] of Object.entries(files)) {
+    const ok =
+      typeof spec === 'string' ||
+      (isObject(spec) && (typeof spec.base64 === 'string' || typeof spec.symlink === 'string'));
+    if (!ok) throw new Error(`"files"["${path}"] must be a string, {"base64": "…"} or {"symlink": "…"}`);
+    if (path === '' || path.startsWith('/') || path.split('/').includes('..')) {
+      throw new Error(`"files"["${path}"] must be a relative path inside the sandbox`);
+    }
   }
-  if (!Array.isArray(c.calls)) throw new Error(`${file}: "calls" must be an array of { tool, input }`);
-  return { files: c.files ?? {}, calls: c.calls };
+  if (!Array.isArray(calls)) throw new Error('"calls" must be an array of { "tool": …, "input": {…} }');
+  calls.forEach((call: unknown, i) => {
+    if (!isObject(call) || typeof call.tool !== 'string' || !isObject(call.input)) {
+      throw new Error(`"calls"[${i}] must be { "tool": string, "input": object }`);
+    }
+  });
+  return { files: files as Record<string, FileSpec>, calls: calls as Call[] };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -113,15 +137,25 @@ async function main(argv: string[]): Promise<number> {
   // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
   const print = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  // Every case file is checked before any runs, so a bad one costs no sandbox and prints no partial output.
+  const cases: Case[] = [];
   for (const file of files) {
-    let testCase: Case;
     try {
-      testCase = await readCase(file);
+      cases.push(await readCase(file));
     } catch (error) {
       process.stderr.write(`error: cannot read case ${file}: ${describeThrow(error)}\n`);
       return 2;
     }
-    const results = await dispatch(testCase);
+  }
+  for (const [i, testCase] of cases.entries()) {
+    let results: unknown[];
+    try {
+      results = await dispatch(testCase);
+    } catch (error) {
+      // execute's throws are recorded per call, so what reaches here is seeding: the case's `files` are wrong.
+      process.stderr.write(`error: cannot seed case ${files[i]}: ${describeThrow(error)}\n`);
+      return 2;
+    }
     await new Promise<void>((done) => print(JSON.stringify({ results }) + '\n', () => done()));
   }
   return 0;

@@ -40,6 +40,10 @@ export type RunReport = {
   passed: number;
   failed: number;
   durationMs: number;
+  // Cases selected but not run because --bail stopped the run at the first failure.
+  skipped?: number;
+  // Things the student should know beyond the verdicts (the program leaks state between cases, say).
+  warnings?: string[];
 };
 
 // What `theinference test` asks of src/grade/run-stage.ts (`runStage(options): Promise<RunReport>`).
@@ -60,4 +64,6 @@ export type RunOptions = {
   signal?: AbortSignal;
   // Called as each case's verdict is known (cases may finish out of order).
   onCaseResult?: (result: CaseResult) => void;
+  // The environment program processes start from (process.env when absent); each also gets its own TMPDIR.
+  env?: NodeJS.ProcessEnv;
 };

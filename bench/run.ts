@@ -1,0 +1,137 @@
+// `npm run bench`: the grader against the floor, a vitest suite and one process per case, measured side by side
+// in one run; its peak memory; where its start-up time goes; and watch mode's save-to-verdict time.
+// Timing is reported, never asserted: a target missed prints FAIL and the run still exits 0. A measurement
+// that did not grade every case correctly is not a measurement: that exits 1.
+//
+//   node --import tsx bench/run.ts [--runs N] [--saves N]
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describeMachine } from './machine.ts';
+import { measureMemory } from './memory.ts';
+import { gradePerProcess } from './per-process.ts';
+import { freshTmp, profileSteps } from './profile.ts';
+import { runCommand } from './run-command.ts';
+import { formatMegabytes, formatSeconds, summarise } from './stats.ts';
+import { makeVitestSuite } from './vitest-suite.ts';
+import { measureWatch } from './watch-latency.ts';
+
+const STAGE = 'register-tools';
+const packageRoot = resolve(import.meta.dirname, '..');
+const dir = packageRoot;
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const node = process.execPath;
+const ALL_PASS = /^\d+ passed, 0 failed$/m;
+
+function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  const value = at === -1 ? fallback : Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`bench: ${name} takes a whole number of at least 1, e.g. ${name} ${fallback}`);
+  return value;
+}
+const runs = flag('--runs', 5);
+const saves = flag('--saves', 6);
+const log = (line = ''): void => void process.stdout.write(`${line}\n`);
+
+type Approach = { name: string; run: () => Promise<unknown> };
+
+async function main(): Promise<void> {
+  const caseCount = (await readdir(join(packageRoot, 'cases', STAGE))).filter((n) => n.endsWith('.json')).length;
+  log(`theinference bench: stage ${STAGE}, ${caseCount} cases, course dir ${dir}`);
+  log(`machine: ${describeMachine()}`);
+  log(`method: one untimed warm-up run of each approach (also checks it grades every case correctly), then ${runs} rounds;`);
+  log('        each round runs every approach once, in rotated order; wall time from spawn to exit.');
+  log();
+
+  const vitest = await makeVitestSuite({ packageRoot, dir, stage: STAGE });
+  try {
+    const approaches: Approach[] = [
+      { name: 'floor: 1 tsx process, every case in-process', run: () => runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'floor.ts'), dir, STAGE], { cwd: dir, expect: ALL_PASS }) },
+      { name: 'vitest: 1 file, 1 test per case', run: () => runCommand(vitest.command, vitest.args, { cwd: vitest.root }) },
+      { name: 'per-process tsx, 2 at a time', run: () => gradePerProcess({ packageRoot, dir, stage: STAGE, tsx, concurrency: 2 }) },
+      { name: 'grader, cold', run: () => runCommand(node, [join(packageRoot, 'bin', 'theinference.js'), 'test', '--stage', STAGE, '--dir', dir], { cwd: dir, expect: ALL_PASS }) },
+    ];
+    const times = await measureRounds(approaches);
+    const [floor, vitestMs, , grader] = approaches.map((a) => times.get(a.name) ?? []);
+    log('approach'.padEnd(48) + 'median (range, n)');
+    for (const a of approaches) log(a.name.padEnd(48) + formatSeconds(summarise(times.get(a.name) ?? [])));
+    log();
+
+    log('peak memory of the grader process tree (3 separate runs, not timed):');
+    const memory = [];
+    for (let i = 0; i < 3; i++) memory.push(await measureMemory(node, [join(packageRoot, 'bin', 'theinference.js'), 'test', '--stage', STAGE, '--dir', dir], dir));
+    log(`  sum of the tree's resident sets, sampled every 10 ms: ${formatMegabytes(summarise(memory.map((m) => m.treeKb)))}`);
+    const largest = memory.map((m) => m.largestKb).filter((kb): kb is number => kb !== undefined);
+    log(largest.length > 0 ? `  largest single process (GNU time %M):                ${formatMegabytes(summarise(largest))}` : '  (GNU time not installed: no %M)');
+    log();
+
+    log('start-up profile (same rounds method):');
+    const profile = await profileSteps({ packageRoot, dir, stage: STAGE, tsx });
+    try {
+      const stepTimes = await measureRounds(
+        profile.steps.map((s) => ({
+          name: s.label,
+          run: async () => {
+            const tmp = s.fresh === true ? await freshTmp() : undefined;
+            try {
+              return await runCommand(s.command, s.args, { cwd: s.cwd, ...(tmp ? { env: tmp.env } : {}) });
+            } finally {
+              await tmp?.remove();
+            }
+          },
+        })),
+      );
+      for (const s of profile.steps) log(`  ${s.label.padEnd(66)}${formatSeconds(summarise(stepTimes.get(s.label) ?? []))}`);
+    } finally {
+      await profile.remove();
+    }
+    log();
+
+    log(`watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts):`);
+    const watch = await measureWatch({ packageRoot, stage: STAGE, saves });
+    const toFail = watch.filter((s) => !s.passed).map((s) => s.ms);
+    const toPass = watch.filter((s) => s.passed).map((s) => s.ms);
+    log(`  save → failing verdict: ${formatSeconds(summarise(toFail))}`);
+    log(`  save → passing verdict: ${formatSeconds(summarise(toPass))}`);
+    log();
+
+    const ratio = (a: number[], b: number[]): number[] => a.map((x, i) => x / (b[i] ?? Number.NaN));
+    const vsFloor = summarise(ratio(grader ?? [], floor ?? []));
+    const vsVitest = summarise(ratio(grader ?? [], vitestMs ?? []));
+    const watchAll = summarise(watch.map((s) => s.ms));
+    const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
+    const range = (s: { median: number; min: number; max: number }): string => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
+    log('targets (ratios are per round, grader time / other time; median and range):');
+    log(`  grader / floor  ≤ 1.5     ${range(vsFloor).padEnd(22)}${verdict(vsFloor.median <= 1.5)}`);
+    log(`  grader / vitest ≤ 0.8     ${range(vsVitest).padEnd(22)}${verdict(vsVitest.median <= 0.8)}`);
+    log(`  watch save → verdict ≤ 1.5 s   ${formatSeconds(watchAll).padEnd(17)}${verdict(watchAll.median <= 1500)}`);
+
+    await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
+    const results = { date: new Date().toISOString(), machine: describeMachine(), stage: STAGE, caseCount, runs, times: Object.fromEntries(times), memory, watch };
+    await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await vitest.remove();
+  }
+}
+
+// Runs each approach once untimed, then `runs` rounds, rotating the order each round so that no approach always
+// follows the same neighbour. Returns each approach's wall times in round order.
+async function measureRounds(approaches: Approach[]): Promise<Map<string, number[]>> {
+  for (const a of approaches) await a.run();
+  const times = new Map<string, number[]>(approaches.map((a) => [a.name, []]));
+  for (let round = 0; round < runs; round++) {
+    for (let k = 0; k < approaches.length; k++) {
+      const a = approaches[(round + k) % approaches.length] as Approach;
+      const start = performance.now();
+      await a.run();
+      times.get(a.name)?.push(performance.now() - start);
+    }
+  }
+  return times;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

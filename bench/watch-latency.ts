@@ -1,0 +1,75 @@
+// Watch mode's save-to-verdict time: the real `theinference test --watch` on a temp copy of the course, and
+// the time from rewriting src/execute.ts to the verdict line of the run that save triggered. Saves alternate
+// between a broken dispatcher (the Read alias missing: some cases fail) and the reference (all pass), so both
+// kinds of verdict are measured.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { copyCourse } from './course-copy.ts';
+
+// The verdict line every run of the pretty reporter ends its summary with.
+const VERDICT = /^(\d+) passed, (\d+) failed$/gm;
+
+// One save: how long until its verdict, and whether that verdict was a pass.
+export type SaveSample = { ms: number; passed: boolean };
+
+// Starts watch mode, makes `saves` saves and measures each; leaves no process and no temp dir behind.
+export async function measureWatch(options: { packageRoot: string; stage: string; saves: number; timeoutMs?: number }): Promise<SaveSample[]> {
+  const course = await copyCourse(options.packageRoot);
+  const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const executeFile = join(course.dir, 'src', 'execute.ts');
+  const reference = await readFile(executeFile, 'utf8');
+  const broken = reference.replace(/^\s*case 'Read':\n/m, '');
+  if (broken === reference) throw new Error("bench: src/execute.ts has no `case 'Read':` line to remove for the broken save");
+
+  const child = execa(process.execPath, [join(options.packageRoot, 'bin', 'theinference.js'), 'test', '--stage', options.stage, '--watch', '--dir', course.dir], {
+    cwd: course.dir,
+    env: { ...process.env, NO_COLOR: '1', TMPDIR: graderTmp },
+    stdin: 'pipe',
+    reject: false,
+    buffer: false,
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => (output += chunk));
+  child.stderr?.resume();
+
+  // Resolves with the first verdict printed at or after `from` in the output.
+  const nextVerdict = async (from: number): Promise<{ end: number; failed: number }> => {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      VERDICT.lastIndex = from;
+      const match = VERDICT.exec(output);
+      if (match !== null) return { end: match.index + match[0].length, failed: Number(match[2]) };
+      if (performance.now() > deadline) throw new Error(`bench: no verdict from watch mode within ${timeoutMs} ms; output:\n${output.slice(-2000)}`);
+      if (child.exitCode !== null) throw new Error(`bench: watch mode exited early; output:\n${output.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  };
+
+  const samples: SaveSample[] = [];
+  try {
+    let seen = (await nextVerdict(0)).end;
+    for (let i = 0; i < options.saves; i++) {
+      const breaking = i % 2 === 0;
+      const start = performance.now();
+      await writeFile(executeFile, breaking ? broken : reference);
+      const verdict = await nextVerdict(seen);
+      samples.push({ ms: performance.now() - start, passed: verdict.failed === 0 });
+      if ((verdict.failed === 0) === breaking) throw new Error(`bench: save ${i + 1} expected a ${breaking ? 'failing' : 'passing'} verdict; output:\n${output.slice(-2000)}`);
+      seen = verdict.end;
+    }
+    child.stdin?.write('q\n');
+    const result = await Promise.race([child, new Promise<null>((r) => setTimeout(() => r(null), timeoutMs))]);
+    if (result === null) throw new Error('bench: watch mode did not exit after q');
+    const left = await readdir(graderTmp);
+    if (left.length > 0) throw new Error(`bench: watch mode left temp files behind: ${left.join(', ')}`);
+    return samples;
+  } finally {
+    if (child.exitCode === null && child.pid !== undefined) child.kill('SIGKILL');
+    await rm(graderTmp, { recursive: true, force: true });
+    await course.remove();
+  }
+}

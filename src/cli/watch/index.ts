@@ -1,0 +1,159 @@
+// `theinference test --watch`: grade, then re-grade on every save until `q`. This file only wires the pieces:
+// the state machine (watch-loop.ts) decides, and this carries out its effects with the grader, chokidar,
+// stdin and stdout.
+import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { HarnessError } from '../../errors.ts';
+import { packageRoot } from '../../course/stages.ts';
+import { runStage } from '../../grade/run-stage.ts';
+import { renderPretty } from '../../grade/reporters/pretty.ts';
+import type { RunOptions } from '../../grade/types.ts';
+import { debounce } from './debounce.ts';
+import { watchFiles, type FileWatcher } from './file-watcher.ts';
+import { readKeys, type KeyInput, type KeyInputEvent } from './key-input.ts';
+import { actionForKey, actionsForLine } from './keys.ts';
+import { renderComparison, renderHeader, renderMenu, renderMessage, renderPrompt, type ScreenOptions } from './screen.ts';
+import { initialState, step, type Effect, type RunRequest, type WatchEvent } from './watch-loop.ts';
+import { watchTargets } from './watch-paths.ts';
+
+// What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset).
+export type WatchIo = { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; color: boolean };
+
+// Editors save in bursts of events a few milliseconds apart; 100 ms of quiet ends the burst.
+const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };
+
+// Misuse that no save can fix: watch mode stops and the CLI reports it (exit 2), as without --watch.
+const FATAL: ReadonlySet<string> = new Set(['UNKNOWN_STAGE', 'NO_COURSE_DIR', 'BAD_FLAG']);
+
+// Grades once, then again whenever the course's code or the stage's cases change, until `q` or Ctrl-C; resolves
+// to the last verdict's exit code (0 all passed, 1 a case failed, 2 the last run was a harness error).
+export async function runWatch(options: RunOptions, io: WatchIo): Promise<number> {
+  const screen: ScreenOptions = { tty: (io.stdout as { isTTY?: boolean }).isTTY === true, color: io.color };
+  const write = (text: string): void => void io.stdout.write(text);
+  const targets = watchTargets({
+    dir: options.dir,
+    packageRoot: packageRoot(),
+    stage: options.stage,
+    tempDirs: [tmpdir(), ...(process.env.TMPDIR === undefined ? [] : [process.env.TMPDIR])],
+  });
+
+  let state = initialState(options.cases);
+  let run: { controller: AbortController; error?: unknown } | undefined;
+  let watcher: FileWatcher | undefined;
+  let keys: KeyInput | undefined;
+  let interrupts = 0;
+  let finish: (outcome: { code: number } | { error: unknown }) => void = () => {};
+  const outcome = new Promise<{ code: number } | { error: unknown }>((resolve) => (finish = resolve));
+
+  // Events can arrive while effects are being carried out (a key during a write); queue them so each step sees
+  // the state the previous one left.
+  const queue: WatchEvent[] = [];
+  let stepping = false;
+  const dispatch = (event: WatchEvent): void => {
+    queue.push(event);
+    if (stepping) return;
+    stepping = true;
+    try {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const [after, effects] = step(state, next);
+        state = after;
+        for (const effect of effects) perform(effect);
+      }
+    } finally {
+      stepping = false;
+    }
+  };
+
+  const startRun = (request: RunRequest): void => {
+    const current: { controller: AbortController; error?: unknown } = { controller: new AbortController() };
+    run = current;
+    write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter: state.filter?.label }, screen));
+    const { signal } = current.controller;
+    runStage({ ...options, cases: request.cases, signal }).then(
+      (report) => dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report }),
+      (error: unknown) => {
+        current.error = error;
+        if (signal.aborted) return dispatch({ type: 'run-cancelled' });
+        const fatal = error instanceof HarnessError && FATAL.has(error.code);
+        dispatch({ type: 'run-errored', message: describeError(error, state.filter?.label), fatal });
+      },
+    );
+  };
+
+  const perform = (effect: Effect): void => {
+    switch (effect.type) {
+      case 'start-run':
+        return startRun(effect.request);
+      case 'cancel-run':
+        return run?.controller.abort();
+      case 'show-report':
+        return write(`${renderPretty(effect.report, { color: io.color })}\n${renderComparison(effect.comparison)}`);
+      case 'show-error':
+        return write(renderMessage('error', effect.message, screen));
+      case 'show-notice':
+        return write(renderMessage('notice', effect.message, screen));
+      case 'show-menu':
+        return write(renderMenu(effect.filter, screen));
+      case 'show-prompt':
+        return write(renderPrompt(effect.draft, screen));
+      case 'exit':
+        return finish({ code: effect.code });
+      case 'fail':
+        return finish({ error: run?.error ?? new Error(effect.message) });
+    }
+  };
+
+  const burst = debounce<string>(DEBOUNCE, (paths) => dispatch({ type: 'files-changed', paths: paths.map(targets.display) }));
+  const onKeyInput = (event: KeyInputEvent): void => {
+    const actions = event.kind === 'key' ? [actionForKey(event.key, state.draft)] : actionsForLine(event.line, state.draft);
+    for (const action of actions) dispatch({ type: 'key', action });
+  };
+  // Piped stdin never sees Ctrl-C as a key: the terminal sends SIGINT. Quit cleanly on the first; a second one
+  // while the run is still being stopped gives up waiting.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupts += 1;
+    if (interrupts === 1) return dispatch({ type: 'key', action: { type: 'quit' } });
+    process.removeListener(signal, onSignal);
+    process.kill(process.pid, signal);
+  };
+  const onAbort = (): void => dispatch({ type: 'key', action: { type: 'quit' } });
+
+  try {
+    watcher = await watchFiles({
+      roots: targets.roots.filter((root) => existsSync(root)),
+      isIgnored: targets.isIgnored,
+      onChange: (path) => burst.push(path),
+      onError: (error) => write(renderMessage('error', `watching files failed: ${error.message}`, screen)),
+    });
+    keys = readKeys(io.stdin, onKeyInput);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted === true) onAbort();
+    else dispatch({ type: 'start' });
+
+    const result = await outcome;
+    if ('error' in result) throw result.error;
+    if (screen.tty) write('\n');
+    return result.code;
+  } finally {
+    burst.cancel();
+    keys?.close();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    options.signal?.removeEventListener('abort', onAbort);
+    await watcher?.close();
+  }
+}
+
+// One line for the student: a harness error's own message (it says how to fix it), a filter that matches
+// nothing in the terms of the filter, anything else as the bug it is.
+function describeError(error: unknown, filter: string | undefined): string {
+  if (error instanceof HarnessError) {
+    if (error.code === 'NO_CASES' && filter !== undefined) {
+      return `no case name matches the filter ${JSON.stringify(filter)}: press p to change it (an empty filter clears it).`;
+    }
+    return error.message;
+  }
+  return `the grader failed unexpectedly (a bug in theinference; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+}

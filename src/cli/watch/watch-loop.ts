@@ -1,0 +1,236 @@
+// The watch loop as a pure state machine: events in (a start, a burst of saved files, a key, a run that
+// settled), the next state and the effects to carry out. It decides everything watch mode does; index.ts only
+// performs the effects. Runs are never overlapped: a new request while a run is in flight cancels it first and
+// starts once the cancelled run has settled (its processes killed, its temp dirs gone).
+import type { CaseResult, RunReport } from '../../grade/types.ts';
+import type { KeyAction } from './keys.ts';
+
+// Why a run started; its header says so.
+export type RunReason =
+  | { kind: 'start' }
+  | { kind: 'files'; paths: string[] }
+  | { kind: 'run-all' }
+  | { kind: 'run-failed'; count: number }
+  | { kind: 'filter'; filter: string | undefined };
+
+// One run to start: the case selection (`RunOptions.cases`; undefined = every case) and why.
+export type RunRequest = { cases: string[] | undefined; reason: RunReason };
+
+// The part of a report that decides whether a verdict changed.
+export type Verdict = { passed: number; failed: number; failedNames: string[] };
+
+// How a run's verdict compares with the previous run over the same cases.
+export type Comparison =
+  | { kind: 'first' }
+  | { kind: 'same'; verdict: Verdict }
+  | { kind: 'changed'; before: Verdict; after: Verdict };
+
+// A case filter: what the student typed (or the `--case` patterns watch mode started with) and the patterns
+// handed to the grader.
+export type CaseFilter = { label: string; cases: string[] };
+
+export type WatchState = {
+  phase: 'idle' | 'running' | 'cancelling' | 'quitting' | 'done';
+  // The filter set with `p` (or `--case`); saves re-run within it until it is cleared (empty filter, or `a`).
+  filter: CaseFilter | undefined;
+  // The filter being typed while the prompt is open.
+  draft: string | undefined;
+  current: RunRequest | undefined;
+  // What to start once the run being cancelled has settled.
+  pending: RunRequest | undefined;
+  // The failing cases of the last finished run, for `f`; undefined before any run finished.
+  lastFailed: string[] | undefined;
+  // The last verdict per case selection, so "same verdict" compares like with like.
+  verdicts: Record<string, Verdict>;
+  // What quitting returns: the last settled run's exit code (0 pass, 1 fail, 2 harness misuse); 1 before any.
+  exitCode: number;
+};
+
+export type WatchEvent =
+  | { type: 'start' }
+  | { type: 'files-changed'; paths: string[] }
+  | { type: 'key'; action: KeyAction }
+  | { type: 'run-finished'; report: RunReport }
+  | { type: 'run-cancelled' }
+  | { type: 'run-errored'; message: string; fatal: boolean };
+
+export type Effect =
+  | { type: 'start-run'; request: RunRequest }
+  | { type: 'cancel-run' }
+  | { type: 'show-report'; report: RunReport; comparison: Comparison }
+  | { type: 'show-error'; message: string }
+  | { type: 'show-notice'; message: string }
+  | { type: 'show-menu'; filter: string | undefined }
+  | { type: 'show-prompt'; draft: string }
+  | { type: 'exit'; code: number }
+  // Stop watching and hand the run's error to the CLI edge: misuse no save can fix (an unknown stage).
+  | { type: 'fail'; message: string };
+
+// The state before the first run, optionally filtered by the `--case` patterns watch mode was started with.
+export function initialState(cases?: string[]): WatchState {
+  return {
+    phase: 'idle',
+    filter: cases === undefined || cases.length === 0 ? undefined : { label: cases.join(' '), cases: [...cases] },
+    draft: undefined,
+    current: undefined,
+    pending: undefined,
+    lastFailed: undefined,
+    verdicts: {},
+    exitCode: 1,
+  };
+}
+
+// The next state and what to do, for one event.
+export function step(state: WatchState, event: WatchEvent): [WatchState, Effect[]] {
+  if (state.phase === 'done') return [state, []];
+  switch (event.type) {
+    case 'start':
+      return request(state, { cases: state.filter?.cases, reason: { kind: 'start' } });
+    case 'files-changed':
+      return request(state, { cases: state.filter?.cases, reason: { kind: 'files', paths: event.paths } });
+    case 'key':
+      return onKey(state, event.action);
+    case 'run-finished':
+      return state.phase === 'running' ? finished(state, event.report) : settledByCancel(state);
+    case 'run-cancelled':
+      return settledByCancel(state);
+    case 'run-errored':
+      if (state.phase !== 'running') return settledByCancel(state);
+      if (event.fatal) {
+        return [{ ...state, phase: 'done', current: undefined, exitCode: 2 }, [{ type: 'fail', message: event.message }]];
+      }
+      return [{ ...state, phase: 'idle', current: undefined, exitCode: 2 }, [
+        { type: 'show-error', message: event.message },
+        ...idleScreen(state),
+      ]];
+  }
+}
+
+// The case patterns for a filter typed at the prompt. Plain text matches anywhere in a case name (`read` finds
+// `read-alias-view`), as vitest's and jest's filters do; text with the grader's glob characters (`*`, `?`) is used
+// as the glob it is.
+export function filterOf(text: string): CaseFilter | undefined {
+  const label = text.trim();
+  if (label === '') return undefined;
+  return { label, cases: [/[*?]/.test(label) ? label : `*${label}*`] };
+}
+
+// Summarises a report into the verdict that "same verdict as last run" compares.
+export function verdictOf(report: RunReport): Verdict {
+  const failedNames = report.cases
+    .filter((c: CaseResult) => c.status === 'fail')
+    .map((c) => c.name)
+    .sort();
+  return { passed: report.passed, failed: report.failed, failedNames };
+}
+
+function onKey(state: WatchState, action: KeyAction): [WatchState, Effect[]] {
+  switch (action.type) {
+    case 'run-all':
+      // As in jest, "run all" means all: it clears a filter.
+      return request({ ...state, filter: undefined }, { cases: undefined, reason: { kind: 'run-all' } });
+    case 'run-failed': {
+      if (state.lastFailed === undefined) {
+        return [state, [{ type: 'show-notice', message: 'No run has finished yet: f re-runs the failed cases of the last run.' }]];
+      }
+      if (state.lastFailed.length === 0) {
+        return [state, [{ type: 'show-notice', message: 'No case failed in the last run: nothing to re-run (a runs all).' }]];
+      }
+      const count = state.lastFailed.length;
+      return request(state, { cases: [...state.lastFailed], reason: { kind: 'run-failed', count } });
+    }
+    case 'open-filter':
+      return [{ ...state, draft: '' }, [{ type: 'show-prompt', draft: '' }]];
+    case 'edit-filter':
+      if (state.draft === undefined) return [state, []];
+      return [{ ...state, draft: action.text }, [{ type: 'show-prompt', draft: action.text }]];
+    case 'apply-filter': {
+      const filter = filterOf(action.text);
+      return request({ ...state, draft: undefined, filter }, { cases: filter?.cases, reason: { kind: 'filter', filter: filter?.label } });
+    }
+    case 'cancel-filter':
+      return [{ ...state, draft: undefined }, [{ type: 'show-menu', filter: state.filter?.label }]];
+    case 'quit':
+      return quit(state);
+    case 'unknown':
+      return [state, [{ type: 'show-notice', message: `Unknown key ${JSON.stringify(action.input)}: press a, f, p or q (Enter runs all).` }]];
+    case 'none':
+      return [state, []];
+  }
+}
+
+function request(state: WatchState, next: RunRequest): [WatchState, Effect[]] {
+  switch (state.phase) {
+    case 'idle':
+      return [{ ...state, phase: 'running', current: next }, [{ type: 'start-run', request: next }]];
+    case 'running':
+      return [{ ...state, phase: 'cancelling', pending: next }, [{ type: 'cancel-run' }]];
+    case 'cancelling':
+      return [{ ...state, pending: merge(state.pending, next) }, []];
+    default:
+      return [state, []];
+  }
+}
+
+// Two bursts of saves while one run is being cancelled are one re-run naming every file; any other request
+// replaces what was pending, since it is what the student asked for last.
+function merge(pending: RunRequest | undefined, next: RunRequest): RunRequest {
+  if (pending?.reason.kind === 'files' && next.reason.kind === 'files') {
+    const paths = [...new Set([...pending.reason.paths, ...next.reason.paths])];
+    return { ...next, reason: { kind: 'files', paths } };
+  }
+  return next;
+}
+
+function quit(state: WatchState): [WatchState, Effect[]] {
+  switch (state.phase) {
+    case 'running':
+      return [{ ...state, phase: 'quitting', pending: undefined }, [{ type: 'cancel-run' }]];
+    case 'cancelling':
+      return [{ ...state, phase: 'quitting', pending: undefined }, []];
+    case 'quitting':
+      return [state, []];
+    default:
+      return [{ ...state, phase: 'done' }, [{ type: 'exit', code: state.exitCode }]];
+  }
+}
+
+function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] {
+  const key = scopeKey(state.current?.cases);
+  const verdict = verdictOf(report);
+  const before = state.verdicts[key];
+  const comparison: Comparison =
+    before === undefined ? { kind: 'first' } : sameVerdict(before, verdict) ? { kind: 'same', verdict } : { kind: 'changed', before, after: verdict };
+  const next: WatchState = {
+    ...state,
+    phase: 'idle',
+    current: undefined,
+    lastFailed: verdict.failedNames,
+    verdicts: { ...state.verdicts, [key]: verdict },
+    exitCode: report.failed > 0 ? 1 : 0,
+  };
+  return [next, [{ type: 'show-report', report, comparison }, ...idleScreen(next)]];
+}
+
+// A run that settled after being cancelled: start what was asked meanwhile, or finish quitting.
+function settledByCancel(state: WatchState): [WatchState, Effect[]] {
+  if (state.phase === 'quitting') return [{ ...state, phase: 'done', current: undefined }, [{ type: 'exit', code: state.exitCode }]];
+  if (state.phase !== 'cancelling') return [state, []];
+  const idle: WatchState = { ...state, phase: 'idle', current: undefined, pending: undefined };
+  if (state.pending === undefined) return [idle, idleScreen(idle)];
+  return request(idle, state.pending);
+}
+
+function idleScreen(state: WatchState): Effect[] {
+  const effects: Effect[] = [{ type: 'show-menu', filter: state.filter?.label }];
+  if (state.draft !== undefined) effects.push({ type: 'show-prompt', draft: state.draft });
+  return effects;
+}
+
+function scopeKey(cases: string[] | undefined): string {
+  return cases === undefined ? '*' : JSON.stringify([...cases].sort());
+}
+
+function sameVerdict(a: Verdict, b: Verdict): boolean {
+  return a.passed === b.passed && a.failed === b.failed && a.failedNames.join('\n') === b.failedNames.join('\n');
+}

@@ -1,0 +1,104 @@
+// Reads a stage's case files and validates each against cases/case.schema.json. A bad file is the course
+// author's mistake, so it is a HarnessError naming the file and the field, never a crash mid-run.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { HarnessError } from '../errors.ts';
+import type { Case, CaseFile } from './types.ts';
+import { caseFileNames, casesDir } from './stages.ts';
+
+// At most this many schema errors are listed per file; the first few are enough to fix it.
+const MAX_ERRORS_PER_FILE = 5;
+
+// Every case of a stage, sorted by name. Fails with one HarnessError listing every bad file.
+export async function loadCases(root: string, stage: string): Promise<Case[]> {
+  const validate = await compileSchema(root);
+  const cases: Case[] = [];
+  const problems: string[] = [];
+  for (const fileName of await caseFileNames(root, stage)) {
+    const file = join(casesDir(root, stage), fileName);
+    const shown = `cases/${stage}/${fileName}`;
+    const checked = parseCase(await readFile(file, 'utf8'), validate);
+    if (checked.ok) cases.push({ stage, name: fileName.slice(0, -'.json'.length), file, data: checked.data });
+    else problems.push(...checked.errors.map((e) => `${shown}: ${e}`));
+  }
+  if (problems.length > 0) {
+    const how = 'Fix the case file: its format is cases/case.schema.json.';
+    throw new HarnessError('BAD_CASE', `${problems.join('\n')}\n${how}`);
+  }
+  return cases;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+async function compileSchema(root: string): Promise<Validate> {
+  const schema: unknown = JSON.parse(await readFile(join(root, 'cases', 'case.schema.json'), 'utf8'));
+  const ajv = new Ajv({ allErrors: true, verbose: true });
+  return ajv.compile(schema as object);
+}
+
+// Parses and validates one case file's text: the case, or readable errors (`/calls/0/input must be object`).
+export function parseCase(
+  text: string,
+  validate: Validate,
+): { ok: true; data: CaseFile } | { ok: false; errors: string[] } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [`not valid JSON (${(error as Error).message})`] };
+  }
+  if (validate(data)) return { ok: true, data: data as CaseFile };
+  return { ok: false, errors: describeErrors(validate.errors ?? []).slice(0, MAX_ERRORS_PER_FILE) };
+}
+
+// Ajv reports every failed branch of a `oneOf`; a reader wants one line per wrong value. Errors inside a
+// failed oneOf are folded into that oneOf: the branch that got deepest into the value speaks for it.
+export function describeErrors(errors: ErrorObject[]): string[] {
+  const oneOfs = errors.filter((e) => e.keyword === 'oneOf');
+  const inside = (e: ErrorObject, o: ErrorObject): boolean =>
+    e.schemaPath.startsWith(`${o.schemaPath}/`) &&
+    (e.instancePath === o.instancePath || e.instancePath.startsWith(`${o.instancePath}/`));
+  const lines: string[] = [];
+  for (const error of errors) {
+    if (oneOfs.some((o) => inside(error, o))) continue;
+    if (error.keyword === 'pattern' && error.schemaPath.includes('/propertyNames/')) continue;
+    lines.push(error.keyword === 'oneOf' ? describeOneOf(error, errors.filter((e) => inside(e, error))) : describe(error));
+  }
+  return [...new Set(lines)];
+}
+
+function describe(error: ErrorObject): string {
+  const at = error.instancePath === '' ? '' : `${error.instancePath} `;
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    const list = allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
+    return `${at}has an unknown property '${String(params.additionalProperty)}'${list}`;
+  }
+  if (error.keyword === 'propertyNames') {
+    const pattern = (error.schema as { pattern?: string } | undefined)?.pattern;
+    const rule = pattern === undefined ? '' : ` (must match ${pattern})`;
+    return `${at}has a key that is not allowed: '${String(params.propertyName)}'${rule}`;
+  }
+  return `${at}${error.message ?? 'is invalid'}`;
+}
+
+function describeOneOf(error: ErrorObject, branchErrors: ErrorObject[]): string {
+  const depth = (e: ErrorObject): number => e.instancePath.split('/').length;
+  const deepest = branchErrors.reduce<ErrorObject | undefined>(
+    (best, e) => (best === undefined || depth(e) > depth(best) ? e : best),
+    undefined,
+  );
+  if (deepest !== undefined && depth(deepest) > depth(error)) return describe(deepest);
+  const branches = (error.schema as unknown[] | undefined) ?? [];
+  return `${error.instancePath} must be one of: ${branches.map(describeBranch).join(', ')}`;
+}
+
+function describeBranch(schema: unknown): string {
+  const s = schema as { type?: string; required?: string[] };
+  if (s.type === 'object' && s.required !== undefined && s.required.length > 0) {
+    return `{ ${s.required.map((k) => `"${k}": …`).join(', ')} }`;
+  }
+  return s.type === undefined ? 'another form' : `a ${s.type}`;
+}

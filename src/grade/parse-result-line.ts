@@ -1,0 +1,29 @@
+// One stdout line of `program.ts dispatch`, read as `{"results":[…]}` or explained as not being one. Pure.
+
+// The results, or why the line is not a result line.
+export type ParsedLine = { ok: true; results: unknown[] } | { ok: false; reason: string };
+
+// Characters of a bad line quoted back to the student.
+const PREVIEW_CHARS = 200;
+
+// Parses a result line.
+export function parseResultLine(text: string): ParsedLine {
+  if (text.trim() === '') return { ok: false, reason: 'printed an empty line where a result line was expected' };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: `printed a line that is not JSON: ${preview(text)}` };
+  }
+  const results = (data as { results?: unknown } | null)?.results;
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || !Array.isArray(results)) {
+    return { ok: false, reason: `printed JSON without a "results" array: ${preview(text)}` };
+  }
+  return { ok: true, results };
+}
+
+// A line cut for display, quoted so that whitespace and control characters show.
+export function preview(text: string): string {
+  const cut = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+  return JSON.stringify(cut);
+}

@@ -1,0 +1,66 @@
+import type { CaseResult, RunReport } from '../types.ts';
+import { failureMessage } from './case-status.ts';
+import { cut, oneLine, plainText } from './plain-text.ts';
+import { quarantine, workflowCommand } from './workflow-command.ts';
+
+// GitHub keeps 10 error annotations per step (actions/toolkit docs/problem-matchers.md: 10 of each kind per
+// step, 50 per job), cuts an annotation message at 4,096 characters (actions/runner ExecutionContext
+// `_maxIssueMessageLength`), and the Checks API caps a title at 255.
+export const ANNOTATIONS_PER_STEP = 10;
+export const MESSAGE_LIMIT = 4096;
+export const TITLE_LIMIT = 255;
+
+// For a GitHub Actions step: an `::error` annotation per failing case (up to the bound, then one notice
+// saying how many were left out), the summary, each failure's full diagnosis in a collapsed `::group::`, and
+// last the plain line `N passed, N failed`. Text from the student's program only ever appears quarantined
+// (see workflow-command.ts) or escaped as command data, so it cannot issue a workflow command.
+export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
+  const failed = report.cases.filter((c) => c.status === 'fail');
+  const annotated = failed.slice(0, ANNOTATIONS_PER_STEP);
+  const lines = annotated.map(annotation);
+  const left = failed.length - annotated.length;
+  if (left > 0) {
+    const note =
+      `${left} more failing ${left === 1 ? 'case has' : 'cases have'} no annotation: GitHub keeps ` +
+      `${ANNOTATIONS_PER_STEP} error annotations per step. Every diagnosis is in the step log.`;
+    lines.push(workflowCommand('notice', { title: 'theinference' }, note));
+  }
+  lines.push(...quarantine(summary(report, failed)));
+  for (const c of failed) {
+    lines.push(workflowCommand('group', {}, `FAIL ${oneLine(c.name)}`), ...quarantine(ctx.diagnose(c)));
+    lines.push(workflowCommand('endgroup', {}, ''));
+  }
+  lines.push(`${report.passed} passed, ${report.failed} failed`, '');
+  return lines.join('\n');
+}
+
+function annotation(c: CaseResult): string {
+  const hint = c.failure?.hint;
+  const text = [failureMessage(c), hint === undefined ? '' : `Hint: ${hint}`, `Case: ${c.description}`]
+    .filter((part) => part !== '')
+    .join('\n');
+  return workflowCommand('error', { title: bounded(oneLine(c.name), TITLE_LIMIT) }, bounded(plainText(text), MESSAGE_LIMIT));
+}
+
+// Text cut to `max` characters with an ellipsis, so a cut is visible rather than silent.
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : cut(text, max - 1) + '…';
+}
+
+function summary(report: RunReport, failed: CaseResult[]): string {
+  const time = `${(report.durationMs / 1000).toFixed(2)} s`;
+  const total = report.cases.length;
+  if (failed.length === 0) return `${report.stage}: all ${total} cases passed (${time})`;
+  const rerun = ['npx theinference test --stage', shellWord(report.stage), ...failed.map((c) => `--case ${shellWord(c.name)}`)];
+  return [
+    `${report.stage}: ${failed.length} of ${total} cases failed (${time})`,
+    ...failed.map((c) => `FAIL ${oneLine(c.name)}: ${oneLine(failureMessage(c))}`),
+    `Re-run just the failures: ${rerun.join(' ')}`,
+  ].join('\n');
+}
+
+// A word a POSIX shell reads back unchanged: bare when safe, else single-quoted.
+function shellWord(word: string): string {
+  const text = oneLine(word);
+  return /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

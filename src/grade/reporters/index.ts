@@ -1,0 +1,38 @@
+// Picks a reporter by its --reporter name. Every non-terminal format gets the same diagnosis as the terminal,
+// without colour, through `diagnose`.
+import { renderFailure } from '../render-failure.ts';
+import type { CaseResult, RunReport } from '../types.ts';
+import { render as renderGithub } from './github.ts';
+import { render as renderJson } from './json.ts';
+import { render as renderJunit } from './junit.ts';
+import { renderPretty } from './pretty.ts';
+import { render as renderTap } from './tap.ts';
+
+// The --reporter names, the default first.
+export const REPORTER_NAMES = ['pretty', 'json', 'junit', 'tap', 'github'] as const;
+
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+type Render = (report: RunReport, ctx: { diagnose: (c: CaseResult) => string }) => string;
+
+const FORMATS: Record<Exclude<ReporterName, 'pretty'>, Render> = {
+  json: renderJson,
+  junit: renderJunit,
+  tap: renderTap,
+  github: renderGithub,
+};
+
+// The whole report in the named format. Colour applies to the pretty reporter only.
+export function renderReport(
+  name: ReporterName,
+  report: RunReport,
+  options: { color: boolean; rerunCommand?: string },
+): string {
+  if (name === 'pretty') return renderPretty(report, options);
+  return FORMATS[name](report, { diagnose: (c) => renderFailure(c, { color: false }) });
+}
+
+// Whether `name` is a reporter name.
+export function isReporterName(name: string): name is ReporterName {
+  return (REPORTER_NAMES as readonly string[]).includes(name);
+}

@@ -1,0 +1,63 @@
+import type { CaseResult, RunReport } from '../types.ts';
+import { caseStatus, type CaseStatus } from './case-status.ts';
+import { cut, plainText } from './plain-text.ts';
+
+// Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
+// plus the stage and the counts. Keys are written in this order, always present (null when empty).
+export type JsonReport = {
+  version: 2;
+  status: CaseStatus;
+  message: string | null;
+  stage: string;
+  passed: number;
+  failed: number;
+  tests: JsonTest[];
+};
+
+export type JsonTest = {
+  name: string;
+  status: CaseStatus;
+  message: string | null;
+  output: string | null;
+};
+
+// Exercism's per-test output limit, and the notice its spec suggests when output is cut.
+export const OUTPUT_LIMIT = 500;
+export const OUTPUT_NOTICE = 'Output was truncated. Please limit to 500 chars';
+
+// The report as results.json: two-space indent, trailing newline.
+export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
+  return JSON.stringify(toJsonReport(report, ctx), null, 2) + '\n';
+}
+
+// The report as a results.json value. `error` (Exercism: "the tests did not run correctly") only when every
+// case errored, e.g. a program that does not compile; its message is then the first case's diagnosis.
+export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): JsonReport {
+  const tests = report.cases.map((c): JsonTest => {
+    const status = caseStatus(c);
+    return {
+      name: plainText(c.name),
+      status,
+      message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
+      output: c.output === '' ? null : capOutput(plainText(c.output)),
+    };
+  });
+  const first = report.cases[0];
+  const allErrored = first !== undefined && tests.every((t) => t.status === 'error');
+  const status: CaseStatus = allErrored ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
+  return {
+    version: 2,
+    status,
+    message: allErrored ? plainText(ctx.diagnose(first)) : null,
+    stage: report.stage,
+    passed: report.passed,
+    failed: report.failed,
+    tests,
+  };
+}
+
+// At most OUTPUT_LIMIT characters in all, the notice included: the head of the output, then the notice.
+export function capOutput(output: string): string {
+  if (output.length <= OUTPUT_LIMIT) return output;
+  return cut(output, OUTPUT_LIMIT - OUTPUT_NOTICE.length - 1) + '\n' + OUTPUT_NOTICE;
+}

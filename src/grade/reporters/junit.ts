@@ -1,0 +1,48 @@
+import type { CaseResult, RunReport } from '../types.ts';
+import { caseStatus, failureMessage } from './case-status.ts';
+import { oneLine } from './plain-text.ts';
+import { xmlAttribute, xmlCdata } from './xml-escape.ts';
+
+// JUnit XML: <testsuites> around one <testsuite> named for the stage, one <testcase> per case
+// (classname = stage, name = case). A wrong answer is a <failure>, a program that gave no answer (crash,
+// timeout, no or bad output) an <error>; the body is the plain diagnosis. Every shard of a run writes the
+// same suite name, so merged files show one stage whose cases are the union of the shards' (docs/reporters.md).
+export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
+  const statuses = report.cases.map(caseStatus);
+  const counts = [
+    `tests="${report.cases.length}"`,
+    `failures="${statuses.filter((s) => s === 'fail').length}"`,
+    `errors="${statuses.filter((s) => s === 'error').length}"`,
+    `skipped="0"`,
+    `time="${seconds(report.durationMs)}"`,
+  ].join(' ');
+  const stage = xmlAttribute(report.stage);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="theinference" ${counts}>`,
+    `  <testsuite name=${stage} ${counts}>`,
+    ...report.cases.flatMap((c) => testcase(c, stage, ctx.diagnose)),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => string): string[] {
+  const open = `    <testcase classname=${stage} name=${xmlAttribute(c.name)} time="${seconds(c.durationMs)}"`;
+  const status = caseStatus(c);
+  const body: string[] = [];
+  if (status !== 'pass') {
+    const element = status === 'error' ? 'error' : 'failure';
+    const type = xmlAttribute(c.failure?.kind ?? 'failure');
+    const message = xmlAttribute(oneLine(failureMessage(c)));
+    body.push(`      <${element} type=${type} message=${message}>${xmlCdata(diagnose(c))}</${element}>`);
+  }
+  if (c.output !== '') body.push(`      <system-out>${xmlCdata(c.output)}</system-out>`);
+  return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
+}
+
+// JUnit times are seconds; three decimals keep milliseconds.
+function seconds(ms: number): string {
+  return (Math.max(0, Number.isFinite(ms) ? ms : 0) / 1000).toFixed(3);
+}

@@ -1,0 +1,26 @@
+import { plainText } from './plain-text.ts';
+
+// YAML 1.2 is a superset of JSON, so a JSON value is a YAML flow node. JSON.stringify leaves a few characters
+// raw that YAML parsers reject or read as line breaks (C1 controls, U+2028/9, a BOM, noncharacters); they only
+// occur inside strings, where a \uXXXX escape means the same thing to both.
+const NOT_YAML_PRINTABLE = /[\u0080-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+
+// Any JSON value as a one-line YAML flow node (`undefined` becomes null); strings inside keep every character.
+export function yamlValue(value: unknown): string {
+  const json = JSON.stringify(value) ?? 'null';
+  return json.replace(NOT_YAML_PRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// Text as a double-quoted YAML scalar, made plain first (no colour, visible control characters).
+export function yamlString(text: string): string {
+  return yamlValue(plainText(text));
+}
+
+// `key: |2-` and the text as a literal block scalar whose lines are indented two spaces deeper than `indent`
+// (the key's own indentation). The explicit indentation indicator keeps a first line that starts with spaces
+// from being taken as the block's indentation; blank lines keep the indentation so a line-oriented reader
+// (TAP's YAML block) still sees them as part of the block. Trailing newlines are dropped (`-`).
+export function yamlLiteral(key: string, text: string, indent: string): string[] {
+  const lines = plainText(text).replace(/\n+$/, '').split('\n');
+  return [`${indent}${key}: |2-`, ...lines.map((line) => `${indent}  ${line}`)];
+}

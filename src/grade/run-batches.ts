@@ -1,0 +1,133 @@
+// The process pool: the selected cases split into batches, one program process per batch, at most `jobs` at
+// once. A process that crashes, hangs or prints garbage mid-batch costs only the case in flight: it gets that
+// verdict and the rest of its batch re-runs in a fresh process.
+import { fileURLToPath } from 'node:url';
+import { parseResultLine } from './parse-result-line.ts';
+import { MAX_LINE_BYTES, runProgram, type ProgramResult } from './run-program.ts';
+
+// A case as the pool knows it: a name to report and a case file to hand to program.ts.
+export type BatchCase = { name: string; file: string };
+
+// What the program did with one case. `beforeAnyCase`: the process failed before its first case (it does not
+// load, or prints something else first), so every case of its batch gets the same outcome.
+export type CaseOutcome = (
+  | { kind: 'results'; results: unknown[] }
+  | { kind: 'bad-line'; reason: string }
+  | { kind: 'exited'; code: number | null; signal: string | null }
+  | { kind: 'timeout'; timeoutMs: number }
+  | { kind: 'overflow'; limitBytes: number }
+  | { kind: 'spawn-failed'; message: string }
+) & { beforeAnyCase?: boolean };
+
+// One case's outcome, its share of the output, and whether something ran before it in the same process.
+export type CaseRun = { name: string; outcome: CaseOutcome; output: string; durationMs: number; shared: boolean };
+
+export type PoolOptions = {
+  dir: string;
+  cases: BatchCase[];
+  jobs: number;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  // Every case in a process of its own (the isolation re-runs).
+  alone?: boolean;
+  // Stops the pool: processes are killed and cases not yet run are never reported; runBatches still resolves.
+  signal?: AbortSignal;
+  onCase: (run: CaseRun) => void;
+};
+
+// A case with no calls, run first in every process that grades several cases: until its result line
+// arrives nothing graded has run, so a failure before it is the program's, not any one case's.
+const STARTUP_PROBE = fileURLToPath(new URL('./startup-probe.json', import.meta.url));
+
+// Runs every case; resolves when all are reported (or the signal stopped the pool) and every process is gone.
+export async function runBatches(options: PoolOptions): Promise<void> {
+  const queue = options.alone === true ? options.cases.map((c) => [c]) : roundRobin(options.cases, options.jobs);
+  const work = async (): Promise<void> => {
+    for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) {
+      if (options.signal?.aborted === true) return;
+      const rest = await runBatch(batch, options);
+      if (rest.length > 0) queue.unshift(rest);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, queue.length)) }, work));
+}
+
+// `jobs` batches dealt like cards, so each gets a similar mix of cases.
+export function roundRobin<T>(items: T[], jobs: number): T[][] {
+  const n = Math.max(1, Math.min(jobs, items.length));
+  return Array.from({ length: n }, (_, b) => items.filter((_, k) => k % n === b)).filter((b) => b.length > 0);
+}
+
+// Runs one batch in one process; returns the cases still to run (after the case in flight failed).
+async function runBatch(batch: BatchCase[], options: PoolOptions): Promise<BatchCase[]> {
+  const probe = batch.length > 1;
+  const offset = probe ? 1 : 0;
+  let startupOutput = '';
+  let startupFailure: string | undefined;
+  let held: CaseRun | undefined;
+  const result = await runProgram({
+    dir: options.dir,
+    caseFiles: [...(probe ? [STARTUP_PROBE] : []), ...batch.map((c) => c.file)],
+    timeoutMs: options.timeoutMs,
+    env: options.env,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onLine: (line) => {
+      const parsed = parseResultLine(line.text);
+      if (probe && line.index === 0) {
+        // Output printed while loading belongs to the first case, as it would without the probe.
+        startupOutput = line.output;
+        if (!parsed.ok) startupFailure = parsed.reason;
+        return parsed.ok ? 'continue' : 'stop';
+      }
+      const k = line.index - offset;
+      const outcome: CaseOutcome = parsed.ok
+        ? { kind: 'results', results: parsed.results }
+        : { kind: 'bad-line', reason: parsed.reason };
+      const output = (k === 0 ? startupOutput : '') + line.output;
+      const run = { name: batch[k]!.name, outcome, output, durationMs: line.durationMs, shared: probe };
+      // The last case waits for the exit: what the program prints after its last line is that case's too.
+      if (k === batch.length - 1) held = run;
+      else options.onCase(run);
+      return parsed.ok ? 'continue' : 'stop';
+    },
+  });
+  const judged = Math.max(0, result.lines - offset);
+  if (held !== undefined) {
+    options.onCase({ ...held, output: held.output + result.output });
+    return [];
+  }
+  if (options.signal?.aborted === true) return [];
+  const failedToStart = startupFailure !== undefined || (probe && result.lines === 0) || result.end.kind === 'spawn-failed';
+  if (failedToStart) {
+    const outcome: CaseOutcome =
+      startupFailure !== undefined
+        ? { kind: 'bad-line', reason: startupFailure, beforeAnyCase: true }
+        : { ...endOutcome(result, options.timeoutMs), beforeAnyCase: true };
+    const output = startupOutput + result.output;
+    for (const c of batch) options.onCase({ name: c.name, outcome, output, durationMs: 0, shared: false });
+    return [];
+  }
+  if (result.end.kind === 'stopped') return batch.slice(judged); // a bad line: its case is judged, go on
+  const inFlight = batch[judged];
+  if (inFlight === undefined) return [];
+  const output = (judged === 0 ? startupOutput : '') + result.output;
+  const outcome = endOutcome(result, options.timeoutMs);
+  options.onCase({ name: inFlight.name, outcome, output, durationMs: result.durationMs, shared: probe });
+  return batch.slice(judged + 1);
+}
+
+function endOutcome(result: ProgramResult, timeoutMs: number): CaseOutcome {
+  const end = result.end;
+  switch (end.kind) {
+    case 'exited':
+      return { kind: 'exited', code: end.code, signal: end.signal };
+    case 'timeout':
+      return { kind: 'timeout', timeoutMs };
+    case 'overflow':
+      return { kind: 'overflow', limitBytes: MAX_LINE_BYTES };
+    case 'spawn-failed':
+      return { kind: 'spawn-failed', message: end.message };
+    case 'stopped':
+      return { kind: 'exited', code: null, signal: 'SIGKILL' };
+  }
+}
