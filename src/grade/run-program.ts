@@ -66,7 +66,8 @@ function watchProcess(run: ProgramRun, tmp: string, tmpSpellings: string[]): Pro
     const args = ['--import', tsxLoaderUrl(), 'program.ts', 'dispatch', ...run.caseFiles];
     const child = spawn(process.execPath, args, {
       cwd: run.dir,
-      env: { ...run.env, TMPDIR: tmp },
+      // tsx would cache compiled files in TMPDIR, which is removed when the process ends: not worth writing.
+      env: { ...run.env, TMPDIR: tmp, TSX_DISABLE_CACHE: '1' },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

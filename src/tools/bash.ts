@@ -46,6 +46,7 @@ function run(root: string, command: string, timeoutMs: number): Promise<ToolOutp
     const output = new CappedText(BASH_LIMIT);
     let timedOut = false;
     let exitCode: number | undefined;
+    let drain: NodeJS.Timeout | undefined;
     const pid = child.pid;
     if (pid !== undefined) track(pid);
     const timer = setTimeout(() => {
@@ -58,7 +59,7 @@ function run(root: string, command: string, timeoutMs: number): Promise<ToolOutp
       exitCode = code ?? 128 + (signal === null ? 0 : constants.signals[signal]);
       // Background jobs left behind would hold the pipe open and hang the call.
       if (pid !== undefined) killGroup(pid);
-      setTimeout(() => child.stdout.destroy(), DRAIN_MS).unref();
+      drain = setTimeout(() => child.stdout.destroy(), DRAIN_MS);
     });
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -66,6 +67,7 @@ function run(root: string, command: string, timeoutMs: number): Promise<ToolOutp
     });
     child.on('close', () => {
       clearTimeout(timer);
+      clearTimeout(drain);
       if (pid !== undefined) release(pid);
       if (exitCode === undefined) return;
       let content = output.end();

@@ -1,6 +1,9 @@
-// Process groups of commands still running, killed if this process exits first so none outlives it.
+// Commands run in process groups of their own (so a command and all it started can be killed together), which
+// also puts them out of reach of whoever stops this process. So while any runs, this process kills them on its
+// way out: at exit, and on the signals that stop it by default. SIGKILL cannot be caught; a command outlives a
+// SIGKILLed caller until it ends.
 const running = new Set<number>();
-let hooked = false;
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 // Kills every process in the group led by `pid`; a group that is already gone is not an error.
 export function killGroup(pid: number): void {
@@ -11,16 +14,29 @@ export function killGroup(pid: number): void {
   }
 }
 
-// Remembers a running group until `release`; an 'exit' hook kills the ones still remembered.
+// Remembers a running group until `release`, killing it if this process exits or is stopped first.
 export function track(pid: number): void {
-  running.add(pid);
-  if (!hooked) {
-    hooked = true;
-    process.once('exit', () => running.forEach(killGroup));
+  if (running.size === 0) {
+    process.on('exit', killAll);
+    for (const signal of SIGNALS) process.on(signal, onSignal);
   }
+  running.add(pid);
 }
 
-// Forgets a group whose command has finished.
+// Forgets a group whose command has finished; the hooks go when the last one does.
 export function release(pid: number): void {
-  running.delete(pid);
+  if (!running.delete(pid) || running.size > 0) return;
+  process.off('exit', killAll);
+  for (const signal of SIGNALS) process.off(signal, onSignal);
+}
+
+function killAll(): void {
+  running.forEach(killGroup);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  killAll();
+  [...running].forEach(release);
+  // Our listener stopped the default action; with no other listener deciding, stop as the signal asked.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }

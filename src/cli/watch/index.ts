@@ -6,13 +6,13 @@ import { existsSync } from 'node:fs';
 import { HarnessError } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { runStage } from '../../grade/run-stage.ts';
-import { renderPretty } from '../../grade/reporters/pretty.ts';
-import type { RunOptions } from '../../grade/types.ts';
+import { renderPretty, renderProgressLine } from '../../grade/reporters/pretty.ts';
+import type { CaseResult, RunOptions } from '../../grade/types.ts';
 import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
 import { readKeys, type KeyInput, type KeyInputEvent } from './key-input.ts';
 import { actionForKey, actionsForLine } from './keys.ts';
-import { renderComparison, renderHeader, renderMenu, renderMessage, renderPrompt, type ScreenOptions } from './screen.ts';
+import { renderComparison, renderHeader, renderMenu, renderMessage, renderProgress, renderPrompt, type ScreenOptions } from './screen.ts';
 import { initialState, step, type Effect, type RunRequest, type WatchEvent } from './watch-loop.ts';
 import { watchTargets } from './watch-paths.ts';
 
@@ -41,7 +41,6 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   let run: { controller: AbortController; error?: unknown } | undefined;
   let watcher: FileWatcher | undefined;
   let keys: KeyInput | undefined;
-  let interrupts = 0;
   let finish: (outcome: { code: number } | { error: unknown }) => void = () => {};
   const outcome = new Promise<{ code: number } | { error: unknown }>((resolve) => (finish = resolve));
 
@@ -69,7 +68,20 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     run = current;
     write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter: state.filter?.label }, screen));
     const { signal } = current.controller;
-    runStage({ ...options, cases: request.cases, signal }).then(
+    // Only failures are listed as they arrive (a passing case is one tick of the counter on a terminal), so the
+    // header naming the trigger stays on screen.
+    let done = 0;
+    let failed = 0;
+    const onCaseResult = (result: CaseResult): void => {
+      if (signal.aborted) return;
+      done += 1;
+      if (result.status === 'fail') {
+        failed += 1;
+        write(`${renderProgress(undefined, screen)}${renderProgressLine(result, { color: io.color })}\n`);
+      }
+      write(renderProgress({ done, failed }, screen));
+    };
+    runStage({ ...options, cases: request.cases, signal, onCaseResult }).then(
       (report) => dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report }),
       (error: unknown) => {
         current.error = error;
@@ -87,7 +99,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       case 'cancel-run':
         return run?.controller.abort();
       case 'show-report':
-        return write(`${renderPretty(effect.report, { color: io.color })}\n${renderComparison(effect.comparison)}`);
+        return write(`${renderProgress(undefined, screen)}${renderPretty(effect.report, { color: io.color })}\n${renderComparison(effect.comparison)}`);
       case 'show-error':
         return write(renderMessage('error', effect.message, screen));
       case 'show-notice':
@@ -108,14 +120,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     const actions = event.kind === 'key' ? [actionForKey(event.key, state.draft)] : actionsForLine(event.line, state.draft);
     for (const action of actions) dispatch({ type: 'key', action });
   };
-  // Piped stdin never sees Ctrl-C as a key: the terminal sends SIGINT. Quit cleanly on the first; a second one
-  // while the run is still being stopped gives up waiting.
-  const onSignal = (signal: NodeJS.Signals): void => {
-    interrupts += 1;
-    if (interrupts === 1) return dispatch({ type: 'key', action: { type: 'quit' } });
-    process.removeListener(signal, onSignal);
-    process.kill(process.pid, signal);
-  };
+  // The CLI aborts options.signal on SIGINT/SIGTERM (piped stdin never sees Ctrl-C as a key): quit as `q` does.
   const onAbort = (): void => dispatch({ type: 'key', action: { type: 'quit' } });
 
   try {
@@ -126,8 +131,6 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       onError: (error) => write(renderMessage('error', `watching files failed: ${error.message}`, screen)),
     });
     keys = readKeys(io.stdin, onKeyInput);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted === true) onAbort();
     else dispatch({ type: 'start' });
@@ -139,8 +142,6 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   } finally {
     burst.cancel();
     keys?.close();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
     options.signal?.removeEventListener('abort', onAbort);
     await watcher?.close();
   }

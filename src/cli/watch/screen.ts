@@ -70,6 +70,15 @@ export function renderPrompt(draft: string, options: ScreenOptions): string {
   return 'Filter by case name: send a name or glob on one line (an empty line clears the filter).\n';
 }
 
+// The live count of a run on a terminal, redrawn in place; `undefined` erases it before other output. A pipe
+// gets nothing: it would be a line per case.
+export function renderProgress(count: { done: number; failed: number } | undefined, options: ScreenOptions): string {
+  if (!options.tty) return '';
+  if (count === undefined) return ERASE_LINE;
+  const failed = count.failed === 0 ? '' : `, ${count.failed} failed`;
+  return `${ERASE_LINE}${paint(options, chalk.dim, `grading… ${count.done} done${failed}`)}`;
+}
+
 // A notice (an unknown key, nothing to re-run) or a harness error between runs.
 export function renderMessage(kind: 'notice' | 'error', message: string, options: ScreenOptions): string {
   const text = kind === 'error' ? paint(options, chalk.red, `error: ${message}`) : message;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeReason, renderComparison, renderHeader, renderMenu, renderMessage, renderPrompt } from '../../../src/cli/watch/screen.ts';
+import { describeReason, renderComparison, renderHeader, renderMenu, renderMessage, renderProgress, renderPrompt } from '../../../src/cli/watch/screen.ts';
 import type { Comparison, RunReason } from '../../../src/cli/watch/watch-loop.ts';
 
 const plain = { tty: false, color: false };
@@ -77,5 +77,17 @@ describe('renderPrompt and renderMessage', () => {
   it('an error is prefixed, a notice is not', () => {
     expect(renderMessage('error', 'program.ts is missing', plain)).toBe('error: program.ts is missing\n');
     expect(renderMessage('notice', 'Unknown key "x"', plain)).toBe('Unknown key "x"\n');
+  });
+});
+
+describe('renderProgress', () => {
+  it.each<[string, { done: number; failed: number } | undefined, { tty: boolean; color: boolean }, string]>([
+    ['a terminal redraws the count in place', { done: 12, failed: 0 }, tty, '\r\u001b[2Kgrading… 12 done'],
+    ['and adds the failures so far', { done: 12, failed: 2 }, tty, '\r\u001b[2Kgrading… 12 done, 2 failed'],
+    ['undefined erases the count line', undefined, tty, '\r\u001b[2K'],
+    ['a pipe gets no count', { done: 12, failed: 2 }, plain, ''],
+    ['a pipe gets nothing to erase', undefined, plain, ''],
+  ])('%s', (_name, count, options, text) => {
+    expect(renderProgress(count, options)).toBe(text);
   });
 });

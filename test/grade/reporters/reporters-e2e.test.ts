@@ -1,6 +1,6 @@
 // The real binary, each CI reporter, on the reference solution (this repository) and on a course directory
 // whose dispatcher forgot the `Read` alias: exit codes, and output that the format's consumer accepts.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,10 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'theinference-reporters-e2e-'));
   wrongCourse = join(scratch, 'course');
   await mkdir(join(wrongCourse, 'src'), { recursive: true });
+  // A student's course directory is an ES module package (program.ts uses top-level await) with its
+  // dependencies installed (the reference tools import fast-glob): this repository's, linked.
+  await writeFile(join(wrongCourse, 'package.json'), '{ "type": "module" }\n');
+  await symlink(join(ROOT, 'node_modules'), join(wrongCourse, 'node_modules'), 'dir');
   await cp(join(ROOT, 'program.ts'), join(wrongCourse, 'program.ts'));
   await cp(join(ROOT, 'src', 'tools'), join(wrongCourse, 'src', 'tools'), { recursive: true });
   const execute = await readFile(join(ROOT, 'src', 'execute.ts'), 'utf8');
@@ -39,7 +43,7 @@ afterAll(async () => {
 
 async function grade(dir: string, reporter: string, ...extra: string[]) {
   const args = ['bin/theinference.js', 'test', '--stage', STAGE, '--dir', dir, '--reporter', reporter, ...extra];
-  return execa('node', args, { cwd: ROOT, reject: false, env: { NO_COLOR: '1' } });
+  return execa('node', args, { cwd: ROOT, reject: false, stripFinalNewline: false, env: { NO_COLOR: '1' } });
 }
 
 const xml = new XMLParser({
@@ -139,9 +143,11 @@ describe('github reporter, end to end', () => {
     const run = await grade(wrongCourse, 'github');
     expect(run.exitCode).toBe(1);
     const log = readLog(run.stdout);
+    const groups = log.commands.filter((c) => c.name === 'group').map((g) => g.data);
+    expect(groups).toContain(`FAIL ${READ_CASE}`);
     const errors = log.commands.filter((c) => c.name === 'error');
-    expect(errors.map((e) => e.properties.title)).toContain(READ_CASE);
-    expect(log.commands.filter((c) => c.name === 'group').map((g) => g.data)).toContain(`FAIL ${READ_CASE}`);
+    expect(errors.length).toBe(Math.min(groups.length, 10));
+    expect(log.commands.filter((c) => c.name === 'notice')).toHaveLength(groups.length > 10 ? 1 : 0);
     for (const line of log.plain.slice(0, -1)) {
       expect(line.stopped).toBe(true);
       expect(line.text.startsWith(UNTRUSTED_PREFIX)).toBe(true);

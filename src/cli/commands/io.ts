@@ -1,0 +1,28 @@
+// What every command is given instead of touching `process`: streams, the working directory, the environment.
+export type CommandIo = {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  // The theinference package root whose cases/ and snapshots/ the stages and snapshot commands use; tests
+  // point it at a copy. Default: this package.
+  root?: string;
+  // Aborted on Ctrl-C: every program process is killed and its temp dir removed before the command settles.
+  signal?: AbortSignal;
+};
+
+// How a command ended; src/cli/main.ts alone turns it into an exit code.
+export type Outcome = 'pass' | 'fail' | 'misuse';
+
+// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org).
+export function useColor(io: CommandIo): boolean {
+  return io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '';
+}
+
+// Writes to a stream and resolves once it is flushed, so output is complete before the exit code is set.
+export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error?: Error | null) => (error ? reject(error) : resolve()));
+  });
+}

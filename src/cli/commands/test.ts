@@ -1,0 +1,88 @@
+// `theinference test --stage <slug> …`: grades a course directory and reports in the chosen format.
+import { resolve } from 'node:path';
+import { HarnessError } from '../../errors.ts';
+import { writeAtomically } from '../../course/snapshot-file.ts';
+import { renderReport, type ReporterName } from '../../grade/reporters/index.ts';
+import { renderProgressLine } from '../../grade/reporters/pretty.ts';
+import { runStage } from '../../grade/run-stage.ts';
+import { parseShard } from '../../grade/select-cases.ts';
+import type { RunOptions, RunReport } from '../../grade/types.ts';
+import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+
+// The flags as commander hands them over (numbers still text).
+export type TestFlags = {
+  stage: string;
+  dir?: string;
+  case: string[];
+  bail?: boolean;
+  timeout?: string;
+  jobs?: string;
+  shard?: string;
+  reporter: ReporterName;
+  output?: string;
+  watch?: boolean;
+};
+
+// Runs the command: watch mode, or one run whose report goes to stdout or --output.
+export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+  const options = runOptions(flags, io);
+  const color = useColor(io);
+  if (flags.watch === true) {
+    if (flags.output !== undefined || flags.reporter !== 'pretty') {
+      throw new HarnessError('BAD_FLAG', '--watch shows the terminal report: drop --reporter and --output, or drop --watch.');
+    }
+    // Loaded only for --watch: the file watcher is not needed for one run.
+    const { runWatch } = await import('../watch/index.ts');
+    const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color });
+    return code === 0 ? 'pass' : code === 1 ? 'fail' : 'misuse';
+  }
+  const streaming = flags.reporter === 'pretty' && flags.output === undefined;
+  const report = await runStage({
+    ...options,
+    ...(streaming ? { onCaseResult: (r) => void io.stdout.write(`${renderProgressLine(r, { color })}\n`) } : {}),
+  });
+  const rerunCommand = report.failed > 0 ? rerunFailures(flags, report) : undefined;
+  if (flags.output === undefined) {
+    await write(io.stdout, renderReport(flags.reporter, report, { color, ...(rerunCommand ? { rerunCommand } : {}) }));
+  } else {
+    const text = renderReport(flags.reporter, report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) });
+    await writeAtomically(resolve(io.cwd, flags.output), text);
+    await write(io.stdout, `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`);
+  }
+  return report.failed > 0 ? 'fail' : 'pass';
+}
+
+// The flags checked and turned into RunOptions; a bad value is a HarnessError saying what a good one is.
+export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
+  return {
+    stage: flags.stage,
+    dir: resolve(io.cwd, flags.dir ?? '.'),
+    cases: flags.case,
+    env: io.env,
+    ...(flags.bail === true ? { bail: true } : {}),
+    ...(flags.timeout === undefined ? {} : { timeoutMs: positiveInteger('--timeout', flags.timeout, 'milliseconds per case, e.g. --timeout 20000') }),
+    ...(flags.jobs === undefined ? {} : { jobs: positiveInteger('--jobs', flags.jobs, 'program processes at once, e.g. --jobs 2') }),
+    ...(flags.shard === undefined ? {} : { shard: parseShard(flags.shard) }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  };
+}
+
+function positiveInteger(flag: string, text: string, what: string): number {
+  const n = Number(text);
+  if (/^\d+$/.test(text.trim()) && Number.isSafeInteger(n) && n > 0) return n;
+  throw new HarnessError('BAD_FLAG', `${flag} '${text}' is not a whole number above 0: give ${what}.`);
+}
+
+// The one command that re-runs just the failures, with the flags that change what a run means kept.
+export function rerunFailures(flags: TestFlags, report: RunReport): string {
+  const parts = ['npx', 'theinference', 'test', '--stage', flags.stage];
+  if (flags.dir !== undefined) parts.push('--dir', flags.dir);
+  if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
+  for (const c of report.cases.filter((r) => r.status === 'fail')) parts.push('--case', c.name);
+  return parts.map(shellQuote).join(' ');
+}
+
+// A word as a POSIX shell reads it back unchanged.
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,181 @@
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = resolve(fileURLToPath(import.meta.url), '../..');
+const SECRET = 'hunter2-theinference';
+
+let work = '';
+let tmp = '';
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'theinference-program-test-'));
+  tmp = join(work, 'tmp');
+  await mkdir(tmp);
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function writeCase(name: string, data: unknown): Promise<string> {
+  const file = join(work, `${name}.json`);
+  await writeFile(file, typeof data === 'string' ? data : JSON.stringify(data));
+  return file;
+}
+
+// The real driver as the grader runs it: its own process, TMPDIR pointed at a directory the test owns
+// (tsx's cache is off, so whatever appears there is the program's).
+function runProgram(args: string[], cwd = REPO) {
+  return execa('node', ['--import', 'tsx', 'program.ts', ...args], {
+    cwd,
+    reject: false,
+    stripFinalNewline: false,
+    env: { TMPDIR: tmp, TSX_DISABLE_CACHE: '1', THEINFERENCE_TEST_SECRET: SECRET },
+  });
+}
+
+const lines = (stdout: string) => stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line).results);
+
+describe('dispatch: several cases in one run', () => {
+  let run: Awaited<ReturnType<typeof runProgram>>;
+  beforeAll(async () => {
+    const files = [
+      await writeCase('read', { description: 'd', files: { 'a.txt': 'A' }, calls: [{ tool: 'Read', input: { path: 'a.txt' } }] }),
+      await writeCase('bash', { description: 'd', calls: [{ tool: 'Bash', input: { command: 'echo hi' } }] }),
+      await writeCase('glob', { description: 'd', files: { 'a.txt': 'A' }, calls: [{ tool: 'Glob', input: { pattern: '**' } }] }),
+      await writeCase('leaves-a-file', {
+        description: 'd',
+        calls: [{ tool: 'Write', input: { path: 'left.txt', file_text: 'x' } }],
+      }),
+      await writeCase('placeholder', {
+        description: 'd',
+        files: { 'b.txt': 'B', link: { symlink: '<sandbox>/b.txt' } },
+        calls: [
+          { tool: 'Glob', input: { pattern: '**' } },
+          { tool: 'Bash', input: { command: 'pwd' } },
+          { tool: 'Read', input: { path: '<sandbox>/b.txt' } },
+          { tool: 'Read', input: { path: 'link' } },
+          { tool: 'Write', input: { path: '<sandbox>/w.txt', file_text: 'w' } },
+          { tool: 'Bash', input: { command: 'cat <sandbox>/w.txt; echo " $HOME"' } },
+        ],
+      }),
+      await writeCase('secret', {
+        description: 'd',
+        calls: [{ tool: 'Bash', input: { command: 'echo "[${THEINFERENCE_TEST_SECRET-unset}]"; env' } }],
+      }),
+    ];
+    run = await runProgram(['dispatch', ...files]);
+  });
+
+  it('exits 0 with nothing on stderr', () => {
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe('');
+  });
+
+  it('prints the course page examples byte for byte, one line per case, in order', () => {
+    expect(run.stdout.split('\n').slice(0, 3).join('\n')).toBe(
+      [
+        '{"results":[{"content":"1: A"}]}',
+        '{"results":[{"content":"hi\\n","is_error":false,"exit_code":0}]}',
+        '{"results":[{"content":"a.txt"}]}',
+      ].join('\n'),
+    );
+    expect(lines(run.stdout)).toHaveLength(6);
+  });
+
+  it('gives each case a fresh sandbox', () => {
+    expect(lines(run.stdout)[4][0]).toEqual({ content: 'b.txt\nlink' });
+  });
+
+  it('expands <sandbox> in inputs and symlink targets, and puts it back in results', () => {
+    expect(lines(run.stdout)[4].slice(1)).toEqual([
+      { content: '<sandbox>\n', is_error: false, exit_code: 0 },
+      { content: '1: B' },
+      { content: '1: B' },
+      { content: 'File created successfully at: <sandbox>/w.txt' },
+      { content: 'w <sandbox>\n', is_error: false, exit_code: 0 },
+    ]);
+  });
+
+  it('never lets a host environment variable reach bash', () => {
+    const [result] = lines(run.stdout)[5];
+    expect(result.content).toMatch(/^\[unset\]\n/);
+    expect(result.content).not.toContain(SECRET);
+  });
+
+  it('removes every sandbox', async () => {
+    expect(await readdir(tmp)).toEqual([]);
+  });
+});
+
+describe('dispatch: what the code under test does', () => {
+  it('records a throw per call, and sends console.log to stderr, not stdout', async () => {
+    // A course directory like a student's: the course's program.ts and tools, and an execute of their own.
+    const course = join(work, 'course');
+    await cp(join(REPO, 'program.ts'), join(course, 'program.ts'));
+    await cp(join(REPO, 'src/tools'), join(course, 'src/tools'), { recursive: true });
+    await symlink(join(REPO, 'node_modules'), join(course, 'node_modules'));
+    // program.ts is an ES module (top-level await); a course directory says so, as the grader requires.
+    await writeFile(join(course, 'package.json'), '{ "type": "module" }\n');
+    await writeFile(
+      join(course, 'src/execute.ts'),
+      [
+        "import type { Tools, ToolOutput } from './tools/index.ts';",
+        'export type Execute = (name: string, input: any) => Promise<ToolOutput>;',
+        'export function makeExecute(tools: Tools): Execute {',
+        '  return async (name, input) => {',
+        "    console.log('debug: calling', name);",
+        "    if (name === 'boom') throw new Error('kaboom');",
+        '    return tools.bash(input.command);',
+        '  };',
+        '}',
+      ].join('\n'),
+    );
+    const file = await writeCase('student', {
+      description: 'd',
+      calls: [
+        { tool: 'Bash', input: { command: 'echo hi' } },
+        { tool: 'boom', input: {} },
+        { tool: 'Bash', input: { command: 'echo after' } },
+      ],
+    });
+    const run = await runProgram(['dispatch', file], course);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe(
+      '{"results":[{"content":"hi\\n","is_error":false,"exit_code":0},{"threw":"Error: kaboom"},' +
+        '{"content":"after\\n","is_error":false,"exit_code":0}]}\n',
+    );
+    expect(run.stderr).toBe('debug: calling Bash\ndebug: calling boom\ndebug: calling Bash\n');
+    expect(await readdir(tmp)).toEqual([]);
+  });
+});
+
+describe('dispatch: misuse exits 2 with a message naming the file', () => {
+  const good = { description: 'd', calls: [{ tool: 'echo', input: { text: 'x' } }] };
+  const rows: Array<{ name: string; data: unknown; message: string }> = [
+    { name: 'not JSON', data: '{ nope', message: 'cannot read case <file>: SyntaxError' },
+    { name: 'calls missing', data: { description: 'd' }, message: 'cannot read case <file>: Error: "calls" must be an array' },
+    { name: 'a call without input', data: { calls: [{ tool: 'Read' }] }, message: '"calls"[0] must be { "tool": string, "input": object }' },
+    { name: 'a bad file spec', data: { files: { 'a.txt': 1 }, calls: [] }, message: '"files"["a.txt"] must be a string' },
+    { name: 'a file path leaving the sandbox', data: { files: { '../x': 'x' }, calls: [] }, message: '"files"["../x"] must be a relative path' },
+    { name: 'files that cannot be seeded', data: { files: { a: 'x', 'a/b': 'y' }, calls: [] }, message: 'cannot seed case <file>: Error: EEXIST' },
+  ];
+  it.each(rows)('$name', async ({ name, data, message }) => {
+    const first = await writeCase('good', good);
+    const bad = await writeCase(name.replace(/ /g, '-'), data);
+    const run = await runProgram(['dispatch', first, bad]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(message.replace('<file>', bad));
+    // Case files are all read before any runs; only seeding fails later, after the cases before it printed.
+    expect(run.stdout).toBe(name === 'files that cannot be seeded' ? '{"results":[{"content":"x"}]}\n' : '');
+    expect(await readdir(tmp)).toEqual([]);
+  });
+
+  it('prints its usage without a case file', async () => {
+    const run = await runProgram(['dispatch']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n');
+  });
+});
