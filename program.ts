@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { Tools } from './src/tools/index.ts';
 import { makeExecute } from './src/execute.ts';
 
+// What the sandbox's path reads as in results, and expands to in a case's inputs.
 export const SANDBOX_PLACEHOLDER = '<sandbox>';
 
 type FileSpec = string | { base64: string } | { symlink: string };

@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Call } from '../course/types.ts';
+import { jsonEqual } from './compare-results.ts';
 
 // What the grader knows about the first call of a failing case that differs from the snapshot: no more.
 export type HintContext = { call: Call; expected: unknown; received: unknown };
@@ -113,7 +113,7 @@ function nothingReturned(ctx: HintContext): string | undefined {
 
 function echoWithoutText({ call, received }: HintContext): string | undefined {
   if (call.tool !== 'echo' || contentOf(received) !== undefined) return undefined;
-  if (isDeepStrictEqual(received, call.input) || isDeepStrictEqual(asOutput(received)?.content, call.input)) {
+  if (jsonEqual(received, call.input) || jsonEqual(asOutput(received)?.content, call.input)) {
     return 'echo returned the whole input: it must return { content: input.text }';
   }
   return 'echo must return { content: input.text }';
@@ -126,13 +126,13 @@ function unawaited({ call, expected, received }: HintContext): string | undefine
   if ((content !== null && typeof content === 'object') || content === '[object Promise]') {
     return `the result of ${method} was not awaited: \`content\` holds a Promise; return the ToolOutput of ${method}(…) itself`;
   }
-  if (!isDeepStrictEqual(received, { content: '' }) || !contentOf(expected)) return undefined;
+  if (!jsonEqual(received, { content: '' }) || !contentOf(expected)) return undefined;
   return `${call.tool} returned before ${method} finished: its promise was not awaited (fire-and-forget, or a .then that stores the result too late); return or await it`;
 }
 
 function extraIsErrorFalse({ call, expected, received }: HintContext): string | undefined {
   if (asOutput(received)?.is_error !== false || 'is_error' in (asOutput(expected) ?? {})) return undefined;
-  if (!isDeepStrictEqual(without(received, 'is_error'), expected)) return undefined;
+  if (!jsonEqual(without(received, 'is_error'), expected)) return undefined;
   return `only bash sets is_error: a success from ${call.tool} has no is_error key (drop the added \`is_error: false\`)`;
 }
 
@@ -194,7 +194,7 @@ function wrongMethod(ctx: HintContext): string | undefined {
 // Routed right, failed right, worded otherwise: the student's Tools, not the dispatcher.
 function errorWording({ call, expected, received }: HintContext): string | undefined {
   if (!isError(expected) || !isError(received)) return undefined;
-  if (!isDeepStrictEqual(without(expected, 'content'), without(received, 'content'))) return undefined;
+  if (!jsonEqual(without(expected, 'content'), without(received, 'content'))) return undefined;
   const want = contentOf(expected) ?? '';
   let section = METHODS[methodOf(call.tool) ?? '']?.section ?? 'The dispatcher';
   if (/^Path escapes workspace: /.test(want)) section = 'Sandbox paths';
@@ -224,7 +224,7 @@ const RECOGNISERS: Recogniser[] = [
 
 // Names the student's mistake behind the first differing call, or undefined when none is recognised.
 export function hintFor(ctx: HintContext): string | undefined {
-  if (isDeepStrictEqual(ctx.expected, ctx.received)) return undefined;
+  if (jsonEqual(ctx.expected, ctx.received)) return undefined;
   for (const recognise of RECOGNISERS) {
     const hint = recognise(ctx);
     if (hint !== undefined) return hint;

@@ -33,7 +33,7 @@ export function noSnapshot(c: Case): CaseResult {
 
 function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure | undefined {
   const o = run.outcome;
-  const before = o.beforeAnyCase === true ? ' before running any case' : '';
+  const early = o.beforeAnyCase === true;
   switch (o.kind) {
     case 'results': {
       if (snapshot === null) return noSnapshot(c).failure;
@@ -42,25 +42,30 @@ function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure 
       const hint = hintFor({ call: failure.call, expected: failure.expected, received: failure.received });
       return hint === undefined ? failure : { ...failure, hint };
     }
-    case 'bad-line':
-      return { kind: 'bad-output', message: `the program ${o.reason.replace(/^printed/, `printed${before}`)}${badLineAdvice}` };
-    case 'exited': {
-      if (o.code === 0) {
-        return { kind: 'no-output', message: `the program exited${before} without printing results for this case` };
-      }
-      const how = o.signal !== null ? `was killed by ${o.signal}` : `exited with code ${o.code}`;
-      const where = before === '' ? ' before printing results for this case' : `${before} (it fails while loading: see its output)`;
-      return { kind: 'crash', message: `the program ${how}${where}` };
+    case 'bad-line': {
+      const when = early ? 'before running any case, the program' : 'the program';
+      return { kind: 'bad-output', message: `${when} ${o.reason}${BAD_LINE_ADVICE}` };
     }
-    case 'timeout':
+    case 'exited': {
+      const how = o.signal !== null ? `was killed by ${o.signal}` : `exited with code ${o.code}`;
+      if (early) {
+        const why = o.code === 0 ? 'without printing a result line' : '(it fails while loading: see its output)';
+        return { kind: o.code === 0 ? 'no-output' : 'crash', message: `the program ${how} before running any case ${why}` };
+      }
+      const message = `the program ${how} before printing results for this case`;
+      return { kind: o.code === 0 ? 'no-output' : 'crash', message };
+    }
+    case 'timeout': {
+      const when = early ? ' while loading, before running any case,' : '';
       return {
         kind: 'timeout',
-        message: `the program printed nothing for ${o.timeoutMs} ms${before} and was killed with every process it started (raise the limit with --timeout <ms>)`,
+        message: `the program printed nothing for ${o.timeoutMs} ms${when} and was killed with every process it started (raise the limit with --timeout <ms>)`,
       };
+    }
     case 'overflow':
       return {
         kind: 'bad-output',
-        message: `the program printed over ${Math.round(o.limitBytes / 1024 / 1024)} MB on stdout without a line break${before} and was killed`,
+        message: `the program printed over ${Math.round(o.limitBytes / 1024 / 1024)} MB on stdout without a line break and was killed`,
       };
     case 'spawn-failed':
       return { kind: 'crash', message: `the program could not be started: ${o.message}` };
@@ -68,5 +73,5 @@ function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure 
 }
 
 // Result lines own stdout; most bad lines are a debugging print that went there.
-const badLineAdvice =
+const BAD_LINE_ADVICE =
   '. Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it';

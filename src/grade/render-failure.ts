@@ -10,10 +10,11 @@ const OUTPUT_LINES = 30;
 const OUTPUT_LINE_CHARS = 300;
 const INPUT_CHARS = 300;
 
-// The diagnosis of a case (a passing case renders as its name alone). Plain text when `color` is false.
+// The diagnosis of a case (a passing case renders as its title alone). Plain text when `color` is false.
 export function renderFailure(result: CaseResult, options: { color: boolean }): string {
   const c = painter(options.color);
-  const title = `${c.red('✗')} ${c.bold(result.name)}${result.description === '' ? '' : c.dim(` — ${result.description}`)}`;
+  const mark = result.status === 'pass' ? c.green('✓') : c.red('✗');
+  const title = `${mark} ${c.bold(result.name)}${result.description === '' ? '' : c.dim(` — ${result.description}`)}`;
   const failure = result.failure;
   if (result.status === 'pass' || failure === undefined) return title;
   const lines = [title, `  ${failure.message}`];

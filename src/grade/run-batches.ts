@@ -3,7 +3,7 @@
 // verdict and the rest of its batch re-runs in a fresh process.
 import { fileURLToPath } from 'node:url';
 import { parseResultLine } from './parse-result-line.ts';
-import { MAX_LINE_BYTES, runProgram, type ProgramResult } from './run-program.ts';
+import { MAX_LINE_BYTES, runProgram, STARTUP_ALLOWANCE_MS, type ProgramResult } from './run-program.ts';
 
 // A case as the pool knows it: a name to report and a case file to hand to program.ts.
 export type BatchCase = { name: string; file: string };
@@ -122,7 +122,8 @@ function endOutcome(result: ProgramResult, timeoutMs: number): CaseOutcome {
     case 'exited':
       return { kind: 'exited', code: end.code, signal: end.signal };
     case 'timeout':
-      return { kind: 'timeout', timeoutMs };
+      // A process's first line also had the startup allowance.
+      return { kind: 'timeout', timeoutMs: timeoutMs + (result.lines === 0 ? STARTUP_ALLOWANCE_MS : 0) };
     case 'overflow':
       return { kind: 'overflow', limitBytes: MAX_LINE_BYTES };
     case 'spawn-failed':

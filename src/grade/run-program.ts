@@ -15,6 +15,9 @@ import { TailBuffer } from './tail-buffer.ts';
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 // Characters of stderr (and stray stdout) kept per case.
 export const MAX_OUTPUT_CHARS = 64 * 1024;
+// Added to the timeout of a process's first line: loading program.ts and compiling the student's code takes
+// under a second on an idle machine but several on a busy one, and that is not the case's fault.
+export const STARTUP_ALLOWANCE_MS = 10_000;
 // After the last expected line, how long the process may take to exit before it is killed.
 const EXIT_GRACE_MS = 2000;
 // After the process exits, how long to wait for output still in the pipes (a child that left the process
@@ -173,6 +176,6 @@ function watchProcess(run: ProgramRun, tmp: string, tmpSpellings: string[]): Pro
     });
     if (run.signal?.aborted) stop({ kind: 'stopped' });
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    arm(run.timeoutMs);
+    arm(run.timeoutMs + STARTUP_ALLOWANCE_MS);
   });
 }

@@ -64,7 +64,9 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
       signal: stop.signal,
       onCase: (run) => {
         const verdict = judge(run.name, run);
-        if (verdict.status === 'fail' && run.shared) suspects.push(verdict);
+        // Not a timeout: re-running a hang costs a whole timeout again, and a hang is rarely a neighbour's doing.
+        const suspect = verdict.status === 'fail' && run.shared && verdict.failure?.kind !== 'timeout';
+        if (suspect) suspects.push(verdict);
         else emit(verdict);
         if (verdict.status === 'fail' && options.bail === true) stop.abort();
       },

@@ -6,9 +6,11 @@ import { fail, isFailure } from './output.ts';
 import { killGroup, release, track } from './process-group.ts';
 import type { ToolOutput } from './types.ts';
 
-// The bash tool's output limit, and its timeout bounds in milliseconds.
+// How many characters of output a result keeps.
 export const BASH_LIMIT = 30_000;
+// The timeout when a call sets none, in milliseconds (Claude Code's default).
 export const DEFAULT_TIMEOUT_MS = 120_000;
+// The largest timeout a call may ask for (Claude Code's maximum).
 export const MAX_TIMEOUT_MS = 600_000;
 // After the shell exits, how long output may still arrive from a process that left its group (setsid)
 // before the pipe is closed on it.
@@ -21,6 +23,8 @@ const WRAPPER = 'exec 2>&1; exec bash -c "$1"';
 export async function bash(root: string, rawCommand: unknown, rawTimeout: unknown): Promise<ToolOutput> {
   const command = requireString(rawCommand, 'command');
   if (isFailure(command)) return command;
+  // An argv string cannot hold one; spawn would throw.
+  if (command.includes('\0')) return fail("Invalid parameter 'command': it must not contain a NUL byte");
   const timeoutMs = timeoutOf(rawTimeout);
   if (isFailure(timeoutMs)) return timeoutMs;
   return run(root, command, timeoutMs);
@@ -56,6 +60,8 @@ function run(root: string, command: string, timeoutMs: number): Promise<ToolOutp
 
     child.stdout.on('data', (chunk: Buffer) => output.write(chunk));
     child.on('exit', (code, signal) => {
+      // A command that finished in time has not timed out, however long its leftovers take to go.
+      clearTimeout(timer);
       exitCode = code ?? 128 + (signal === null ? 0 : constants.signals[signal]);
       // Background jobs left behind would hold the pipe open and hang the call.
       if (pid !== undefined) killGroup(pid);

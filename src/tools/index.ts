@@ -9,6 +9,7 @@ import { strReplace } from './str-replace.ts';
 import type { ToolOutput } from './types.ts';
 import { view } from './view.ts';
 
+// What every method returns, re-exported so a course's code imports the tools from one place.
 export type { ToolOutput } from './types.ts';
 
 // The reference toolset of the stage, confined to one sandbox directory. Arguments are `unknown` because the

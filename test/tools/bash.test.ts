@@ -10,6 +10,18 @@ const error = (content: string): ToolOutput => ({ content, is_error: true });
 const ran = (content: string, exit_code = 0): ToolOutput => ({ content, is_error: exit_code !== 0, exit_code });
 const TIMED_OUT = (ms: number) => `\n[timed out after ${ms} ms; the command and its children were killed]`;
 
+// Background processes the tests start, killed afterwards in case a test fails before the tool killed them.
+const leftovers: number[] = [];
+afterEach(() => {
+  for (const pid of leftovers.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone: what the test expects.
+    }
+  }
+});
+
 // Whether a process has finished: gone, or a zombie waiting for its parent to reap it.
 async function finished(pid: number): Promise<boolean> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
@@ -57,7 +69,9 @@ describe('bash', () => {
   });
 
   it('kills what the command left running in the background, and returns', async () => {
-    expect(await box.tools.bash('sleep 1000 & echo $! > pid; echo started')).toEqual(ran('started\n'));
+    const result = await box.tools.bash('sleep 1000 & echo $! > pid; echo started');
+    leftovers.push(Number(await box.read('pid')));
+    expect(result).toEqual(ran('started\n'));
     expect(await finished(Number(await box.read('pid')))).toBe(true);
   });
 
@@ -70,6 +84,7 @@ describe('bash', () => {
 describe('bash: timeout', () => {
   it('kills the command and its children, keeping the output so far', async () => {
     const result = await box.tools.bash('sleep 1000 & echo $! > pid; echo before; sleep 1000', 300);
+    leftovers.push(Number(await box.read('pid')));
     expect(result).toEqual({ content: `before\n${TIMED_OUT(300)}`, is_error: true, exit_code: 124 });
     expect(await finished(Number(await box.read('pid')))).toBe(true);
   });
@@ -123,6 +138,7 @@ describe('bash: errors', () => {
     { command: null, expected: error("Missing required parameter 'command'") },
     { command: 42, expected: error("Invalid parameter 'command': expected a string, got number") },
     { command: ['ls'], expected: error("Invalid parameter 'command': expected a string, got array") },
+    { command: 'echo a\0b', expected: error("Invalid parameter 'command': it must not contain a NUL byte") },
   ];
   it.each(rows)('$command', async ({ command, expected }) => {
     expect(await box.tools.bash(command)).toEqual(expected);

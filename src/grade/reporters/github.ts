@@ -7,7 +7,9 @@ import { quarantine, workflowCommand } from './workflow-command.ts';
 // step, 50 per job), cuts an annotation message at 4,096 characters (actions/runner ExecutionContext
 // `_maxIssueMessageLength`), and the Checks API caps a title at 255.
 export const ANNOTATIONS_PER_STEP = 10;
+// Characters of an annotation message the runner keeps.
 export const MESSAGE_LIMIT = 4096;
+// Characters of an annotation title.
 export const TITLE_LIMIT = 255;
 
 // For a GitHub Actions step: an `::error` annotation per failing case (up to the bound, then one notice

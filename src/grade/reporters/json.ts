@@ -14,6 +14,7 @@ export type JsonReport = {
   tests: JsonTest[];
 };
 
+// One case in results.json.
 export type JsonTest = {
   name: string;
   status: CaseStatus;
@@ -23,6 +24,7 @@ export type JsonTest = {
 
 // Exercism's per-test output limit, and the notice its spec suggests when output is cut.
 export const OUTPUT_LIMIT = 500;
+// Exercism's suggested wording, kept verbatim so tooling that knows it recognises it.
 export const OUTPUT_NOTICE = 'Output was truncated. Please limit to 500 chars';
 
 // The report as results.json: two-space indent, trailing newline.

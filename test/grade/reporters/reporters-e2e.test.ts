@@ -41,8 +41,12 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+// The course page's three examples, one of them a Read: a quick run that fails without the alias.
+const COURSE_EXAMPLES = ['--case', 'course-*'];
+
+// Runs the grader; a generous per-case timeout keeps a busy machine from turning a pass into a timeout.
 async function grade(dir: string, reporter: string, ...extra: string[]) {
-  const args = ['bin/theinference.js', 'test', '--stage', STAGE, '--dir', dir, '--reporter', reporter, ...extra];
+  const args = ['bin/theinference.js', 'test', '--stage', STAGE, '--dir', dir, '--reporter', reporter, '--timeout', '60000', ...extra];
   return execa('node', args, { cwd: ROOT, reject: false, stripFinalNewline: false, env: { NO_COLOR: '1' } });
 }
 
@@ -67,15 +71,15 @@ function tap(text: string): { asserts: Result[]; extra: string[]; final: FinalRe
 describe('json reporter, end to end', () => {
   it('passes the reference: exit 0, status pass, every case', async () => {
     const run = await grade(ROOT, 'json');
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
     expect([report.version, report.status, report.stage, report.passed, report.failed]).toEqual([2, 'pass', STAGE, caseCount, 0]);
     expect(report.tests).toHaveLength(caseCount);
   });
 
   it('fails the course without Read: exit 1, status fail, the Read case with its diagnosis', async () => {
-    const run = await grade(wrongCourse, 'json');
-    expect(run.exitCode).toBe(1);
+    const run = await grade(wrongCourse, 'json', ...COURSE_EXAMPLES);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     const report = JSON.parse(run.stdout);
     expect(report.status).toBe('fail');
     expect(report.failed).toBeGreaterThan(0);
@@ -88,7 +92,7 @@ describe('json reporter, end to end', () => {
 describe('junit reporter, end to end', () => {
   it('passes the reference: exit 0, one suite, no failures', async () => {
     const run = await grade(ROOT, 'junit');
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(XMLValidator.validate(run.stdout)).toBe(true);
     const suite = xml.parse(run.stdout).testsuites.testsuite[0];
     expect([suite.name, suite.tests, suite.failures, suite.errors]).toEqual([STAGE, String(caseCount), '0', '0']);
@@ -96,8 +100,8 @@ describe('junit reporter, end to end', () => {
 
   it('writes the failing course to --output: exit 1, a <failure> for the Read case', async () => {
     const file = join(scratch, 'junit.xml');
-    const run = await grade(wrongCourse, 'junit', '--output', file);
-    expect(run.exitCode).toBe(1);
+    const run = await grade(wrongCourse, 'junit', '--output', file, ...COURSE_EXAMPLES);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     const text = await readFile(file, 'utf8');
     expect(XMLValidator.validate(text)).toBe(true);
     const cases = xml.parse(text).testsuites.testsuite[0].testcase;
@@ -111,7 +115,7 @@ describe('junit reporter, end to end', () => {
 describe('tap reporter, end to end', () => {
   it('passes the reference: exit 0, every point ok', async () => {
     const run = await grade(ROOT, 'tap');
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const { extra, final } = tap(run.stdout);
     expect(extra).toEqual([]);
     expect([final.ok, final.count, final.pass]).toEqual([true, caseCount, caseCount]);
@@ -119,8 +123,8 @@ describe('tap reporter, end to end', () => {
   });
 
   it('fails the course without Read: exit 1, not ok with a parsed diagnostic', async () => {
-    const run = await grade(wrongCourse, 'tap');
-    expect(run.exitCode).toBe(1);
+    const run = await grade(wrongCourse, 'tap', ...COURSE_EXAMPLES);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     const { asserts, extra, final } = tap(run.stdout);
     expect(extra).toEqual([]);
     expect(final.ok).toBe(false);
@@ -133,7 +137,7 @@ describe('tap reporter, end to end', () => {
 describe('github reporter, end to end', () => {
   it('passes the reference: exit 0, no annotation, the counts line last', async () => {
     const run = await grade(ROOT, 'github');
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const log = readLog(run.stdout);
     expect(log.commands.filter((c) => c.name === 'error')).toEqual([]);
     expect(log.lines.at(-1)).toBe(`${caseCount} passed, 0 failed`);
@@ -141,7 +145,7 @@ describe('github reporter, end to end', () => {
 
   it('fails the course without Read: exit 1, an annotation per failure, quarantined diagnoses', async () => {
     const run = await grade(wrongCourse, 'github');
-    expect(run.exitCode).toBe(1);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     const log = readLog(run.stdout);
     const groups = log.commands.filter((c) => c.name === 'group').map((g) => g.data);
     expect(groups).toContain(`FAIL ${READ_CASE}`);

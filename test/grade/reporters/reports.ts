@@ -2,6 +2,7 @@
 // run with each kind of failure, and one full of hostile text from a student's program.
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
 
+// A passing case, optionally with something the program printed.
 export const pass = (name: string, output = ''): CaseResult => ({
   name,
   description: `${name} routes to the right Tools method`,
@@ -10,6 +11,7 @@ export const pass = (name: string, output = ''): CaseResult => ({
   output,
 });
 
+// A wrong answer: the dispatcher does not know `Read`, with the hint for it.
 export const mismatch: CaseResult = {
   name: 'read-alias',
   description: 'Read is an alias of view',
@@ -27,6 +29,7 @@ export const mismatch: CaseResult = {
   },
 };
 
+// A program that printed fewer results than the case has calls.
 export const resultCount: CaseResult = {
   name: 'echo-smoke',
   description: 'echo returns its text',
@@ -36,6 +39,7 @@ export const resultCount: CaseResult = {
   failure: { kind: 'result-count', message: 'expected 2 results, the program printed 1', expected: 2, received: 1 },
 };
 
+// A program that threw at a call, with its stack trace as output.
 export const crash: CaseResult = {
   name: 'bash-alias',
   description: 'Bash runs a command in the sandbox',
@@ -49,6 +53,7 @@ export const crash: CaseResult = {
   failure: { kind: 'crash', message: 'the program exited with code 1 before printing a result for this case' },
 };
 
+// A program killed at the per-case timeout.
 export const timeout: CaseResult = {
   name: 'grep-alias',
   description: 'Grep searches the sandbox',
@@ -83,6 +88,7 @@ export const HOSTILE_OUTPUT = [
   'form\ffeed vertical\vtab\ttab',
 ].join('\n');
 
+// A failure whose every field carries hostile text.
 export const hostile: CaseResult = {
   name: 'edit # weird \\ name: a,b',
   description: 'Edit is an alias of str_replace',
@@ -100,6 +106,7 @@ export const hostile: CaseResult = {
   },
 };
 
+// A run report over `cases`, with counts that agree with them.
 export function report(stage: string, cases: CaseResult[]): RunReport {
   const passed = cases.filter((c) => c.status === 'pass').length;
   return { stage, dir: '/course', cases, passed, failed: cases.length - passed, durationMs: 1234 };
@@ -118,6 +125,7 @@ export function diagnose(c: CaseResult): string {
   return lines.join('\n') + '\n';
 }
 
+// The reporters' context, as the grader passes it.
 export const ctx = { diagnose };
 
 // The named runs every reporter is tested over.

@@ -22,8 +22,11 @@ export const REGISTERED = [
   'warning',
 ];
 
+// A command the runner would process, unescaped, with its 0-based line.
 export type Command = { name: string; properties: Record<string, string>; data: string; line: number };
+// A line the runner would only print; `stopped` when commands were suspended there.
 export type LogLine = { text: string; line: number; stopped: boolean };
+// A whole log, read.
 export type Log = { commands: Command[]; plain: LogLine[]; lines: string[] };
 
 // Every line of `text`, sorted into the commands the runner would process (stop/resume included) and the
