@@ -1,7 +1,7 @@
 // The snapshot format (sorted keys, two-space JSON, final newline) and its file IO (atomic, rewritten only on
 // change, a broken file reported with how to regenerate it).
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,8 +96,11 @@ describe('snapshot files', () => {
   });
 
   it('lists snapshot names, skipping hidden and non-JSON files', async () => {
-    for (const f of ['b.json', 'a.json', '.a.json.123.tmp', '.hidden.json', 'notes.md']) await writeFile(join(dir, f), '');
-    await rm(join(dir, 'missing'), { force: true });
-    expect(await snapshotNames(dir.slice(0, 0) || dir, '..')).toEqual([]);
+    await mkdir(join(dir, 'snapshots', 'demo'), { recursive: true });
+    for (const f of ['b.json', 'a.json', '.a.json.123.tmp', '.hidden.json', 'notes.md']) {
+      await writeFile(join(dir, 'snapshots', 'demo', f), '');
+    }
+    expect(await snapshotNames(dir, 'demo')).toEqual(['a', 'b']);
+    expect(await snapshotNames(dir, 'no-such-stage')).toEqual([]);
   });
 });
