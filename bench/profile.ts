@@ -1,12 +1,20 @@
 // Where a cold grader run's time goes: each step of start-up measured on its own, so that the ratio against
 // the floor can be explained step by step (Node itself, tsx registration, compiling program.ts and the tools,
 // tsx's transform cache, the CLI's own imports, one program process).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // One start-up step: a command measured like the approaches.
-export type ProfileStep = { label: string; command: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv; fresh?: boolean };
+export type ProfileStep = {
+  label: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  // Run with a fresh TMPDIR: empty (as the grader gives each program process), or holding a link to the tsx
+  // transform cache of the OS temp dir (what the grader could give it).
+  tmpdir?: 'empty' | 'linked-cache';
+};
 
 // The steps, and a temp dir (a one-call case, empty TMPDIRs) to remove afterwards.
 export async function profileSteps(options: { packageRoot: string; dir: string; stage: string; tsx: string }): Promise<{ steps: ProfileStep[]; remove: () => Promise<void> }> {
@@ -21,7 +29,8 @@ export async function profileSteps(options: { packageRoot: string; dir: string; 
     { label: 'node --import tsx -e 0 (tsx registration)', command: node, args: ['--import', options.tsx, '-e', '0'], cwd: options.dir },
     { label: 'program.ts dispatch, 1 echo call, tsx cache warm', command: node, args: program, cwd: options.dir },
     // The grader gives each program process a fresh TMPDIR; tsx keeps its transform cache in the OS temp dir.
-    { label: 'program.ts dispatch, 1 echo call, fresh TMPDIR (tsx cache cold)', command: node, args: program, cwd: options.dir, fresh: true },
+    { label: 'program.ts dispatch, 1 echo call, fresh TMPDIR (tsx cache cold)', command: node, args: program, cwd: options.dir, tmpdir: 'empty' },
+    { label: 'program.ts dispatch, 1 echo call, fresh TMPDIR + linked tsx cache', command: node, args: program, cwd: options.dir, tmpdir: 'linked-cache' },
     { label: 'theinference stages (CLI start-up)', command: node, args: [bin, 'stages'], cwd: options.dir },
     {
       label: 'theinference test, 1 case, --jobs 1 (CLI + 1 program process)',
@@ -29,12 +38,23 @@ export async function profileSteps(options: { packageRoot: string; dir: string; 
       args: [bin, 'test', '--stage', options.stage, '--dir', options.dir, '--case', 'course-bash-echo-hi', '--jobs', '1'],
       cwd: options.dir,
     },
+    // The batch split: the default is one batch per CPU (2 here); these show what one more or one fewer costs.
+    ...[1, 4].map((jobs) => ({
+      label: `theinference test, all cases, --jobs ${jobs}`,
+      command: node,
+      args: [bin, 'test', '--stage', options.stage, '--dir', options.dir, '--jobs', String(jobs)],
+      cwd: options.dir,
+    })),
   ];
   return { steps, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
-// A fresh empty TMPDIR for a step marked `fresh`, removed after the step.
-export async function freshTmp(): Promise<{ env: NodeJS.ProcessEnv; remove: () => Promise<void> }> {
+// tsx keeps its transform cache in `<os temp dir>/tsx-<euid>`, keyed by file content, so sharing it is safe.
+export const TSX_CACHE = `tsx-${process.geteuid?.() ?? 'user'}`;
+
+// A fresh TMPDIR for a step, removed after it (rm does not follow the link into the shared cache).
+export async function freshTmp(kind: 'empty' | 'linked-cache'): Promise<{ env: NodeJS.ProcessEnv; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'theinference-bench-tmp-'));
+  if (kind === 'linked-cache') await symlink(join(tmpdir(), TSX_CACHE), join(dir, TSX_CACHE), 'dir');
   return { env: { TMPDIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -30,7 +30,7 @@ function flag(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`bench: ${name} takes a whole number of at least 1, e.g. ${name} ${fallback}`);
   return value;
 }
-const runs = flag('--runs', 5);
+const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
 
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
         profile.steps.map((s) => ({
           name: s.label,
           run: async () => {
-            const tmp = s.fresh === true ? await freshTmp() : undefined;
+            const tmp = s.tmpdir === undefined ? undefined : await freshTmp(s.tmpdir);
             try {
               return await runCommand(s.command, s.args, { cwd: s.cwd, ...(tmp ? { env: tmp.env } : {}) });
             } finally {

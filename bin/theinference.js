@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The `theinference` command: registers tsx so the TypeScript sources run as they are, then hands over to
-// src/cli/main.ts. The first Ctrl-C stops the run cleanly (program processes killed, temp dirs removed).
+// src/cli/main.ts. The first Ctrl-C (or SIGTERM, SIGHUP) stops the run cleanly: program processes killed, temp
+// dirs removed.
 import { register } from 'tsx/esm/api';
 
 register();
 const { runCli } = await import('../src/cli/main.ts');
 const interrupt = new AbortController();
-process.once('SIGINT', () => interrupt.abort());
-process.once('SIGTERM', () => interrupt.abort());
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => interrupt.abort());
+// Whoever read our output is gone (a closed pipe): stop the run rather than die mid-cleanup.
+process.stdout.on('error', () => interrupt.abort());
 process.exitCode = await runCli({
   argv: process.argv.slice(2),
   cwd: process.cwd(),

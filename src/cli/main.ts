@@ -2,11 +2,10 @@
 // (0 all passed, 1 a case failed, 2 the harness was misused, 130 interrupted, 3 a bug in theinference).
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.ts';
-import { REPORTER_NAMES } from '../grade/reporters/index.ts';
+import { REPORTER_NAMES } from '../grade/reporters/names.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
-import { snapshotCommand, type SnapshotFlags } from './commands/snapshot.ts';
-import { stagesCommand } from './commands/stages.ts';
-import { testCommand, type TestFlags } from './commands/test.ts';
+import type { SnapshotFlags } from './commands/snapshot.ts';
+import type { TestFlags } from './commands/test.ts';
 
 // Everything the CLI may touch, injected: tests pass their own and never touch process.argv or exit.
 export type CliIo = CommandIo & { argv: string[] };
@@ -67,18 +66,20 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
     .option('--output <file>', "write the report to a file instead of stdout")
     .option('--watch', 'grade again on every save')
-    .action(async (flags: TestFlags) => done(await testCommand(flags, io)));
+    // Each command is loaded when it runs: the grader starts before every program process, so what it does
+    // not need it does not load.
+    .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
   program
     .command('stages')
     .description('list the stages and their case counts')
-    .action(async () => done(await stagesCommand(io)));
+    .action(async () => done(await (await import('./commands/stages.ts')).stagesCommand(io)));
   program
     .command('snapshot')
     .description('regenerate snapshots from the reference in this repository (course authors)')
     .requiredOption('--stage <slug>', 'the stage whose snapshots to regenerate')
     .option('--case <name>', 'a case name or glob (* and ?); repeat for several', collect, [])
     .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
-    .action(async (flags: SnapshotFlags) => done(await snapshotCommand(flags, io)));
+    .action(async (flags: SnapshotFlags) => done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)));
   return program;
 }
 

@@ -45,7 +45,8 @@ export function describeDifference(expected: unknown, received: unknown, path = 
     return `execute threw instead of returning a result: ${short(received.threw, 120)}`;
   }
   if (kindOf(expected) !== kindOf(received)) {
-    return `${where}: expected ${kindOf(expected)} ${short(expected)}, received ${kindOf(received)} ${short(received)}`;
+    const show = (v: unknown): string => (v === undefined ? kindOf(v) : `${kindOf(v)} ${short(v)}`);
+    return `${where}: expected ${show(expected)}, received ${show(received)}`;
   }
   if (Array.isArray(expected) && Array.isArray(received)) {
     if (expected.length !== received.length) {
@@ -69,9 +70,12 @@ function describeObjects(expected: Record<string, unknown>, received: Record<str
     ...missing.map((k) => `"${inner(k)}" is missing (expected ${short(expected[k])})`),
     ...extra.map((k) => `unexpected "${inner(k)}": ${short(received[k])}`),
   ];
-  if (parts.length > 0) return parts.join('; ');
-  const key = Object.keys(expected).sort().find((k) => !jsonEqual(expected[k], received[k]));
-  return key === undefined ? 'differs' : describeDifference(expected[key], received[key], inner(key));
+  // The first shared key whose value differs comes first: it is usually the one that matters.
+  const key = Object.keys(expected)
+    .sort()
+    .find((k) => Object.hasOwn(received, k) && !jsonEqual(expected[k], received[k]));
+  if (key !== undefined) parts.unshift(describeDifference(expected[key], received[key], inner(key)));
+  return parts.length > 0 ? parts.join('; ') : 'differs';
 }
 
 // How two different strings differ, naming the invisible differences a reader would otherwise miss; the

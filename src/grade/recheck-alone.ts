@@ -6,6 +6,7 @@
 import { jsonEqual } from './compare-results.ts';
 import type { CaseResult } from './types.ts';
 
+// How to re-run cases alone, and how many at once.
 export type Recheck = {
   jobs: number;
   // Runs the named cases each alone in a fresh process and returns their verdicts.

@@ -9,6 +9,7 @@ import { painter } from './paint.ts';
 // What each side of the diff is called.
 export type DiffLabels = { expected: string; received: string };
 
+// How a diff is rendered.
 export type DiffOptions = {
   color: boolean;
   labels?: DiffLabels;

@@ -22,6 +22,7 @@ export type CaseOutcome = (
 // One case's outcome, its share of the output, and whether something ran before it in the same process.
 export type CaseRun = { name: string; outcome: CaseOutcome; output: string; durationMs: number; shared: boolean };
 
+// What the pool runs, where, and who hears each case's outcome.
 export type PoolOptions = {
   dir: string;
   cases: BatchCase[];

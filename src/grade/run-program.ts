@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { pathToFileURL } from 'node:url';
+import { LineSplitter } from './line-splitter.ts';
+import { trackGroup, untrackDir } from './live-groups.ts';
 import { removeTree } from './remove-tree.ts';
 import { TailBuffer } from './tail-buffer.ts';
 
@@ -38,6 +40,7 @@ export type ProgramEnd =
 // The end, how many lines arrived, and the output after the last of them.
 export type ProgramResult = { end: ProgramEnd; lines: number; output: string; durationMs: number };
 
+// One process to run: the course dir, its case files, the per-case timeout, and who hears each line.
 export type ProgramRun = {
   dir: string;
   caseFiles: string[];
@@ -58,13 +61,19 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   try {
     const tmp = join(runDir, 'tmp');
     await mkdir(tmp);
-    return await watchProcess(run, tmp, [await realpath(tmp), tmp]);
+    return await watchProcess(run, tmp, [await realpath(tmp), tmp], (pid) => trackGroup(pid, runDir));
   } finally {
+    untrackDir(runDir);
     await removeTree(runDir);
   }
 }
 
-function watchProcess(run: ProgramRun, tmp: string, tmpSpellings: string[]): Promise<ProgramResult> {
+function watchProcess(
+  run: ProgramRun,
+  tmp: string,
+  tmpSpellings: string[],
+  started: (pid: number) => void,
+): Promise<ProgramResult> {
   return new Promise((resolve) => {
     const args = ['--import', tsxLoaderUrl(), 'program.ts', 'dispatch', ...run.caseFiles];
     const child = spawn(process.execPath, args, {
@@ -74,10 +83,10 @@ function watchProcess(run: ProgramRun, tmp: string, tmpSpellings: string[]): Pro
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) started(child.pid);
     const output = new TailBuffer(MAX_OUTPUT_CHARS);
     const decoder = new StringDecoder('utf8');
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
+    const splitter = new LineSplitter(MAX_LINE_BYTES);
     let lines = 0;
     let since = performance.now();
     let end: ProgramEnd | undefined;
@@ -132,24 +141,18 @@ function watchProcess(run: ProgramRun, tmp: string, tmpSpellings: string[]): Pro
       if (run.onLine(line) === 'stop') stop({ kind: 'stopped' });
     };
 
+    // Once the process is being stopped its stdout is read and dropped: nothing more is graded.
     child.stdout?.on('data', (chunk: Buffer) => {
-      let start = 0;
-      for (let nl = chunk.indexOf(10); nl !== -1 && end === undefined; nl = chunk.indexOf(10, start)) {
-        const text = Buffer.concat([...pending, chunk.subarray(start, nl)]).toString('utf8');
-        pending = [];
-        pendingBytes = 0;
-        start = nl + 1;
-        onLine(text);
-      }
-      if (end !== undefined || start === chunk.length) return;
-      pending.push(chunk.subarray(start));
-      pendingBytes += chunk.length - start;
-      if (pendingBytes > MAX_LINE_BYTES) stop({ kind: 'overflow' });
+      if (end !== undefined) return;
+      const { lines: complete, overflow } = splitter.push(chunk);
+      for (const text of complete) if (end === undefined) onLine(text);
+      if (overflow) stop({ kind: 'overflow' });
     });
+    // Stderr is attributed by arrival: what came in before line k (and after line k-1) is case k's.
     child.stderr?.on('data', (chunk: Buffer) => output.push(decoder.write(chunk)));
     child.stdout?.on('end', () => {
-      // A last line without its newline is still a line.
-      if (end === undefined && pendingBytes > 0) onLine(Buffer.concat(pending).toString('utf8'));
+      const last = splitter.flush();
+      if (end === undefined && last !== undefined) onLine(last);
     });
     for (const stream of [child.stdout, child.stderr]) {
       stream?.on('close', () => {

@@ -9,7 +9,7 @@ import type { Case, Snapshot } from '../course/types.ts';
 import { checkCourseDir } from './check-course-dir.ts';
 import { recheckAlone } from './recheck-alone.ts';
 import { judgeCase, noSnapshot } from './judge-case.ts';
-import { runBatches } from './run-batches.ts';
+import { runBatches, type CaseRun } from './run-batches.ts';
 import { selectCases } from './select-cases.ts';
 import type { CaseResult, RunOptions, RunReport } from './types.ts';
 
@@ -42,10 +42,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const jobs = options.jobs ?? availableParallelism();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const env = options.env ?? process.env;
-  const judge = (name: string, run: Parameters<typeof judgeCase>[2]): CaseResult => {
-    const c = byName.get(name) as Case;
-    return judgeCase(c, snapshots.get(name) ?? null, run);
-  };
+  const judge = (name: string, run: CaseRun): CaseResult => judgeCase(byName.get(name) as Case, snapshots.get(name) ?? null, run);
 
   // --bail and the caller's signal both stop the pool; only the caller's makes runStage reject.
   const stop = new AbortController();

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// This repository's root.
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 // A scratch area for one test file: `courses/` for course dirs, `tmp/` to point the grader's TMPDIR at.

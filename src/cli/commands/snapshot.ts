@@ -16,6 +16,7 @@ import { selectCases } from '../../grade/select-cases.ts';
 import type { Case } from '../../course/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 
+// The flags as commander hands them over.
 export type SnapshotFlags = { stage: string; case: string[]; check?: boolean };
 
 // What happened (or, with --check, would happen) to one snapshot file.

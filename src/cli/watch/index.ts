@@ -1,9 +1,9 @@
 // `theinference test --watch`: grade, then re-grade on every save until `q`. This file only wires the pieces:
 // the state machine (watch-loop.ts) decides, and this carries out its effects with the grader, chokidar,
 // stdin and stdout.
-import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
-import { HarnessError } from '../../errors.ts';
+import { tmpdir } from 'node:os';
+import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { renderPretty, renderProgressLine } from '../../grade/reporters/pretty.ts';
@@ -23,7 +23,7 @@ export type WatchIo = { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStr
 const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };
 
 // Misuse that no save can fix: watch mode stops and the CLI reports it (exit 2), as without --watch.
-const FATAL: ReadonlySet<string> = new Set(['UNKNOWN_STAGE', 'NO_COURSE_DIR', 'BAD_FLAG']);
+const FATAL: ReadonlySet<HarnessErrorCode> = new Set<HarnessErrorCode>(['UNKNOWN_STAGE', 'NO_COURSE_DIR', 'BAD_FLAG']);
 
 // Grades once, then again whenever the course's code or the stage's cases change, until `q` or Ctrl-C; resolves
 // to the last verdict's exit code (0 all passed, 1 a case failed, 2 the last run was a harness error).
@@ -34,7 +34,8 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     dir: options.dir,
     packageRoot: packageRoot(),
     stage: options.stage,
-    tempDirs: [tmpdir(), ...(process.env.TMPDIR === undefined ? [] : [process.env.TMPDIR])],
+    // os.tmpdir() honours TMPDIR: where the grader makes its run directories and the sandboxes live.
+    tempDirs: [tmpdir()],
   });
 
   let state = initialState(options.cases);

@@ -1,7 +1,8 @@
 // The text watch mode prints around the grader's report: a header per run (the time and what triggered it), the
 // verdict compared with the last run, the one-line key menu and the filter prompt. Pure: strings in, string out.
 import { Chalk } from 'chalk';
-import type { Comparison, RunReason, Verdict } from './watch-loop.ts';
+import type { Comparison, Verdict } from './verdict.ts';
+import type { RunReason } from './watch-loop.ts';
 
 // Where the output goes: a terminal gets a cleared screen and a redrawn prompt, a pipe gets separators.
 export type ScreenOptions = { tty: boolean; color: boolean };

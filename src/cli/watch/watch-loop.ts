@@ -2,8 +2,10 @@
 // settled), the next state and the effects to carry out. It decides everything watch mode does; index.ts only
 // performs the effects. Runs are never overlapped: a new request while a run is in flight cancels it first and
 // starts once the cancelled run has settled (its processes killed, its temp dirs gone).
-import type { CaseResult, RunReport } from '../../grade/types.ts';
+import type { RunReport } from '../../grade/types.ts';
+import { filterOf, filterOfCases, type CaseFilter } from './case-filter.ts';
 import type { KeyAction } from './keys.ts';
+import { compareVerdicts, verdictOf, type Comparison, type Verdict } from './verdict.ts';
 
 // Why a run started; its header says so.
 export type RunReason =
@@ -15,19 +17,6 @@ export type RunReason =
 
 // One run to start: the case selection (`RunOptions.cases`; undefined = every case) and why.
 export type RunRequest = { cases: string[] | undefined; reason: RunReason };
-
-// The part of a report that decides whether a verdict changed.
-export type Verdict = { passed: number; failed: number; failedNames: string[] };
-
-// How a run's verdict compares with the previous run over the same cases.
-export type Comparison =
-  | { kind: 'first' }
-  | { kind: 'same'; verdict: Verdict }
-  | { kind: 'changed'; before: Verdict; after: Verdict };
-
-// A case filter: what the student typed (or the `--case` patterns watch mode started with) and the patterns
-// handed to the grader.
-export type CaseFilter = { label: string; cases: string[] };
 
 export type WatchState = {
   phase: 'idle' | 'running' | 'cancelling' | 'quitting' | 'done';
@@ -70,7 +59,7 @@ export type Effect =
 export function initialState(cases?: string[]): WatchState {
   return {
     phase: 'idle',
-    filter: cases === undefined || cases.length === 0 ? undefined : { label: cases.join(' '), cases: [...cases] },
+    filter: filterOfCases(cases),
     draft: undefined,
     current: undefined,
     pending: undefined,
@@ -104,24 +93,6 @@ export function step(state: WatchState, event: WatchEvent): [WatchState, Effect[
         ...idleScreen(state),
       ]];
   }
-}
-
-// The case patterns for a filter typed at the prompt. Plain text matches anywhere in a case name (`read` finds
-// `read-alias-view`), as vitest's and jest's filters do; text with the grader's glob characters (`*`, `?`) is used
-// as the glob it is.
-export function filterOf(text: string): CaseFilter | undefined {
-  const label = text.trim();
-  if (label === '') return undefined;
-  return { label, cases: [/[*?]/.test(label) ? label : `*${label}*`] };
-}
-
-// Summarises a report into the verdict that "same verdict as last run" compares.
-export function verdictOf(report: RunReport): Verdict {
-  const failedNames = report.cases
-    .filter((c: CaseResult) => c.status === 'fail')
-    .map((c) => c.name)
-    .sort();
-  return { passed: report.passed, failed: report.failed, failedNames };
 }
 
 function onKey(state: WatchState, action: KeyAction): [WatchState, Effect[]] {
@@ -198,9 +169,7 @@ function quit(state: WatchState): [WatchState, Effect[]] {
 function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] {
   const key = scopeKey(state.current?.cases);
   const verdict = verdictOf(report);
-  const before = state.verdicts[key];
-  const comparison: Comparison =
-    before === undefined ? { kind: 'first' } : sameVerdict(before, verdict) ? { kind: 'same', verdict } : { kind: 'changed', before, after: verdict };
+  const comparison: Comparison = compareVerdicts(state.verdicts[key], verdict);
   const next: WatchState = {
     ...state,
     phase: 'idle',
@@ -229,8 +198,4 @@ function idleScreen(state: WatchState): Effect[] {
 
 function scopeKey(cases: string[] | undefined): string {
   return cases === undefined ? '*' : JSON.stringify([...cases].sort());
-}
-
-function sameVerdict(a: Verdict, b: Verdict): boolean {
-  return a.passed === b.passed && a.failed === b.failed && a.failedNames.join('\n') === b.failedNames.join('\n');
 }

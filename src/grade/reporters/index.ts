@@ -6,12 +6,11 @@ import { render as renderGithub } from './github.ts';
 import { render as renderJson } from './json.ts';
 import { render as renderJunit } from './junit.ts';
 import { renderPretty } from './pretty.ts';
+import { REPORTER_NAMES, type ReporterName } from './names.ts';
 import { render as renderTap } from './tap.ts';
 
-// The --reporter names, the default first.
-export const REPORTER_NAMES = ['pretty', 'json', 'junit', 'tap', 'github'] as const;
-
-export type ReporterName = (typeof REPORTER_NAMES)[number];
+// The names, for callers that load the reporters anyway.
+export { REPORTER_NAMES, type ReporterName };
 
 type Render = (report: RunReport, ctx: { diagnose: (c: CaseResult) => string }) => string;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeReason, renderComparison, renderHeader, renderMenu, renderMessage, renderProgress, renderPrompt } from '../../../src/cli/watch/screen.ts';
-import type { Comparison, RunReason } from '../../../src/cli/watch/watch-loop.ts';
+import type { Comparison } from '../../../src/cli/watch/verdict.ts';
+import type { RunReason } from '../../../src/cli/watch/watch-loop.ts';
 
 const plain = { tty: false, color: false };
 const tty = { tty: true, color: false };

@@ -133,6 +133,20 @@ describe('theinference test --watch', () => {
     expect(await groupLeft(w.child.pid as number)).toEqual([]);
   }, E2E_TIMEOUT_MS);
 
+  it('an unknown stage is misuse no save can fix: it stops watching and exits 2 saying so', async () => {
+    course = await makeCourse();
+    const result = await execa(process.execPath, [join(repo, 'bin', 'theinference.js'), 'test', '--stage', 'no-such-stage', '--watch', '--dir', course.dir], {
+      cwd: course.dir,
+      env: { NO_COLOR: '1', TMPDIR: course.tmp },
+      stdin: 'pipe',
+      reject: false,
+      timeout: 60_000,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("unknown stage 'no-such-stage'");
+    expect(await leftovers(course.tmp)).toEqual([]);
+  }, E2E_TIMEOUT_MS);
+
   it('Ctrl-C during a run kills the program and its children, removes temp dirs, and exits with the last verdict', async () => {
     course = await makeCourse();
     const pids = join(course.root, 'pids.txt');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/grade/types.ts';
-import { filterOf, initialState, step, type Effect, type WatchEvent, type WatchState } from '../../../src/cli/watch/watch-loop.ts';
+import { initialState, step, type Effect, type WatchEvent, type WatchState } from '../../../src/cli/watch/watch-loop.ts';
 
 // A report with `passed` passing cases and the named failing ones.
 function report(passed: number, failed: string[] = []): RunReport {
@@ -203,19 +203,5 @@ describe('watch loop', () => {
     const { state, effects } = run(events, cases);
     expect(effects.at(-1)).toEqual(last);
     if (phase !== undefined) expect(state.phase).toBe(phase);
-  });
-});
-
-describe('filterOf', () => {
-  it.each<[string, ReturnType<typeof filterOf>]>([
-    ['', undefined],
-    ['  ', undefined],
-    ['read', { label: 'read', cases: ['*read*'] }],
-    [' read ', { label: 'read', cases: ['*read*'] }],
-    ['read-*', { label: 'read-*', cases: ['read-*'] }],
-    ['bash-?', { label: 'bash-?', cases: ['bash-?'] }],
-    ['{a,b}', { label: '{a,b}', cases: ['*{a,b}*'] }],
-  ])('%j -> %j', (text, filter) => {
-    expect(filterOf(text)).toEqual(filter);
   });
 });

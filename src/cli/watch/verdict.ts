@@ -1,0 +1,29 @@
+// A run's verdict reduced to what decides "same verdict as last run": the counts and which cases failed.
+import type { RunReport } from '../../grade/types.ts';
+
+// The part of a report that decides whether a verdict changed.
+export type Verdict = { passed: number; failed: number; failedNames: string[] };
+
+// How a run's verdict compares with the previous run over the same cases.
+export type Comparison =
+  | { kind: 'first' }
+  | { kind: 'same'; verdict: Verdict }
+  | { kind: 'changed'; before: Verdict; after: Verdict };
+
+// Summarises a report; failed names sorted, since cases finish out of order.
+export function verdictOf(report: RunReport): Verdict {
+  const failedNames = report.cases
+    .filter((c) => c.status === 'fail')
+    .map((c) => c.name)
+    .sort();
+  return { passed: report.passed, failed: report.failed, failedNames };
+}
+
+// Compares a verdict with the one before it (undefined for a first run). The same count of failures in other
+// cases is a change: the student fixed one thing and broke another.
+export function compareVerdicts(before: Verdict | undefined, after: Verdict): Comparison {
+  if (before === undefined) return { kind: 'first' };
+  const same =
+    before.passed === after.passed && before.failed === after.failed && before.failedNames.join('\n') === after.failedNames.join('\n');
+  return same ? { kind: 'same', verdict: after } : { kind: 'changed', before, after };
+}

@@ -1,0 +1,100 @@
+// The real binary, end to end: `node bin/theinference.js …` with NO_COLOR, asserting stdout and exit codes,
+// and that the grader's TMPDIR is empty and no process is left behind afterwards.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../src/course/load-cases.ts';
+import { makeCourse, makeScratch, processRunning, REPO, type Scratch } from '../grade/course-fixture.ts';
+
+const BIN = join(REPO, 'bin', 'theinference.js');
+let scratch: Scratch;
+
+beforeAll(async () => {
+  scratch = await makeScratch();
+});
+
+afterEach(async () => {
+  expect(await readdir(scratch.tmp)).toEqual([]);
+  expect(await processRunning('sleep 987654')).toBe(false);
+});
+
+afterAll(async () => {
+  await scratch.remove();
+});
+
+// The grader's own tsx cache would land in its TMPDIR; it is not what these tests look for.
+const env = () => ({ NO_COLOR: '1', TMPDIR: scratch.tmp, TSX_DISABLE_CACHE: '1' });
+const theinference = (args: string[], cwd = REPO) => execa('node', [BIN, ...args], { cwd, env: env(), reject: false });
+
+describe('theinference (the binary)', () => {
+  it('lists the stages', async () => {
+    const { exitCode, stdout } = await theinference(['stages']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^register-tools {2}\d+ cases$/m);
+  });
+
+  it('passes the reference in this repository on every case of the stage', async () => {
+    const count = (await loadCases(REPO, 'register-tools')).length;
+    const { exitCode, stdout } = await theinference(['test', '--stage', 'register-tools', '--dir', REPO]);
+    expect(stdout.split('\n')).toContain(`${count} passed, 0 failed`);
+    expect(exitCode).toBe(0);
+  });
+
+  it('finds every committed snapshot up to date', async () => {
+    const { exitCode, stdout } = await theinference(['snapshot', '--stage', 'register-tools', '--check']);
+    expect(stdout.split('\n').at(-1)).toMatch(/^\d+ up to date$/);
+    expect(exitCode).toBe(0);
+  });
+
+  it.each([
+    [['test', '--stage', 'nope'], /^error: unknown stage 'nope'\. Known stages: register-tools\./],
+    [['test', '--stage', 'register-tools', '--dir', 'test'], /^error: .*test has no program\.ts\./],
+  ])('exits 2 on misuse: %j', async (args, message) => {
+    const { exitCode, stdout, stderr } = await theinference(args);
+    expect([exitCode, stdout]).toEqual([2, '']);
+    expect(stderr).toMatch(message);
+  });
+
+  it('kills a hung case with its children, grades the rest, and prints the re-run command', async () => {
+    const course = await makeCourse(scratch, 'hangs');
+    const args = ['test', '--stage', 'register-tools', '--case', 'course-*', '--jobs', '1', '--timeout', '2000'];
+    const { exitCode, stdout } = await theinference(args, course);
+    expect(exitCode).toBe(1);
+    expect(stdout).toContain('✗ course-glob-everything — ');
+    expect(stdout).toContain('  the program printed nothing for 2000 ms and was killed with every process it started');
+    expect(stdout.split('\n').slice(-4)).toEqual([
+      '2 passed, 1 failed',
+      '',
+      'Re-run just the failures:',
+      'npx theinference test --stage register-tools --timeout 2000 --case course-glob-everything',
+    ]);
+  });
+
+  it("shows a program that does not compile with the compiler's words, each line marked as the program's", async () => {
+    const course = await makeCourse(scratch, 'does-not-compile');
+    const { exitCode, stdout } = await theinference(['test', '--stage', 'register-tools', '--case', 'course-*'], course);
+    expect(exitCode).toBe(1);
+    expect(stdout).toContain('the program exited with code 1 before running any case (it fails while loading: see its output)');
+    expect(stdout).toMatch(/^ {2}\[your_program\] .*src\/execute\.ts:8:\d+: ERROR: Expected "\)" but found ";"$/m);
+    expect(stdout.split('\n')).toContain('0 passed, 3 failed');
+  });
+
+  it('stops cleanly on Ctrl-C: exit 130, program processes killed, temp dirs removed', async () => {
+    const course = await makeCourse(scratch, 'hangs');
+    const args = ['test', '--stage', 'register-tools', '--case', 'course-*', '--jobs', '1', '--timeout', '600000'];
+    const grader = execa('node', [BIN, ...args], { cwd: course, env: env(), reject: false });
+    // Bash's progress line means it has run (leaving its background sleep) and Glob is hanging.
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      grader.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('✓ course-bash-echo-hi')) resolve();
+      });
+    });
+    grader.kill('SIGINT');
+    const { exitCode, stderr } = await grader;
+    expect(exitCode).toBe(130);
+    expect(stderr).toContain('interrupted: every program process was stopped and its temp directory removed');
+  });
+});

@@ -1,0 +1,148 @@
+// The CLI in process, with injected streams: flags to options, outcomes and misuse to exit codes, reports to
+// stdout or to a file.
+import { PassThrough } from 'node:stream';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.ts';
+import { rerunFailures, shellQuote } from '../../src/cli/commands/test.ts';
+import type { RunReport } from '../../src/grade/types.ts';
+import { makeCourse, makeScratch, type Scratch } from '../grade/course-fixture.ts';
+
+let scratch: Scratch;
+let savedTmp: string | undefined;
+
+beforeAll(async () => {
+  scratch = await makeScratch();
+  savedTmp = process.env.TMPDIR;
+  process.env.TMPDIR = scratch.tmp;
+});
+
+afterEach(async () => {
+  expect((await readdir(scratch.tmp)).filter((f) => f.startsWith('theinference-'))).toEqual([]);
+});
+
+afterAll(async () => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+  await scratch.remove();
+});
+
+// Runs the CLI with `argv`, collecting what it writes.
+async function cli(argv: string[], cwd = scratch.root) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c.toString()));
+  stderr.on('data', (c: Buffer) => err.push(c.toString()));
+  const code = await runCli({ argv, cwd, env: { ...process.env, NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr });
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
+  it.each([
+    [['test', '--stage', 'nope'], "error: unknown stage 'nope'. Known stages: register-tools. Run `theinference stages` to list them.\n"],
+    [['test', '--stage', 'register-tools', '--jobs', '0'], "error: --jobs '0' is not a whole number above 0: give program processes at once, e.g. --jobs 2.\n"],
+    [['test', '--stage', 'register-tools', '--timeout', '2s'], "error: --timeout '2s' is not a whole number above 0: give milliseconds per case, e.g. --timeout 20000.\n"],
+    [['test', '--stage', 'register-tools', '--shard', '3/2'], "error: --shard '3/2' is not a shard: write i/n with 1 <= i <= n, e.g. --shard 1/3 on the first of three machines.\n"],
+    [['test', '--stage', 'register-tools', '--watch', '--output', 'x.xml'], 'error: --watch shows the terminal report: drop --reporter and --output, or drop --watch.\n'],
+    [['test', '--stage', 'register-tools', '--reporter', 'xml'], "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github.\n(add --help for usage)\n"],
+    [['test'], "error: required option '--stage <slug>' not specified\n(add --help for usage)\n"],
+    [['test', '--stage', 'register-tools', '--frobnicate'], "error: unknown option '--frobnicate'\n(add --help for usage)\n"],
+    [['grade'], "error: unknown command 'grade'\n(add --help for usage)\n"],
+  ])('%j', async (argv, message) => {
+    const { code, stderr } = await cli(argv);
+    expect([code, stderr]).toEqual([2, message]);
+  });
+
+  it('refuses a course directory that does not exist', async () => {
+    const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', 'nowhere']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: course directory not found: ${join(scratch.root, 'nowhere')}. Run the grader from your course directory, or pass --dir <your course directory>.\n`);
+  });
+
+  it('prints the help and exits 2 without a command', async () => {
+    const { code, stderr } = await cli([]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('Usage: theinference [options] [command]');
+  });
+
+  it('prints the help on --help and exits 0', async () => {
+    const { code, stdout } = await cli(['test', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('--shard <i/n>');
+  });
+});
+
+describe('runCli stages', () => {
+  it('lists each stage with its case count', async () => {
+    const { code, stdout } = await cli(['stages']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^register-tools {2}\d+ cases\n\nGrade one with: npx theinference test --stage <stage>\n$/);
+  });
+});
+
+describe('runCli test', () => {
+  it('exits 0 when every case passes, with a progress line per case and the summary', async () => {
+    const course = await makeCourse(scratch);
+    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--case', 'course-*'], course);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ ✓ course-/m);
+    expect(stdout.split('\n')).toContain('3 passed, 0 failed');
+  });
+
+  it('exits 1 when a case fails, showing the diagnosis and the command that re-runs the failures', async () => {
+    const course = await makeCourse(scratch, 'exits-non-zero');
+    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--dir', course, '--case', 'course-bash-*', '--case', 'course-read-*']);
+    expect(code).toBe(1);
+    expect(stdout).toContain('✗ course-bash-echo-hi — Bash runs input.command');
+    expect(stdout).toContain('[your_program] giving up on Bash');
+    expect(stdout.split('\n').slice(-3)).toEqual([
+      'Re-run just the failures:',
+      `npx theinference test --stage register-tools --dir ${course} --case course-bash-echo-hi`,
+      '',
+    ]);
+  });
+
+  it('writes the report to --output and only the counts to stdout', async () => {
+    const course = await makeCourse(scratch);
+    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--case', 'course-*', '--shard', '1/2', '--reporter', 'junit', '--output', 'report.xml'], course);
+    expect(code).toBe(0);
+    expect(stdout).toBe('2 passed, 0 failed\nWrote the junit report to report.xml\n');
+    const xml = await readFile(join(course, 'report.xml'), 'utf8');
+    expect(xml.match(/<testcase /g)?.length).toBe(2);
+    expect((await readdir(course)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('rerunFailures', () => {
+  const report = (names: string[]): RunReport => ({
+    stage: 'register-tools',
+    dir: '/c',
+    cases: names.map((name) => ({ name, description: '', status: 'fail', durationMs: 1, output: '' })),
+    passed: 0,
+    failed: names.length,
+    durationMs: 1,
+  });
+
+  it.each([
+    [{}, 'npx theinference test --stage register-tools --case a --case b'],
+    [{ dir: 'my course' }, "npx theinference test --stage register-tools --dir 'my course' --case a --case b"],
+    [{ timeout: '20000', jobs: '4', shard: '1/2' }, 'npx theinference test --stage register-tools --timeout 20000 --case a --case b'],
+  ])('%j', (flags, command) => {
+    expect(rerunFailures({ stage: 'register-tools', case: ['*'], reporter: 'pretty', ...flags }, report(['a', 'b']))).toBe(command);
+  });
+});
+
+describe('shellQuote', () => {
+  it.each([
+    ['read-a', 'read-a'],
+    ['/tmp/x_y.z', '/tmp/x_y.z'],
+    ['a b', "'a b'"],
+    ["it's", "'it'\\''s'"],
+    ['*', "'*'"],
+  ])('%s', (word, quoted) => {
+    expect(shellQuote(word)).toBe(quoted);
+  });
+});

@@ -1,0 +1,127 @@
+// Grading a course directory in process, against the real register-tools cases: the reference passes, each
+// hostile program gets its own clear verdict while the others still run, misuse is a HarnessError before
+// anything is spawned, and no temp directory is left behind.
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HarnessError } from '../../src/errors.ts';
+import { runStage } from '../../src/grade/run-stage.ts';
+import type { CaseResult, RunOptions } from '../../src/grade/types.ts';
+import { makeCourse, makeScratch, processRunning, type Scratch } from './course-fixture.ts';
+
+const BASH = 'course-bash-echo-hi';
+const GLOB = 'course-glob-everything';
+const READ = 'course-read-seeded-file';
+let scratch: Scratch;
+let savedTmp: string | undefined;
+
+beforeAll(async () => {
+  scratch = await makeScratch();
+  savedTmp = process.env.TMPDIR;
+  process.env.TMPDIR = scratch.tmp;
+});
+
+afterEach(async () => {
+  expect(await readdir(scratch.tmp)).toEqual([]);
+});
+
+afterAll(async () => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+  await scratch.remove();
+});
+
+const grade = (dir: string, options: Partial<RunOptions> = {}) =>
+  runStage({ stage: 'register-tools', dir, cases: ['course-*'], jobs: 1, timeoutMs: 30_000, ...options });
+const verdicts = (cases: CaseResult[]) => Object.fromEntries(cases.map((c) => [c.name, c.failure?.kind ?? c.status]));
+
+describe('runStage', () => {
+  it('passes the reference, reporting every case once, as it streams and in the report', async () => {
+    const dir = await makeCourse(scratch);
+    const streamed: string[] = [];
+    const report = await grade(dir, { jobs: 2, onCaseResult: (r) => streamed.push(r.name) });
+    expect(verdicts(report.cases)).toEqual({ [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'pass' });
+    expect([report.passed, report.failed, report.stage, report.dir]).toEqual([3, 0, 'register-tools', dir]);
+    expect(streamed.sort()).toEqual([BASH, GLOB, READ]);
+  });
+
+  it.each<[string, Record<string, string>, Partial<RunOptions>]>([
+    ['does-not-compile', { [BASH]: 'crash', [GLOB]: 'crash', [READ]: 'crash' }, {}],
+    ['throws-at-import', { [BASH]: 'crash', [GLOB]: 'crash', [READ]: 'crash' }, {}],
+    ['exits-non-zero', { [BASH]: 'crash', [GLOB]: 'pass', [READ]: 'pass' }, {}],
+    ['prints-nothing', { [BASH]: 'no-output', [GLOB]: 'no-output', [READ]: 'no-output' }, {}],
+    ['prints-non-json', { [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'bad-output' }, {}],
+    ['json-without-results', { [BASH]: 'bad-output', [GLOB]: 'bad-output', [READ]: 'bad-output' }, {}],
+    ['wrong-result-count', { [BASH]: 'result-count', [GLOB]: 'result-count', [READ]: 'result-count' }, {}],
+    ['prints-a-gigabyte', { [BASH]: 'pass', [GLOB]: 'bad-output', [READ]: 'pass' }, {}],
+    ['hangs', { [BASH]: 'pass', [GLOB]: 'timeout', [READ]: 'pass' }, { timeoutMs: 2000 }],
+    ['vandal', { [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'pass' }, {}],
+  ])('gives %s its verdicts', async (scenario, expected, options) => {
+    const report = await grade(await makeCourse(scratch, scenario), options);
+    expect(verdicts(report.cases)).toEqual(expected);
+    expect(await processRunning('sleep 987654')).toBe(false);
+  });
+
+  it("shows a program's own words for why it failed", async () => {
+    const report = await grade(await makeCourse(scratch, 'throws-at-import'), { cases: [READ] });
+    expect(report.cases[0]?.output).toContain('loading the dispatcher');
+    expect(report.cases[0]?.output).toContain('Error: dispatcher table is not ready');
+  });
+
+  it('uses the verdicts of cases run alone, and says so, when the cases of a program affect each other', async () => {
+    const report = await grade(await makeCourse(scratch, 'leaks-state'));
+    expect(verdicts(report.cases)).toEqual({ [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'pass' });
+    expect(report.warnings?.[0]).toMatch(/^your cases affect each other — module-level state\? 3 failing cases/);
+  });
+
+  it('stops at the first failure with bail, counting the cases not run', async () => {
+    const report = await grade(await makeCourse(scratch, 'exits-non-zero'), { bail: true, cases: [BASH, READ] });
+    expect(verdicts(report.cases)).toEqual({ [BASH]: 'crash' });
+    expect(report.skipped).toBe(1);
+  });
+
+  it('rejects when its signal aborts, once every process is gone', async () => {
+    // Bash leaves a background sleep and answers; Glob then hangs for good: abort as Bash's verdict arrives.
+    const controller = new AbortController();
+    const run = grade(await makeCourse(scratch, 'hangs'), {
+      cases: [BASH, GLOB],
+      timeoutMs: 600_000,
+      signal: controller.signal,
+      onCaseResult: () => controller.abort(),
+    });
+    await expect(run).rejects.toThrow('This operation was aborted');
+    expect(await processRunning('sleep 987654')).toBe(false);
+  });
+});
+
+describe('runStage misuse', () => {
+  it.each<[string, (dir: string) => Promise<Partial<RunOptions>>, string, RegExp]>([
+    ['an unknown stage', async () => ({ stage: 'nope' }), 'UNKNOWN_STAGE', /^unknown stage 'nope'\. Known stages: .*register-tools/],
+    ['a missing directory', async (dir) => ({ dir: join(dir, 'missing') }), 'NO_COURSE_DIR', /^course directory not found: .*missing\. .*--dir/],
+    [
+      'a directory without program.ts',
+      async (dir) => {
+        await rm(join(dir, 'program.ts'));
+        return {};
+      },
+      'NO_PROGRAM',
+      /has no program\.ts\. .*copy program\.ts from the course/,
+    ],
+    [
+      'a directory whose code is not ESM',
+      async (dir) => {
+        await writeFile(join(dir, 'package.json'), '{ "name": "course" }\n');
+        return {};
+      },
+      'NO_PROGRAM',
+      /package\.json has no "type": "module": add a package\.json with \{ "type": "module" \}/,
+    ],
+    ['a case pattern that matches nothing', async () => ({ cases: ['no-such-case'] }), 'NO_CASES', /^--case 'no-such-case' matches no case/],
+  ])('refuses %s', async (_, arrange, code, message) => {
+    const dir = await makeCourse(scratch);
+    await mkdir(dir, { recursive: true });
+    const error = await grade(dir, await arrange(dir)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HarnessError);
+    expect([(error as HarnessError).code, (error as HarnessError).message]).toEqual([code, expect.stringMatching(message)]);
+  });
+});
