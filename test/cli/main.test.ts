@@ -3,30 +3,14 @@
 import { PassThrough } from 'node:stream';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
 import { rerunFailures, shellQuote } from '../../src/cli/commands/test.ts';
 import type { RunReport } from '../../src/grade/types.ts';
-import { makeCourse, makeScratch, type Scratch } from '../grade/course-fixture.ts';
+import { makeCourse, useScratch } from '../grade/course-fixture.ts';
 
-let scratch: Scratch;
-let savedTmp: string | undefined;
+const scratch = useScratch((f) => f.startsWith('theinference-'));
 
-beforeAll(async () => {
-  scratch = await makeScratch();
-  savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = scratch.tmp;
-});
-
-afterEach(async () => {
-  expect((await readdir(scratch.tmp)).filter((f) => f.startsWith('theinference-'))).toEqual([]);
-});
-
-afterAll(async () => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
-  await scratch.remove();
-});
 
 // Runs the CLI with `argv`, collecting what it writes.
 async function cli(argv: string[], cwd = scratch.root) {

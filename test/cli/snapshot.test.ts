@@ -3,20 +3,16 @@
 import { PassThrough } from 'node:stream';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
-import { makeCourse, makeScratch, REPO, type Scratch } from '../grade/course-fixture.ts';
+import { makeCourse, useScratch, REPO } from '../grade/course-fixture.ts';
 
-let scratch: Scratch;
+const scratch = useScratch();
 let root: string;
-let savedTmp: string | undefined;
 const committed = (name: string) => readFile(join(REPO, 'snapshots', 'register-tools', `${name}.json`), 'utf8');
 const snapshotFiles = async () => (await readdir(join(root, 'snapshots', 'demo'))).sort();
 
 beforeAll(async () => {
-  scratch = await makeScratch();
-  savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = scratch.tmp;
   // A package root: the reference course files, and a stage `demo` made of three register-tools cases.
   root = await makeCourse(scratch);
   await mkdir(join(root, 'cases', 'demo'), { recursive: true });
@@ -28,17 +24,6 @@ beforeAll(async () => {
   await writeFile(join(root, 'snapshots', 'demo', 'a.json'), await committed('course-bash-echo-hi'));
   await writeFile(join(root, 'snapshots', 'demo', 'b.json'), '{\n  "results": [\n    {\n      "content": "b.txt"\n    }\n  ]\n}\n');
   await writeFile(join(root, 'snapshots', 'demo', 'z.json'), '{\n  "results": []\n}\n');
-});
-
-afterEach(async () => {
-  // The reference's program processes leave nothing behind either.
-  expect(await readdir(scratch.tmp)).toEqual([]);
-});
-
-afterAll(async () => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
-  await scratch.remove();
 });
 
 async function snapshot(...argv: string[]) {

@@ -6,6 +6,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 // This repository's root.
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,6 +21,28 @@ export async function makeScratch(): Promise<Scratch> {
   await mkdir(tmp);
   await mkdir(join(root, 'courses'));
   return { root, tmp, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+// Hooks for one test file: a scratch area made before its tests, TMPDIR pointed at its `tmp/` so every temp dir
+// the grader and its programs make lands there, `tmp/` checked empty after each test (`ours` picks the entries
+// that count), and all restored and removed at the end. The returned object is filled in before the tests run.
+export function useScratch(ours: (entry: string) => boolean = () => true): Scratch {
+  const scratch = {} as Scratch;
+  let savedTmp: string | undefined;
+  beforeAll(async () => {
+    Object.assign(scratch, await makeScratch());
+    savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = scratch.tmp;
+  });
+  afterEach(async () => {
+    expect((await readdir(scratch.tmp)).filter(ours)).toEqual([]);
+  });
+  afterAll(async () => {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+    await scratch.remove();
+  });
+  return scratch;
 }
 
 // A course directory under `scratch`, with the scenario's files (if any) over the reference.

@@ -1,33 +1,17 @@
 // The process pool, for real: a crash costs only the case in flight, a program that cannot load fails every
 // case at once, a bad line stops its process and the rest re-runs.
-import { readdir } from 'node:fs/promises';
+
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { roundRobin, runBatches, type CaseRun } from '../../src/grade/run-batches.ts';
-import { makeCourse, makeScratch, REPO, type Scratch } from './course-fixture.ts';
+import { makeCourse, useScratch, REPO } from './course-fixture.ts';
 
 const course = (name: string) => ({ name, file: join(REPO, 'cases', 'register-tools', `${name}.json`) });
 const BASH = course('course-bash-echo-hi');
 const GLOB = course('course-glob-everything');
 const READ = course('course-read-seeded-file');
-let scratch: Scratch;
-let savedTmp: string | undefined;
+const scratch = useScratch();
 
-beforeAll(async () => {
-  scratch = await makeScratch();
-  savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = scratch.tmp;
-});
-
-afterEach(async () => {
-  expect(await readdir(scratch.tmp)).toEqual([]);
-});
-
-afterAll(async () => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
-  await scratch.remove();
-});
 
 async function runAll(scenario: string | undefined, cases: { name: string; file: string }[], extra: { jobs?: number; alone?: boolean } = {}) {
   const dir = await makeCourse(scratch, scenario);

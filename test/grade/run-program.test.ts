@@ -1,32 +1,15 @@
 // One program process, for real: lines streamed with the stderr before each, a hang or a flood killed with its
 // whole process group, and its TMPDIR gone once it settles.
-import { readdir } from 'node:fs/promises';
+
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runProgram, type ProgramLine } from '../../src/grade/run-program.ts';
-import { makeCourse, makeScratch, processRunning, REPO, type Scratch } from './course-fixture.ts';
+import { makeCourse, useScratch, processRunning, REPO } from './course-fixture.ts';
 
 const PROBE = join(REPO, 'src', 'grade', 'startup-probe.json');
 const caseFile = (name: string): string => join(REPO, 'cases', 'register-tools', `${name}.json`);
-let scratch: Scratch;
-let savedTmp: string | undefined;
+const scratch = useScratch();
 
-beforeAll(async () => {
-  scratch = await makeScratch();
-  savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = scratch.tmp;
-});
-
-afterEach(async () => {
-  // Every test leaves the grader's TMPDIR as it found it.
-  expect(await readdir(scratch.tmp)).toEqual([]);
-});
-
-afterAll(async () => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
-  await scratch.remove();
-});
 
 type Verdict = 'continue' | 'stop';
 

@@ -1,35 +1,19 @@
 // Grading a course directory in process, against the real register-tools cases: the reference passes, each
 // hostile program gets its own clear verdict while the others still run, misuse is a HarnessError before
 // anything is spawned, and no temp directory is left behind.
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
 import { runStage } from '../../src/grade/run-stage.ts';
 import type { CaseResult, RunOptions } from '../../src/grade/types.ts';
-import { makeCourse, makeScratch, processRunning, type Scratch } from './course-fixture.ts';
+import { makeCourse, useScratch, processRunning } from './course-fixture.ts';
 
 const BASH = 'course-bash-echo-hi';
 const GLOB = 'course-glob-everything';
 const READ = 'course-read-seeded-file';
-let scratch: Scratch;
-let savedTmp: string | undefined;
+const scratch = useScratch();
 
-beforeAll(async () => {
-  scratch = await makeScratch();
-  savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = scratch.tmp;
-});
-
-afterEach(async () => {
-  expect(await readdir(scratch.tmp)).toEqual([]);
-});
-
-afterAll(async () => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
-  await scratch.remove();
-});
 
 const grade = (dir: string, options: Partial<RunOptions> = {}) =>
   runStage({ stage: 'register-tools', dir, cases: ['course-*'], jobs: 1, timeoutMs: 30_000, ...options });
