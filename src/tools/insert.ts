@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { asJson, isMissing, requireString } from './arguments.ts';
 import { fsFailure } from './fs-error.ts';
-import { countLines, offsetAfterLine } from './lines.ts';
+import { countLines, lineTally, offsetAfterLine } from './lines.ts';
 import { fail, isFailure } from './output.ts';
 import { readRegularFile } from './read-regular-file.ts';
 import { sandboxPath } from './sandbox-path.ts';
@@ -22,7 +22,7 @@ export async function insert(root: string, rawPath: unknown, rawLine: unknown, r
 
   const lineCount = countLines(bytes);
   if (line < 0 || line > lineCount) {
-    return fail(`Invalid insert_line ${line}: must be between 0 and ${lineCount} (the file has ${lineCount} lines)`);
+    return fail(`Invalid insert_line ${line}: must be between 0 and ${lineCount} (the file has ${lineTally(lineCount)})`);
   }
   // After a last line with no newline, the newline goes before the text, so the text starts a line of its own.
   const unterminated = line === lineCount && lineCount > 0 && bytes[bytes.length - 1] !== 0x0a;

@@ -34,3 +34,8 @@ export function lineAt(bytes: Buffer, offset: number): number {
   for (let at = bytes.indexOf(NEWLINE); at !== -1 && at < offset; at = bytes.indexOf(NEWLINE, at + 1)) line++;
   return line;
 }
+
+// "1 line", "3 lines": how error texts say a file's length.
+export function lineTally(count: number): string {
+  return `${count} ${count === 1 ? 'line' : 'lines'}`;
+}

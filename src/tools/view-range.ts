@@ -1,5 +1,6 @@
 import { asJson, isMissing } from './arguments.ts';
 import { fail } from './output.ts';
+import { lineTally } from './lines.ts';
 import type { ToolOutput } from './types.ts';
 
 // A view_range as sent: `[start, end]`, 1-based inclusive, end -1 meaning the last line.
@@ -19,7 +20,7 @@ export function lastLineOf(range: ViewRange, lineCount: number): number | ToolOu
   const { start, end } = range;
   if (start < 1 || start > lineCount) {
     return fail(
-      `Invalid view_range [${start}, ${end}]: start must be between 1 and ${lineCount} (the file has ${lineCount} lines)`,
+      `Invalid view_range [${start}, ${end}]: start must be between 1 and ${lineCount} (the file has ${lineTally(lineCount)})`,
     );
   }
   if (end === -1) return lineCount;

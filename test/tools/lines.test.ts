@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countLines, lineAt, offsetAfterLine, splitLines } from '../../src/tools/lines.ts';
+import { countLines, lineAt, lineTally, offsetAfterLine, splitLines } from '../../src/tools/lines.ts';
 
 describe('splitLines and countLines agree', () => {
   const rows: Array<[string, string[]]> = [
@@ -41,5 +41,15 @@ describe('lineAt', () => {
   ];
   it.each(rows)('%j byte %i is on line %i', (text, offset, line) => {
     expect(lineAt(Buffer.from(text), offset)).toBe(line);
+  });
+});
+
+describe('lineTally', () => {
+  it.each([
+    [0, '0 lines'],
+    [1, '1 line'],
+    [2, '2 lines'],
+  ])('%i → %s', (count, text) => {
+    expect(lineTally(count)).toBe(text);
   });
 });
