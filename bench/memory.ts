@@ -25,7 +25,10 @@ export async function measureMemory(command: string, args: string[], cwd: string
     if (child.pid === undefined) throw new Error(`bench: could not start ${command}`);
     const treeKb = await peakTreeRssKb(child.pid, child);
     const result = await child;
-    if (result.exitCode !== 0) throw new Error(`bench: memory run exited ${result.exitCode}:\n${result.stdout.slice(-1000)}\n${result.stderr.slice(-1000)}`);
+    if (result.exitCode !== 0) {
+      const tail = `${result.stdout.slice(-1000)}\n${result.stderr.slice(-1000)}`;
+      throw new Error(`bench: memory run exited ${result.exitCode}:\n${tail}`);
+    }
     const largestKb = gnu ? Number((await readFile(report, 'utf8')).trim().split('\n').at(-1)) : undefined;
     return { treeKb, largestKb };
   } finally {

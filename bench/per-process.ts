@@ -6,7 +6,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { runCommand } from './run-command.ts';
 
 // Grades every case of `stage` with one process per case; throws naming the cases that did not match.
-export async function gradePerProcess(options: { packageRoot: string; dir: string; stage: string; tsx: string; concurrency: number }): Promise<void> {
+export async function gradePerProcess(options: {
+  packageRoot: string;
+  dir: string;
+  stage: string;
+  tsx: string;
+  concurrency: number;
+}): Promise<void> {
   const casesDir = join(options.packageRoot, 'cases', options.stage);
   const names = (await readdir(casesDir)).filter((n) => n.endsWith('.json')).sort();
   const failed: string[] = [];
@@ -14,7 +20,8 @@ export async function gradePerProcess(options: { packageRoot: string; dir: strin
   const worker = async (): Promise<void> => {
     for (let i = next++; i < names.length; i = next++) {
       const name = names[i] as string;
-      const { stdout } = await runCommand(process.execPath, ['--import', options.tsx, 'program.ts', 'dispatch', join(casesDir, name)], { cwd: options.dir });
+      const args = ['--import', options.tsx, 'program.ts', 'dispatch', join(casesDir, name)];
+      const { stdout } = await runCommand(process.execPath, args, { cwd: options.dir });
       const snapshot = JSON.parse(await readFile(join(options.packageRoot, 'snapshots', options.stage, name), 'utf8')) as unknown;
       if (!isDeepStrictEqual(JSON.parse(stdout), snapshot)) failed.push(name);
     }

@@ -14,10 +14,18 @@ export type ProfileStep = {
   // Run with a fresh TMPDIR: empty (as the grader gives each program process), or holding a link to the tsx
   // transform cache of the OS temp dir (what the grader could give it).
   tmpdir?: 'empty' | 'linked-cache';
+  // Copies started at once (each with its own TMPDIR), timed until the last exits: what the grader's batches
+  // pay when they start together on a machine with as many cores.
+  copies?: number;
 };
 
 // The steps, and a temp dir (a one-call case, empty TMPDIRs) to remove afterwards.
-export async function profileSteps(options: { packageRoot: string; dir: string; stage: string; tsx: string }): Promise<{ steps: ProfileStep[]; remove: () => Promise<void> }> {
+export async function profileSteps(options: {
+  packageRoot: string;
+  dir: string;
+  stage: string;
+  tsx: string;
+}): Promise<{ steps: ProfileStep[]; remove: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-bench-profile-'));
   const echoCase = join(root, 'echo.json');
   await writeFile(echoCase, `${JSON.stringify({ description: 'one echo call', calls: [{ tool: 'echo', input: { text: 'x' } }] })}\n`);
@@ -31,6 +39,8 @@ export async function profileSteps(options: { packageRoot: string; dir: string; 
     // The grader gives each program process a fresh TMPDIR; tsx keeps its transform cache in the OS temp dir.
     { label: 'program.ts dispatch, 1 echo call, fresh TMPDIR (tsx cache cold)', command: node, args: program, cwd: options.dir, tmpdir: 'empty' },
     { label: 'program.ts dispatch, 1 echo call, fresh TMPDIR + linked tsx cache', command: node, args: program, cwd: options.dir, tmpdir: 'linked-cache' },
+    { label: '2 × program.ts dispatch at once, fresh TMPDIRs (tsx cache cold)', command: node, args: program, cwd: options.dir, tmpdir: 'empty', copies: 2 },
+    { label: '2 × program.ts dispatch at once, fresh TMPDIRs + linked tsx cache', command: node, args: program, cwd: options.dir, tmpdir: 'linked-cache', copies: 2 },
     { label: 'theinference stages (CLI start-up)', command: node, args: [bin, 'stages'], cwd: options.dir },
     {
       label: 'theinference test, 1 case, --jobs 1 (CLI + 1 program process)',
@@ -38,8 +48,8 @@ export async function profileSteps(options: { packageRoot: string; dir: string; 
       args: [bin, 'test', '--stage', options.stage, '--dir', options.dir, '--case', 'course-bash-echo-hi', '--jobs', '1'],
       cwd: options.dir,
     },
-    // The batch split: the default is one batch per CPU (2 here); these show what one more or one fewer costs.
-    ...[1, 4].map((jobs) => ({
+    // The batch split: the default is one batch per CPU; side by side in the same rounds, what fewer or more cost.
+    ...[1, 2, 4].map((jobs) => ({
       label: `theinference test, all cases, --jobs ${jobs}`,
       command: node,
       args: [bin, 'test', '--stage', options.stage, '--dir', options.dir, '--jobs', String(jobs)],

@@ -1,7 +1,8 @@
 // `npm run bench`: the grader against the floor, a vitest suite and one process per case, measured side by side
 // in one run; its peak memory; where its start-up time goes; and watch mode's save-to-verdict time.
 // Timing is reported, never asserted: a target missed prints FAIL and the run still exits 0. A measurement
-// that did not grade every case correctly is not a measurement: that exits 1.
+// that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
+// bench/results/latest.json (not committed).
 //
 //   node --import tsx bench/run.ts [--runs N] [--saves N]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
@@ -9,20 +10,28 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeMachine } from './machine.ts';
-import { measureMemory } from './memory.ts';
+import { measureMemory, type MemorySample } from './memory.ts';
 import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
 import { runCommand } from './run-command.ts';
-import { formatMegabytes, formatSeconds, summarise } from './stats.ts';
+import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
-import { measureWatch } from './watch-latency.ts';
+import { measureWatch, type SaveSample } from './watch-latency.ts';
 
 const STAGE = 'register-tools';
 const packageRoot = resolve(import.meta.dirname, '..');
+// This repository is the course directory: its program.ts, src/execute.ts and src/tools/ are the reference.
 const dir = packageRoot;
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const node = process.execPath;
+const bin = join(packageRoot, 'bin', 'theinference.js');
 const ALL_PASS = /^\d+ passed, 0 failed$/m;
+
+type Approach = { name: string; run: () => Promise<unknown> };
+
+const runs = flag('--runs', 3);
+const saves = flag('--saves', 6);
+const log = (line = ''): void => void process.stdout.write(`${line}\n`);
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -30,11 +39,6 @@ function flag(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`bench: ${name} takes a whole number of at least 1, e.g. ${name} ${fallback}`);
   return value;
 }
-const runs = flag('--runs', 3);
-const saves = flag('--saves', 6);
-const log = (line = ''): void => void process.stdout.write(`${line}\n`);
-
-type Approach = { name: string; run: () => Promise<unknown> };
 
 async function main(): Promise<void> {
   const caseCount = (await readdir(join(packageRoot, 'cases', STAGE))).filter((n) => n.endsWith('.json')).length;
@@ -44,75 +48,126 @@ async function main(): Promise<void> {
   log('        each round runs every approach once, in rotated order; wall time from spawn to exit.');
   log();
 
+  const times = await measureApproaches();
+  const memory = await measureGraderMemory();
+  const profile = await measureProfile();
+  const phases = await measurePhases();
+  const watch = await measureWatchMode();
+
+  const per = (name: string): number[] => times.get(name) ?? [];
+  const ratio = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
+  const grader = per(GRADER);
+  const vsFloor = ratio(grader, per(FLOOR));
+  const vsVitest = ratio(grader, per(VITEST));
+  const watchAll = summarise(watch.map((s) => s.ms));
+  const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
+  const range = (s: Summary): string => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
+  log('targets (ratios per round: grader time / other time in the same round; median and range):');
+  log(`  grader / floor  ≤ 1.5          ${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
+  log(`  grader / vitest ≤ 0.8          ${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
+  log(`  watch save → verdict ≤ 1.5 s   ${formatSeconds(watchAll).padEnd(24)}${verdict(watchAll.median <= 1500)}`);
+
+  await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
+  const results = {
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    stage: STAGE,
+    caseCount,
+    runs,
+    times: Object.fromEntries(times),
+    memory,
+    profile: Object.fromEntries(profile),
+    phases,
+    watch,
+  };
+  await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+const FLOOR = 'floor: 1 tsx process, every case in-process';
+const VITEST = 'vitest: 1 file, 1 test per case';
+const PER_PROCESS = 'per-process tsx, 2 at a time';
+const GRADER = 'grader, cold';
+
+async function measureApproaches(): Promise<Map<string, number[]>> {
   const vitest = await makeVitestSuite({ packageRoot, dir, stage: STAGE });
   try {
     const approaches: Approach[] = [
-      { name: 'floor: 1 tsx process, every case in-process', run: () => runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'floor.ts'), dir, STAGE], { cwd: dir, expect: ALL_PASS }) },
-      { name: 'vitest: 1 file, 1 test per case', run: () => runCommand(vitest.command, vitest.args, { cwd: vitest.root }) },
-      { name: 'per-process tsx, 2 at a time', run: () => gradePerProcess({ packageRoot, dir, stage: STAGE, tsx, concurrency: 2 }) },
-      { name: 'grader, cold', run: () => runCommand(node, [join(packageRoot, 'bin', 'theinference.js'), 'test', '--stage', STAGE, '--dir', dir], { cwd: dir, expect: ALL_PASS }) },
+      { name: FLOOR, run: () => runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'floor.ts'), dir, STAGE], { cwd: dir, expect: ALL_PASS }) },
+      { name: VITEST, run: () => runCommand(vitest.command, vitest.args, { cwd: vitest.root }) },
+      { name: PER_PROCESS, run: () => gradePerProcess({ packageRoot, dir, stage: STAGE, tsx, concurrency: 2 }) },
+      { name: GRADER, run: () => runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir], { cwd: dir, expect: ALL_PASS }) },
     ];
     const times = await measureRounds(approaches);
-    const [floor, vitestMs, , grader] = approaches.map((a) => times.get(a.name) ?? []);
     log('approach'.padEnd(48) + 'median (range, n)');
     for (const a of approaches) log(a.name.padEnd(48) + formatSeconds(summarise(times.get(a.name) ?? [])));
     log();
-
-    log('peak memory of the grader process tree (3 separate runs, not timed):');
-    const memory = [];
-    for (let i = 0; i < 3; i++) memory.push(await measureMemory(node, [join(packageRoot, 'bin', 'theinference.js'), 'test', '--stage', STAGE, '--dir', dir], dir));
-    log(`  sum of the tree's resident sets, sampled every 10 ms: ${formatMegabytes(summarise(memory.map((m) => m.treeKb)))}`);
-    const largest = memory.map((m) => m.largestKb).filter((kb): kb is number => kb !== undefined);
-    log(largest.length > 0 ? `  largest single process (GNU time %M):                ${formatMegabytes(summarise(largest))}` : '  (GNU time not installed: no %M)');
-    log();
-
-    log('start-up profile (same rounds method):');
-    const profile = await profileSteps({ packageRoot, dir, stage: STAGE, tsx });
-    try {
-      const stepTimes = await measureRounds(
-        profile.steps.map((s) => ({
-          name: s.label,
-          run: async () => {
-            const tmp = s.tmpdir === undefined ? undefined : await freshTmp(s.tmpdir);
-            try {
-              return await runCommand(s.command, s.args, { cwd: s.cwd, ...(tmp ? { env: tmp.env } : {}) });
-            } finally {
-              await tmp?.remove();
-            }
-          },
-        })),
-      );
-      for (const s of profile.steps) log(`  ${s.label.padEnd(66)}${formatSeconds(summarise(stepTimes.get(s.label) ?? []))}`);
-    } finally {
-      await profile.remove();
-    }
-    log();
-
-    log(`watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts):`);
-    const watch = await measureWatch({ packageRoot, stage: STAGE, saves });
-    const toFail = watch.filter((s) => !s.passed).map((s) => s.ms);
-    const toPass = watch.filter((s) => s.passed).map((s) => s.ms);
-    log(`  save → failing verdict: ${formatSeconds(summarise(toFail))}`);
-    log(`  save → passing verdict: ${formatSeconds(summarise(toPass))}`);
-    log();
-
-    const ratio = (a: number[], b: number[]): number[] => a.map((x, i) => x / (b[i] ?? Number.NaN));
-    const vsFloor = summarise(ratio(grader ?? [], floor ?? []));
-    const vsVitest = summarise(ratio(grader ?? [], vitestMs ?? []));
-    const watchAll = summarise(watch.map((s) => s.ms));
-    const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
-    const range = (s: { median: number; min: number; max: number }): string => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
-    log('targets (ratios are per round, grader time / other time; median and range):');
-    log(`  grader / floor  ≤ 1.5     ${range(vsFloor).padEnd(22)}${verdict(vsFloor.median <= 1.5)}`);
-    log(`  grader / vitest ≤ 0.8     ${range(vsVitest).padEnd(22)}${verdict(vsVitest.median <= 0.8)}`);
-    log(`  watch save → verdict ≤ 1.5 s   ${formatSeconds(watchAll).padEnd(17)}${verdict(watchAll.median <= 1500)}`);
-
-    await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
-    const results = { date: new Date().toISOString(), machine: describeMachine(), stage: STAGE, caseCount, runs, times: Object.fromEntries(times), memory, watch };
-    await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+    return times;
   } finally {
     await vitest.remove();
   }
+}
+
+async function measureGraderMemory(): Promise<MemorySample[]> {
+  log('peak memory of the grader process tree (3 separate runs, not timed):');
+  const memory: MemorySample[] = [];
+  for (let i = 0; i < 3; i++) memory.push(await measureMemory(node, [bin, 'test', '--stage', STAGE, '--dir', dir], dir));
+  log(`  sum of the tree's resident sets, sampled every 10 ms: ${formatMegabytes(summarise(memory.map((m) => m.treeKb)))}`);
+  const largest = memory.map((m) => m.largestKb).filter((kb): kb is number => kb !== undefined);
+  const gnu = largest.length > 0 ? formatMegabytes(summarise(largest)) : '(GNU time not installed)';
+  log(`  largest single process (GNU time %M):                ${gnu}`);
+  log();
+  return memory;
+}
+
+async function measureProfile(): Promise<Map<string, number[]>> {
+  log('start-up profile (same rounds method):');
+  const profile = await profileSteps({ packageRoot, dir, stage: STAGE, tsx });
+  try {
+    const stepTimes = await measureRounds(
+      profile.steps.map((s) => ({
+        name: s.label,
+        run: () =>
+          Promise.all(
+            Array.from({ length: s.copies ?? 1 }, async () => {
+              const tmp = s.tmpdir === undefined ? undefined : await freshTmp(s.tmpdir);
+              try {
+                return await runCommand(s.command, s.args, { cwd: s.cwd, ...(tmp ? { env: tmp.env } : {}) });
+              } finally {
+                await tmp?.remove();
+              }
+            }),
+          ),
+      })),
+    );
+    for (const s of profile.steps) log(`  ${s.label.padEnd(68)}${formatSeconds(summarise(stepTimes.get(s.label) ?? []))}`);
+    log();
+    return stepTimes;
+  } finally {
+    await profile.remove();
+  }
+}
+
+async function measurePhases(): Promise<Array<Record<string, number>>> {
+  log(`grader phases, in-process through its modules (bench/grader-timeline.ts, ${runs} runs):`);
+  const phases: Array<Record<string, number>> = [];
+  for (let i = 0; i < runs; i++) {
+    const { stdout } = await runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'grader-timeline.ts'), dir, STAGE], { cwd: dir });
+    phases.push(JSON.parse(stdout) as Record<string, number>);
+  }
+  for (const phase of Object.keys(phases[0] ?? {})) log(`  ${phase.padEnd(52)}${formatSeconds(summarise(phases.map((p) => p[phase] ?? 0)))}`);
+  log();
+  return phases;
+}
+
+async function measureWatchMode(): Promise<SaveSample[]> {
+  log(`watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts):`);
+  const watch = await measureWatch({ packageRoot, stage: STAGE, saves });
+  const toFail = watch.filter((s) => !s.passed).map((s) => s.ms);
+  const toPass = watch.filter((s) => s.passed).map((s) => s.ms);
+  if (toFail.length > 0) log(`  save → failing verdict: ${formatSeconds(summarise(toFail))}`);
+  if (toPass.length > 0) log(`  save → passing verdict: ${formatSeconds(summarise(toPass))}`);
+  log();
+  return watch;
 }
 
 // Runs each approach once untimed, then `runs` rounds, rotating the order each round so that no approach always

@@ -24,7 +24,8 @@ export async function measureWatch(options: { packageRoot: string; stage: string
   const broken = reference.replace(/^\s*case 'Read':\n/m, '');
   if (broken === reference) throw new Error("bench: src/execute.ts has no `case 'Read':` line to remove for the broken save");
 
-  const child = execa(process.execPath, [join(options.packageRoot, 'bin', 'theinference.js'), 'test', '--stage', options.stage, '--watch', '--dir', course.dir], {
+  const bin = join(options.packageRoot, 'bin', 'theinference.js');
+  const child = execa(process.execPath, [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir], {
     cwd: course.dir,
     env: { ...process.env, NO_COLOR: '1', TMPDIR: graderTmp },
     stdin: 'pipe',
@@ -58,7 +59,10 @@ export async function measureWatch(options: { packageRoot: string; stage: string
       await writeFile(executeFile, breaking ? broken : reference);
       const verdict = await nextVerdict(seen);
       samples.push({ ms: performance.now() - start, passed: verdict.failed === 0 });
-      if ((verdict.failed === 0) === breaking) throw new Error(`bench: save ${i + 1} expected a ${breaking ? 'failing' : 'passing'} verdict; output:\n${output.slice(-2000)}`);
+      if ((verdict.failed === 0) === breaking) {
+        const expected = breaking ? 'failing' : 'passing';
+        throw new Error(`bench: save ${i + 1} expected a ${expected} verdict; output:\n${output.slice(-2000)}`);
+      }
       seen = verdict.end;
     }
     child.stdin?.write('q\n');

@@ -14,6 +14,7 @@ export type Debounced<T> = {
   cancel: () => void;
 };
 
+// How long a burst lasts.
 export type DebounceOptions = {
   // Quiet time after the last event before the burst fires.
   waitMs: number;

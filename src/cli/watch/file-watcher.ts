@@ -4,6 +4,7 @@
 // into one change of the real file.
 import { watch } from 'chokidar';
 
+// What to watch and whom to tell.
 export type FileWatcherOptions = {
   roots: string[];
   isIgnored: (path: string) => boolean;

@@ -12,7 +12,15 @@ import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
 import { readKeys, type KeyInput, type KeyInputEvent } from './key-input.ts';
 import { actionForKey, actionsForLine } from './keys.ts';
-import { renderComparison, renderHeader, renderMenu, renderMessage, renderProgress, renderPrompt, type ScreenOptions } from './screen.ts';
+import {
+  renderComparison,
+  renderHeader,
+  renderMenu,
+  renderMessage,
+  renderProgress,
+  renderPrompt,
+  type ScreenOptions,
+} from './screen.ts';
 import { initialState, step, type Effect, type RunRequest, type WatchEvent } from './watch-loop.ts';
 import { watchTargets } from './watch-paths.ts';
 
@@ -67,7 +75,9 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   const startRun = (request: RunRequest): void => {
     const current: { controller: AbortController; error?: unknown } = { controller: new AbortController() };
     run = current;
-    write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter: state.filter?.label }, screen));
+    // `f` runs the last failures whatever the filter: naming the filter there would mislead.
+    const filter = request.reason.kind === 'run-failed' ? undefined : state.filter?.label;
+    write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter }, screen));
     const { signal } = current.controller;
     // Only failures are listed as they arrive (a passing case is one tick of the counter on a terminal), so the
     // header naming the trigger stays on screen.
@@ -100,7 +110,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       case 'cancel-run':
         return run?.controller.abort();
       case 'show-report':
-        return write(`${renderProgress(undefined, screen)}${renderPretty(effect.report, { color: io.color })}\n${renderComparison(effect.comparison)}`);
+        return write(
+          renderProgress(undefined, screen) +
+            `${renderPretty(effect.report, { color: io.color })}\n${renderComparison(effect.comparison)}`,
+        );
       case 'show-error':
         return write(renderMessage('error', effect.message, screen));
       case 'show-notice':
@@ -116,9 +129,12 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     }
   };
 
-  const burst = debounce<string>(DEBOUNCE, (paths) => dispatch({ type: 'files-changed', paths: paths.map(targets.display) }));
+  const burst = debounce<string>(DEBOUNCE, (paths) =>
+    dispatch({ type: 'files-changed', paths: paths.map(targets.display) }),
+  );
   const onKeyInput = (event: KeyInputEvent): void => {
-    const actions = event.kind === 'key' ? [actionForKey(event.key, state.draft)] : actionsForLine(event.line, state.draft);
+    const actions =
+      event.kind === 'key' ? [actionForKey(event.key, state.draft)] : actionsForLine(event.line, state.draft);
     for (const action of actions) dispatch({ type: 'key', action });
   };
   // The CLI aborts options.signal on SIGINT/SIGTERM (piped stdin never sees Ctrl-C as a key): quit as `q` does.
@@ -153,9 +169,11 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
 function describeError(error: unknown, filter: string | undefined): string {
   if (error instanceof HarnessError) {
     if (error.code === 'NO_CASES' && filter !== undefined) {
-      return `no case name matches the filter ${JSON.stringify(filter)}: press p to change it (an empty filter clears it).`;
+      const shown = JSON.stringify(filter);
+      return `no case name matches the filter ${shown}: press p to change it (an empty filter clears it).`;
     }
     return error.message;
   }
-  return `the grader failed unexpectedly (a bug in theinference; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `the grader failed unexpectedly (a bug in theinference; please report it): ${detail}`;
 }

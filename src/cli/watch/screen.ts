@@ -60,7 +60,12 @@ export function renderComparison(comparison: Comparison): string {
 // The one-line key menu shown after each run.
 export function renderMenu(filter: string | undefined, options: ScreenOptions): string {
   const key = (k: string): string => paint(options, chalk.bold, k);
-  const keys = `${key('a')}/${key('Enter')} run all · ${key('f')} run failed · ${key('p')} filter by case name · ${key('q')} quit`;
+  const keys = [
+    `${key('a')}/${key('Enter')} run all`,
+    `${key('f')} run failed`,
+    `${key('p')} filter by case name`,
+    `${key('q')} quit`,
+  ].join(' · ');
   const current = filter === undefined ? '' : ` · filter: ${JSON.stringify(filter)}`;
   return `${paint(options, chalk.dim, 'Watching for changes.')} ${keys}${current}\n`;
 }

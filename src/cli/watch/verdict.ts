@@ -24,6 +24,8 @@ export function verdictOf(report: RunReport): Verdict {
 export function compareVerdicts(before: Verdict | undefined, after: Verdict): Comparison {
   if (before === undefined) return { kind: 'first' };
   const same =
-    before.passed === after.passed && before.failed === after.failed && before.failedNames.join('\n') === after.failedNames.join('\n');
+    before.passed === after.passed &&
+    before.failed === after.failed &&
+    before.failedNames.join('\n') === after.failedNames.join('\n');
   return same ? { kind: 'same', verdict: after } : { kind: 'changed', before, after };
 }

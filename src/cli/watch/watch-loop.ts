@@ -18,6 +18,7 @@ export type RunReason =
 // One run to start: the case selection (`RunOptions.cases`; undefined = every case) and why.
 export type RunRequest = { cases: string[] | undefined; reason: RunReason };
 
+// Everything the loop remembers between events.
 export type WatchState = {
   phase: 'idle' | 'running' | 'cancelling' | 'quitting' | 'done';
   // The filter set with `p` (or `--case`); saves re-run within it until it is cleared (empty filter, or `a`).
@@ -35,6 +36,7 @@ export type WatchState = {
   exitCode: number;
 };
 
+// What happens to the loop: the watcher, the keys and the grader report these.
 export type WatchEvent =
   | { type: 'start' }
   | { type: 'files-changed'; paths: string[] }
@@ -43,6 +45,7 @@ export type WatchEvent =
   | { type: 'run-cancelled' }
   | { type: 'run-errored'; message: string; fatal: boolean };
 
+// What the loop asks index.ts to do, in order.
 export type Effect =
   | { type: 'start-run'; request: RunRequest }
   | { type: 'cancel-run' }
@@ -86,7 +89,8 @@ export function step(state: WatchState, event: WatchEvent): [WatchState, Effect[
     case 'run-errored':
       if (state.phase !== 'running') return settledByCancel(state);
       if (event.fatal) {
-        return [{ ...state, phase: 'done', current: undefined, exitCode: 2 }, [{ type: 'fail', message: event.message }]];
+        const done: WatchState = { ...state, phase: 'done', current: undefined, exitCode: 2 };
+        return [done, [{ type: 'fail', message: event.message }]];
       }
       return [{ ...state, phase: 'idle', current: undefined, exitCode: 2 }, [
         { type: 'show-error', message: event.message },
@@ -102,10 +106,10 @@ function onKey(state: WatchState, action: KeyAction): [WatchState, Effect[]] {
       return request({ ...state, filter: undefined }, { cases: undefined, reason: { kind: 'run-all' } });
     case 'run-failed': {
       if (state.lastFailed === undefined) {
-        return [state, [{ type: 'show-notice', message: 'No run has finished yet: f re-runs the failed cases of the last run.' }]];
+        return notice(state, 'No run has finished yet: f re-runs the failed cases of the last run.');
       }
       if (state.lastFailed.length === 0) {
-        return [state, [{ type: 'show-notice', message: 'No case failed in the last run: nothing to re-run (a runs all).' }]];
+        return notice(state, 'No case failed in the last run: nothing to re-run (a runs all).');
       }
       const count = state.lastFailed.length;
       return request(state, { cases: [...state.lastFailed], reason: { kind: 'run-failed', count } });
@@ -117,17 +121,22 @@ function onKey(state: WatchState, action: KeyAction): [WatchState, Effect[]] {
       return [{ ...state, draft: action.text }, [{ type: 'show-prompt', draft: action.text }]];
     case 'apply-filter': {
       const filter = filterOf(action.text);
-      return request({ ...state, draft: undefined, filter }, { cases: filter?.cases, reason: { kind: 'filter', filter: filter?.label } });
+      const reason: RunReason = { kind: 'filter', filter: filter?.label };
+      return request({ ...state, draft: undefined, filter }, { cases: filter?.cases, reason });
     }
     case 'cancel-filter':
       return [{ ...state, draft: undefined }, [{ type: 'show-menu', filter: state.filter?.label }]];
     case 'quit':
       return quit(state);
     case 'unknown':
-      return [state, [{ type: 'show-notice', message: `Unknown key ${JSON.stringify(action.input)}: press a, f, p or q (Enter runs all).` }]];
+      return notice(state, `Unknown key ${JSON.stringify(action.input)}: press a, f, p or q (Enter runs all).`);
     case 'none':
       return [state, []];
   }
+}
+
+function notice(state: WatchState, message: string): [WatchState, Effect[]] {
+  return [state, [{ type: 'show-notice', message }]];
 }
 
 function request(state: WatchState, next: RunRequest): [WatchState, Effect[]] {
@@ -183,7 +192,9 @@ function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] 
 
 // A run that settled after being cancelled: start what was asked meanwhile, or finish quitting.
 function settledByCancel(state: WatchState): [WatchState, Effect[]] {
-  if (state.phase === 'quitting') return [{ ...state, phase: 'done', current: undefined }, [{ type: 'exit', code: state.exitCode }]];
+  if (state.phase === 'quitting') {
+    return [{ ...state, phase: 'done', current: undefined }, [{ type: 'exit', code: state.exitCode }]];
+  }
   if (state.phase !== 'cancelling') return [state, []];
   const idle: WatchState = { ...state, phase: 'idle', current: undefined, pending: undefined };
   if (state.pending === undefined) return [idle, idleScreen(idle)];

@@ -5,6 +5,7 @@
 // inside a watched tree (where the grader's sandboxes live).
 import { isAbsolute, join, relative, sep } from 'node:path';
 
+// Where the course and the package are, and which temp dirs to keep out.
 export type WatchTargetsInput = {
   // The course directory (absolute).
   dir: string;
