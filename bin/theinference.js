@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The `theinference` command: registers tsx so the TypeScript sources run as they are, then hands over to
-// src/cli/main.ts. The first Ctrl-C (or SIGTERM, SIGHUP) stops the run cleanly: program processes killed, temp
-// dirs removed.
-import { register } from 'tsx/esm/api';
+// The `theinference` command: runs the compiled CLI when it is up to date, else the sources through tsx
+// (bin/find-cli.js), then hands over to runCli. The first Ctrl-C (or SIGTERM, SIGHUP) stops the run cleanly:
+// program processes killed, temp dirs removed.
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { findCli } from './find-cli.js';
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
+const cli = findCli(fileURLToPath(new URL('..', import.meta.url)));
+if (cli.needsTsx) (await import('tsx/esm/api')).register();
+const { runCli } = await import(pathToFileURL(cli.entry).href);
 const interrupt = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => interrupt.abort());
 // Whoever read our output is gone (a closed pipe): stop the run rather than die mid-cleanup.
