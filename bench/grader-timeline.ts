@@ -1,7 +1,7 @@
 // One grader run from the inside, through its public modules: how long Node and tsx take to reach this script,
-// importing the grader, loading and validating the cases (which runStage does again itself), the first verdict
-// (a program process has started and graded one case), the last verdict, and rendering. Prints one JSON line
-// of phase durations in milliseconds.
+// importing the grader, the first verdict (runStage starts the program processes, then validates the cases
+// while they start; a process has started and graded one case), the last verdict, and rendering. Prints one
+// JSON line of phase durations in milliseconds.
 //
 //   node --import tsx bench/grader-timeline.ts <course dir> <stage>
 import { resolve } from 'node:path';
@@ -13,13 +13,9 @@ if (dirArg === undefined || stage === undefined) {
   process.stderr.write('usage: node --import tsx bench/grader-timeline.ts <course dir> <stage>\n');
   process.exit(2);
 }
-const root = resolve(import.meta.dirname, '..');
 const t0 = performance.now();
 const { runStage } = await import('../src/grade/run-stage.ts');
 const { renderPretty } = await import('../src/grade/reporters/pretty.ts');
-const { loadCases } = await import('../src/course/load-cases.ts');
-const t1 = performance.now();
-await loadCases(root, stage);
 const t2 = performance.now();
 let first: number | undefined;
 let last = 0;
@@ -40,8 +36,7 @@ if (report.failed > 0) {
 }
 const phases = {
   'node + tsx start-up': reached,
-  'import the grader (run-stage, pretty, load-cases)': t1 - t0,
-  'load + validate cases (ajv)': t2 - t1,
+  'import the grader (run-stage, pretty)': t2 - t0,
   'runStage → first verdict': (first ?? t3) - t2,
   'first → last verdict': last - (first ?? last),
   'last verdict → runStage resolved': t3 - last,

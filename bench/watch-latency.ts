@@ -1,7 +1,9 @@
 // Watch mode's save-to-verdict time: the real `theinference test --watch` on a temp copy of the course, and
 // the time from rewriting src/execute.ts to the verdict line of the run that save triggered. Saves alternate
 // between a broken dispatcher (the Read alias missing: some cases fail) and the reference (all pass), so both
-// kinds of verdict are measured.
+// kinds of verdict are measured. Each save comes PAUSE_MS after the previous verdict, as a person's would (the
+// grader starts its warm standbys in that time; a save within milliseconds of a verdict would find them still
+// starting).
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,9 @@ import { copyCourse } from './course-copy.ts';
 
 // The verdict line every run of the pretty reporter ends its summary with.
 const VERDICT = /^(\d+) passed, (\d+) failed$/gm;
+
+// Between a verdict and the next save: far less than a person takes to read a verdict and edit.
+export const PAUSE_MS = 2000;
 
 // One save: how long until its verdict, and whether that verdict was a pass.
 export type SaveSample = { ms: number; passed: boolean };
@@ -55,6 +60,7 @@ export async function measureWatch(options: { packageRoot: string; stage: string
     let seen = (await nextVerdict(0)).end;
     for (let i = 0; i < options.saves; i++) {
       const breaking = i % 2 === 0;
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
       const start = performance.now();
       await writeFile(executeFile, breaking ? broken : reference);
       const verdict = await nextVerdict(seen);

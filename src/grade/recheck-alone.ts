@@ -1,12 +1,13 @@
 // The leaked-state rule. A case that failed after other cases ran in the same process may have been broken by
-// them (module-level state in the student's code). Up to `jobs` such failures are re-run alone, in fresh
-// processes, at once. If any verdict changes, the program's cases affect each other: every such failure is
-// re-run alone and its isolated verdict is the one reported. Its limit: when the sampled verdicts hold, the
-// unsampled ones are trusted, and a case that passes only thanks to a neighbour is never re-run.
+// them (module-level state in the student's code). The first `jobs` such failures are re-run alone, each in a
+// fresh process, as soon as they are reported (while the other batches still run). If any verdict changes, the
+// program's cases affect each other: every such failure is re-run alone and its isolated verdict is the one
+// reported. Its limit: when the sampled verdicts hold, the unsampled ones are trusted, and a case that passes
+// only thanks to a neighbour is never re-run.
 import { jsonEqual } from './compare-results.ts';
 import type { CaseResult } from './types.ts';
 
-// How to re-run cases alone, and how many at once.
+// How to re-run cases alone, and how many to sample.
 export type Recheck = {
   jobs: number;
   // Runs the named cases each alone in a fresh process and returns their verdicts.
@@ -14,26 +15,57 @@ export type Recheck = {
 };
 
 // The final verdicts of the suspect failures, and the warning to show when the program leaks state.
-export async function recheckAlone(
-  suspects: CaseResult[],
-  how: Recheck,
-): Promise<{ results: CaseResult[]; warning?: string }> {
-  if (suspects.length === 0) return { results: [] };
-  const sorted = [...suspects].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const sample = sorted.slice(0, Math.max(1, how.jobs));
-  const alone = new Map((await how.runAlone(sample.map((s) => s.name))).map((r) => [r.name, r]));
-  const changed = sample.filter((s) => alone.has(s.name) && verdictChanged(s, alone.get(s.name)!));
-  if (changed.length === 0) return { results: sorted.map((s) => alone.get(s.name) ?? s) };
-  const rest = sorted.slice(sample.length);
-  for (const r of await how.runAlone(rest.map((s) => s.name))) alone.set(r.name, r);
+export type RecheckOutcome = { results: CaseResult[]; warning?: string };
+
+// A recheck fed suspects as they are found: `suspect` starts a sampled re-run at once, `finish` (once every
+// suspect is in) applies the rule, and `settled` waits for every re-run started, whatever happened to it.
+export type EarlyRecheck = {
+  suspect: (result: CaseResult) => void;
+  finish: () => Promise<RecheckOutcome>;
+  settled: () => Promise<void>;
+};
+
+// Starts an empty recheck.
+export function startRecheck(how: Recheck): EarlyRecheck {
+  const suspects: CaseResult[] = [];
+  const sample = new Map<string, Promise<CaseResult[]>>();
+  const started: Promise<unknown>[] = [];
+  const runAlone = (names: string[]): Promise<CaseResult[]> => {
+    const run = how.runAlone(names);
+    started.push(run.catch(() => {})); // awaited (and its rejection handled) by finish or settled
+    return run;
+  };
+  return {
+    suspect: (result) => {
+      suspects.push(result);
+      if (sample.size < Math.max(1, how.jobs)) sample.set(result.name, runAlone([result.name]));
+    },
+    finish: async () => {
+      if (suspects.length === 0) return { results: [] };
+      const alone = new Map<string, CaseResult>();
+      for (const run of sample.values()) for (const r of await run) alone.set(r.name, r);
+      const sorted = [...suspects].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const changed = sorted.some((s) => alone.has(s.name) && verdictChanged(s, alone.get(s.name)!));
+      if (!changed) return { results: sorted.map((s) => alone.get(s.name) ?? s) };
+      const rest = sorted.filter((s) => !sample.has(s.name));
+      if (rest.length > 0) for (const r of await runAlone(rest.map((s) => s.name))) alone.set(r.name, r);
+      return { results: sorted.map((s) => alone.get(s.name) ?? s), warning: leakWarning(sorted, alone) };
+    },
+    settled: async () => {
+      await Promise.all(started);
+    },
+  };
+}
+
+function leakWarning(sorted: CaseResult[], alone: Map<string, CaseResult>): string {
   const differs = sorted.filter((s) => alone.has(s.name) && verdictChanged(s, alone.get(s.name)!));
   const names = differs.map((s) => s.name);
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length} in all)` : '');
-  const warning =
+  return (
     `your cases affect each other — module-level state? ${differs.length} failing case${differs.length === 1 ? '' : 's'} ` +
     `gave a different verdict when run alone (${shown}). Every failure that ran after another case was re-run ` +
-    `alone and that verdict is reported. Keep state in your Tools instance, not in module variables.`;
-  return { results: sorted.map((s) => alone.get(s.name) ?? s), warning };
+    `alone and that verdict is reported. Keep state in your Tools instance, not in module variables.`
+  );
 }
 
 // Whether two verdicts for the same case disagree (pass vs fail, or a different failure).

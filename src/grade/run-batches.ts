@@ -3,7 +3,7 @@
 // verdict and the rest of its batch re-runs in a fresh process.
 import { fileURLToPath } from 'node:url';
 import { parseResultLine } from './parse-result-line.ts';
-import { MAX_LINE_BYTES, runProgram, STARTUP_ALLOWANCE_MS, type ProgramResult } from './run-program.ts';
+import { MAX_LINE_BYTES, runProgram, STARTUP_ALLOWANCE_MS, type ProgramResult, type StandbySource } from './run-program.ts';
 
 // A case as the pool knows it: a name to report and a case file to hand to program.ts.
 export type BatchCase = { name: string; file: string };
@@ -33,6 +33,8 @@ export type PoolOptions = {
   alone?: boolean;
   // Stops the pool: processes are killed and cases not yet run are never reported; runBatches still resolves.
   signal?: AbortSignal;
+  // Warm processes to use before starting cold ones (watch mode).
+  standbys?: StandbySource;
   onCase: (run: CaseRun) => void;
 };
 
@@ -72,6 +74,7 @@ async function runBatch(batch: BatchCase[], options: PoolOptions): Promise<Batch
     timeoutMs: options.timeoutMs,
     env: options.env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
     onLine: (line) => {
       const parsed = parseResultLine(line.text);
       if (probe && line.index === 0) {

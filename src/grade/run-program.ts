@@ -1,17 +1,12 @@
-// Runs one program process: `node --import <tsx> program.ts dispatch <case files…>` in the course directory,
-// reading result lines as they stream. The process gets its own process group (so it is killed with every
-// child it started) and its own TMPDIR (so whatever it leaves there is removed with it).
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Runs one program process: `node --import <tsx> program.ts dispatch <case files…>` in the course directory
+// (or a warm standby handed the same case files), reading result lines as they stream. The process has its own
+// process group (so it is killed with every child it started) and its own TMPDIR (removed with it).
 import { StringDecoder } from 'node:string_decoder';
-import { pathToFileURL } from 'node:url';
 import { LineSplitter } from './line-splitter.ts';
-import { trackGroup, untrackDir } from './live-groups.ts';
-import { removeTree } from './remove-tree.ts';
+import { killGroup, startProcess, type ProgramProcess } from './program-process.ts';
 import { TailBuffer } from './tail-buffer.ts';
+
+export { tsxLoaderUrl } from './program-process.ts';
 
 // A result line longer than this is not a result: the process is killed rather than buffered without end.
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -47,43 +42,34 @@ export type ProgramRun = {
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  // Warm processes waiting for work (watch mode); a cold process is started when none is ready.
+  standbys?: StandbySource;
   onLine: (line: ProgramLine) => 'continue' | 'stop';
 };
 
-// The file URL of the package's own tsx ESM loader: a student's directory needs no tsx of its own.
-export function tsxLoaderUrl(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-}
+// Where warm standby processes come from: each is taken once, for one batch, and never given back.
+export type StandbySource = { take: (dir: string) => Promise<ProgramProcess | undefined> };
+
 
 // Runs the program on the case files; settles once the process and its group are dead and its temp dir gone.
 export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
-  const runDir = await mkdtemp(join(tmpdir(), 'theinference-run-'));
+  const standby = run.signal?.aborted === true ? undefined : await run.standbys?.take(run.dir);
+  // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
+  const proc =
+    standby ??
+    (await startProcess({ dir: run.dir, env: run.env, args: ['program.ts', 'dispatch', ...run.caseFiles], stdin: 'ignore' }));
   try {
-    const tmp = join(runDir, 'tmp');
-    await mkdir(tmp);
-    return await watchProcess(run, tmp, [await realpath(tmp), tmp], (pid) => trackGroup(pid, runDir));
+    // A standby has imported nothing of the course yet: it does so once it reads its case files.
+    if (standby !== undefined) standby.child.stdin?.end(`${JSON.stringify(run.caseFiles)}\n`);
+    return await watchProcess(run, proc);
   } finally {
-    untrackDir(runDir);
-    await removeTree(runDir);
+    await proc.dispose();
   }
 }
 
-function watchProcess(
-  run: ProgramRun,
-  tmp: string,
-  tmpSpellings: string[],
-  started: (pid: number) => void,
-): Promise<ProgramResult> {
+function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramResult> {
+  const { child, tmpSpellings } = proc;
   return new Promise((resolve) => {
-    const args = ['--import', tsxLoaderUrl(), 'program.ts', 'dispatch', ...run.caseFiles];
-    const child = spawn(process.execPath, args, {
-      cwd: run.dir,
-      // tsx would cache compiled files in TMPDIR, which is removed when the process ends: not worth writing.
-      env: { ...run.env, TMPDIR: tmp, TSX_DISABLE_CACHE: '1' },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (child.pid !== undefined) started(child.pid);
     const output = new TailBuffer(MAX_OUTPUT_CHARS);
     const decoder = new StringDecoder('utf8');
     const splitter = new LineSplitter(MAX_LINE_BYTES);
@@ -102,13 +88,8 @@ function watchProcess(
       clearTimeout(timer);
       timer = setTimeout(() => stop({ kind: 'timeout' }), ms);
     };
-    const killGroup = (): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // ESRCH: the group is already gone.
-      }
+    const kill = (): void => {
+      if (child.pid !== undefined) killGroup(child.pid);
     };
     const finish = (): void => {
       if (settled || exit === undefined || open > 0) return;
@@ -124,7 +105,7 @@ function watchProcess(
     const stop = (why: ProgramEnd): void => {
       end ??= why;
       clearTimeout(timer);
-      killGroup();
+      kill();
     };
     const onAbort = (): void => stop({ kind: 'stopped' });
 
@@ -160,8 +141,7 @@ function watchProcess(
         finish();
       });
     }
-    child.on('error', (error) => {
-      if (child.pid !== undefined) return; // a kill that failed; 'exit' still comes
+    void proc.spawnFailure.then((error) => {
       end ??= { kind: 'spawn-failed', message: error.message };
       exit = end;
       open = 0;
@@ -170,7 +150,7 @@ function watchProcess(
     child.on('exit', (code, signal) => {
       exit = { kind: 'exited', code, signal };
       // Whatever it left running in its group goes with it.
-      killGroup();
+      kill();
       drain = setTimeout(() => {
         open = 0;
         finish();

@@ -1,4 +1,5 @@
 import type { Call } from '../course/types.ts';
+import type { StandbySource } from './run-program.ts';
 
 // Why a case failed. Errors are data until the CLI edge: reporters render these, nothing throws.
 export type FailureKind =
@@ -66,4 +67,6 @@ export type RunOptions = {
   onCaseResult?: (result: CaseResult) => void;
   // The environment program processes start from (process.env when absent); each also gets its own TMPDIR.
   env?: NodeJS.ProcessEnv;
+  // Warm program processes to use before starting cold ones (watch mode keeps a pool for its course dir).
+  standbys?: StandbySource;
 };

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { tsxCacheName } from '../../src/grade/program-process.ts';
 
 // This repository's root.
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,10 +24,15 @@ export async function makeScratch(): Promise<Scratch> {
   return { root, tmp, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
+// The shared tsx transform cache program processes link to (`tsx-<euid>` in the grader's TMPDIR): a cache kept
+// on purpose between runs, not a leftover. Any other entry (a `theinference-*` dir above all) is a leak.
+export const isTsxCache = (entry: string): boolean => entry === tsxCacheName();
+
 // Hooks for one test file: a scratch area made before its tests, TMPDIR pointed at its `tmp/` so every temp dir
-// the grader and its programs make lands there, `tmp/` checked empty after each test (`ours` picks the entries
-// that count), and all restored and removed at the end. The returned object is filled in before the tests run.
-export function useScratch(ours: (entry: string) => boolean = () => true): Scratch {
+// the grader and its programs make lands there, `tmp/` checked empty after each test but for the tsx cache
+// (`ours` picks the entries that count), and all restored and removed at the end. The returned object is filled
+// in before the tests run.
+export function useScratch(ours: (entry: string) => boolean = (entry) => !isTsxCache(entry)): Scratch {
   const scratch = {} as Scratch;
   let savedTmp: string | undefined;
   beforeAll(async () => {

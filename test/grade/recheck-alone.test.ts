@@ -1,6 +1,7 @@
-// The leaked-state rule: suspect failures re-run alone, a sample first, all of them once a verdict changes.
+// The leaked-state rule: suspect failures re-run alone, a sample first (started as they arrive), all of them once
+// a verdict changes.
 import { describe, expect, it } from 'vitest';
-import { recheckAlone, verdictChanged } from '../../src/grade/recheck-alone.ts';
+import { startRecheck, verdictChanged } from '../../src/grade/recheck-alone.ts';
 import type { CaseResult } from '../../src/grade/types.ts';
 
 const fail = (name: string, received: unknown = 'x'): CaseResult => ({
@@ -25,28 +26,60 @@ function alone(verdicts: Record<string, CaseResult>) {
   };
 }
 
-describe('recheckAlone', () => {
+// Feeds the suspects in as a run would find them, then applies the rule.
+async function recheck(suspects: CaseResult[], how: { jobs: number; runAlone: (names: string[]) => Promise<CaseResult[]> }) {
+  const r = startRecheck(how);
+  for (const s of suspects) r.suspect(s);
+  return r.finish();
+}
+
+describe('startRecheck', () => {
   it('does nothing without suspects', async () => {
     const runner = alone({});
-    expect(await recheckAlone([], { jobs: 2, ...runner })).toEqual({ results: [] });
+    expect(await recheck([], { jobs: 2, ...runner })).toEqual({ results: [] });
     expect(runner.asked).toEqual([]);
   });
 
-  it('re-runs a sample of `jobs` suspects by name and keeps the rest when no verdict changes', async () => {
-    const runner = alone({ a: fail('a'), b: fail('b') });
-    const result = await recheckAlone([fail('c'), fail('b'), fail('a')], { jobs: 2, ...runner });
-    expect(runner.asked).toEqual([['a', 'b']]);
+  it('re-runs the first `jobs` suspects alone as they arrive, and keeps the rest when no verdict changes', async () => {
+    const runner = alone({ c: fail('c'), b: fail('b') });
+    const result = await recheck([fail('c'), fail('b'), fail('a')], { jobs: 2, ...runner });
+    expect(runner.asked).toEqual([['c'], ['b']]);
     expect(result).toEqual({ results: [fail('a'), fail('b'), fail('c')] });
+  });
+
+  it('starts a sampled re-run as soon as the suspect is reported, before the rest are in', () => {
+    const runner = alone({ a: fail('a') });
+    startRecheck({ jobs: 2, ...runner }).suspect(fail('a'));
+    expect(runner.asked).toEqual([['a']]);
   });
 
   it('re-runs every suspect alone once a sampled verdict changes, reports the isolated verdicts, and warns', async () => {
     const runner = alone({ a: pass('a'), b: fail('b'), c: pass('c') });
-    const result = await recheckAlone([fail('a'), fail('b'), fail('c')], { jobs: 2, ...runner });
-    expect(runner.asked).toEqual([['a', 'b'], ['c']]);
+    const result = await recheck([fail('a'), fail('b'), fail('c')], { jobs: 2, ...runner });
+    expect(runner.asked).toEqual([['a'], ['b'], ['c']]);
     expect(result.results).toEqual([pass('a'), fail('b'), pass('c')]);
     expect(result.warning).toBe(
       'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, c). Every failure that ran after another case was re-run alone and that verdict is reported. Keep state in your Tools instance, not in module variables.',
     );
+  });
+
+  it('settles once every re-run it started has, even one that failed', async () => {
+    let release = (): void => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let done = false;
+    const r = startRecheck({
+      jobs: 1,
+      runAlone: async () => {
+        await gate;
+        done = true;
+        throw new Error('aborted');
+      },
+    });
+    r.suspect(fail('a'));
+    const settled = r.settled();
+    release();
+    await settled;
+    expect(done).toBe(true);
   });
 });
 

@@ -2,10 +2,11 @@
 // the state machine (watch-loop.ts) decides, and this carries out its effects with the grader, chokidar,
 // stdin and stdout.
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { runStage } from '../../grade/run-stage.ts';
+import { standbyPool } from '../../grade/standby-pool.ts';
 import { renderPretty, renderProgressLine } from '../../grade/reporters/pretty.ts';
 import type { CaseResult, RunOptions } from '../../grade/types.ts';
 import { debounce } from './debounce.ts';
@@ -45,6 +46,15 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     // os.tmpdir() honours TMPDIR: where the grader makes its run directories and the sandboxes live.
     tempDirs: [tmpdir()],
   });
+
+  // Warm program processes (Node and tsx loaded, nothing of the course), one per batch of the next run: started
+  // before the first run and again after each, so a save pays only for compiling what changed and the cases.
+  const standbys = standbyPool({
+    dir: options.dir,
+    env: options.env ?? process.env,
+    size: options.jobs ?? availableParallelism(),
+  });
+  const refill = (): void => void standbys.fill();
 
   let state = initialState(options.cases);
   let run: { controller: AbortController; error?: unknown } | undefined;
@@ -92,9 +102,13 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       }
       write(renderProgress({ done, failed }, screen));
     };
-    runStage({ ...options, cases: request.cases, signal, onCaseResult }).then(
-      (report) => dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report }),
+    runStage({ ...options, cases: request.cases, signal, onCaseResult, standbys }).then(
+      (report) => {
+        refill();
+        dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
+      },
       (error: unknown) => {
+        refill();
         current.error = error;
         if (signal.aborted) return dispatch({ type: 'run-cancelled' });
         const fatal = error instanceof HarnessError && FATAL.has(error.code);
@@ -129,9 +143,12 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     }
   };
 
-  const burst = debounce<string>(DEBOUNCE, (paths) =>
-    dispatch({ type: 'files-changed', paths: paths.map(targets.display) }),
-  );
+  const burst = debounce<string>(DEBOUNCE, (paths) => {
+    const shown = paths.map(targets.display);
+    // Standbys registered tsx with the settings of the time: a changed tsconfig.json (or package.json) needs new ones.
+    if (shown.some((p) => p === 'tsconfig.json' || p === 'package.json')) void standbys.renew();
+    dispatch({ type: 'files-changed', paths: shown });
+  });
   const onKeyInput = (event: KeyInputEvent): void => {
     const actions =
       event.kind === 'key' ? [actionForKey(event.key, state.draft)] : actionsForLine(event.line, state.draft);
@@ -148,6 +165,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       onError: (error) => write(renderMessage('error', `watching files failed: ${error.message}`, screen)),
     });
     keys = readKeys(io.stdin, onKeyInput);
+    await standbys.fill();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted === true) onAbort();
     else dispatch({ type: 'start' });
@@ -161,6 +179,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     keys?.close();
     options.signal?.removeEventListener('abort', onAbort);
     await watcher?.close();
+    await standbys.close();
   }
 }
 

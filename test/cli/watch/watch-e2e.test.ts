@@ -1,7 +1,7 @@
 // The real `theinference test --watch`, driven through piped stdin as a script would: saves re-grade, the
 // verdict follows the code, `q` exits with the last verdict, Ctrl-C stops a run in flight, and nothing is left
 // behind (no temp file in the grader's TMPDIR, no process).
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,16 @@ async function groupLeft(pgid: number): Promise<string[]> {
   }
 }
 
+// The live processes still working in `dir` (warm standbys run there, in process groups of their own).
+async function processesIn(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    if ((await readlink(`/proc/${entry}/cwd`).catch(() => '')) === dir) found.push(await describeProcess(Number(entry)));
+  }
+  return found;
+}
+
 // The temp dir entries a run may leave: none, except tsx's transform cache (tsx-<uid>), which the CLI process's
 // own tsx keeps in the OS temp dir on purpose, to reuse on the next start.
 async function leftovers(tmp: string): Promise<string[]> {
@@ -131,6 +141,7 @@ describe('theinference test --watch', () => {
     expect(result.exitCode).toBe(0);
     expect(await leftovers(course.tmp)).toEqual([]);
     expect(await groupLeft(w.child.pid as number)).toEqual([]);
+    expect(await processesIn(course.dir)).toEqual([]);
   }, E2E_TIMEOUT_MS);
 
   it('an unknown stage is misuse no save can fix: it stops watching and exits 2 saying so', async () => {
@@ -189,5 +200,6 @@ describe('theinference test --watch', () => {
     expect(described.filter((d) => !/ state=Z /.test(d))).toEqual([]);
     expect(await leftovers(course.tmp)).toEqual([]);
     expect(await groupLeft(w.child.pid as number)).toEqual([]);
+    expect(await processesIn(course.dir)).toEqual([]);
   }, E2E_TIMEOUT_MS);
 });

@@ -1,0 +1,78 @@
+// Warm standby program processes for watch mode. Starting Node and registering tsx takes about 0.4 s a process
+// and does not depend on the student's code, so watch mode starts them while it waits for a save. Each is
+// taken once (for one batch) and never reused; one that died while waiting is discarded. A run that finds the
+// pool empty starts cold processes as before.
+import { fileURLToPath } from 'node:url';
+import { startProcess, type ProgramProcess } from './program-process.ts';
+import type { StandbySource } from './run-program.ts';
+
+// The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js.
+const BOOTSTRAP = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './standby.ts' : './standby.js', import.meta.url));
+
+// A pool of standbys for one course directory and environment.
+export type StandbyPool = StandbySource & {
+  // Starts standbys until `size` are waiting (or starting); resolves once they are spawned.
+  fill: () => Promise<void>;
+  // Replaces every waiting standby with a fresh one: tsx read tsconfig.json when it registered, so a standby
+  // started before a change to it would compile with the old settings.
+  renew: () => Promise<void>;
+  // How many are waiting or starting.
+  size: () => number;
+  // Kills every standby and removes its temp dir; the pool starts no more afterwards.
+  close: () => Promise<void>;
+};
+
+// A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR).
+export function standbyPool(options: { dir: string; env: NodeJS.ProcessEnv; size: number }): StandbyPool {
+  const ready: ProgramProcess[] = [];
+  const starting = new Set<Promise<void>>();
+  const disposing = new Set<Promise<void>>();
+  const discard = (proc: ProgramProcess): void => {
+    const gone = proc.dispose().finally(() => disposing.delete(gone));
+    disposing.add(gone);
+  };
+  let closed = false;
+
+  const startOne = (): Promise<void> => {
+    const started = startProcess({ dir: options.dir, env: options.env, args: [BOOTSTRAP], stdin: 'pipe' }).then(
+      async (proc) => {
+        if (closed) await proc.dispose();
+        else ready.push(proc);
+      },
+      () => {}, // no temp dir, say: runs then start cold processes, which report the problem
+    );
+    const tracked = started.finally(() => starting.delete(tracked));
+    starting.add(tracked);
+    return tracked;
+  };
+
+  return {
+    fill: async () => {
+      const wanted = closed ? 0 : options.size - ready.length - starting.size;
+      await Promise.all(Array.from({ length: Math.max(0, wanted) }, startOne));
+    },
+    renew: async () => {
+      for (const proc of ready.splice(0)) discard(proc);
+      await Promise.all(Array.from({ length: closed ? 0 : Math.max(0, options.size - starting.size) }, startOne));
+      await Promise.all([...disposing]);
+    },
+    size: () => ready.length + starting.size,
+    take: async (dir) => {
+      if (dir !== options.dir) return undefined;
+      // One still starting (a fill just before this run) is further along than a cold start would be.
+      while (ready.length === 0 && starting.size > 0) await Promise.race(starting);
+      for (let proc = ready.shift(); proc !== undefined; proc = ready.shift()) {
+        const alive = proc.child.pid !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
+        if (alive) return proc;
+        discard(proc);
+      }
+      return undefined;
+    },
+    close: async () => {
+      closed = true;
+      await Promise.all([...starting]);
+      for (const proc of ready.splice(0)) discard(proc);
+      await Promise.all([...disposing]);
+    },
+  };
+}
