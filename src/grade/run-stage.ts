@@ -13,6 +13,13 @@ import type { CaseResult, RunOptions, RunReport } from './types.ts';
 // Per case, when --timeout is not given: generous for the slowest case on a busy 2-core machine.
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+// Program processes at once when --jobs is not given: one core fewer than the machine has, since every case's
+// bash calls are processes of their own and need a core beside the program's (measured in docs/performance.md:
+// on 2 cores one program process grades the suite faster than two).
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
 // Grades `options.dir`. Misuse (unknown stage, no program.ts, bad case file) is a HarnessError; everything the
 // program under test does is a verdict in the report. Rejects with the abort reason when options.signal fires.
 // Settles only once every program process it started is dead and its temp dir gone.
@@ -22,7 +29,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   await requireStage(root, options.stage);
   await checkCourseDir(options.dir);
   const selected = await planCases(root, options.stage, options.cases ?? [], options.shard);
-  const jobs = options.jobs ?? availableParallelism();
+  const jobs = options.jobs ?? defaultJobs();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const common = { dir: options.dir, jobs, timeoutMs, env: options.env ?? process.env };
   const standbys = options.standbys === undefined ? {} : { standbys: options.standbys };

@@ -1,7 +1,6 @@
 // `theinference snapshot --stage <slug> [--case …] [--check]`: runs the reference in this repository (its own
 // program.ts, through the grader's runner) and brings snapshots/<stage>/ up to date, or, with --check, only
 // says what is out of date. A student's run never comes here: `test` never writes a snapshot.
-import { availableParallelism } from 'node:os';
 import { rm } from 'node:fs/promises';
 import { loadCases } from '../../course/load-cases.ts';
 import { formatSnapshot, parseSnapshot, readText, snapshotNames, snapshotPath, writeIfChanged } from '../../course/snapshot-file.ts';
@@ -11,7 +10,7 @@ import { renderOutput } from '../../grade/render-failure.ts';
 import { renderLineDiff, renderValueDiff } from '../../grade/render-diff.ts';
 import { runBatches, type CaseRun } from '../../grade/run-batches.ts';
 import { painter } from '../../grade/paint.ts';
-import { DEFAULT_TIMEOUT_MS } from '../../grade/run-stage.ts';
+import { DEFAULT_TIMEOUT_MS, defaultJobs } from '../../grade/run-stage.ts';
 import { selectCases } from '../../grade/select-cases.ts';
 import type { Case } from '../../course/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -35,7 +34,7 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   await runBatches({
     dir: root,
     cases: selected.map((c) => ({ name: c.name, file: c.file })),
-    jobs: availableParallelism(),
+    jobs: defaultJobs(),
     timeoutMs: DEFAULT_TIMEOUT_MS,
     env: io.env,
     ...(io.signal === undefined ? {} : { signal: io.signal }),

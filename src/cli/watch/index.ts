@@ -49,11 +49,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
 
   // Warm program processes (Node and tsx loaded, nothing of the course), one per batch of the next run: started
   // before the first run and again after each, so a save pays only for compiling what changed and the cases.
-  const standbys = standbyPool({
-    dir: options.dir,
-    env: options.env ?? process.env,
-    size: options.jobs ?? availableParallelism(),
-  });
+  // As many as there are cores, unlike a cold run's default: with start-up paid ahead of time, splitting the cases
+  // over both cores pays (docs/performance.md).
+  const jobs = options.jobs ?? availableParallelism();
+  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: jobs });
   const refill = (): void => void standbys.fill();
 
   let state = initialState(options.cases);
@@ -102,7 +101,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       }
       write(renderProgress({ done, failed }, screen));
     };
-    runStage({ ...options, cases: request.cases, signal, onCaseResult, standbys }).then(
+    runStage({ ...options, jobs, cases: request.cases, signal, onCaseResult, standbys }).then(
       (report) => {
         refill();
         dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
