@@ -16,7 +16,7 @@ export const TITLE_LIMIT = 255;
 // saying how many were left out), the summary, each failure's full diagnosis in a collapsed `::group::`, and
 // last the plain line `N passed, N failed`. Text from the student's program only ever appears quarantined
 // (see workflow-command.ts) or escaped as command data, so it cannot issue a workflow command.
-export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
+export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string; rerunCommand?: string }): string {
   const failed = report.cases.filter((c) => c.status === 'fail');
   const annotated = failed.slice(0, ANNOTATIONS_PER_STEP);
   const lines = annotated.map(annotation);
@@ -27,7 +27,7 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
       `${ANNOTATIONS_PER_STEP} error annotations per step. Every diagnosis is in the step log.`;
     lines.push(workflowCommand('notice', { title: 'theinference' }, note));
   }
-  lines.push(...quarantine(summary(report, failed)));
+  lines.push(...quarantine(summary(report, failed, ctx.rerunCommand)));
   for (const c of failed) {
     lines.push(workflowCommand('group', {}, `FAIL ${oneLine(c.name)}`), ...quarantine(ctx.diagnose(c)));
     lines.push(workflowCommand('endgroup', {}, ''));
@@ -49,20 +49,14 @@ function bounded(text: string, max: number): string {
   return text.length <= max ? text : cut(text, max - 1) + '…';
 }
 
-function summary(report: RunReport, failed: CaseResult[]): string {
+function summary(report: RunReport, failed: CaseResult[], rerunCommand: string | undefined): string {
   const time = `${(report.durationMs / 1000).toFixed(2)} s`;
   const total = report.cases.length;
   if (failed.length === 0) return `${report.stage}: all ${total} cases passed (${time})`;
-  const rerun = ['npx theinference test --stage', shellWord(report.stage), ...failed.map((c) => `--case ${shellWord(c.name)}`)];
   return [
     `${report.stage}: ${failed.length} of ${total} cases failed (${time})`,
     ...failed.map((c) => `FAIL ${oneLine(c.name)}: ${oneLine(failureMessage(c))}`),
-    `Re-run just the failures: ${rerun.join(' ')}`,
+    ...(rerunCommand === undefined ? [] : [`Re-run just the failures: ${oneLine(rerunCommand)}`]),
   ].join('\n');
 }
 
-// A word a POSIX shell reads back unchanged: bare when safe, else single-quoted.
-function shellWord(word: string): string {
-  const text = oneLine(word);
-  return /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}

@@ -12,7 +12,7 @@ import { render as renderTap } from './tap.ts';
 // The names, for callers that load the reporters anyway.
 export { REPORTER_NAMES, type ReporterName };
 
-type Render = (report: RunReport, ctx: { diagnose: (c: CaseResult) => string }) => string;
+type Render = (report: RunReport, ctx: { diagnose: (c: CaseResult) => string; rerunCommand?: string }) => string;
 
 const FORMATS: Record<Exclude<ReporterName, 'pretty'>, Render> = {
   json: renderJson,
@@ -28,7 +28,8 @@ export function renderReport(
   options: { color: boolean; rerunCommand?: string },
 ): string {
   if (name === 'pretty') return renderPretty(report, options);
-  return FORMATS[name](report, { diagnose: (c) => renderFailure(c, { color: false }) });
+  const diagnose = (c: CaseResult): string => renderFailure(c, { color: false });
+  return FORMATS[name](report, { diagnose, ...(options.rerunCommand === undefined ? {} : { rerunCommand: options.rerunCommand }) });
 }
 
 // Whether `name` is a reporter name.
