@@ -47,12 +47,12 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     tempDirs: [tmpdir()],
   });
 
-  // Warm program processes (Node and tsx loaded, nothing of the course), one per batch of the next run: started
-  // before the first run and again after each, so a save pays only for compiling what changed and the cases.
-  // As many as there are cores, unlike a cold run's default: with start-up paid ahead of time, splitting the cases
-  // over both cores pays (docs/performance.md).
+  // Warm program processes (Node and tsx loaded, nothing of the course), one per batch of the next run plus one
+  // for the first isolation re-check of a failing run: started before the first run and again after each, so a
+  // save pays only for compiling what changed and the cases. As many batches as there are cores, unlike a cold
+  // run's default: with start-up paid ahead of time, splitting the cases over both cores pays (docs/performance.md).
   const jobs = options.jobs ?? availableParallelism();
-  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: jobs });
+  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: jobs + 1 });
   const refill = (): void => void standbys.fill();
 
   let state = initialState(options.cases);
