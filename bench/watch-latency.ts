@@ -21,7 +21,7 @@ export type SaveSample = { ms: number; passed: boolean };
 
 // Starts watch mode, makes `saves` saves and measures each; leaves no process and no temp dir behind.
 export async function measureWatch(options: { packageRoot: string; stage: string; saves: number; timeoutMs?: number }): Promise<SaveSample[]> {
-  const course = await copyCourse(options.packageRoot);
+  const course = await copyCourse();
   const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const executeFile = join(course.dir, 'src', 'execute.ts');

@@ -1,11 +1,10 @@
-import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, writeReferenceCourse } from './support/reference-course.ts';
 
-const REPO = resolve(fileURLToPath(import.meta.url), '../..');
 const SECRET = 'hunter2-theinference';
 
 let work = '';
@@ -114,11 +113,7 @@ describe('dispatch: what the code under test does', () => {
   it('records a throw per call, and sends console.log to stderr, not stdout', async () => {
     // A course directory like a student's: the course's program.ts and tools, and an execute of their own.
     const course = join(work, 'course');
-    await cp(join(REPO, 'program.ts'), join(course, 'program.ts'));
-    await cp(join(REPO, 'src/tools'), join(course, 'src/tools'), { recursive: true });
-    await symlink(join(REPO, 'node_modules'), join(course, 'node_modules'));
-    // program.ts is an ES module (top-level await); a course directory says so, as the grader requires.
-    await writeFile(join(course, 'package.json'), '{ "type": "module" }\n');
+    await writeReferenceCourse(course);
     await writeFile(
       join(course, 'src/execute.ts'),
       [

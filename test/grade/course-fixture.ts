@@ -1,16 +1,15 @@
-// Course directories for tests, made at test time: this repository's program.ts, src/tools/ and src/execute.ts
-// (also as src/reference-execute.ts, for fixtures that wrap the reference dispatcher), a package.json saying
-// the code is ESM, node_modules linked to this repository's (the reference tools import fast-glob), then the
+// Course directories for tests, made at test time: the reference course (test/support/reference-course.ts), its
+// src/execute.ts also as src/reference-execute.ts for fixtures that wrap the reference dispatcher, then the
 // scenario's own files from test/fixtures/<scenario>/ on top.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
 import { tsxCacheName } from '../../src/grade/program-process.ts';
 
 // This repository's root.
-export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export { REPO };
 
 // A scratch area for one test file: `courses/` for course dirs, `tmp/` to point the grader's TMPDIR at.
 export type Scratch = { root: string; tmp: string; remove: () => Promise<void> };
@@ -54,13 +53,8 @@ export function useScratch(ours: (entry: string) => boolean = (entry) => !isTsxC
 // A course directory under `scratch`, with the scenario's files (if any) over the reference.
 export async function makeCourse(scratch: Scratch, scenario?: string): Promise<string> {
   const dir = await mkdtemp(join(scratch.root, 'courses', `${scenario ?? 'reference'}-`));
-  await mkdir(join(dir, 'src'));
-  await cp(join(REPO, 'program.ts'), join(dir, 'program.ts'));
-  await cp(join(REPO, 'src', 'tools'), join(dir, 'src', 'tools'), { recursive: true });
-  await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'execute.ts'));
+  await writeReferenceCourse(dir);
   await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'reference-execute.ts'));
-  await writeFile(join(dir, 'package.json'), '{ "name": "course", "private": true, "type": "module" }\n');
-  await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   if (scenario !== undefined) await cp(join(REPO, 'test', 'fixtures', scenario), dir, { recursive: true });
   return dir;
 }

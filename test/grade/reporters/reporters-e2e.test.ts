@@ -1,17 +1,16 @@
 // The real binary, each CI reporter, on the reference solution (this repository) and on a course directory
 // whose dispatcher forgot the `Read` alias: exit codes, and output that the format's consumer accepts.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser, type FinalResults, type Result } from 'tap-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_PREFIX } from '../../../src/grade/reporters/workflow-command.ts';
 import { readLog } from './workflow-log.ts';
+import { REPO, writeReferenceCourse } from '../../support/reference-course.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const STAGE = 'register-tools';
 // A case that reads a seeded file through `Read`: it fails when the alias is missing.
 const READ_CASE = 'course-read-seeded-file';
@@ -21,17 +20,11 @@ let wrongCourse: string;
 let caseCount: number;
 
 beforeAll(async () => {
-  caseCount = (await readdir(join(ROOT, 'cases', STAGE))).filter((f) => f.endsWith('.json')).length;
+  caseCount = (await readdir(join(REPO, 'cases', STAGE))).filter((f) => f.endsWith('.json')).length;
   scratch = await mkdtemp(join(tmpdir(), 'theinference-reporters-e2e-'));
   wrongCourse = join(scratch, 'course');
-  await mkdir(join(wrongCourse, 'src'), { recursive: true });
-  // A student's course directory is an ES module package (program.ts uses top-level await) with its
-  // dependencies installed (the reference tools import fast-glob): this repository's, linked.
-  await writeFile(join(wrongCourse, 'package.json'), '{ "type": "module" }\n');
-  await symlink(join(ROOT, 'node_modules'), join(wrongCourse, 'node_modules'), 'dir');
-  await cp(join(ROOT, 'program.ts'), join(wrongCourse, 'program.ts'));
-  await cp(join(ROOT, 'src', 'tools'), join(wrongCourse, 'src', 'tools'), { recursive: true });
-  const execute = await readFile(join(ROOT, 'src', 'execute.ts'), 'utf8');
+  await writeReferenceCourse(wrongCourse);
+  const execute = await readFile(join(REPO, 'src', 'execute.ts'), 'utf8');
   const withoutRead = execute.replace(/^\s*case 'Read':\n/m, '');
   expect(withoutRead).not.toBe(execute);
   await writeFile(join(wrongCourse, 'src', 'execute.ts'), withoutRead);
@@ -47,7 +40,7 @@ const COURSE_EXAMPLES = ['--case', 'course-*'];
 // Runs the grader; a generous per-case timeout keeps a busy machine from turning a pass into a timeout.
 async function grade(dir: string, reporter: string, ...extra: string[]) {
   const args = ['bin/theinference.js', 'test', '--stage', STAGE, '--dir', dir, '--reporter', reporter, '--timeout', '60000', ...extra];
-  return execa('node', args, { cwd: ROOT, reject: false, stripFinalNewline: false, env: { NO_COLOR: '1' } });
+  return execa('node', args, { cwd: REPO, reject: false, stripFinalNewline: false, env: { NO_COLOR: '1' } });
 }
 
 const xml = new XMLParser({
@@ -70,7 +63,7 @@ function tap(text: string): { asserts: Result[]; extra: string[]; final: FinalRe
 
 describe('json reporter, end to end', () => {
   it('passes the reference: exit 0, status pass, every case', async () => {
-    const run = await grade(ROOT, 'json');
+    const run = await grade(REPO, 'json');
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
     expect([report.version, report.status, report.stage, report.passed, report.failed]).toEqual([2, 'pass', STAGE, caseCount, 0]);
@@ -91,7 +84,7 @@ describe('json reporter, end to end', () => {
 
 describe('junit reporter, end to end', () => {
   it('passes the reference: exit 0, one suite, no failures', async () => {
-    const run = await grade(ROOT, 'junit');
+    const run = await grade(REPO, 'junit');
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(XMLValidator.validate(run.stdout)).toBe(true);
     const suite = xml.parse(run.stdout).testsuites.testsuite[0];
@@ -114,7 +107,7 @@ describe('junit reporter, end to end', () => {
 
 describe('tap reporter, end to end', () => {
   it('passes the reference: exit 0, every point ok', async () => {
-    const run = await grade(ROOT, 'tap');
+    const run = await grade(REPO, 'tap');
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const { extra, final } = tap(run.stdout);
     expect(extra).toEqual([]);
@@ -136,7 +129,7 @@ describe('tap reporter, end to end', () => {
 
 describe('github reporter, end to end', () => {
   it('passes the reference: exit 0, no annotation, the counts line last', async () => {
-    const run = await grade(ROOT, 'github');
+    const run = await grade(REPO, 'github');
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const log = readLog(run.stdout);
     expect(log.commands.filter((c) => c.name === 'error')).toEqual([]);
