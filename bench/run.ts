@@ -4,7 +4,7 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N]
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -31,6 +31,9 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
+const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch'] as const;
+type Section = (typeof SECTIONS)[number];
+const only = sections();
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
 
 function flag(name: string, fallback: number): number {
@@ -38,6 +41,16 @@ function flag(name: string, fallback: number): number {
   const value = at === -1 ? fallback : Number(process.argv[at + 1]);
   if (!Number.isInteger(value) || value < 1) throw new Error(`bench: ${name} takes a whole number of at least 1, e.g. ${name} ${fallback}`);
   return value;
+}
+
+// Which sections to run: every one, or those `--only` names (a comma-separated list), for a quicker look at one.
+function sections(): Set<Section> {
+  const at = process.argv.indexOf('--only');
+  if (at === -1) return new Set(SECTIONS);
+  const names = (process.argv[at + 1] ?? '').split(',');
+  const unknown = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new Error(`bench: --only takes some of ${SECTIONS.join(',')}, got '${unknown.join(',')}'`);
+  return new Set(names as Section[]);
 }
 
 async function main(): Promise<void> {
@@ -48,24 +61,30 @@ async function main(): Promise<void> {
   log('        each round runs every approach once, in rotated order; wall time from spawn to exit.');
   log();
 
-  const times = await measureApproaches();
-  const memory = await measureGraderMemory();
-  const profile = await measureProfile();
-  const phases = await measurePhases();
-  const watch = await measureWatchMode();
+  const times = only.has('cold') ? await measureApproaches() : new Map<string, number[]>();
+  const memory = only.has('memory') ? await measureGraderMemory() : [];
+  const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
+  const phases = only.has('phases') ? await measurePhases() : [];
+  const watch = only.has('watch') ? await measureWatchMode() : [];
 
   const per = (name: string): number[] => times.get(name) ?? [];
   const ratio = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
-  const grader = per(GRADER);
-  const vsFloor = ratio(grader, per(FLOOR));
-  const vsVitest = ratio(grader, per(VITEST));
-  const watchAll = summarise(watch.map((s) => s.ms));
   const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
   const range = (s: Summary): string => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
-  log('targets (ratios per round: grader time / other time in the same round; median and range):');
-  log(`  grader / floor  ≤ 1.5          ${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
-  log(`  grader / vitest ≤ 0.8          ${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
-  log(`  watch save → verdict ≤ 1.5 s   ${formatSeconds(watchAll).padEnd(24)}${verdict(watchAll.median <= 1500)}`);
+  log('targets (cold: ratios per round, grader time / other time in the same round; median and range):');
+  if (only.has('cold')) {
+    const vsFloor = ratio(per(GRADER), per(FLOOR));
+    const vsVitest = ratio(per(GRADER), per(VITEST));
+    log(`  grader / floor  ≤ 1.5                ${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
+    log(`  grader / vitest ≤ 0.8                ${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
+  }
+  // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
+  for (const passed of [false, true]) {
+    const ms = watch.filter((s) => s.passed === passed).map((s) => s.ms);
+    if (ms.length === 0) continue;
+    const kind = passed ? 'passing' : 'failing';
+    log(`  watch save → ${kind} verdict ≤ 1.5 s  ${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
+  }
 
   await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
   const results = {

@@ -4,17 +4,18 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The entry module to import for the package at `root`, and whether it needs tsx registered first.
+// The modules to import for the package at `root` (the CLI's entry, and the early start of program processes
+// that runs before it), and whether they need tsx registered first.
 export function findCli(root) {
-  const compiled = join(root, 'dist', 'cli', 'main.js');
-  const source = { entry: join(root, 'src', 'cli', 'main.ts'), needsTsx: true };
+  const compiled = { entry: join(root, 'dist', 'cli', 'main.js'), early: join(root, 'dist', 'cli', 'early-start.js'), needsTsx: false };
+  const source = { entry: join(root, 'src', 'cli', 'main.ts'), early: join(root, 'src', 'cli', 'early-start.ts'), needsTsx: true };
   let builtAt;
   try {
     builtAt = statSync(join(root, 'dist', '.built')).mtimeMs;
   } catch {
     return source;
   }
-  return newestIn(join(root, 'src')) > builtAt ? source : { entry: compiled, needsTsx: false };
+  return newestIn(join(root, 'src')) > builtAt ? source : compiled;
 }
 
 function newestIn(dir) {

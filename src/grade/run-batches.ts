@@ -2,6 +2,7 @@
 // once. A process that crashes, hangs or prints garbage mid-batch costs only the case in flight: it gets that
 // verdict and the rest of its batch re-runs in a fresh process.
 import { fileURLToPath } from 'node:url';
+import { dealBatches } from './deal-batches.ts';
 import { parseResultLine } from './parse-result-line.ts';
 import { MAX_LINE_BYTES, runProgram, STARTUP_ALLOWANCE_MS, type ProgramResult, type StandbySource } from './run-program.ts';
 
@@ -33,8 +34,10 @@ export type PoolOptions = {
   alone?: boolean;
   // Stops the pool: processes are killed and cases not yet run are never reported; runBatches still resolves.
   signal?: AbortSignal;
-  // Warm processes to use before starting cold ones (watch mode).
+  // Warm processes to use before starting cold ones (watch mode, and a one-off run started early).
   standbys?: StandbySource;
+  // How long each case took last time, by name: batches are then balanced to finish together (watch mode).
+  expectedMs?: ReadonlyMap<string, number>;
   onCase: (run: CaseRun) => void;
 };
 
@@ -44,7 +47,7 @@ const STARTUP_PROBE = fileURLToPath(new URL('./startup-probe.json', import.meta.
 
 // Runs every case; resolves when all are reported (or the signal stopped the pool) and every process is gone.
 export async function runBatches(options: PoolOptions): Promise<void> {
-  const queue = options.alone === true ? options.cases.map((c) => [c]) : roundRobin(options.cases, options.jobs);
+  const queue = options.alone === true ? options.cases.map((c) => [c]) : dealBatches(options.cases, options.jobs, options.expectedMs);
   const work = async (): Promise<void> => {
     for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) {
       if (options.signal?.aborted === true) return;
@@ -53,12 +56,6 @@ export async function runBatches(options: PoolOptions): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, queue.length)) }, work));
-}
-
-// `jobs` batches dealt like cards, so each gets a similar mix of cases.
-export function roundRobin<T>(items: T[], jobs: number): T[][] {
-  const n = Math.max(1, Math.min(jobs, items.length));
-  return Array.from({ length: n }, (_, b) => items.filter((_, k) => k % n === b)).filter((b) => b.length > 0);
 }
 
 // Runs one batch in one process; returns the cases still to run (after the case in flight failed).

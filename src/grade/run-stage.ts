@@ -1,10 +1,10 @@
 // Grades a course directory against a stage: select the cases, start the program processes, validate the cases
 // and read the snapshots while they start, judge each result against its snapshot as it streams, and check
 // that failures are the program's own and not a neighbour's.
-import { availableParallelism } from 'node:os';
 import { packageRoot, requireStage } from '../course/stages.ts';
 import { loadJudging, planCases, type Judging } from './case-plan.ts';
 import { checkCourseDir } from './check-course-dir.ts';
+import { defaultJobs } from './default-jobs.ts';
 import { judgeCase, noSnapshot } from './judge-case.ts';
 import { startRecheck } from './recheck-alone.ts';
 import { runBatches, type CaseRun } from './run-batches.ts';
@@ -12,13 +12,6 @@ import type { CaseResult, RunOptions, RunReport } from './types.ts';
 
 // Per case, when --timeout is not given: generous for the slowest case on a busy 2-core machine.
 export const DEFAULT_TIMEOUT_MS = 10_000;
-
-// Program processes at once when --jobs is not given: one core fewer than the machine has, since every case's
-// bash calls are processes of their own and need a core beside the program's (measured in docs/performance.md:
-// on 2 cores one program process grades the suite faster than two).
-export function defaultJobs(): number {
-  return Math.max(1, availableParallelism() - 1);
-}
 
 // Grades `options.dir`. Misuse (unknown stage, no program.ts, bad case file) is a HarnessError; everything the
 // program under test does is a verdict in the report. Rejects with the abort reason when options.signal fires.
@@ -79,6 +72,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const batches = runBatches({
     ...common,
     ...standbys,
+    ...(options.expectedMs === undefined ? {} : { expectedMs: options.expectedMs }),
     cases: selected.filter((c) => c.snapshotted).map((c) => ({ name: c.name, file: c.file })),
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),

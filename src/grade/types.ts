@@ -69,4 +69,6 @@ export type RunOptions = {
   env?: NodeJS.ProcessEnv;
   // Warm program processes to use before starting cold ones (watch mode keeps a pool for its course dir).
   standbys?: StandbySource;
+  // How long each case took in an earlier run, by name: the batches are balanced to finish together (watch mode).
+  expectedMs?: ReadonlyMap<string, number>;
 };

@@ -1,7 +1,7 @@
 // Course directories for tests, made at test time: the reference course (test/support/reference-course.ts), its
 // src/execute.ts also as src/reference-execute.ts for fixtures that wrap the reference dispatcher, then the
 // scenario's own files from test/fixtures/<scenario>/ on top.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -67,4 +67,16 @@ export async function processRunning(marker: string): Promise<boolean> {
     if (cmdline.split('\0').join(' ').includes(marker)) return true;
   }
   return false;
+}
+
+// The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read).
+export async function standbysIn(dir: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cwd === dir && /standby\.[jt]s/.test(cmdline)) found.push(Number(pid));
+  }
+  return found;
 }

@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { roundRobin, runBatches, type CaseRun } from '../../src/grade/run-batches.ts';
+import { runBatches, type CaseRun } from '../../src/grade/run-batches.ts';
 import { makeCourse, useScratch, REPO } from './course-fixture.ts';
 
 const course = (name: string) => ({ name, file: join(REPO, 'cases', 'register-tools', `${name}.json`) });
@@ -69,16 +69,5 @@ describe('runBatches', () => {
       },
     });
     expect(runs.map((r) => r.name)).toEqual([BASH.name]);
-  });
-});
-
-describe('roundRobin', () => {
-  it.each([
-    [[1, 2, 3, 4, 5], 2, [[1, 3, 5], [2, 4]]],
-    [[1, 2], 4, [[1], [2]]],
-    [[1, 2, 3], 1, [[1, 2, 3]]],
-    [[], 3, []],
-  ])('deals %j into %i batches', (items, jobs, batches) => {
-    expect(roundRobin(items, jobs)).toEqual(batches);
   });
 });

@@ -1,27 +1,15 @@
 // Warm standby processes, for real: each serves exactly one batch and runs the course's code as it is when the
 // work arrives (not as it was when the standby started), and closing the pool kills every waiting standby and
 // removes its temp dir.
-import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../src/grade/run-program.ts';
 import { standbyPool } from '../../src/grade/standby-pool.ts';
-import { makeCourse, useScratch, REPO } from './course-fixture.ts';
+import { makeCourse, standbysIn, useScratch, REPO } from './course-fixture.ts';
 
 const READ = join(REPO, 'cases', 'register-tools', 'course-read-seeded-file.json');
 const scratch = useScratch();
-
-// The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read).
-async function standbysIn(dir: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cwd === dir && cmdline.includes('standby.ts')) found.push(Number(pid));
-  }
-  return found;
-}
 
 describe('standbyPool', () => {
   it('hands each standby out once, running the code as saved after it started', async () => {

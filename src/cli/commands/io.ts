@@ -1,3 +1,5 @@
+import type { StandbySource } from '../../grade/run-program.ts';
+
 // What every command is given instead of touching `process`: streams, the working directory, the environment.
 export type CommandIo = {
   cwd: string;
@@ -10,6 +12,8 @@ export type CommandIo = {
   root?: string;
   // Aborted on Ctrl-C: every program process is killed and its temp dir removed before the command settles.
   signal?: AbortSignal;
+  // Program processes already starting for a one-off `test` run (src/cli/early-start.ts); the caller closes them.
+  standbys?: StandbySource;
 };
 
 // How a command ended; src/cli/main.ts alone turns it into an exit code.

@@ -39,6 +39,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   const streaming = flags.reporter === 'pretty' && flags.output === undefined;
   const report = await runStage({
     ...options,
+    ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
     ...(streaming ? { onCaseResult: (r) => void io.stdout.write(`${renderProgressLine(r, { color })}\n`) } : {}),
   });
   const rerunCommand = report.failed > 0 ? rerunFailures(flags, report) : undefined;

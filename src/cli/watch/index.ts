@@ -48,12 +48,15 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   });
 
   // Warm program processes (Node and tsx loaded, nothing of the course), one per batch of the next run plus one
-  // for the first isolation re-check of a failing run: started before the first run and again after each, so a
-  // save pays only for compiling what changed and the cases. As many batches as there are cores, unlike a cold
-  // run's default: with start-up paid ahead of time, splitting the cases over both cores pays (docs/performance.md).
+  // per isolation re-check a failing run samples (as many as batches): started before the first run and again
+  // after each, so a save pays only for compiling what changed and the cases, passing or failing. As many
+  // batches as there are cores, unlike a cold run's default: with start-up paid ahead of time, splitting the
+  // cases over both cores pays (docs/performance.md).
   const jobs = options.jobs ?? availableParallelism();
-  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: jobs + 1 });
+  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: 2 * jobs });
   const refill = (): void => void standbys.fill();
+  // How long each case took when it last ran: the next run's batches are balanced with it to finish together.
+  const lastMs = new Map<string, number>();
 
   let state = initialState(options.cases);
   let run: { controller: AbortController; error?: unknown } | undefined;
@@ -101,9 +104,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       }
       write(renderProgress({ done, failed }, screen));
     };
-    runStage({ ...options, jobs, cases: request.cases, signal, onCaseResult, standbys }).then(
+    runStage({ ...options, jobs, cases: request.cases, signal, onCaseResult, standbys, expectedMs: lastMs }).then(
       (report) => {
         refill();
+        for (const c of report.cases) lastMs.set(c.name, c.durationMs);
         dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
       },
       (error: unknown) => {
