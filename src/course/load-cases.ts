@@ -12,13 +12,15 @@ const MAX_ERRORS_PER_FILE = 5;
 
 // Every case of a stage, sorted by name. Fails with one HarnessError listing every bad file.
 export async function loadCases(root: string, stage: string): Promise<Case[]> {
-  const validate = await compileSchema(root);
+  const fileNames = await caseFileNames(root, stage);
+  const files = fileNames.map((fileName) => join(casesDir(root, stage), fileName));
+  const [validate, texts] = await Promise.all([compileSchema(root), Promise.all(files.map((file) => readFile(file, 'utf8')))]);
   const cases: Case[] = [];
   const problems: string[] = [];
-  for (const fileName of await caseFileNames(root, stage)) {
-    const file = join(casesDir(root, stage), fileName);
+  for (const [i, fileName] of fileNames.entries()) {
+    const file = files[i] as string;
     const shown = `cases/${stage}/${fileName}`;
-    const checked = parseCase(await readFile(file, 'utf8'), validate);
+    const checked = parseCase(texts[i] as string, validate);
     if (checked.ok) cases.push({ stage, name: fileName.slice(0, -'.json'.length), file, data: checked.data });
     else problems.push(...checked.errors.map((e) => `${shown}: ${e}`));
   }
@@ -31,10 +33,19 @@ export async function loadCases(root: string, stage: string): Promise<Case[]> {
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+// Compiled on every run, so compiled for speed: checking the schema itself against JSON Schema's meta-schema
+// would compile the meta-schema too (two thirds of the time), and that check belongs to the schema's own test
+// (test/course/load-cases.test.ts); ajv's code optimisation pass costs more than it saves on 112 small files.
 async function compileSchema(root: string): Promise<Validate> {
-  const schema: unknown = JSON.parse(await readFile(join(root, 'cases', 'case.schema.json'), 'utf8'));
-  const ajv = new Ajv({ allErrors: true, verbose: true });
-  return ajv.compile(schema as object);
+  return new Ajv(SCHEMA_OPTIONS).compile(await readCaseSchema(root));
+}
+
+// How the case schema is compiled; `verbose` puts the failing schema in each error, which describeErrors reads.
+export const SCHEMA_OPTIONS = { allErrors: true, verbose: true, validateSchema: false, code: { optimize: false } } as const;
+
+// cases/case.schema.json, parsed.
+export async function readCaseSchema(root: string): Promise<object> {
+  return JSON.parse(await readFile(join(root, 'cases', 'case.schema.json'), 'utf8')) as object;
 }
 
 // Parses and validates one case file's text: the case, or readable errors (`/calls/0/input must be object`).

@@ -1,21 +1,29 @@
 // Case loading: every file validated against cases/case.schema.json, a bad one reported by file and field.
-import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
-import { loadCases, parseCase } from '../../src/course/load-cases.ts';
+import { loadCases, parseCase, readCaseSchema, SCHEMA_OPTIONS } from '../../src/course/load-cases.ts';
 import { packageRoot } from '../../src/course/stages.ts';
 
-const schema = JSON.parse(readFileSync(join(packageRoot(), 'cases', 'case.schema.json'), 'utf8')) as object;
-const validate = new Ajv({ allErrors: true, verbose: true }).compile(schema);
+const schema = await readCaseSchema(packageRoot());
+// Compiled as loadCases compiles it.
+const validate = new Ajv(SCHEMA_OPTIONS).compile(schema);
 const call = { tool: 'Read', input: { path: 'a.txt' } };
 const errorsOf = (data: unknown): string[] => {
   const parsed = parseCase(typeof data === 'string' ? data : JSON.stringify(data), validate);
   return parsed.ok ? [] : parsed.errors;
 };
+
+describe('cases/case.schema.json', () => {
+  // A run compiles the schema without checking it against the meta-schema (for speed): this is that check.
+  it('is a valid JSON Schema', () => {
+    const ajv = new Ajv();
+    expect([ajv.validateSchema(schema), ajv.errorsText()]).toEqual([true, 'No errors']);
+  });
+});
 
 describe('parseCase', () => {
   it.each([
