@@ -61,6 +61,8 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   // A failure that ran after something else in its process may have been caused by it: judged again alone,
   // starting now. Not a timeout: re-running a hang costs a whole timeout again, and is rarely a neighbour's doing.
   const onRun = (run: CaseRun): void => {
+    // Only a case that ran after the probe has a time of its own: alone, it would include the process's start.
+    if (run.shared) options.timings?.set(run.name, run.durationMs);
     const verdict = judge(run);
     if (verdict.status === 'fail' && run.shared && verdict.failure?.kind !== 'timeout') recheck.suspect(verdict);
     else emit(verdict);
@@ -72,7 +74,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const batches = runBatches({
     ...common,
     ...standbys,
-    ...(options.expectedMs === undefined ? {} : { expectedMs: options.expectedMs }),
+    ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
     cases: selected.filter((c) => c.snapshotted).map((c) => ({ name: c.name, file: c.file })),
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),

@@ -69,6 +69,7 @@ export type RunOptions = {
   env?: NodeJS.ProcessEnv;
   // Warm program processes to use before starting cold ones (watch mode keeps a pool for its course dir).
   standbys?: StandbySource;
-  // How long each case took in an earlier run, by name: the batches are balanced to finish together (watch mode).
-  expectedMs?: ReadonlyMap<string, number>;
+  // How long each case took when it last ran in a batch, by name (ms): read to balance this run's batches so
+  // that they finish together, and updated with what this run measures. Watch mode keeps one across runs.
+  timings?: Map<string, number>;
 };

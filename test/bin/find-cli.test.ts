@@ -28,12 +28,14 @@ afterEach(async () => {
 
 describe('findCli', () => {
   it('runs the sources through tsx when nothing was built', () => {
-    expect(findCli(root)).toEqual({ entry: join(root, 'src', 'cli', 'main.ts'), needsTsx: true });
+    const src = join(root, 'src', 'cli');
+    expect(findCli(root)).toEqual({ entry: join(src, 'main.ts'), early: join(src, 'early-start.ts'), needsTsx: true });
   });
 
   it('runs the compiled CLI when the build is as new as every source (npm gives packed files one date)', async () => {
     await touch(join(root, 'dist', '.built'), 1000);
-    expect(findCli(root)).toEqual({ entry: join(root, 'dist', 'cli', 'main.js'), needsTsx: false });
+    const dist = join(root, 'dist', 'cli');
+    expect(findCli(root)).toEqual({ entry: join(dist, 'main.js'), early: join(dist, 'early-start.js'), needsTsx: false });
   });
 
   it('falls back to the sources when a file deep in src/ changed after the build', async () => {

@@ -58,6 +58,19 @@ describe('runStage', () => {
     expect(report.warnings?.[0]).toMatch(/^your cases affect each other — module-level state\? 3 failing cases/);
   });
 
+  it("records each case's time in a batch into the timings it was given", async () => {
+    const timings = new Map([[READ, 99_999]]);
+    await grade(await makeCourse(scratch), { timings });
+    expect([...timings.keys()].sort()).toEqual([BASH, GLOB, READ]);
+    expect(timings.get(READ)).toBeLessThan(99_999);
+  });
+
+  it('records no time for a case run alone, since it would include the start of its process', async () => {
+    const timings = new Map<string, number>();
+    const report = await grade(await makeCourse(scratch), { cases: [READ], timings });
+    expect([report.passed, timings.size]).toEqual([1, 0]);
+  });
+
   it('stops at the first failure with bail, counting the cases not run', async () => {
     const report = await grade(await makeCourse(scratch, 'exits-non-zero'), { bail: true, cases: [BASH, READ] });
     expect(verdicts(report.cases)).toEqual({ [BASH]: 'crash' });

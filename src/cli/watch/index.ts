@@ -55,8 +55,8 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   const jobs = options.jobs ?? availableParallelism();
   const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: 2 * jobs });
   const refill = (): void => void standbys.fill();
-  // How long each case took when it last ran: the next run's batches are balanced with it to finish together.
-  const lastMs = new Map<string, number>();
+  // How long each case took when it last ran in a batch: each run balances its batches with it and updates it.
+  const timings = new Map<string, number>();
 
   let state = initialState(options.cases);
   let run: { controller: AbortController; error?: unknown } | undefined;
@@ -104,10 +104,9 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       }
       write(renderProgress({ done, failed }, screen));
     };
-    runStage({ ...options, jobs, cases: request.cases, signal, onCaseResult, standbys, expectedMs: lastMs }).then(
+    runStage({ ...options, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
       (report) => {
         refill();
-        for (const c of report.cases) lastMs.set(c.name, c.durationMs);
         dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
       },
       (error: unknown) => {
