@@ -61,7 +61,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--case <name>', 'a case name or glob (* and ?); repeat for several', collect, [])
     .option('--bail', 'stop at the first failing case')
     .option('--timeout <ms>', 'per-case timeout in milliseconds (default: 10000)')
-    .option('--jobs <n>', 'program processes at once (default: one fewer than the CPUs, at least 1)')
+    .option('--jobs <n>', 'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4)')
     .option('--shard <i/n>', 'grade only the i-th of n deterministic shards (CI matrices)')
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
     .option('--output <file>', "write the report to a file instead of stdout")
