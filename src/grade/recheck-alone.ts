@@ -1,15 +1,21 @@
 // The leaked-state rule. A case that failed after other cases ran in the same process may have been broken by
-// them (module-level state in the student's code). The first `jobs` such failures are re-run alone, each in a
-// fresh process, as soon as they are reported (while the other batches still run). If any verdict changes, the
-// program's cases affect each other: every such failure is re-run alone and its isolated verdict is the one
-// reported. Its limit: when the sampled verdicts hold, the unsampled ones are trusted, and a case that passes
-// only thanks to a neighbour is never re-run.
+// them (module-level state in the student's code). The first such failure is re-run alone, in a fresh process,
+// as soon as it is reported (while the batches still run). If its verdict changes, the program's cases affect
+// each other: every such failure is re-run alone and its isolated verdict is the one reported. Its limit: when
+// the sampled verdict holds, the others are trusted, and a case that passes only thanks to a neighbour is never
+// re-run.
+//
+// One sample, whatever --jobs: a program then gets the same check in watch mode, in a one-off run and in a CI
+// matrix; and on two cores every further sample cost a failing watch-mode verdict about 0.1 s (its process starts
+// while the batches still need the CPU; docs/performance.md).
 import { jsonEqual } from './compare-results.ts';
 import type { CaseResult } from './types.ts';
 
-// How to re-run cases alone, and how many to sample.
+// How many suspects are re-run alone before the rule decides whether to re-run the rest.
+export const SAMPLED_SUSPECTS = 1;
+
+// How to re-run cases alone.
 export type Recheck = {
-  jobs: number;
   // Runs the named cases each alone in a fresh process and returns their verdicts.
   runAlone: (names: string[]) => Promise<CaseResult[]>;
 };
@@ -38,7 +44,7 @@ export function startRecheck(how: Recheck): EarlyRecheck {
   return {
     suspect: (result) => {
       suspects.push(result);
-      if (sample.size < Math.max(1, how.jobs)) sample.set(result.name, runAlone([result.name]));
+      if (sample.size < SAMPLED_SUSPECTS) sample.set(result.name, runAlone([result.name]));
     },
     finish: async () => {
       if (suspects.length === 0) return { results: [] };

@@ -49,7 +49,6 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     return snapshot === null ? noSnapshot(c) : judgeCase(c, snapshot, run);
   };
   const recheck = startRecheck({
-    jobs,
     runAlone: async (names) => {
       const alone: CaseResult[] = [];
       const cases = names.map((name) => ({ name, file: judging!.cases.get(name)!.file }));

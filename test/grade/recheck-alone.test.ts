@@ -27,7 +27,7 @@ function alone(verdicts: Record<string, CaseResult>) {
 }
 
 // Feeds the suspects in as a run would find them, then applies the rule.
-async function recheck(suspects: CaseResult[], how: { jobs: number; runAlone: (names: string[]) => Promise<CaseResult[]> }) {
+async function recheck(suspects: CaseResult[], how: { runAlone: (names: string[]) => Promise<CaseResult[]> }) {
   const r = startRecheck(how);
   for (const s of suspects) r.suspect(s);
   return r.finish();
@@ -36,27 +36,27 @@ async function recheck(suspects: CaseResult[], how: { jobs: number; runAlone: (n
 describe('startRecheck', () => {
   it('does nothing without suspects', async () => {
     const runner = alone({});
-    expect(await recheck([], { jobs: 2, ...runner })).toEqual({ results: [] });
+    expect(await recheck([], runner)).toEqual({ results: [] });
     expect(runner.asked).toEqual([]);
   });
 
-  it('re-runs the first `jobs` suspects alone as they arrive, and keeps the rest when no verdict changes', async () => {
-    const runner = alone({ c: fail('c'), b: fail('b') });
-    const result = await recheck([fail('c'), fail('b'), fail('a')], { jobs: 2, ...runner });
-    expect(runner.asked).toEqual([['c'], ['b']]);
+  it('re-runs the first suspect alone as it arrives, and keeps the rest when its verdict holds', async () => {
+    const runner = alone({ c: fail('c') });
+    const result = await recheck([fail('c'), fail('b'), fail('a')], runner);
+    expect(runner.asked).toEqual([['c']]);
     expect(result).toEqual({ results: [fail('a'), fail('b'), fail('c')] });
   });
 
   it('starts a sampled re-run as soon as the suspect is reported, before the rest are in', () => {
     const runner = alone({ a: fail('a') });
-    startRecheck({ jobs: 2, ...runner }).suspect(fail('a'));
+    startRecheck(runner).suspect(fail('a'));
     expect(runner.asked).toEqual([['a']]);
   });
 
-  it('re-runs every suspect alone once a sampled verdict changes, reports the isolated verdicts, and warns', async () => {
+  it('re-runs every suspect alone once the sampled verdict changes, reports the isolated verdicts, and warns', async () => {
     const runner = alone({ a: pass('a'), b: fail('b'), c: pass('c') });
-    const result = await recheck([fail('a'), fail('b'), fail('c')], { jobs: 2, ...runner });
-    expect(runner.asked).toEqual([['a'], ['b'], ['c']]);
+    const result = await recheck([fail('a'), fail('b'), fail('c')], runner);
+    expect(runner.asked).toEqual([['a'], ['b', 'c']]);
     expect(result.results).toEqual([pass('a'), fail('b'), pass('c')]);
     expect(result.warning).toBe(
       'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, c). Every failure that ran after another case was re-run alone and that verdict is reported. Keep state in your Tools instance, not in module variables.',
@@ -68,7 +68,6 @@ describe('startRecheck', () => {
     const gate = new Promise<void>((r) => (release = r));
     let done = false;
     const r = startRecheck({
-      jobs: 1,
       runAlone: async () => {
         await gate;
         done = true;

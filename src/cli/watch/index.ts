@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { defaultWatchJobs } from '../../grade/default-jobs.ts';
+import { SAMPLED_SUSPECTS } from '../../grade/recheck-alone.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { standbyPool } from '../../grade/standby-pool.ts';
 import { renderPretty, renderProgressLine } from '../../grade/reporters/pretty.ts';
@@ -49,12 +50,12 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   });
 
   // Warm program processes (Node and tsx loaded, nothing of the course), one per batch of the next run plus one
-  // per isolation re-check a failing run samples (as many as batches): started before the first run and again
-  // after each, so a save pays only for compiling what changed and the cases, passing or failing. As many
-  // batches as there are cores (up to 4), unlike a cold run's default: with start-up paid ahead of time,
-  // splitting the cases over both cores pays (docs/performance.md).
+  // for the isolation re-check a failing run starts: started before the first run and again after each, so a
+  // save pays only for compiling what changed and the cases, passing or failing. As many batches as there are
+  // cores (up to 4), unlike a cold run's default: with start-up paid ahead of time, splitting the cases over both
+  // cores pays (docs/performance.md).
   const jobs = options.jobs ?? defaultWatchJobs();
-  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: 2 * jobs });
+  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: jobs + SAMPLED_SUSPECTS });
   const refill = (): void => void standbys.fill();
   // How long each case took when it last ran in a batch: each run balances its batches with it and updates it.
   const timings = new Map<string, number>();
