@@ -15,7 +15,7 @@ if (dirArg === undefined || stage === undefined) {
 }
 const t0 = performance.now();
 const { runStage } = await import('../src/grade/run-stage.ts');
-const { renderPretty } = await import('../src/grade/reporters/pretty.ts');
+const { renderPretty } = await import('../src/grade/report/pretty.ts');
 const t2 = performance.now();
 let first: number | undefined;
 let last = 0;

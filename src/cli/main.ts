@@ -2,7 +2,7 @@
 // (0 all passed, 1 a case failed, 2 the harness was misused, 130 interrupted, 3 a bug in theinference).
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.ts';
-import { REPORTER_NAMES } from '../grade/reporters/names.ts';
+import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';

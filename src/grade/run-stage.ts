@@ -3,11 +3,11 @@
 // that failures are the program's own and not a neighbour's.
 import { packageRoot, requireStage } from '../course/stages.ts';
 import { loadJudging, planCases, type Judging } from './case-plan.ts';
-import { checkCourseDir } from './check-course-dir.ts';
-import { defaultJobs } from './default-jobs.ts';
-import { judgeCase, noSnapshot } from './judge-case.ts';
-import { startRecheck } from './recheck-alone.ts';
-import { runBatches, type CaseRun } from './run-batches.ts';
+import { checkCourseDir } from './run/check-course-dir.ts';
+import { defaultJobs } from './run/default-jobs.ts';
+import { judgeCase, noSnapshot } from './judge/judge-case.ts';
+import { startRecheck } from './judge/recheck-alone.ts';
+import { runBatches, type CaseRun } from './run/run-batches.ts';
 import type { CaseResult, RunOptions, RunReport } from './types.ts';
 
 // Per case, when --timeout is not given: generous for the slowest case on a busy 2-core machine.

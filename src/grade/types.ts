@@ -1,5 +1,5 @@
 import type { Call } from '../course/types.ts';
-import type { StandbySource } from './run-program.ts';
+import type { StandbySource } from './run/run-program.ts';
 
 // Why a case failed. Errors are data until the CLI edge: reporters render these, nothing throws.
 export type FailureKind =
@@ -20,7 +20,7 @@ export type Failure = {
   call?: Call;
   expected?: unknown;
   received?: unknown;
-  // A recognised mistake, said in the student's terms (see src/grade/hints.ts).
+  // A recognised mistake, said in the student's terms (see src/grade/judge/hints.ts).
   hint?: string;
 };
 

@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { flagValue, startEarly } from '../../src/cli/early-start.ts';
-import { defaultJobs } from '../../src/grade/default-jobs.ts';
+import { defaultJobs } from '../../src/grade/run/default-jobs.ts';
 import { makeCourse, standbysIn, useScratch } from '../grade/course-fixture.ts';
 
 const scratch = useScratch();

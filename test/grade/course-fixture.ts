@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
-import { tsxCacheName } from '../../src/grade/program-process.ts';
+import { tsxCacheName } from '../../src/grade/run/program-process.ts';
 
 // This repository's root.
 export { REPO };

@@ -1,4 +1,4 @@
-import type { StandbySource } from '../../grade/run-program.ts';
+import type { StandbySource } from '../../grade/run/run-program.ts';
 
 // What every command is given instead of touching `process`: streams, the working directory, the environment.
 export type CommandIo = {

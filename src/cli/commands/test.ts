@@ -2,8 +2,8 @@
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
-import { renderReport, type ReporterName } from '../../grade/reporters/index.ts';
-import { renderProgressLine } from '../../grade/reporters/pretty.ts';
+import { renderReport, type ReporterName } from '../../grade/report/index.ts';
+import { renderProgressLine } from '../../grade/report/pretty.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions, RunReport } from '../../grade/types.ts';

@@ -1,0 +1,126 @@
+// Compares a program's printed results with the snapshot, call by call, and says which call differs first
+// and how. JSON values are equal when deeply equal: key order does not matter, anything else does.
+import type { Call } from '../../course/types.ts';
+import type { Failure } from '../types.ts';
+
+// The first difference between the snapshot's results and the program's, or undefined when they agree.
+export function compareResults(calls: Call[], expected: unknown[], received: unknown[]): Failure | undefined {
+  if (received.length !== expected.length) {
+    return {
+      kind: 'result-count',
+      message: `printed ${count(received.length, 'result')} for ${count(expected.length, 'call')}: program.ts prints exactly one result per call (was it modified?)`,
+      expected,
+      received,
+    };
+  }
+  const index = expected.findIndex((e, k) => !jsonEqual(e, received[k]));
+  if (index === -1) return undefined;
+  const call = calls[index];
+  const tool = call === undefined ? '' : ` (${call.tool})`;
+  return {
+    kind: 'mismatch',
+    message: `call ${index + 1} of ${expected.length}${tool} differs: ${describeDifference(expected[index], received[index])}`,
+    callIndex: index,
+    ...(call === undefined ? {} : { call }),
+    expected: expected[index],
+    received: received[index],
+  };
+}
+
+// Deep equality of JSON values.
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, k) => jsonEqual(v, b[k]));
+  }
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+}
+
+// One phrase saying how `received` differs from `expected`, in the student's terms.
+export function describeDifference(expected: unknown, received: unknown, path = ''): string {
+  const where = path === '' ? 'the result' : `"${path}"`;
+  if (path === '' && isObject(received) && 'threw' in received && !(isObject(expected) && 'threw' in expected)) {
+    return `execute threw instead of returning a result: ${short(received.threw, 120)}`;
+  }
+  if (kindOf(expected) !== kindOf(received)) {
+    const show = (v: unknown): string => (v === undefined ? kindOf(v) : `${kindOf(v)} ${short(v)}`);
+    return `${where}: expected ${show(expected)}, received ${show(received)}`;
+  }
+  if (Array.isArray(expected) && Array.isArray(received)) {
+    if (expected.length !== received.length) {
+      return `${where} has ${count(received.length, 'item')}, expected ${expected.length}`;
+    }
+    const k = expected.findIndex((v, i) => !jsonEqual(v, received[i]));
+    return describeDifference(expected[k], received[k], `${path}[${k}]`);
+  }
+  if (isObject(expected) && isObject(received)) return describeObjects(expected, received, path);
+  if (typeof expected === 'string' && typeof received === 'string') {
+    return `${where}${describeStrings(expected, received)}`;
+  }
+  return `${where}: expected ${short(expected)}, received ${short(received)}`;
+}
+
+function describeObjects(expected: Record<string, unknown>, received: Record<string, unknown>, path: string): string {
+  const inner = (key: string): string => (path === '' ? key : `${path}.${key}`);
+  const missing = Object.keys(expected).filter((k) => !Object.hasOwn(received, k)).sort();
+  const extra = Object.keys(received).filter((k) => !Object.hasOwn(expected, k)).sort();
+  const parts = [
+    ...missing.map((k) => `"${inner(k)}" is missing (expected ${short(expected[k])})`),
+    ...extra.map((k) => `unexpected "${inner(k)}": ${short(received[k])}`),
+  ];
+  // The first shared key whose value differs comes first: it is usually the one that matters.
+  const key = Object.keys(expected)
+    .sort()
+    .find((k) => Object.hasOwn(received, k) && !jsonEqual(expected[k], received[k]));
+  if (key !== undefined) parts.unshift(describeDifference(expected[key], received[key], inner(key)));
+  return parts.length > 0 ? parts.join('; ') : 'differs';
+}
+
+// How two different strings differ, naming the invisible differences a reader would otherwise miss; the
+// phrase follows the string's name (`"content" has an extra newline at the end`).
+export function describeStrings(expected: string, received: string): string {
+  if (received === `${expected}\n`) return ' has an extra newline at the end';
+  if (expected === `${received}\n`) return ' is missing the newline at the end';
+  if (received.trimEnd() === expected.trimEnd() && received !== expected) {
+    return ' differs only in whitespace at the end';
+  }
+  if (received.replace(/\r\n/g, '\n') === expected.replace(/\r\n/g, '\n')) {
+    return received.includes('\r\n') ? ' has \\r\\n line endings where \\n was expected' : ' is missing the \\r of \\r\\n line endings';
+  }
+  const e = expected.split('\n');
+  const r = received.split('\n');
+  if (e.length === 1 && r.length === 1) return `: expected ${short(expected)}, received ${short(received)}`;
+  const line = e.findIndex((l, k) => l !== r[k]);
+  const n = line === -1 ? e.length : line;
+  const el = e[n];
+  const rl = r[n];
+  if (el !== undefined && rl !== undefined && el.trimEnd() === rl.trimEnd()) {
+    return ` differs from line ${n + 1} on: trailing whitespace (expected ${short(el)}, received ${short(rl)})`;
+  }
+  const show = (l: string | undefined): string => (l === undefined ? 'no such line' : short(l));
+  return ` differs from line ${n + 1} on: expected ${show(el)}, received ${show(rl)}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'nothing';
+  const t = typeof value;
+  return t === 'object' ? 'an object' : `a ${t}`;
+}
+
+// JSON text of a value, cut to `max` characters.
+export function short(value: unknown, max = 60): string {
+  const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

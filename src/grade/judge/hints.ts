@@ -1,0 +1,233 @@
+import type { Call } from '../../course/types.ts';
+import { jsonEqual } from './compare-results.ts';
+
+// What the grader knows about the first call of a failing case that differs from the snapshot: no more.
+export type HintContext = { call: Call; expected: unknown; received: unknown };
+
+type Output = Record<string, unknown>;
+type Recogniser = (ctx: HintContext) => string | undefined;
+
+// The dispatcher contract of docs/tools.md: the names each method answers to, the input keys it reads, the
+// section of docs/tools.md that words its results.
+const METHODS: Record<string, { names: string[]; keys: string[]; section: string }> = {
+  view: { names: ['Read', 'view'], keys: ['path', 'view_range'], section: 'view(path, viewRange?)' },
+  create: { names: ['Write', 'create'], keys: ['path', 'file_text'], section: 'create(path, fileText)' },
+  strReplace: {
+    names: ['Edit', 'str_replace'],
+    keys: ['path', 'old_str', 'new_str'],
+    section: 'strReplace(path, oldStr, newStr?)',
+  },
+  insert: {
+    names: ['insert'],
+    keys: ['path', 'insert_line', 'insert_text', 'new_str'],
+    section: 'insert(path, insertLine, text)',
+  },
+  glob: { names: ['Glob', 'glob'], keys: ['pattern', 'path'], section: 'glob(pattern, path?)' },
+  grep: { names: ['Grep', 'grep'], keys: ['pattern', 'path', 'glob'], section: 'grep(pattern, path?, glob?)' },
+  bash: { names: ['Bash', 'bash'], keys: ['command', 'timeout'], section: 'bash(command, timeoutMs?)' },
+};
+const KNOWN_NAMES = [...Object.values(METHODS).flatMap((m) => m.names), 'echo'];
+
+// How each method's own results begin, to tell which method a misrouted call reached.
+const SHAPES: [method: string, shape: RegExp][] = [
+  ['create', /^File (created|overwritten) successfully at: /],
+  ['strReplace', /^The file [^\n]* has been edited\.$|^No replacement was performed: /],
+  ['insert', /^Inserted text after line \d+ of |^Invalid insert_line /],
+  ['view', /^\d+: |^\(empty (file|directory)\)$|^Invalid view_range|^Cannot display binary file: /],
+  ['glob', /^No files found$/],
+  ['grep', /^No matches found$|^Invalid regex: |^[^\n:]+:\d+: /],
+];
+
+const methodOf = (name: string) => Object.keys(METHODS).find((m) => METHODS[m]?.names.includes(name));
+const asOutput = (v: unknown) => (v !== null && typeof v === 'object' ? (v as Output) : undefined);
+const contentOf = (v: unknown) => {
+  const content = asOutput(v)?.content;
+  return typeof content === 'string' ? content : undefined;
+};
+const isError = (v: unknown) => asOutput(v)?.is_error === true;
+const says = (v: unknown, re: RegExp) => re.test(contentOf(v) ?? '');
+const lines = (v: unknown) => contentOf(v)?.split('\n') ?? [];
+const without = (v: unknown, key: string) =>
+  Object.fromEntries(Object.entries(asOutput(v) ?? {}).filter(([k]) => k !== key));
+const given = (call: Call, key: string) => call.input[key] !== undefined && call.input[key] !== null;
+const expectsUnknown = ({ call, expected }: HintContext) => contentOf(expected) === `unknown tool: ${call.tool}`;
+// An unknown-tool answer in any spelling, returned or thrown: the name was rejected, only the form is off.
+const rejectsName = (received: unknown) =>
+  says(received, /unknown tool/i) || /unknown tool/i.test(String(asOutput(received)?.threw ?? ''));
+// The received result has every line of the expected one, and more: a filter was dropped.
+const moreLines = (expected: unknown, received: unknown) =>
+  lines(received).length > lines(expected).length && lines(expected).every((l) => lines(received).includes(l));
+// Globbed from the sandbox root instead of `path`: nothing there, or the same files with the directory in front.
+const fromRoot = (expected: unknown, received: unknown) =>
+  contentOf(received) === 'No files found' ||
+  lines(expected).every((e) => lines(received).some((r) => r.endsWith(`/${e}`)));
+const TIME_LIMIT = /\[timed out after |^Invalid parameter 'timeout'/;
+
+// `toString`, `constructor`, `__proto__` found Object.prototype's members in a plain-object map.
+function inheritedName(ctx: HintContext): string | undefined {
+  const { tool } = ctx.call;
+  if (!expectsUnknown(ctx) || !(tool in Object.prototype) || rejectsName(ctx.received)) return undefined;
+  return `\`${tool}\` reached Object.prototype: a plain-object lookup (handlers[name]) finds inherited members; use a switch, a Map or Object.hasOwn so it gets \`unknown tool: ${tool}\``;
+}
+
+// `read` answered as if it were `Read`.
+function caseInsensitiveName(ctx: HintContext): string | undefined {
+  const { tool } = ctx.call;
+  const twin = KNOWN_NAMES.find((n) => n !== tool && n.toLowerCase() === tool.toLowerCase());
+  if (!expectsUnknown(ctx) || twin === undefined || rejectsName(ctx.received)) return undefined;
+  return `tool names are exact: \`${tool}\` is not \`${twin}\` and must get \`unknown tool: ${tool}\`; compare the name as sent (no toLowerCase)`;
+}
+
+function threw(ctx: HintContext): string | undefined {
+  const error = asOutput(ctx.received)?.threw;
+  if (typeof error !== 'string') return undefined;
+  if (!expectsUnknown(ctx)) {
+    return `execute threw (${error}) on ${ctx.call.tool}: a failure must come back as { content, is_error: true }, never a throw`;
+  }
+  return `execute threw (${error}) instead of returning { content: 'unknown tool: ${ctx.call.tool}', is_error: true }: an unknown tool is an observation for the model, not a crash`;
+}
+
+// The name was rejected, but not as `{ content: 'unknown tool: NAME', is_error: true }` to the letter.
+function unknownWording(ctx: HintContext): string | undefined {
+  const got = contentOf(ctx.received) ?? '';
+  const want = `unknown tool: ${ctx.call.tool}`;
+  if (!expectsUnknown(ctx) || !/^unknown tool:/i.test(got)) return undefined;
+  if (got !== want) return `the exact text is lowercase \`${want}\` (you sent \`${got}\`)`;
+  return `an unknown tool is an error: return { content: '${want}', is_error: true } (your result has no \`is_error: true\`)`;
+}
+
+function unwiredName(ctx: HintContext): string | undefined {
+  const { tool } = ctx.call;
+  const method = methodOf(tool);
+  if (contentOf(ctx.received) !== `unknown tool: ${tool}` || expectsUnknown(ctx)) return undefined;
+  if (tool === 'echo') return 'the name `echo` is not wired: return { content: input.text }';
+  if (method === undefined) return undefined;
+  const kind = METHODS[method]?.names.length === 1 ? 'name' : 'alias';
+  return `the ${kind} \`${tool}\` is not wired: route it to tools.${method}`;
+}
+
+function nothingReturned(ctx: HintContext): string | undefined {
+  if (ctx.received !== null && ctx.received !== undefined) return undefined;
+  return `execute returned nothing for ${ctx.call.tool}: a \`return\` is missing in its branch (or the result was never returned)`;
+}
+
+function echoWithoutText({ call, received }: HintContext): string | undefined {
+  if (call.tool !== 'echo' || contentOf(received) !== undefined) return undefined;
+  if (jsonEqual(received, call.input) || jsonEqual(asOutput(received)?.content, call.input)) {
+    return 'echo returned the whole input: it must return { content: input.text }';
+  }
+  return 'echo must return { content: input.text }';
+}
+
+// A Promise prints as `{}` in JSON and as '[object Promise]' in a string; a `.then` stores its result too late.
+function unawaited({ call, expected, received }: HintContext): string | undefined {
+  const method = `tools.${methodOf(call.tool) ?? 'the tool'}`;
+  const content = asOutput(received)?.content;
+  if ((content !== null && typeof content === 'object') || content === '[object Promise]') {
+    return `the result of ${method} was not awaited: \`content\` holds a Promise; return the ToolOutput of ${method}(…) itself`;
+  }
+  if (!jsonEqual(received, { content: '' }) || !contentOf(expected)) return undefined;
+  return `${call.tool} returned before ${method} finished: its promise was not awaited (fire-and-forget, or a .then that stores the result too late); return or await it`;
+}
+
+function extraIsErrorFalse({ call, expected, received }: HintContext): string | undefined {
+  if (asOutput(received)?.is_error !== false || 'is_error' in (asOutput(expected) ?? {})) return undefined;
+  if (!jsonEqual(without(received, 'is_error'), expected)) return undefined;
+  return `only bash sets is_error: a success from ${call.tool} has no is_error key (drop the added \`is_error: false\`)`;
+}
+
+function missingParameter({ call, expected, received }: HintContext): string | undefined {
+  const key = /^Missing required parameter '(\w+)'$/.exec(contentOf(received) ?? '')?.[1];
+  const method = methodOf(call.tool);
+  if (key === undefined || method === undefined || contentOf(expected) === contentOf(received)) return undefined;
+  if (!METHODS[method]?.keys.includes(key)) {
+    const owners = Object.keys(METHODS).filter((m) => METHODS[m]?.keys.includes(key));
+    return `${call.tool} was routed to the wrong method: it asked for \`${key}\`, which tools.${method} does not take (tools.${owners.join(' / tools.')} does); route it to tools.${method}`;
+  }
+  if (key === 'insert_text' && given(call, 'new_str')) {
+    return "insert got no text: this call sends it as `new_str` (Anthropic's name); pass input.insert_text ?? input.new_str";
+  }
+  if (key === 'insert_text') {
+    return 'input.insert_text was not passed: current models send `insert_text`; pass input.insert_text ?? input.new_str';
+  }
+  return `input.${key} was not passed: read \`${key}\` from the input (snake_case, as the model sends it)`;
+}
+
+function swappedOldNew({ call, expected, received }: HintContext): string | undefined {
+  if (methodOf(call.tool) !== 'strReplace' || !given(call, 'new_str')) return undefined;
+  if (!says(expected, /has been edited\.$/) || !says(received, /^No replacement was performed/)) return undefined;
+  return 'old_str and new_str look swapped: call tools.strReplace(input.path, input.old_str, input.new_str)';
+}
+
+// A key the method reads, and how to tell from the two results that the dispatcher dropped it.
+const IGNORED_KEYS: [method: string, key: string, argument: string, dropped: (e: unknown, r: unknown) => boolean][] = [
+  ['view', 'view_range', 'second', (e, r) => says(e, /^(Invalid view_range|view_range is not allowed)/) || moreLines(e, r)],
+  ['bash', 'timeout', 'second', (e, r) => says(e, TIME_LIMIT) && !says(r, TIME_LIMIT)],
+  ['grep', 'glob', 'third', (e, r) => says(e, /^Invalid parameter 'glob'|^No matches found$/) || moreLines(e, r)],
+  ['glob', 'path', 'second', (e, r) => (isError(e) ? says(e, /^(Path not found|Not a directory): /) : fromRoot(e, r))],
+];
+
+function ignoredKey({ call, expected, received }: HintContext): string | undefined {
+  if (isError(received)) return undefined;
+  const method = methodOf(call.tool);
+  const hit = IGNORED_KEYS.find(([m, key, , dropped]) => m === method && given(call, key) && dropped(expected, received));
+  return hit && `input.${hit[1]} was ignored: pass it to tools.${hit[0]} as its ${hit[2]} argument`;
+}
+
+// Which method a result came from, by its wording; a bare listing where numbered lines were due is glob's.
+function shapeOf({ expected, received }: HintContext): string | undefined {
+  if (asOutput(received)?.exit_code !== undefined) return 'bash';
+  const content = contentOf(received);
+  if (content === undefined) return undefined;
+  const shape = SHAPES.find(([, re]) => re.test(content))?.[0];
+  if (shape !== undefined || isError(received) || !says(expected, /^\d+: /)) return shape;
+  return 'glob';
+}
+
+function wrongMethod(ctx: HintContext): string | undefined {
+  const method = methodOf(ctx.call.tool);
+  const shape = shapeOf(ctx);
+  if (method === undefined || shape === undefined || shape === method) return undefined;
+  return `${ctx.call.tool} was routed to the wrong method (its result looks like ${shape}'s): route it to tools.${method}`;
+}
+
+// Routed right, failed right, worded otherwise: the student's Tools, not the dispatcher.
+function errorWording({ call, expected, received }: HintContext): string | undefined {
+  if (!isError(expected) || !isError(received)) return undefined;
+  if (!jsonEqual(without(expected, 'content'), without(received, 'content'))) return undefined;
+  const want = contentOf(expected) ?? '';
+  let section = METHODS[methodOf(call.tool) ?? '']?.section ?? 'The dispatcher';
+  if (/^Path escapes workspace: /.test(want)) section = 'Sandbox paths';
+  if (/^Missing required parameter |^Invalid parameter '\w+': expected a string, got /.test(want)) {
+    section = 'Arguments every tool checks';
+  }
+  return `your Tools word this error differently from the course contract: see docs/tools.md, section "${section}"`;
+}
+
+// Most specific first: a mistake in the name explains a result better than the result's shape does.
+const RECOGNISERS: Recogniser[] = [
+  inheritedName,
+  caseInsensitiveName,
+  threw,
+  unknownWording,
+  unwiredName,
+  nothingReturned,
+  echoWithoutText,
+  unawaited,
+  extraIsErrorFalse,
+  missingParameter,
+  swappedOldNew,
+  ignoredKey,
+  wrongMethod,
+  errorWording,
+];
+
+// Names the student's mistake behind the first differing call, or undefined when none is recognised.
+export function hintFor(ctx: HintContext): string | undefined {
+  if (jsonEqual(ctx.expected, ctx.received)) return undefined;
+  for (const recognise of RECOGNISERS) {
+    const hint = recognise(ctx);
+    if (hint !== undefined) return hint;
+  }
+  return undefined;
+}

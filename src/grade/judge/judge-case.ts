@@ -1,0 +1,77 @@
+// A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
+import type { Case, Snapshot } from '../../course/types.ts';
+import { compareResults } from './compare-results.ts';
+import { hintFor } from './hints.ts';
+import type { CaseRun } from '../run/run-batches.ts';
+import type { CaseResult, Failure } from '../types.ts';
+
+// The verdict for one case.
+export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): CaseResult {
+  const failure = findFailure(c, snapshot, run);
+  return {
+    name: c.name,
+    description: c.data.description,
+    status: failure === undefined ? 'pass' : 'fail',
+    durationMs: Math.round(run.durationMs),
+    ...(failure === undefined ? {} : { failure }),
+    output: run.output,
+  };
+}
+
+// The verdict for a case that has no snapshot: nothing to compare with, so it is not run.
+export function noSnapshot(c: Case): CaseResult {
+  const how = `a course author runs \`theinference snapshot --stage ${c.stage} --case ${c.name}\` to make it`;
+  return {
+    name: c.name,
+    description: c.data.description,
+    status: 'fail',
+    durationMs: 0,
+    failure: { kind: 'no-snapshot', message: `the stage has no snapshot for this case (${how})` },
+    output: '',
+  };
+}
+
+function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure | undefined {
+  const o = run.outcome;
+  const early = o.beforeAnyCase === true;
+  switch (o.kind) {
+    case 'results': {
+      if (snapshot === null) return noSnapshot(c).failure;
+      const failure = compareResults(c.data.calls, snapshot.results, o.results);
+      if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
+      const hint = hintFor({ call: failure.call, expected: failure.expected, received: failure.received });
+      return hint === undefined ? failure : { ...failure, hint };
+    }
+    case 'bad-line': {
+      const when = early ? 'before running any case, the program' : 'the program';
+      return { kind: 'bad-output', message: `${when} ${o.reason}${BAD_LINE_ADVICE}` };
+    }
+    case 'exited': {
+      const how = o.signal !== null ? `was killed by ${o.signal}` : `exited with code ${o.code}`;
+      if (early) {
+        const why = o.code === 0 ? 'without printing a result line' : '(it fails while loading: see its output)';
+        return { kind: o.code === 0 ? 'no-output' : 'crash', message: `the program ${how} before running any case ${why}` };
+      }
+      const message = `the program ${how} before printing results for this case`;
+      return { kind: o.code === 0 ? 'no-output' : 'crash', message };
+    }
+    case 'timeout': {
+      const when = early ? ' while loading, before running any case,' : '';
+      return {
+        kind: 'timeout',
+        message: `the program printed nothing for ${o.timeoutMs} ms${when} and was killed with every process it started (raise the limit with --timeout <ms>)`,
+      };
+    }
+    case 'overflow':
+      return {
+        kind: 'bad-output',
+        message: `the program printed over ${Math.round(o.limitBytes / 1024 / 1024)} MB on stdout without a line break and was killed`,
+      };
+    case 'spawn-failed':
+      return { kind: 'crash', message: `the program could not be started: ${o.message}` };
+  }
+}
+
+// Result lines own stdout; most bad lines are a debugging print that went there.
+const BAD_LINE_ADVICE =
+  '. Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it';

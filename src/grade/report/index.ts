@@ -1,0 +1,38 @@
+// Picks a reporter by its --reporter name. Every non-terminal format gets the same diagnosis as the terminal,
+// without colour, through `diagnose`.
+import { renderFailure } from './render-failure.ts';
+import type { CaseResult, RunReport } from '../types.ts';
+import { render as renderGithub } from './github.ts';
+import { render as renderJson } from './json.ts';
+import { render as renderJunit } from './junit.ts';
+import { renderPretty } from './pretty.ts';
+import { REPORTER_NAMES, type ReporterName } from './names.ts';
+import { render as renderTap } from './tap.ts';
+
+// The names, for callers that load the reporters anyway.
+export { REPORTER_NAMES, type ReporterName };
+
+type Render = (report: RunReport, ctx: { diagnose: (c: CaseResult) => string; rerunCommand?: string }) => string;
+
+const FORMATS: Record<Exclude<ReporterName, 'pretty'>, Render> = {
+  json: renderJson,
+  junit: renderJunit,
+  tap: renderTap,
+  github: renderGithub,
+};
+
+// The whole report in the named format. Colour applies to the pretty reporter only.
+export function renderReport(
+  name: ReporterName,
+  report: RunReport,
+  options: { color: boolean; rerunCommand?: string },
+): string {
+  if (name === 'pretty') return renderPretty(report, options);
+  const diagnose = (c: CaseResult): string => renderFailure(c, { color: false });
+  return FORMATS[name](report, { diagnose, ...(options.rerunCommand === undefined ? {} : { rerunCommand: options.rerunCommand }) });
+}
+
+// Whether `name` is a reporter name.
+export function isReporterName(name: string): name is ReporterName {
+  return (REPORTER_NAMES as readonly string[]).includes(name);
+}

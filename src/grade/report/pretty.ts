@@ -1,0 +1,44 @@
+// The terminal reporter: a progress line per case as verdicts stream in, then each failure's full diagnosis,
+// then the summary (counts and time, the plain `N passed, N failed` line, the command that re-runs the failures).
+import { painter } from './paint.ts';
+import { renderFailure } from './render-failure.ts';
+import type { CaseResult, RunReport } from '../types.ts';
+
+// One line for a case whose verdict just arrived.
+export function renderProgressLine(result: CaseResult, options: { color: boolean }): string {
+  const c = painter(options.color);
+  if (result.status === 'pass') return ` ${c.green('✓')} ${result.name} ${c.dim(`${result.durationMs} ms`)}`;
+  return ` ${c.red('✗')} ${result.name} ${c.dim(`— ${result.failure?.message ?? 'failed'}`)}`;
+}
+
+// The end of a run: failures in full, warnings, and the summary.
+export function renderPretty(report: RunReport, options: { color: boolean; rerunCommand?: string }): string {
+  const c = painter(options.color);
+  const failures = report.cases.filter((r) => r.status === 'fail');
+  const blocks: string[] = [];
+  if (failures.length > 0) {
+    const rule = c.red(`─── ${failures.length} failed ${'─'.repeat(40)}`);
+    blocks.push([rule, ...failures.map((f) => renderFailure(f, options))].join('\n\n'));
+  }
+  for (const warning of report.warnings ?? []) blocks.push(`${c.yellow('warning:')} ${warning}`);
+  const total = report.cases.length + (report.skipped ?? 0);
+  const counts = [
+    report.failed > 0 ? c.red(`${report.failed} failed`) : undefined,
+    c.green(`${report.passed} passed`),
+    report.skipped === undefined ? undefined : c.yellow(`${report.skipped} not run (--bail)`),
+  ].filter((s) => s !== undefined);
+  const summary = [
+    ` ${c.dim('Stage')}  ${report.stage}`,
+    ` ${c.dim('Cases')}  ${counts.join(c.dim(' | '))} ${c.dim(`(${total})`)}`,
+    ` ${c.dim('Time')}   ${(report.durationMs / 1000).toFixed(2)} s`,
+    '',
+    // Alone on its line and never coloured, for scripts and for people skimming a log.
+    `${report.passed} passed, ${report.failed} failed`,
+  ];
+  if (total === 0) summary.push('No case was selected (an empty shard?).');
+  if (options.rerunCommand !== undefined && report.failed > 0) {
+    summary.push('', 'Re-run just the failures:', options.rerunCommand);
+  }
+  blocks.push(summary.join('\n'));
+  return `\n${blocks.join('\n\n')}\n`;
+}

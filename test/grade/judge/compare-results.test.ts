@@ -1,0 +1,77 @@
+// Verdicts: deep equality of JSON values, the first differing call, and a phrase saying how it differs.
+import { describe, expect, it } from 'vitest';
+import { compareResults, describeDifference, jsonEqual } from '../../../src/grade/judge/compare-results.ts';
+
+const calls = [
+  { tool: 'Read', input: { path: 'a.txt' } },
+  { tool: 'Bash', input: { command: 'echo hi' } },
+];
+
+describe('jsonEqual', () => {
+  it.each([
+    [{ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 }, true],
+    [{ content: 'A' }, { content: 'A', is_error: false }, false],
+    [{ content: 'A', is_error: undefined }, { content: 'A' }, false],
+    [[1, 2], [2, 1], false],
+    [null, {}, false],
+    [[], {}, false],
+    ['1', 1, false],
+    [{ a: null }, { a: null }, true],
+  ])('%j and %j: %s', (a, b, equal) => {
+    expect(jsonEqual(a, b)).toBe(equal);
+  });
+});
+
+describe('describeDifference', () => {
+  it.each([
+    ['an extra is_error: false', { content: 'A' }, { content: 'A', is_error: false }, 'unexpected "is_error": false'],
+    ['a missing key', { content: 'hi\n', exit_code: 0, is_error: false }, { content: 'hi\n', exit_code: 0 }, '"is_error" is missing (expected false)'],
+    ['an extra final newline', { content: '1: A' }, { content: '1: A\n' }, '"content" has an extra newline at the end'],
+    ['a missing final newline', { content: 'hi\n' }, { content: 'hi' }, '"content" is missing the newline at the end'],
+    ['\\r\\n line endings', { content: 'a\nb' }, { content: 'a\r\nb' }, '"content" has \\r\\n line endings where \\n was expected'],
+    ['trailing whitespace at the end', { content: 'a\nb' }, { content: 'a\nb  ' }, '"content" differs only in whitespace at the end'],
+    ['trailing whitespace on a line', { content: 'a\nb\nc' }, { content: 'a\nb \nc' }, '"content" differs from line 2 on: trailing whitespace (expected "b", received "b ")'],
+    ['a line that differs', { content: '1: A\n2: B' }, { content: '1: A\n2: C' }, '"content" differs from line 2 on: expected "2: B", received "2: C"'],
+    ['a missing line', { content: 'a\nb' }, { content: 'a' }, '"content" differs from line 2 on: expected "b", received no such line'],
+    ['a one-line string', { content: '1: A' }, { content: 'A' }, '"content": expected "1: A", received "A"'],
+    ['a number', { exit_code: 0 }, { exit_code: 1 }, '"exit_code": expected 0, received 1'],
+    ['a type', { is_error: true }, { is_error: 'true' }, '"is_error": expected a boolean true, received a string "true"'],
+    ['a throw', { content: 'unknown tool: x', is_error: true }, { threw: 'Error: unknown tool x' }, 'execute threw instead of returning a result: "Error: unknown tool x"'],
+    ['not an object', { content: 'A' }, 'A', 'the result: expected an object {"content":"A"}, received a string "A"'],
+    ['nothing', { content: 'A' }, undefined, 'the result: expected an object {"content":"A"}, received nothing'],
+  ])('names %s', (_, expected, received, phrase) => {
+    expect(describeDifference(expected, received)).toBe(phrase);
+  });
+});
+
+describe('compareResults', () => {
+  it('passes equal results', () => {
+    expect(compareResults(calls, [{ content: '1: A' }, { content: 'hi\n' }], [{ content: '1: A' }, { content: 'hi\n' }])).toBeUndefined();
+  });
+
+  it('reports the first call that differs, with the call and both results', () => {
+    const failure = compareResults(
+      calls,
+      [{ content: '1: A' }, { content: 'hi\n', exit_code: 0, is_error: false }],
+      [{ content: '1: A' }, { content: 'hi\n', exit_code: 0 }],
+    );
+    expect(failure).toEqual({
+      kind: 'mismatch',
+      message: 'call 2 of 2 (Bash) differs: "is_error" is missing (expected false)',
+      callIndex: 1,
+      call: calls[1],
+      expected: { content: 'hi\n', exit_code: 0, is_error: false },
+      received: { content: 'hi\n', exit_code: 0 },
+    });
+  });
+
+  it('reports a wrong number of results before comparing any', () => {
+    const failure = compareResults(calls, [{ content: '1: A' }, { content: 'hi\n' }], [{ content: 'X' }]);
+    expect(failure).toEqual({
+      kind: 'result-count',
+      message: 'printed 1 result for 2 calls: program.ts prints exactly one result per call (was it modified?)',
+      expected: [{ content: '1: A' }, { content: 'hi\n' }],
+      received: [{ content: 'X' }],
+    });
+  });
+});

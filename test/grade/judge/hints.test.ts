@@ -1,0 +1,116 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Call } from '../../../src/course/types.ts';
+import { hintFor } from '../../../src/grade/judge/hints.ts';
+import { CATALOGUE } from '../../fixtures/wrong-execute/catalogue.ts';
+import { firstFailure, loadCases, type SnapshotCase } from '../../fixtures/wrong-execute/first-failure.ts';
+
+const call = (tool: string, input: Record<string, unknown> = {}): Call => ({ tool, input });
+const unknown = (tool: string) => ({ content: `unknown tool: ${tool}`, is_error: true });
+const error = (content: string) => ({ content, is_error: true });
+const timedOut = '\n[timed out after 300 ms; the command and its children were killed]';
+
+// One row per recogniser (some with a second spelling of the same mistake), in the order hintFor checks them.
+const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, hint: RegExp][] = [
+  ['plain-object map: toString', call('toString', { path: 'a.txt' }), unknown('toString'), '[object Undefined]',
+    /^`toString` reached Object\.prototype/],
+  ['plain-object map: __proto__', call('__proto__'), unknown('__proto__'),
+    { threw: 'TypeError: handler is not a function' }, /^`__proto__` reached Object\.prototype/],
+  ['case-insensitive names', call('read', { path: 'a.txt' }), unknown('read'), { content: '1: A' },
+    /^tool names are exact: `read` is not `Read`/],
+  ['throws on an unknown name', call('Search'), unknown('Search'), { threw: 'Error: unknown tool: Search' },
+    /^execute threw \(Error: unknown tool: Search\) instead of returning \{ content: 'unknown tool: Search', is_error: true \}/],
+  ['throws on a known name', call('Read', { path: 'a.txt' }), { content: '1: A' },
+    { threw: "TypeError: Cannot read properties of undefined (reading 'view')" },
+    /^execute threw .* on Read: a failure must come back as/],
+  ['`Unknown tool` capitalised', call('Search'), unknown('Search'), error('Unknown tool: Search'),
+    /^the exact text is lowercase `unknown tool: Search`/],
+  ['unknown tool without is_error', call('Search'), unknown('Search'), { content: 'unknown tool: Search' },
+    /^an unknown tool is an error: return \{ content: 'unknown tool: Search', is_error: true \}/],
+  ['alias not wired', call('Read', { path: 'a.txt' }), { content: '1: A' }, unknown('Read'),
+    /^the alias `Read` is not wired: route it to tools\.view$/],
+  ['echo not wired', call('echo', { text: 'hi' }), { content: 'hi' }, unknown('echo'),
+    /^the name `echo` is not wired: return \{ content: input\.text \}$/],
+  ['missing return', call('Grep', { pattern: 'foo' }), { content: 'a.ts:1: foo' }, null,
+    /^execute returned nothing for Grep: a `return` is missing/],
+  ['echo returns the whole input', call('echo', { text: 'hi' }), { content: 'hi' }, { content: { text: 'hi' } },
+    /^echo returned the whole input/],
+  ['echo reads the wrong key', call('echo', { text: 'hi' }), { content: 'hi' }, {},
+    /^echo must return \{ content: input\.text \}$/],
+  ['promise in content', call('Read', { path: 'a.txt' }), { content: '1: A' }, { content: {} },
+    /^the result of tools\.view was not awaited/],
+  ['promise stringified', call('view', { path: 'a.txt' }), { content: '1: A' }, { content: '[object Promise]' },
+    /^the result of tools\.view was not awaited/],
+  ['fire-and-forget', call('Glob', { pattern: '*' }), { content: 'a.txt' }, { content: '' },
+    /^Glob returned before tools\.glob finished: its promise was not awaited/],
+  ['is_error: false on a success', call('Read', { path: 'a.txt' }), { content: '1: A' },
+    { content: '1: A', is_error: false }, /^only bash sets is_error: a success from Read has no is_error key/],
+  ['camelCase key', call('Edit', { path: 'a.txt', old_str: 'A', new_str: 'B' }),
+    { content: 'The file a.txt has been edited.' }, error("Missing required parameter 'old_str'"),
+    /^input\.old_str was not passed: read `old_str` from the input \(snake_case, as the model sends it\)$/],
+  ['insert reads only new_str', call('insert', { path: 'a.txt', insert_line: 0, insert_text: 'x' }),
+    { content: 'Inserted text after line 0 of a.txt' }, error("Missing required parameter 'insert_text'"),
+    /^input\.insert_text was not passed: current models send `insert_text`/],
+  ['insert reads only insert_text', call('insert', { path: 'a.txt', insert_line: 0, new_str: 'x' }),
+    { content: 'Inserted text after line 0 of a.txt' }, error("Missing required parameter 'insert_text'"),
+    /^insert got no text: this call sends it as `new_str`/],
+  ['a parameter of another method', call('Edit', { path: 'a.txt', old_str: 'A', new_str: 'B' }),
+    { content: 'The file a.txt has been edited.' }, error("Missing required parameter 'file_text'"),
+    /^Edit was routed to the wrong method: it asked for `file_text`, which tools\.strReplace does not take \(tools\.create does\)/],
+  ['old_str and new_str swapped', call('Edit', { path: 'a.txt', old_str: 'A', new_str: 'B' }),
+    { content: 'The file a.txt has been edited.' },
+    error('No replacement was performed: old_str did not appear verbatim in a.txt'),
+    /^old_str and new_str look swapped/],
+  ['view_range ignored', call('Read', { path: 'a.txt', view_range: [2, 3] }), { content: '2: b\n3: c' },
+    { content: '1: a\n2: b\n3: c\n4: d' }, /^input\.view_range was ignored: pass it to tools\.view/],
+  ['bad view_range not rejected', call('view', { path: 'a.txt', view_range: [1.5, 2] }),
+    error('Invalid view_range: expected [start, end] with whole numbers, got [1.5,2]'), { content: '1: a\n2: b' },
+    /^input\.view_range was ignored/],
+  ['timeout ignored', call('Bash', { command: 'sleep 2', timeout: 300 }),
+    { content: timedOut, is_error: true, exit_code: 124 }, { content: '', is_error: false, exit_code: 0 },
+    /^input\.timeout was ignored: pass it to tools\.bash/],
+  ['grep glob ignored', call('Grep', { pattern: 'foo', glob: '*.ts' }),
+    { content: 'a.ts:1: foo\nsrc/deep/b.ts:1: foo' }, { content: 'a.md:1: foo\na.ts:1: foo\nsrc/deep/b.ts:1: foo' },
+    /^input\.glob was ignored: pass it to tools\.grep as its third argument$/],
+  ['glob path ignored: nothing at the root', call('Glob', { pattern: '*.md', path: '<sandbox>/notes' }),
+    { content: 'done.md\ntodo.md' }, { content: 'No files found' }, /^input\.path was ignored: pass it to tools\.glob/],
+  ['glob path ignored: listed from the root', call('glob', { pattern: '**/*.ts', path: 'src' }), { content: 'a.ts' },
+    { content: 'src/a.ts' }, /^input\.path was ignored: pass it to tools\.glob/],
+  ['Edit routed to create', call('Edit', { path: 'a.txt', old_str: 'A', new_str: 'B' }),
+    { content: 'The file a.txt has been edited.' }, { content: 'File overwritten successfully at: a.txt' },
+    /^Edit was routed to the wrong method \(its result looks like create's\): route it to tools\.strReplace$/],
+  ['view routed to glob', call('view', { path: 'a.txt' }), { content: '1: A' }, { content: 'a.txt' },
+    /^view was routed to the wrong method \(its result looks like glob's\): route it to tools\.view$/],
+  ['Grep routed to bash', call('Grep', { pattern: 'foo' }), { content: 'a.ts:1: foo' },
+    error("Missing required parameter 'command'"), /^Grep was routed to the wrong method: it asked for `command`/],
+  ['error worded differently', call('Read', { path: 'nope.txt' }), error('File not found: nope.txt'),
+    error("ENOENT: no such file or directory, open 'nope.txt'"),
+    /^your Tools word this error differently from the course contract: see docs\/tools\.md, section "view\(path, viewRange\?\)"$/],
+  ['escape worded differently', call('Write', { path: '../x', file_text: '' }), error('Path escapes workspace: ../x'),
+    error('Path outside sandbox: ../x'), /section "Sandbox paths"$/],
+];
+
+test.each(ROWS)('%s', (_, call, expected, received, hint) => {
+  expect(hintFor({ call, expected, received })).toMatch(hint);
+});
+
+test.each([
+  { what: 'results that agree', expected: { content: '1: A' }, received: { content: '1: A' } },
+  { what: 'a difference no recogniser explains', expected: { content: '1: A' }, received: { content: '1: B' } },
+  { what: 'a success where an error was due, from the right method', expected: error('File not found: a.txt'), received: { content: '1: A' } },
+])('no hint for $what', ({ expected, received }) => {
+  expect(hintFor({ call: call('Read', { path: 'a.txt' }), expected, received })).toBeUndefined();
+});
+
+describe('on the catalogue of wrong dispatchers, run against the register-tools cases', () => {
+  let cases: SnapshotCase[] = [];
+  beforeAll(async () => {
+    cases = await loadCases('register-tools');
+  });
+
+  test.each(CATALOGUE)('the hint for $slug names its mistake', async ({ make, hint }) => {
+    const failure = await firstFailure(cases, make);
+    expect(failure, 'the suite does not catch this mistake (see test/suite-strength.test.ts)').toBeDefined();
+    const { call: failing, expected, received } = failure!;
+    expect(hintFor({ call: failing, expected, received }), JSON.stringify(failure)).toMatch(hint);
+  });
+});

@@ -1,0 +1,71 @@
+// A case's verdict from what the program did with it: every outcome the pool reports, one row each.
+import { describe, expect, it } from 'vitest';
+import type { Case } from '../../../src/course/types.ts';
+import { hintFor } from '../../../src/grade/judge/hints.ts';
+import { judgeCase, noSnapshot } from '../../../src/grade/judge/judge-case.ts';
+import type { CaseOutcome } from '../../../src/grade/run/run-batches.ts';
+
+const readCase: Case = {
+  stage: 'register-tools',
+  name: 'read-a',
+  file: '/cases/register-tools/read-a.json',
+  data: { description: 'Read returns the numbered lines.', calls: [{ tool: 'Read', input: { path: 'a.txt' } }] },
+};
+const snapshot = { results: [{ content: '1: A' }] };
+const judge = (outcome: CaseOutcome, output = '') =>
+  judgeCase(readCase, snapshot, { name: 'read-a', outcome, output, durationMs: 12.4, shared: false });
+
+describe('judgeCase', () => {
+  it('passes results equal to the snapshot, keeping the output and a whole duration', () => {
+    expect(judge({ kind: 'results', results: [{ content: '1: A' }] }, 'debug\n')).toEqual({
+      name: 'read-a',
+      description: 'Read returns the numbered lines.',
+      status: 'pass',
+      durationMs: 12,
+      output: 'debug\n',
+    });
+  });
+
+  it('fails a differing result with the call, both results and the hint for it', () => {
+    const received = { content: "Missing required parameter 'path'", is_error: true };
+    const result = judge({ kind: 'results', results: [received] });
+    expect(result.status).toBe('fail');
+    expect(result.failure).toEqual({
+      kind: 'mismatch',
+      message: `call 1 of 1 (Read) differs: "content": expected "1: A", received "Missing required parameter 'path'"; unexpected "is_error": true`,
+      callIndex: 0,
+      call: readCase.data.calls[0],
+      expected: { content: '1: A' },
+      received,
+      hint: hintFor({ call: readCase.data.calls[0]!, expected: { content: '1: A' }, received }),
+    });
+    expect(result.failure?.hint).toBeDefined();
+  });
+
+  it.each<[string, CaseOutcome, string, string]>([
+    ['a wrong result count', { kind: 'results', results: [] }, 'result-count', 'printed 0 results for 1 call: program.ts prints exactly one result per call (was it modified?)'],
+    ['a line that is not JSON', { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"' }, 'bad-output', 'the program printed a line that is not JSON: "hi". Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it'],
+    ['a bad line before any case', { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"', beforeAnyCase: true }, 'bad-output', 'before running any case, the program printed a line that is not JSON: "hi". Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it'],
+    ['a crash', { kind: 'exited', code: 3, signal: null }, 'crash', 'the program exited with code 3 before printing results for this case'],
+    ['a signal', { kind: 'exited', code: null, signal: 'SIGSEGV' }, 'crash', 'the program was killed by SIGSEGV before printing results for this case'],
+    ['a crash while loading', { kind: 'exited', code: 1, signal: null, beforeAnyCase: true }, 'crash', 'the program exited with code 1 before running any case (it fails while loading: see its output)'],
+    ['an exit 0 without a line', { kind: 'exited', code: 0, signal: null }, 'no-output', 'the program exited with code 0 before printing results for this case'],
+    ['an exit 0 before any case', { kind: 'exited', code: 0, signal: null, beforeAnyCase: true }, 'no-output', 'the program exited with code 0 before running any case without printing a result line'],
+    ['a timeout', { kind: 'timeout', timeoutMs: 2000 }, 'timeout', 'the program printed nothing for 2000 ms and was killed with every process it started (raise the limit with --timeout <ms>)'],
+    ['a timeout while loading', { kind: 'timeout', timeoutMs: 12000, beforeAnyCase: true }, 'timeout', 'the program printed nothing for 12000 ms while loading, before running any case, and was killed with every process it started (raise the limit with --timeout <ms>)'],
+    ['a flood without a line break', { kind: 'overflow', limitBytes: 8 * 1024 * 1024 }, 'bad-output', 'the program printed over 8 MB on stdout without a line break and was killed'],
+    ['a spawn failure', { kind: 'spawn-failed', message: 'spawn ENOENT' }, 'crash', 'the program could not be started: spawn ENOENT'],
+  ])('fails %s', (_, outcome, kind, message) => {
+    const result = judge(outcome, 'boom\n');
+    expect([result.status, result.failure?.kind, result.failure?.message, result.output]).toEqual(['fail', kind, message, 'boom\n']);
+  });
+});
+
+describe('noSnapshot', () => {
+  it('fails the case with the command a course author runs to make its snapshot', () => {
+    expect(noSnapshot(readCase).failure).toEqual({
+      kind: 'no-snapshot',
+      message: 'the stage has no snapshot for this case (a course author runs `theinference snapshot --stage register-tools --case read-a` to make it)',
+    });
+  });
+});

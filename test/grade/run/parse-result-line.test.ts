@@ -1,0 +1,25 @@
+// A stdout line of program.ts dispatch: a result line, or the reason it is not one.
+import { describe, expect, it } from 'vitest';
+import { parseResultLine } from '../../../src/grade/run/parse-result-line.ts';
+
+describe('parseResultLine', () => {
+  it.each([
+    ['{"results":[]}', []],
+    ['{"results":[{"content":"1: A"}]}', [{ content: '1: A' }]],
+    ['  {"results":[1,"x",null]}\r', [1, 'x', null]],
+  ])('reads %s', (text, results) => {
+    expect(parseResultLine(text)).toEqual({ ok: true, results });
+  });
+
+  it.each([
+    ['', 'printed an empty line where a result line was expected'],
+    ['debug: here', 'printed a line that is not JSON: "debug: here"'],
+    ['{"result":[]}', 'printed JSON without a "results" array: "{\\"result\\":[]}"'],
+    ['[{"results":[]}]', 'printed JSON without a "results" array: "[{\\"results\\":[]}]"'],
+    ['{"results":{}}', 'printed JSON without a "results" array: "{\\"results\\":{}}"'],
+    ['null', 'printed JSON without a "results" array: "null"'],
+    [`${'y'.repeat(300)}`, `printed a line that is not JSON: "${'y'.repeat(200)}…"`],
+  ])('explains %j', (text, reason) => {
+    expect(parseResultLine(text)).toEqual({ ok: false, reason });
+  });
+});

@@ -1,0 +1,113 @@
+// One program process, for real: lines streamed with the stderr before each, a hang or a flood killed with its
+// whole process group, and its TMPDIR gone once it settles.
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runProgram, type ProgramLine } from '../../../src/grade/run/run-program.ts';
+import { makeCourse, useScratch, processRunning, REPO } from '../course-fixture.ts';
+
+const PROBE = join(REPO, 'src', 'grade', 'run', 'startup-probe.json');
+const caseFile = (name: string): string => join(REPO, 'cases', 'register-tools', `${name}.json`);
+const scratch = useScratch();
+
+
+type Verdict = 'continue' | 'stop';
+
+async function run(dir: string, caseFiles: string[], timeoutMs = 30_000, onLine = (_: ProgramLine): Verdict => 'continue') {
+  const lines: ProgramLine[] = [];
+  const result = await runProgram({
+    dir,
+    caseFiles,
+    timeoutMs,
+    env: process.env,
+    onLine: (line) => {
+      lines.push(line);
+      return onLine(line);
+    },
+  });
+  return { lines, result };
+}
+
+describe('runProgram', () => {
+  it('streams one line per case and hands out all of stderr, in order, between the lines', async () => {
+    const dir = await makeCourse(scratch, 'stderr-between-lines');
+    const { lines, result } = await run(dir, [PROBE, PROBE]);
+    expect(lines.map((l) => [l.index, l.text])).toEqual([
+      [0, '{"results":[]}'],
+      [1, '{"results":[]}'],
+    ]);
+    expect(result).toMatchObject({ end: { kind: 'exited', code: 0, signal: null }, lines: 2 });
+    // Which side of a line a stderr write lands on depends on which pipe the grader reads first (it is
+    // attributed by arrival); that nothing is lost, reordered or shown with the real temp path does not.
+    const stderr = lines.map((l) => l.output).join('') + result.output;
+    expect(stderr).toBe('tmp $TMPDIR\nbefore 0\nbefore 1\nafter the last\n');
+  });
+
+  it('stops the process when onLine says so', async () => {
+    const dir = await makeCourse(scratch, 'stderr-between-lines');
+    const { lines, result } = await run(dir, [PROBE, PROBE, PROBE], 30_000, () => 'stop');
+    expect(lines.length).toBe(1);
+    expect(result.end).toEqual({ kind: 'stopped' });
+  });
+
+  it('kills a hung program with the background child holding its pipes', async () => {
+    const dir = await makeCourse(scratch, 'hangs');
+    const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')], 1500);
+    expect(lines.length).toBe(1);
+    expect(result.end).toEqual({ kind: 'timeout' });
+    expect(await processRunning('sleep 987654')).toBe(false);
+  });
+
+  it('does not wait for a background child left holding the pipes after a normal exit, and kills it', async () => {
+    const dir = await makeCourse(scratch, 'hangs');
+    const { lines, result } = await run(dir, [caseFile('course-bash-echo-hi')]);
+    expect(lines.map((l) => JSON.parse(l.text))).toEqual([{ results: [{ content: 'hi\n', exit_code: 0, is_error: false }] }]);
+    expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
+    expect(await processRunning('sleep 987654')).toBe(false);
+  });
+
+  it('kills a program that floods stdout without a line break', async () => {
+    const dir = await makeCourse(scratch, 'prints-a-gigabyte');
+    const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')]);
+    expect(lines.length).toBe(1);
+    expect(result.end).toEqual({ kind: 'overflow' });
+  });
+
+  it('keeps only the tail of a flood on stderr and reads it all, so the program is never blocked', async () => {
+    const dir = await makeCourse(scratch, 'prints-a-gigabyte');
+    const { lines, result } = await run(dir, [caseFile('course-bash-echo-hi')]);
+    expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
+    expect(lines[0]!.output.length).toBeLessThan(70 * 1024);
+    expect(lines[0]!.output).toMatch(/^\[… \d+ earlier characters not kept …\]\nx+\n/);
+  });
+
+  it('cleans up after a program that vandalises its temp space', async () => {
+    const dir = await makeCourse(scratch, 'vandal');
+    const { lines, result } = await run(dir, [caseFile('course-read-seeded-file')]);
+    expect(lines.map((l) => l.text)).toEqual(['{"results":[{"content":"1: A"}]}']);
+    expect(result.end.kind).toBe('exited');
+  });
+
+  it('stops when the signal aborts, killing the process', async () => {
+    const dir = await makeCourse(scratch, 'hangs');
+    const controller = new AbortController();
+    const result = await runProgram({
+      dir,
+      caseFiles: [PROBE, caseFile('course-glob-everything')],
+      timeoutMs: 600_000,
+      env: process.env,
+      signal: controller.signal,
+      onLine: () => {
+        controller.abort();
+        return 'continue';
+      },
+    });
+    expect(result.end).toEqual({ kind: 'stopped' });
+    expect(await processRunning('sleep 987654')).toBe(false);
+  });
+
+  it('reports a process that cannot be started', async () => {
+    const { result } = await run(join(scratch.root, 'no-such-dir'), [PROBE]);
+    expect(result.end.kind).toBe('spawn-failed');
+  });
+});
