@@ -1,0 +1,75 @@
+// The recorder's shared vocabulary. A transcript flows through src/record/ in three steps, each its own module:
+//
+//   formats/   a transcript file (Claude Code JSONL, Anthropic Messages API, OpenAI) -> ImportedTranscript:
+//              every tool call the agent made, in order, paired with its result by id, nothing renamed yet
+//   the rest   ImportedTranscript -> course-vocabulary calls, <sandbox> paths, seeds, replay through the reference,
+//              cases and snapshots written into a course directory, and a report
+//
+// Importers are pure over the file's text (read as a stream of lines), never throw on bad content: a line they
+// cannot use is a Skip, and a file they cannot use at all is an ImportProblem. Errors stay data until the CLI.
+
+// The transcript formats the importers know; `theinference record --format <fmt>` forces one.
+export type TranscriptFormat =
+  | 'claude-code' // ~/.claude/projects/<project>/<session>.jsonl, its subagents/*.jsonl, `claude -p --output-format stream-json`
+  | 'anthropic' // Messages API: a request body, a bare messages array, a response Message, or a raw SSE stream
+  | 'openai-chat' // Chat Completions: tool_calls[].function.arguments, role "tool" results
+  | 'openai-responses' // Responses API items: function_call / function_call_output
+  | 'live'; // the request/response pairs `theinference record --live` captures (src/record/live/)
+
+// A tool call as the agent made it: the name and input exactly as the model sent them.
+export type ImportedCall = {
+  // The tool_use id (Anthropic), tool_call id or call_id (OpenAI): unique within a transcript.
+  id: string;
+  name: string;
+  // The parsed input object. Absent when the model's input never parsed as JSON (see `malformed`).
+  input?: Record<string, unknown>;
+  // Why the input could not be used: a streamed input that never parsed, arguments that are not a JSON object.
+  malformed?: string;
+  // The result the agent's harness fed back, when the transcript has one.
+  result?: ImportedResult;
+  // Set when the call never ran although it has a result: rejected by the user, blocked by a hook, cancelled
+  // because a parallel sibling failed. Such a call is never replayed.
+  notRun?: string;
+  // The working directory of the session when the call was made (Claude Code's `cwd`; absent elsewhere).
+  cwd?: string;
+  // When the call was made (ISO 8601), when the transcript says.
+  timestamp?: string;
+  // Where the call was found: the file (as given on the command line) and its 1-based line.
+  file: string;
+  line: number;
+  // The subagent that made the call (Claude Code's agentId), absent for the main session.
+  agent?: string;
+};
+
+// What came back for a call.
+export type ImportedResult = {
+  // The text the model read: content blocks joined, exactly as recorded (prefixes and reminders untouched).
+  content: string;
+  isError: boolean;
+  // Structured evidence beside the text, when the harness kept it: Claude Code's `toolUseResult` as recorded
+  // (a Read's `file.content`, an Edit's `originalFile`, …), sometimes a plain string. Never shown to the model.
+  details?: unknown;
+  line: number;
+};
+
+// A line (or SSE event) the importer did not use, counted in the report by reason.
+export type Skip = { file: string; line: number; reason: string };
+
+// One transcript, imported: what it is, where it ran, and every call in the order the agent made them.
+export type ImportedTranscript = {
+  format: TranscriptFormat;
+  // The files read, the main one first (a Claude Code session with its subagents/ files is one transcript).
+  files: string[];
+  sessionId?: string;
+  // The first and last timestamps seen (ISO 8601).
+  startedAt?: string;
+  endedAt?: string;
+  // The session's working directory at its start (absent when the format does not say).
+  cwd?: string;
+  calls: ImportedCall[];
+  skipped: Skip[];
+};
+
+// A file the importers cannot use at all: empty, binary, no known format, no tool calls. Names the file, the
+// line when there is one, and what to do.
+export type ImportProblem = { file: string; line?: number; message: string };
