@@ -1,7 +1,10 @@
-// Which CLI entry to run. The compiled one (dist/, built by `npm run build`, run by `prepare` on install) starts
-// without tsx, which saves a third of a second on every run; the sources run through tsx whenever dist/ is
-// missing or older than any file in src/, so an edited checkout never runs stale code.
-import { readdirSync, statSync } from 'node:fs';
+// Which CLI entry to run. An installed package (unpacked from a tarball or a git dependency, which npm packs
+// too) always runs the compiled one, dist/, built by `prepare` before it was packed: its src/ ships for
+// `theinference init` to copy and is not to be run, and npm gives every unpacked file the same date, so dates
+// cannot tell which is newer. Only a git checkout of theinference itself (it has a .git) runs its sources
+// through tsx, while dist/ is missing or older than any file in src/, so an edited checkout never runs stale
+// code; the compiled CLI starts without tsx, a third of a second sooner.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The modules to import for the package at `root` (the CLI's entry, and the early start of program processes
@@ -15,6 +18,7 @@ export function findCli(root) {
   } catch {
     return source;
   }
+  if (!existsSync(join(root, '.git'))) return compiled;
   return newestIn(join(root, 'src')) > builtAt ? source : compiled;
 }
 

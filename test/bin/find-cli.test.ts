@@ -1,4 +1,5 @@
-// The bin picks the compiled CLI only while it is at least as new as every source file.
+// An installed package always runs the compiled CLI; a git checkout only while it is at least as new as every
+// source file.
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,11 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe('findCli', () => {
+describe('findCli in a git checkout of theinference', () => {
+  beforeEach(async () => {
+    await mkdir(join(root, '.git'));
+  });
+
   it('runs the sources through tsx when nothing was built', () => {
     const src = join(root, 'src', 'cli');
     expect(findCli(root)).toEqual({ entry: join(src, 'main.ts'), early: join(src, 'early-start.ts'), needsTsx: true });
@@ -41,6 +46,27 @@ describe('findCli', () => {
   it('falls back to the sources when a file deep in src/ changed after the build', async () => {
     await touch(join(root, 'dist', '.built'), 2000);
     await utimes(join(root, 'src', 'grade', 'deep', 'file.ts'), at(3000), at(3000));
+    expect(findCli(root).needsTsx).toBe(true);
+  });
+
+  it('counts a worktree (whose .git is a file) as a checkout', async () => {
+    await rm(join(root, '.git'), { recursive: true });
+    await writeFile(join(root, '.git'), 'gitdir: /elsewhere\n');
+    await touch(join(root, 'dist', '.built'), 2000);
+    await utimes(join(root, 'src', 'grade', 'deep', 'file.ts'), at(3000), at(3000));
+    expect(findCli(root).needsTsx).toBe(true);
+  });
+});
+
+describe('findCli in an installed package (no .git)', () => {
+  it('runs the compiled CLI even when src/ looks newer than dist/ (an unpacked tarball)', async () => {
+    await touch(join(root, 'dist', '.built'), 1000);
+    await utimes(join(root, 'src', 'grade', 'deep', 'file.ts'), at(3000), at(3000));
+    const dist = join(root, 'dist', 'cli');
+    expect(findCli(root)).toEqual({ entry: join(dist, 'main.js'), early: join(dist, 'early-start.js'), needsTsx: false });
+  });
+
+  it('runs the sources through tsx only when nothing was built at all', () => {
     expect(findCli(root).needsTsx).toBe(true);
   });
 });
