@@ -7,7 +7,11 @@ export type HarnessErrorCode =
   | 'NO_PROGRAM'
   | 'BAD_FLAG'
   | 'NO_CASES'
-  | 'BAD_SNAPSHOT';
+  | 'BAD_SNAPSHOT'
+  | 'NO_INSTALL_SPEC'
+  | 'FILES_EXIST'
+  | 'CANNOT_WRITE'
+  | 'NO_RECORD';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

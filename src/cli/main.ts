@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
+import type { InitFlags } from './commands/init.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
@@ -69,6 +70,13 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
+  program
+    .command('init')
+    .argument('[dir]', 'the new course directory (default: the current directory)')
+    .description('write a new course directory that grades at once (never replaces a file without --force)')
+    .option('--from <spec>', "where the course's package.json gets theinference: a git URL, a tarball or a directory (default: where this copy was installed from)")
+    .option('--force', 'replace files that exist')
+    .action(async (dir: string | undefined, flags: InitFlags) => done(await (await import('./commands/init.ts')).initCommand(dir, flags, io)));
   program
     .command('stages')
     .description('list the stages and their case counts')

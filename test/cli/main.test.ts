@@ -1,28 +1,17 @@
 // The CLI in process, with injected streams: flags to options, outcomes and misuse to exit codes, reports to
 // stdout or to a file.
-import { PassThrough } from 'node:stream';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
-import { rerunFailures, shellQuote } from '../../src/cli/commands/test.ts';
+import { cliInProcess } from '../support/cli-in-process.ts';
+import { rerunFailures } from '../../src/cli/commands/test.ts';
+import { shellQuote } from '../../src/cli/commands/shell-quote.ts';
 import type { RunReport } from '../../src/grade/types.ts';
 import { makeCourse, useScratch } from '../grade/course-fixture.ts';
 
 const scratch = useScratch((f) => f.startsWith('theinference-'));
 
-
-// Runs the CLI with `argv`, collecting what it writes.
-async function cli(argv: string[], cwd = scratch.root) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c.toString()));
-  stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  const code = await runCli({ argv, cwd, env: { ...process.env, NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const cli = (argv: string[], cwd = scratch.root) => cliInProcess(argv, cwd);
 
 describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
   it.each([

@@ -8,6 +8,7 @@ import { runStage } from '../../grade/run-stage.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { shellQuote } from './shell-quote.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -81,9 +82,4 @@ export function rerunFailures(flags: TestFlags, report: RunReport): string {
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
   for (const c of report.cases.filter((r) => r.status === 'fail')) parts.push('--case', c.name);
   return parts.map(shellQuote).join(' ');
-}
-
-// A word as a POSIX shell reads it back unchanged.
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
