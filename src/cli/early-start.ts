@@ -7,7 +7,7 @@
 // nothing but the unused processes: the run takes a standby only for the directory it was started in, and
 // the caller closes the pool, killing whatever is left, however the command ends.
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { courseDirFor } from '../course/find-course-dir.ts';
 import { defaultJobs } from '../grade/run/default-jobs.ts';
 import { standbyPool, type StandbyPool } from '../grade/run/standby-pool.ts';
 
@@ -17,7 +17,8 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
   if (argv[0] !== 'test' || argv.some((a) => a === '--watch' || a === '--help' || a === '-h')) return undefined;
   const jobs = Number(flagValue(argv, '--jobs') ?? defaultJobs());
   if (!Number.isSafeInteger(jobs) || jobs < 1) return undefined; // the CLI says what is wrong with it
-  const pool = standbyPool({ dir: resolve(cwd, flagValue(argv, '--dir') ?? '.'), env, size: Math.min(jobs, availableParallelism()) });
+  const dir = courseDirFor(cwd, flagValue(argv, '--dir'));
+  const pool = standbyPool({ dir, env, size: Math.min(jobs, availableParallelism()) });
   void pool.fill();
   return pool;
 }

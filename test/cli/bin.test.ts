@@ -49,7 +49,7 @@ describe('theinference (the binary)', () => {
 
   it.each([
     [['test', '--stage', 'nope'], /^error: unknown stage 'nope'\. Known stages: register-tools\./],
-    [['test', '--stage', 'register-tools', '--dir', 'test'], /^error: .*test has no program\.ts\./],
+    [['test', '--stage', 'register-tools', '--dir', 'test'], /^error: .*test has no program\.ts\. .*npx theinference init <dir>/],
   ])('exits 2 on misuse: %j', async (args, message) => {
     const { exitCode, stdout, stderr } = await theinference(args);
     expect([exitCode, stdout]).toEqual([2, '']);

@@ -1,6 +1,7 @@
 // Program processes started before the CLI loads: only for a one-off `test` run, in the directory --dir names,
 // as many as its jobs (at most one per core); and closing the pool leaves nothing running.
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagValue, startEarly } from '../../src/cli/early-start.ts';
 import { defaultJobs } from '../../src/grade/run/default-jobs.ts';
@@ -51,5 +52,16 @@ describe('startEarly', () => {
       await Promise.all([many?.close(), one?.close()]);
     }
     expect(await standbysIn(dir)).toEqual([]);
+  });
+
+  it('starts them in the course directory found above the working directory, as the run will grade it', async () => {
+    const dir = await makeCourse(scratch);
+    const pool = startEarly(['test', '--stage', 'register-tools', '--jobs', '1'], join(dir, 'src', 'tools'), process.env);
+    try {
+      await pool?.fill();
+      await expect.poll(() => standbysIn(dir).then((pids) => pids.length)).toBe(1);
+    } finally {
+      await pool?.close();
+    }
   });
 });

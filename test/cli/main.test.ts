@@ -65,6 +65,13 @@ describe('runCli test', () => {
     expect(stdout.split('\n')).toContain('3 passed, 0 failed');
   });
 
+  it('grades the course directory above when run from a subdirectory of it', async () => {
+    const course = await makeCourse(scratch);
+    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--case', 'course-*'], join(course, 'src', 'tools'));
+    expect(code).toBe(0);
+    expect(stdout.split('\n')).toContain('3 passed, 0 failed');
+  });
+
   it('exits 1 when a case fails, showing the diagnosis and the command that re-runs the failures', async () => {
     const course = await makeCourse(scratch, 'exits-non-zero');
     const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--dir', course, '--case', 'course-bash-*', '--case', 'course-read-*']);

@@ -102,16 +102,34 @@ describe('runStage misuse', () => {
         return {};
       },
       'NO_PROGRAM',
-      /has no program\.ts\. .*copy program\.ts from the course/,
+      /has no program\.ts\. .*looking in the current directory and the ones above it: .*`npx theinference init <dir>`/,
     ],
     [
-      'a directory whose code is not ESM',
+      'a package.json without "type"',
       async (dir) => {
         await writeFile(join(dir, 'package.json'), '{ "name": "course" }\n');
         return {};
       },
       'NO_PROGRAM',
-      /package\.json has no "type": "module": add a package\.json with \{ "type": "module" \}/,
+      /^program\.ts runs as an ES module \(it uses top-level await\), but \S+\/package\.json has no "type": change "type" to "module" \(`npm pkg set type=module`\)\.$/,
+    ],
+    [
+      'a commonjs package.json, as npm init writes',
+      async (dir) => {
+        await writeFile(join(dir, 'package.json'), '{ "name": "course", "type": "commonjs" }\n');
+        return {};
+      },
+      'NO_PROGRAM',
+      /, but \S+\/package\.json says "type": "commonjs": change "type" to "module" \(`npm pkg set type=module`\)\.$/,
+    ],
+    [
+      'a package.json that is not JSON',
+      async (dir) => {
+        await writeFile(join(dir, 'package.json'), '{ "type": "module", }\n');
+        return {};
+      },
+      'NO_PROGRAM',
+      /, but \S+\/package\.json is not valid JSON \(.*\): fix it, with "type": "module" in it\.$/,
     ],
     ['a case pattern that matches nothing', async () => ({ cases: ['no-such-case'] }), 'NO_CASES', /^--case 'no-such-case' matches no case/],
   ])('refuses %s', async (_, arrange, code, message) => {

@@ -1,6 +1,7 @@
 // `theinference test --stage <slug> …`: grades a course directory and reports in the chosen format.
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
+import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { renderProgressLine } from '../../grade/report/pretty.ts';
@@ -58,7 +59,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
 export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
   return {
     stage: flags.stage,
-    dir: resolve(io.cwd, flags.dir ?? '.'),
+    dir: courseDirFor(io.cwd, flags.dir),
     cases: flags.case,
     env: io.env,
     ...(flags.bail === true ? { bail: true } : {}),

@@ -18,29 +18,38 @@ export async function checkCourseDir(dir: string): Promise<void> {
   if (program === undefined || !program.isFile()) {
     throw new HarnessError(
       'NO_PROGRAM',
-      `${dir} has no program.ts. The grader runs \`program.ts dispatch\` from your course directory: copy program.ts from the course (it is provided, not written by you), or pass --dir <your course directory>.`,
+      `${dir} has no program.ts. The grader runs your course directory's program.ts, looking in the current directory and the ones above it: run it from your course directory (or below it), pass --dir <your course directory>, or make a new one with \`npx theinference init <dir>\`.`,
     );
   }
   const scope = await packageScope(dir);
-  if (scope?.type !== 'module') {
-    const where = scope === undefined ? `no package.json in ${dir} or above it` : `${scope.file} has no "type": "module"`;
-    throw new HarnessError(
-      'NO_PROGRAM',
-      `program.ts runs as an ES module (it uses top-level await), but ${where}: add a package.json with { "type": "module" } to ${dir}.`,
-    );
-  }
+  if (scope?.type !== 'module') throw new HarnessError('NO_PROGRAM', notAModule(dir, scope));
 }
 
+// Why program.ts would not load as an ES module, and the one command or edit that fixes it.
+function notAModule(dir: string, scope: Scope | undefined): string {
+  const why = 'program.ts runs as an ES module (it uses top-level await)';
+  if (scope?.broken !== undefined) return `${why}, but ${scope.file} is not valid JSON (${scope.broken}): fix it, with "type": "module" in it.`;
+  if (scope === undefined) {
+    return `${why}, but there is no package.json in ${dir} or above it: add one with { "type": "module" } to ${dir} (\`npx theinference init\` writes a course directory with one).`;
+  }
+  const where = dirname(scope.file) === dir ? '' : ` in ${dirname(scope.file)}`;
+  const has = scope.type === undefined ? 'has no "type"' : `says "type": ${JSON.stringify(scope.type)}`;
+  return `${why}, but ${scope.file} ${has}: change "type" to "module" (\`npm pkg set type=module\`${where}).`;
+}
+
+// A package.json and its "type" (or why it could not be read as JSON).
+type Scope = { file: string; type: unknown; broken?: string };
+
 // The nearest package.json at or above `dir` (Node's rule for whether .ts/.js files are ES modules).
-async function packageScope(dir: string): Promise<{ file: string; type: unknown } | undefined> {
+async function packageScope(dir: string): Promise<Scope | undefined> {
   for (let at = dir; ; at = dirname(at)) {
     const file = join(at, 'package.json');
     const text = await readFile(file, 'utf8').catch(() => undefined);
     if (text !== undefined) {
       try {
         return { file, type: (JSON.parse(text) as { type?: unknown } | null)?.type };
-      } catch {
-        return { file, type: undefined };
+      } catch (error) {
+        return { file, type: undefined, broken: error instanceof Error ? error.message : String(error) };
       }
     }
     if (dirname(at) === at) return undefined;
