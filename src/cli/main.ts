@@ -11,7 +11,7 @@ import type { TestFlags } from './commands/test.ts';
 // Everything the CLI may touch, injected: tests pass their own and never touch process.argv or exit.
 export type CliIo = CommandIo & { argv: string[] };
 
-const EXIT: Record<Outcome, number> = { pass: 0, fail: 1, misuse: 2 };
+const EXIT: Record<Outcome, number> = { pass: 0, fail: 1, misuse: 2, interrupted: 130 };
 
 // Runs `theinference <argv…>` and resolves to its exit code.
 export async function runCli(io: CliIo): Promise<number> {
@@ -67,6 +67,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
     .option('--output <file>', "write the report to a file instead of stdout")
     .option('--watch', 'grade again on every save')
+    .option('--failed', 'grade only the cases the last run in this course directory failed')
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));

@@ -20,8 +20,11 @@ export type Failure = {
   call?: Call;
   expected?: unknown;
   received?: unknown;
-  // A recognised mistake, said in the student's terms (see src/grade/judge/hints.ts).
+  // A recognised mistake, said in the student's terms (see src/grade/judge/hints.ts and load-failure.ts).
   hint?: string;
+  // The program failed before its first case (it does not load, or prints something else first): every case
+  // of its process has this same failure, and the terminal report shows it once.
+  beforeAnyCase?: boolean;
 };
 
 export type CaseResult = {

@@ -1,13 +1,14 @@
 // The CLI in process, with injected streams: flags to options, outcomes and misuse to exit codes, reports to
 // stdout or to a file.
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../support/cli-in-process.ts';
 import { rerunFailures } from '../../src/cli/commands/test.ts';
 import { shellQuote } from '../../src/cli/commands/shell-quote.ts';
 import type { RunReport } from '../../src/grade/types.ts';
-import { makeCourse, useScratch } from '../grade/course-fixture.ts';
+import { failedRecordPath } from '../../src/grade/failed-record.ts';
+import { makeCourse, REPO, useScratch } from '../grade/course-fixture.ts';
 
 const scratch = useScratch((f) => f.startsWith('theinference-'));
 
@@ -96,6 +97,56 @@ describe('runCli test', () => {
   });
 });
 
+describe('runCli test --failed', () => {
+  // A course whose node_modules is its own (the tools' fast-glob linked in), so that its record of failures is too.
+  async function course(scenario?: string): Promise<string> {
+    const dir = await makeCourse(scratch, scenario);
+    await rm(join(dir, 'node_modules'));
+    await mkdir(join(dir, 'node_modules'));
+    await symlink(join(REPO, 'node_modules', 'fast-glob'), join(dir, 'node_modules', 'fast-glob'), 'dir');
+    return dir;
+  }
+
+  it("re-runs only the last run's failures, from the record the run left in the course directory", async () => {
+    const dir = await course('exits-non-zero');
+    const first = await cli(['test', '--stage', 'register-tools', '--case', 'course-*'], dir);
+    expect([first.code, first.stdout.split('\n')]).toEqual([1, expect.arrayContaining(['2 passed, 1 failed'])]);
+    const record = JSON.parse(await readFile(failedRecordPath(dir, 'register-tools'), 'utf8')) as unknown;
+    expect(record).toEqual({ failed: ['course-bash-echo-hi'] });
+    const again = await cli(['test', '--stage', 'register-tools', '--failed'], join(dir, 'src'));
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('✗ course-bash-echo-hi — ');
+    expect(again.stdout.split('\n')).toContain('0 passed, 1 failed');
+  });
+
+  it('says there is nothing to re-run when the last run had no failures, and exits 0', async () => {
+    const dir = await course();
+    expect((await cli(['test', '--stage', 'register-tools', '--case', 'course-read-*'], dir)).code).toBe(0);
+    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--failed'], dir);
+    expect([code, stdout]).toEqual([0, `The last run of register-tools in ${dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`]);
+  });
+
+  it('leaves out recorded names the stage no longer has', async () => {
+    const dir = await course();
+    await mkdir(dirname(failedRecordPath(dir, 'register-tools')), { recursive: true });
+    await writeFile(failedRecordPath(dir, 'register-tools'), '{ "failed": ["a-case-since-renamed"] }\n');
+    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--failed'], dir);
+    expect([code, stdout]).toEqual([0, expect.stringMatching(/had no failures: nothing to re-run/)]);
+  });
+
+  it('exits 2 when no run left a record, saying what to run first', async () => {
+    const dir = await course();
+    const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--failed'], dir);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: --failed re-runs the failures of the last run of register-tools in ${dir}, but there is no record of one (${failedRecordPath(dir, 'register-tools')}): run \`npx theinference test --stage register-tools\` first.\n`);
+  });
+
+  it('exits 2 beside --case: it picks the cases itself', async () => {
+    const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--failed', '--case', 'x'], await course());
+    expect([code, stderr]).toEqual([2, "error: --failed picks the cases itself (the last run's failures): drop --case, or drop --failed.\n"]);
+  });
+});
+
 describe('rerunFailures', () => {
   const report = (names: string[]): RunReport => ({
     stage: 'register-tools',
@@ -112,6 +163,17 @@ describe('rerunFailures', () => {
     [{ timeout: '20000', jobs: '4', shard: '1/2' }, 'npx theinference test --stage register-tools --timeout 20000 --case a --case b'],
   ])('%j', (flags, command) => {
     expect(rerunFailures({ stage: 'register-tools', case: ['*'], reporter: 'pretty', ...flags }, report(['a', 'b']))).toBe(command);
+  });
+
+  it('names up to three failures, and re-runs more with --failed, so the command stays short', () => {
+    const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const, dir: 'c' };
+    expect(rerunFailures(flags, report(['a', 'b', 'c']))).toBe('npx theinference test --stage register-tools --dir c --case a --case b --case c');
+    expect(rerunFailures(flags, report(['a', 'b', 'c', 'd']))).toBe('npx theinference test --stage register-tools --dir c --failed');
+  });
+
+  it('names them all when the run could not record them', () => {
+    const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const };
+    expect(rerunFailures(flags, report(['a', 'b', 'c', 'd']), false)).toBe('npx theinference test --stage register-tools --case a --case b --case c --case d');
   });
 });
 

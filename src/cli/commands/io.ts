@@ -17,7 +17,7 @@ export type CommandIo = {
 };
 
 // How a command ended; src/cli/main.ts alone turns it into an exit code.
-export type Outcome = 'pass' | 'fail' | 'misuse';
+export type Outcome = 'pass' | 'fail' | 'misuse' | 'interrupted';
 
 // Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org).
 export function useColor(io: CommandIo): boolean {

@@ -4,11 +4,13 @@ import { HarnessError } from '../../errors.ts';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
-import { renderProgressLine } from '../../grade/report/pretty.ts';
+import { progressLines } from '../../grade/report/pretty.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { parseShard } from '../../grade/select-cases.ts';
-import type { RunOptions, RunReport } from '../../grade/types.ts';
+import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { recordFailures } from '../../grade/failed-record.ts';
+import { failedCases } from './failed-cases.ts';
 import { shellQuote } from './shell-quote.ts';
 
 // The flags as commander hands them over (numbers still text).
@@ -23,12 +25,23 @@ export type TestFlags = {
   reporter: ReporterName;
   output?: string;
   watch?: boolean;
+  failed?: boolean;
 };
+
+// Failures up to this many are re-run by name (a command that works anywhere); more, with --failed.
+const NAMED_RERUN = 3;
 
 // Runs the command: watch mode, or one run whose report goes to stdout or --output.
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
   const options = runOptions(flags, io);
   const color = useColor(io);
+  if (flags.failed === true) {
+    options.cases = await failedCases(options.dir, flags.stage, flags.case);
+    if (options.cases.length === 0) {
+      await write(io.stdout, `The last run of ${flags.stage} in ${options.dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`);
+      return 'pass';
+    }
+  }
   if (flags.watch === true) {
     if (flags.output !== undefined || flags.reporter !== 'pretty') {
       throw new HarnessError('BAD_FLAG', '--watch shows the terminal report: drop --reporter and --output, or drop --watch.');
@@ -36,15 +49,21 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     // Loaded only for --watch: the file watcher is not needed for one run.
     const { runWatch } = await import('../watch/index.ts');
     const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color });
-    return code === 0 ? 'pass' : code === 1 ? 'fail' : 'misuse';
+    return code === 0 ? 'pass' : code === 1 ? 'fail' : code === 130 ? 'interrupted' : 'misuse';
   }
   const streaming = flags.reporter === 'pretty' && flags.output === undefined;
+  const progress = progressLines({ color });
+  const onCaseResult = (result: CaseResult): void => {
+    const line = progress(result);
+    if (line !== undefined) io.stdout.write(`${line}\n`);
+  };
   const report = await runStage({
     ...options,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
-    ...(streaming ? { onCaseResult: (r) => void io.stdout.write(`${renderProgressLine(r, { color })}\n`) } : {}),
+    ...(streaming ? { onCaseResult } : {}),
   });
-  const rerunCommand = report.failed > 0 ? rerunFailures(flags, report) : undefined;
+  const recorded = await recordFailures(report);
+  const rerunCommand = report.failed > 0 ? rerunFailures(flags, report, recorded) : undefined;
   if (flags.output === undefined) {
     await write(io.stdout, renderReport(flags.reporter, report, { color, ...(rerunCommand ? { rerunCommand } : {}) }));
   } else {
@@ -76,11 +95,15 @@ function positiveInteger(flag: string, text: string, what: string): number {
   throw new HarnessError('BAD_FLAG', `${flag} '${text}' is not a whole number above 0: give ${what}.`);
 }
 
-// The one command that re-runs just the failures, with the flags that change what a run means kept.
-export function rerunFailures(flags: TestFlags, report: RunReport): string {
+// The one command that re-runs just the failures, with the flags that change what a run means kept: the failures
+// by name when there are few, else `--failed` (when `recorded`: the run's failures are on record in the course
+// directory), so the command stays short however many failed.
+export function rerunFailures(flags: TestFlags, report: RunReport, recorded = true): string {
   const parts = ['npx', 'theinference', 'test', '--stage', flags.stage];
   if (flags.dir !== undefined) parts.push('--dir', flags.dir);
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
-  for (const c of report.cases.filter((r) => r.status === 'fail')) parts.push('--case', c.name);
+  const failed = report.cases.filter((r) => r.status === 'fail');
+  if (recorded && failed.length > NAMED_RERUN) parts.push('--failed');
+  else for (const c of failed) parts.push('--case', c.name);
   return parts.map(shellQuote).join(' ');
 }

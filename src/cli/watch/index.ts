@@ -7,9 +7,10 @@ import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
+import { recordFailures } from '../../grade/failed-record.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
-import { renderPretty, renderProgressLine } from '../../grade/report/pretty.ts';
+import { progressLines, renderPretty } from '../../grade/report/pretty.ts';
 import type { CaseResult, RunOptions } from '../../grade/types.ts';
 import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
@@ -37,7 +38,8 @@ const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };
 const FATAL: ReadonlySet<HarnessErrorCode> = new Set<HarnessErrorCode>(['UNKNOWN_STAGE', 'NO_COURSE_DIR', 'BAD_FLAG']);
 
 // Grades once, then again whenever the course's code or the stage's cases change, until `q` or Ctrl-C; resolves
-// to the last verdict's exit code (0 all passed, 1 a case failed, 2 the last run was a harness error).
+// to the last verdict's exit code on `q` (0 all passed, 1 a case failed, 2 the last run was a harness error),
+// and to 130 on Ctrl-C, SIGTERM or SIGHUP.
 export async function runWatch(options: RunOptions, io: WatchIo): Promise<number> {
   const screen: ScreenOptions = { tty: (io.stdout as { isTTY?: boolean }).isTTY === true, color: io.color };
   const write = (text: string): void => void io.stdout.write(text);
@@ -97,18 +99,22 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     // header naming the trigger stays on screen.
     let done = 0;
     let failed = 0;
+    const progress = progressLines({ color: io.color });
     const onCaseResult = (result: CaseResult): void => {
       if (signal.aborted) return;
       done += 1;
+      const line = progress(result);
       if (result.status === 'fail') {
         failed += 1;
-        write(`${renderProgress(undefined, screen)}${renderProgressLine(result, { color: io.color })}\n`);
+        // A failure of a cause already listed is counted, not listed again.
+        if (line !== undefined) write(`${renderProgress(undefined, screen)}${line}\n`);
       }
       write(renderProgress({ done, failed }, screen));
     };
     runStage({ ...options, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
       (report) => {
         refill();
+        if (!signal.aborted) void recordFailures(report);
         dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
       },
       (error: unknown) => {
@@ -158,8 +164,9 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       event.kind === 'key' ? [actionForKey(event.key, state.draft)] : actionsForLine(event.line, state.draft);
     for (const action of actions) dispatch({ type: 'key', action });
   };
-  // The CLI aborts options.signal on SIGINT/SIGTERM (piped stdin never sees Ctrl-C as a key): quit as `q` does.
-  const onAbort = (): void => dispatch({ type: 'key', action: { type: 'quit' } });
+  // The CLI aborts options.signal on SIGINT/SIGTERM/SIGHUP (piped stdin never sees Ctrl-C as a key): quit as
+  // Ctrl-C pressed on a terminal does, exiting 130.
+  const onAbort = (): void => dispatch({ type: 'key', action: { type: 'interrupt' } });
 
   try {
     watcher = await watchFiles({

@@ -10,6 +10,8 @@ export type KeyAction =
   | { type: 'apply-filter'; text: string }
   | { type: 'cancel-filter' }
   | { type: 'quit' }
+  // Ctrl-C: quit as `q` does, but exit 130 (interrupted) whatever the last verdict, as every command does.
+  | { type: 'interrupt' }
   | { type: 'unknown'; input: string }
   | { type: 'none' };
 
@@ -32,7 +34,7 @@ export function splitKeys(chunk: string): string[] {
 // The action for one key pressed in raw mode. `draft` is the filter being typed when the filter prompt is
 // open (then keys edit it), undefined otherwise.
 export function actionForKey(key: string, draft: string | undefined): KeyAction {
-  if (key === CTRL_C) return { type: 'quit' };
+  if (key === CTRL_C) return { type: 'interrupt' };
   if (draft !== undefined) {
     if (ENTERS.has(key)) return { type: 'apply-filter', text: draft };
     if (key === ESCAPE) return { type: 'cancel-filter' };

@@ -32,7 +32,8 @@ export type WatchState = {
   lastFailed: string[] | undefined;
   // The last verdict per case selection, so "same verdict" compares like with like.
   verdicts: Record<string, Verdict>;
-  // What quitting returns: the last settled run's exit code (0 pass, 1 fail, 2 harness misuse); 1 before any.
+  // What quitting returns: the last settled run's exit code (0 pass, 1 fail, 2 harness misuse; 1 before any),
+  // or 130 once Ctrl-C asked to quit.
   exitCode: number;
 };
 
@@ -57,6 +58,9 @@ export type Effect =
   | { type: 'exit'; code: number }
   // Stop watching and hand the run's error to the CLI edge: misuse no save can fix (an unknown stage).
   | { type: 'fail'; message: string };
+
+// The exit code of a run stopped by Ctrl-C (or SIGTERM, SIGHUP), in watch mode as in any command.
+export const INTERRUPTED = 130;
 
 // The state before the first run, optionally filtered by the `--case` patterns watch mode was started with.
 export function initialState(cases?: string[]): WatchState {
@@ -128,6 +132,8 @@ function onKey(state: WatchState, action: KeyAction): [WatchState, Effect[]] {
       return [{ ...state, draft: undefined }, [{ type: 'show-menu', filter: state.filter?.label }]];
     case 'quit':
       return quit(state);
+    case 'interrupt':
+      return quit({ ...state, exitCode: INTERRUPTED });
     case 'unknown':
       return notice(state, `Unknown key ${JSON.stringify(action.input)}: press a, f, p or q (Enter runs all).`);
     case 'none':

@@ -2,6 +2,7 @@
 import type { Case, Snapshot } from '../../course/types.ts';
 import { compareResults } from './compare-results.ts';
 import { hintFor } from './hints.ts';
+import { loadFailureHint } from './load-failure.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
@@ -32,8 +33,17 @@ export function noSnapshot(c: Case): CaseResult {
 }
 
 function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure | undefined {
+  // A crash loading the program, told by its output: also in a process's first case, which has no probe.
+  const crashed = run.outcome.kind === 'exited' && run.outcome.code !== 0;
+  const hint = crashed && (run.outcome.beforeAnyCase === true || !run.shared) ? loadFailureHint(run.output) : undefined;
+  const early = run.outcome.beforeAnyCase === true || hint !== undefined;
+  const failure = outcomeFailure(c, snapshot, run, early);
+  if (failure === undefined || !early) return failure;
+  return { ...failure, beforeAnyCase: true, ...(hint === undefined ? {} : { hint }) };
+}
+
+function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early: boolean): Failure | undefined {
   const o = run.outcome;
-  const early = o.beforeAnyCase === true;
   switch (o.kind) {
     case 'results': {
       if (snapshot === null) return noSnapshot(c).failure;

@@ -1,14 +1,24 @@
-// The terminal reporter: a progress line per case as verdicts stream in, then each failure's full diagnosis,
-// then the summary (counts and time, the plain `N passed, N failed` line, the command that re-runs the failures).
+// The terminal reporter: a progress line per case as verdicts stream in, then each failure's full diagnosis (once
+// per cause: failures that share one are grouped), then the summary (counts and time, the plain
+// `N passed, N failed` line, the command that re-runs the failures).
+import { firstOfCause, groupFailures } from './group-failures.ts';
 import { painter } from './paint.ts';
-import { renderFailure } from './render-failure.ts';
+import { renderGroup } from './render-group.ts';
 import type { CaseResult, RunReport } from '../types.ts';
 
 // One line for a case whose verdict just arrived.
 export function renderProgressLine(result: CaseResult, options: { color: boolean }): string {
   const c = painter(options.color);
   if (result.status === 'pass') return ` ${c.green('✓')} ${result.name} ${c.dim(`${result.durationMs} ms`)}`;
-  return ` ${c.red('✗')} ${result.name} ${c.dim(`— ${result.failure?.message ?? 'failed'}`)}`;
+  const name = result.failure?.beforeAnyCase === true ? 'your program did not start' : result.name;
+  return ` ${c.red('✗')} ${name} ${c.dim(`— ${result.failure?.message ?? 'failed'}`)}`;
+}
+
+// The progress lines of one run, as verdicts stream in: every pass, and a failure only the first time its cause
+// shows (the report then says how many more cases failed the same way); undefined for a line not to print.
+export function progressLines(options: { color: boolean }): (result: CaseResult) => string | undefined {
+  const isFirst = firstOfCause();
+  return (result) => (result.status === 'pass' || isFirst(result) ? renderProgressLine(result, options) : undefined);
 }
 
 // The end of a run: failures in full, warnings, and the summary.
@@ -18,7 +28,8 @@ export function renderPretty(report: RunReport, options: { color: boolean; rerun
   const blocks: string[] = [];
   if (failures.length > 0) {
     const rule = c.red(`─── ${failures.length} failed ${'─'.repeat(40)}`);
-    blocks.push([rule, ...failures.map((f) => renderFailure(f, options))].join('\n\n'));
+    const groups = groupFailures(failures).map((g) => renderGroup(g, { color: options.color, total: report.cases.length }));
+    blocks.push([rule, ...groups].join('\n\n'));
   }
   for (const warning of report.warnings ?? []) blocks.push(`${c.yellow('warning:')} ${warning}`);
   const total = report.cases.length + (report.skipped ?? 0);

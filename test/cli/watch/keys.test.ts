@@ -24,7 +24,7 @@ describe('actionForKey, no prompt open', () => {
     ['f re-runs the failed cases', 'f', { type: 'run-failed' }],
     ['p opens the filter prompt', 'p', { type: 'open-filter' }],
     ['q quits', 'q', { type: 'quit' }],
-    ['Ctrl-C quits', '\u0003', { type: 'quit' }],
+    ['Ctrl-C interrupts', '\u0003', { type: 'interrupt' }],
     ['Ctrl-D quits', '\u0004', { type: 'quit' }],
     ['an unbound letter is reported', 'x', { type: 'unknown', input: 'x' }],
     ['capitals are not the lowercase keys', 'A', { type: 'unknown', input: 'A' }],
@@ -44,7 +44,7 @@ describe('actionForKey, filter prompt open', () => {
     ['Backspace deletes a whole astral character', 'a😀', '\b', { type: 'edit-filter', text: 'a' }],
     ['Backspace on an empty draft stays empty', '', '\u007f', { type: 'edit-filter', text: '' }],
     ['Escape closes the prompt', 'read', '\u001b', { type: 'cancel-filter' }],
-    ['Ctrl-C still quits', 'read', '\u0003', { type: 'quit' }],
+    ['Ctrl-C still interrupts', 'read', '\u0003', { type: 'interrupt' }],
     ['an arrow key is ignored', 'read', '\u001b[C', { type: 'none' }],
   ])('%s', (_name, draft, key, action) => {
     expect(actionForKey(key, draft)).toEqual(action);

@@ -20,7 +20,7 @@ function run(events: WatchEvent[], cases?: string[]): { state: WatchState; effec
   return { state, effects };
 }
 
-const key = (type: 'run-all' | 'run-failed' | 'open-filter' | 'cancel-filter' | 'quit' | 'none'): WatchEvent => ({ type: 'key', action: { type } });
+const key = (type: 'run-all' | 'run-failed' | 'open-filter' | 'cancel-filter' | 'quit' | 'interrupt' | 'none'): WatchEvent => ({ type: 'key', action: { type } });
 const start: WatchEvent = { type: 'start' };
 const saved = (...paths: string[]): WatchEvent => ({ type: 'files-changed', paths });
 const finished = (r: RunReport): WatchEvent => ({ type: 'run-finished', report: r });
@@ -148,6 +148,19 @@ const rows: Row[] = [
     name: 'quit while cancelling drops the pending run',
     events: [start, saved('src/execute.ts'), key('quit'), cancelled],
     last: [{ type: 'exit', code: 1 }],
+    phase: 'done',
+  },
+  { name: 'Ctrl-C when idle exits 130 whatever the last verdict', events: [start, finished(report(3)), key('interrupt')], last: [{ type: 'exit', code: 130 }], phase: 'done' },
+  {
+    name: 'Ctrl-C during a run cancels it first, then exits 130',
+    events: [start, finished(report(3)), saved('src/execute.ts'), key('interrupt'), cancelled],
+    last: [{ type: 'exit', code: 130 }],
+    phase: 'done',
+  },
+  {
+    name: 'Ctrl-C while q is quitting still exits 130',
+    events: [start, finished(report(3, ['x'])), saved('src/execute.ts'), key('quit'), key('interrupt'), cancelled],
+    last: [{ type: 'exit', code: 130 }],
     phase: 'done',
   },
   {

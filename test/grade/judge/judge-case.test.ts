@@ -61,6 +61,42 @@ describe('judgeCase', () => {
   });
 });
 
+describe('judgeCase: a program that fails before its first case', () => {
+  const syntaxError = 'Error [TransformError]: Transform failed with 1 error:\n/c/src/execute.ts:8:36: ERROR: Expected ")" but found ";"\n';
+  const run = (outcome: CaseOutcome, shared: boolean) =>
+    judgeCase(readCase, snapshot, { name: 'read-a', outcome, output: syntaxError, durationMs: 0, shared });
+
+  it('is marked as such, with a hint naming the cause read off its output', () => {
+    const failure = run({ kind: 'exited', code: 1, signal: null, beforeAnyCase: true }, false).failure;
+    expect(failure).toEqual({
+      kind: 'crash',
+      message: 'the program exited with code 1 before running any case (it fails while loading: see its output)',
+      beforeAnyCase: true,
+      hint: '/c/src/execute.ts:8:36 does not compile (Expected ")" but found ";"): fix it and save. Nothing runs until every file the program imports compiles',
+    });
+  });
+
+  it("is told by its output in a process's first case, which has no probe", () => {
+    const failure = run({ kind: 'exited', code: 1, signal: null }, false).failure;
+    expect([failure?.beforeAnyCase, failure?.message]).toEqual([true, 'the program exited with code 1 before running any case (it fails while loading: see its output)']);
+    expect(failure?.hint).toMatch(/does not compile/);
+  });
+
+  it('is not guessed for a case that ran after the probe: the program had loaded', () => {
+    const failure = run({ kind: 'exited', code: 1, signal: null }, true).failure;
+    expect([failure?.beforeAnyCase, failure?.hint]).toEqual([undefined, undefined]);
+  });
+
+  it.each<[string, CaseOutcome]>([
+    ['a timeout while loading', { kind: 'timeout', timeoutMs: 12000, beforeAnyCase: true }],
+    ['a bad first line', { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"', beforeAnyCase: true }],
+    ['a spawn failure', { kind: 'spawn-failed', message: 'spawn ENOENT', beforeAnyCase: true }],
+  ])('is marked for %s too, without a load hint', (_, outcome) => {
+    const failure = run(outcome, false).failure;
+    expect([failure?.beforeAnyCase, failure?.hint]).toEqual([true, undefined]);
+  });
+});
+
 describe('noSnapshot', () => {
   it('fails the case with the command a course author runs to make its snapshot', () => {
     expect(noSnapshot(readCase).failure).toEqual({

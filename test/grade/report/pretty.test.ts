@@ -1,6 +1,6 @@
 // The terminal reporter: progress lines, failures in full, and a summary whose last lines a script can read.
 import { describe, expect, it } from 'vitest';
-import { renderProgressLine, renderPretty } from '../../../src/grade/report/pretty.ts';
+import { progressLines, renderProgressLine, renderPretty } from '../../../src/grade/report/pretty.ts';
 import { renderFailure } from '../../../src/grade/report/render-failure.ts';
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
 
@@ -64,5 +64,83 @@ describe('renderPretty', () => {
   it('keeps the count line plain even in colour', () => {
     const lines = renderPretty(report([pass('a'), crash]), { color: true }).split('\n');
     expect(lines).toContain('1 passed, 1 failed');
+  });
+});
+
+describe('renderPretty: one message per problem', () => {
+  const hint = 'the alias `Read` is not wired: route it to tools.view';
+  const unwired = (name: string): CaseResult => ({
+    name,
+    description: `${name} reads`,
+    status: 'fail',
+    durationMs: 3,
+    failure: { kind: 'mismatch', message: `call 1 of 1 (Read) differs in ${name}`, hint },
+    output: '',
+  });
+  const loading = (name: string): CaseResult => ({
+    name,
+    description: `${name} does things`,
+    status: 'fail',
+    durationMs: 0,
+    failure: {
+      kind: 'crash',
+      message: 'the program exited with code 1 before running any case (it fails while loading: see its output)',
+      beforeAnyCase: true,
+      hint: '/c/src/execute.ts:8:36 does not compile: fix it and save',
+    },
+    output: 'Error: Transform failed\n/c/src/execute.ts:8:36: ERROR: Expected ")"\n    at x (/c/node_modules/esbuild/lib/main.js:1:1)\n    at y (node:events:1:1)\n',
+  });
+
+  it('shows the first failure of a cause in full and names the others once', () => {
+    const text = renderPretty(report([unwired('a'), pass('p'), unwired('b'), crash, unwired('c')]), { color: false });
+    expect(text).toContain(`${renderFailure(unwired('a'), { color: false })}\n\n  2 more cases fail the same way:\n    b, c\n\n${renderFailure(crash, { color: false })}`);
+    expect(text.match(/hint: /g)).toHaveLength(1);
+    expect(text).toContain('─── 4 failed ');
+  });
+
+  it('cuts a long list of names after about four lines, saying how many more', () => {
+    const names = Array.from({ length: 40 }, (_, i) => `some-fairly-long-case-name-${String(i).padStart(2, '0')}`);
+    const text = renderPretty(report(names.map(unwired)), { color: false });
+    const list = text.slice(text.indexOf('39 more cases fail the same way:\n')).split('\n\n')[0]!.split('\n').slice(1);
+    expect(list.length).toBeLessThanOrEqual(5);
+    expect(list.every((l) => l.startsWith('    ') && l.length <= 106)).toBe(true);
+    expect(list.at(-1)).toMatch(/, and \d+ more$/);
+    expect(list.join(' ')).toContain('some-fairly-long-case-name-01, some-fairly-long-case-name-02');
+  });
+
+  it('gives a program that did not start one verdict: its error once, without foreign frames, then the hint', () => {
+    const text = renderPretty(report([loading('a'), loading('b'), loading('c')]), { color: false });
+    expect(text).toContain(
+      [
+        '✗ your program did not start — none of the 3 cases ran',
+        '  the program exited with code 1 before running any case (it fails while loading: see its output)',
+        '',
+        "  your program's output:",
+        '  [your_program] Error: Transform failed',
+        '  [your_program] /c/src/execute.ts:8:36: ERROR: Expected ")"',
+        '  (2 lines of stack inside Node and node_modules left out)',
+        '',
+        '  hint: /c/src/execute.ts:8:36 does not compile: fix it and save',
+      ].join('\n'),
+    );
+    expect(text).not.toMatch(/^✗ [abc]\b|fail the same way/m);
+  });
+
+  it('says how many of the cases did not run when others did', () => {
+    const text = renderPretty(report([loading('a'), pass('p'), loading('b')]), { color: false });
+    expect(text).toContain('✗ your program did not start — 2 of the 3 cases did not run');
+  });
+
+  it('streams a progress line for every pass and for the first failure of each cause only', () => {
+    const progress = progressLines({ color: false });
+    const lines = [unwired('a'), pass('p'), unwired('b'), loading('c'), loading('d'), crash].map(progress);
+    expect(lines).toEqual([
+      ' ✗ a — call 1 of 1 (Read) differs in a',
+      ' ✓ p 7 ms',
+      undefined,
+      ' ✗ your program did not start — the program exited with code 1 before running any case (it fails while loading: see its output)',
+      undefined,
+      ' ✗ bash-echo — the program exited with code 3 before printing results for this case',
+    ]);
   });
 });

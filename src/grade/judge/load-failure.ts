@@ -1,0 +1,62 @@
+// Why a program died while loading, read off what Node and tsx printed, and the one thing to do about it:
+// a file that does not compile, a package not installed, a file not there, an export missing, a throw at the top
+// level of a module. Pure: the output in, a hint out (or undefined when the output says none of these).
+
+type Recogniser = (output: string) => string | undefined;
+
+// esbuild, through tsx: `/c/src/execute.ts:8:36: ERROR: Expected ")" but found ";"`.
+function doesNotCompile(output: string): string | undefined {
+  const error = /^(?:✘ \[ERROR\] |.*?)(\/\S+?:\d+:\d+): ERROR: (.+)$/m.exec(output);
+  if (error === null) return undefined;
+  return `${error[1]} does not compile (${error[2]}): fix it and save. Nothing runs until every file the program imports compiles`;
+}
+
+function packageNotInstalled(output: string): string | undefined {
+  const missing = /Cannot find package '([^']+)' imported from (\S+)/.exec(output);
+  if (missing === null) return undefined;
+  const name = missing[1]!.startsWith('@') ? missing[1]!.split('/').slice(0, 2).join('/') : missing[1]!.split('/')[0]!;
+  return `the package \`${name}\` is not installed (${missing[2]} imports it): run \`npm install\` in your course directory, or \`npm install ${name}\` if its package.json does not list it`;
+}
+
+function fileNotThere(output: string): string | undefined {
+  const missing = /Cannot find module '([^']+)' imported from (\S+)/.exec(output);
+  if (missing === null) return undefined;
+  const [, file, from] = missing;
+  if (/\/src\/execute\.ts$/.test(file!) && /\/program\.ts$/.test(from!)) {
+    return 'src/execute.ts is missing: program.ts imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)';
+  }
+  return `${file} does not exist (${from} imports it): create it, or correct the import's path (relative, with its .ts extension)`;
+}
+
+// `SyntaxError: The requested module './src/execute.ts' does not provide an export named 'makeExecute'`.
+function exportMissing(output: string): string | undefined {
+  const missing = /The requested module '([^']+)' does not provide an export named '([^']+)'/.exec(output);
+  if (missing === null) return undefined;
+  return `${missing[1]} has no export named \`${missing[2]}\`, which another file imports: export it under that name (\`export function ${missing[2]}(…)\`, not as a default export)`;
+}
+
+// A throw while a module is evaluated: Node's stack runs through ModuleJob.run, and the frames above it are
+// the student's code (the first outside node_modules says where).
+function throwsAtImport(output: string): string | undefined {
+  const lines = output.split('\n');
+  const evaluation = lines.findIndex((l) => /^\s+at (async )?ModuleJob\.run /.test(l));
+  if (evaluation === -1) return undefined;
+  const thrown = lines.find((l) => /^\w*Error(?: \[\w+\])?: /.test(l));
+  const where = lines
+    .slice(0, evaluation)
+    .map((l) => /^\s+at .*?\(?(\/[^():]+:\d+):\d+\)?$/.exec(l)?.[1])
+    .find((path) => path !== undefined && !path.includes('/node_modules/'));
+  const what = thrown === undefined ? 'throws' : `throws \`${thrown.slice(0, 160)}\``;
+  return `your code ${what} while it is loaded${where === undefined ? '' : `, at ${where}`}: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function`;
+}
+
+const RECOGNISERS: Recogniser[] = [doesNotCompile, packageNotInstalled, fileNotThere, exportMissing, throwsAtImport];
+
+// What to do about a program that failed while loading, or undefined when its output names no known cause.
+export function loadFailureHint(output: string): string | undefined {
+  for (const recognise of RECOGNISERS) {
+    const hint = recognise(output);
+    if (hint !== undefined) return hint;
+  }
+  return undefined;
+}

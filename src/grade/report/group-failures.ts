@@ -1,0 +1,49 @@
+// Failures that share a cause, together: one mistake (an unwired alias, a program that does not load) fails
+// many cases the same way, and a student needs to read it once. Pure: failed cases in, groups out.
+import type { CaseResult } from '../types.ts';
+
+// Cases that fail the same way, in report order; `results[0]` is the one shown in full.
+export type FailureGroup = { results: CaseResult[] };
+
+// What makes two failures the same problem, or undefined when a failure is only itself: the same load failure
+// (whichever process it happened in), the same hint, or the same crash, hang or bad output word for word. A
+// mismatch without a hint is about its own case and stays alone.
+export function causeOf(result: CaseResult): string | undefined {
+  const f = result.failure;
+  if (f === undefined) return undefined;
+  if (f.beforeAnyCase === true) return JSON.stringify(['before any case', f.kind, f.message, f.hint ?? '']);
+  if (f.hint !== undefined) return JSON.stringify(['hint', f.hint]);
+  if (f.kind === 'mismatch' || f.kind === 'result-count' || f.kind === 'no-snapshot') return undefined;
+  return JSON.stringify([f.kind, f.message]);
+}
+
+// The failed cases grouped by cause, each group where its first case was, each keeping its cases' order.
+export function groupFailures(failures: CaseResult[]): FailureGroup[] {
+  const groups: FailureGroup[] = [];
+  const byCause = new Map<string, FailureGroup>();
+  for (const result of failures) {
+    const cause = causeOf(result);
+    const group = cause === undefined ? undefined : byCause.get(cause);
+    if (group !== undefined) {
+      group.results.push(result);
+      continue;
+    }
+    const fresh = { results: [result] };
+    groups.push(fresh);
+    if (cause !== undefined) byCause.set(cause, fresh);
+  }
+  return groups;
+}
+
+// Tells, case by case as verdicts stream in, whether a failure is the first of its cause (worth a progress line)
+// or one more of a cause already shown.
+export function firstOfCause(): (result: CaseResult) => boolean {
+  const seen = new Set<string>();
+  return (result) => {
+    const cause = causeOf(result);
+    if (cause === undefined) return true;
+    if (seen.has(cause)) return false;
+    seen.add(cause);
+    return true;
+  };
+}

@@ -1,0 +1,47 @@
+// One problem, one message: failures that share a cause are grouped, the rest stay apart.
+import { describe, expect, it } from 'vitest';
+import { causeOf, firstOfCause, groupFailures } from '../../../src/grade/report/group-failures.ts';
+import type { CaseResult, Failure } from '../../../src/grade/types.ts';
+
+const fail = (name: string, failure: Failure, output = ''): CaseResult => ({ name, description: '', status: 'fail', durationMs: 1, failure, output });
+const alias = (name: string) => fail(name, { kind: 'mismatch', message: `call 1 of 1 (Read) differs in ${name}`, hint: 'the alias `Read` is not wired: route it to tools.view' });
+const load = (name: string, output: string) =>
+  fail(name, { kind: 'crash', message: 'the program exited with code 1 before running any case', beforeAnyCase: true, hint: 'does not compile' }, output);
+const plain = (name: string) => fail(name, { kind: 'mismatch', message: `call 2 of 2 (Bash) differs in ${name}` });
+const crash = (name: string) => fail(name, { kind: 'crash', message: 'the program exited with code 3 before printing results for this case' }, `${name} output`);
+
+describe('causeOf', () => {
+  it('is the same for failures with the same hint, whatever their cases and messages', () => {
+    expect(causeOf(alias('a'))).toBe(causeOf(alias('b')));
+  });
+
+  it('is the same load failure in two processes, whatever each printed', () => {
+    expect(causeOf(load('a', 'pid 1'))).toBe(causeOf(load('b', 'pid 2')));
+    expect(causeOf(load('a', ''))).not.toBe(causeOf(alias('a')));
+  });
+
+  it('is the same crash word for word', () => {
+    expect(causeOf(crash('a'))).toBe(causeOf(crash('b')));
+  });
+
+  it('is nothing for a mismatch without a hint, a count or a missing snapshot: each is about its own case', () => {
+    expect(causeOf(plain('a'))).toBeUndefined();
+    expect(causeOf(fail('a', { kind: 'result-count', message: 'printed 0 results for 1 call' }))).toBeUndefined();
+    expect(causeOf(fail('a', { kind: 'no-snapshot', message: 'no snapshot' }))).toBeUndefined();
+  });
+});
+
+describe('groupFailures', () => {
+  it('groups by cause where each cause first showed, keeping the order of cases within a group', () => {
+    const failures = [alias('a'), plain('b'), crash('c'), alias('d'), plain('e'), crash('f'), alias('g')];
+    const names = groupFailures(failures).map((g) => g.results.map((r) => r.name));
+    expect(names).toEqual([['a', 'd', 'g'], ['b'], ['c', 'f'], ['e']]);
+  });
+});
+
+describe('firstOfCause', () => {
+  it('is true for the first failure of each cause and for every failure that has none', () => {
+    const isFirst = firstOfCause();
+    expect([alias('a'), alias('b'), plain('c'), plain('d'), crash('e'), alias('f')].map(isFirst)).toEqual([true, false, true, true, true, false]);
+  });
+});
