@@ -63,6 +63,14 @@ const fromRoot = (expected: unknown, received: unknown) =>
   lines(expected).every((e) => lines(received).some((r) => r.endsWith(`/${e}`)));
 const TIME_LIMIT = /\[timed out after |^Invalid parameter 'timeout'/;
 
+// What the stub `theinference init` writes answers every call with (course-template/src/execute.ts).
+const STUB_ANSWER = /^makeExecute is not written yet\b/;
+
+function stillTheStub({ received }: HintContext): string | undefined {
+  if (!says(received, STUB_ANSWER)) return undefined;
+  return 'src/execute.ts is still the stub `theinference init` wrote: write makeExecute, routing each tool name and its alias to its Tools method (the course page "Register the toolset"; the table at the end of docs/tools.md in the theinference package)';
+}
+
 // `toString`, `constructor`, `__proto__` found Object.prototype's members in a plain-object map.
 function inheritedName(ctx: HintContext): string | undefined {
   const { tool } = ctx.call;
@@ -111,6 +119,17 @@ function nothingReturned(ctx: HintContext): string | undefined {
   return `execute returned nothing for ${ctx.call.tool}: a \`return\` is missing in its branch (or the result was never returned)`;
 }
 
+// The value is there, under another key: `{ text: input.text }` where a ToolOutput has `content`.
+function wrongResultKey({ call, expected, received }: HintContext): string | undefined {
+  const want = contentOf(expected);
+  const got = asOutput(received);
+  if (want === undefined || got === undefined || 'content' in got) return undefined;
+  const key = Object.keys(got).find((k) => got[k] === want);
+  if (key === undefined) return undefined;
+  const fix = call.tool === 'echo' ? '{ content: input.text }' : `{ content: … } (the ToolOutput of tools.${methodOf(call.tool) ?? 'the tool'} as it is)`;
+  return `${call.tool}'s result has \`${key}\` where a ToolOutput has \`content\`: return ${fix}`;
+}
+
 function echoWithoutText({ call, received }: HintContext): string | undefined {
   if (call.tool !== 'echo' || contentOf(received) !== undefined) return undefined;
   if (jsonEqual(received, call.input) || jsonEqual(asOutput(received)?.content, call.input)) {
@@ -143,6 +162,11 @@ function missingParameter({ call, expected, received }: HintContext): string | u
   if (!METHODS[method]?.keys.includes(key)) {
     const owners = Object.keys(METHODS).filter((m) => METHODS[m]?.keys.includes(key));
     return `${call.tool} was routed to the wrong method: it asked for \`${key}\`, which tools.${method} does not take (tools.${owners.join(' / tools.')} does); route it to tools.${method}`;
+  }
+  const value = call.input[key];
+  if (given(call, key) && !value) {
+    const fallback = key === 'insert_text' ? 'input.insert_text || input.new_str' : `input.${key} || …`;
+    return `input.${key} is ${JSON.stringify(value)} in this call, and \`${fallback}\` treats that as missing: use \`??\`, which falls back only when the key is absent (undefined or null)`;
   }
   if (key === 'insert_text' && given(call, 'new_str')) {
     return "insert got no text: this call sends it as `new_str` (Anthropic's name); pass input.insert_text ?? input.new_str";
@@ -206,12 +230,14 @@ function errorWording({ call, expected, received }: HintContext): string | undef
 
 // Most specific first: a mistake in the name explains a result better than the result's shape does.
 const RECOGNISERS: Recogniser[] = [
+  stillTheStub,
   inheritedName,
   caseInsensitiveName,
   threw,
   unknownWording,
   unwiredName,
   nothingReturned,
+  wrongResultKey,
   echoWithoutText,
   unawaited,
   extraIsErrorFalse,

@@ -11,6 +11,9 @@ const timedOut = '\n[timed out after 300 ms; the command and its children were k
 
 // One row per recogniser (some with a second spelling of the same mistake), in the order hintFor checks them.
 const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, hint: RegExp][] = [
+  ['the stub init wrote', call('Read', { path: 'a.txt' }), { content: '1: A' },
+    error('makeExecute is not written yet (src/execute.ts): route Read to a tools method, as the course page "Register the toolset" shows'),
+    /^src\/execute\.ts is still the stub `theinference init` wrote: write makeExecute/],
   ['plain-object map: toString', call('toString', { path: 'a.txt' }), unknown('toString'), '[object Undefined]',
     /^`toString` reached Object\.prototype/],
   ['plain-object map: __proto__', call('__proto__'), unknown('__proto__'),
@@ -32,6 +35,10 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
     /^the name `echo` is not wired: return \{ content: input\.text \}$/],
   ['missing return', call('Grep', { pattern: 'foo' }), { content: 'a.ts:1: foo' }, null,
     /^execute returned nothing for Grep: a `return` is missing/],
+  ['echo puts its text under `text`', call('echo', { text: 'hi', extra: 1 }), { content: 'hi' }, { text: 'hi' },
+    /^echo's result has `text` where a ToolOutput has `content`: return \{ content: input\.text \}$/],
+  ['a result under another key', call('Read', { path: 'a.txt' }), { content: '1: A' }, { output: '1: A' },
+    /^Read's result has `output` where a ToolOutput has `content`: return \{ content: … \} \(the ToolOutput of tools\.view as it is\)$/],
   ['echo returns the whole input', call('echo', { text: 'hi' }), { content: 'hi' }, { content: { text: 'hi' } },
     /^echo returned the whole input/],
   ['echo reads the wrong key', call('echo', { text: 'hi' }), { content: 'hi' }, {},
@@ -50,6 +57,12 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
   ['insert reads only new_str', call('insert', { path: 'a.txt', insert_line: 0, insert_text: 'x' }),
     { content: 'Inserted text after line 0 of a.txt' }, error("Missing required parameter 'insert_text'"),
     /^input\.insert_text was not passed: current models send `insert_text`/],
+  ['`||` where `??` is due: an empty insert_text', call('insert', { path: 'a.txt', insert_line: 1, insert_text: '' }),
+    { content: 'Inserted text after line 1 of a.txt' }, error("Missing required parameter 'insert_text'"),
+    /^input\.insert_text is "" in this call, and `input\.insert_text \|\| input\.new_str` treats that as missing: use `\?\?`/],
+  ['`||` where `??` is due: insert_line 0', call('insert', { path: 'a.txt', insert_line: 0, insert_text: 'x' }),
+    { content: 'Inserted text after line 0 of a.txt' }, error("Missing required parameter 'insert_line'"),
+    /^input\.insert_line is 0 in this call, and `input\.insert_line \|\| …` treats that as missing: use `\?\?`/],
   ['insert reads only insert_text', call('insert', { path: 'a.txt', insert_line: 0, new_str: 'x' }),
     { content: 'Inserted text after line 0 of a.txt' }, error("Missing required parameter 'insert_text'"),
     /^insert got no text: this call sends it as `new_str`/],
@@ -99,6 +112,15 @@ test.each([
   { what: 'a success where an error was due, from the right method', expected: error('File not found: a.txt'), received: { content: '1: A' } },
 ])('no hint for $what', ({ expected, received }) => {
   expect(hintFor({ call: call('Read', { path: 'a.txt' }), expected, received })).toBeUndefined();
+});
+
+test("the stub init writes gets the stub's hint on every call, whatever was expected", async () => {
+  const { makeExecute } = await import('../../../course-template/src/execute.ts');
+  const execute = makeExecute({} as never);
+  for (const [tool, expected] of [['Read', { content: '1: A' }], ['nope', unknown('nope')], ['Bash', { content: 'hi\n', is_error: false, exit_code: 0 }]] as const) {
+    const received = await execute(tool, {});
+    expect(hintFor({ call: call(tool), expected, received }), tool).toMatch(/^src\/execute\.ts is still the stub `theinference init` wrote/);
+  }
 });
 
 describe('on the catalogue of wrong dispatchers, run against the register-tools cases', () => {
