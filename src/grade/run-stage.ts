@@ -6,6 +6,7 @@ import { loadJudging, planCases, type Judging } from './case-plan.ts';
 import { checkCourseDir } from './run/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
+import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { runBatches, type CaseRun } from './run/run-batches.ts';
 import type { CaseResult, RunOptions, RunReport } from './types.ts';
@@ -88,6 +89,8 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     for (const result of checked.results) emit(result);
     const cases = selected.flatMap((c) => results.get(c.name) ?? []);
     const failed = cases.filter((c) => c.status === 'fail').length;
+    const edited = failed > 0 ? await programEdited(options.dir, root) : undefined;
+    const warnings = [checked.warning, edited].filter((w) => w !== undefined);
     return {
       stage: options.stage,
       dir: options.dir,
@@ -96,7 +99,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
       failed,
       durationMs: Math.round(performance.now() - started),
       ...(cases.length < selected.length ? { skipped: selected.length - cases.length } : {}),
-      ...(checked.warning === undefined ? {} : { warnings: [checked.warning] }),
+      ...(warnings.length === 0 ? {} : { warnings }),
     };
   } finally {
     // On any way out (a bad case file, an abort), nothing is left running.

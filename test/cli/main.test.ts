@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../support/cli-in-process.ts';
 import { rerunFailures } from '../../src/cli/commands/test.ts';
-import { shellQuote } from '../../src/cli/commands/shell-quote.ts';
+import { shellQuote } from '../../src/shell-quote.ts';
 import type { RunReport } from '../../src/grade/types.ts';
 import { failedRecordPath } from '../../src/grade/failed-record.ts';
 import { makeCourse, REPO, useScratch } from '../grade/course-fixture.ts';

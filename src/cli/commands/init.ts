@@ -7,7 +7,7 @@ import { courseFiles, TEMPLATE_STAGE } from '../../course/scaffold-course.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { existingPaths, writeFiles } from '../../course/write-files.ts';
 import { write, type CommandIo, type Outcome } from './io.ts';
-import { shellQuote } from './shell-quote.ts';
+import { shellQuote } from '../../shell-quote.ts';
 
 // The flags as commander hands them over.
 export type InitFlags = { from?: string; force?: boolean };

@@ -11,7 +11,7 @@ import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { failedCases } from './failed-cases.ts';
-import { shellQuote } from './shell-quote.ts';
+import { shellQuote } from '../../shell-quote.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {

@@ -163,10 +163,10 @@ function missingParameter({ call, expected, received }: HintContext): string | u
     const owners = Object.keys(METHODS).filter((m) => METHODS[m]?.keys.includes(key));
     return `${call.tool} was routed to the wrong method: it asked for \`${key}\`, which tools.${method} does not take (tools.${owners.join(' / tools.')} does); route it to tools.${method}`;
   }
-  const value = call.input[key];
-  if (given(call, key) && !value) {
-    const fallback = key === 'insert_text' ? 'input.insert_text || input.new_str' : `input.${key} || …`;
-    return `input.${key} is ${JSON.stringify(value)} in this call, and \`${fallback}\` treats that as missing: use \`??\`, which falls back only when the key is absent (undefined or null)`;
+  // Sent empty, arrived missing: `||` fell through to an absent new_str (reading new_str alone does the same, and
+  // the same `??` fixes both).
+  if (key === 'insert_text' && call.input.insert_text === '' && !given(call, 'new_str')) {
+    return 'input.insert_text is "" in this call and arrived as missing: `input.insert_text || input.new_str` treats "" as missing; use `input.insert_text ?? input.new_str`, which falls back only when insert_text is absent';
   }
   if (key === 'insert_text' && given(call, 'new_str')) {
     return "insert got no text: this call sends it as `new_str` (Anthropic's name); pass input.insert_text ?? input.new_str";
