@@ -46,6 +46,13 @@ describe('runStage', () => {
     expect(await processRunning('sleep 987654')).toBe(false);
   });
 
+  it('warns of an edited program.ts when a run fails, and only then', async () => {
+    const edited = await grade(await makeCourse(scratch, 'prints-nothing'));
+    expect(edited.warnings).toEqual([expect.stringMatching(/^program\.ts is not the course's \(\S+program\.ts\): .* Restore it: cp \S+program\.ts program\.ts$/)]);
+    const failing = await grade(await makeCourse(scratch, 'exits-non-zero'));
+    expect([failing.failed, failing.warnings]).toEqual([1, undefined]);
+  });
+
   it("shows a program's own words for why it failed", async () => {
     const report = await grade(await makeCourse(scratch, 'throws-at-import'), { cases: [READ] });
     expect(report.cases[0]?.output).toContain('loading the dispatcher');
