@@ -21,6 +21,7 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     [['test', '--stage', 'register-tools', '--timeout', '2s'], "error: --timeout '2s' is not a whole number above 0: give milliseconds per case, e.g. --timeout 20000.\n"],
     [['test', '--stage', 'register-tools', '--shard', '3/2'], "error: --shard '3/2' is not a shard: write i/n with 1 <= i <= n, e.g. --shard 1/3 on the first of three machines.\n"],
     [['test', '--stage', 'register-tools', '--watch', '--output', 'x.xml'], 'error: --watch shows the terminal report: drop --reporter and --output, or drop --watch.\n'],
+    [['test', '--stage', 'register-tools', '--watch', '--failed'], 'error: --watch re-runs failures with its own key: drop --failed, and press f once a run has finished.\n'],
     [['test', '--stage', 'register-tools', '--reporter', 'xml'], "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github.\n(add --help for usage)\n"],
     [['test'], "error: required option '--stage <slug>' not specified\n(add --help for usage)\n"],
     [['test', '--stage', 'register-tools', '--frobnicate'], "error: unknown option '--frobnicate'\n(add --help for usage)\n"],
