@@ -36,10 +36,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.failed === true) {
-    if (flags.watch === true) {
-      throw new HarnessError('BAD_FLAG', "--watch re-runs failures with its own key: drop --failed, and press f once a run has finished.");
-    }
-    options.cases = await failedCases(options.dir, flags.stage, flags.case);
+    options.cases = await failedCases(options.dir, flags);
     if (options.cases.length === 0) {
       await write(io.stdout, `The last run of ${flags.stage} in ${options.dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`);
       return 'pass';
