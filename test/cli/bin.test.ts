@@ -1,31 +1,18 @@
 // The real binary, end to end: `node bin/theinference.js …` with NO_COLOR, asserting stdout and exit codes,
 // and that the grader's TMPDIR is empty and no process is left behind afterwards.
-import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
-import { makeCourse, makeScratch, processRunning, REPO, type Scratch } from '../grade/course-fixture.ts';
+import { makeCourse, processRunning, REPO } from '../grade/course-fixture.ts';
+import { useBinary } from '../support/binary.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
-let scratch: Scratch;
-
-beforeAll(async () => {
-  scratch = await makeScratch();
-});
+const { scratch, env, theinference } = useBinary();
 
 afterEach(async () => {
-  expect(await readdir(scratch.tmp)).toEqual([]);
   expect(await processRunning('sleep 987654')).toBe(false);
 });
-
-afterAll(async () => {
-  await scratch.remove();
-});
-
-// The grader's own tsx cache would land in its TMPDIR; it is not what these tests look for.
-const env = () => ({ NO_COLOR: '1', TMPDIR: scratch.tmp, TSX_DISABLE_CACHE: '1' });
-const theinference = (args: string[], cwd = REPO) => execa('node', [BIN, ...args], { cwd, env: env(), reject: false });
 
 describe('theinference (the binary)', () => {
   it('lists the stages', async () => {
@@ -78,27 +65,6 @@ describe('theinference (the binary)', () => {
     expect(stdout).toContain('the program exited with code 1 before running any case (it fails while loading: see its output)');
     expect(stdout).toMatch(/^ {2}\[your_program\] .*src\/execute\.ts:8:\d+: ERROR: Expected "\)" but found ";"$/m);
     expect(stdout.split('\n')).toContain('0 passed, 3 failed');
-  });
-
-  // The whole stage, in two processes: each fails to load, and the report says so once.
-  it.each<[string, string | undefined, (course: string) => Promise<void>, RegExp]>([
-    ['a syntax error', 'does-not-compile', async () => {}, /^ {2}hint: \S+\/src\/execute\.ts:8:\d+ does not compile \(Expected "\)" but found ";"\): fix it and save/m],
-    ['a missing module', undefined, async (course) => {
-      await rm(join(course, 'node_modules'));
-      await mkdir(join(course, 'node_modules'));
-    }, /^ {2}hint: the package `fast-glob` is not installed \(\S+\/src\/tools\/find-entries\.ts imports it\): run `npm install`/m],
-    ['a throw at import', 'throws-at-import', async () => {}, /^ {2}hint: your code throws `Error: dispatcher table is not ready` while it is loaded, at \S+\/src\/execute\.ts:6: /m],
-  ])('gives a program that cannot start for %s one verdict, under 40 lines', async (_, scenario, arrange, hint) => {
-    const course = await makeCourse(scratch, scenario);
-    await arrange(course);
-    const { exitCode, stdout } = await theinference(['test', '--stage', 'register-tools', '--jobs', '2'], course);
-    const count = (await loadCases(REPO, 'register-tools')).length;
-    expect(exitCode).toBe(1);
-    expect(stdout.split('\n').length).toBeLessThan(40);
-    expect(stdout).toMatch(hint);
-    expect(stdout.match(/hint: /g)).toHaveLength(1);
-    expect(stdout).toContain(`✗ your program did not start — none of the ${count} cases ran\n`);
-    expect(stdout.split('\n').slice(-4)).toEqual([`0 passed, ${count} failed`, '', 'Re-run just the failures:', 'npx theinference test --stage register-tools --failed']);
   });
 
   it('stops cleanly on Ctrl-C: exit 130, program processes killed, temp dirs removed', async () => {

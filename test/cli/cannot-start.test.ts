@@ -1,0 +1,34 @@
+// A program that cannot start, graded on the whole stage by the real binary: one verdict, under 40 lines of
+// pretty output, its error once and a hint naming the cause; and no temp dir left behind.
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCases } from '../../src/course/load-cases.ts';
+import { makeCourse, REPO } from '../grade/course-fixture.ts';
+import { useBinary } from '../support/binary.ts';
+
+const { scratch, theinference } = useBinary();
+
+describe('a program that cannot start', () => {
+  // The whole stage, in two processes: each fails to load, and the report says so once.
+  it.each<[string, string | undefined, (course: string) => Promise<void>, RegExp]>([
+    ['a syntax error', 'does-not-compile', async () => {}, /^ {2}hint: \S+\/src\/execute\.ts:8:\d+ does not compile \(Expected "\)" but found ";"\): fix it and save/m],
+    ['a missing module', undefined, async (course) => {
+      await rm(join(course, 'node_modules'));
+      await mkdir(join(course, 'node_modules'));
+    }, /^ {2}hint: the package `fast-glob` is not installed \(\S+\/src\/tools\/find-entries\.ts imports it\): run `npm install`/m],
+    ['a throw at import', 'throws-at-import', async () => {}, /^ {2}hint: your code throws `Error: dispatcher table is not ready` while it is loaded, at \S+\/src\/execute\.ts:6: /m],
+  ])('for %s gets one verdict, under 40 lines', async (_, scenario, arrange, hint) => {
+    const course = await makeCourse(scratch, scenario);
+    await arrange(course);
+    const { exitCode, stdout } = await theinference(['test', '--stage', 'register-tools', '--jobs', '2'], course);
+    const count = (await loadCases(REPO, 'register-tools')).length;
+    expect(exitCode).toBe(1);
+    expect(stdout.split('\n').length).toBeLessThan(40);
+    expect(stdout).toMatch(hint);
+    expect(stdout.match(/hint: /g)).toHaveLength(1);
+    expect(stdout).toContain(`✗ your program did not start — none of the ${count} cases ran\n`);
+    expect(stdout.split('\n').slice(-4)).toEqual([`0 passed, ${count} failed`, '', 'Re-run just the failures:', 'npx theinference test --stage register-tools --failed']);
+  });
+
+});
