@@ -13,10 +13,13 @@ describe('a program that cannot start', () => {
   // The whole stage, in two processes: each fails to load, and the report says so once.
   it.each<[string, string | undefined, (course: string) => Promise<void>, RegExp]>([
     ['a syntax error', 'does-not-compile', async () => {}, /^ {2}hint: \S+\/src\/execute\.ts:8:\d+ does not compile \(Expected "\)" but found ";"\): fix it and save/m],
-    ['a missing module', undefined, async (course) => {
+    ['a package not installed', undefined, async (course) => {
       await rm(join(course, 'node_modules'));
       await mkdir(join(course, 'node_modules'));
     }, /^ {2}hint: the package `fast-glob` is not installed \(\S+\/src\/tools\/find-entries\.ts imports it\): run `npm install`/m],
+    ['a missing src/execute.ts', undefined, async (course) => {
+      await rm(join(course, 'src', 'execute.ts'));
+    }, /^ {2}hint: src\/execute\.ts is missing: program\.ts imports makeExecute from it\./m],
     ['a throw at import', 'throws-at-import', async () => {}, /^ {2}hint: your code throws `Error: dispatcher table is not ready` while it is loaded, at \S+\/src\/execute\.ts:6: /m],
   ])('for %s gets one verdict, under 40 lines', async (_, scenario, arrange, hint) => {
     const course = await makeCourse(scratch, scenario);
