@@ -24,9 +24,18 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function finished(pid: number): Promise<boolean> {
+async function gone(pid: number): Promise<boolean> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   return stat === null || stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+}
+
+// Whether the process ends within 2 s: a SIGKILL is delivered asynchronously, so a busy machine can show the
+// process alive for a moment after the caller that killed it has exited.
+async function finished(pid: number): Promise<boolean> {
+  for (const deadline = Date.now() + 2000; Date.now() < deadline; await new Promise((done) => setTimeout(done, 20))) {
+    if (await gone(pid)) return true;
+  }
+  return gone(pid);
 }
 
 // A process calling bash on a command that never ends, stopped from outside once the command is running.
