@@ -1,0 +1,121 @@
+// Runs the agent being recorded: in the workspace, with ANTHROPIC_BASE_URL and OPENAI_BASE_URL pointing at the
+// proxy and its stdio attached to ours (the terminal), in our process group so that Ctrl-C reaches it as it would
+// without us. When we are interrupted it is given a moment to exit on its own, then stopped with every process it
+// started: SIGTERM, then SIGKILL.
+import { readdir, readFile } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
+import { execa } from 'execa';
+import type { EndLine } from './capture-format.ts';
+
+export type AgentRun = {
+  command: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  // The proxy's base URL, e.g. http://127.0.0.1:41234.
+  proxyUrl: string;
+  // process.stdin/stdout/stderr in the CLI (the agent gets the terminal itself), any stream in tests.
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  signal?: AbortSignal;
+};
+
+// How the agent's run ended, as the capture's end line records it.
+export type AgentEnd = EndLine['agent'];
+
+// How long an interrupted agent has to exit by itself, then after SIGTERM, before it is killed.
+const GRACE_MS = 1000;
+const TERM_MS = 3000;
+
+// The environment the agent sees: ours, with both SDKs' base URLs at the proxy (OpenAI's conventionally ends in /v1).
+export function agentEnv(env: NodeJS.ProcessEnv, proxyUrl: string): NodeJS.ProcessEnv {
+  return { ...env, ANTHROPIC_BASE_URL: proxyUrl, OPENAI_BASE_URL: `${proxyUrl}/v1` };
+}
+
+// Runs the command to its end; never throws for the agent's own failure (a crash, a missing command).
+export async function runAgent(run: AgentRun): Promise<AgentEnd> {
+  const [file, ...args] = run.command;
+  if (file === undefined) return { failed: 'no agent command: give it after `--`' };
+  const subprocess = execa(file, args, {
+    cwd: run.cwd,
+    env: agentEnv(run.env, run.proxyUrl),
+    extendEnv: false,
+    stdin: attach(run.stdin, process.stdin),
+    stdout: attach(run.stdout, process.stdout),
+    stderr: attach(run.stderr, process.stderr),
+    reject: false,
+    // The agent's output is the terminal's, not ours to keep.
+    buffer: false,
+  });
+  let interrupted = false;
+  const onAbort = (): void => {
+    interrupted = true;
+    void stopTree(subprocess.pid, () => subprocess.exitCode !== null || subprocess.signalCode !== null);
+  };
+  if (run.signal?.aborted) onAbort();
+  else run.signal?.addEventListener('abort', onAbort, { once: true });
+  const result = await subprocess;
+  run.signal?.removeEventListener('abort', onAbort);
+  if (result.exitCode === undefined && result.signal === undefined) {
+    return { failed: `the agent command could not start: ${result.originalMessage ?? result.shortMessage ?? 'unknown error'}`, interrupted };
+  }
+  return {
+    ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+    ...(result.signal === undefined ? {} : { signal: result.signal }),
+    interrupted,
+  };
+}
+
+// Our own stdio is inherited (the agent gets the terminal itself, raw mode and all); any other stream is piped.
+function attach<T extends Readable | Writable>(stream: T, own: Readable | Writable): 'inherit' | ['pipe', T] {
+  return stream === own ? 'inherit' : ['pipe', stream];
+}
+
+// Gives the agent GRACE_MS to exit after the interrupt it got with us, then SIGTERMs and later SIGKILLs it and every
+// process it started (found in /proc before each signal, so children that outlive it are found too).
+async function stopTree(pid: number | undefined, exited: () => boolean): Promise<void> {
+  if (pid === undefined) return;
+  const tree = await descendants(pid);
+  await sleep(GRACE_MS);
+  if (exited()) return signalAll([...(await descendants(pid)), ...tree], 'SIGTERM');
+  const before = await descendants(pid);
+  signalAll([pid, ...before], 'SIGTERM');
+  await sleep(TERM_MS);
+  signalAll([pid, ...before, ...(await descendants(pid))], 'SIGKILL');
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of new Set(pids)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+// Every process descending from `root` (not itself), from each process's parent in /proc/<pid>/stat (Linux).
+export async function descendants(root: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The command name (field 2) may hold spaces and parentheses: the fields after its last ')' are fixed.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (Number.isInteger(ppid)) parents.set(Number(entry), ppid);
+  }
+  const found: number[] = [];
+  const frontier = [root];
+  while (frontier.length > 0) {
+    const parent = frontier.pop();
+    for (const [pid, ppid] of parents) {
+      if (ppid === parent && !found.includes(pid)) {
+        found.push(pid);
+        frontier.push(pid);
+      }
+    }
+  }
+  return found;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
