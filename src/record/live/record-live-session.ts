@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { CAPTURE_FORMAT } from './capture-format.ts';
 import { openCapture } from './capture-writer.ts';
-import { runAgent, type AgentEnd } from './run-agent.ts';
+import { runAgent, type AgentEnd, type StopDelays } from './run-agent.ts';
 import { snapshotWorkspace, type WorkspaceSnapshot } from './snapshot-workspace.ts';
 import { startProxy } from './start-proxy.ts';
 
@@ -23,6 +23,7 @@ export type LiveSessionOptions = {
   stderr: Writable;
   // Aborted on Ctrl-C: the agent is stopped, the capture kept.
   signal?: AbortSignal;
+  stopDelays?: StopDelays;
   // Where the proxy's own lines go (its address, an upstream that cannot be reached), prefixed `[theinference]`.
   log: (line: string) => void;
 };
@@ -58,7 +59,7 @@ export async function recordLiveSession(o: LiveSessionOptions): Promise<LiveSess
       });
       o.log(`proxy ${proxy.url} -> ${o.upstream}; running \`${o.command.join(' ')}\` in ${workspace}`);
       try {
-        agent = await runAgent({ command: o.command, cwd: workspace, env: o.env, proxyUrl: proxy.url, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, ...(o.signal ? { signal: o.signal } : {}) });
+        agent = await runAgent({ command: o.command, cwd: workspace, env: o.env, proxyUrl: proxy.url, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, ...(o.signal ? { signal: o.signal } : {}), ...(o.stopDelays ? { stopDelays: o.stopDelays } : {}) });
       } finally {
         await proxy.close();
       }

@@ -2,6 +2,7 @@
 // proxy and its stdio attached to ours (the terminal), in our process group so that Ctrl-C reaches it as it would
 // without us. When we are interrupted it is given a moment to exit on its own, then stopped with every process it
 // started: SIGTERM, then SIGKILL.
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
@@ -18,14 +19,17 @@ export type AgentRun = {
   stdout: Writable;
   stderr: Writable;
   signal?: AbortSignal;
+  // How long an interrupted agent has to exit by itself, then after SIGTERM, before it is killed (tests shorten them).
+  stopDelays?: StopDelays;
 };
+
+export type StopDelays = { graceMs: number; termMs: number };
 
 // How the agent's run ended, as the capture's end line records it.
 export type AgentEnd = EndLine['agent'];
 
-// How long an interrupted agent has to exit by itself, then after SIGTERM, before it is killed.
-const GRACE_MS = 1000;
-const TERM_MS = 3000;
+// An interrupted agent gets a second to exit on its own (it got the terminal's Ctrl-C too), then three after SIGTERM.
+const STOP_DELAYS: StopDelays = { graceMs: 1000, termMs: 3000 };
 
 // The environment the agent sees: ours, with both SDKs' base URLs at the proxy (OpenAI's conventionally ends in /v1).
 export function agentEnv(env: NodeJS.ProcessEnv, proxyUrl: string): NodeJS.ProcessEnv {
@@ -48,14 +52,16 @@ export async function runAgent(run: AgentRun): Promise<AgentEnd> {
     buffer: false,
   });
   let interrupted = false;
+  let stopping: Promise<void> | undefined;
   const onAbort = (): void => {
     interrupted = true;
-    void stopTree(subprocess.pid, () => subprocess.exitCode !== null || subprocess.signalCode !== null);
+    stopping = stopTree(subprocess.pid, () => subprocess.exitCode !== null || subprocess.signalCode !== null, run.stopDelays ?? STOP_DELAYS);
   };
   if (run.signal?.aborted) onAbort();
   else run.signal?.addEventListener('abort', onAbort, { once: true });
   const result = await subprocess;
   run.signal?.removeEventListener('abort', onAbort);
+  await stopping;
   if (result.exitCode === undefined && result.signal === undefined) {
     return { failed: `the agent command could not start: ${result.originalMessage ?? result.shortMessage ?? 'unknown error'}`, interrupted };
   }
@@ -71,17 +77,43 @@ function attach<T extends Readable | Writable>(stream: T, own: Readable | Writab
   return stream === own ? 'inherit' : ['pipe', stream];
 }
 
-// Gives the agent GRACE_MS to exit after the interrupt it got with us, then SIGTERMs and later SIGKILLs it and every
-// process it started (found in /proc before each signal, so children that outlive it are found too).
-async function stopTree(pid: number | undefined, exited: () => boolean): Promise<void> {
+// Gives the agent a moment to exit after the interrupt it got with us, then SIGTERMs and later SIGKILLs it and every
+// process it started (found in /proc while it runs, so children that outlive it are stopped too).
+async function stopTree(pid: number | undefined, exited: () => boolean, delays: StopDelays): Promise<void> {
   if (pid === undefined) return;
-  const tree = await descendants(pid);
-  await sleep(GRACE_MS);
-  if (exited()) return signalAll([...(await descendants(pid)), ...tree], 'SIGTERM');
-  const before = await descendants(pid);
-  signalAll([pid, ...before], 'SIGTERM');
-  await sleep(TERM_MS);
-  signalAll([pid, ...before, ...(await descendants(pid))], 'SIGKILL');
+  const known = new Set(await descendants(pid));
+  const refresh = async (): Promise<void> => {
+    if (!exited()) for (const child of await descendants(pid)) known.add(child);
+  };
+  await waitUntil(exited, delays.graceMs);
+  await refresh();
+  signalAll([...(exited() ? [] : [pid]), ...known], 'SIGTERM');
+  await waitUntil(() => exited() && [...known].every((p) => !isAlive(p)), delays.termMs);
+  await refresh();
+  signalAll([...(exited() ? [] : [pid]), ...known].filter(isAlive), 'SIGKILL');
+}
+
+async function waitUntil(done: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(25);
+}
+
+// A zombie (exited, not yet reaped by its new parent) counts as gone: no signal can reach it.
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return processState(pid) !== 'Z';
+}
+
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
 }
 
 function signalAll(pids: number[], signal: NodeJS.Signals): void {

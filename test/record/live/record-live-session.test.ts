@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureLine, ExchangeLine, SessionLine, WorkspaceLine } from '../../../src/record/live/capture-format.ts';
+import { importTranscript } from '../../../src/record/import-transcript.ts';
 import { recordLiveSession, type LiveSession } from '../../../src/record/live/record-live-session.ts';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
 import { agentCommand, API_KEY, makeSdkRig, receivedBodies, SCRIPT_TOOLS, WORKSPACE_FILES, type SdkRig } from './sdk-session.ts';
@@ -69,6 +70,18 @@ describe('recordLiveSession with the real Anthropic SDK', () => {
     const used = exchanges.flatMap((e) => [...(e.response?.body.matchAll(/"type":"tool_use","id":"[^"]+","name":"(\w+)"/g) ?? [])].map((m) => m[1]));
     expect(used).toEqual(SCRIPT_TOOLS);
     expect(lines.at(-1)).toMatchObject({ type: 'end', agent: { exitCode: 0, interrupted: false } });
+  });
+
+  it('imports as the live format: every call in order with the result the agent saw, in the workspace', async () => {
+    const imported = await importTranscript(session.capture);
+    if (!('calls' in imported)) throw new Error(imported.message);
+    expect(imported.format).toBe('live');
+    expect(imported.cwd).toBe(rig.workspace);
+    const seen = JSON.parse(await readFile(join(rig.logDir, 'results.json'), 'utf8')) as Array<{ name: string; input: unknown; result: { content: string; is_error?: boolean } }>;
+    expect(seen.map((s) => s.name)).toEqual(SCRIPT_TOOLS);
+    expect(imported.calls.map((c) => ({ name: c.name, input: c.input, content: c.result?.content, isError: c.result?.isError }))).toEqual(
+      seen.map((s) => ({ name: s.name, input: s.input, content: s.result.content, isError: s.result.is_error === true })),
+    );
   });
 
   it('forwards the API key to the upstream and keeps it out of the capture', () => {
