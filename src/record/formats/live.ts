@@ -34,8 +34,11 @@ export function createLiveParser(file: string): LineParser {
     const timestamp = stringAt(entry, 'startedAt');
     const label = `exchange ${String(entry.id)} (${stringAt(request, 'method') ?? '?'} ${path})`;
     const status = response === undefined ? undefined : response.status;
-    if (response === undefined || typeof status !== 'number' || status >= 400) {
-      const why = stringAt(entry, 'error') ?? stringAt(entry, 'aborted') ?? (typeof status === 'number' ? `status ${status}` : 'no response');
+    // A response the agent did not receive whole (cut short, broken off, an error status) holds no call it ran.
+    const problem = stringAt(entry, 'aborted') ?? stringAt(entry, 'error');
+    const usable = typeof status === 'number' && status < 400 && problem === undefined;
+    if (!usable) {
+      const why = problem ?? (typeof status === 'number' ? `status ${status}` : 'no response');
       skipped.push({ file, line, reason: `${label}: no usable response (${why})` });
     }
     const requestBody = parseJson(stringAt(request, 'body') ?? '');
@@ -51,8 +54,10 @@ export function createLiveParser(file: string): LineParser {
     }
     if (!/\/messages/.test(path)) return;
     const place = { file, line, ...(timestamp !== undefined ? { timestamp } : {}) };
-    if (requestBody.ok) addMessages(book, skipped, anthropicMessagesOf(requestBody.value) ?? [], place);
-    if (responseText.trim() === '' || typeof status !== 'number' || status >= 400) return;
+    // Calls come from the responses alone: a request's history repeats them as the agent's SDK rebuilt them (a
+    // max_tokens cut parsed into a truncated input) and, in a resumed session, holds calls made before the recording.
+    if (requestBody.ok) addMessages(book, skipped, withoutCalls(anthropicMessagesOf(requestBody.value) ?? []), place);
+    if (responseText.trim() === '' || !usable) return;
     const json = parseJson(responseText);
     if (json.ok) addMessages(book, skipped, anthropicMessagesOf(json.value) ?? [], place);
     else {
@@ -94,4 +99,9 @@ export function createLiveParser(file: string): LineParser {
       return { calls: cwd === undefined ? calls : calls.map((c) => ({ ...c, cwd })), skipped, ...facts.toParsed() };
     },
   };
+}
+
+// Messages with their tool_use blocks left out: what a request adds is its results.
+function withoutCalls(messages: unknown[]): unknown[] {
+  return messages.map((m) => (isObject(m) && Array.isArray(m.content) ? { ...m, content: m.content.filter((b) => !(isObject(b) && b.type === 'tool_use')) } : m));
 }
