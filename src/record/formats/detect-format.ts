@@ -36,7 +36,7 @@ export function detectShape(texts: string[]): Shape | undefined {
     if (isClaudeCodeLine(parsed.value)) return 'claude-code';
     if (isObject(parsed.value) && typeof parsed.value.type === 'string' && ANTHROPIC_EVENT_TYPES.has(parsed.value.type)) return 'sse';
   }
-  if (firstIsValue || values * 2 >= texts.length) return 'json-lines';
+  if (firstIsValue || values * 2 > texts.length) return 'json-lines';
   if (/^\s*[[{]/.test(first)) return 'json-document';
   return undefined;
 }

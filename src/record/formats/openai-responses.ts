@@ -9,7 +9,7 @@ import type { ValueHandler } from './values.ts';
 
 const CALL_ITEMS = new Set(['function_call', 'function_call_output']);
 // Items for tools the course has no counterpart for, or whose input is not JSON: counted, not imported.
-const OTHER_TOOL_ITEMS = new Set(['custom_tool_call', 'local_shell_call', 'computer_call', 'web_search_call', 'file_search_call', 'code_interpreter_call', 'mcp_call']);
+const OTHER_TOOL_ITEMS = new Set(['custom_tool_call', 'local_shell_call', 'shell_call', 'apply_patch_call', 'computer_call', 'web_search_call', 'file_search_call', 'code_interpreter_call', 'mcp_call']);
 
 // The items of one Responses value, with the response id they came in (for a response).
 function itemsOf(value: unknown): { items: unknown[]; messageId?: string } | undefined {
