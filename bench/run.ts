@@ -4,7 +4,7 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch]
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,import]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { describeMachine } from './machine.ts';
 import { measureMemory, type MemorySample } from './memory.ts';
 import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
+import { measureImport } from './record-import.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
@@ -31,7 +32,7 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
-const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch'] as const;
+const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch', 'import'] as const;
 type Section = (typeof SECTIONS)[number];
 const only = sections();
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
   const phases = only.has('phases') ? await measurePhases() : [];
   const watch = only.has('watch') ? await measureWatchMode() : [];
+  const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
 
   const per = (name: string): number[] => times.get(name) ?? [];
   const ratio = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
@@ -85,6 +87,12 @@ async function main(): Promise<void> {
     const kind = passed ? 'passing' : 'failing';
     log(`  watch save → ${kind} verdict ≤ 1.5 s  ${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
   }
+  if (imported !== undefined) {
+    const cold = summarise(imported.session.coldMs);
+    log(`  import 3.4 MB session < 1 s        ${formatSeconds(cold).padEnd(24)}${verdict(cold.max < 1000)}`);
+    const same = imported.repeated.find((r) => r.variant === 'same ids');
+    if (same !== undefined) log(`  import 200 MB peak RSS < 200 MB     ${`${(same.peakRssKb / 1024).toFixed(0)} MB`.padEnd(24)}${verdict(same.peakRssKb < 200 * 1024)}`);
+  }
 
   await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
   const results = {
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
     profile: Object.fromEntries(profile),
     phases,
     watch,
+    import: imported,
   };
   await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
