@@ -4,11 +4,9 @@
 // `content_block_stop`; a block whose input never parses (a `max_tokens` cut, a stream that broke off) keeps a
 // `malformed` reason instead of an input, so it is reported, never dropped.
 import type { Skip } from '../types.ts';
-import { CallBook } from './call-book.ts';
-import { addMessages } from './anthropic.ts';
-import { isObject, type JsonObject, objectAt, parseJson, parseToolInput, preview, stringAt } from './json-values.ts';
-import { type LineParser, type ParsedFile, tooLongSkip } from './parsed-file.ts';
-import { type Line, linesOfText } from './read-lines.ts';
+import { isObject, type JsonObject, objectAt, parseToolInput, preview, stringAt } from './json-values.ts';
+import { linesOfText } from './read-lines.ts';
+import { SseFramer } from './sse-framer.ts';
 
 // The event types of a Messages stream; a JSON line of one of these is a stream event.
 export const ANTHROPIC_EVENT_TYPES = new Set([
@@ -22,17 +20,13 @@ export const ANTHROPIC_EVENT_TYPES = new Set([
   'error',
 ]);
 
-const SSE_FIELD = /^(event|data|id|retry):/;
-
-// Whether a line starts an SSE stream (a field or a comment).
-export function isSseLine(text: string): boolean {
-  return SSE_FIELD.test(text) || text.startsWith(':');
-}
-
 type OpenBlock = { block: JsonObject; parts: string[]; deltas: number };
 
+// Why a block still open when its stream ends has no input.
+export const STREAM_ENDED = 'the stream ended before this block closed';
+
 // Turns stream events into messages. `blockLines` tells the line each content block started on.
-class MessageAssembler {
+export class MessageAssembler {
   readonly messages: JsonObject[] = [];
   readonly blockLines = new WeakMap<object, number>();
   private current: { message: JsonObject; blocks: JsonObject[]; open: Map<number, OpenBlock> } | undefined;
@@ -139,72 +133,14 @@ function finishBlock(open: OpenBlock, unclosed: string | undefined): void {
   }
 }
 
-// Splits SSE lines into events (each `data:` payload; a bare JSON line is one event) and feeds the assembler.
-class SseFramer {
-  private data: string[] = [];
-  private dataLine = 0;
-
-  constructor(
-    private readonly file: string,
-    private readonly skipped: Skip[],
-    private readonly assembler: MessageAssembler,
-  ) {}
-
-  line(line: Line): void {
-    if ('tooLong' in line) {
-      this.skipped.push(tooLongSkip(this.file, line));
-      return;
-    }
-    const text = line.text;
-    if (text.trim() === '') this.dispatch();
-    else if (text.startsWith('data:')) {
-      if (this.data.length === 0) this.dataLine = line.line;
-      this.data.push(text.slice(text.startsWith('data: ') ? 6 : 5));
-    } else if (isSseLine(text)) return;
-    else if (this.data.length === 0 && text.trimStart().startsWith('{')) {
-      this.dataLine = line.line;
-      this.data.push(text);
-      this.dispatch();
-    } else this.skipped.push({ file: this.file, line: line.line, reason: 'not an SSE field or a JSON event' });
-  }
-
-  dispatch(): void {
-    if (this.data.length === 0) return;
-    const payload = this.data.join('\n');
-    this.data = [];
-    if (payload.trim() === '[DONE]') return;
-    const parsed = parseJson(payload);
-    if (!parsed.ok) this.skipped.push({ file: this.file, line: this.dataLine, reason: `event data is not valid JSON (${parsed.error})` });
-    else if (!isObject(parsed.value)) this.skipped.push({ file: this.file, line: this.dataLine, reason: 'event data is not a JSON object' });
-    else this.assembler.event(parsed.value, this.dataLine);
-  }
-}
-
 // The Messages in a streamed response's text (usually one; SDK captures can hold several back to back), each as a
 // non-streamed response would hold it, tool_use blocks with `input` or `malformed`; and what could not be used.
 export function parseSseText(text: string, file = 'stream'): { messages: JsonObject[]; skipped: Skip[] } {
   const skipped: Skip[] = [];
   const assembler = new MessageAssembler(file, skipped);
-  const framer = new SseFramer(file, skipped, assembler);
+  const framer = new SseFramer(file, skipped, (event, line) => assembler.event(event, line));
   for (const line of linesOfText(text)) framer.line(line);
   framer.dispatch();
-  assembler.close('the stream ended before this block closed');
+  assembler.close(STREAM_ENDED);
   return { messages: assembler.messages, skipped };
-}
-
-// A parser for an SSE capture saved as a transcript file: its messages' calls, each at its block's line.
-export function createAnthropicSseParser(file: string): LineParser {
-  const skipped: Skip[] = [];
-  const assembler = new MessageAssembler(file, skipped);
-  const framer = new SseFramer(file, skipped, assembler);
-  return {
-    line: (line) => framer.line(line),
-    finish(): ParsedFile {
-      framer.dispatch();
-      assembler.close('the stream ended before this block closed');
-      const book = new CallBook(skipped);
-      addMessages(book, skipped, assembler.messages, { file, line: 1, lineOf: (block) => assembler.blockLines.get(block) });
-      return { calls: book.finish(), skipped };
-    },
-  };
 }

@@ -1,10 +1,11 @@
 // Which importer reads a file, decided from its first lines (or forced by --format). Four shapes of text carry the
 // formats: Claude Code's own JSONL, an SSE stream, JSONL of API values, one JSON document; plus the live capture.
 import type { ImportProblem, TranscriptFormat } from '../types.ts';
-import { ANTHROPIC_EVENT_TYPES, isSseLine } from './anthropic-sse.ts';
+import { ANTHROPIC_EVENT_TYPES } from './anthropic-sse.ts';
 import { isClaudeCodeLine } from './claude-code.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { isLiveCaptureLine } from './live.ts';
+import { isSseLine } from './sse-framer.ts';
 
 // Every format `--format` accepts, in the order the docs list them.
 export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['claude-code', 'anthropic', 'openai-chat', 'openai-responses', 'live'];
@@ -45,6 +46,5 @@ export function detectShape(texts: string[]): Shape | undefined {
 export function shapeForFormat(format: TranscriptFormat, texts: string[]): Shape {
   if (format === 'claude-code' || format === 'live') return format;
   const shape = detectShape(texts);
-  if (shape === 'sse' && format === 'anthropic') return 'sse';
-  return shape === 'json-document' ? 'json-document' : 'json-lines';
+  return shape === 'sse' || shape === 'json-document' ? shape : 'json-lines';
 }

@@ -1,6 +1,7 @@
 // OpenAI Chat Completions: calls are an assistant message's `tool_calls` (`function.arguments` is a JSON string),
 // results are `role: "tool"` messages naming the call by `tool_call_id`. Read from a request body (`messages`), a
-// bare messages array, a response (`choices[].message`), one message, or JSONL of these.
+// bare messages array, a response (`choices[].message`), one message, JSONL of these, and streamed
+// `chat.completion.chunk`s (a call's arguments joined from its deltas, parsed when its choice finishes).
 import type { Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
 import { arrayAt, contentText, isObject, type JsonObject, objectAt, stringAt, toolInputValue, parseToolInput } from './json-values.ts';
@@ -53,12 +54,56 @@ function addChatMessage(book: CallBook, skipped: Skip[], message: JsonObject, at
   }
 }
 
+type Streamed = { id?: string; name?: string; parts: string[]; line: number; messageId?: string };
+
 // Reads Chat Completions values one at a time into one transcript.
 export function createOpenAiChatValues(file: string): ValueHandler {
   const skipped: Skip[] = [];
   const book = new CallBook(skipped);
+  // Streamed calls by response id, choice index and tool call index, until their choice finishes.
+  const streamed = new Map<string, Streamed>();
+
+  const flush = (key: string, why: string | undefined): void => {
+    const call = streamed.get(key);
+    streamed.delete(key);
+    if (call === undefined) return;
+    if (call.id === undefined || call.name === undefined) {
+      skipped.push({ file, line: call.line, reason: 'a streamed tool call without an id or a function name' });
+      return;
+    }
+    const input = parseToolInput(call.parts.join(''));
+    const shown = 'malformed' in input && why !== undefined ? { malformed: `streamed ${input.malformed} (${why})` } : input;
+    book.addCall({ id: call.id, name: call.name, ...shown, file, line: call.line, ...(call.messageId !== undefined ? { messageId: call.messageId } : {}) });
+  };
+
+  const chunk = (value: JsonObject, line: number): void => {
+    const responseId = stringAt(value, 'id') ?? '';
+    for (const choice of arrayAt(value, 'choices') ?? []) {
+      if (!isObject(choice)) continue;
+      const prefix = `${responseId}/${String(choice.index ?? 0)}/`;
+      for (const call of arrayAt(objectAt(choice, 'delta') ?? {}, 'tool_calls') ?? []) {
+        if (!isObject(call)) continue;
+        const key = `${prefix}${String(call.index ?? 0)}`;
+        const entry = streamed.get(key) ?? { parts: [], line, ...(responseId !== '' ? { messageId: responseId } : {}) };
+        streamed.set(key, entry);
+        const fn = objectAt(call, 'function') ?? {};
+        entry.id ??= stringAt(call, 'id');
+        entry.name ??= stringAt(fn, 'name');
+        const args = stringAt(fn, 'arguments');
+        if (args !== undefined) entry.parts.push(args);
+      }
+      const finished = stringAt(choice, 'finish_reason');
+      if (finished === undefined) continue;
+      for (const key of [...streamed.keys()].filter((k) => k.startsWith(prefix))) flush(key, finished === 'length' ? 'the response stopped at the length limit' : undefined);
+    }
+  };
+
   return {
     value(value: unknown, line: number): void {
+      if (isObject(value) && value.object === 'chat.completion.chunk') {
+        chunk(value, line);
+        return;
+      }
       const messages = chatMessagesOf(value);
       if (messages === undefined) {
         skipped.push({ file, line, reason: 'not a Chat Completions request, messages array, response or message' });
@@ -69,6 +114,7 @@ export function createOpenAiChatValues(file: string): ValueHandler {
       }
     },
     finish(): ParsedFile {
+      for (const key of [...streamed.keys()]) flush(key, 'the stream ended before the choice finished');
       return { calls: book.finish(), skipped };
     },
   };

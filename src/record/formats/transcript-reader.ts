@@ -1,13 +1,13 @@
 // Reads one file's lines into the importer its first lines call for (or the one --format forced): the lines are
 // held until the shape is clear (at most a few), then streamed through.
 import type { ImportProblem, TranscriptFormat } from '../types.ts';
-import { createAnthropicSseParser } from './anthropic-sse.ts';
 import { createClaudeCodeParser } from './claude-code.ts';
 import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
 import { createLiveParser } from './live.ts';
 import { LOOKED_FOR } from './looked-for.ts';
 import type { LineParser, ParsedFile } from './parsed-file.ts';
 import type { Line } from './read-lines.ts';
+import { createSseParser, type SseParser } from './sse-stream.ts';
 import { createValuesParser, type ValueFormat, type ValuesParser } from './values.ts';
 
 // Lines held before deciding: enough to see past a damaged first line, few enough to hold.
@@ -19,7 +19,7 @@ export type ReadFile = { format: TranscriptFormat; parsed: ParsedFile };
 export class TranscriptReader {
   private parser: LineParser | undefined;
   private format: TranscriptFormat | undefined;
-  private values: ValuesParser | undefined;
+  private values: ValuesParser | SseParser | undefined;
   private held: Line[] = [];
   private heldTexts: string[] = [];
   private heldChars = 0;
@@ -85,8 +85,8 @@ export class TranscriptReader {
         this.format = 'live';
         return createLiveParser(this.file);
       case 'sse':
-        this.format = 'anthropic';
-        return createAnthropicSseParser(this.file);
+        this.values = createSseParser(this.file, forcedValues);
+        return this.values;
       case 'json-lines':
       case 'json-document':
         this.values = createValuesParser(this.file, shape === 'json-lines' ? 'lines' : 'document', forcedValues);

@@ -15,7 +15,8 @@ export type ValueFormat = 'anthropic' | 'openai-chat' | 'openai-responses';
 // Reads one API's values into one transcript.
 export type ValueHandler = { value(value: unknown, line: number): void; finish(): ParsedFile };
 
-const HANDLERS: Record<ValueFormat, (file: string) => ValueHandler> = {
+// The importer of each API's values.
+export const HANDLERS: Record<ValueFormat, (file: string) => ValueHandler> = {
   anthropic: createAnthropicValues,
   'openai-chat': createOpenAiChatValues,
   'openai-responses': createOpenAiResponsesValues,

@@ -24,6 +24,8 @@ const corpus: Array<{ name: string; text: string }> = [
   'ai-sdk/anthropic-json-tool.1.chunks.txt',
   'ai-sdk/anthropic-tool-search-regex.1.chunks.txt',
   'ai-sdk/anthropic-tool-no-args.json',
+  'ai-sdk/openai-reasoning-encrypted-content.1.chunks.txt',
+  'ai-sdk/azure-model-router.1.chunks.txt',
 ]
   .map((path) => ({ name: path, text: readFileSync(fixture(path), 'utf8') }))
   .concat(
