@@ -20,22 +20,31 @@ export async function importTranscript(file: string, options: ImportOptions = {}
     const info = await stat(file);
     if (!info.isFile()) return { file, message: 'not a file: give the path of a transcript file' };
     if (info.size === 0) return { file, message: 'empty file' };
-    if (looksBinary(await readStart(file))) return { file, message: 'a binary file, not a transcript: it holds NUL bytes' };
+    if (looksBinary(await readStart(file))) return { file, message: BINARY };
     const main = await readFileLines(file, options);
     if (!('parsed' in main)) return main;
     if (main.format !== 'claude-code' || isSubagentFile(file)) return assemble([file], main, []);
     const subagents = await readSubagents(file, options);
     return assemble([file, ...subagents.files], main, subagents.parsed, subagents.skipped);
   } catch (error) {
-    return { file, message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}` };
+    return { file, message: failure(error) };
   }
+}
+
+const BINARY = 'a binary file, not a transcript: it holds NUL bytes (UTF-16 text does too: save it as UTF-8)';
+
+// A file system error says the file cannot be read; anything else is the importer's own fault, said as such.
+function failure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && 'code' in error) return `cannot read the file: ${message}`;
+  return `the importer failed on this file (a bug in theinference, please report it with the file): ${message}`;
 }
 
 // Imports a transcript held in memory, as importTranscript would the file `name` holding it (without subagents).
 export function importText(text: string, name: string, options: ImportOptions = {}): ImportedTranscript | ImportProblem {
   if (options.format !== undefined && !isTranscriptFormat(options.format)) return unknownFormat(options.format, name);
   if (text.length === 0) return { file: name, message: 'empty file' };
-  if (looksBinary(text)) return { file: name, message: 'a binary file, not a transcript: it holds NUL bytes' };
+  if (looksBinary(text)) return { file: name, message: BINARY };
   const reader = new TranscriptReader(name, options.format);
   for (const line of linesOfText(text, options)) reader.line(line);
   const read = reader.finish();
@@ -64,7 +73,7 @@ async function readSubagents(file: string, options: ImportOptions): Promise<{ fi
       found.skipped.push({ file: path, line: 0, reason: 'a compaction summariser, not part of the session' });
       continue;
     }
-    const read = await readFileLines(path, { ...options, format: 'claude-code' });
+    const read = await readFileLines(path, { ...options, format: 'claude-code' }).catch((error: unknown): ImportProblem => ({ file: path, message: failure(error) }));
     if ('parsed' in read) {
       found.files.push(path);
       found.parsed.push(read.parsed);

@@ -34,7 +34,7 @@ describe('files that cannot be used at all', () => {
 
   it('a binary file', async () => {
     const file = await write('image.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
-    expect(await importTranscript(file)).toEqual({ file, message: 'a binary file, not a transcript: it holds NUL bytes' });
+    expect(await importTranscript(file)).toEqual({ file, message: 'a binary file, not a transcript: it holds NUL bytes (UTF-16 text does too: save it as UTF-8)' });
   });
 
   it('a directory, and a path that does not exist', async () => {

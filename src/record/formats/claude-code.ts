@@ -27,7 +27,7 @@ export function isClaudeCodeLine(value: unknown): boolean {
   if (!isObject(value)) return false;
   const type = stringAt(value, 'type');
   if (type === undefined || !CLAUDE_CODE_LINE_TYPES.has(type)) return false;
-  return 'sessionId' in value || 'session_id' in value || 'uuid' in value || 'leafUuid' in value;
+  return 'sessionId' in value || 'session_id' in value || 'uuid' in value || 'leafUuid' in value || (type === 'file-history-snapshot' && 'messageId' in value);
 }
 
 type Where = { line: number; agent: string | undefined; cwd: string | undefined; timestamp: string | undefined };

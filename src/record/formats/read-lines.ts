@@ -35,17 +35,19 @@ export async function readStart(file: string): Promise<Uint8Array> {
   }
 }
 
-// The lines of a file, read in 1 MiB chunks. A trailing "\r" is dropped (CRLF files), invalid UTF-8 becomes U+FFFD.
+// The lines of a file, read in 1 MiB chunks. A trailing "\r" is dropped (CRLF files), invalid UTF-8 becomes U+FFFD,
+// a byte order mark is dropped.
 export async function* linesOfFile(file: string, limits: LineLimits = {}): AsyncGenerator<Line> {
   const max = limits.maxLineBytes ?? MAX_LINE_BYTES;
   const handle = await open(file, 'r');
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let parts: Uint8Array[] = [];
   let held = 0;
   let overflow = 0;
   let line = 1;
   const take = (): Line => {
-    const done: Line = overflow > 0 ? { line, tooLong: overflow } : { line, text: decode(decoder, parts, held) };
+    const text = overflow > 0 ? '' : decode(decoder, parts, held);
+    const done: Line = overflow > 0 ? { line, tooLong: overflow } : { line, text: line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text };
     parts = [];
     held = 0;
     overflow = 0;
@@ -102,7 +104,7 @@ function decode(decoder: TextDecoder, parts: Uint8Array[], held: number): string
 export function* linesOfText(text: string, limits: LineLimits = {}): Generator<Line> {
   const max = limits.maxLineBytes ?? MAX_LINE_BYTES;
   let line = 1;
-  let from = 0;
+  let from = text.startsWith('\uFEFF') ? 1 : 0;
   while (from < text.length) {
     const at = text.indexOf('\n', from);
     const end = at === -1 ? text.length : at;

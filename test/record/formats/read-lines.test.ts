@@ -65,3 +65,15 @@ describe('looksBinary', () => {
     expect(looksBinary(`${'x'.repeat(9000)}\0`)).toBe(false);
   });
 });
+
+describe('a byte order mark', () => {
+  it('is dropped from the start of the first line only, from a file as from text', async () => {
+    const text = '\uFEFF{"a":1}\n\uFEFFb\n';
+    const expected = [
+      { line: 1, text: '{"a":1}' },
+      { line: 2, text: '\uFEFFb' },
+    ];
+    expect([...linesOfText(text)]).toEqual(expected);
+    expect(await fileLines(text)).toEqual(expected);
+  });
+});
