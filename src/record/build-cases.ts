@@ -66,7 +66,7 @@ async function buildTimeline(timeline: Step[], built: Built, options: BuildOptio
       next = end;
       continue;
     }
-    const outcome = judgeWindow(timeline, window, runs, built);
+    const outcome = await judgeWindow(timeline, window, runs, built, (at) => reproducesAlone(timeline, at, options, filesFrom));
     if (outcome.kind === 'again') continue;
     const kept = outcome.kept;
     if (kept.length > 0) {
@@ -80,12 +80,15 @@ async function buildTimeline(timeline: Step[], built: Built, options: BuildOptio
 }
 
 // Judges a replayed window: every call up to the first that needs the window replayed again or that ends the case.
-function judgeWindow(
+// `worldChanged(i)`: whether call i, which differs, reproduces from what the recording shows around it (then the
+// world changed before it; else the course's tools differ from the agent's there).
+async function judgeWindow(
   timeline: Step[],
   window: number[],
   runs: ReplayRun[],
   built: Built,
-): { kind: 'again' } | { kind: 'split'; at: number; kept: number[] } | { kind: 'done'; kept: number[] } {
+  worldChanged: (i: number) => Promise<boolean>,
+): Promise<{ kind: 'again' } | { kind: 'split'; at: number; kept: number[] } | { kind: 'done'; kept: number[] }> {
   const kept: number[] = [];
   for (const [k, i] of window.entries()) {
     const step = timeline[i] as Step;
@@ -101,7 +104,7 @@ function judgeWindow(
       kept.push(i);
       continue;
     }
-    if (kept.length > 0 && showsItsFile(step)) return { kind: 'split', at: i, kept };
+    if (kept.length > 0 && showsItsFile(step) && (await worldChanged(i))) return { kind: 'split', at: i, kept };
     built.dropped.set(step.position, `did not reproduce: ${verdict.reason}`);
     built.divergences.set(step.position, verdict);
     if (!changedNothing(mapped, first, runs.every((run) => run.unchanged.includes(k)))) return { kind: 'again' };
@@ -109,7 +112,17 @@ function judgeWindow(
   return { kind: 'done', kept };
 }
 
-// Whether the recording shows what the call's file (or listing) was, so that a difference means the world changed.
+// Whether a call reproduces in a sandbox seeded from what the recording shows around it: then its difference in
+// the case so far means the world changed outside the calls.
+async function reproducesAlone(timeline: Step[], at: number, options: BuildOptions, filesFrom: Parameters<typeof deriveSeed>[3]): Promise<boolean> {
+  const step = timeline[at] as Step;
+  const seed = await seedFor(timeline, [at], filesFrom);
+  const run = await options.pool.replay({ files: seed.files, calls: [(step.mapped as MappedCall).call] }).catch(() => undefined);
+  return run !== undefined && verifyResult(step.mapped as MappedCall, step.imported.result, run.results[0] ?? {}, run.after[0]).ok;
+}
+
+// Whether the recording shows what the call's file (or listing) was, so that a difference may mean the world
+// changed.
 function showsItsFile(step: Step): boolean {
   const kind = step.mapped?.check.kind;
   if (kind === 'glob' || kind === 'grep') return step.evidence.before.size > 0;

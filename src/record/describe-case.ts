@@ -82,7 +82,7 @@ function sourceOf(draft: CaseDraft, transcript: ImportedTranscript): Record<stri
       id: m.id,
       tool: m.originalTool,
       keys: m.renamedKeys,
-      ...(Object.keys(m.droppedKeys).length === 0 ? {} : { dropped: m.droppedKeys }),
+      ...(Object.keys(m.droppedKeys).length === 0 ? {} : { original: m.droppedKeys }),
     }));
   return {
     format: transcript.format,

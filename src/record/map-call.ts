@@ -117,12 +117,8 @@ function mapRead(imported: ImportedCall, input: Record<string, unknown>): Mappin
     ...(file?.totalLines === undefined ? {} : { totalLines: file.totalLines }),
   });
   const mapping = rename('Read', input, { file_path: 'path' }, { kind: 'view' });
-  for (const key of ['offset', 'limit']) {
-    if (key in mapping.droppedKeys) {
-      delete mapping.droppedKeys[key];
-      mapping.renamedKeys[key] = 'view_range';
-    }
-  }
+  // offset and limit become view_range; their values stay in the source as sent.
+  for (const key of ['offset', 'limit']) if (key in mapping.droppedKeys) mapping.renamedKeys[key] = 'view_range';
   if (range !== undefined) mapping.call.input.view_range = range;
   return mapping;
 }
@@ -197,7 +193,6 @@ function mapReadFile(imported: ImportedCall, input: Record<string, unknown>): Ma
   // The lesson's read_file shows the first `limit` lines and says how many more there are.
   const more = /\.\.\. \((\d+) more lines?\)\s*$/.exec(imported.result?.content ?? '');
   if (typeof input.limit === 'number' && more !== null) {
-    delete mapping.droppedKeys.limit;
     mapping.renamedKeys.limit = 'view_range';
     mapping.call.input.view_range = [1, input.limit];
   }

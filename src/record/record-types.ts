@@ -45,7 +45,8 @@ export type MappedCall = {
   // The agent's own name for the tool, and its input keys: original key -> course key (dropped keys absent).
   originalTool: string;
   renamedKeys: Record<string, string>;
-  // Input keys the course has no use for, with their values (a Bash `description`, a Grep `output_mode`).
+  // The values of input keys not carried over as they were: keys the course has no use for (a Bash
+  // `description`, a Grep `output_mode`) and keys turned into another (a Read's `offset` and `limit`).
   droppedKeys: Record<string, unknown>;
   // How to compare the replayed result with the recorded one (src/record/verify-result.ts).
   check: CheckSpec;

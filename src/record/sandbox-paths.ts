@@ -62,7 +62,8 @@ export function outsidePaths(command: string): string[] {
 // Whether a path input stays in the sandbox: relative without climbing out, or `<sandbox>` and below.
 export function insideSandbox(path: string): boolean {
   if (path === SANDBOX || path.startsWith(`${SANDBOX}/`)) return !climbsOut(path.slice(SANDBOX.length + 1));
-  if (path.startsWith('/') || path.startsWith('~')) return false;
+  // `<sandbox>-other/…` is beside the sandbox, not in it.
+  if (path.startsWith('/') || path.startsWith('~') || path.startsWith(SANDBOX)) return false;
   return !climbsOut(path);
 }
 
