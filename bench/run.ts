@@ -4,7 +4,7 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,import]
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,import,record]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { measureMemory, type MemorySample } from './memory.ts';
 import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
 import { measureImport } from './record-import.ts';
+import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
@@ -32,7 +33,7 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
-const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch', 'import'] as const;
+const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch', 'import', 'record'] as const;
 type Section = (typeof SECTIONS)[number];
 const only = sections();
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
   const phases = only.has('phases') ? await measurePhases() : [];
   const watch = only.has('watch') ? await measureWatchMode() : [];
   const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
+  const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
 
   const per = (name: string): number[] => times.get(name) ?? [];
   const ratio = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
@@ -93,6 +95,11 @@ async function main(): Promise<void> {
     const same = imported.repeated.find((r) => r.variant === 'same ids');
     if (same !== undefined) log(`  import 200 MB peak RSS < 200 MB     ${`${(same.peakRssKb / 1024).toFixed(0)} MB`.padEnd(24)}${verdict(same.peakRssKb < 200 * 1024)}`);
   }
+  if (recorded !== undefined) {
+    log(`  record 3.4 MB session < 10 s       ${formatSeconds(recorded.session).padEnd(24)}${verdict(recorded.session.max < 10_000)}`);
+    const share = recorded.seen === 0 ? 0 : recorded.kept / recorded.seen;
+    log(`  record yield ≥ 40 % of calls       ${`${(100 * share).toFixed(1)} %`.padEnd(24)}${verdict(share >= 0.4)}`);
+  }
 
   await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
   const results = {
@@ -107,6 +114,7 @@ async function main(): Promise<void> {
     phases,
     watch,
     import: imported,
+    record: recorded,
   };
   await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
