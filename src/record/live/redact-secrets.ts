@@ -61,8 +61,8 @@ export function streamRedactor(): StreamRedactor {
   return {
     push(text) {
       const all = held + text;
-      const tail = /[A-Za-z0-9_-]*$/.exec(all)?.[0] ?? '';
-      const keep = tail.length > MAX_HELD ? 0 : tail.length;
+      const tail = tokenTail(all);
+      const keep = tail > MAX_HELD ? 0 : tail;
       held = all.slice(all.length - keep);
       return redactText(all.slice(0, all.length - keep));
     },
@@ -73,6 +73,16 @@ export function streamRedactor(): StreamRedactor {
     },
   };
 }
+
+// How many token characters end `text`, counting no further than MAX_HELD + 1 (a regex anchored at the end would
+// try every start position: quadratic on a long run of them).
+function tokenTail(text: string): number {
+  let n = 0;
+  while (n <= MAX_HELD && n < text.length && TOKEN_CHAR.test(text[text.length - 1 - n] as string)) n++;
+  return n;
+}
+
+const TOKEN_CHAR = /[A-Za-z0-9_-]/;
 
 function decodeSafely(text: string): string {
   try {

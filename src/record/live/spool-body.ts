@@ -9,7 +9,9 @@ import { streamRedactor } from './redact-secrets.ts';
 
 // A body being spooled: feed it raw bytes as they pass, then `end()`.
 export type BodySpool = {
-  write: (chunk: Buffer) => void;
+  // False when the disk is behind: the caller waits for `drained()` before feeding more, so memory stays flat.
+  write: (chunk: Buffer) => boolean;
+  drained: () => Promise<void>;
   // Resolves once everything is on disk; `omitted` says why the body is not in the capture, when it is not.
   end: () => Promise<{ bytes: number; omitted?: string }>;
 };
@@ -34,10 +36,15 @@ export function spoolBody(file: string, headers: { contentType?: string; content
   return {
     write(chunk) {
       bytes += chunk.length;
-      if (failed !== undefined) return;
+      if (failed !== undefined) return true;
       if (inflate) inflate.write(chunk);
       else decode?.push(chunk);
+      return !out.writableNeedDrain && !(inflate?.writableNeedDrain ?? false);
     },
+    drained: () =>
+      Promise.all(
+        [out, inflate].map((stream) => new Promise<void>((done) => (stream?.writableNeedDrain === true ? stream.once('drain', done) : done()))),
+      ).then(() => {}),
     async end() {
       if (inflate && failed === undefined) {
         await new Promise<void>((done) => {

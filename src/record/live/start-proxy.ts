@@ -151,11 +151,14 @@ function forward(req: IncomingMessage, res: ServerResponse, o: Forwarding): Prom
       capture?.respond({ status: up.statusCode ?? 502, headers: redactHeaders(up.headers) });
       const body = capture?.responseBody();
       up.on('data', (chunk: Buffer) => {
-        body?.write(chunk);
-        // The client reads slower than the upstream sends: hold the upstream rather than buffer without end.
-        if (!res.write(chunk)) {
+        const toClient = res.write(chunk);
+        const toDisk = body?.write(chunk) ?? true;
+        // The client reads, or the capture writes, slower than the upstream sends: hold the upstream rather than
+        // buffer without end.
+        if (!toClient || !toDisk) {
           up.pause();
-          res.once('drain', () => up.resume());
+          const client = toClient ? Promise.resolve() : new Promise<void>((done) => res.once('drain', done));
+          void Promise.all([client, body?.drained()]).then(() => up.resume());
         }
       });
       up.on('end', () => res.end(() => end()));
