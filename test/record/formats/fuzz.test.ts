@@ -28,6 +28,7 @@ const corpus: Array<{ name: string; text: string }> = [
   'ai-sdk/azure-model-router.1.chunks.txt',
 ]
   .map((path) => ({ name: path, text: readFileSync(fixture(path), 'utf8') }))
+  .concat(apiValues())
   .concat(
     hasSharedTranscripts
       ? ['claude-code/claude-reliability/hello-world-script/transcript.jsonl', 'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-a93ccab.jsonl'].map((path) => ({
@@ -36,6 +37,34 @@ const corpus: Array<{ name: string; text: string }> = [
         }))
       : [],
   );
+
+// Compact API values, one per line, so that line damage meets them as JSON: an Anthropic request and response,
+// Chat Completions messages, Responses items.
+function apiValues(): Array<{ name: string; text: string }> {
+  const response = JSON.parse(readFileSync(fixture('ai-sdk/anthropic-tool-no-args.json'), 'utf8')) as { content: unknown[] };
+  const anthropic = [
+    { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: response.content }] },
+    { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', content: [{ type: 'text', text: 'ok' }] }] }] },
+    response,
+  ];
+  const chat = [
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'a.txt' },
+    { id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_2', function: { name: 'read_file', arguments: '{"path":' } }] } }] },
+    { id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }, finish_reason: 'tool_calls' }] },
+  ];
+  const responses = [
+    { type: 'function_call', call_id: 'call_w', name: 'write_file', arguments: '{"path":"b.txt","content":"hi"}' },
+    { type: 'function_call_output', call_id: 'call_w', output: 'ok' },
+    { id: 'resp_1', object: 'response', output: [{ type: 'function_call', call_id: 'call_x', name: 'bash', arguments: '{}' }] },
+  ];
+  const jsonl = (values: unknown[]): string => `${values.map((v) => JSON.stringify(v)).join('\n')}\n`;
+  return [
+    { name: 'anthropic.jsonl', text: jsonl(anthropic) },
+    { name: 'chat.jsonl', text: jsonl(chat) },
+    { name: 'responses.jsonl', text: jsonl(responses) },
+  ];
+}
 
 // mulberry32: small, fast and good enough to spread damage around.
 function random(seed: number): () => number {
@@ -130,6 +159,33 @@ function reshape(line: string, next: () => number): string {
   return JSON.stringify(value);
 }
 
+// Each node of a parsed line replaced, in turn, by each odd value that is not of its own type.
+function everyReshape(line: string): string[] {
+  let root: unknown;
+  try {
+    root = JSON.parse(line);
+  } catch {
+    return [];
+  }
+  const variants: string[] = [];
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    for (const key of Object.keys(node)) {
+      const record = node as Record<string, unknown>;
+      const original = record[key];
+      for (const odd of [null, 7, 'x', [], {}]) {
+        if (typeof odd === typeof original && Array.isArray(odd) === Array.isArray(original) && (odd === null) === (original === null)) continue;
+        record[key] = odd;
+        variants.push(JSON.stringify(root));
+      }
+      record[key] = original;
+      visit(original);
+    }
+  };
+  visit(root);
+  return variants;
+}
+
 function formatFor(next: () => number): TranscriptFormat | undefined {
   return next() < 0.7 ? undefined : TRANSCRIPT_FORMATS[Math.floor(next() * TRANSCRIPT_FORMATS.length)];
 }
@@ -173,6 +229,29 @@ describe('importer fuzz', () => {
     // Damage must leave many transcripts importable and break many: otherwise the fuzz tests nothing.
     expect(outcomes.transcripts).toBeGreaterThan(RUNS / 4);
     expect(outcomes.problems).toBeGreaterThan(RUNS / 20);
+  });
+
+  it('every node of every line replaced by a value of another type, one at a time', () => {
+    const small = corpus.filter((c) => ['claude-stream-json/stream-json.jsonl', 'claude-code-constructed/parallel-cancel.jsonl', 'ai-sdk/anthropic-json-tool.1.chunks.txt', 'anthropic.jsonl', 'chat.jsonl', 'responses.jsonl'].includes(c.name));
+    let imports = 0;
+    for (const source of small) {
+      const lines = source.text.split('\n');
+      for (const [at, line] of lines.entries()) {
+        for (const variant of everyReshape(line)) {
+          const text = [...lines.slice(0, at), variant, ...lines.slice(at + 1)].join('\n');
+          const name = `${source.name}:${at + 1}`;
+          let outcome: ImportedTranscript | ImportProblem;
+          try {
+            outcome = importText(text, name);
+          } catch (error) {
+            throw new Error(`${name} with ${variant.slice(0, 300)} threw: ${error instanceof Error ? error.stack : String(error)}`);
+          }
+          checkOutcome(outcome, name);
+          imports += 1;
+        }
+      }
+    }
+    expect(imports).toBeGreaterThan(2000);
   });
 
   it(`${FILE_RUNS} damaged transcript files through importTranscript`, async () => {
