@@ -51,14 +51,13 @@ export function caseFileFor(draft: CaseDraft, transcript: ImportedTranscript): C
 
 function describe(draft: CaseDraft, transcript: ImportedTranscript): string {
   const who = FORMAT_NAMES[transcript.format] ?? transcript.format;
-  const session = transcript.sessionId === undefined ? '' : ` ${transcript.sessionId.slice(0, 8)}`;
-  const agent = draft.agent === undefined ? '' : ` (subagent ${draft.agent})`;
+  const session = transcript.sessionId === undefined ? '' : `${transcript.sessionId.slice(0, 8)}; `;
+  const agent = draft.agent === undefined ? '' : ` (a subagent's)`;
   const count = draft.calls.length;
-  const tools = tally(draft.calls.map((m) => m.call.tool));
   const files = [...new Set(draft.calls.map(fileOf).filter((f): f is string => f !== undefined && f !== ''))];
-  const shown = files.slice(0, 3).join(', ');
-  const on = files.length === 0 ? '' : ` on ${shown}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
-  return `Replays ${count} call${count === 1 ? '' : 's'} a real agent made in a ${who}${session}${agent} (${tools})${on}: each result must be what the reference gives, which reproduced the recorded session.`;
+  const on = files.length === 0 ? '' : `; files ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
+  const calls = `${count} call${count === 1 ? '' : 's'}${agent}`;
+  return `Replays ${calls} from a real ${who} (${session}${tally(draft.calls.map((m) => m.call.tool))}${on}); the reference reproduced every recorded result.`;
 }
 
 function fileOf(mapped: MappedCall): string | undefined {
