@@ -60,7 +60,7 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   row('seeds', seedCount === 0 ? 'none' : `${seedCount} file${seedCount === 1 ? '' : 's'}: ${seeds.map(([o, n]) => `${n} from ${ORIGIN_WORDS[o]}`).join(', ')}`);
   const redactions = Object.entries(r.redactions);
   row('redacted', redactions.length === 0 ? 'nothing' : redactions.map(([kind, n]) => `${n} ${kind}`).join(', '));
-  row('fidelity', `${r.reproduced} of ${r.replayed} replayed calls reproduce the recording (${percent(r.reproduced, r.replayed)})`);
+  row('fidelity', r.replayed === 0 ? 'no call was replayed' : `${r.reproduced} of ${r.replayed} replayed calls reproduce the recording (${percent(r.reproduced, r.replayed)})`);
   const shown = r.divergences.slice(0, SHOWN_DIVERGENCES);
   if (shown.length > 0) lines.push(`  first divergences (where the course's tools differ from the recorded agent's):`);
   for (const d of shown) {
