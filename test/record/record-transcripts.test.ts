@@ -2,6 +2,7 @@
 // transcript; every case written validates with the course's own loader, carries nothing of the recording
 // machine, and grades green against the reference as a student's course directory would be graded; the yield.
 import { cp, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
@@ -49,6 +50,8 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
       maxCalls: 25,
       bash: 'reproducible',
       redact: [],
+      // As the CLI does: the machine running `record` is redacted too.
+      machine: { user: userInfo().username, home: userInfo().homedir },
       root: REPO,
       dir,
       dryRun: false,
@@ -124,4 +127,14 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
     expect(runs).toHaveLength(cases.length);
     expect(failed).toEqual([]);
   }, 120_000);
+
+  it('writes exactly the recorded cases committed in cases/register-tools/ (docs/recording.md, "A worked example")', async () => {
+    const how = 'the pipeline now writes other bytes: re-record them with the command in docs/recording.md and read the diff';
+    for (const name of ['recorded-hello-world-script', 'recorded-python-to-rust-port', 'recorded-tool-heavy']) {
+      for (const sub of ['cases', 'snapshots']) {
+        const committed = await readFile(join(REPO, sub, STAGE, `${name}.json`), 'utf8');
+        expect(await readFile(join(dir, sub, STAGE, `${name}.json`), 'utf8'), `${sub}/${STAGE}/${name}.json: ${how}`).toBe(committed);
+      }
+    }
+  });
 });
