@@ -15,8 +15,9 @@ const FORMAT_NAMES: Record<string, string> = {
   live: 'live recording',
 };
 
-// Base names that say nothing about the session: the directory holding them does.
-const GENERIC_NAMES = new Set(['transcript', 'session', 'capture', 'messages', 'conversation', 'log', 'stream', 'output']);
+// A base name that says nothing about the session: the directory holding it does (claude-reliability keeps each
+// session as <story>/transcript.jsonl).
+const GENERIC_NAMES = new Set(['transcript']);
 
 // The default case name for a transcript: `recorded-` and the file's name (a session id's first 8 characters,
 // the directory's name when the file's is generic), as a slug.

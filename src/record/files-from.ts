@@ -1,9 +1,19 @@
-// --files-from: the workspace as it was when the session started, read only for the files a case's calls touch.
+// --files-from (or the workspace a live capture holds): the workspace as it was when the session started, read
+// only for the files a case's calls touch.
 // A file is used when it is a regular text file (no NUL byte) no bigger than a seed may be; anything else is as
 // if it were not there, and seeds fall back on the recording's evidence.
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FileSpec } from '../course/types.ts';
 import { MAX_SEED_CHARS, type FilesFrom } from './seed-files.ts';
+
+// A reader of a workspace a transcript holds (a live capture's): its text files, as a seed may hold them.
+export function readWorkspace(files: Record<string, FileSpec>): FilesFrom {
+  return async (path) => {
+    const spec = Object.hasOwn(files, path) ? files[path] : undefined;
+    return typeof spec === 'string' && spec.length <= MAX_SEED_CHARS ? spec : undefined;
+  };
+}
 
 // A reader of `dir` for sandbox-relative paths (they never climb out: src/record/map-call.ts normalised them).
 export function readFilesFrom(dir: string): FilesFrom {

@@ -15,6 +15,7 @@ type ListCheck = Extract<CheckSpec, { kind: 'glob' | 'grep' }>;
 
 // What the agent's recorded result lists.
 export function listedPaths(check: ListCheck, content: string): Listing {
+  if (check.kind === 'grep' && check.courseWords === true) return courseListing(check, content);
   const rows = rowsOf(content);
   if (check.kind === 'glob' || check.mode === 'files') {
     // Claude Code prints absolute paths; an agent printing relative ones means them from where it searched.

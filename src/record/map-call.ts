@@ -19,8 +19,9 @@ export type Dropped = { drop: string };
 export type Mapping = { call: Call; renamedKeys: Record<string, string>; droppedKeys: Record<string, unknown>; check: CheckSpec };
 
 // What the call's input alone does not say: the directory the agent was in, relative to the session's start
-// ('' for the same, undefined for outside it).
-export type MapContext = { subdir: string | undefined };
+// ('' for the same, undefined for outside it), and whether Claude Code wrote the results (its Grep words them its
+// own way; an agent recorded from the API, the course's own above all, prints the course's `file:N: text`).
+export type MapContext = { subdir: string | undefined; claudeCode?: boolean };
 
 // The course call for a recorded one, or why there is none.
 export function mapCall(imported: ImportedCall, context: MapContext): MappedCall | Dropped {

@@ -22,7 +22,8 @@ const UNSUPPORTED: [key: string, matters: (v: unknown) => boolean, reason: strin
 // The course call for a Grep, or why there is none.
 export function mapGrep(imported: ImportedCall, input: Record<string, unknown>, context: MapContext): Mapping | Dropped {
   for (const [key, matters, reason] of UNSUPPORTED) if (matters(input[key])) return { drop: reason };
-  const mode = input.output_mode ?? (imported.name === 'Grep' ? 'files_with_matches' : 'content');
+  const claudeCode = context.claudeCode !== false && imported.name === 'Grep';
+  const mode = input.output_mode ?? (claudeCode ? 'files_with_matches' : 'content');
   if (mode !== 'files_with_matches' && mode !== 'content') return { drop: `Grep output_mode ${String(mode)}` };
   const content = imported.result?.content ?? '';
   if (typeof input.head_limit === 'number' && resultCount(content, imported.result?.details) >= input.head_limit) {
@@ -36,7 +37,8 @@ export function mapGrep(imported: ImportedCall, input: Record<string, unknown>, 
     mode: mode === 'files_with_matches' ? 'files' : numbered ? 'lines' : 'text',
     // Claude Code prints paths relative to where the agent was, whatever it searched.
     base: context.subdir ?? '',
-    ...(mode === 'content' && singleFileOutput(content) && typeof input.path === 'string' ? { singleFile: path } : {}),
+    ...(claudeCode ? {} : { courseWords: true }),
+    ...(claudeCode && mode === 'content' && singleFileOutput(content) && typeof input.path === 'string' ? { singleFile: path } : {}),
   };
   return mapping;
 }

@@ -34,7 +34,7 @@ export function prepareSteps(transcript: ImportedTranscript, redactor: Redactor)
     const imported = cleanCall(raw, clean);
     const subdir = subdirectory(raw.cwd, transcript.cwd);
     const ran = imported.notRun === undefined;
-    const mapped = mapCall(imported, { subdir });
+    const mapped = mapCall(imported, { subdir, claudeCode: transcript.format === 'claude-code' });
     const step: Step = { position, imported, subdir, ran, evidence: NO_EVIDENCE };
     if ('drop' in mapped) {
       step.drop = mapped.drop;

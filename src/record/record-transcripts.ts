@@ -9,7 +9,7 @@ import type { ImportedTranscript } from './types.ts';
 import type { CaseDraft, RecordOptions, TranscriptReport } from './record-types.ts';
 import { buildCases, type Built } from './build-cases.ts';
 import { caseFileFor, defaultName } from './describe-case.ts';
-import { readFilesFrom } from './files-from.ts';
+import { readFilesFrom, readWorkspace } from './files-from.ts';
 import { prepareSteps, type Step } from './prepare-steps.ts';
 import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './redact.ts';
 import { replayPool } from './replay-pool.ts';
@@ -34,9 +34,10 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
   const pool = replayPool({ root: options.root, env: options.env, size: Math.min(2, availableParallelism()), boundMs: REPLAY_BASH_MS });
   let worked: Worked[];
   try {
-    const filesFrom = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
+    const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
     worked = await Promise.all(
       transcripts.map(async (transcript) => {
+        const filesFrom = given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
         const sources = redactionSources(transcript, options);
         const redactor = makeRedactor(sources);
         const steps = prepareSteps(transcript, redactor);

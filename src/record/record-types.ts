@@ -60,7 +60,8 @@ export type CheckSpec =
   | { kind: 'edit'; expectedAfter?: string }
   | { kind: 'insert' }
   | { kind: 'glob'; base: string }
-  | { kind: 'grep'; mode: 'files' | 'lines' | 'text'; base: string; singleFile?: string }
+  // `courseWords`: the recorded result is in the course's own `file:N: text` (an agent built on the course's tools).
+  | { kind: 'grep'; mode: 'files' | 'lines' | 'text'; base: string; singleFile?: string; courseWords?: boolean }
   | { kind: 'bash' };
 
 // Why a call is not in any case, for the report: a short, stable reason, counted.

@@ -8,6 +8,8 @@
 // Importers are pure over the file's text (read as a stream of lines), never throw on bad content: a line they
 // cannot use is a Skip, and a file they cannot use at all is an ImportProblem. Errors stay data until the CLI.
 
+import type { FileSpec } from '../course/types.ts';
+
 // The transcript formats the importers know; `theinference record --format <fmt>` forces one.
 export type TranscriptFormat =
   | 'claude-code' // ~/.claude/projects/<project>/<session>.jsonl, its subagents/*.jsonl, `claude -p --output-format stream-json`
@@ -80,6 +82,9 @@ export type ImportedTranscript = {
   cwd?: string;
   calls: ImportedCall[];
   skipped: Skip[];
+  // The session's directory as it was when the session started, when the transcript holds it (a live capture's
+  // workspace line): relative path -> contents, as a case's `files`. Seeds read files from it as from --files-from.
+  workspace?: Record<string, FileSpec>;
 };
 
 // A file the importers cannot use at all: empty, binary, no known format, no tool calls. Names the file, the

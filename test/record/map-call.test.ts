@@ -100,6 +100,11 @@ describe('mapCall: Grep presentation keys', () => {
     expect(dropped(cut)).toBe('Grep head_limit cut the result');
   });
 
+  it("reads an agent recorded from the API (the course's own) as printing the course's lines", () => {
+    const m = mapCall(call('Grep', { pattern: 'x', path: 'src' }, 'src/a.ts:1: x'), { subdir: '', claudeCode: false });
+    expect('drop' in m ? m.drop : m.check).toEqual({ kind: 'grep', mode: 'lines', base: '', courseWords: true });
+  });
+
   it('compares files for files_with_matches, lines for content, and knows ripgrep leaves out a single file\'s name', () => {
     expect(mapped(call('Grep', { pattern: 'x' }, 'Found 1 file\na.ts')).check).toEqual({ kind: 'grep', mode: 'files', base: '' });
     expect(mapped(call('Grep', { pattern: 'x', output_mode: 'content' }, 'a.ts:1:x')).check).toEqual({ kind: 'grep', mode: 'lines', base: '' });

@@ -76,6 +76,8 @@ describe('glob and grep: the same set', () => {
     ['content lines', { kind: 'grep', mode: 'lines', base: '' }, 'a.ts:1:x = 1\nb.ts:2:  x', 'a.ts:1: x = 1\nb.ts:2:   x', true],
     ['content lines of a single file, with a pagination note', { kind: 'grep', mode: 'lines', base: '', singleFile: 'src/a.ts' }, '3:x\n7:xx\n\n[Showing results with pagination = limit: 20, offset: 0]', 'src/a.ts:3: x\nsrc/a.ts:7: xx', true],
     ['a line more in the replay', { kind: 'grep', mode: 'lines', base: '' }, 'a.ts:1:x', 'a.ts:1: x\na.ts:2: x', false],
+    ["the course's own words, recorded from an agent built on its tools", { kind: 'grep', mode: 'lines', base: '', courseWords: true }, 'a.ts:1:   x', 'a.ts:1:   x', true],
+    ["the course's own words, an indentation lost", { kind: 'grep', mode: 'lines', base: '', courseWords: true }, 'a.ts:1:  x', 'a.ts:1:   x', false],
   ] as const)('%s', (_, check, recorded, replayed, expected) => {
     expect(verifyResult(mapped(check.kind === 'glob' ? 'Glob' : 'Grep', check as CheckSpec, {}), rec(recorded), ok(replayed)).ok).toBe(expected);
   });
@@ -91,6 +93,7 @@ describe('bash: the same exit code and output', () => {
     ['command not found vs success', rec('ok'), { content: 'bash: line 1: mix: command not found\n', is_error: true, exit_code: 127 }, false],
     ["Claude Code's cwd reset note", rec('x\n\nShell cwd was reset to /home/ada/proj'), { content: 'x\n', is_error: false, exit_code: 0 }, true],
     ['an error without an exit code (a hook)', rec('Pre-commit validation failed', true), { content: '', is_error: false, exit_code: 0 }, false],
+    ['an error the agent marked without its code, and any failing replay with that output', rec('boom\n', true), { content: 'boom\n', is_error: true, exit_code: 3 }, true],
   ])('%s', (_, recorded, replayed, expected) => {
     expect(verifyResult(bash, recorded, replayed).ok).toBe(expected);
   });
