@@ -5,7 +5,7 @@ import { basename, dirname, extname } from 'node:path';
 import type { CaseFile } from '../course/types.ts';
 import type { ImportedTranscript } from './types.ts';
 import type { CaseDraft, MappedCall } from './record-types.ts';
-import { sandboxRelative } from './map-call.ts';
+import { sandboxRelative } from './call-input.ts';
 
 const FORMAT_NAMES: Record<string, string> = {
   'claude-code': 'Claude Code session',

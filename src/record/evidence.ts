@@ -4,7 +4,7 @@
 import type { Call } from '../course/types.ts';
 import type { ImportedResult } from './types.ts';
 import type { CheckSpec, SeedOrigin } from './record-types.ts';
-import { asRecord, sandboxRelative } from './map-call.ts';
+import { asRecord, sandboxRelative } from './call-input.ts';
 import { listedPaths } from './listed-paths.ts';
 import { SANDBOX } from './sandbox-placeholder.ts';
 import { fileTextFromView, readShownFile, showsEmptyFile } from './view-text.ts';

@@ -6,22 +6,12 @@
 import type { Call } from '../course/types.ts';
 import type { ImportedCall } from './types.ts';
 import type { CheckSpec, MappedCall } from './record-types.ts';
+import { asRecord, defaultPath, keep, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
 import { mapGrep } from './map-grep.ts';
 import { viewRangeFor } from './read-range.ts';
 import { SANDBOX } from './sandbox-placeholder.ts';
 import { harnessPath, insideSandbox, outsidePaths } from './sandbox-paths.ts';
 import { readShownFile } from './view-text.ts';
-
-// A call the course cannot replay, and why.
-export type Dropped = { drop: string };
-
-// A mapping in progress: the course call, and the original keys it used or left out.
-export type Mapping = { call: Call; renamedKeys: Record<string, string>; droppedKeys: Record<string, unknown>; check: CheckSpec };
-
-// What the call's input alone does not say: the directory the agent was in, relative to the session's start
-// ('' for the same, undefined for outside it), and whether Claude Code wrote the results (its Grep words them its
-// own way; an agent recorded from the API, the course's own above all, prints the course's `file:N: text`).
-export type MapContext = { subdir: string | undefined; claudeCode?: boolean };
 
 // The course call for a recorded one, or why there is none.
 export function mapCall(imported: ImportedCall, context: MapContext): MappedCall | Dropped {
@@ -86,28 +76,6 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
   }
 }
 
-// The input as sent, under the same name: it already speaks the course's vocabulary.
-function keep(tool: string, input: Record<string, unknown>, check: CheckSpec): Mapping {
-  const renamedKeys = Object.fromEntries(Object.keys(input).map((k) => [k, k]));
-  return { call: { tool, input: { ...input } }, renamedKeys, droppedKeys: {}, check };
-}
-
-// The input with keys renamed; keys not in `keys` are dropped (and kept in the source).
-export function rename(tool: string, input: Record<string, unknown>, keys: Record<string, string>, check: CheckSpec): Mapping {
-  const out: Record<string, unknown> = {};
-  const renamedKeys: Record<string, string> = {};
-  const droppedKeys: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    const to = Object.hasOwn(keys, key) ? keys[key] : undefined;
-    if (to === undefined) droppedKeys[key] = value;
-    else {
-      out[to] = value;
-      renamedKeys[key] = to;
-    }
-  }
-  return { call: { tool, input: out }, renamedKeys, droppedKeys, check };
-}
-
 function mapRead(imported: ImportedCall, input: Record<string, unknown>): Mapping | Dropped {
   const file = fileDetails(imported.result?.details);
   if (file?.type !== undefined && file.type !== 'text') return { drop: `Read of a non-text file (${file.type})` };
@@ -152,14 +120,6 @@ function mapGlob(imported: ImportedCall, input: Record<string, unknown>, context
   const path = defaultPath(mapping.call.input, context);
   mapping.check = { kind: 'glob', base: path };
   return mapping;
-}
-
-// The directory a Glob or Grep searches, sandbox-relative: its `path`, else where the agent was (made explicit
-// in the input when that is not the session's start).
-export function defaultPath(input: Record<string, unknown>, context: MapContext): string {
-  if (typeof input.path === 'string') return sandboxRelative(input.path, context.subdir ?? '');
-  if (context.subdir !== undefined && context.subdir !== '') input.path = `${SANDBOX}/${context.subdir}`;
-  return context.subdir ?? '';
 }
 
 function mapBash(name: string, input: Record<string, unknown>, context: MapContext): Mapping | Dropped {
@@ -212,17 +172,6 @@ function outsideReason(call: Call, context: MapContext): string | undefined {
   return undefined;
 }
 
-// A path input relative to the sandbox root: `<sandbox>/a/b` -> `a/b`, `b` in subdirectory `a` -> `a/b`.
-export function sandboxRelative(path: string, subdir: string): string {
-  const plain = path === SANDBOX ? '' : path.startsWith(`${SANDBOX}/`) ? path.slice(SANDBOX.length + 1) : subdir === '' ? path : `${subdir}/${path}`;
-  const parts: string[] = [];
-  for (const part of plain.split('/')) {
-    if (part === '..') parts.pop();
-    else if (part !== '.' && part !== '') parts.push(part);
-  }
-  return parts.join('/');
-}
-
 // Claude Code's `toolUseResult.file` for a Read, when kept.
 function fileDetails(details: unknown): { type?: string; totalLines?: number } | undefined {
   const d = asRecord(details);
@@ -234,7 +183,3 @@ function fileDetails(details: unknown): { type?: string; totalLines?: number } |
   };
 }
 
-// An object's own keys, or undefined for anything else.
-export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}

@@ -5,7 +5,7 @@
 // `type`, `multiline`, context lines, `count`, a binding `head_limit` or an `offset`) cannot be expressed, and
 // the call is dropped.
 import type { ImportedCall } from './types.ts';
-import { asRecord, defaultPath, rename, type Dropped, type MapContext, type Mapping } from './map-call.ts';
+import { asRecord, defaultPath, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
 
 // Keys whose presence (with a value that matters) the course cannot honour, and the report's words for each.
 const UNSUPPORTED: [key: string, matters: (v: unknown) => boolean, reason: string][] = [

@@ -4,7 +4,8 @@
 import type { ImportedCall, ImportedTranscript } from './types.ts';
 import type { MappedCall } from './record-types.ts';
 import { evidenceOf, type Evidence } from './evidence.ts';
-import { mapCall, sandboxRelative } from './map-call.ts';
+import { sandboxRelative } from './call-input.ts';
+import { mapCall } from './map-call.ts';
 import type { Redactor } from './redact.ts';
 import { sandboxer, subdirectory } from './sandbox-paths.ts';
 
