@@ -18,6 +18,7 @@ export function mapCall(imported: ImportedCall, context: MapContext): MappedCall
   // Reasons are counted, so their details (a hook's message, a parse error) stay out of them.
   if (imported.notRun !== undefined) return { drop: `never ran: ${imported.notRun.split(':')[0] ?? ''}` };
   if (imported.input === undefined) return { drop: 'malformed input' };
+  if (imported.result === undefined) return { drop: 'no recorded result' };
   const harness = Object.values(imported.input).some((v) => typeof v === 'string' && harnessPath(v) !== undefined);
   if (harness) return { drop: "uses the agent's own files (~/.claude, /tmp/claude-*)" };
   const mapped = mapByName(imported, imported.input, context);

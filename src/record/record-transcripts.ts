@@ -32,6 +32,10 @@ type Worked = { transcript: ImportedTranscript; steps: Step[]; built: Built; red
 // Records every transcript: their cases are named, checked, snapshotted and written together.
 export async function recordTranscripts(transcripts: ImportedTranscript[], options: RecordOptions): Promise<RecordOutcome> {
   const pool = replayPool({ root: options.root, env: options.env, size: Math.min(2, availableParallelism()), boundMs: REPLAY_BASH_MS });
+  // Ctrl-C kills the workers at once, with the commands they are replaying; the replays in flight then fail and
+  // the next window sees the signal.
+  const stop = (): void => void pool.close();
+  options.signal?.addEventListener('abort', stop, { once: true });
   let worked: Worked[];
   try {
     const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
@@ -52,6 +56,7 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
       }),
     );
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     await pool.close();
   }
 

@@ -70,10 +70,27 @@ export function replayPool(options: PoolOptions): ReplayPool {
     },
     close: async () => {
       closed = true;
-      await Promise.all([...workers].map((w) => w.proc.dispose()));
+      const all = [...workers];
       workers.clear();
+      await Promise.all(all.map((w) => stopWorker(w.proc)));
     },
   };
+}
+
+// How long a worker asked to stop has to kill the commands it runs before its whole group is killed.
+const STOP_GRACE_MS = 1_000;
+
+// Stops a worker: SIGTERM first, on which the reference's bash tool kills the process groups of the commands it
+// is running (they are groups of their own, out of reach of a kill aimed at the worker's group), then the group
+// and the temp dir go.
+async function stopWorker(proc: ProgramProcess): Promise<void> {
+  const child = proc.child;
+  if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
+  }
+  await proc.dispose();
 }
 
 async function startWorker(options: PoolOptions, gone: (w: Worker) => void): Promise<Worker> {
@@ -96,7 +113,7 @@ async function startWorker(options: PoolOptions, gone: (w: Worker) => void): Pro
   };
   const fail = (why: string): void => {
     gone(worker);
-    void proc.dispose();
+    void stopWorker(proc);
     const detail = stderr.take().trim();
     pending?.reject(new Error(detail === '' ? why : `${why}: ${detail.split('\n').slice(-5).join(' / ')}`));
     pending = undefined;

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeScratch, REPO, type Scratch } from '../grade/course-fixture.ts';
+import { makeScratch, processRunning, REPO, type Scratch } from '../grade/course-fixture.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
 const TRANSCRIPT = join(REPO, 'test', 'fixtures', 'transcripts', 'spotter', 'tool_heavy.jsonl');
@@ -107,5 +107,31 @@ describe('theinference record', () => {
     expect(stage.exitCode).toBe(2);
     expect(stage.stderr).toMatch(/^error: unknown stage 'nope'/);
     expect(await readdir(course)).toEqual([]);
+  });
+});
+
+describe('theinference record, interrupted', () => {
+  // A Claude Code session of three slow commands, made here: its replay is under way while they sleep.
+  const slowSession = (): string => {
+    const base = { sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/home/ada/slow', timestamp: '2026-01-01T00:00:00.000Z' };
+    const lines = [0, 1, 2].flatMap((i) => [
+      { ...base, type: 'assistant', uuid: `a${i}`, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: 'sleep 3.21' } }] } },
+      { ...base, type: 'user', uuid: `u${i}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: '' }] }, toolUseResult: { stdout: '', stderr: '', interrupted: false } },
+    ]);
+    return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+  };
+
+  it('stops cleanly on Ctrl-C: exit 130, the replayed commands killed, nothing written, no temp dir left', async () => {
+    const dir = await courseDir();
+    const transcript = join(scratch.root, 'slow.jsonl');
+    await writeFile(transcript, slowSession());
+    const recorder = execa('node', [BIN, 'record', transcript, '--stage', 'register-tools', '--dir', dir], { cwd: dir, env: env(), reject: false });
+    while (!(await processRunning('sleep 3.21'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    recorder.kill('SIGINT');
+    const { exitCode, stderr } = await recorder;
+    expect(exitCode).toBe(130);
+    expect(stderr).toContain('interrupted');
+    expect(await processRunning('sleep 3.21')).toBe(false);
+    expect(await readdir(dir)).toEqual([]);
   });
 });

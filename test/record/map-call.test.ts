@@ -146,6 +146,7 @@ describe('mapCall: what cannot run in a sandbox', () => {
   it.each([
     ['a call that never ran', call('Bash', { command: 'ls' }, 'x', { notRun: 'blocked by a PreToolUse hook: Pre-commit validation failed: …' }), 'never ran: blocked by a PreToolUse hook'],
     ['a malformed input', call('Write', undefined, undefined, { malformed: 'Unexpected end of JSON' }), 'malformed input'],
+    ['a call whose result the transcript never shows (the session ended first)', call('Bash', { command: 'ls' }), 'no recorded result'],
     ['a path outside the session', call('Read', { file_path: '/etc/passwd' }, 'x'), "path outside the session's directory"],
     ['a relative path climbing out', call('Read', { path: '../other/a' }, 'x'), "path outside the session's directory"],
     ['a command naming the machine', call('Bash', { command: 'cat /home/ada/.ssh/id_rsa' }, 'x'), "Bash names a path outside the session's directory"],
