@@ -93,6 +93,16 @@ describe('buildCases', () => {
     ]);
   });
 
+  it('seeds from --files-from what the recording only listed, so a Grep over it reproduces', async () => {
+    const calls = [call('Glob', { pattern: '*.txt' }, A), call('Grep', { pattern: 'needle' }, 'Found 1 file\na.txt')];
+    const guessed = await build(calls);
+    expect(guessed.tools).toEqual([['Glob']]);
+    expect([...guessed.dropped.values()]).toEqual(['did not reproduce: Grep: different files']);
+    const read = await build(calls, { filesFrom: async (path) => (path === 'a.txt' ? 'a needle\n' : undefined) });
+    expect(read.tools).toEqual([['Glob', 'Grep']]);
+    expect(read.drafts[0]?.origins).toEqual({ 'a.txt': 'files-from' });
+  });
+
   it('with --bash drop, keeps no command', async () => {
     const built = await build([call('Bash', { command: 'echo hi' }, 'hi'), call('Read', { file_path: A }, claudeRead(A, 'one\n'))], { bash: 'drop' });
     expect(built.tools).toEqual([['Read']]);
