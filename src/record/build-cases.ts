@@ -14,6 +14,10 @@ import { changes, deriveSeed, touchedPaths, type FilesFrom, type Seed } from './
 import type { Step } from './prepare-steps.ts';
 import { verifyResult, type Replayed, type Verdict } from './verify-result.ts';
 
+// A command that takes longer than this in a replay is not kept: a student's run of the case has 10 s in all
+// (docs/cases.md: sleeps of at most 2 s).
+export const SLOW_CALL_MS = 2_000;
+
 // How cases are built.
 export type BuildOptions = {
   maxCalls: number;
@@ -99,14 +103,19 @@ async function judgeWindow(
     if (verdict.ok && runs.length > 1 && !isDeepStrictEqual(first, runs[1]?.results[k])) {
       verdict = { ok: false, reason: 'Bash: two replays differ', recorded: JSON.stringify(first), replayed: JSON.stringify(runs[1]?.results[k]) };
     }
-    if (verdict.ok) {
+    const slow = verdict.ok && Math.max(0, ...runs.map((run) => run.bashMs[k] ?? 0)) > SLOW_CALL_MS;
+    if (verdict.ok && !slow) {
       built.divergences.delete(step.position);
       kept.push(i);
       continue;
     }
-    if (kept.length > 0 && showsItsFile(step) && (await worldChanged(i))) return { kind: 'split', at: i, kept };
-    built.dropped.set(step.position, `did not reproduce: ${verdict.reason}`);
-    built.divergences.set(step.position, verdict);
+    // A command that reproduces but is too slow is no divergence: the course's bash gave what the agent's did.
+    if (slow) built.dropped.set(step.position, `Bash too slow for a case (over ${SLOW_CALL_MS / 1000} s in a replay)`);
+    else if (!verdict.ok) {
+      if (kept.length > 0 && showsItsFile(step) && (await worldChanged(i))) return { kind: 'split', at: i, kept };
+      built.dropped.set(step.position, `did not reproduce: ${verdict.reason}`);
+      built.divergences.set(step.position, verdict);
+    }
     if (!changedNothing(mapped, first, runs.every((run) => run.unchanged.includes(k)))) return { kind: 'again' };
   }
   return { kind: 'done', kept };

@@ -21,9 +21,9 @@ const PER_CALL_MS = 2_000;
 // What to replay: a seed and calls.
 export type ReplayCase = { files: Record<string, FileSpec>; calls: Call[] };
 
-// One replay: a result per call, the text of each written file right after its call, and the Bash calls that
-// left the sandbox as they found it.
-export type ReplayRun = { results: Replayed[]; after: Record<number, string | null>; unchanged: number[] };
+// One replay: a result per call, the text of each written file right after its call, the Bash calls that left
+// the sandbox as they found it, and how long each Bash call took (ms).
+export type ReplayRun = { results: Replayed[]; after: Record<number, string | null>; unchanged: number[]; bashMs: Record<number, number> };
 
 // The pool.
 export type ReplayPool = { replay: (c: ReplayCase) => Promise<ReplayRun>; close: () => Promise<void> };
@@ -63,7 +63,7 @@ export function replayPool(options: PoolOptions): ReplayPool {
         const reply = JSON.parse(line) as Partial<ReplayRun> & { error?: string };
         if (reply.error !== undefined) throw new Error(reply.error);
         if (!Array.isArray(reply.results) || reply.results.length !== c.calls.length) throw new Error('the replay worker gave no result per call');
-        return { results: reply.results, after: reply.after ?? {}, unchanged: reply.unchanged ?? [] };
+        return { results: reply.results, after: reply.after ?? {}, unchanged: reply.unchanged ?? [], bashMs: reply.bashMs ?? {} };
       } finally {
         release(worker);
       }

@@ -27,9 +27,10 @@ const MAX_TIMEOUT_MS = 600_000;
 const { dispatch } = (await import(pathToFileURL(resolve('program.ts')).href)) as { dispatch: Dispatch };
 const { makeExecute } = (await import(pathToFileURL(resolve('src/execute.ts')).href)) as { makeExecute: Make };
 
-// What a replay saw beyond the results: each written file right after its call, and the Bash calls that left
-// the sandbox exactly as they found it (dropping one of those changes no later result).
-type Observed = { after: Record<number, string | null>; unchanged: number[] };
+// What a replay saw beyond the results: each written file right after its call, the Bash calls that left the
+// sandbox exactly as they found it (dropping one of those changes no later result), and how long each Bash call
+// took (milliseconds).
+type Observed = { after: Record<number, string | null>; unchanged: number[]; bashMs: Record<number, number> };
 
 // The reference dispatcher, with Bash bounded, each written file read back after its call, and each Bash call's
 // effect on the sandbox's tree noted.
@@ -45,7 +46,9 @@ function recordingMake(boundMs: number, seen: Observed): Make {
         return result;
       }
       const before = await treeState(tools.root);
+      const started = performance.now();
       const result = await execute(name, bounded(input, boundMs));
+      seen.bashMs[at] = Math.round(performance.now() - started);
       if (before !== undefined && before === (await treeState(tools.root))) seen.unchanged.push(at);
       return result;
     };
@@ -95,7 +98,7 @@ async function readBack(root: string, path: unknown): Promise<string | null> {
 async function serve(line: string): Promise<string> {
   try {
     const request = JSON.parse(line) as Request;
-    const seen: Observed = { after: {}, unchanged: [] };
+    const seen: Observed = { after: {}, unchanged: [], bashMs: {} };
     const results = await dispatch({ files: request.files ?? {}, calls: request.calls }, recordingMake(request.boundMs, seen));
     return JSON.stringify({ results, ...seen });
   } catch (error) {

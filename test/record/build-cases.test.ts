@@ -103,6 +103,12 @@ describe('buildCases', () => {
     expect(read.drafts[0]?.origins).toEqual({ 'a.txt': 'files-from' });
   });
 
+  it('keeps no command too slow for a case, however well it reproduces', async () => {
+    const built = await build([call('Bash', { command: 'sleep 2.2; echo done' }, 'done')], { bash: 'keep' });
+    expect([...built.dropped.values()]).toEqual(['Bash too slow for a case (over 2 s in a replay)']);
+    expect(built.divergences).toEqual(new Map());
+  });
+
   it('with --bash drop, keeps no command', async () => {
     const built = await build([call('Bash', { command: 'echo hi' }, 'hi'), call('Read', { file_path: A }, claudeRead(A, 'one\n'))], { bash: 'drop' });
     expect(built.tools).toEqual([['Read']]);
@@ -122,7 +128,7 @@ describe('buildCases: Bash modes, judged on replays that disagree', () => {
         await new Promise((resolve) => setImmediate(resolve));
         running -= 1;
         const content = `${second ? 'other' : 'recorded'}\n`;
-        return { results: c.calls.map(() => ({ content, is_error: false, exit_code: 0 })), after: {}, unchanged: [0] };
+        return { results: c.calls.map(() => ({ content, is_error: false, exit_code: 0 })), after: {}, unchanged: [0], bashMs: {} };
       },
       close: async () => {},
     };
