@@ -5,6 +5,7 @@ import type { Call, FileSpec } from '../course/types.ts';
 // What happens to Bash calls: `reproducible` keeps one only when two replays agree with each other and with the
 // recording; `keep` keeps one when one replay agrees with the recording; `drop` never keeps one.
 export type BashMode = 'reproducible' | 'keep' | 'drop';
+// Every mode, as --bash lists them.
 export const BASH_MODES: readonly BashMode[] = ['reproducible', 'keep', 'drop'];
 
 // The calls a case holds at most when --max-calls is not given.

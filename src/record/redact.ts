@@ -35,8 +35,9 @@ const FIXED: Rule[] = [
 // User names that identify nobody: a default account, or a placeholder someone already put in.
 const GENERIC_USERS = new Set(['root', 'user', 'users', 'admin', 'runner', 'ubuntu', 'node', 'app', 'home', 'me']);
 
-// What stands in for the recording machine's home directory and user name.
+// What stands in for the recording machine's home directory.
 export const REDACTED_HOME = '/home/user';
+// What stands in for its user name.
 export const REDACTED_USER = 'user';
 
 // A redactor and its tally: how many times each kind was removed.
