@@ -64,7 +64,7 @@ async function buildTimeline(timeline: Step[], built: Built, options: BuildOptio
       continue;
     }
     const calls = window.map((i) => (timeline[i]?.mapped as MappedCall).call);
-    const runs = await replayRuns(options, seed, calls, window.some((i) => timeline[i]?.mapped?.check.kind === 'bash'));
+    const runs = await replayRuns(options, seed, calls, (run) => window.some((i, k) => reproducingShell(timeline[i], run, k)));
     if (typeof runs === 'string') {
       for (const i of window) built.dropped.set(timeline[i]?.position ?? -1, `replay failed: ${runs}`);
       next = end;
@@ -162,14 +162,22 @@ function touches(timeline: Step[], i: number, paths: string[]): boolean {
   return paths.some((p) => step.path === p || step.evidence.before.has(p) || (step.evidence.bashPaths ?? []).length > 0);
 }
 
-// One replay, or two at once when Bash calls must prove they are reproducible; a string says why it failed.
-async function replayRuns(options: BuildOptions, seed: Seed, calls: MappedCall['call'][], hasBash: boolean): Promise<ReplayRun[] | string> {
-  const twice = hasBash && options.bash === 'reproducible';
+// One replay, and a second when a Bash call reproduced in the first and must prove it does so again (most
+// recorded commands fail in a sandbox, and for them one replay says enough); a string says why a replay failed.
+async function replayRuns(options: BuildOptions, seed: Seed, calls: MappedCall['call'][], shellReproduced: (run: ReplayRun) => boolean): Promise<ReplayRun[] | string> {
   try {
-    return await Promise.all(Array.from({ length: twice ? 2 : 1 }, () => options.pool.replay({ files: seed.files, calls })));
+    const first = await options.pool.replay({ files: seed.files, calls });
+    if (options.bash !== 'reproducible' || !shellReproduced(first)) return [first];
+    return [first, await options.pool.replay({ files: seed.files, calls })];
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+// Whether the step is a Bash call whose result in `run` (at `k`) reproduces the recording.
+function reproducingShell(step: Step | undefined, run: ReplayRun, k: number): boolean {
+  const mapped = step?.mapped;
+  return mapped?.check.kind === 'bash' && verifyResult(mapped, step?.imported.result, run.results[k] ?? {}, run.after[k]).ok;
 }
 
 // The case for the kept calls, replayed once more as it will be written: with the seed its own calls need when
