@@ -23,6 +23,8 @@ export type CaptureWriter = {
   // Appends one whole line (the session header, the workspace snapshot, the end record).
   writeLine: (record: object) => Promise<void>;
   begin: (request: RequestHead) => ExchangeCapture;
+  // How many exchanges are on disk.
+  exchanges: () => number;
   // Waits for every exchange already finished to be on disk, then closes the file.
   close: () => Promise<void>;
 };
@@ -32,6 +34,7 @@ export async function openCapture(file: string, spoolDir: string): Promise<Captu
   const handle = await open(file, 'a');
   let tail: Promise<void> = Promise.resolve();
   let nextId = 1;
+  let written = 0;
   // Appends run one after another; a failed append must not block the ones after it.
   const serially = (task: () => Promise<void>): Promise<void> => {
     const run = tail.then(task);
@@ -70,12 +73,14 @@ export async function openCapture(file: string, spoolDir: string): Promise<Captu
               ...problem,
             };
             await serially(() => appendExchange(handle, line, req.omitted === undefined ? requestFile : undefined, res && res.omitted === undefined ? responseFile : undefined));
+            written += 1;
             await Promise.all([rm(requestFile, { force: true }), rm(responseFile, { force: true })]);
           })();
           return finished;
         },
       };
     },
+    exchanges: () => written,
     async close() {
       await serially(async () => {});
       await handle.close();

@@ -33,6 +33,8 @@ export type LiveSession = {
   capture: string;
   snapshot: WorkspaceSnapshot;
   agent: AgentEnd;
+  // How many HTTP exchanges went through the proxy.
+  exchanges: number;
   // Deletes the temp dir holding the capture.
   remove: () => Promise<void>;
 };
@@ -46,10 +48,12 @@ export async function recordLiveSession(o: LiveSessionOptions): Promise<LiveSess
   try {
     const spool = join(dir, 'spool');
     await mkdir(spool);
-    const capture = await openCapture(join(dir, 'capture.jsonl'), spool);
+    // Named for when it started: the name a recorded case gets by default (recorded-live-2026-01-31-142501).
+    const started = new Date();
+    const capture = await openCapture(join(dir, `live-${stamp(started)}.jsonl`), spool);
     let agent: AgentEnd;
     try {
-      await capture.writeLine({ type: 'session', format: CAPTURE_FORMAT, version: 1, startedAt: new Date().toISOString(), upstream: o.upstream, workspace, command: o.command });
+      await capture.writeLine({ type: 'session', format: CAPTURE_FORMAT, version: 1, startedAt: started.toISOString(), upstream: o.upstream, workspace, command: o.command });
       await capture.writeLine({ type: 'workspace', files: snapshot.files, omitted: snapshot.omitted });
       const proxy = await startProxy({
         upstream: o.upstream,
@@ -67,9 +71,14 @@ export async function recordLiveSession(o: LiveSessionOptions): Promise<LiveSess
     } finally {
       await capture.close();
     }
-    return { capture: capture.file, snapshot, agent, remove };
+    return { capture: capture.file, snapshot, agent, exchanges: capture.exchanges(), remove };
   } catch (error) {
     await remove();
     throw error;
   }
+}
+
+// 2026-01-31-142501, in UTC.
+function stamp(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', '-').replaceAll(':', '');
 }

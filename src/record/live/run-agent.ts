@@ -4,7 +4,7 @@
 // started: SIGTERM, then SIGKILL.
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { execa } from 'execa';
 import type { EndLine } from './capture-format.ts';
 
@@ -44,12 +44,15 @@ export async function runAgent(run: AgentRun): Promise<AgentEnd> {
     cwd: run.cwd,
     env: agentEnv(run.env, run.proxyUrl),
     extendEnv: false,
-    stdin: attach(run.stdin, process.stdin),
-    stdout: attach(run.stdout, process.stdout),
-    stderr: attach(run.stderr, process.stderr),
+    stdin: attachInput(run.stdin),
+    stdout: attachOutput(run.stdout, process.stdout),
+    stderr: attachOutput(run.stderr, process.stderr),
     reject: false,
     // The agent's output is the terminal's, not ours to keep.
     buffer: false,
+    // No exit hook (signal-exit): it would re-raise the Ctrl-C that the CLI handles once (bin/theinference.js),
+    // killing us before the capture is recorded. The agent shares our process group: the terminal's Ctrl-C reaches it.
+    cleanup: false,
   });
   let interrupted = false;
   let stopping: Promise<void> | undefined;
@@ -73,8 +76,16 @@ export async function runAgent(run: AgentRun): Promise<AgentEnd> {
 }
 
 // Our own stdio is inherited (the agent gets the terminal itself, raw mode and all); any other stream is piped.
-function attach<T extends Readable | Writable>(stream: T, own: Readable | Writable): 'inherit' | ['pipe', T] {
-  return stream === own ? 'inherit' : ['pipe', stream];
+function attachInput(stream: Readable): 'inherit' | ['pipe', Readable] {
+  return stream === process.stdin ? 'inherit' : ['pipe', stream];
+}
+
+// An output is piped through a stream of its own, so that the agent's end does not end ours (a report follows).
+function attachOutput(stream: Writable, own: Writable): 'inherit' | ['pipe', Writable] {
+  if (stream === own) return 'inherit';
+  const relay = new PassThrough();
+  relay.on('data', (chunk: Buffer) => stream.write(chunk));
+  return ['pipe', relay];
 }
 
 // Gives the agent a moment to exit after the interrupt it got with us, then SIGTERMs and later SIGKILLs it and every

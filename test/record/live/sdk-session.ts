@@ -30,13 +30,13 @@ export function sessionScript(request: Record<string, unknown>): Turn[] {
     { content: [{ type: 'text', text: 'Let me look around.' }, use('glob', 'Glob', { pattern: '**/*.ts' }), use('read', 'Read', { path: 'greet.ts' })] },
     { content: [use('edit', 'Edit', { path: `${W}/greet.ts`, old_str: 'hello', new_str: 'goodbye' })] },
     { content: [use('bash', 'Bash', { command: 'cat greet.ts' }), use('write', 'Write', { path: 'notes.md', file_text: '# Notes\n\nSaid goodbye.\n' })] },
-    { content: [use('grep', 'Grep', { pattern: 'goodbye', path: W })] },
+    { content: [use('grep', 'grep', { pattern: 'goodbye', path: W })] },
     { content: [{ type: 'text', text: 'Done: the greeting now says goodbye.' }] },
   ];
 }
 
 // The names of the script's calls, in order.
-export const SCRIPT_TOOLS = ['Glob', 'Read', 'Edit', 'Bash', 'Write', 'Grep'];
+export const SCRIPT_TOOLS = ['Glob', 'Read', 'Edit', 'Bash', 'Write', 'grep'];
 
 export type SdkRig = { workspace: string; logDir: string; model: ScriptedModel };
 
