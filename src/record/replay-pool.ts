@@ -38,6 +38,7 @@ export function replayPool(options: PoolOptions): ReplayPool {
   const workers = new Set<Worker>();
   const waiting: ((w: Worker) => void)[] = [];
   let closed = false;
+  let closing: Promise<void> | undefined;
 
   const acquire = async (): Promise<Worker> => {
     for (const w of workers) if (!w.busy) return claim(w);
@@ -68,17 +69,20 @@ export function replayPool(options: PoolOptions): ReplayPool {
         release(worker);
       }
     },
-    close: async () => {
-      closed = true;
-      const all = [...workers];
-      workers.clear();
-      await Promise.all(all.map((w) => stopWorker(w.proc)));
-    },
+    // Every caller waits for the same stop: the CLI must not exit (and SIGKILL what is left) while a worker is
+    // still killing the commands it runs.
+    close: () =>
+      (closing ??= (async () => {
+        closed = true;
+        const all = [...workers];
+        workers.clear();
+        await Promise.all(all.map((w) => stopWorker(w.proc)));
+      })()),
   };
 }
 
 // How long a worker asked to stop has to kill the commands it runs before its whole group is killed.
-const STOP_GRACE_MS = 1_000;
+const STOP_GRACE_MS = 2_000;
 
 // Stops a worker: SIGTERM first, on which the reference's bash tool kills the process groups of the commands it
 // is running (they are groups of their own, out of reach of a kill aimed at the worker's group), then the group
