@@ -103,16 +103,10 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--keep-transcript <file>', 'with --live: keep the captured exchanges in this file (`theinference record` reads it back)')
     .action(async (operands: string[], options: Omit<RecordFlags, 'operands'>) => {
       const flags: RecordFlags = { ...options, operands };
-      if (flags.live === true) done(await (await import(liveCommand())).recordLiveCommand(flags, io));
+      if (flags.live === true) done(await (await import('./commands/record-live.ts')).recordLiveCommand(flags, io));
       else done(await (await import('./commands/record.ts')).recordCommand(flags, io));
     });
   return program;
-}
-
-// The live recorder's command, loaded only for --live. Named through a URL so that the build does not depend on
-// it (it is written alongside this command); a build without it says so when --live is used.
-function liveCommand(): string {
-  return new URL(import.meta.url.endsWith('.ts') ? './commands/record-live.ts' : './commands/record-live.js', import.meta.url).href;
 }
 
 function collect(value: string, previous: string[]): string[] {
