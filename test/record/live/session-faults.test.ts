@@ -79,8 +79,9 @@ async function record(mode: string, o: { interruptAfterSecondRequest?: boolean; 
   const lines = (await readFile(session.capture, 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as CaptureLine);
   const pids = (await readFile(join(logDir, 'pids'), 'utf8').catch(() => '')).split('\n').filter((p) => p !== '').map(Number);
   const port = Number(/127\.0\.0\.1:(\d+)/.exec(log[0] ?? '')?.[1]);
+  const seen = JSON.parse((await readFile(join(logDir, 'env'), 'utf8').catch(() => 'null')) as string) as { anthropic: string; openai: string; cwd: string } | null;
   await session.remove();
-  return { session, lines, pids, port };
+  return { session, lines, pids, port, seen, workspace };
 }
 
 const exchanges = (lines: CaptureLine[]) => lines.filter((l): l is ExchangeLine => l.type === 'exchange');
@@ -97,7 +98,9 @@ async function nothingLeftBehind(pids: number[], port: number): Promise<void> {
 
 describe('recordLiveSession when the agent goes wrong', () => {
   it('an agent that crashes: its exit code is recorded after every exchange it made', async () => {
-    const { session, lines, pids, port } = await record('crash');
+    const { session, lines, pids, port, seen, workspace } = await record('crash');
+    // What the agent was given: both SDKs' base URLs at the proxy, and the workspace as its directory.
+    expect(seen).toEqual({ anthropic: `http://127.0.0.1:${port}`, openai: `http://127.0.0.1:${port}/v1`, cwd: workspace });
     expect(session.agent).toEqual({ exitCode: 1, interrupted: false });
     expect(exchanges(lines).map((e) => [e.response?.status, e.aborted])).toEqual([[200, undefined], [200, undefined]]);
     expect(exchanges(lines)[1]?.request.body).toContain('"tool_use_id":"toolu_01FaultBash"');

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { messagesFixture, sendJson, sendSse, sseEvents } from './fake-upstream.ts';
+import { startProxy } from '../../../src/record/live/start-proxy.ts';
 import { deferred, rawRequest, startRig, type Rig } from './proxy-fixture.ts';
 
 const KEY = 'sk-ant-api03-TESTKEY0123456789abcdefghijklmnopqrstuvwxyz';
@@ -210,6 +211,14 @@ describe('startProxy: faults', () => {
 });
 
 describe('startProxy: where it listens and forwards', () => {
+  it('says how to fix a --port that is taken', async () => {
+    rig = await startRig((_req, res) => sendJson(res, '{}'));
+    await expect(startProxy({ upstream: rig.upstream.url, port: rig.proxy.port })).rejects.toThrow(
+      `--port ${rig.proxy.port}: the port is in use; pick another or leave --port out for a free one`,
+    );
+  });
+
+
   it('listens on 127.0.0.1 only', async () => {
     rig = await startRig((_req, res) => sendJson(res, '{}'));
     expect(new URL(rig.proxy.url).hostname).toBe('127.0.0.1');
