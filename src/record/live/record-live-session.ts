@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { CAPTURE_FORMAT } from './capture-format.ts';
 import { openCapture } from './capture-writer.ts';
-import { runAgent, type AgentEnd, type StopDelays } from './run-agent.ts';
+import { runAgent, type AgentEnd } from './run-agent.ts';
+import type { StopDelays } from './stop-process-tree.ts';
 import { snapshotWorkspace, type WorkspaceSnapshot } from './snapshot-workspace.ts';
 import { startProxy } from './start-proxy.ts';
 

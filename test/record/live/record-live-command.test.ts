@@ -14,7 +14,7 @@ import { runCli } from '../../../src/cli/main.ts';
 import { judgeCase } from '../../../src/grade/judge/judge-case.ts';
 import { runBatches, type CaseRun } from '../../../src/grade/run/run-batches.ts';
 import { readCaptureWorkspace } from '../../../src/record/live/read-capture-workspace.ts';
-import { isAlive } from '../../../src/record/live/run-agent.ts';
+import { isAlive } from '../../../src/record/live/stop-process-tree.ts';
 import { writeWorkspace } from '../../../src/record/live/write-workspace.ts';
 import type { CaseFile } from '../../../src/course/types.ts';
 import { makeCourse, REPO, useScratch } from '../../grade/course-fixture.ts';

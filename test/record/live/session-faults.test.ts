@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureLine, ExchangeLine } from '../../../src/record/live/capture-format.ts';
 import { recordLiveSession } from '../../../src/record/live/record-live-session.ts';
-import { isAlive } from '../../../src/record/live/run-agent.ts';
+import { isAlive } from '../../../src/record/live/stop-process-tree.ts';
 import { startFakeUpstream, sendJson, type FakeUpstream } from './fake-upstream.ts';
 import { deferred } from './proxy-fixture.ts';
 
