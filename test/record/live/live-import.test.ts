@@ -3,6 +3,8 @@
 // cut, an aborted or failed exchange, a call from before the recording) is never a call to replay.
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../../src/record/import-transcript.ts';
+import { recordTranscripts } from '../../../src/record/record-transcripts.ts';
+import { REPO } from '../../support/reference-course.ts';
 import type { ExchangeLine, SessionLine } from '../../../src/record/live/capture-format.ts';
 import type { ImportedTranscript } from '../../../src/record/types.ts';
 import { messagesFixture } from './fake-upstream.ts';
@@ -60,6 +62,19 @@ describe('the live importer', () => {
     const write = imported.calls.find((c) => c.id === writeId);
     expect(write?.input).toBeUndefined();
     expect(write?.malformed).toMatch(/./);
+  });
+
+  it('and the recorder drops that call, saying why', async () => {
+    const writeId = 'toolu_01WriteCCCCCCCCCCCCCCCCC';
+    const editId = 'toolu_01EditDDDDDDDDDDDDDDDDDD';
+    const next = [user, { role: 'assistant', content: [{ type: 'tool_use', id: writeId, name: 'Write', input: { path: 'notes.md', file_text: '# Notes' } }] }, results([writeId, 'File created successfully at: notes.md'])];
+    const last = [...next, assistantOf(messagesFixture('tool-use.json')), results([editId, 'The file greet.ts has been edited.'])];
+    const transcript = load([session, exchange([user], messagesFixture('max-tokens-cut.sse')), exchange(next, messagesFixture('tool-use.json')), exchange(last, '{"type":"message","role":"assistant","content":[]}')]);
+    const outcome = await recordTranscripts([{ ...transcript, cwd: WORKSPACE }], {
+      stage: 'register-tools', maxCalls: 25, bash: 'reproducible', redact: [], root: REPO, dir: REPO, dryRun: true, force: false, env: process.env,
+    });
+    expect(outcome.reports[0]?.seen).toBe(2);
+    expect(outcome.reports[0]?.dropped['malformed input']).toBe(1);
   });
 
   it('takes no call from a response the agent did not receive whole: aborted, broken off, or an error status', () => {
