@@ -96,6 +96,7 @@ function assemble(files: string[], main: ReadFile, subagents: ParsedFile[], extr
     ...(parsed.cwd !== undefined ? { cwd: parsed.cwd } : {}),
     calls,
     skipped,
+    ...(parsed.workspace !== undefined ? { workspace: parsed.workspace } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // `theinference record --live --stage <slug> [--name] [--dir] [--workspace <dir>] [--upstream <url>] [--port <n>]
 // [--keep-transcript <file>] [--max-calls] [--bash] [--redact] [--dry-run] [--force] -- <agent command…>`: runs
 // the agent through the live proxy (src/record/live/), then records what it captured exactly as
-// `theinference record <capture>` would, with the workspace as it was before the agent started as --files-from.
+// `theinference record <capture>` would (the capture's workspace, as it was before the agent started, is the seed).
 // Every flag is checked before the agent starts, so a typo never costs a session.
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -10,7 +10,6 @@ import { packageRoot, requireStage } from '../../course/stages.ts';
 import { HarnessError } from '../../errors.ts';
 import { recordLiveSession, type LiveSession } from '../../record/live/record-live-session.ts';
 import { DEFAULT_UPSTREAM, parseUpstream } from '../../record/live/start-proxy.ts';
-import { writeWorkspace } from '../../record/live/write-workspace.ts';
 import { recordCommand, type RecordFlags } from './record.ts';
 import { write, type CommandIo, type Outcome } from './io.ts';
 
@@ -44,15 +43,12 @@ export async function recordLiveCommand(flags: RecordFlags, io: CommandIo): Prom
         'the agent sent no request through the proxy, so there is nothing to record: it must read ANTHROPIC_BASE_URL (Claude Code and the Anthropic SDKs do) or OPENAI_BASE_URL, and not be given another base URL',
       );
     }
-    const seed = await writeWorkspace(session.snapshot.files);
-    try {
-      const { workspace: _w, upstream: _u, port: _p, keepTranscript: _k, live: _l, ...record } = flags;
-      // The interrupt that ended the agent must not also cancel the recording of what it did.
-      const { signal: _s, ...calm } = io;
-      return await recordCommand({ ...record, operands: [transcript], filesFrom: seed.dir }, calm);
-    } finally {
-      await seed.remove();
-    }
+    // The capture holds the workspace as it was before the agent started: the importer hands it on as the seeds'
+    // --files-from, so a kept capture read back later gives the same cases.
+    const { workspace: _w, upstream: _u, port: _p, keepTranscript: _k, live: _l, ...record } = flags;
+    // The interrupt that ended the agent must not also cancel the recording of what it did.
+    const { signal: _s, ...calm } = io;
+    return await recordCommand({ ...record, operands: [transcript] }, calm);
   } finally {
     await session.remove();
   }

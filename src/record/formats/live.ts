@@ -1,7 +1,9 @@
 // The capture `theinference record --live` writes (src/record/live/capture-format.ts): JSONL of a session line, the
-// workspace, one line per HTTP exchange through the proxy (request and response bodies as text) and an end line.
-// Each exchange's request `messages` and its response (a JSON Message or an SSE stream) are read as the Messages
-// API; Chat Completions and Responses bodies as theirs. A request repeats the history, so each call is kept once.
+// workspace (the transcript's `workspace`, the seeds' --files-from), one line per HTTP exchange through the proxy
+// (request and response bodies as text) and an end line. Messages API calls come from the responses the agent
+// received whole, their results from the requests that followed; Chat Completions and Responses bodies are read as
+// theirs.
+import type { FileSpec } from '../../course/types.ts';
 import type { ImportedCall, Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
 import { addMessages, anthropicMessagesOf } from './anthropic.ts';
@@ -26,6 +28,7 @@ export function createLiveParser(file: string): LineParser {
   const book = new CallBook(skipped);
   const facts = new SessionFacts();
   const openai: { chat?: ValueHandler; responses?: ValueHandler } = {};
+  let workspace: Record<string, FileSpec> | undefined;
 
   const exchange = (entry: JsonObject, line: number): void => {
     const request = objectAt(entry, 'request') ?? {};
@@ -81,6 +84,7 @@ export function createLiveParser(file: string): LineParser {
       }
       const entry = parsed.value;
       if (entry.type === 'session') facts.see({ cwd: entry.workspace, timestamp: entry.startedAt });
+      else if (entry.type === 'workspace' && isObject(entry.files)) workspace ??= entry.files as Record<string, FileSpec>;
       else if (entry.type === 'exchange') {
         facts.see({ timestamp: entry.endedAt });
         exchange(entry, line.line);
@@ -96,7 +100,7 @@ export function createLiveParser(file: string): LineParser {
       }
       calls.sort((a, b) => a.line - b.line);
       const cwd = facts.cwd;
-      return { calls: cwd === undefined ? calls : calls.map((c) => ({ ...c, cwd })), skipped, ...facts.toParsed() };
+      return { calls: cwd === undefined ? calls : calls.map((c) => ({ ...c, cwd })), skipped, ...facts.toParsed(), ...(workspace === undefined ? {} : { workspace }) };
     },
   };
 }

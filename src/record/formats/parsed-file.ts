@@ -1,6 +1,6 @@
 // What an importer makes of one file, before the files of a transcript are put together, and the interface every
 // line-based importer shares: fed one line at a time (from a file stream or from text), asked for the result once.
-import type { ImportedCall, ImportProblem, Skip } from '../types.ts';
+import type { ImportedCall, ImportedTranscript, ImportProblem, Skip } from '../types.ts';
 import type { Line } from './read-lines.ts';
 
 export type ParsedFile = {
@@ -10,6 +10,8 @@ export type ParsedFile = {
   cwd?: string;
   startedAt?: string;
   endedAt?: string;
+  // The session's directory as it was when it started, when the file holds it (a live capture's workspace line).
+  workspace?: ImportedTranscript['workspace'];
   // Set when the file as a whole cannot be used (a JSON document that does not parse, a shape no importer knows).
   problem?: ImportProblem;
 };

@@ -15,7 +15,6 @@ import { renderReport } from '../render-report.ts';
 import type { ImportedCall, ImportedTranscript } from '../types.ts';
 import type { WrittenCase } from '../write-cases.ts';
 import { snapshotWorkspace } from './snapshot-workspace.ts';
-import { writeWorkspace } from './write-workspace.ts';
 
 // What a course's `execute` returns (src/tools/types.ts's ToolOutput, and any richer object).
 type Output = { content: string; is_error?: boolean };
@@ -93,29 +92,24 @@ export async function recordExecute<E extends AnyExecute>(execute: E, options: R
         cwd: workspace,
         calls: calls.filter((c) => c.result !== undefined),
         skipped: [],
+        workspace: snapshot.files,
       };
-      const seed = await writeWorkspace(snapshot.files);
-      try {
-        const me = userInfo();
-        const outcome = await recordTranscripts([transcript], {
-          stage: options.stage,
-          ...(options.name === undefined ? {} : { name: options.name }),
-          filesFrom: seed.dir,
-          maxCalls: options.maxCalls ?? DEFAULT_MAX_CALLS,
-          bash: options.bash ?? 'reproducible',
-          redact: options.redact ?? [],
-          machine: { user: me.username, home: me.homedir },
-          root,
-          dir: resolve(options.dir ?? '.'),
-          dryRun: options.dryRun === true,
-          force: options.force === true,
-          env: options.env ?? process.env,
-        });
-        const report = renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false });
-        return { cases: outcome.cases, refused: outcome.refused, report };
-      } finally {
-        await seed.remove();
-      }
+      const me = userInfo();
+      const outcome = await recordTranscripts([transcript], {
+        stage: options.stage,
+        ...(options.name === undefined ? {} : { name: options.name }),
+        maxCalls: options.maxCalls ?? DEFAULT_MAX_CALLS,
+        bash: options.bash ?? 'reproducible',
+        redact: options.redact ?? [],
+        machine: { user: me.username, home: me.homedir },
+        root,
+        dir: resolve(options.dir ?? '.'),
+        dryRun: options.dryRun === true,
+        force: options.force === true,
+        env: options.env ?? process.env,
+      });
+      const report = renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false });
+      return { cases: outcome.cases, refused: outcome.refused, report };
     })());
 
   return Object.assign(recording as E, { calls, finish });

@@ -53,6 +53,13 @@ describe('the live importer', () => {
     ]);
   });
 
+  it('hands on the workspace as it was before the agent started, for the seeds', () => {
+    const files = { 'greet.ts': 'export const greeting = "hello";\n', 'img.png': { base64: 'iVBORw==' } };
+    const imported = load([session, { type: 'workspace', files, omitted: [] }, exchange([user], messagesFixture('tool-use.json'))]);
+    expect(imported.workspace).toEqual(files);
+    expect(load([session, exchange([user], messagesFixture('tool-use.json'))]).workspace).toBeUndefined();
+  });
+
   it('keeps a call cut by max_tokens malformed, even when the next request carries what the SDK made of it', () => {
     const cut = messagesFixture('max-tokens-cut.sse');
     const writeId = 'toolu_01WriteCCCCCCCCCCCCCCCCC';
