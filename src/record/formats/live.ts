@@ -12,6 +12,8 @@ import { isObject, type JsonObject, objectAt, parseJson, stringAt } from './json
 import { createOpenAiChatValues } from './openai-chat.ts';
 import { createOpenAiResponsesValues } from './openai-responses.ts';
 import { type LineParser, type ParsedFile, SessionFacts, tooLongSkip } from './parsed-file.ts';
+import { linesOfText } from './read-lines.ts';
+import { SseFramer } from './sse-framer.ts';
 import type { ValueHandler } from './values.ts';
 
 // The `format` of a capture's first line (CAPTURE_FORMAT in src/record/live/capture-format.ts).
@@ -50,9 +52,15 @@ export function createLiveParser(file: string): LineParser {
       const which = /\/chat\/completions/.test(path) ? 'chat' : 'responses';
       const handler = (openai[which] ??= which === 'chat' ? createOpenAiChatValues(file) : createOpenAiResponsesValues(file));
       if (requestBody.ok) handler.value(requestBody.value, line);
+      if (!usable || responseText.trim() === '') return;
       const body = parseJson(responseText);
       if (body.ok) handler.value(body.value, line);
-      else if (responseText !== '') skipped.push({ file, line, reason: `${label}: a response body that is not JSON (a streamed OpenAI response is not read)` });
+      else {
+        // A streamed response: its chunks (Chat Completions) or events (Responses), which the importer reads too.
+        const framer = new SseFramer(file, skipped, (event) => handler.value(event, line));
+        for (const streamed of linesOfText(responseText)) framer.line(streamed);
+        framer.dispatch();
+      }
       return;
     }
     if (!/\/messages/.test(path)) return;

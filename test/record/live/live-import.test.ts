@@ -60,6 +60,27 @@ describe('the live importer', () => {
     expect(load([session, exchange([user], messagesFixture('tool-use.json'))]).workspace).toBeUndefined();
   });
 
+  it('reads an OpenAI Chat Completions exchange streamed through the proxy, with the result the next request carries', () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const stream = [
+      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'Read', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: ' "a.txt"}' } }] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    ].join('');
+    const openai = (messages: unknown[], response: string): ExchangeLine => ({
+      ...exchange(messages, response),
+      request: { method: 'POST', path: '/v1/chat/completions', headers: {}, body: JSON.stringify({ model: 'gpt-4o', stream: true, messages }), bytes: 1 },
+    });
+    const asked = [{ role: 'user', content: 'read a.txt' }];
+    const answered = [...asked, { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'Read', arguments: '{"path": "a.txt"}' } }] }, { role: 'tool', tool_call_id: 'call_abc', content: '1: A' }];
+    const imported = load([session, openai(asked, stream), openai(answered, 'data: [DONE]\n\n')]);
+    // Line 2 is the streamed exchange: the call is read from the stream, before the next request repeats it.
+    expect(imported.calls.map((c) => [c.id, c.name, c.input, c.result?.content, c.line])).toEqual([['call_abc', 'Read', { path: 'a.txt' }, '1: A', 2]]);
+  });
+
   it('keeps a call cut by max_tokens malformed, even when the next request carries what the SDK made of it', () => {
     const cut = messagesFixture('max-tokens-cut.sse');
     const writeId = 'toolu_01WriteCCCCCCCCCCCCCCCCC';
