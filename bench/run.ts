@@ -4,7 +4,7 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch]
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,import,record,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,9 @@ import { describeMachine } from './machine.ts';
 import { measureMemory, type MemorySample } from './memory.ts';
 import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
+import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
+import { measureImport } from './record-import.ts';
+import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
@@ -31,7 +34,7 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
-const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch'] as const;
+const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch', 'import', 'record', 'proxy'] as const;
 type Section = (typeof SECTIONS)[number];
 const only = sections();
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -66,6 +69,9 @@ async function main(): Promise<void> {
   const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
   const phases = only.has('phases') ? await measurePhases() : [];
   const watch = only.has('watch') ? await measureWatchMode() : [];
+  const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
+  const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
+  const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
 
   const per = (name: string): number[] => times.get(name) ?? [];
   const ratio = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
@@ -85,6 +91,25 @@ async function main(): Promise<void> {
     const kind = passed ? 'passing' : 'failing';
     log(`  watch save → ${kind} verdict ≤ 1.5 s  ${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
   }
+  if (proxy !== undefined) {
+    for (const [name, q] of [['median', 0.5], ['p99', 0.99]] as const) {
+      const gained = quantile(proxy.proxied, q) - quantile(proxy.direct, q);
+      log(`  live proxy: chunk latency gained, ${name.padEnd(6)} ≤ 5 ms  ${`${gained.toFixed(2)} ms`.padEnd(24)}${verdict(gained <= 5)}`);
+    }
+    const growth = proxyMemoryGrowthMb(proxy);
+    log(`  live proxy: memory growth over the long stream ≤ 32 MB  ${`${growth.toFixed(0)} MB`.padEnd(18)}${verdict(growth <= 32)}`);
+  }
+  if (imported !== undefined) {
+    const cold = summarise(imported.session.coldMs);
+    log(`  import 3.4 MB session < 1 s        ${formatSeconds(cold).padEnd(24)}${verdict(cold.max < 1000)}`);
+    const same = imported.repeated.find((r) => r.variant === 'same ids');
+    if (same !== undefined) log(`  import 200 MB peak RSS < 200 MB     ${`${(same.peakRssKb / 1024).toFixed(0)} MB`.padEnd(24)}${verdict(same.peakRssKb < 200 * 1024)}`);
+  }
+  if (recorded !== undefined) {
+    log(`  record 3.4 MB session < 10 s       ${formatSeconds(recorded.session).padEnd(24)}${verdict(recorded.session.max < 10_000)}`);
+    const share = recorded.seen === 0 ? 0 : recorded.kept / recorded.seen;
+    log(`  record yield ≥ 40 % of calls       ${`${(100 * share).toFixed(1)} %`.padEnd(24)}${verdict(share >= 0.4)}`);
+  }
 
   await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
   const results = {
@@ -98,6 +123,9 @@ async function main(): Promise<void> {
     profile: Object.fromEntries(profile),
     phases,
     watch,
+    import: imported,
+    record: recorded,
+    proxy,
   };
   await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
@@ -187,6 +215,25 @@ async function measureWatchMode(): Promise<SaveSample[]> {
   if (toPass.length > 0) log(`  save → passing verdict: ${formatSeconds(summarise(toPass))}`);
   log();
   return watch;
+}
+
+async function measureLiveProxy(): Promise<ProxyBench> {
+  log(`live proxy (bench/proxy-latency.ts): ${runs} rounds of 500 SSE events 2 ms apart, direct and through the proxy, then a 200 MB stream:`);
+  const proxy = await measureProxy({ packageRoot, tsx, rounds: runs });
+  const ms = (samples: number[], q: number): string => `${quantile(samples, q).toFixed(2)} ms`;
+  for (const via of ['direct', 'proxied'] as const) {
+    log(`  ${via.padEnd(8)} per-event latency: median ${ms(proxy[via], 0.5)}, p99 ${ms(proxy[via], 0.99)} (n=${proxy[via].length})`);
+  }
+  const mb = proxy.memoryKb.map((kb) => kb / 1024);
+  log(`  ${proxy.streamedMb.toFixed(0)} MB through the proxy in ${proxy.streamSeconds.toFixed(1)} s; its resident set ${mb[0]?.toFixed(0)} MB at the start, ${Math.max(...mb).toFixed(0)} MB at most, ${mb.at(-1)?.toFixed(0)} MB at the end`);
+  log();
+  return proxy;
+}
+
+// How far the proxy's resident set rose above where it stood a tenth of the way into the long stream (warmed up).
+function proxyMemoryGrowthMb(proxy: ProxyBench): number {
+  const warm = proxy.memoryKb[Math.floor(proxy.memoryKb.length / 10)] ?? 0;
+  return (Math.max(...proxy.memoryKb) - warm) / 1024;
 }
 
 // Runs each approach once untimed, then `runs` rounds, rotating the order each round so that no approach always

@@ -5,6 +5,7 @@ import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
+import type { RecordFlags } from './commands/record.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 
@@ -89,6 +90,31 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--case <name>', 'a case name or glob (* and ?); repeat for several', collect, [])
     .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
     .action(async (flags: SnapshotFlags) => done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)));
+  program
+    .command('record')
+    .description('turn real agent transcripts (or, with --live, a session run now) into replay-verified cases (course authors)')
+    .usage('<transcript>… --stage <slug> [options]\n       theinference record --live --stage <slug> [options] -- <agent command…>')
+    .argument('[transcripts...]', 'transcript files; with --live, the agent command after --')
+    .requiredOption('--stage <slug>', 'the stage the cases are for')
+    .option('--name <slug>', 'the case name: cases/<stage>/<name>.json, or <name>-01.json… for several (default: recorded-<transcript>)')
+    .option('--dir <path>', 'the course directory to write cases/ and snapshots/ into (default: the current directory)')
+    .option('--format <fmt>', 'read the transcripts as this format (default: detected from their content)')
+    .option('--files-from <dir>', "the workspace as it was when the session started: seeds take files' contents from it")
+    .option('--max-calls <n>', 'calls per case at most (default: 25)')
+    .addOption(new Option('--bash <mode>', 'Bash calls: kept when two replays agree with the recording, when one does, or never').choices(['reproducible', 'keep', 'drop']).default('reproducible'))
+    .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect, [])
+    .option('--dry-run', 'print the report and the cases; write nothing')
+    .option('--force', 'replace existing cases whose content differs')
+    .option('--live', 'run the agent command (after --) through a local API proxy and record its session')
+    .option('--workspace <dir>', 'with --live: the directory the agent works in, snapshotted as the seed (default: the current directory)')
+    .option('--upstream <url>', 'with --live: where the proxy forwards requests (default: the Anthropic API)')
+    .option('--port <n>', 'with --live: the port the proxy listens on (default: any free one)')
+    .option('--keep-transcript <file>', 'with --live: keep the captured exchanges in this file (`theinference record` reads it back)')
+    .action(async (operands: string[], options: Omit<RecordFlags, 'operands'>) => {
+      const flags: RecordFlags = { ...options, operands };
+      if (flags.live === true) done(await (await import('./commands/record-live.ts')).recordLiveCommand(flags, io));
+      else done(await (await import('./commands/record.ts')).recordCommand(flags, io));
+    });
   return program;
 }
 

@@ -8,6 +8,8 @@
 // Importers are pure over the file's text (read as a stream of lines), never throw on bad content: a line they
 // cannot use is a Skip, and a file they cannot use at all is an ImportProblem. Errors stay data until the CLI.
 
+import type { FileSpec } from '../course/types.ts';
+
 // The transcript formats the importers know; `theinference record --format <fmt>` forces one.
 export type TranscriptFormat =
   | 'claude-code' // ~/.claude/projects/<project>/<session>.jsonl, its subagents/*.jsonl, `claude -p --output-format stream-json`
@@ -37,8 +39,12 @@ export type ImportedCall = {
   // Where the call was found: the file (as given on the command line) and its 1-based line.
   file: string;
   line: number;
-  // The subagent that made the call (Claude Code's agentId), absent for the main session.
+  // The subagent that made the call (Claude Code's agentId; in stream-json the Task call's parent_tool_use_id),
+  // absent for the main session.
   agent?: string;
+  // The API message the call came in (Anthropic message id; OpenAI response id where it has one): calls that
+  // share it were made in parallel, in one turn.
+  messageId?: string;
 };
 
 // What came back for a call.
@@ -46,13 +52,21 @@ export type ImportedResult = {
   // The text the model read: content blocks joined, exactly as recorded (prefixes and reminders untouched).
   content: string;
   isError: boolean;
-  // Structured evidence beside the text, when the harness kept it: Claude Code's `toolUseResult` as recorded
-  // (a Read's `file.content`, an Edit's `originalFile`, …), sometimes a plain string. Never shown to the model.
+  // Structured evidence beside the text, when the harness kept it: Claude Code's `toolUseResult`, sometimes a
+  // plain string. Never shown to the model. Kept lean (formats/claude-code-details.ts): everything as recorded
+  // except `structuredPatch` (derivable from originalFile and the edit), `usage` and an image's `file.base64`.
+  // So a Read keeps `file.{filePath,content,numLines,startLine,totalLines}`, an Edit `filePath`, `originalFile`,
+  // `oldString`, `newString`, `replaceAll`, `userModified`, a Write `type` ("create"/"update"), `filePath`,
+  // `content`, `originalFile`, Glob/Grep `filenames`, `numFiles`, `mode`, `content`, `numLines`, Bash `stdout`,
+  // `stderr`, `interrupted`. Absent in subagent files and in formats other than Claude Code.
   details?: unknown;
   line: number;
 };
 
-// A line (or SSE event) the importer did not use, counted in the report by reason.
+// A line (or SSE event) the importer did not use, counted in the report by reason. Only lines that could have held
+// a call or a result are skipped and counted (bad JSON, over-long lines, compaction lines, results of unknown calls,
+// server-side tools, stream errors); lines that hold none (progress, snapshots, text) are read and not counted.
+// `line` 0 means the whole file (a Claude Code `agent-acompact-*` subagent file, left out of its session).
 export type Skip = { file: string; line: number; reason: string };
 
 // One transcript, imported: what it is, where it ran, and every call in the order the agent made them.
@@ -68,6 +82,9 @@ export type ImportedTranscript = {
   cwd?: string;
   calls: ImportedCall[];
   skipped: Skip[];
+  // The session's directory as it was when the session started, when the transcript holds it (a live capture's
+  // workspace line): relative path -> contents, as a case's `files`. Seeds read files from it as from --files-from.
+  workspace?: Record<string, FileSpec>;
 };
 
 // A file the importers cannot use at all: empty, binary, no known format, no tool calls. Names the file, the

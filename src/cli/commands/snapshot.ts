@@ -5,13 +5,9 @@ import { rm } from 'node:fs/promises';
 import { loadCases } from '../../course/load-cases.ts';
 import { formatSnapshot, parseSnapshot, readText, snapshotNames, snapshotPath, writeIfChanged } from '../../course/snapshot-file.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
-import { judgeCase } from '../../grade/judge/judge-case.ts';
-import { renderOutput } from '../../grade/report/render-failure.ts';
 import { renderLineDiff, renderValueDiff } from '../../grade/report/render-diff.ts';
-import { runBatches, type CaseRun } from '../../grade/run/run-batches.ts';
+import { runReference, type ReferenceResult } from '../../grade/run/run-reference.ts';
 import { painter } from '../../grade/report/paint.ts';
-import { defaultJobs } from '../../grade/run/default-jobs.ts';
-import { DEFAULT_TIMEOUT_MS } from '../../grade/run-stage.ts';
 import { selectCases } from '../../grade/select-cases.ts';
 import type { Case } from '../../course/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -31,16 +27,7 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   await requireStage(root, flags.stage);
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
-  const runs = new Map<string, CaseRun>();
-  await runBatches({
-    dir: root,
-    cases: selected.map((c) => ({ name: c.name, file: c.file })),
-    jobs: defaultJobs(),
-    timeoutMs: DEFAULT_TIMEOUT_MS,
-    env: io.env,
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-    onCase: (run) => runs.set(run.name, run),
-  });
+  const runs = await runReference({ root, cases: selected, env: io.env, ...(io.signal === undefined ? {} : { signal: io.signal }) });
   io.signal?.throwIfAborted();
 
   const entries: Entry[] = [];
@@ -59,18 +46,10 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
 }
 
 // Compares one case's fresh results with its file, writing the file unless checking.
-async function settle(root: string, c: Case, run: CaseRun | undefined, o: { check: boolean; color: boolean }): Promise<Entry> {
+async function settle(root: string, c: Case, run: ReferenceResult | undefined, o: { check: boolean; color: boolean }): Promise<Entry> {
   if (run === undefined) return { name: c.name, status: 'failed', detail: 'the reference did not run this case' };
-  const results = run.outcome.kind === 'results' ? run.outcome.results : undefined;
-  if (results === undefined || results.length !== c.data.calls.length) {
-    // The grader's own wording for a crash, a timeout or a bad line.
-    const why =
-      results === undefined
-        ? (judgeCase(c, { results: [] }, run).failure?.message ?? 'no results')
-        : `printed ${results.length} results for ${c.data.calls.length} calls`;
-    const output = renderOutput(run.output);
-    return { name: c.name, status: 'failed', detail: `the reference failed: ${why}${output === '' ? '' : `\n${output}`}` };
-  }
+  if (!run.ok) return { name: c.name, status: 'failed', detail: `the reference failed: ${run.why}` };
+  const results = run.results;
   const file = snapshotPath(root, c.stage, c.name);
   const text = formatSnapshot({ results });
   const before = await readText(file);

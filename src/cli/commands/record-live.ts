@@ -1,0 +1,124 @@
+// `theinference record --live --stage <slug> [--name] [--dir] [--workspace <dir>] [--upstream <url>] [--port <n>]
+// [--keep-transcript <file>] [--max-calls] [--bash] [--redact] [--dry-run] [--force] -- <agent command…>`: runs
+// the agent through the live proxy (src/record/live/), then records what it captured exactly as
+// `theinference record <capture>` would (the capture's workspace, as it was before the agent started, is the seed).
+// Every flag is checked before the agent starts, so a typo never costs a session.
+import { copyFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { packageRoot, requireStage } from '../../course/stages.ts';
+import { HarnessError } from '../../errors.ts';
+import { recordLiveSession, type LiveSession } from '../../record/live/record-live-session.ts';
+import { DEFAULT_UPSTREAM, parseUpstream } from '../../record/live/start-proxy.ts';
+import { recordCommand, type RecordFlags } from './record.ts';
+import { write, type CommandIo, type Outcome } from './io.ts';
+
+// Records a live session into the course directory; 'misuse' (exit 2) for bad flags, an agent that never started
+// or made no request, or a capture with nothing to record (the message says which).
+export async function recordLiveCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
+  const live = await checkLiveFlags(flags, io);
+  await requireStage(io.root ?? packageRoot(), flags.stage);
+  const say = (line: string): Promise<void> => write(io.stderr, `[theinference] ${line}\n`);
+  const session = await recordLiveSession({
+    workspace: live.workspace,
+    upstream: live.upstream,
+    ...(live.port === undefined ? {} : { port: live.port }),
+    command: flags.operands,
+    env: io.env,
+    // The CLI hands over process.stdin/stdout/stderr, which the agent then gets as they are (the terminal).
+    stdin: io.stdin as Readable,
+    stdout: io.stdout as Writable,
+    stderr: io.stderr as Writable,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    log: (line) => void say(line),
+  });
+  try {
+    await say(ending(session));
+    if (session.agent.failed !== undefined) throw new HarnessError('BAD_FLAG', `${session.agent.failed}; nothing was recorded`);
+    const transcript = live.keep === undefined ? session.capture : await keep(session.capture, live.keep);
+    if (live.keep !== undefined) await say(`the captured session is in ${live.keep} (\`theinference record ${live.keep}\` reads it back)`);
+    if (session.exchanges === 0) {
+      throw new HarnessError(
+        'NO_CASES',
+        'the agent sent no request through the proxy, so there is nothing to record: it must read ANTHROPIC_BASE_URL (Claude Code and the Anthropic SDKs do) or OPENAI_BASE_URL, and not be given another base URL',
+      );
+    }
+    // The capture holds the workspace as it was before the agent started: the importer hands it on as the seeds'
+    // --files-from, so a kept capture read back later gives the same cases.
+    const { workspace: _w, upstream: _u, port: _p, keepTranscript: _k, live: _l, ...record } = flags;
+    // The interrupt that ended the agent must not also cancel the recording of what it did.
+    const { signal: _s, ...calm } = io;
+    return await recordCommand({ ...record, operands: [transcript] }, calm);
+  } finally {
+    await session.remove();
+  }
+}
+
+type LiveFlags = { workspace: string; upstream: string; port?: number; keep?: string };
+
+// What the session's end means for the recording, in one line.
+function ending(session: LiveSession): string {
+  const { agent } = session;
+  const how =
+    agent.failed !== undefined
+      ? agent.failed
+      : agent.interrupted === true
+        ? `the agent was interrupted${agent.signal === undefined ? '' : ` (stopped with ${agent.signal})`}`
+        : agent.exitCode !== undefined
+          ? `the agent exited with code ${agent.exitCode}`
+          : `the agent was killed by ${agent.signal}`;
+  const omitted = session.snapshot.omitted.length === 0 ? '' : `; ${session.snapshot.omitted.length} workspace files left out of the seed (${session.snapshot.omitted[0]?.path}: ${session.snapshot.omitted[0]?.reason}${session.snapshot.omitted.length > 1 ? ', …' : ''})`;
+  return `${how}; ${session.exchanges} exchange${session.exchanges === 1 ? '' : 's'} captured${agent.failed === undefined ? ', recording them' : ''}${omitted}`;
+}
+
+// Every flag checked before the agent starts, each error saying how to fix it. `theinference record` checks the
+// shared ones again after the session; checking them here first means a typo never costs a session.
+async function checkLiveFlags(flags: RecordFlags, io: CommandIo): Promise<LiveFlags> {
+  const bad = (message: string): never => {
+    throw new HarnessError('BAD_FLAG', message);
+  };
+  if (flags.operands.length === 0) bad(`give the agent command after --, e.g. theinference record --live --stage ${flags.stage} -- claude`);
+  if (flags.filesFrom !== undefined) bad('--files-from is not for --live: the workspace as it is before the agent starts is the seed (--workspace)');
+  if (flags.format !== undefined) bad('--format is not for --live: the captured session has a format of its own');
+  if (flags.name !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(flags.name)) bad(`--name must be a kebab-case slug such as recorded-my-session, got '${flags.name}'`);
+  if (flags.maxCalls !== undefined && !(Number.isInteger(Number(flags.maxCalls)) && Number(flags.maxCalls) >= 1)) bad(`--max-calls takes a whole number of at least 1; got '${flags.maxCalls}'`);
+  for (const source of flags.redact) {
+    try {
+      new RegExp(source);
+    } catch (error) {
+      bad(`--redact '${source}' is not a valid regular expression (${(error as Error).message})`);
+    }
+  }
+  if (!(await isDirectory(resolve(io.cwd, flags.dir ?? '.')))) bad(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
+  const workspace = resolve(io.cwd, flags.workspace ?? '.');
+  if (!(await isDirectory(workspace))) bad(`--workspace ${flags.workspace}: no such directory; give the directory the agent works in`);
+  const upstream = flags.upstream ?? DEFAULT_UPSTREAM;
+  parseUpstream(upstream);
+  const port = flags.port === undefined ? undefined : Number(flags.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535)) bad(`--port takes a port number from 1 to 65535, or leave it out for a free one; got '${flags.port}'`);
+  const keep = flags.keepTranscript === undefined ? undefined : resolve(io.cwd, flags.keepTranscript);
+  if (keep !== undefined) {
+    if (!(await isDirectory(dirname(keep)))) bad(`--keep-transcript ${flags.keepTranscript}: its directory does not exist`);
+    if ((await stat(keep).catch(() => undefined)) !== undefined && flags.force !== true) {
+      bad(`--keep-transcript ${flags.keepTranscript} exists: choose another file, or add --force to replace it`);
+    }
+  }
+  return { workspace, upstream, ...(port === undefined ? {} : { port }), ...(keep === undefined ? {} : { keep }) };
+}
+
+// Copies the capture to `target` whole or not at all (a temp file beside it, then a rename).
+async function keep(capture: string, target: string): Promise<string> {
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  try {
+    await copyFile(capture, temp);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return target;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}

@@ -1,0 +1,118 @@
+// `theinference record <transcript>… --stage <slug> [--name <slug>] [--dir <course dir>] [--format <fmt>]
+// [--files-from <dir>] [--max-calls <n>] [--bash reproducible|keep|drop] [--redact <regex>…] [--dry-run] [--force]`:
+// imports each transcript, hands them to the recording pipeline (src/record/record-transcripts.ts) and prints
+// its report. `--live` and its flags belong to `theinference record --live` (src/cli/commands/record-live.ts).
+import { stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
+import { HarnessError } from '../../errors.ts';
+import { packageRoot, requireStage } from '../../course/stages.ts';
+import { importTranscript } from '../../record/import-transcript.ts';
+import { BASH_MODES, DEFAULT_MAX_CALLS, type BashMode } from '../../record/record-types.ts';
+import { recordTranscripts } from '../../record/record-transcripts.ts';
+import { renderReport } from '../../record/render-report.ts';
+import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
+import { formatCase } from '../../record/write-cases.ts';
+import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+
+// The flags as commander hands them over; `operands` are the transcripts (or, with --live, the agent command).
+export type RecordFlags = {
+  operands: string[];
+  stage: string;
+  name?: string;
+  dir?: string;
+  format?: string;
+  filesFrom?: string;
+  maxCalls?: string;
+  bash?: string;
+  redact: string[];
+  dryRun?: boolean;
+  force?: boolean;
+  live?: boolean;
+  workspace?: string;
+  upstream?: string;
+  port?: string;
+  keepTranscript?: string;
+};
+
+// Flags only a live recording takes, by their command-line spelling.
+const LIVE_ONLY: [keyof RecordFlags, string][] = [
+  ['workspace', '--workspace'],
+  ['upstream', '--upstream'],
+  ['port', '--port'],
+  ['keepTranscript', '--keep-transcript'],
+];
+
+// Records the transcripts into the course directory; 'misuse' (exit 2) when a file cannot be used or a case
+// exists with other content.
+export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
+  const root = io.root ?? packageRoot();
+  const checked = await checkFlags(flags, io);
+  await requireStage(root, flags.stage);
+  const transcripts: ImportedTranscript[] = [];
+  const problems: string[] = [];
+  for (const file of flags.operands) {
+    const imported = await importTranscript(resolve(io.cwd, file), flags.format === undefined ? {} : { format: flags.format as TranscriptFormat });
+    if ('message' in imported) problems.push(`${file}${imported.line === undefined ? '' : `:${imported.line}`}: ${imported.message}`);
+    else transcripts.push({ ...imported, files: [file, ...imported.files.slice(1)] });
+  }
+  if (problems.length > 0) throw new HarnessError('BAD_FLAG', `cannot record:\n${problems.join('\n')}`);
+  const me = userInfo();
+  const outcome = await recordTranscripts(transcripts, {
+    stage: flags.stage,
+    ...(flags.name === undefined ? {} : { name: flags.name }),
+    ...(checked.filesFrom === undefined ? {} : { filesFrom: checked.filesFrom }),
+    maxCalls: checked.maxCalls,
+    bash: checked.bash,
+    redact: checked.redact,
+    machine: { user: me.username, home: me.homedir },
+    root,
+    dir: checked.dir,
+    dryRun: flags.dryRun === true,
+    force: flags.force === true,
+    env: io.env,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  });
+  io.signal?.throwIfAborted();
+  const shown = flags.dryRun === true ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('') : '';
+  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) })}`);
+  if (outcome.refused.length > 0) {
+    throw new HarnessError('BAD_FLAG', `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`);
+  }
+  if (outcome.cases.length === 0) {
+    throw new HarnessError('NO_CASES', 'no call of these transcripts reproduced in the sandbox, so there is no case to write (the report above says why each was dropped)');
+  }
+  return 'pass';
+}
+
+type Checked = { dir: string; filesFrom?: string; maxCalls: number; bash: BashMode; redact: RegExp[] };
+
+// Every flag checked before any work, each error saying how to fix it.
+async function checkFlags(flags: RecordFlags, io: CommandIo): Promise<Checked> {
+  const bad = (message: string): never => {
+    throw new HarnessError('BAD_FLAG', message);
+  };
+  for (const [key, spelling] of LIVE_ONLY) if (flags[key] !== undefined) bad(`${spelling} is for a live recording: add --live (and the agent command after --)`);
+  if (flags.operands.length === 0) bad('name at least one transcript to record: theinference record <transcript>… --stage <slug>');
+  if (flags.name !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(flags.name)) bad(`--name must be a kebab-case slug such as recorded-my-session, got '${flags.name}'`);
+  const maxCalls = flags.maxCalls === undefined ? DEFAULT_MAX_CALLS : Number(flags.maxCalls);
+  if (!Number.isInteger(maxCalls) || maxCalls < 1) bad(`--max-calls takes a whole number of at least 1, e.g. --max-calls ${DEFAULT_MAX_CALLS}; got '${flags.maxCalls}'`);
+  const bash = (flags.bash ?? 'reproducible') as BashMode;
+  if (!BASH_MODES.includes(bash)) bad(`--bash takes one of ${BASH_MODES.join(', ')}; got '${flags.bash}'`);
+  const redact = flags.redact.map((source) => {
+    try {
+      return new RegExp(source);
+    } catch (error) {
+      return bad(`--redact '${source}' is not a valid regular expression (${(error as Error).message})`);
+    }
+  });
+  const dir = resolve(io.cwd, flags.dir ?? '.');
+  if (!(await isDirectory(dir))) bad(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
+  const filesFrom = flags.filesFrom === undefined ? undefined : resolve(io.cwd, flags.filesFrom);
+  if (filesFrom !== undefined && !(await isDirectory(filesFrom))) bad(`--files-from ${flags.filesFrom}: no such directory; give the workspace as it was when the session started`);
+  return { dir, maxCalls, bash, redact, ...(filesFrom === undefined ? {} : { filesFrom }) };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}

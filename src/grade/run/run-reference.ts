@@ -1,0 +1,47 @@
+// Runs the reference (this package's own program.ts, src/execute.ts and src/tools/) on case files through the
+// grader's process pool and returns, per case, the results a snapshot holds or why there are none. The one way
+// a snapshot's content is produced: `theinference snapshot` and `theinference record` both come here.
+import type { Case } from '../../course/types.ts';
+import { judgeCase } from '../judge/judge-case.ts';
+import { renderOutput } from '../report/render-failure.ts';
+import { DEFAULT_TIMEOUT_MS } from '../run-stage.ts';
+import { defaultJobs } from './default-jobs.ts';
+import { runBatches, type CaseRun } from './run-batches.ts';
+
+// One case's results from the reference, or the grader's own words for why it gave none.
+export type ReferenceResult = { ok: true; results: unknown[] } | { ok: false; why: string };
+
+// What to run: the package root holding the reference, its cases (on disk), the environment.
+export type ReferenceRun = { root: string; cases: Case[]; env: NodeJS.ProcessEnv; signal?: AbortSignal };
+
+// Every case's reference results, by case name; a case the pool never reported (an aborted run) is absent.
+export async function runReference(run: ReferenceRun): Promise<Map<string, ReferenceResult>> {
+  const runs = new Map<string, CaseRun>();
+  await runBatches({
+    dir: run.root,
+    cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
+    jobs: defaultJobs(),
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    env: run.env,
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+    onCase: (caseRun) => runs.set(caseRun.name, caseRun),
+  });
+  const out = new Map<string, ReferenceResult>();
+  for (const c of run.cases) {
+    const caseRun = runs.get(c.name);
+    if (caseRun !== undefined) out.set(c.name, referenceResult(c, caseRun));
+  }
+  return out;
+}
+
+// A run's results when there is one per call; else the grader's wording for a crash, a timeout or a bad line.
+function referenceResult(c: Case, run: CaseRun): ReferenceResult {
+  const results = run.outcome.kind === 'results' ? run.outcome.results : undefined;
+  if (results !== undefined && results.length === c.data.calls.length) return { ok: true, results };
+  const why =
+    results === undefined
+      ? (judgeCase(c, { results: [] }, run).failure?.message ?? 'no results')
+      : `printed ${results.length} results for ${c.data.calls.length} calls`;
+  const output = renderOutput(run.output);
+  return { ok: false, why: `${why}${output === '' ? '' : `\n${output}`}` };
+}

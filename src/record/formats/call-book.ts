@@ -1,0 +1,64 @@
+// Pairs calls with their results by id, never by position: parallel calls' results arrive in any order, a result
+// can come before its call is seen (a log that starts mid-session), and one call can be logged twice (a resumed
+// session, a request body that repeats the whole history). The first sighting of a call wins.
+import type { ImportedCall, ImportedResult, Skip } from '../types.ts';
+
+export type CallSighting = Omit<ImportedCall, 'result' | 'notRun'>;
+
+export class CallBook {
+  private readonly calls = new Map<string, ImportedCall>();
+  private readonly orphans = new Map<string, { result: ImportedResult; file: string }>();
+  private readonly notRun = new Map<string, string>();
+
+  constructor(private readonly skipped: Skip[]) {}
+
+  // A call as the model made it. A repeat of a known id only fills in an input the first sighting lacked.
+  addCall(call: CallSighting): void {
+    const known = this.calls.get(call.id);
+    if (known !== undefined) {
+      if (known.input === undefined && call.input !== undefined) {
+        known.input = call.input;
+        delete known.malformed;
+      }
+      return;
+    }
+    const entry: ImportedCall = { ...call };
+    const orphan = this.orphans.get(call.id);
+    if (orphan !== undefined) {
+      entry.result = orphan.result;
+      this.orphans.delete(call.id);
+    }
+    this.calls.set(call.id, entry);
+  }
+
+  // What came back for the call with this id; the first result recorded for an id is kept.
+  addResult(id: string, result: ImportedResult, file: string): void {
+    const call = this.calls.get(id);
+    if (call === undefined) {
+      if (!this.orphans.has(id)) this.orphans.set(id, { result, file });
+    } else if (call.result === undefined) call.result = result;
+  }
+
+  // Marks a call as never run (rejected, blocked, cancelled, denied), whether or not it is known yet.
+  markNotRun(id: string, reason: string): void {
+    if (!this.notRun.has(id)) this.notRun.set(id, reason);
+  }
+
+  has(id: string): boolean {
+    return this.calls.has(id);
+  }
+
+  // Every call in the order first seen; results whose call never appeared become skips.
+  finish(): ImportedCall[] {
+    for (const [id, orphan] of this.orphans) {
+      this.skipped.push({ file: orphan.file, line: orphan.result.line, reason: `result for tool call ${id}, which the transcript never shows` });
+    }
+    this.orphans.clear();
+    const calls = [...this.calls.values()];
+    for (const call of calls) {
+      const reason = this.notRun.get(call.id);
+      if (reason !== undefined) call.notRun = reason;
+    }
+    return calls;
+  }
+}

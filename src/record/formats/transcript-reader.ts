@@ -1,0 +1,96 @@
+// Reads one file's lines into the importer its first lines call for (or the one --format forced): the lines are
+// held until the shape is clear (at most a few), then streamed through.
+import type { ImportProblem, TranscriptFormat } from '../types.ts';
+import { createClaudeCodeParser } from './claude-code.ts';
+import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
+import { createLiveParser } from './live.ts';
+import { LOOKED_FOR } from './looked-for.ts';
+import type { LineParser, ParsedFile } from './parsed-file.ts';
+import type { Line } from './read-lines.ts';
+import { createSseParser, type SseParser } from './sse-stream.ts';
+import { createValuesParser, type ValueFormat, type ValuesParser } from './values.ts';
+
+// Lines held before deciding: enough to see past a damaged first line, few enough to hold.
+const DETECT_LINES = 20;
+const DETECT_CHARS = 4 * 1024 * 1024;
+
+export type ReadFile = { format: TranscriptFormat; parsed: ParsedFile };
+
+export class TranscriptReader {
+  private parser: LineParser | undefined;
+  private format: TranscriptFormat | undefined;
+  private values: ValuesParser | SseParser | undefined;
+  private held: Line[] = [];
+  private heldTexts: string[] = [];
+  private heldChars = 0;
+  private problem: ImportProblem | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly forced?: TranscriptFormat,
+  ) {}
+
+  line(line: Line): void {
+    if (this.problem !== undefined) return;
+    if (this.parser !== undefined) {
+      this.parser.line(line);
+      return;
+    }
+    this.held.push(line);
+    if ('text' in line && line.text.trim() !== '') {
+      this.heldTexts.push(line.text);
+      this.heldChars += line.text.length;
+    }
+    if (this.heldTexts.length >= DETECT_LINES || this.heldChars >= DETECT_CHARS) this.decide();
+  }
+
+  // The file's calls, or why the file cannot be used.
+  finish(): ReadFile | ImportProblem {
+    if (this.parser === undefined && this.problem === undefined) this.decide();
+    if (this.problem !== undefined) return this.problem;
+    const parsed = (this.parser as LineParser).finish();
+    if (parsed.problem !== undefined) return parsed.problem;
+    const format = this.values?.format() ?? this.format ?? 'anthropic';
+    return { format, parsed };
+  }
+
+  private decide(): void {
+    if (this.heldTexts.length === 0) {
+      const long = this.held.find((l) => 'tooLong' in l);
+      this.problem =
+        long === undefined
+          ? { file: this.file, message: this.held.length === 0 ? 'empty file' : 'empty file: only blank lines' }
+          : { file: this.file, line: long.line, message: `line ${long.line} is over the limit of one line, and no other line has content` };
+      return;
+    }
+    const shape = this.forced !== undefined ? shapeForFormat(this.forced, this.heldTexts) : detectShape(this.heldTexts);
+    if (shape === undefined) {
+      const firstLine = this.held.find((l) => 'text' in l && l.text.trim() !== '')?.line ?? 1;
+      this.problem = { file: this.file, line: firstLine, message: `no known transcript format: line ${firstLine} is neither JSON nor an SSE stream; looked for ${LOOKED_FOR}. Use --format to force one.` };
+      return;
+    }
+    this.parser = this.parserFor(shape);
+    for (const held of this.held) this.parser.line(held);
+    this.held = [];
+    this.heldTexts = [];
+  }
+
+  private parserFor(shape: Shape): LineParser {
+    const forcedValues = this.forced === 'anthropic' || this.forced === 'openai-chat' || this.forced === 'openai-responses' ? (this.forced as ValueFormat) : undefined;
+    switch (shape) {
+      case 'claude-code':
+        this.format = 'claude-code';
+        return createClaudeCodeParser(this.file);
+      case 'live':
+        this.format = 'live';
+        return createLiveParser(this.file);
+      case 'sse':
+        this.values = createSseParser(this.file, forcedValues);
+        return this.values;
+      case 'json-lines':
+      case 'json-document':
+        this.values = createValuesParser(this.file, shape === 'json-lines' ? 'lines' : 'document', forcedValues);
+        return this.values;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// The recording pipeline's entry point: imported transcripts in, replay-verified cases (written into the course
+// directory unless dryRun) and a report per transcript out. `theinference record` calls it after importing the
+// files it was given; `theinference record --live` after capturing a session.
+//
+//   steps (prepare-steps.ts) -> cases (build-cases.ts, replayed by replay-pool.ts) -> names, descriptions and
+//   sources (describe-case.ts) -> privacy check (redact.ts) -> snapshots and files (write-cases.ts) -> report
+import { availableParallelism } from 'node:os';
+import type { ImportedTranscript } from './types.ts';
+import type { CaseDraft, RecordOptions, TranscriptReport } from './record-types.ts';
+import { buildCases, type Built } from './build-cases.ts';
+import { caseFileFor, defaultName } from './describe-case.ts';
+import { readFilesFrom, readWorkspace } from './files-from.ts';
+import { prepareSteps, type Step } from './prepare-steps.ts';
+import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './redact.ts';
+import { replayPool } from './replay-pool.ts';
+import { reportFor } from './report.ts';
+import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write-cases.ts';
+
+// The longest a recorded Bash call may run in a replay: past it, the call is a timeout and not kept.
+export const REPLAY_BASH_MS = 5_000;
+
+// Everything one run of the pipeline did.
+export type RecordOutcome = {
+  cases: WrittenCase[];
+  reports: TranscriptReport[];
+  // Cases that exist with other content (not written without --force; then nothing was written).
+  refused: string[];
+};
+
+type Worked = { transcript: ImportedTranscript; steps: Step[]; built: Built; redactor: Redactor; sources: RedactionSources };
+
+// Records every transcript: their cases are named, checked, snapshotted and written together.
+export async function recordTranscripts(transcripts: ImportedTranscript[], options: RecordOptions): Promise<RecordOutcome> {
+  const pool = replayPool({ root: options.root, env: options.env, size: Math.min(2, availableParallelism()), boundMs: REPLAY_BASH_MS });
+  // Ctrl-C kills the workers at once, with the commands they are replaying; the replays in flight then fail and
+  // the next window sees the signal.
+  const stop = (): void => void pool.close();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  let worked: Worked[];
+  try {
+    const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
+    worked = await Promise.all(
+      transcripts.map(async (transcript) => {
+        const filesFrom = given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
+        const sources = redactionSources(transcript, options);
+        const redactor = makeRedactor(sources);
+        const steps = prepareSteps(transcript, redactor);
+        const built = await buildCases(steps, {
+          maxCalls: options.maxCalls,
+          bash: options.bash,
+          pool,
+          ...(filesFrom === undefined ? {} : { filesFrom }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+        return { transcript, steps, built, redactor, sources };
+      }),
+    );
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    await pool.close();
+  }
+
+  const named = nameCases(worked, options.name);
+  const rejected = new Map<string, string>();
+  for (const { c, w } of named) {
+    const found = leaks(formatCase(c.data), w.sources);
+    if (found.length > 0) rejected.set(c.name, `it would carry the recording machine's ${found.join(', ')}`);
+  }
+  const toSnapshot = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => c);
+  const { snapshots, failed } = await snapshotCases(toSnapshot, {
+    root: options.root,
+    stage: options.stage,
+    env: options.env,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  for (const [name, why] of failed) rejected.set(name, why);
+  for (const { c, w } of named) {
+    const snapshot = snapshots.get(c.name);
+    if (snapshot !== undefined && leaks(snapshot, w.sources).length > 0) rejected.set(c.name, "its snapshot would carry the recording machine's paths or names");
+  }
+  const ready = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => ({ ...c, snapshotText: snapshots.get(c.name) ?? '' }));
+  const cases = await writeCases(ready, { dir: options.dir, stage: options.stage, force: options.force, dryRun: options.dryRun });
+
+  const reports = worked.map((w) =>
+    reportFor(w, {
+      cases: named.filter((n) => n.w === w).map(({ c, draft }) => ({ name: c.name, draft, rejected: rejected.get(c.name) })),
+    }),
+  );
+  return { cases, reports, refused: cases.filter((c) => c.status === 'refused').map((c) => c.name) };
+}
+
+// Who recorded, read off the transcript's directory (`/home/<user>/…`) and given by the caller, and the author's
+// own patterns.
+function redactionSources(transcript: ImportedTranscript, options: RecordOptions): RedactionSources {
+  const seen = [identityIn(transcript.cwd), ...transcript.calls.map((c) => identityIn(c.cwd)), options.machine ?? {}];
+  return {
+    users: [...new Set(seen.map((s) => s.user).filter((u): u is string => u !== undefined))],
+    homes: [...new Set(seen.map((s) => s.home).filter((h): h is string => h !== undefined))],
+    patterns: options.redact,
+  };
+}
+
+// Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise.
+function nameCases(worked: Worked[], name: string | undefined): { c: NamedCase; w: Worked; draft: CaseDraft }[] {
+  const all = worked.flatMap((w) => w.built.drafts.map((draft) => ({ w, draft, base: name ?? defaultName(w.transcript) })));
+  const uses = new Map<string, number>();
+  for (const a of all) uses.set(a.base, (uses.get(a.base) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return all.map(({ w, draft, base }) => {
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    const caseName = (uses.get(base) ?? 0) > 1 ? `${base}-${String(n).padStart(2, '0')}` : base;
+    return { c: { name: caseName, data: caseFileFor(draft, w.transcript), results: draft.results }, w, draft };
+  });
+}

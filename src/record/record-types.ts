@@ -1,0 +1,103 @@
+// The recording pipeline's own vocabulary: what `recordTranscripts` takes (imported transcripts and options) and
+// what it gives back (cases ready to write, and a report per transcript). Pure data; the CLI renders and writes.
+import type { Call, FileSpec } from '../course/types.ts';
+
+// What happens to Bash calls: `reproducible` keeps one only when two replays agree with each other and with the
+// recording; `keep` keeps one when one replay agrees with the recording; `drop` never keeps one.
+export type BashMode = 'reproducible' | 'keep' | 'drop';
+// Every mode, as --bash lists them.
+export const BASH_MODES: readonly BashMode[] = ['reproducible', 'keep', 'drop'];
+
+// The calls a case holds at most when --max-calls is not given.
+export const DEFAULT_MAX_CALLS = 25;
+
+// Who recorded: their user name and home directory never reach a case (besides those read off the transcript).
+export type MachineIdentity = { user?: string; home?: string };
+
+// How to record.
+export type RecordOptions = {
+  stage: string;
+  // The case name (a slug); cases are `<name>.json`, or `<name>-01.json`… when there are several. Default: from
+  // the transcript (`recorded-<session id or file name>`).
+  name?: string;
+  // The workspace as it was when the session started: file contents for seeds.
+  filesFrom?: string;
+  maxCalls: number;
+  bash: BashMode;
+  // --redact patterns, replaced by `<redacted>` wherever they match.
+  redact: RegExp[];
+  // The course directory the cases and snapshots are written into (cases/<stage>/, snapshots/<stage>/).
+  dir: string;
+  // Write nothing; report what would be written.
+  dryRun: boolean;
+  // Replace existing cases whose content differs (else they are refused and nothing is written).
+  force: boolean;
+  machine?: MachineIdentity;
+  // The theinference package whose program.ts and src/ are the reference that replays the calls.
+  root: string;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+};
+
+// A call in the course's vocabulary, with where it came from and what the recording says it returned.
+export type MappedCall = {
+  id: string;
+  call: Call;
+  // The agent's own name for the tool, and its input keys: original key -> course key (dropped keys absent).
+  originalTool: string;
+  renamedKeys: Record<string, string>;
+  // The values of input keys not carried over as they were: keys the course has no use for (a Bash
+  // `description`, a Grep `output_mode`) and keys turned into another (a Read's `offset` and `limit`).
+  droppedKeys: Record<string, unknown>;
+  // How to compare the replayed result with the recorded one (src/record/verify-result.ts).
+  check: CheckSpec;
+  timestamp?: string;
+};
+
+// The per-tool rule a call's replay is judged by, with what the mapping learned from the recording.
+export type CheckSpec =
+  | { kind: 'view' }
+  | { kind: 'write' }
+  | { kind: 'edit'; expectedAfter?: string }
+  | { kind: 'insert' }
+  | { kind: 'glob'; base: string }
+  // `courseWords`: the recorded result is in the course's own `file:N: text` (an agent built on the course's tools).
+  | { kind: 'grep'; mode: 'files' | 'lines' | 'text'; base: string; singleFile?: string; courseWords?: boolean }
+  | { kind: 'bash' };
+
+// Why a call is not in any case, for the report: a short, stable reason, counted.
+export type DropReason = string;
+
+// Where a seeded file's content came from.
+export type SeedOrigin = 'read' | 'edit' | 'write' | 'partial-read' | 'listing' | 'files-from';
+
+// A case before it is named: seed, calls, and the ids and evidence behind them.
+export type CaseDraft = {
+  files: Record<string, FileSpec>;
+  origins: Record<string, SeedOrigin>;
+  calls: MappedCall[];
+  results: unknown[];
+  agent?: string;
+};
+
+// A recorded call whose replay differs from the recording: shown in the report as a diff.
+export type Divergence = { id: string; tool: string; reason: string; recorded: string; replayed: string };
+
+// What happened to one transcript's calls.
+export type TranscriptReport = {
+  transcript: string;
+  format: string;
+  sessionId?: string;
+  seen: number;
+  mapped: number;
+  replayed: number;
+  kept: number;
+  dropped: Record<DropReason, number>;
+  skippedLines: Record<string, number>;
+  cases: string[];
+  seeds: Partial<Record<SeedOrigin, number>>;
+  redactions: Record<string, number>;
+  // Of the mapped calls replayed, how many gave the recorded result.
+  reproduced: number;
+  divergences: Divergence[];
+};

@@ -1,0 +1,55 @@
+// One transcript's report as data: how many calls were seen, mapped, replayed and kept, why the others were
+// dropped, which cases were made and from which seeds, what was redacted, and the fidelity of the replay (how
+// many mapped calls reproduce the recording, with the first divergences). src/record/render-report.ts prints it.
+import type { CaseDraft, Divergence, SeedOrigin, TranscriptReport } from './record-types.ts';
+import type { Built } from './build-cases.ts';
+import type { Step } from './prepare-steps.ts';
+import type { Redactor } from './redact.ts';
+import type { ImportedTranscript } from './types.ts';
+
+// How many divergences a report keeps (the first ones, in the order of the calls).
+export const MAX_DIVERGENCES = 5;
+
+// A case of this transcript, and why it was not written when it was not.
+export type ReportedCase = { name: string; draft: CaseDraft; rejected: string | undefined };
+
+// The report for a transcript.
+export function reportFor(
+  w: { transcript: ImportedTranscript; steps: Step[]; built: Built; redactor: Redactor },
+  o: { cases: ReportedCase[] },
+): TranscriptReport {
+  const dropped: Record<string, number> = {};
+  const count = (reason: string, n = 1): void => void (dropped[reason] = (dropped[reason] ?? 0) + n);
+  for (const reason of w.built.dropped.values()) count(reason);
+  const written = o.cases.filter((c) => c.rejected === undefined);
+  for (const c of o.cases) if (c.rejected !== undefined) count(`case not written: ${c.rejected.split('\n')[0] ?? ''}`, c.draft.calls.length);
+  const skippedLines: Record<string, number> = {};
+  for (const skip of w.transcript.skipped) skippedLines[skip.reason] = (skippedLines[skip.reason] ?? 0) + 1;
+  const seeds: Partial<Record<SeedOrigin, number>> = {};
+  for (const c of written) for (const origin of Object.values(c.draft.origins)) seeds[origin] = (seeds[origin] ?? 0) + 1;
+  const notReproduced = [...w.built.replayed].filter((p) => w.built.dropped.get(p)?.startsWith('did not reproduce') === true).length;
+  const divergences: Divergence[] = [...w.built.divergences]
+    .sort(([a], [b]) => a - b)
+    .slice(0, MAX_DIVERGENCES)
+    .flatMap(([position, verdict]) => {
+      const step = w.steps[position];
+      if (verdict.ok || step === undefined) return [];
+      return [{ id: step.imported.id, tool: step.mapped?.call.tool ?? step.imported.name, reason: verdict.reason, recorded: verdict.recorded, replayed: verdict.replayed }];
+    });
+  return {
+    transcript: w.transcript.files[0] ?? '',
+    format: w.transcript.format,
+    ...(w.transcript.sessionId === undefined ? {} : { sessionId: w.transcript.sessionId }),
+    seen: w.transcript.calls.length,
+    mapped: w.steps.filter((s) => s.mapped !== undefined).length,
+    replayed: w.built.replayed.size,
+    kept: written.reduce((n, c) => n + c.draft.calls.length, 0),
+    dropped,
+    skippedLines,
+    cases: written.map((c) => c.name),
+    seeds,
+    redactions: { ...w.redactor.counts },
+    reproduced: w.built.replayed.size - notReproduced,
+    divergences,
+  };
+}

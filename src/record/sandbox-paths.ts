@@ -1,0 +1,82 @@
+// The recording machine's paths in the case's terms: the session's working directory becomes `<sandbox>` in every
+// string (inputs, results, the evidence beside them, bash commands and heredocs), so a recorded
+// `Read /home/me/proj/a.ts` replays as `Read <sandbox>/a.ts`. What stays outside the sandbox is found here too:
+// a call that needs such a path cannot be replayed and is dropped with the path as its reason.
+import { SANDBOX } from './sandbox-placeholder.ts';
+
+// Every spelling of the session's directory: as recorded, and macOS's /private twin of /tmp and /var.
+export function rootSpellings(cwd: string): string[] {
+  const root = cwd.length > 1 ? cwd.replace(/\/+$/, '') : cwd;
+  const twins = /^\/(tmp|var)(\/|$)/.test(root) ? [`/private${root}`] : /^\/private\/(tmp|var)(\/|$)/.test(root) ? [root.slice('/private'.length)] : [];
+  return [root, ...twins].sort((a, b) => b.length - a.length);
+}
+
+// A function replacing the session's directory with `<sandbox>` in a text. A spelling counts only as a whole path
+// segment: `/tmp/abc` is replaced in `/tmp/abc/x` and `/tmp/abc` but not in `/tmp/abcd`.
+export function sandboxer(cwd: string | undefined): (text: string) => string {
+  if (cwd === undefined || cwd === '/' || cwd === '') return (text) => text;
+  const pattern = new RegExp(`(?:${rootSpellings(cwd).map(escapeRegExp).join('|')})(?![\\w.@+-])`, 'g');
+  return (text) => (text.includes(cwd) || text.includes('/private') ? text.replace(pattern, SANDBOX) : text);
+}
+
+// Where a call ran relative to the session's start: '' for the same directory, `sub/dir` for one below it,
+// undefined when it ran outside (after a `cd /elsewhere`).
+export function subdirectory(callCwd: string | undefined, sessionCwd: string | undefined): string | undefined {
+  if (callCwd === undefined || sessionCwd === undefined) return '';
+  const root = sessionCwd.replace(/\/+$/, '');
+  const here = callCwd.replace(/\/+$/, '');
+  if (here === root) return '';
+  return here.startsWith(`${root}/`) ? here.slice(root.length + 1) : undefined;
+}
+
+// Claude Code's own files: `~/.claude/…` (its projects keep the session's directory dash-encoded,
+// `-home-me-proj`) and `/tmp/claude-<uid>/…` (background task output). A sandbox never has them.
+const HARNESS_PATH = /(?:~|\/home\/[^/\s"']+|\/Users\/[^/\s"']+|\/root)\/\.claude(?:\/[^\s"'`)]*)?|\/tmp\/claude-\d+\/[^\s"'`)]*/;
+
+// The first of Claude Code's own paths a text mentions, if any.
+export function harnessPath(text: string): string | undefined {
+  return HARNESS_PATH.exec(text)?.[0];
+}
+
+// Directories whose contents are the same on any Unix machine (or, like /dev/null, harmless): a command may name
+// them. Anything else absolute belongs to the recording machine.
+const SYSTEM_DIRS = ['/dev', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc', '/proc', '/opt'];
+
+// An absolute path in a command: after a start, a space, a quote, `=`, `>`, `<`, `(` or `:`, never inside a word
+// or a URL (`https://x/y`), a `sed s/a/b/` or `<sandbox>/…` itself.
+const ABSOLUTE = /(?<=^|[\s"'=><(:;|&`])(\/[^\s"'`;|&()<>$]*|~\/[^\s"'`;|&()<>]*|\$HOME\b|\$\{HOME\})/g;
+
+// The paths a command names outside the sandbox and the system directories.
+export function outsidePaths(command: string): string[] {
+  const found: string[] = [];
+  // `<sandbox>/x` is inside by definition; its `>` must not start a path.
+  for (const match of command.split(SANDBOX).join('S').matchAll(ABSOLUTE)) {
+    const path = match[1] ?? '';
+    if (path === '/' || path.startsWith('//')) continue;
+    if (path.startsWith('/') && SYSTEM_DIRS.some((d) => path === d || path.startsWith(`${d}/`))) continue;
+    found.push(path);
+  }
+  return [...new Set(found)];
+}
+
+// Whether a path input stays in the sandbox: relative without climbing out, or `<sandbox>` and below.
+export function insideSandbox(path: string): boolean {
+  if (path === SANDBOX || path.startsWith(`${SANDBOX}/`)) return !climbsOut(path.slice(SANDBOX.length + 1));
+  // `<sandbox>-other/…` is beside the sandbox, not in it.
+  if (path.startsWith('/') || path.startsWith('~') || path.startsWith(SANDBOX)) return false;
+  return !climbsOut(path);
+}
+
+function climbsOut(relative: string): boolean {
+  let depth = 0;
+  for (const part of relative.split('/')) {
+    if (part === '..') depth--;
+    else if (part !== '.' && part !== '') depth++;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,137 @@
+// `theinference record`, the real binary end to end on a real transcript (tool_heavy.jsonl, from marot/spotter:
+// test/fixtures/transcripts/spotter/SOURCE.md): cases and snapshots written, the same bytes again on a re-run,
+// a different case refused without --force, --dry-run writing nothing, and misuse exiting 2 with a message that
+// says how to fix it. No temp dir or process is left behind.
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeScratch, processRunning, REPO, type Scratch } from '../grade/course-fixture.ts';
+
+const BIN = join(REPO, 'bin', 'theinference.js');
+const TRANSCRIPT = join(REPO, 'test', 'fixtures', 'transcripts', 'spotter', 'tool_heavy.jsonl');
+const CASE = join('cases', 'register-tools', 'recorded-tool-heavy.json');
+const SNAPSHOT = join('snapshots', 'register-tools', 'recorded-tool-heavy.json');
+let scratch: Scratch;
+
+beforeAll(async () => {
+  scratch = await makeScratch();
+});
+afterEach(async () => {
+  expect((await readdir(scratch.tmp)).filter((e) => e.startsWith('theinference-'))).toEqual([]);
+});
+afterAll(async () => {
+  await scratch.remove();
+});
+
+const env = () => ({ NO_COLOR: '1', TMPDIR: scratch.tmp });
+const record = (dir: string, ...args: string[]) =>
+  execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'register-tools', '--dir', dir, ...args], { cwd: dir, env: env(), reject: false });
+const courseDir = () => mkdtemp(join(scratch.root, 'courses', 'course-'));
+
+describe('theinference record', () => {
+  let dir: string;
+
+  it('writes the case and its snapshot and prints the report', async () => {
+    dir = await courseDir();
+    const { exitCode, stdout, stderr } = await record(dir);
+    expect(stderr).toBe('');
+    expect(exitCode).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines).toContain('  calls     6 seen, 2 mapped, 2 replayed, 2 kept in 1 case');
+    expect(lines).toContain('  redacted  2 user name');
+    expect(lines).toContain('  fidelity  2 of 2 replayed calls reproduce the recording (100 %)');
+    expect(lines).toContain('added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json');
+    expect(lines.at(-1)).toBe('yield: 2 of 6 calls (33 %) are in replay-verified cases');
+    const written = JSON.parse(await readFile(join(dir, CASE), 'utf8')) as { calls: { tool: string }[]; source: { tool_use_ids: string[] } };
+    expect(written.calls.map((c) => c.tool)).toEqual(['Glob', 'Read']);
+    expect(written.source.tool_use_ids).toHaveLength(2);
+    const snapshot = JSON.parse(await readFile(join(dir, SNAPSHOT), 'utf8')) as { results: unknown[] };
+    expect(snapshot.results).toHaveLength(2);
+    for (const file of [CASE, SNAPSHOT]) expect(await readFile(join(dir, file), 'utf8')).not.toMatch(/marco/i);
+  });
+
+  it('gives the same bytes on a re-run, and says they are unchanged', async () => {
+    const before = await Promise.all([CASE, SNAPSHOT].map((f) => readFile(join(dir, f), 'utf8')));
+    const { exitCode, stdout } = await record(dir);
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain('unchanged     cases/register-tools/recorded-tool-heavy.json');
+    expect(await Promise.all([CASE, SNAPSHOT].map((f) => readFile(join(dir, f), 'utf8')))).toEqual(before);
+  });
+
+  it('refuses to replace a case with other content without --force, writing nothing', async () => {
+    const edited = (await readFile(join(dir, CASE), 'utf8')).replace('Replays 2 calls', 'Replays two calls');
+    await writeFile(join(dir, CASE), edited);
+    const refused = await record(dir);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stdout).toContain('refused       cases/register-tools/recorded-tool-heavy.json');
+    expect(refused.stderr).toBe(
+      'error: recorded-tool-heavy: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.',
+    );
+    expect(await readFile(join(dir, CASE), 'utf8')).toBe(edited);
+    const forced = await record(dir, '--force');
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stdout).toContain('replaced      cases/register-tools/recorded-tool-heavy.json');
+    expect(await readFile(join(dir, CASE), 'utf8')).not.toBe(edited);
+  });
+
+  it('with --dry-run, prints the cases and the report and writes nothing', async () => {
+    const empty = await courseDir();
+    const { exitCode, stdout } = await record(empty, '--dry-run', '--name', 'recorded-dry');
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^--- cases\/register-tools\/recorded-dry\.json\n\{\n {2}"\$schema": "\.\.\/case\.schema\.json",/);
+    expect(stdout).toContain('would add     cases/register-tools/recorded-dry.json');
+    expect(await readdir(empty)).toEqual([]);
+  });
+
+  it.each([
+    [['--max-calls', '0'], "error: --max-calls takes a whole number of at least 1, e.g. --max-calls 25; got '0'"],
+    [['--name', 'Not A Slug'], "error: --name must be a kebab-case slug such as recorded-my-session, got 'Not A Slug'"],
+    [['--redact', '(unclosed'], "error: --redact '(unclosed' is not a valid regular expression (Invalid regular expression: /(unclosed/: Unterminated group)"],
+    [['--workspace', '.'], 'error: --workspace is for a live recording: add --live (and the agent command after --)'],
+    [['--files-from', 'no-such-dir'], 'error: --files-from no-such-dir: no such directory; give the workspace as it was when the session started'],
+    [['--format', 'yaml'], /^error: cannot record:\n.*tool_heavy\.jsonl: unknown format 'yaml'/],
+  ])('exits 2 on %j, saying how to fix it', async (args, message) => {
+    const { exitCode, stderr } = await record(await courseDir(), ...args);
+    expect(exitCode).toBe(2);
+    if (typeof message === 'string') expect(stderr.trim()).toBe(message);
+    else expect(stderr).toMatch(message);
+  });
+
+  it('exits 2 naming a transcript it cannot use, and an unknown stage', async () => {
+    const course = await courseDir();
+    const missing = await execa('node', [BIN, 'record', 'nope.jsonl', '--stage', 'register-tools'], { cwd: course, env: env(), reject: false });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/^error: cannot record:\nnope\.jsonl: /);
+    const stage = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'nope'], { cwd: course, env: env(), reject: false });
+    expect(stage.exitCode).toBe(2);
+    expect(stage.stderr).toMatch(/^error: unknown stage 'nope'/);
+    expect(await readdir(course)).toEqual([]);
+  });
+});
+
+describe('theinference record, interrupted', () => {
+  // A Claude Code session of three slow commands, made here: its replay is under way while they sleep.
+  const slowSession = (): string => {
+    const base = { sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/home/ada/slow', timestamp: '2026-01-01T00:00:00.000Z' };
+    const lines = [0, 1, 2].flatMap((i) => [
+      { ...base, type: 'assistant', uuid: `a${i}`, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: 'sleep 3.21' } }] } },
+      { ...base, type: 'user', uuid: `u${i}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: '' }] }, toolUseResult: { stdout: '', stderr: '', interrupted: false } },
+    ]);
+    return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+  };
+
+  it('stops cleanly on Ctrl-C: exit 130, the replayed commands killed, nothing written, no temp dir left', async () => {
+    const dir = await courseDir();
+    const transcript = join(scratch.root, 'slow.jsonl');
+    await writeFile(transcript, slowSession());
+    const recorder = execa('node', [BIN, 'record', transcript, '--stage', 'register-tools', '--dir', dir], { cwd: dir, env: env(), reject: false });
+    while (!(await processRunning('sleep 3.21'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    recorder.kill('SIGINT');
+    const { exitCode, stderr } = await recorder;
+    expect(exitCode).toBe(130);
+    expect(stderr).toContain('interrupted');
+    expect(await processRunning('sleep 3.21')).toBe(false);
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
