@@ -101,6 +101,13 @@ describe("a student's first hour", () => {
     expect(exitCode).toBe(0);
   }, STEP_TIMEOUT_MS);
 
+  it('the installed package exports recordExecute as theinference/record', async () => {
+    const script = "const m = await import('theinference/record'); console.log(typeof m.recordExecute);";
+    const { exitCode, stdout } = await run('node', ['--input-type=module', '-e', script], course);
+    expect(stdout.trim()).toBe('function');
+    expect(exitCode).toBe(0);
+  });
+
   it('init run from the installed package names the tarball it came from, seen from the new directory', async () => {
     const { exitCode } = await run('npx', ['theinference', 'init', '../second'], course);
     expect(exitCode).toBe(0);
