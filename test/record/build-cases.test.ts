@@ -81,6 +81,13 @@ describe('buildCases', () => {
     expect((await build(reads, { maxCalls: 2 })).tools).toEqual([['Read', 'Read'], ['Read', 'Read'], ['Read']]);
   });
 
+  it("seeds a later case's command with the file an earlier case's Write made", async () => {
+    const built = await build([created(A, 'one\n'), call('Bash', { command: `cat ${A}` }, 'one')], { maxCalls: 1 });
+    expect(built.tools).toEqual([['Write'], ['Bash']]);
+    expect(built.drafts[1]?.files).toEqual({ 'a.txt': 'one\n' });
+    expect(built.dropped).toEqual(new Map());
+  });
+
   it('keeps each subagent in cases of its own', async () => {
     const built = await build([
       call('Read', { file_path: A }, claudeRead(A, 'one\n')),
