@@ -5,7 +5,7 @@ import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
-import type { RecordFlags } from './commands/record.ts';
+import type { RecordFlags } from './commands/record-flags.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 

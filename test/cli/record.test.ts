@@ -2,7 +2,7 @@
 // test/fixtures/transcripts/spotter/SOURCE.md): cases and snapshots written, the same bytes again on a re-run,
 // a different case refused without --force, --dry-run writing nothing, and misuse exiting 2 with a message that
 // says how to fix it. No temp dir or process is left behind.
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -90,12 +90,26 @@ describe('theinference record', () => {
     [['--redact', '(unclosed'], "error: --redact '(unclosed' is not a valid regular expression (Invalid regular expression: /(unclosed/: Unterminated group)"],
     [['--workspace', '.'], 'error: --workspace is for a live recording: add --live (and the agent command after --)'],
     [['--files-from', 'no-such-dir'], 'error: --files-from no-such-dir: no such directory; give the workspace as it was when the session started'],
-    [['--format', 'yaml'], /^error: cannot record:\n.*tool_heavy\.jsonl: unknown format 'yaml'/],
+    [['--format', 'yaml'], "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, live; got 'yaml'"],
+    [['--redact', ''], "error: --redact '' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'"],
+    [['--redact', 'ACME-\\d*|x?'], "error: --redact 'ACME-\\d*|x?' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'"],
   ])('exits 2 on %j, saying how to fix it', async (args, message) => {
     const { exitCode, stderr } = await record(await courseDir(), ...args);
     expect(exitCode).toBe(2);
     if (typeof message === 'string') expect(stderr.trim()).toBe(message);
     else expect(stderr).toMatch(message);
+  });
+
+  it('writes into the course directory it is run under, as `theinference test` grades it, not into a subdirectory', async () => {
+    const course = await courseDir();
+    await writeFile(join(course, 'program.ts'), '');
+    await writeFile(join(course, 'package.json'), '{}\n');
+    await mkdir(join(course, 'notes'));
+    const { exitCode, stdout } = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'register-tools'], { cwd: join(course, 'notes'), env: env(), reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain('added         cases/register-tools/recorded-tool-heavy.json');
+    expect(JSON.parse(await readFile(join(course, CASE), 'utf8'))).toHaveProperty('calls');
+    expect(await readdir(join(course, 'notes'))).toEqual([]);
   });
 
   it('exits 2 naming a transcript it cannot use, and an unknown stage', async () => {

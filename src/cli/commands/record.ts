@@ -2,38 +2,20 @@
 // [--files-from <dir>] [--max-calls <n>] [--bash reproducible|keep|drop] [--redact <regex>…] [--dry-run] [--force]`:
 // imports each transcript, hands them to the recording pipeline (src/record/record-transcripts.ts) and prints
 // its report. `--live` and its flags belong to `theinference record --live` (src/cli/commands/record-live.ts).
-import { stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
+import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/detect-format.ts';
 import { importTranscript } from '../../record/import-transcript.ts';
-import { BASH_MODES, DEFAULT_MAX_CALLS, type BashMode } from '../../record/record-types.ts';
 import { recordTranscripts } from '../../record/record-transcripts.ts';
 import { renderReport } from '../../record/render-report.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
 import { formatCase } from '../../record/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { badFlag, checkSharedFlags, isDirectory, type RecordFlags, type SharedFlags } from './record-flags.ts';
 
-// The flags as commander hands them over; `operands` are the transcripts (or, with --live, the agent command).
-export type RecordFlags = {
-  operands: string[];
-  stage: string;
-  name?: string;
-  dir?: string;
-  format?: string;
-  filesFrom?: string;
-  maxCalls?: string;
-  bash?: string;
-  redact: string[];
-  dryRun?: boolean;
-  force?: boolean;
-  live?: boolean;
-  workspace?: string;
-  upstream?: string;
-  port?: string;
-  keepTranscript?: string;
-};
+export type { RecordFlags } from './record-flags.ts';
 
 // Flags only a live recording takes, by their command-line spelling.
 const LIVE_ONLY: [keyof RecordFlags, string][] = [
@@ -85,34 +67,15 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   return 'pass';
 }
 
-type Checked = { dir: string; filesFrom?: string; maxCalls: number; bash: BashMode; redact: RegExp[] };
+type Checked = SharedFlags & { filesFrom?: string };
 
 // Every flag checked before any work, each error saying how to fix it.
 async function checkFlags(flags: RecordFlags, io: CommandIo): Promise<Checked> {
-  const bad = (message: string): never => {
-    throw new HarnessError('BAD_FLAG', message);
-  };
-  for (const [key, spelling] of LIVE_ONLY) if (flags[key] !== undefined) bad(`${spelling} is for a live recording: add --live (and the agent command after --)`);
-  if (flags.operands.length === 0) bad('name at least one transcript to record: theinference record <transcript>… --stage <slug>');
-  if (flags.name !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(flags.name)) bad(`--name must be a kebab-case slug such as recorded-my-session, got '${flags.name}'`);
-  const maxCalls = flags.maxCalls === undefined ? DEFAULT_MAX_CALLS : Number(flags.maxCalls);
-  if (!Number.isInteger(maxCalls) || maxCalls < 1) bad(`--max-calls takes a whole number of at least 1, e.g. --max-calls ${DEFAULT_MAX_CALLS}; got '${flags.maxCalls}'`);
-  const bash = (flags.bash ?? 'reproducible') as BashMode;
-  if (!BASH_MODES.includes(bash)) bad(`--bash takes one of ${BASH_MODES.join(', ')}; got '${flags.bash}'`);
-  const redact = flags.redact.map((source) => {
-    try {
-      return new RegExp(source);
-    } catch (error) {
-      return bad(`--redact '${source}' is not a valid regular expression (${(error as Error).message})`);
-    }
-  });
-  const dir = resolve(io.cwd, flags.dir ?? '.');
-  if (!(await isDirectory(dir))) bad(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
+  for (const [key, spelling] of LIVE_ONLY) if (flags[key] !== undefined) badFlag(`${spelling} is for a live recording: add --live (and the agent command after --)`);
+  if (flags.operands.length === 0) badFlag('name at least one transcript to record: theinference record <transcript>… --stage <slug>');
+  if (flags.format !== undefined && !isTranscriptFormat(flags.format)) badFlag(`--format takes one of ${TRANSCRIPT_FORMATS.join(', ')}; got '${flags.format}'`);
+  const shared = await checkSharedFlags(flags, io);
   const filesFrom = flags.filesFrom === undefined ? undefined : resolve(io.cwd, flags.filesFrom);
-  if (filesFrom !== undefined && !(await isDirectory(filesFrom))) bad(`--files-from ${flags.filesFrom}: no such directory; give the workspace as it was when the session started`);
-  return { dir, maxCalls, bash, redact, ...(filesFrom === undefined ? {} : { filesFrom }) };
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+  if (filesFrom !== undefined && !(await isDirectory(filesFrom))) badFlag(`--files-from ${flags.filesFrom}: no such directory; give the workspace as it was when the session started`);
+  return { ...shared, ...(filesFrom === undefined ? {} : { filesFrom }) };
 }
