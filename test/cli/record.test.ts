@@ -39,7 +39,7 @@ describe('theinference record', () => {
     expect(exitCode).toBe(0);
     const lines = stdout.split('\n');
     expect(lines).toContain('  calls     6 seen, 2 mapped, 2 replayed, 2 kept in 1 case');
-    expect(lines).toContain('  redacted  2 user name');
+    expect(lines).toContain('  redacted  2 user names');
     expect(lines).toContain('  fidelity  2 of 2 replayed calls reproduce the recording (100 %)');
     expect(lines).toContain('added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json');
     expect(lines.at(-1)).toBe('yield: 2 of 6 calls (33 %) are in replay-verified cases');
@@ -112,11 +112,21 @@ describe('theinference record', () => {
     expect(await readdir(join(course, 'notes'))).toEqual([]);
   });
 
+  it('exits 2 when no call could be replayed, saying so (both calls of short.jsonl were rejected by the user)', async () => {
+    const course = await courseDir();
+    const short = join(REPO, 'test', 'fixtures', 'transcripts', 'spotter', 'short.jsonl');
+    const { exitCode, stdout, stderr } = await execa('node', [BIN, 'record', short, '--stage', 'register-tools', '--dir', course], { cwd: course, env: env(), reject: false });
+    expect(exitCode).toBe(2);
+    expect(stdout).toContain('  dropped      2  never ran: rejected by the user');
+    expect(stderr.trim()).toBe('error: no call of these transcripts could be replayed, so there is no case to write (the report above says why each was dropped)');
+    expect(await readdir(course)).toEqual([]);
+  });
+
   it('exits 2 naming a transcript it cannot use, and an unknown stage', async () => {
     const course = await courseDir();
     const missing = await execa('node', [BIN, 'record', 'nope.jsonl', '--stage', 'register-tools'], { cwd: course, env: env(), reject: false });
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/^error: cannot record:\nnope\.jsonl: /);
+    expect(missing.stderr.trim()).toBe('error: cannot record:\nnope.jsonl: no such file: check the path');
     const stage = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'nope'], { cwd: course, env: env(), reject: false });
     expect(stage.exitCode).toBe(2);
     expect(stage.stderr).toMatch(/^error: unknown stage 'nope'/);

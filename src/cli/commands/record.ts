@@ -62,7 +62,9 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     throw new HarnessError('BAD_FLAG', `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`);
   }
   if (outcome.cases.length === 0) {
-    throw new HarnessError('NO_CASES', 'no call of these transcripts reproduced in the sandbox, so there is no case to write (the report above says why each was dropped)');
+    const replayed = outcome.reports.some((r) => r.replayed > 0);
+    const why = replayed ? 'no call of these transcripts reproduced in the sandbox' : 'no call of these transcripts could be replayed';
+    throw new HarnessError('NO_CASES', `${why}, so there is no case to write (the report above says why each was dropped)`);
   }
   return 'pass';
 }
