@@ -112,6 +112,20 @@ describe('theinference record', () => {
     expect(await readdir(join(course, 'notes'))).toEqual([]);
   });
 
+  it('records each file once: a file given twice, a subagent file given beside the session that brings it along', async () => {
+    const dir = await courseDir();
+    const sessions = await mkdtemp(join(scratch.root, 'sessions-'));
+    await mkdir(join(sessions, 's', 'subagents'), { recursive: true });
+    const heavy = await readFile(TRANSCRIPT, 'utf8');
+    await writeFile(join(sessions, 's.jsonl'), heavy);
+    await writeFile(join(sessions, 's', 'subagents', 'agent-a1.jsonl'), heavy);
+    const args = ['record', 's/subagents/agent-a1.jsonl', 's.jsonl', 's.jsonl', '--stage', 'register-tools', '--dir', dir];
+    const { exitCode, stdout } = await execa('node', [BIN, ...args], { cwd: sessions, env: env(), reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout.split('\n').slice(0, 3)).toEqual(['s/subagents/agent-a1.jsonl: left out, read already as a subagent of s.jsonl', 's.jsonl: given twice, recorded once', '']);
+    expect(await readdir(join(dir, 'cases', 'register-tools'))).toEqual(['recorded-s.json']);
+  });
+
   it('exits 2 when no call could be replayed, saying so (both calls of short.jsonl were rejected by the user)', async () => {
     const course = await courseDir();
     const short = join(REPO, 'test', 'fixtures', 'transcripts', 'spotter', 'short.jsonl');

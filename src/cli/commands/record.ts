@@ -31,14 +31,16 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   const root = io.root ?? packageRoot();
   const checked = await checkFlags(flags, io);
   await requireStage(root, flags.stage);
-  const transcripts: ImportedTranscript[] = [];
+  const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
   for (const file of flags.operands) {
     const imported = await importTranscript(resolve(io.cwd, file), flags.format === undefined ? {} : { format: flags.format as TranscriptFormat });
     if ('message' in imported) problems.push(`${file}${imported.line === undefined ? '' : `:${imported.line}`}: ${imported.message}`);
-    else transcripts.push({ ...imported, files: [file, ...imported.files.slice(1)] });
+    else read.push({ given: file, transcript: imported });
   }
   if (problems.length > 0) throw new HarnessError('BAD_FLAG', `cannot record:\n${problems.join('\n')}`);
+  const { once, notes } = readOnce(read);
+  const transcripts = once.map(({ given, transcript }) => ({ ...transcript, files: [given, ...transcript.files.slice(1)] }));
   const me = userInfo();
   const outcome = await recordTranscripts(transcripts, {
     stage: flags.stage,
@@ -57,7 +59,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   });
   io.signal?.throwIfAborted();
   const shown = flags.dryRun === true ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('') : '';
-  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) })}`);
+  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${notes.length === 0 ? '' : `${notes.join('\n')}\n\n`}${renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) })}`);
   if (outcome.refused.length > 0) {
     throw new HarnessError('BAD_FLAG', `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`);
   }
@@ -67,6 +69,23 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     throw new HarnessError('NO_CASES', `${why}, so there is no case to write (the report above says why each was dropped)`);
   }
   return 'pass';
+}
+
+// Each file recorded once: a file given twice, or a subagent file given beside the session that brings it along
+// (`session.jsonl session/subagents/*.jsonl`, a shell glob), would make the same calls into a second set of cases.
+function readOnce(read: { given: string; transcript: ImportedTranscript }[]): { once: typeof read; notes: string[] } {
+  const notes: string[] = [];
+  const once = read.filter(({ given, transcript }, i) => {
+    const main = transcript.files[0];
+    if (read.findIndex((r) => r.transcript.files[0] === main) !== i) {
+      notes.push(`${given}: given twice, recorded once`);
+      return false;
+    }
+    const session = read.find((r) => r.transcript.files.indexOf(main ?? '') > 0);
+    if (session !== undefined) notes.push(`${given}: left out, read already as a subagent of ${session.given}`);
+    return session === undefined;
+  });
+  return { once, notes };
 }
 
 type Checked = SharedFlags & { filesFrom?: string };
