@@ -88,6 +88,12 @@ describe('buildCases', () => {
     expect(built.dropped).toEqual(new Map());
   });
 
+  it("seeds a later case's command with the files an earlier case's Glob listed", async () => {
+    const built = await build([call('Glob', { pattern: '*.py' }, `${CWD}/a.py\n${CWD}/b.py`), call('Bash', { command: `rm ${CWD}/a.py ${CWD}/b.py` }, '')], { maxCalls: 1 });
+    expect(built.tools).toEqual([['Glob'], ['Bash']]);
+    expect(built.drafts[1]?.files).toEqual({ 'a.py': '', 'b.py': '' });
+  });
+
   it('keeps each subagent in cases of its own', async () => {
     const built = await build([
       call('Read', { file_path: A }, claudeRead(A, 'one\n')),
