@@ -136,6 +136,13 @@ describe('theinference record', () => {
     expect(await readdir(course)).toEqual([]);
   });
 
+  it('--help shows each flag once, without a `(default: [])`', async () => {
+    const { exitCode, stdout } = await execa('node', [BIN, 'record', '--help'], { env: env(), reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain('--redact <regex>');
+    expect(stdout).not.toContain('[]');
+  });
+
   it('exits 2 naming a transcript it cannot use, and an unknown stage', async () => {
     const course = await courseDir();
     const missing = await execa('node', [BIN, 'record', 'nope.jsonl', '--stage', 'register-tools'], { cwd: course, env: env(), reject: false });

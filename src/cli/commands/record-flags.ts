@@ -17,7 +17,8 @@ export type RecordFlags = {
   filesFrom?: string;
   maxCalls?: string;
   bash?: string;
-  redact: string[];
+  // Absent when none is given (so --help shows no `(default: [])`).
+  redact?: string[];
   dryRun?: boolean;
   force?: boolean;
   live?: boolean;
@@ -43,7 +44,7 @@ export async function checkSharedFlags(flags: RecordFlags, io: CommandIo): Promi
   if (!Number.isInteger(maxCalls) || maxCalls < 1) badFlag(`--max-calls takes a whole number of at least 1, e.g. --max-calls ${DEFAULT_MAX_CALLS}; got '${flags.maxCalls}'`);
   const bash = (flags.bash ?? 'reproducible') as BashMode;
   if (!BASH_MODES.includes(bash)) badFlag(`--bash takes one of ${BASH_MODES.join(', ')}; got '${flags.bash}'`);
-  const redact = flags.redact.map(redactPattern);
+  const redact = (flags.redact ?? []).map(redactPattern);
   const dir = courseDirFor(io.cwd, flags.dir);
   if (!(await isDirectory(dir))) badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
   return { dir, maxCalls, bash, redact };

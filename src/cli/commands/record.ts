@@ -59,7 +59,9 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   });
   io.signal?.throwIfAborted();
   const shown = flags.dryRun === true ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('') : '';
-  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${notes.length === 0 ? '' : `${notes.join('\n')}\n\n`}${renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) })}`);
+  const readNotes = notes.length === 0 ? '' : `${notes.join('\n')}\n\n`;
+  const report = renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) });
+  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`);
   if (outcome.refused.length > 0) {
     throw new HarnessError('BAD_FLAG', `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`);
   }
