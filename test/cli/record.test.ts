@@ -136,7 +136,7 @@ describe('theinference record', () => {
     expect(await readdir(course)).toEqual([]);
   });
 
-  it('--help shows each flag once, without a `(default: [])`', async () => {
+  it('--help shows --redact without a `(default: [])`', async () => {
     const { exitCode, stdout } = await execa('node', [BIN, 'record', '--help'], { env: env(), reject: false });
     expect(exitCode).toBe(0);
     expect(stdout).toContain('--redact <regex>');
