@@ -5,7 +5,7 @@ import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
-import type { RecordFlags } from './commands/record.ts';
+import type { RecordFlags } from './commands/record-flags.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 
@@ -102,7 +102,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--files-from <dir>', "the workspace as it was when the session started: seeds take files' contents from it")
     .option('--max-calls <n>', 'calls per case at most (default: 25)')
     .addOption(new Option('--bash <mode>', 'Bash calls: kept when two replays agree with the recording, when one does, or never').choices(['reproducible', 'keep', 'drop']).default('reproducible'))
-    .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect, [])
+    .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
     .option('--dry-run', 'print the report and the cases; write nothing')
     .option('--force', 'replace existing cases whose content differs')
     .option('--live', 'run the agent command (after --) through a local API proxy and record its session')
@@ -118,6 +118,6 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
   return program;
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }

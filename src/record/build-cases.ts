@@ -147,11 +147,17 @@ function changedNothing(mapped: MappedCall, replayed: Replayed, quietShell: bool
   return replayed.is_error === true;
 }
 
+// The seed for the calls of `window`. A command names files the recording knows of from any call up to the
+// window's end: a file an earlier case's Write made is one a later case's `chmod +x` needs.
 async function seedFor(timeline: Step[], window: number[], filesFrom?: Parameters<typeof deriveSeed>[3]): Promise<Seed> {
   const from = window[0] ?? 0;
   const to = window.at(-1) ?? from;
   const known = new Set<string>();
-  for (let i = from; i <= to; i++) for (const path of timeline[i]?.evidence.before.keys() ?? []) known.add(path);
+  for (let i = 0; i <= to; i++) {
+    const evidence = timeline[i]?.evidence;
+    for (const path of evidence?.before.keys() ?? []) known.add(path);
+    for (const path of evidence?.changes ?? []) known.add(path);
+  }
   const paths = window.flatMap((i) => touchedPaths(timeline[i]?.evidence ?? { before: new Map(), changes: [] }, timeline[i]?.path, known));
   return deriveSeed(timeline, { from, to }, paths, filesFrom);
 }

@@ -36,6 +36,7 @@ const BINARY = 'a binary file, not a transcript: it holds NUL bytes (UTF-16 text
 // A file system error says the file cannot be read; anything else is the importer's own fault, said as such.
 function failure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return 'no such file: check the path';
   if (error instanceof Error && 'code' in error) return `cannot read the file: ${message}`;
   return `the importer failed on this file (a bug in theinference, please report it with the file): ${message}`;
 }
@@ -86,7 +87,7 @@ function assemble(files: string[], main: ReadFile, subagents: ParsedFile[], extr
   const { parsed, format } = main;
   const calls = subagents.length === 0 ? parsed.calls : mergeSessionCalls(parsed.calls, subagents.map((s) => s.calls));
   const skipped = [...parsed.skipped, ...subagents.flatMap((s) => s.skipped), ...extraSkips];
-  if (calls.length === 0) return noCalls(files[0] as string, format, skipped);
+  if (calls.length === 0) return noCalls(files[0] as string, main, skipped);
   const times = [parsed, ...subagents].flatMap((p) => [p.startedAt, p.endedAt]).filter((t): t is string => t !== undefined).sort();
   return {
     format,
@@ -100,14 +101,16 @@ function assemble(files: string[], main: ReadFile, subagents: ParsedFile[], extr
   };
 }
 
-// No calls at all: say what the file was read as and, when lines were skipped, the first of them.
-function noCalls(file: string, format: TranscriptFormat, skipped: Skip[]): ImportProblem {
+// No calls at all: say what the file was read as and, when lines were skipped, the first of them. Read as --format
+// said, the file may simply be of another format.
+function noCalls(file: string, main: ReadFile, skipped: Skip[]): ImportProblem {
   const first = skipped.find((s) => s.file === file && s.line > 0);
-  const read = `read as ${format}`;
-  if (first === undefined) return { file, message: `no tool calls (${read}): the agent made none, so there is nothing to record` };
+  const read = `read as ${main.format}${main.forced ? ', as --format said' : ''}`;
+  const hint = main.forced ? `; if the file is of another format, leave --format out to have it detected` : '';
+  if (first === undefined) return { file, message: `no tool calls (${read})${main.forced ? hint : ': the agent made none, so there is nothing to record'}` };
   return {
     file,
     line: first.line,
-    message: `no tool calls (${read}); ${skipped.length} line${skipped.length === 1 ? '' : 's'} skipped, the first at line ${first.line}: ${first.reason}`,
+    message: `no tool calls (${read}); ${skipped.length} line${skipped.length === 1 ? '' : 's'} skipped, the first at line ${first.line}: ${first.reason}${hint}`,
   };
 }

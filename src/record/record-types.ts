@@ -83,6 +83,10 @@ export type CaseDraft = {
 // A recorded call whose replay differs from the recording: shown in the report as a diff.
 export type Divergence = { id: string; tool: string; reason: string; recorded: string; replayed: string };
 
+// Input the importer left out for one reason: how much, and where the first of it is (`line 4`,
+// `agent-a1.jsonl line 7`, or a whole file's name).
+export type SkippedInput = { reason: string; count: number; wholeFiles: boolean; first: string };
+
 // What happened to one transcript's calls.
 export type TranscriptReport = {
   transcript: string;
@@ -93,11 +97,15 @@ export type TranscriptReport = {
   replayed: number;
   kept: number;
   dropped: Record<DropReason, number>;
-  skippedLines: Record<string, number>;
+  // The files read beside the main one (a Claude Code session's subagents).
+  subagentFiles: number;
+  // What the importer left out, by reason, most frequent first: lines, or whole files (a compaction summariser).
+  skipped: SkippedInput[];
   cases: string[];
   seeds: Partial<Record<SeedOrigin, number>>;
   redactions: Record<string, number>;
   // Of the mapped calls replayed, how many gave the recorded result.
   reproduced: number;
+  // The first divergence of each kind, then the others, each group in the order of the calls.
   divergences: Divergence[];
 };

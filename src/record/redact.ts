@@ -69,6 +69,8 @@ export function makeRedactor(sources: RedactionSources): Redactor {
       if (!rule.pattern.test(out)) continue;
       rule.pattern.lastIndex = 0;
       out = out.replace(rule.pattern, (...args: unknown[]) => {
+        // An empty match (a pattern such as `x*` between two characters) has nothing to remove.
+        if (args[0] === '') return '';
         counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
         const groups = args.slice(1, -2) as (string | undefined)[];
         return rule.replacement.replace(/\$(\d)/g, (_, n: string) => groups[Number(n) - 1] ?? '');

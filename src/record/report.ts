@@ -1,13 +1,16 @@
 // One transcript's report as data: how many calls were seen, mapped, replayed and kept, why the others were
-// dropped, which cases were made and from which seeds, what was redacted, and the fidelity of the replay (how
-// many mapped calls reproduce the recording, with the first divergences). src/record/render-report.ts prints it.
-import type { CaseDraft, Divergence, SeedOrigin, TranscriptReport } from './record-types.ts';
+// dropped, what the importer skipped, which cases were made and from which seeds, what was redacted, and the
+// fidelity of the replay (how many mapped calls reproduce the recording, with the first divergence of each kind).
+// src/record/render-report.ts prints it.
+import { basename } from 'node:path';
+import type { CaseDraft, Divergence, SeedOrigin, SkippedInput, TranscriptReport } from './record-types.ts';
 import type { Built } from './build-cases.ts';
 import type { Step } from './prepare-steps.ts';
 import type { Redactor } from './redact.ts';
 import type { ImportedTranscript } from './types.ts';
 
-// How many divergences a report keeps (the first ones, in the order of the calls).
+// How many divergences a report keeps: the first of each kind (a Bash exit code, a Grep's file set…), then the
+// first others, so that a session of a hundred failing `mix test` still shows where its Grep differed.
 export const MAX_DIVERGENCES = 5;
 
 // A case of this transcript, and why it was not written when it was not.
@@ -23,19 +26,30 @@ export function reportFor(
   for (const reason of w.built.dropped.values()) count(reason);
   const written = o.cases.filter((c) => c.rejected === undefined);
   for (const c of o.cases) if (c.rejected !== undefined) count(`case not written: ${c.rejected.split('\n')[0] ?? ''}`, c.draft.calls.length);
-  const skippedLines: Record<string, number> = {};
-  for (const skip of w.transcript.skipped) skippedLines[skip.reason] = (skippedLines[skip.reason] ?? 0) + 1;
+  const skipped = new Map<string, SkippedInput>();
+  // The main file's lines go by their number alone; a subagent file's by its name too.
+  const main = basename(w.transcript.files[0] ?? '');
+  for (const skip of w.transcript.skipped) {
+    const found = skipped.get(skip.reason);
+    if (found !== undefined) found.count += 1;
+    else {
+      const file = basename(skip.file) === main ? undefined : basename(skip.file);
+      const first = skip.line === 0 ? (file ?? basename(skip.file)) : `${file === undefined ? '' : `${file} `}line ${skip.line}`;
+      skipped.set(skip.reason, { reason: skip.reason, count: 1, wholeFiles: skip.line === 0, first });
+    }
+  }
   const seeds: Partial<Record<SeedOrigin, number>> = {};
   for (const c of written) for (const origin of Object.values(c.draft.origins)) seeds[origin] = (seeds[origin] ?? 0) + 1;
   const notReproduced = [...w.built.replayed].filter((p) => w.built.dropped.get(p)?.startsWith('did not reproduce') === true).length;
-  const divergences: Divergence[] = [...w.built.divergences]
+  const all: Divergence[] = [...w.built.divergences]
     .sort(([a], [b]) => a - b)
-    .slice(0, MAX_DIVERGENCES)
     .flatMap(([position, verdict]) => {
       const step = w.steps[position];
       if (verdict.ok || step === undefined) return [];
       return [{ id: step.imported.id, tool: step.mapped?.call.tool ?? step.imported.name, reason: verdict.reason, recorded: verdict.recorded, replayed: verdict.replayed }];
     });
+  const firsts = all.filter((d, i) => all.findIndex((e) => e.reason === d.reason) === i);
+  const divergences = [...firsts, ...all.filter((d) => !firsts.includes(d))].slice(0, MAX_DIVERGENCES);
   return {
     transcript: w.transcript.files[0] ?? '',
     format: w.transcript.format,
@@ -45,7 +59,8 @@ export function reportFor(
     replayed: w.built.replayed.size,
     kept: written.reduce((n, c) => n + c.draft.calls.length, 0),
     dropped,
-    skippedLines,
+    subagentFiles: Math.max(0, w.transcript.files.length - 1),
+    skipped: [...skipped.values()].sort((a, b) => b.count - a.count),
     cases: written.map((c) => c.name),
     seeds,
     redactions: { ...w.redactor.counts },

@@ -72,20 +72,24 @@ function fromEvidence(steps: SeedStep[], range: { from: number; to: number }, pa
 }
 
 // The file as the calls before `from` last left or saw it, when nothing changed it since in a way they do not show.
+// A listing since then says it still exists (seeded empty, as a listing in the case would be) unless an earlier
+// call shows its text and nothing changed it between.
 function lastKnown(steps: SeedStep[], from: number, path: string): { text?: string; origin: SeedOrigin } | undefined {
+  let listed = false;
+  const orListed = (found: { text?: string; origin: SeedOrigin } | undefined) => (listed ? { text: '', origin: 'listing' as const } : found);
   for (let at = from - 1; at >= 0; at--) {
     const step = steps[at];
     if (step === undefined || !step.ran) continue;
+    const known = step.evidence.before.get(path);
     if (changes(step.evidence, path)) {
       const after = step.evidence.after?.get(path);
-      const known = step.evidence.before.get(path);
-      return after === undefined ? undefined : { text: after, origin: known?.kind === 'text' ? known.origin : 'write' };
+      return after === undefined ? orListed(undefined) : { text: after, origin: known?.kind === 'text' ? known.origin : 'write' };
     }
-    const known = step.evidence.before.get(path);
     if (known?.kind === 'text') return { text: known.text, origin: known.origin };
-    if (known?.kind === 'absent') return { origin: 'write' };
+    if (known?.kind === 'absent') return orListed({ origin: 'write' });
+    if (known?.kind === 'exists') listed = true;
   }
-  return undefined;
+  return orListed(undefined);
 }
 
 // A piece of knowledge that decides the file: its whole text (when it agrees with the lines seen before), or

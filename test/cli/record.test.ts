@@ -2,7 +2,7 @@
 // test/fixtures/transcripts/spotter/SOURCE.md): cases and snapshots written, the same bytes again on a re-run,
 // a different case refused without --force, --dry-run writing nothing, and misuse exiting 2 with a message that
 // says how to fix it. No temp dir or process is left behind.
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('theinference record', () => {
     expect(exitCode).toBe(0);
     const lines = stdout.split('\n');
     expect(lines).toContain('  calls     6 seen, 2 mapped, 2 replayed, 2 kept in 1 case');
-    expect(lines).toContain('  redacted  2 user name');
+    expect(lines).toContain('  redacted  2 user names');
     expect(lines).toContain('  fidelity  2 of 2 replayed calls reproduce the recording (100 %)');
     expect(lines).toContain('added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json');
     expect(lines.at(-1)).toBe('yield: 2 of 6 calls (33 %) are in replay-verified cases');
@@ -90,7 +90,9 @@ describe('theinference record', () => {
     [['--redact', '(unclosed'], "error: --redact '(unclosed' is not a valid regular expression (Invalid regular expression: /(unclosed/: Unterminated group)"],
     [['--workspace', '.'], 'error: --workspace is for a live recording: add --live (and the agent command after --)'],
     [['--files-from', 'no-such-dir'], 'error: --files-from no-such-dir: no such directory; give the workspace as it was when the session started'],
-    [['--format', 'yaml'], /^error: cannot record:\n.*tool_heavy\.jsonl: unknown format 'yaml'/],
+    [['--format', 'yaml'], "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, live; got 'yaml'"],
+    [['--redact', ''], "error: --redact '' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'"],
+    [['--redact', 'ACME-\\d*|x?'], "error: --redact 'ACME-\\d*|x?' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'"],
   ])('exits 2 on %j, saying how to fix it', async (args, message) => {
     const { exitCode, stderr } = await record(await courseDir(), ...args);
     expect(exitCode).toBe(2);
@@ -98,11 +100,54 @@ describe('theinference record', () => {
     else expect(stderr).toMatch(message);
   });
 
+  it('writes into the course directory it is run under, as `theinference test` grades it, not into a subdirectory', async () => {
+    const course = await courseDir();
+    await writeFile(join(course, 'program.ts'), '');
+    await writeFile(join(course, 'package.json'), '{}\n');
+    await mkdir(join(course, 'notes'));
+    const { exitCode, stdout } = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'register-tools'], { cwd: join(course, 'notes'), env: env(), reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain('added         cases/register-tools/recorded-tool-heavy.json');
+    expect(JSON.parse(await readFile(join(course, CASE), 'utf8'))).toHaveProperty('calls');
+    expect(await readdir(join(course, 'notes'))).toEqual([]);
+  });
+
+  it('records each file once: a file given twice, a subagent file given beside the session that brings it along', async () => {
+    const dir = await courseDir();
+    const sessions = await mkdtemp(join(scratch.root, 'sessions-'));
+    await mkdir(join(sessions, 's', 'subagents'), { recursive: true });
+    const heavy = await readFile(TRANSCRIPT, 'utf8');
+    await writeFile(join(sessions, 's.jsonl'), heavy);
+    await writeFile(join(sessions, 's', 'subagents', 'agent-a1.jsonl'), heavy);
+    const args = ['record', 's/subagents/agent-a1.jsonl', 's.jsonl', 's.jsonl', '--stage', 'register-tools', '--dir', dir];
+    const { exitCode, stdout } = await execa('node', [BIN, ...args], { cwd: sessions, env: env(), reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout.split('\n').slice(0, 3)).toEqual(['s/subagents/agent-a1.jsonl: left out, read already as a subagent of s.jsonl', 's.jsonl: given twice, recorded once', '']);
+    expect(await readdir(join(dir, 'cases', 'register-tools'))).toEqual(['recorded-s.json']);
+  });
+
+  it('exits 2 when no call could be replayed, saying so (both calls of short.jsonl were rejected by the user)', async () => {
+    const course = await courseDir();
+    const short = join(REPO, 'test', 'fixtures', 'transcripts', 'spotter', 'short.jsonl');
+    const { exitCode, stdout, stderr } = await execa('node', [BIN, 'record', short, '--stage', 'register-tools', '--dir', course], { cwd: course, env: env(), reject: false });
+    expect(exitCode).toBe(2);
+    expect(stdout).toContain('  dropped      2  never ran: rejected by the user');
+    expect(stderr.trim()).toBe('error: no call of these transcripts could be replayed, so there is no case to write (the report above says why each was dropped)');
+    expect(await readdir(course)).toEqual([]);
+  });
+
+  it('--help shows --redact without a `(default: [])`', async () => {
+    const { exitCode, stdout } = await execa('node', [BIN, 'record', '--help'], { env: env(), reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain('--redact <regex>');
+    expect(stdout).not.toContain('[]');
+  });
+
   it('exits 2 naming a transcript it cannot use, and an unknown stage', async () => {
     const course = await courseDir();
     const missing = await execa('node', [BIN, 'record', 'nope.jsonl', '--stage', 'register-tools'], { cwd: course, env: env(), reject: false });
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/^error: cannot record:\nnope\.jsonl: /);
+    expect(missing.stderr.trim()).toBe('error: cannot record:\nnope.jsonl: no such file: check the path');
     const stage = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'nope'], { cwd: course, env: env(), reject: false });
     expect(stage.exitCode).toBe(2);
     expect(stage.stderr).toMatch(/^error: unknown stage 'nope'/);

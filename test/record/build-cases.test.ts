@@ -81,6 +81,19 @@ describe('buildCases', () => {
     expect((await build(reads, { maxCalls: 2 })).tools).toEqual([['Read', 'Read'], ['Read', 'Read'], ['Read']]);
   });
 
+  it("seeds a later case's command with the file an earlier case's Write made", async () => {
+    const built = await build([created(A, 'one\n'), call('Bash', { command: `cat ${A}` }, 'one')], { maxCalls: 1 });
+    expect(built.tools).toEqual([['Write'], ['Bash']]);
+    expect(built.drafts[1]?.files).toEqual({ 'a.txt': 'one\n' });
+    expect(built.dropped).toEqual(new Map());
+  });
+
+  it("seeds a later case's command with the files an earlier case's Glob listed", async () => {
+    const built = await build([call('Glob', { pattern: '*.py' }, `${CWD}/a.py\n${CWD}/b.py`), call('Bash', { command: `rm ${CWD}/a.py ${CWD}/b.py` }, '')], { maxCalls: 1 });
+    expect(built.tools).toEqual([['Glob'], ['Bash']]);
+    expect(built.drafts[1]?.files).toEqual({ 'a.py': '', 'b.py': '' });
+  });
+
   it('keeps each subagent in cases of its own', async () => {
     const built = await build([
       call('Read', { file_path: A }, claudeRead(A, 'one\n')),

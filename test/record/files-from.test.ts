@@ -1,6 +1,6 @@
 // Where seeds read the workspace as it was: a --files-from directory, or the workspace a live capture holds. Text
 // files only, each no bigger than a seed may be, never outside.
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFilesFrom, readWorkspace } from '../../src/record/files-from.ts';
@@ -22,6 +22,19 @@ describe('readFilesFrom', () => {
     expect(await read('bin.dat')).toBeUndefined();
     expect(await read('missing.txt')).toBeUndefined();
     expect(await read(`../${join(scratch.root, 'outside.txt').split('/').at(-1)}`)).toBeUndefined();
+  });
+
+  it('follows a link only to a file inside the directory', async () => {
+    const dir = await mkdtemp(join(scratch.root, 'ws-'));
+    await writeFile(join(dir, 'real.txt'), 'inside\n');
+    await writeFile(join(scratch.root, 'secret.env'), 'KEY=1\n');
+    await symlink('real.txt', join(dir, 'alias.txt'));
+    await symlink(join(scratch.root, 'secret.env'), join(dir, '.env'));
+    await symlink('../secret.env', join(dir, 'up.env'));
+    const read = readFilesFrom(dir);
+    expect(await read('alias.txt')).toBe('inside\n');
+    expect(await read('.env')).toBeUndefined();
+    expect(await read('up.env')).toBeUndefined();
   });
 });
 

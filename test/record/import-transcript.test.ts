@@ -40,7 +40,7 @@ describe('files that cannot be used at all', () => {
   it('a directory, and a path that does not exist', async () => {
     expect(await importTranscript(dir)).toEqual({ file: dir, message: 'not a file: give the path of a transcript file' });
     const missing = join(dir, 'missing.jsonl');
-    expect(await importTranscript(missing)).toEqual({ file: missing, message: expect.stringMatching(/^cannot read the file: ENOENT/) });
+    expect(await importTranscript(missing)).toEqual({ file: missing, message: 'no such file: check the path' });
   });
 
   it('text of no known format names line 1 and what was looked for', async () => {
@@ -67,7 +67,7 @@ describe('files that cannot be used at all', () => {
     expect(await importTranscript(file, { format: 'claude-code' })).toEqual({
       file,
       line: 1,
-      message: expect.stringMatching(new RegExp(`^no tool calls \\(read as claude-code\\); ${lines.length} lines skipped, the first at line 1: not valid JSON`)),
+      message: expect.stringMatching(new RegExp(`^no tool calls \\(read as claude-code, as --format said\\); ${lines.length} lines skipped, the first at line 1: not valid JSON`)),
     });
   });
 });
@@ -112,9 +112,17 @@ describe('--format', () => {
     });
   });
 
-  it('forces the importer: Claude Code lines read as OpenAI Chat hold no calls', async () => {
+  it('forces the importer: Claude Code lines read as OpenAI Chat hold no calls, and the message says --format may be wrong', async () => {
     const result = await importTranscript(fixture('spotter/short.jsonl'), { format: 'openai-chat' });
-    expect(result).toMatchObject({ file: fixture('spotter/short.jsonl'), message: expect.stringMatching(/^no tool calls \(read as openai-chat\)/) });
+    expect(result).toMatchObject({
+      file: fixture('spotter/short.jsonl'),
+      message: expect.stringMatching(/^no tool calls \(read as openai-chat, as --format said\);.*; if the file is of another format, leave --format out to have it detected$/),
+    });
+    const responses = await importTranscript(fixture('spotter/short.jsonl'), { format: 'openai-responses' });
+    expect(responses).toEqual({
+      file: fixture('spotter/short.jsonl'),
+      message: 'no tool calls (read as openai-responses, as --format said); if the file is of another format, leave --format out to have it detected',
+    });
   });
 
   it('forcing claude-code reads a file whose first lines detection cannot use', async () => {

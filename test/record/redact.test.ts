@@ -34,6 +34,12 @@ describe('makeRedactor', () => {
     expect(redactor.counts).toEqual({});
   });
 
+  it('removes nothing where a --redact pattern matches empty text, and counts only what it removed', () => {
+    const redactor = makeRedactor({ users: [], homes: [], patterns: [/x*/] });
+    expect(redactor.text('command: a xx b')).toBe('command: a <redacted> b');
+    expect(redactor.counts).toEqual({ '--redact x*': 1 });
+  });
+
   it('counts every occurrence', () => {
     const redactor = makeRedactor(sources);
     redactor.text('/home/ada/a /home/ada/b');

@@ -60,6 +60,14 @@ describe('deriveSeed', () => {
     expect((await seedOf(calls, 2)).files).toEqual({ 'a.txt': 'written\n' });
   });
 
+  it("carries a listing into a later case's seed, unless an earlier call shows the file's text", async () => {
+    const listing = call('Glob', { pattern: '*.txt' }, P);
+    const rm = call('Bash', { command: `rm ${P}` }, '');
+    expect(await seedOf([listing, rm], 1)).toEqual({ files: { 'a.txt': '' }, origins: { 'a.txt': 'listing' }, tooLarge: [] });
+    const read = call('Read', { file_path: P }, claudeRead(P, 'one\n'));
+    expect((await seedOf([read, listing, rm], 2)).files).toEqual({ 'a.txt': 'one\n' });
+  });
+
   it('prefers --files-from to guesses, and the recording to --files-from', async () => {
     const listing = [call('Glob', { pattern: '*.txt' }, P)];
     expect((await seedOf(listing, 0, { 'a.txt': 'from disk\n' })).origins).toEqual({ 'a.txt': 'files-from' });

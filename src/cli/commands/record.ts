@@ -2,38 +2,20 @@
 // [--files-from <dir>] [--max-calls <n>] [--bash reproducible|keep|drop] [--redact <regex>…] [--dry-run] [--force]`:
 // imports each transcript, hands them to the recording pipeline (src/record/record-transcripts.ts) and prints
 // its report. `--live` and its flags belong to `theinference record --live` (src/cli/commands/record-live.ts).
-import { stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
+import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/detect-format.ts';
 import { importTranscript } from '../../record/import-transcript.ts';
-import { BASH_MODES, DEFAULT_MAX_CALLS, type BashMode } from '../../record/record-types.ts';
 import { recordTranscripts } from '../../record/record-transcripts.ts';
 import { renderReport } from '../../record/render-report.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
 import { formatCase } from '../../record/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { badFlag, checkSharedFlags, isDirectory, type RecordFlags, type SharedFlags } from './record-flags.ts';
 
-// The flags as commander hands them over; `operands` are the transcripts (or, with --live, the agent command).
-export type RecordFlags = {
-  operands: string[];
-  stage: string;
-  name?: string;
-  dir?: string;
-  format?: string;
-  filesFrom?: string;
-  maxCalls?: string;
-  bash?: string;
-  redact: string[];
-  dryRun?: boolean;
-  force?: boolean;
-  live?: boolean;
-  workspace?: string;
-  upstream?: string;
-  port?: string;
-  keepTranscript?: string;
-};
+export type { RecordFlags } from './record-flags.ts';
 
 // Flags only a live recording takes, by their command-line spelling.
 const LIVE_ONLY: [keyof RecordFlags, string][] = [
@@ -49,14 +31,16 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   const root = io.root ?? packageRoot();
   const checked = await checkFlags(flags, io);
   await requireStage(root, flags.stage);
-  const transcripts: ImportedTranscript[] = [];
+  const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
   for (const file of flags.operands) {
     const imported = await importTranscript(resolve(io.cwd, file), flags.format === undefined ? {} : { format: flags.format as TranscriptFormat });
     if ('message' in imported) problems.push(`${file}${imported.line === undefined ? '' : `:${imported.line}`}: ${imported.message}`);
-    else transcripts.push({ ...imported, files: [file, ...imported.files.slice(1)] });
+    else read.push({ given: file, transcript: imported });
   }
   if (problems.length > 0) throw new HarnessError('BAD_FLAG', `cannot record:\n${problems.join('\n')}`);
+  const { once, notes } = readOnce(read);
+  const transcripts = once.map(({ given, transcript }) => ({ ...transcript, files: [given, ...transcript.files.slice(1)] }));
   const me = userInfo();
   const outcome = await recordTranscripts(transcripts, {
     stage: flags.stage,
@@ -75,44 +59,46 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   });
   io.signal?.throwIfAborted();
   const shown = flags.dryRun === true ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('') : '';
-  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) })}`);
+  const readNotes = notes.length === 0 ? '' : `${notes.join('\n')}\n\n`;
+  const report = renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) });
+  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`);
   if (outcome.refused.length > 0) {
     throw new HarnessError('BAD_FLAG', `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`);
   }
   if (outcome.cases.length === 0) {
-    throw new HarnessError('NO_CASES', 'no call of these transcripts reproduced in the sandbox, so there is no case to write (the report above says why each was dropped)');
+    const replayed = outcome.reports.some((r) => r.replayed > 0);
+    const why = replayed ? 'no call of these transcripts reproduced in the sandbox' : 'no call of these transcripts could be replayed';
+    throw new HarnessError('NO_CASES', `${why}, so there is no case to write (the report above says why each was dropped)`);
   }
   return 'pass';
 }
 
-type Checked = { dir: string; filesFrom?: string; maxCalls: number; bash: BashMode; redact: RegExp[] };
+// Each file recorded once: a file given twice, or a subagent file given beside the session that brings it along
+// (`session.jsonl session/subagents/*.jsonl`, a shell glob), would make the same calls into a second set of cases.
+function readOnce(read: { given: string; transcript: ImportedTranscript }[]): { once: typeof read; notes: string[] } {
+  const notes: string[] = [];
+  const once = read.filter(({ given, transcript }, i) => {
+    const main = transcript.files[0];
+    if (read.findIndex((r) => r.transcript.files[0] === main) !== i) {
+      notes.push(`${given}: given twice, recorded once`);
+      return false;
+    }
+    const session = read.find((r) => r.transcript.files.indexOf(main ?? '') > 0);
+    if (session !== undefined) notes.push(`${given}: left out, read already as a subagent of ${session.given}`);
+    return session === undefined;
+  });
+  return { once, notes };
+}
+
+type Checked = SharedFlags & { filesFrom?: string };
 
 // Every flag checked before any work, each error saying how to fix it.
 async function checkFlags(flags: RecordFlags, io: CommandIo): Promise<Checked> {
-  const bad = (message: string): never => {
-    throw new HarnessError('BAD_FLAG', message);
-  };
-  for (const [key, spelling] of LIVE_ONLY) if (flags[key] !== undefined) bad(`${spelling} is for a live recording: add --live (and the agent command after --)`);
-  if (flags.operands.length === 0) bad('name at least one transcript to record: theinference record <transcript>… --stage <slug>');
-  if (flags.name !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(flags.name)) bad(`--name must be a kebab-case slug such as recorded-my-session, got '${flags.name}'`);
-  const maxCalls = flags.maxCalls === undefined ? DEFAULT_MAX_CALLS : Number(flags.maxCalls);
-  if (!Number.isInteger(maxCalls) || maxCalls < 1) bad(`--max-calls takes a whole number of at least 1, e.g. --max-calls ${DEFAULT_MAX_CALLS}; got '${flags.maxCalls}'`);
-  const bash = (flags.bash ?? 'reproducible') as BashMode;
-  if (!BASH_MODES.includes(bash)) bad(`--bash takes one of ${BASH_MODES.join(', ')}; got '${flags.bash}'`);
-  const redact = flags.redact.map((source) => {
-    try {
-      return new RegExp(source);
-    } catch (error) {
-      return bad(`--redact '${source}' is not a valid regular expression (${(error as Error).message})`);
-    }
-  });
-  const dir = resolve(io.cwd, flags.dir ?? '.');
-  if (!(await isDirectory(dir))) bad(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
+  for (const [key, spelling] of LIVE_ONLY) if (flags[key] !== undefined) badFlag(`${spelling} is for a live recording: add --live (and the agent command after --)`);
+  if (flags.operands.length === 0) badFlag('name at least one transcript to record: theinference record <transcript>… --stage <slug>');
+  if (flags.format !== undefined && !isTranscriptFormat(flags.format)) badFlag(`--format takes one of ${TRANSCRIPT_FORMATS.join(', ')}; got '${flags.format}'`);
+  const shared = await checkSharedFlags(flags, io);
   const filesFrom = flags.filesFrom === undefined ? undefined : resolve(io.cwd, flags.filesFrom);
-  if (filesFrom !== undefined && !(await isDirectory(filesFrom))) bad(`--files-from ${flags.filesFrom}: no such directory; give the workspace as it was when the session started`);
-  return { dir, maxCalls, bash, redact, ...(filesFrom === undefined ? {} : { filesFrom }) };
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+  if (filesFrom !== undefined && !(await isDirectory(filesFrom))) badFlag(`--files-from ${flags.filesFrom}: no such directory; give the workspace as it was when the session started`);
+  return { ...shared, ...(filesFrom === undefined ? {} : { filesFrom }) };
 }

@@ -14,7 +14,8 @@ import { createValuesParser, type ValueFormat, type ValuesParser } from './value
 const DETECT_LINES = 20;
 const DETECT_CHARS = 4 * 1024 * 1024;
 
-export type ReadFile = { format: TranscriptFormat; parsed: ParsedFile };
+// `forced`: read as --format said, not as detected.
+export type ReadFile = { format: TranscriptFormat; parsed: ParsedFile; forced: boolean };
 
 export class TranscriptReader {
   private parser: LineParser | undefined;
@@ -51,7 +52,7 @@ export class TranscriptReader {
     const parsed = (this.parser as LineParser).finish();
     if (parsed.problem !== undefined) return parsed.problem;
     const format = this.values?.format() ?? this.format ?? 'anthropic';
-    return { format, parsed };
+    return { format, parsed, forced: this.forced !== undefined };
   }
 
   private decide(): void {

@@ -158,6 +158,8 @@ describe('theinference record --live, misused', () => {
   async function live(args: string[], command = ['node', '-e', "require('fs').writeFileSync('agent-ran', '')"]) {
     const dir = await courseDir();
     await writeFile(join(dir, 'taken.jsonl'), 'kept from before\n');
+    await mkdir(join(dir, 'cases', STAGE));
+    await writeFile(join(dir, 'cases', STAGE, 'recorded-taken.json'), '{}\n');
     const stderr = new PassThrough();
     const errors: string[] = [];
     stderr.on('data', (c: Buffer) => errors.push(c.toString()));
@@ -165,13 +167,15 @@ describe('theinference record --live, misused', () => {
     const argv = ['record', '--live', '--stage', STAGE, '--dir', dir, '--upstream', upstream.url, ...args, '--', ...command];
     const code = await runCli({ argv, cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdin: new PassThrough().end(), stdout: out, stderr });
     const ran = (await readdir(dir)).includes('agent-ran');
-    return { code, stderr: errors.join(''), ran };
+    return { code, stderr: errors.join(''), ran, dir };
   }
 
   it.each([
     [['--bash', 'sometimes'], /^error: option '--bash <mode>' argument 'sometimes' is invalid\. Allowed choices are reproducible, keep, drop\./],
-    [['--max-calls', '0'], "error: --max-calls takes a whole number of at least 1; got '0'"],
+    [['--max-calls', '0'], "error: --max-calls takes a whole number of at least 1, e.g. --max-calls 25; got '0'"],
     [['--redact', '('], /^error: --redact '\(' is not a valid regular expression/],
+    [['--redact', ''], /^error: --redact '' matches empty text/],
+    [['--name', 'recorded-taken'], 'error: --name recorded-taken: cases/register-tools/recorded-taken.json exists; choose another --name, or add --force to replace what the session records'],
     [['--name', 'Not A Slug'], "error: --name must be a kebab-case slug such as recorded-my-session, got 'Not A Slug'"],
     [['--port', '70000'], "error: --port takes a port number from 1 to 65535, or leave it out for a free one; got '70000'"],
     [['--upstream', 'ftp://example.com'], 'error: --upstream ftp://example.com must be an http:// or https:// URL, e.g. https://api.anthropic.com'],
@@ -195,8 +199,16 @@ describe('theinference record --live, misused', () => {
     const { code, stderr, ran } = await live([]);
     expect(ran).toBe(true);
     expect(code).toBe(2);
-    expect(stderr).toContain('[theinference] the agent exited with code 0; 0 exchanges captured, recording them');
+    expect(stderr).toContain('[theinference] the agent exited with code 0; 0 exchanges captured\n');
     expect(stderr).toContain('error: the agent sent no request through the proxy, so there is nothing to record: it must read ANTHROPIC_BASE_URL');
+  });
+
+  it('an agent that fails before its first request: exits 2 saying so, and keeps no empty capture', async () => {
+    const { code, stderr, dir } = await live(['--keep-transcript', 'session.jsonl'], ['node', '-e', 'process.exit(3)']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('[theinference] the agent exited with code 3; 0 exchanges captured\n');
+    expect(stderr).toContain('error: the agent exited with code 3 before it sent any request through the proxy, so there is nothing to record (its own output above says why it stopped)');
+    expect(await readdir(dir)).not.toContain('session.jsonl');
   });
 
   it('an agent command that does not exist: exits 2 and says so', async () => {

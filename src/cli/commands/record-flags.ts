@@ -1,0 +1,75 @@
+// The flags `theinference record` and `theinference record --live` share, checked in one place before any work
+// (for --live, before the agent starts, so a typo never costs a session), each error saying how to fix it.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { courseDirFor } from '../../course/find-course-dir.ts';
+import { HarnessError } from '../../errors.ts';
+import { BASH_MODES, DEFAULT_MAX_CALLS, type BashMode } from '../../record/record-types.ts';
+import type { CommandIo } from './io.ts';
+
+// The flags as commander hands them over; `operands` are the transcripts (or, with --live, the agent command).
+export type RecordFlags = {
+  operands: string[];
+  stage: string;
+  name?: string;
+  dir?: string;
+  format?: string;
+  filesFrom?: string;
+  maxCalls?: string;
+  bash?: string;
+  // Absent when none is given (so --help shows no `(default: [])`).
+  redact?: string[];
+  dryRun?: boolean;
+  force?: boolean;
+  live?: boolean;
+  workspace?: string;
+  upstream?: string;
+  port?: string;
+  keepTranscript?: string;
+};
+
+// The shared flags, checked: the course directory (--dir, else the one found from the working directory as
+// `theinference test` finds it), calls per case, the Bash mode, the --redact patterns.
+export type SharedFlags = { dir: string; maxCalls: number; bash: BashMode; redact: RegExp[] };
+
+// Throws the misuse error for a flag.
+export function badFlag(message: string): never {
+  throw new HarnessError('BAD_FLAG', message);
+}
+
+// Checks the flags both kinds of recording take.
+export async function checkSharedFlags(flags: RecordFlags, io: CommandIo): Promise<SharedFlags> {
+  if (flags.name !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(flags.name)) badFlag(`--name must be a kebab-case slug such as recorded-my-session, got '${flags.name}'`);
+  const maxCalls = flags.maxCalls === undefined ? DEFAULT_MAX_CALLS : Number(flags.maxCalls);
+  if (!Number.isInteger(maxCalls) || maxCalls < 1) badFlag(`--max-calls takes a whole number of at least 1, e.g. --max-calls ${DEFAULT_MAX_CALLS}; got '${flags.maxCalls}'`);
+  const bash = (flags.bash ?? 'reproducible') as BashMode;
+  if (!BASH_MODES.includes(bash)) badFlag(`--bash takes one of ${BASH_MODES.join(', ')}; got '${flags.bash}'`);
+  const redact = (flags.redact ?? []).map(redactPattern);
+  const dir = courseDirFor(io.cwd, flags.dir);
+  if (!(await isDirectory(dir))) badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
+  return { dir, maxCalls, bash, redact };
+}
+
+// A --redact pattern. One that matches empty text (`''`, `x*`, an unset shell variable) would put `<redacted>`
+// between every two characters of every string, keys included, and no call would replay.
+function redactPattern(source: string): RegExp {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(source);
+  } catch (error) {
+    return badFlag(`--redact '${source}' is not a valid regular expression (${(error as Error).message})`);
+  }
+  if (pattern.test('')) badFlag(`--redact '${source}' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'`);
+  return pattern;
+}
+
+// The cases a --name would replace: `<name>.json` and `<name>-NN.json` in cases/<stage>/ of the course directory.
+export async function casesNamed(dir: string, stage: string, name: string): Promise<string[]> {
+  const names = await readdir(join(dir, 'cases', stage)).catch(() => [] as string[]);
+  return names.filter((n) => n === `${name}.json` || new RegExp(`^${name}-\\d{2,}\\.json$`).test(n)).sort();
+}
+
+// Whether a path is a directory.
+export async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
