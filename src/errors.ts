@@ -7,7 +7,8 @@ export type HarnessErrorCode =
   | 'NO_PROGRAM'
   | 'BAD_FLAG'
   | 'NO_CASES'
-  | 'BAD_SNAPSHOT';
+  | 'BAD_SNAPSHOT'
+  | 'NO_SANDBOX';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

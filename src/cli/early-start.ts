@@ -9,6 +9,8 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultJobs } from '../grade/run/default-jobs.ts';
+import { defaultIsolationMode, isIsolationMode } from '../grade/run/isolation/isolation-mode.ts';
+import { probeSandbox } from '../grade/run/isolation/probe-sandbox.ts';
 import { standbyPool, type StandbyPool } from '../grade/run/standby-pool.ts';
 
 // Starts the program processes a one-off `test` run will want, or returns undefined for any other command
@@ -17,7 +19,18 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
   if (argv[0] !== 'test' || argv.some((a) => a === '--watch' || a === '--help' || a === '-h')) return undefined;
   const jobs = Number(flagValue(argv, '--jobs') ?? defaultJobs());
   if (!Number.isSafeInteger(jobs) || jobs < 1) return undefined; // the CLI says what is wrong with it
-  const pool = standbyPool({ dir: resolve(cwd, flagValue(argv, '--dir') ?? '.'), env, size: Math.min(jobs, availableParallelism()) });
+  const given = flagValue(argv, '--isolation');
+  const mode = isIsolationMode(given) ? given : defaultIsolationMode(env);
+  // Sandboxed when the sandbox works here (found out before any standby starts), as the CLI will decide; when
+  // `required` finds none, none starts: the CLI says why and exits 2.
+  const sandbox =
+    mode === 'off'
+      ? false
+      : probeSandbox(env).then((probe) => {
+          if (!probe.available && mode === 'required') throw new Error(probe.reason);
+          return probe.available;
+        });
+  const pool = standbyPool({ dir: resolve(cwd, flagValue(argv, '--dir') ?? '.'), env, size: Math.min(jobs, availableParallelism()), sandbox });
   void pool.fill();
   return pool;
 }

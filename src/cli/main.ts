@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
+import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
@@ -66,6 +67,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
     .option('--output <file>', "write the report to a file instead of stdout")
     .option('--watch', 'grade again on every save')
+    .addOption(isolationOption())
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
@@ -79,8 +81,14 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .requiredOption('--stage <slug>', 'the stage whose snapshots to regenerate')
     .option('--case <name>', 'a case name or glob (* and ?); repeat for several', collect, [])
     .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
+    .addOption(isolationOption())
     .action(async (flags: SnapshotFlags) => done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)));
   return program;
+}
+
+// No commander default: the default depends on the environment (CI), decided where the command runs.
+function isolationOption(): Option {
+  return new Option('--isolation <mode>', 'run program processes in the OS sandbox (default: auto; required when CI is set)').choices(ISOLATION_MODES);
 }
 
 function collect(value: string, previous: string[]): string[] {

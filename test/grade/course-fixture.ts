@@ -69,14 +69,16 @@ export async function processRunning(marker: string): Promise<boolean> {
   return false;
 }
 
-// The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read).
+// The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read): the
+// Node processes, not the bubblewrap around a sandboxed one.
 export async function standbysIn(dir: string): Promise<number[]> {
   const found: number[] = [];
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cwd === dir && /standby\.[jt]s/.test(cmdline)) found.push(Number(pid));
+    const program = cmdline.split('\0')[0] ?? '';
+    if (cwd === dir && /standby\.[jt]s/.test(cmdline) && !program.endsWith('bwrap')) found.push(Number(pid));
   }
   return found;
 }

@@ -11,13 +11,16 @@ import { renderLineDiff, renderValueDiff } from '../../grade/report/render-diff.
 import { runBatches, type CaseRun } from '../../grade/run/run-batches.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { defaultJobs } from '../../grade/run/default-jobs.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import { openTsxCache } from '../../grade/run/isolation/tsx-cache.ts';
 import { DEFAULT_TIMEOUT_MS } from '../../grade/run-stage.ts';
 import { selectCases } from '../../grade/select-cases.ts';
 import type { Case } from '../../course/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 
 // The flags as commander hands them over.
-export type SnapshotFlags = { stage: string; case: string[]; check?: boolean };
+export type SnapshotFlags = { stage: string; case: string[]; check?: boolean; isolation?: IsolationMode };
 
 // What happened (or, with --check, would happen) to one snapshot file.
 type Entry = { name: string; status: 'added' | 'changed' | 'unchanged' | 'removed' | 'failed'; detail?: string };
@@ -31,17 +34,30 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   await requireStage(root, flags.stage);
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
+  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
+  if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
   const runs = new Map<string, CaseRun>();
-  await runBatches({
-    dir: root,
-    cases: selected.map((c) => ({ name: c.name, file: c.file })),
-    jobs: defaultJobs(),
-    timeoutMs: DEFAULT_TIMEOUT_MS,
-    env: io.env,
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-    onCase: (run) => runs.set(run.name, run),
-  });
+  const warnings: string[] = [];
+  // The reference gets a tsx cache of its own, made for this command: never one a student's program has written.
+  const cache = await openTsxCache(io.env);
+  try {
+    await runBatches({
+      dir: root,
+      cases: selected.map((c) => ({ name: c.name, file: c.file })),
+      jobs: defaultJobs(),
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      env: io.env,
+      confinement: { sandbox: isolation.sandbox, tsxCache: cache.dir },
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      onCase: (run) => runs.set(run.name, run),
+      onWarning: (warning) => warnings.push(warning),
+    });
+  } finally {
+    const removed = await cache.close();
+    if (removed !== undefined) warnings.push(removed);
+  }
   io.signal?.throwIfAborted();
+  for (const warning of warnings) await write(io.stderr, `warning: ${warning}\n`);
 
   const entries: Entry[] = [];
   for (const c of selected) entries.push(await settle(root, c, runs.get(c.name), { check, color }));

@@ -2,12 +2,15 @@
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { renderProgressLine } from '../../grade/report/pretty.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { checkOutputFile } from './output-file.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -21,16 +24,22 @@ export type TestFlags = {
   reporter: ReporterName;
   output?: string;
   watch?: boolean;
+  isolation?: IsolationMode;
 };
 
 // Runs the command: watch mode, or one run whose report goes to stdout or --output.
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
   const options = runOptions(flags, io);
   const color = useColor(io);
+  if (flags.watch === true && (flags.output !== undefined || flags.reporter !== 'pretty')) {
+    throw new HarnessError('BAD_FLAG', '--watch shows the terminal report: drop --reporter and --output, or drop --watch.');
+  }
+  const output = flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output);
+  // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
+  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
+  if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
+  options.sandbox = isolation.sandbox;
   if (flags.watch === true) {
-    if (flags.output !== undefined || flags.reporter !== 'pretty') {
-      throw new HarnessError('BAD_FLAG', '--watch shows the terminal report: drop --reporter and --output, or drop --watch.');
-    }
     // Loaded only for --watch: the file watcher is not needed for one run.
     const { runWatch } = await import('../watch/index.ts');
     const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color });
@@ -43,11 +52,11 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     ...(streaming ? { onCaseResult: (r) => void io.stdout.write(`${renderProgressLine(r, { color })}\n`) } : {}),
   });
   const rerunCommand = report.failed > 0 ? rerunFailures(flags, report) : undefined;
-  if (flags.output === undefined) {
+  if (output === undefined) {
     await write(io.stdout, renderReport(flags.reporter, report, { color, ...(rerunCommand ? { rerunCommand } : {}) }));
   } else {
     const text = renderReport(flags.reporter, report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) });
-    await writeAtomically(resolve(io.cwd, flags.output), text);
+    await writeAtomically(output, text);
     await write(io.stdout, `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`);
   }
   return report.failed > 0 ? 'fail' : 'pass';

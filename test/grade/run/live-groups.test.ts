@@ -16,14 +16,14 @@ afterAll(async () => {
 });
 
 describe('the exit hook', () => {
-  it('kills the process groups still running and removes their temp dirs', async () => {
+  it.each(['sandbox', 'off'])('kills the programs still running (%s) with all they started, and removes their temp dirs', async (how) => {
     const course = await makeCourse(scratch, 'hangs');
     const cases = ['course-bash-echo-hi', 'course-glob-everything'].map((n) => join(REPO, 'cases', 'register-tools', `${n}.json`));
     // Bash leaves a background sleep; Glob then hangs; the grader throws a second after Bash's line.
     const grader = join(REPO, 'test', 'fixtures', 'crashing-grader', 'grader.ts');
-    const { exitCode, stderr } = await execa('node', ['--import', 'tsx/esm', grader, course, ...cases], {
+    const { exitCode, stderr } = await execa('node', ['--import', 'tsx/esm', grader, course, how, ...cases], {
       cwd: REPO,
-      env: { TMPDIR: scratch.tmp, TSX_DISABLE_CACHE: '1' },
+      env: { PATH: process.env.PATH, TMPDIR: scratch.tmp, TSX_DISABLE_CACHE: '1' },
       reject: false,
     });
     expect(exitCode).toBe(1);
