@@ -5,7 +5,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
+import { REPO, writeInstalledCourse, writeReferenceCourse } from '../support/reference-course.ts';
 import { tsxCacheName } from '../../src/grade/run/program-process.ts';
 
 // This repository's root.
@@ -57,6 +57,16 @@ export async function makeCourse(scratch: Scratch, scenario?: string): Promise<s
   await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'reference-execute.ts'));
   if (scenario !== undefined) await cp(join(REPO, 'test', 'fixtures', scenario), dir, { recursive: true });
   return dir;
+}
+
+// A course directory with theinference installed in its node_modules (test/support/reference-course.ts), the
+// scenario's files over the reference; `bin` is the installed copy's command.
+export async function makeInstalledCourse(scratch: Scratch, scenario?: string): Promise<{ dir: string; bin: string }> {
+  const dir = await mkdtemp(join(scratch.root, 'courses', `${scenario ?? 'reference'}-installed-`));
+  const bin = await writeInstalledCourse(dir);
+  await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'reference-execute.ts'));
+  if (scenario !== undefined) await cp(join(REPO, 'test', 'fixtures', scenario), dir, { recursive: true });
+  return { dir, bin };
 }
 
 // Whether a process whose command line contains `marker` is running (Linux /proc).

@@ -52,6 +52,10 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     ...(streaming ? { onCaseResult: (r) => void io.stdout.write(`${renderProgressLine(r, { color })}\n`) } : {}),
   });
   const rerunCommand = report.failed > 0 ? rerunFailures(flags, report) : undefined;
+  // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
+  if (!(flags.reporter === 'pretty' && output === undefined)) {
+    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
+  }
   if (output === undefined) {
     await write(io.stdout, renderReport(flags.reporter, report, { color, ...(rerunCommand ? { rerunCommand } : {}) }));
   } else {

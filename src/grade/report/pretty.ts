@@ -3,12 +3,13 @@
 import { painter } from './paint.ts';
 import { renderFailure } from './render-failure.ts';
 import type { CaseResult, RunReport } from '../types.ts';
+import { visibleText } from './visible-text.ts';
 
 // One line for a case whose verdict just arrived.
 export function renderProgressLine(result: CaseResult, options: { color: boolean }): string {
   const c = painter(options.color);
   if (result.status === 'pass') return ` ${c.green('✓')} ${result.name} ${c.dim(`${result.durationMs} ms`)}`;
-  return ` ${c.red('✗')} ${result.name} ${c.dim(`— ${result.failure?.message ?? 'failed'}`)}`;
+  return ` ${c.red('✗')} ${result.name} ${c.dim(`— ${visibleText(result.failure?.message ?? 'failed')}`)}`;
 }
 
 // The end of a run: failures in full, warnings, and the summary.

@@ -45,7 +45,7 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
   for (const path of layout.system.readOnly) args.push('--ro-bind', path, path);
   for (const path of outermost([...layout.readOnly, layout.dir])) args.push('--ro-bind', path, path);
   const visible = [...layout.system.readOnly, ...layout.readOnly, layout.dir];
-  for (const path of hiddenPaths(layout.packageRoot, visible)) {
+  for (const path of hiddenPaths(layout.packageRoot, visible, layout.dir)) {
     args.push('--tmpfs', path);
     // What the process needs from under a hidden path comes back, read-only (mount points are made before the
     // empty tmpfs over it turns read-only).
@@ -62,13 +62,15 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
   return args;
 }
 
-// What to hide of the grader package given what is visible: the whole package when it lies strictly inside a
-// visible path (its source, the reference solution, is then in reach too), else its snapshots when a visible
-// path holds them (the reference running in the package root).
-export function hiddenPaths(packageRoot: string, visible: string[]): string[] {
-  if (visible.some((v) => v !== packageRoot && isInside(v, packageRoot))) return [packageRoot];
+// What to hide of the grader package given what is visible and the working directory: the whole package when it
+// lies strictly inside a visible path (installed in the course's node_modules, its source, the reference
+// solution, would be in reach too), else its snapshots when a visible path holds them. A process working in the
+// package itself (the reference, for `snapshot` and the recorder) keeps the package but never its snapshots.
+export function hiddenPaths(packageRoot: string, visible: string[], dir: string): string[] {
   const snapshots = join(packageRoot, 'snapshots');
-  return visible.some((v) => isInside(v, snapshots)) ? [snapshots] : [];
+  const hideSnapshots = visible.some((v) => isInside(v, snapshots)) ? [snapshots] : [];
+  if (isInside(packageRoot, dir)) return hideSnapshots;
+  return visible.some((v) => v !== packageRoot && isInside(v, packageRoot)) ? [packageRoot] : hideSnapshots;
 }
 
 // Whether `child` is `parent` or below it.

@@ -3,7 +3,7 @@
 // directory, and the few files of the grader package it runs. sandbox-args.ts turns them into bwrap's options.
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { packageRoot } from '../../../course/stages.ts';
 import { isInside, type SandboxLayout } from './sandbox-args.ts';
 
@@ -49,11 +49,13 @@ export function sandboxLayout(options: { dir: string; id: string; files: string[
   // Under /tmp, as temp dirs are, unless /tmp is itself visible read-only (a course directory there, say).
   const visible = [...paths.system.readOnly, ...readOnly, dir];
   const parent = visible.some((v) => isInside(v, '/tmp')) ? '/' : '/tmp';
-  // A course's node_modules may be a link to one shared elsewhere (as the tests' courses are).
-  const modules = join(dir, 'node_modules');
-  if (tryLstat(modules)?.isSymbolicLink() === true) {
-    const real = tryRealpath(modules);
+  // Where Node looks for the course's packages: node_modules in it (which may be a link to one shared elsewhere,
+  // as the tests' courses have) and above it (a workspace's hoisted dependencies; the package's neighbours when
+  // the reference runs in an installed copy).
+  for (let at = dir; ; at = dirname(at)) {
+    const real = tryRealpath(basename(at) === 'node_modules' ? at : join(at, 'node_modules'));
     if (real !== undefined && !isInside(dir, real)) readOnly.push(real);
+    if (dirname(at) === at) break;
   }
   return {
     dir,
