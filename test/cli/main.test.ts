@@ -1,7 +1,7 @@
 // The CLI in process, with injected streams: flags to options, outcomes and misuse to exit codes, reports to
 // stdout or to a file.
 import { PassThrough } from 'node:stream';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
@@ -12,15 +12,15 @@ import { makeCourse, useScratch } from '../grade/course-fixture.ts';
 const scratch = useScratch((f) => f.startsWith('theinference-'));
 
 
-// Runs the CLI with `argv`, collecting what it writes.
-async function cli(argv: string[], cwd = scratch.root) {
+// Runs the CLI with `argv`, collecting what it writes; `env` is laid over the test's environment.
+async function cli(argv: string[], cwd = scratch.root, env: NodeJS.ProcessEnv = {}) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: string[] = [];
   const err: string[] = [];
   stdout.on('data', (c: Buffer) => out.push(c.toString()));
   stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  const code = await runCli({ argv, cwd, env: { ...process.env, NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr });
+  const code = await runCli({ argv, cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdin: new PassThrough(), stdout, stderr });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -97,6 +97,52 @@ describe('runCli test', () => {
     const xml = await readFile(join(course, 'report.xml'), 'utf8');
     expect(xml.match(/<testcase /g)?.length).toBe(2);
     expect((await readdir(course)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('runCli test --isolation and --output', () => {
+  // A PATH with bash (the cases' Bash calls need it) and no bwrap.
+  const withoutBwrap = async (): Promise<NodeJS.ProcessEnv> => {
+    const bin = join(scratch.root, 'bin-without-bwrap');
+    await mkdir(bin, { recursive: true });
+    await symlink('/bin/bash', join(bin, 'bash')).catch(() => {});
+    return { PATH: bin };
+  };
+
+  it('refuses a mode it does not know', async () => {
+    const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--isolation', 'strict']);
+    expect([code, stderr]).toEqual([2, "error: option '--isolation <mode>' argument 'strict' is invalid. Allowed choices are auto, required, off.\n(add --help for usage)\n"]);
+  });
+
+  it.each([
+    [['--isolation', 'required'], {}],
+    [[], { CI: 'true', THEINFERENCE_ISOLATION: undefined }],
+  ])('fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run', async (flags, env) => {
+    const course = await makeCourse(scratch);
+    const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, ...flags], scratch.root, { ...(await withoutBwrap()), ...env });
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toMatch(/^error: --isolation required, but bubblewrap \(bwrap\) is not installed\. To sandbox the program under test: sudo apt-get install bubblewrap/);
+  });
+
+  it('grades without the sandbox under auto when bubblewrap is missing, warning once on stderr', async () => {
+    const course = await makeCourse(scratch);
+    const argv = ['test', '--stage', 'register-tools', '--dir', course, '--case', 'course-*', '--isolation', 'auto'];
+    const { code, stdout, stderr } = await cli(argv, scratch.root, await withoutBwrap());
+    expect(code).toBe(0);
+    expect(stdout.split('\n')).toContain('3 passed, 0 failed');
+    expect(stderr.match(/^warning: the program under test runs without a sandbox: bubblewrap \(bwrap\) is not installed\. Unprotected: /gm)?.length).toBe(1);
+    expect(stderr.split('\n').filter((l) => l !== '').length).toBe(1);
+  });
+
+  it.each([
+    ['', /^error: --output "" is empty/],
+    ['courses', /^error: --output "courses" is a directory/],
+    ['missing/results.json', /^error: --output "missing\/results\.json" is in .*missing, which does not exist/],
+  ])('refuses --output %j before any case runs (exit 2)', async (output, message) => {
+    const course = await makeCourse(scratch);
+    const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, '--reporter', 'json', '--output', output]);
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toMatch(message);
   });
 });
 

@@ -7,6 +7,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { CHATTR_WORKS } from '../../../support/isolation.ts';
 import { makeCourse, processRunning, useScratch } from '../../course-fixture.ts';
 import { BIN, COURSE_CASES, grade, jsonTests } from './hostile-course.ts';
 
@@ -126,19 +127,7 @@ describe('attack 9: an immutable file in its TMPDIR', () => {
   });
 
   // Root can make a file immutable on most file systems; skipped where this machine cannot.
-  const chattrWorks = ((): boolean => {
-    const probe = join(process.env.TMPDIR ?? '/tmp', `theinference-chattr-probe-${process.pid}`);
-    try {
-      execFileSync('sh', ['-c', `touch '${probe}' && chattr +i '${probe}' && chattr -i '${probe}'`], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    } finally {
-      execFileSync('rm', ['-f', probe]);
-    }
-  })();
-
-  it.runIf(chattrWorks)('leaves it behind without the sandbox, with a warning, and still writes the report and passes', async () => {
+  it.runIf(CHATTR_WORKS)('leaves it behind without the sandbox, with a warning, and still writes the report and passes', async () => {
     const run = await grade(BIN, await makeCourse(scratch, 'hostile-immutable-temp-file'), 'off', [...COURSE_CASES, '--reporter', 'json', '--output', 'results.json']);
     try {
       expect(run.exitCode).toBe(0);
