@@ -20,7 +20,7 @@ export const PAUSE_MS = 2000;
 export type SaveSample = { ms: number; passed: boolean };
 
 // Starts watch mode, makes `saves` saves and measures each; leaves no process and no temp dir behind.
-export async function measureWatch(options: { packageRoot: string; stage: string; saves: number; timeoutMs?: number }): Promise<SaveSample[]> {
+export async function measureWatch(options: { packageRoot: string; stage: string; saves: number; isolation: string; timeoutMs?: number }): Promise<SaveSample[]> {
   const course = await copyCourse();
   const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -30,7 +30,7 @@ export async function measureWatch(options: { packageRoot: string; stage: string
   if (broken === reference) throw new Error("bench: src/execute.ts has no `case 'Read':` line to remove for the broken save");
 
   const bin = join(options.packageRoot, 'bin', 'theinference.js');
-  const child = execa(process.execPath, [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir], {
+  const child = execa(process.execPath, [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir, '--isolation', options.isolation], {
     cwd: course.dir,
     env: { ...process.env, NO_COLOR: '1', TMPDIR: graderTmp },
     stdin: 'pipe',

@@ -172,7 +172,7 @@ function started(child: ChildProcess, tmpSpellings: string[], kill: () => void, 
   const dispose = (): Promise<string | undefined> =>
     (disposed ??= (async () => {
       kill();
-      await Promise.race([exited, delay(DEATH_WAIT_MS)]);
+      await bounded(exited, DEATH_WAIT_MS);
       for (const until = Date.now() + DEATH_WAIT_MS; !how.gone() && Date.now() < until; ) await delay(5);
       untrack(key);
       return how.remove();
@@ -199,4 +199,11 @@ function signalName(n: number): NodeJS.Signals | undefined {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// Waits for `event`, `ms` at most; the timer goes as soon as the event comes, so it keeps nothing waiting.
+async function bounded(event: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([event, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
