@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultJobs } from '../grade/run/default-jobs.ts';
 import { defaultIsolationMode, isIsolationMode } from '../grade/run/isolation/isolation-mode.ts';
-import { probeSandbox } from '../grade/run/isolation/probe-sandbox.ts';
+import { findBwrap, probeSandbox } from '../grade/run/isolation/probe-sandbox.ts';
 import { standbyPool, type StandbyPool } from '../grade/run/standby-pool.ts';
 
 // Starts the program processes a one-off `test` run will want, or returns undefined for any other command
@@ -21,16 +21,13 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
   if (!Number.isSafeInteger(jobs) || jobs < 1) return undefined; // the CLI says what is wrong with it
   const given = flagValue(argv, '--isolation');
   const mode = isIsolationMode(given) ? given : defaultIsolationMode(env);
-  // Sandboxed when the sandbox works here (found out before any standby starts), as the CLI will decide; when
-  // `required` finds none, none starts: the CLI says why and exits 2.
-  const sandbox =
-    mode === 'off'
-      ? false
-      : probeSandbox(env).then((probe) => {
-          if (!probe.available && mode === 'required') throw new Error(probe.reason);
-          return probe.available;
-        });
-  const pool = standbyPool({ dir: resolve(cwd, flagValue(argv, '--dir') ?? '.'), env, size: Math.min(jobs, availableParallelism()), sandbox });
+  // Sandboxed when the sandbox works here, as the CLI will decide. Finding out takes a trivial sandbox's start
+  // (about 25 ms, begun here for the CLI), so when bwrap is on PATH the standbys start sandboxed at once; if it
+  // turns out not to work, the run finds them confined otherwise and starts its own. Without bwrap, `required`
+  // starts none (the CLI says why and exits 2) and `auto` starts them unsandboxed.
+  if (mode !== 'off') void probeSandbox(env);
+  const sandbox = mode === 'off' ? false : findBwrap(env) !== undefined || (mode === 'required' ? Promise.reject(new Error('no bwrap')) : false);
+  const pool = standbyPool({ dir: resolve(cwd, flagValue(argv, '--dir') ?? '.'), env, size: Math.min(jobs, availableParallelism()), sandbox, cache: 'course' });
   void pool.fill();
   return pool;
 }

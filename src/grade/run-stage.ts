@@ -7,7 +7,7 @@ import { checkCourseDir } from './run/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
-import { openTsxCache } from './run/isolation/tsx-cache.ts';
+import { openCourseCache } from './run/isolation/tsx-cache.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { runBatches, type CaseRun } from './run/run-batches.ts';
@@ -31,7 +31,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
   const choice = options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
   const warnings = new Set<string>(choice.warning === undefined ? [] : [choice.warning]);
-  const cache = await openTsxCache(env);
+  const cache = await openCourseCache(options.dir, env);
   const confinement = { sandbox: choice.sandbox, tsxCache: cache.dir };
   const common = { dir: options.dir, jobs, timeoutMs, env, confinement, onWarning: (w: string) => void warnings.add(w) };
   const standbys = options.standbys === undefined ? {} : { standbys: options.standbys };

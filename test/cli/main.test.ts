@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
 import { rerunFailures, shellQuote } from '../../src/cli/commands/test.ts';
 import type { RunReport } from '../../src/grade/types.ts';
-import { makeCourse, useScratch } from '../grade/course-fixture.ts';
+import { isTsxCache, makeCourse, useScratch } from '../grade/course-fixture.ts';
 
-const scratch = useScratch((f) => f.startsWith('theinference-'));
+const scratch = useScratch((f) => f.startsWith('theinference-') && !isTsxCache(f));
 
 
 // Runs the CLI with `argv`, collecting what it writes; `env` is laid over the test's environment.

@@ -11,15 +11,13 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { allDead, killTree } from './isolation/kill-tree.ts';
-import { probeSandbox } from './isolation/probe-sandbox.ts';
+import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
 import { sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { track, untrack } from './live-groups.ts';
 import { removeTree } from './remove-tree.ts';
-
-export { tsxCacheName } from './isolation/tsx-cache.ts';
 
 // A started program process: its child, the spellings of its TMPDIR (hidden from output), and its disposal.
 export type ProgramProcess = {
@@ -71,14 +69,14 @@ export function startProcess(start: ProcessStart): Promise<ProgramProcess> {
 // In bubblewrap: its TMPDIR is a tmpfs inside the sandbox (nothing on the host to remove), its processes live in a
 // PID namespace whose first process (bwrap's init) takes every other one down when it dies.
 async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
-  const probe = await probeSandbox(start.env);
-  if (!probe.available) throw new Error(`the sandbox is not available: ${probe.reason}`);
+  const bwrap = findBwrap(start.env);
+  if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
   const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
   const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
   const layout = sandboxLayout({ dir: start.dir, id: randomBytes(6).toString('hex'), files: start.files ?? [], ...cache });
   const tmp = layout.tmp;
   const env = programEnv(start.env, tmp);
-  const child = spawn(probe.bwrap, [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args], {
+  const child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args], {
     cwd: layout.dir,
     env,
     detached: true,

@@ -5,7 +5,7 @@ import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processRunning } from '../../grade/course-fixture.ts';
+import { isTsxCache, processRunning } from '../../grade/course-fixture.ts';
 import { makeCourse, repo, type TestCourse } from './course-dir.ts';
 
 const VERDICT = /^(\d+) passed, (\d+) failed$/m;
@@ -86,10 +86,9 @@ async function processesIn(dir: string): Promise<string[]> {
   return found;
 }
 
-// The temp dir entries a run may leave: none, except tsx's transform cache (tsx-<uid>), which the CLI process's
-// own tsx keeps in the OS temp dir on purpose, to reuse on the next start.
+// The temp dir entries a run may leave: none, except the tsx caches kept on purpose (the CLI's own, a course's).
 async function leftovers(tmp: string): Promise<string[]> {
-  return (await readdir(tmp)).filter((name) => !/^tsx-\d+$/.test(name));
+  return (await readdir(tmp)).filter((name) => !isTsxCache(name));
 }
 
 describe('theinference test --watch', () => {

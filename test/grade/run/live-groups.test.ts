@@ -29,6 +29,6 @@ describe('the exit hook', () => {
     expect(exitCode).toBe(1);
     expect(stderr).toContain('Error: a bug in the grader');
     expect(await readdir(scratch.tmp)).toEqual([]);
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', course)).toBe(false);
   });
 });

@@ -60,7 +60,7 @@ describe('runProgram', () => {
     const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')], 1500);
     expect(lines.length).toBe(1);
     expect(result.end).toEqual({ kind: 'timeout' });
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
   it('does not wait for a background child left holding the pipes after a normal exit, and kills it', async () => {
@@ -68,7 +68,7 @@ describe('runProgram', () => {
     const { lines, result } = await run(dir, [caseFile('course-bash-echo-hi')]);
     expect(lines.map((l) => JSON.parse(l.text))).toEqual([{ results: [{ content: 'hi\n', exit_code: 0, is_error: false }] }]);
     expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
   it('kills a program that floods stdout without a line break', async () => {
@@ -109,7 +109,7 @@ describe('runProgram', () => {
       },
     });
     expect(result.end).toEqual({ kind: 'stopped' });
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
   it('reports a process that cannot be started', async () => {

@@ -30,11 +30,16 @@ export function probeSandbox(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
   return probe;
 }
 
+// The bwrap found on the grader's PATH, on Linux; undefined elsewhere. Whether it works is the probe's to say.
+export function findBwrap(env: NodeJS.ProcessEnv): string | undefined {
+  return process.platform === 'linux' ? findOnPath('bwrap', env.PATH ?? '') : undefined;
+}
+
 async function run(path: string): Promise<SandboxProbe> {
   if (process.platform !== 'linux') {
     return { available: false, reason: `the sandbox needs Linux (bubblewrap) and this is ${process.platform}`, fix: 'grade on Linux: in CI, a container or WSL 2' };
   }
-  const bwrap = findOnPath('bwrap', path);
+  const bwrap = findBwrap({ PATH: path });
   if (bwrap === undefined) return { available: false, reason: 'bubblewrap (bwrap) is not installed', fix: INSTALL_LINE };
   let layout: SandboxLayout;
   try {

@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeCourse, makeInstalledCourse, REPO, useScratch } from '../../course-fixture.ts';
-import { tsxCacheName } from '../../../../src/grade/run/isolation/tsx-cache.ts';
+import { isCourseCache, tsxCacheName } from '../../../../src/grade/run/isolation/tsx-cache.ts';
 import { BIN, COURSE_CASES, digestTree, grade, jsonTests, theinference } from './hostile-course.ts';
 
 const scratch = useScratch();
@@ -59,25 +59,30 @@ describe('attack 2: rewriting the snapshots so that the next run passes', () => 
 
 describe("attack 3: poisoning the tsx transform cache that a later run (the grader's own, the reference's) reads", () => {
   // The installed copy runs the grader from its sources through tsx, so the grader has a cache of its own in
-  // the temp dir: <TMPDIR>/tsx-<euid>.
+  // the temp dir: <TMPDIR>/tsx-<euid>. The course's cache is beside it (theinference-tsx-<course>-<sources>).
   const graderCache = (): string => join(scratch.tmp, tsxCacheName());
-  const poisoned = async (): Promise<string[]> => {
-    const found: string[] = [];
-    for (const entry of await readdir(graderCache()).catch(() => [])) {
-      if ((await readFile(join(graderCache(), entry), 'utf8')).includes('poisoned by a student')) found.push(entry);
+  const poisonedIn = async (cache: string): Promise<number> => {
+    let found = 0;
+    for (const entry of await readdir(cache).catch(() => [])) {
+      if ((await readFile(join(cache, entry), 'utf8')).includes('poisoned by a student')) found += 1;
     }
     return found;
   };
+  const courseCaches = async (): Promise<string[]> => (await readdir(scratch.tmp)).filter(isCourseCache).map((n) => join(scratch.tmp, n));
 
-  it("reaches only its own command's cache in the sandbox: the grader's stays clean, and so the reference runs clean", async () => {
+  it("reaches only its own course's cache in the sandbox: the grader's stays clean, and so the reference runs clean", async () => {
     const hostile = await makeInstalledCourse(scratch, 'hostile-poisons-tsx-cache');
+    const before = new Set(await courseCaches());
     const run = await grade(hostile.bin, hostile.dir, 'required', JSON_REPORT);
     expect(run.exitCode).toBe(1);
-    // It poisoned the cache its own command's processes share (theirs to write), and nothing else.
-    expect(outputs(run.stdout)).toMatch(/\[attack\] cache entries poisoned: [1-9]\d* in \$TMPDIR\/tsx-\d+$/m);
+    // It poisoned the cache of its own sources (its later processes, and only they, compile through it)…
+    const mine = (await courseCaches()).filter((c) => !before.has(c));
+    expect(mine.length).toBe(1);
+    expect(await poisonedIn(mine[0]!)).toBeGreaterThan(0);
+    // …and nothing else: the grader's cache is clean, and the grader (from its sources, through that cache) and the
+    // reference (through a cache of its own) run clean.
     expect((await readdir(graderCache())).length).toBeGreaterThan(0);
-    expect(await poisoned()).toEqual([]);
-    // The grader (from its sources, through its cache) and the reference (through a cache of its own) run clean.
+    expect(await poisonedIn(graderCache())).toBe(0);
     const check = await theinference(hostile.bin, hostile.dir, ['snapshot', '--stage', 'register-tools', '--check', ...COURSE_CASES]);
     expect([check.exitCode, check.stdout.trim().split('\n').at(-1)]).toEqual([0, '3 up to date']);
   });
@@ -86,7 +91,7 @@ describe("attack 3: poisoning the tsx transform cache that a later run (the grad
     const hostile = await makeInstalledCourse(scratch, 'hostile-poisons-tsx-cache');
     try {
       await grade(hostile.bin, hostile.dir, 'off', JSON_REPORT);
-      expect((await poisoned()).length).toBeGreaterThan(0);
+      expect(await poisonedIn(graderCache())).toBeGreaterThan(0);
     } finally {
       await rm(graderCache(), { recursive: true, force: true });
     }
