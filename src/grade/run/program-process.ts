@@ -92,7 +92,8 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   });
   child.stdio[3]?.on('error', () => {});
   const kill = (): void => {
-    if (init !== undefined) signal(init, 'SIGKILL');
+    // bwrap reaps its init before it exits itself: once it has exited, that pid may be anyone's.
+    if (init !== undefined && child.exitCode === null && child.signalCode === null) signal(init, 'SIGKILL');
     if (child.pid !== undefined) signal(-child.pid, 'SIGKILL');
   };
   return started(child, [tmp], kill, {
