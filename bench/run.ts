@@ -78,9 +78,9 @@ async function main(): Promise<void> {
     const vsFloor = ratio(per(GRADER), per(FLOOR));
     const vsVitest = ratio(per(GRADER), per(VITEST));
     const vsOff = ratio(per(GRADER), per(GRADER_OFF));
-    log(`  grader / floor  ≤ 1.5                ${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
-    log(`  grader / vitest ≤ 0.8                ${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
-    log(`  sandboxed / --isolation off ≤ 1.05   ${range(vsOff).padEnd(24)}${verdict(vsOff.median <= 1.05)}`);
+    log(`${'  grader / floor  ≤ 1.5'.padEnd(TARGET_WIDTH)}${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
+    log(`${'  grader / vitest ≤ 0.8'.padEnd(TARGET_WIDTH)}${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
+    log(`${'  sandboxed / --isolation off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsOff).padEnd(24)}${verdict(vsOff.median <= 1.05)}`);
   }
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
   for (const isolation of WATCH_MODES) {
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       const ms = watch.filter((s) => s.passed === passed && s.isolation === isolation).map((s) => s.ms);
       if (ms.length === 0) continue;
       const kind = `${passed ? 'passing' : 'failing'}${isolation === 'off' ? ', off' : ''}`;
-      log(`  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(39) + `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
+      log(`  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(TARGET_WIDTH) + `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
     }
   }
 
@@ -113,6 +113,8 @@ const VITEST = 'vitest: 1 file, 1 test per case';
 const PER_PROCESS = 'per-process tsx, 2 at a time';
 const GRADER = 'grader, cold (sandboxed: --isolation required)';
 const GRADER_OFF = 'grader, cold, --isolation off';
+// The width of a target's name in the summary.
+const TARGET_WIDTH = 46;
 // Watch mode is measured sandboxed (what a student gets where bubblewrap works) and not, one after the other.
 const WATCH_MODES = ['required', 'off'] as const;
 
