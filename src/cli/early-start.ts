@@ -1,7 +1,7 @@
 // Program processes started before the CLI is loaded. A program process needs about 0.4 s to start Node and
 // register tsx, and none of that depends on the course's code or on the flags beyond --dir; the CLI needs about
 // 0.2 s to load its modules and parse them. bin/theinference.js calls this first, so the two overlap: the
-// processes wait as standbys (src/grade/run/standby.ts) until the run hands them their case files.
+// processes wait as standbys (src/grade/run/standby.ts) until the run hands them their cases.
 //
 // The flags are only glanced at here; commander parses them for real. A guess that turns out wrong costs
 // nothing but the unused processes: the run takes a standby only for the directory it was started in, and

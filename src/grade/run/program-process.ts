@@ -180,7 +180,7 @@ function started(child: ChildProcess, tmpSpellings: string[], kill: () => void, 
 }
 
 // Kills a process group; a group already gone is fine.
-export function killGroup(pid: number): void {
+function killGroup(pid: number): void {
   signal(-pid, 'SIGKILL');
 }
 
