@@ -1,7 +1,7 @@
 // Running the real grader binary on a hostile course directory (test/fixtures/hostile-*), for the tests of
 // issue 9's attacks: its exit code, its stdout and stderr, and the JSON report when asked for one.
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { REPO } from '../../course-fixture.ts';
@@ -42,6 +42,21 @@ export async function theinference(bin: string, dir: string, args: string[], how
 export function jsonTests(text: string): Map<string, { status: string; output: string | null; message: string | null }> {
   const report = JSON.parse(text) as { tests: { name: string; status: string; output: string | null; message: string | null }[] };
   return new Map(report.tests.map((t) => [t.name, t]));
+}
+
+// The live processes (zombies are dead) working anywhere under `root`, described: what a run left running.
+export async function survivorsIn(root: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
+    if (cwd !== root && !cwd.startsWith(`${root}/`)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ') Z');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    found.push(`${pid} ${cmdline.split('\0').join(' ').slice(0, 200)}`);
+  }
+  return found;
 }
 
 // A digest of every file under `dir` (name and content), to show that nothing there changed.

@@ -2,15 +2,18 @@
 // the screen and print a fake summary over the `[your_program]` prefix, and characters that end a line for some
 // reader other than a terminal (U+2028, U+2029, NEL, a lone CR, VT, FF), after which a CI format would start a line
 // without the prefix. No sandbox stops a program printing; every reporter must show these characters, not obey them.
+import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, REPORTER_NAMES } from '../../../../src/grade/report/index.ts';
 import { runStage } from '../../../../src/grade/run-stage.ts';
 import { SANDBOX } from '../../../support/isolation.ts';
 import { makeCourse, useScratch } from '../../course-fixture.ts';
-import { BIN, COURSE_CASES, grade } from './hostile-course.ts';
+import { BIN, COURSE_CASES, grade, survivorsIn } from './hostile-course.ts';
 
 const scratch = useScratch();
+// Nothing a run started survives it: no process is left working in any of this file's courses.
+afterEach(async () => expect(await survivorsIn(join(scratch.root, 'courses'))).toEqual([]));
 const SUMMARY = /^\d+ passed, \d+ failed$/;
 
 describe('attack 8: terminal escapes on stderr (pretty reporter, stdout not a terminal)', () => {

@@ -6,12 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CHATTR_WORKS } from '../../../support/isolation.ts';
 import { makeCourse, processRunning, useScratch } from '../../course-fixture.ts';
-import { BIN, COURSE_CASES, grade, jsonTests } from './hostile-course.ts';
+import { BIN, COURSE_CASES, grade, jsonTests, survivorsIn } from './hostile-course.ts';
 
 const scratch = useScratch();
+// Nothing a run started survives it: no process is left working in any of this file's courses.
+afterEach(async () => expect(await survivorsIn(join(scratch.root, 'courses'))).toEqual([]));
 const JSON_REPORT = [...COURSE_CASES, '--reporter', 'json'];
 const outputs = (stdout: string): string => [...jsonTests(stdout).values()].map((t) => t.output ?? '').join('\n');
 

@@ -5,12 +5,14 @@
 // package installed in the course (node_modules/theinference, as `npm install` puts it), never this repository.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { makeCourse, makeInstalledCourse, REPO, useScratch } from '../../course-fixture.ts';
 import { isCourseCache, tsxCacheName } from '../../../../src/grade/run/isolation/tsx-cache.ts';
-import { BIN, COURSE_CASES, digestTree, grade, jsonTests, theinference } from './hostile-course.ts';
+import { BIN, COURSE_CASES, digestTree, grade, jsonTests, survivorsIn, theinference } from './hostile-course.ts';
 
 const scratch = useScratch();
+// Nothing a run started survives it: no process is left working in any of this file's courses.
+afterEach(async () => expect(await survivorsIn(join(scratch.root, 'courses'))).toEqual([]));
 const JSON_REPORT = [...COURSE_CASES, '--reporter', 'json'];
 
 // What each case printed, joined: the attack reports what it managed on stderr.
