@@ -1,6 +1,8 @@
 // The course driver for the stage "Register the toolset". Provided by the course: students do not edit it.
 //
-//   tsx program.ts dispatch <case.json> [<case.json> …]
+//   tsx program.ts dispatch <case.json> [<case.json> …]    run case files by hand
+//   tsx program.ts dispatch -                              read cases from stdin, one JSON object per line,
+//                                                          until it ends (how the grader runs it)
 //
 // For each case, in order: seed a fresh temporary sandbox from its `files`, build `Tools` and `makeExecute`
 // from ./src, call `execute(tool, input)` for each entry of `calls` (awaiting each), print one line
@@ -9,9 +11,10 @@
 //
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes
 // SANDBOX_PLACEHOLDER, and the placeholder in a case's inputs and symlink targets becomes the real path.
-import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { Tools } from './src/tools/index.ts';
 import { makeExecute } from './src/execute.ts';
@@ -51,10 +54,26 @@ export async function dispatch(testCase: Case, make: typeof makeExecute = makeEx
 async function seed(sandbox: string, files: Record<string, FileSpec>): Promise<void> {
   for (const [path, spec] of Object.entries(files)) {
     const target = join(sandbox, path);
+    // A seeded symlink may point anywhere (the escape cases point one at /etc), but nothing is written
+    // through one that leads out of the sandbox.
+    if (!(await staysInside(sandbox, target))) {
+      throw new Error(`"files"["${path}"] would be written outside the sandbox, through a symlink seeded before it`);
+    }
     await mkdir(dirname(target), { recursive: true });
     if (typeof spec === 'string') await writeFile(target, spec);
     else if ('base64' in spec) await writeFile(target, Buffer.from(spec.base64, 'base64'));
     else await symlink(expand(spec.symlink, sandbox), target);
+  }
+}
+
+// Whether writing `target` stays in the sandbox: the nearest part of it that exists, links followed, is inside.
+// A dangling link on the way counts as leaving: writing through it would create its target, wherever that is.
+async function staysInside(sandbox: string, target: string): Promise<boolean> {
+  const root = await realpath(sandbox);
+  for (let at = target; ; at = dirname(at)) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return real === root || real.startsWith(root + sep);
+    if ((await lstat(at).catch(() => undefined))?.isSymbolicLink()) return false;
   }
 }
 
@@ -100,9 +119,9 @@ async function restoreAccess(directory: string): Promise<void> {
   }
 }
 
-// Reads and checks one case file; the error says which field is wrong so the author can fix it.
-async function readCase(file: string): Promise<Case> {
-  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+// Checks one case's JSON; the error says which field is wrong so the author can fix it.
+function parseCase(text: string): Case {
+  const parsed: unknown = JSON.parse(text);
   if (!isObject(parsed)) throw new Error('a case must be a JSON object');
   const { files = {}, calls } = parsed;
   if (!isObject(files)) throw new Error('"files" must be an object of path -> contents');
@@ -124,37 +143,49 @@ async function readCase(file: string): Promise<Case> {
   return { files: files as Record<string, FileSpec>, calls: calls as Call[] };
 }
 
+// The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
+// named files.
+async function* caseSource(args: string[]): AsyncGenerator<{ where: string; read: () => Promise<string> }> {
+  if (args.length === 1 && args[0] === '-') {
+    let n = 0;
+    for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+      n += 1;
+      if (line.trim() !== '') yield { where: `on stdin line ${n}`, read: async () => line };
+    }
+  } else {
+    for (const file of args) yield { where: file, read: () => readFile(file, 'utf8') };
+  }
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...files] = argv;
-  if (command !== 'dispatch' || files.length === 0) {
-    process.stderr.write('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n');
+  const [command, ...args] = argv;
+  if (command !== 'dispatch' || args.length === 0) {
+    process.stderr.write('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n');
     return 2;
   }
   // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
   // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
   const print = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-  // Every case file is checked before any runs, so a bad one costs no sandbox and prints no partial output.
-  const cases: Case[] = [];
-  for (const file of files) {
+  // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
+  for await (const { where, read } of caseSource(args)) {
+    let testCase: Case;
     try {
-      cases.push(await readCase(file));
+      testCase = parseCase(await read());
     } catch (error) {
-      process.stderr.write(`error: cannot read case ${file}: ${describeThrow(error)}\n`);
+      process.stderr.write(`error: cannot read case ${where}: ${describeThrow(error)}\n`);
       return 2;
     }
-  }
-  for (const [i, testCase] of cases.entries()) {
     let results: unknown[];
     try {
       results = await dispatch(testCase);
     } catch (error) {
       // execute's throws are recorded per call, so what reaches here is seeding: the case's `files` are wrong.
-      process.stderr.write(`error: cannot seed case ${files[i]}: ${describeThrow(error)}\n`);
+      process.stderr.write(`error: cannot seed case ${where}: ${describeThrow(error)}\n`);
       return 2;
     }
     await new Promise<void>((done) => print(JSON.stringify({ results }) + '\n', () => done()));

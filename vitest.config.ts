@@ -8,5 +8,9 @@ export default defineConfig({
     // End-to-end tests spawn real processes (the grader, tsx, bash); on a 2-core machine they need room.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Every program process the suite starts runs in the sandbox, and a machine without one fails the suite
+    // rather than passing it unprotected (.ci/run installs bubblewrap). THEINFERENCE_ISOLATION=off runs the
+    // suite's own program processes without it; the tests of the sandbox itself still need bubblewrap.
+    env: { THEINFERENCE_ISOLATION: process.env.THEINFERENCE_ISOLATION ?? 'required' },
   },
 });

@@ -4,6 +4,9 @@
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { probeSandbox } from '../src/grade/run/isolation/probe-sandbox.ts';
+import { sandboxArgs } from '../src/grade/run/isolation/sandbox-args.ts';
+import { sandboxLayout } from '../src/grade/run/isolation/sandbox-layout.ts';
 
 // One start-up step: a command measured like the approaches.
 export type ProfileStep = {
@@ -32,7 +35,13 @@ export async function profileSteps(options: {
   const node = process.execPath;
   const bin = join(options.packageRoot, 'bin', 'theinference.js');
   const program = ['--import', options.tsx, 'program.ts', 'dispatch', echoCase];
+  // What starting the sandbox costs: Node printing its version, outside and inside a sandbox laid out as for the
+  // course (when bubblewrap works here).
+  const probe = await probeSandbox(process.env);
+  const sandbox = probe.available ? [...sandboxArgs(sandboxLayout({ dir: options.dir, id: 'bench', files: [] })), '--'] : undefined;
   const steps: ProfileStep[] = [
+    { label: 'node --version', command: node, args: ['--version'], cwd: options.dir },
+    ...(sandbox === undefined || !probe.available ? [] : [{ label: 'node --version in the sandbox (bwrap start-up)', command: probe.bwrap, args: [...sandbox, node, '--version'], cwd: options.dir }]),
     { label: 'node -e 0 (bare Node start-up)', command: node, args: ['-e', '0'], cwd: options.dir },
     { label: 'node --import tsx -e 0 (tsx registration)', command: node, args: ['--import', options.tsx, '-e', '0'], cwd: options.dir },
     { label: 'program.ts dispatch, 1 echo call, tsx cache warm', command: node, args: program, cwd: options.dir },

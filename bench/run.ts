@@ -1,5 +1,6 @@
 // `npm run bench`: the grader against the floor, a vitest suite and one process per case, measured side by side
-// in one run; its peak memory; where its start-up time goes; and watch mode's save-to-verdict time.
+// in one run, and the sandbox's cost (the grader with --isolation required against --isolation off, same rounds);
+// its peak memory; where its start-up time goes; and watch mode's save-to-verdict time, sandboxed and not.
 // Timing is reported, never asserted: a target missed prints FAIL and the run still exits 0. A measurement
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   log(`machine: ${describeMachine()}`);
   log(`method: one untimed warm-up run of each approach (also checks it grades every case correctly), then ${runs} rounds;`);
   log('        each round runs every approach once, in rotated order; wall time from spawn to exit.');
+  log('        The grader runs sandboxed (bubblewrap) unless an approach says --isolation off.');
   log();
 
   const times = only.has('cold') ? await measureApproaches() : new Map<string, number[]>();
@@ -81,15 +83,19 @@ async function main(): Promise<void> {
   if (only.has('cold')) {
     const vsFloor = ratio(per(GRADER), per(FLOOR));
     const vsVitest = ratio(per(GRADER), per(VITEST));
-    log(`  grader / floor  ≤ 1.5                ${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
-    log(`  grader / vitest ≤ 0.8                ${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
+    const vsOff = ratio(per(GRADER), per(GRADER_OFF));
+    log(`${'  grader / floor  ≤ 1.5'.padEnd(TARGET_WIDTH)}${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
+    log(`${'  grader / vitest ≤ 0.8'.padEnd(TARGET_WIDTH)}${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
+    log(`${'  sandboxed / --isolation off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsOff).padEnd(24)}${verdict(vsOff.median <= 1.05)}`);
   }
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
-  for (const passed of [false, true]) {
-    const ms = watch.filter((s) => s.passed === passed).map((s) => s.ms);
-    if (ms.length === 0) continue;
-    const kind = passed ? 'passing' : 'failing';
-    log(`  watch save → ${kind} verdict ≤ 1.5 s  ${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
+  for (const isolation of WATCH_MODES) {
+    for (const passed of [false, true]) {
+      const ms = watch.filter((s) => s.passed === passed && s.isolation === isolation).map((s) => s.ms);
+      if (ms.length === 0) continue;
+      const kind = `${passed ? 'passing' : 'failing'}${isolation === 'off' ? ', off' : ''}`;
+      log(`  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(TARGET_WIDTH) + `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
+    }
   }
   if (proxy !== undefined) {
     for (const [name, q] of [['median', 0.5], ['p99', 0.99]] as const) {
@@ -133,7 +139,12 @@ async function main(): Promise<void> {
 const FLOOR = 'floor: 1 tsx process, every case in-process';
 const VITEST = 'vitest: 1 file, 1 test per case';
 const PER_PROCESS = 'per-process tsx, 2 at a time';
-const GRADER = 'grader, cold';
+const GRADER = 'grader, cold (sandboxed: --isolation required)';
+const GRADER_OFF = 'grader, cold, --isolation off';
+// The width of a target's name in the summary.
+const TARGET_WIDTH = 46;
+// Watch mode is measured sandboxed (what a student gets where bubblewrap works) and not, one after the other.
+const WATCH_MODES = ['required', 'off'] as const;
 
 async function measureApproaches(): Promise<Map<string, number[]>> {
   const vitest = await makeVitestSuite({ packageRoot, dir, stage: STAGE });
@@ -142,7 +153,8 @@ async function measureApproaches(): Promise<Map<string, number[]>> {
       { name: FLOOR, run: () => runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'floor.ts'), dir, STAGE], { cwd: dir, expect: ALL_PASS }) },
       { name: VITEST, run: () => runCommand(vitest.command, vitest.args, { cwd: vitest.root }) },
       { name: PER_PROCESS, run: () => gradePerProcess({ packageRoot, dir, stage: STAGE, tsx, concurrency: 2 }) },
-      { name: GRADER, run: () => runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir], { cwd: dir, expect: ALL_PASS }) },
+      { name: GRADER, run: () => runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'required'], { cwd: dir, expect: ALL_PASS }) },
+      { name: GRADER_OFF, run: () => runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'off'], { cwd: dir, expect: ALL_PASS }) },
     ];
     const times = await measureRounds(approaches);
     log('approach'.padEnd(48) + 'median (range, n)');
@@ -206,13 +218,17 @@ async function measurePhases(): Promise<Array<Record<string, number>>> {
   return phases;
 }
 
-async function measureWatchMode(): Promise<SaveSample[]> {
-  log(`watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts):`);
-  const watch = await measureWatch({ packageRoot, stage: STAGE, saves });
-  const toFail = watch.filter((s) => !s.passed).map((s) => s.ms);
-  const toPass = watch.filter((s) => s.passed).map((s) => s.ms);
-  if (toFail.length > 0) log(`  save → failing verdict: ${formatSeconds(summarise(toFail))}`);
-  if (toPass.length > 0) log(`  save → passing verdict: ${formatSeconds(summarise(toPass))}`);
+async function measureWatchMode(): Promise<Array<SaveSample & { isolation: string }>> {
+  log(`watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts, each --isolation in turn):`);
+  const watch: Array<SaveSample & { isolation: string }> = [];
+  for (const isolation of WATCH_MODES) {
+    const samples = await measureWatch({ packageRoot, stage: STAGE, saves, isolation });
+    watch.push(...samples.map((s) => ({ ...s, isolation })));
+    const toFail = samples.filter((s) => !s.passed).map((s) => s.ms);
+    const toPass = samples.filter((s) => s.passed).map((s) => s.ms);
+    if (toFail.length > 0) log(`  --isolation ${isolation.padEnd(8)} save → failing verdict: ${formatSeconds(summarise(toFail))}`);
+    if (toPass.length > 0) log(`  --isolation ${isolation.padEnd(8)} save → passing verdict: ${formatSeconds(summarise(toPass))}`);
+  }
   log();
   return watch;
 }

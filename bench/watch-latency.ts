@@ -8,6 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { isCourseCache } from '../src/grade/run/isolation/tsx-cache.ts';
 import { copyCourse } from './course-copy.ts';
 
 // The verdict line every run of the pretty reporter ends its summary with.
@@ -20,7 +21,7 @@ export const PAUSE_MS = 2000;
 export type SaveSample = { ms: number; passed: boolean };
 
 // Starts watch mode, makes `saves` saves and measures each; leaves no process and no temp dir behind.
-export async function measureWatch(options: { packageRoot: string; stage: string; saves: number; timeoutMs?: number }): Promise<SaveSample[]> {
+export async function measureWatch(options: { packageRoot: string; stage: string; saves: number; isolation: string; timeoutMs?: number }): Promise<SaveSample[]> {
   const course = await copyCourse();
   const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -30,7 +31,7 @@ export async function measureWatch(options: { packageRoot: string; stage: string
   if (broken === reference) throw new Error("bench: src/execute.ts has no `case 'Read':` line to remove for the broken save");
 
   const bin = join(options.packageRoot, 'bin', 'theinference.js');
-  const child = execa(process.execPath, [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir], {
+  const child = execa(process.execPath, [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir, '--isolation', options.isolation], {
     cwd: course.dir,
     env: { ...process.env, NO_COLOR: '1', TMPDIR: graderTmp },
     stdin: 'pipe',
@@ -74,8 +75,9 @@ export async function measureWatch(options: { packageRoot: string; stage: string
     child.stdin?.write('q\n');
     const result = await Promise.race([child, new Promise<null>((r) => setTimeout(() => r(null), timeoutMs))]);
     if (result === null) throw new Error('bench: watch mode did not exit after q');
-    // tsx's transform cache (tsx-<uid>) is the CLI's own, kept in the OS temp dir on purpose; anything else is a leftover.
-    const left = (await readdir(graderTmp)).filter((name) => !/^tsx-\d+$/.test(name));
+    // tsx's transform caches (the CLI's own tsx-<uid>, a course's) are kept in the OS temp dir on purpose; anything
+    // else is a leftover.
+    const left = (await readdir(graderTmp)).filter((name) => !/^tsx-\d+$/.test(name) && !isCourseCache(name));
     if (left.length > 0) throw new Error(`bench: watch mode left temp files behind: ${left.join(', ')}`);
     return samples;
   } finally {

@@ -11,7 +11,8 @@ export type HarnessErrorCode =
   | 'NO_INSTALL_SPEC'
   | 'FILES_EXIST'
   | 'CANNOT_WRITE'
-  | 'NO_RECORD';
+  | 'NO_RECORD'
+  | 'NO_SANDBOX';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

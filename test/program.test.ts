@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -24,11 +24,12 @@ async function writeCase(name: string, data: unknown): Promise<string> {
   return file;
 }
 
-// The real driver as the grader runs it: its own process, TMPDIR pointed at a directory the test owns
-// (tsx's cache is off, so whatever appears there is the program's).
-function runProgram(args: string[], cwd = REPO) {
+// The real driver, in a process of its own, TMPDIR pointed at a directory the test owns (tsx's cache is off, so
+// whatever appears there is the program's); `input` goes to its stdin.
+function runProgram(args: string[], cwd = REPO, input = '') {
   return execa('node', ['--import', 'tsx', 'program.ts', ...args], {
     cwd,
+    input,
     reject: false,
     stripFinalNewline: false,
     env: { TMPDIR: tmp, TSX_DISABLE_CACHE: '1', THEINFERENCE_TEST_SECRET: SECRET },
@@ -147,6 +148,22 @@ describe('dispatch: what the code under test does', () => {
   });
 });
 
+describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', () => {
+  it('answers each line in order until stdin ends, skipping blank lines', async () => {
+    const input = ['{"calls":[]}', '', '{"files":{"a.txt":"A"},"calls":[{"tool":"Read","input":{"path":"a.txt"}}]}', ''].join('\n');
+    const run = await runProgram(['dispatch', '-'], REPO, input);
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe('{"results":[]}\n{"results":[{"content":"1: A"}]}\n');
+  });
+
+  it('stops at a line that is not a case, naming the line, after the cases before it printed', async () => {
+    const run = await runProgram(['dispatch', '-'], REPO, '{"calls":[]}\n{ nope\n{"calls":[]}\n');
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('{"results":[]}\n');
+    expect(run.stderr).toMatch(/^error: cannot read case on stdin line 2: SyntaxError/);
+  });
+});
+
 describe('dispatch: misuse exits 2 with a message naming the file', () => {
   const good = { description: 'd', calls: [{ tool: 'echo', input: { text: 'x' } }] };
   const rows: Array<{ name: string; data: unknown; message: string }> = [
@@ -163,14 +180,44 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
     const run = await runProgram(['dispatch', first, bad]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(message.replace('<file>', bad));
-    // Case files are all read before any runs; only seeding fails later, after the cases before it printed.
-    expect(run.stdout).toBe(name === 'files that cannot be seeded' ? '{"results":[{"content":"x"}]}\n' : '');
+    // Each case is checked when its turn comes: the one before the bad one has printed.
+    expect(run.stdout).toBe('{"results":[{"content":"x"}]}\n');
     expect(await readdir(tmp)).toEqual([]);
   });
 
   it('prints its usage without a case file', async () => {
     const run = await runProgram(['dispatch']);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toBe('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n');
+    expect(run.stderr).toBe('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n');
+  });
+});
+
+describe('dispatch: seeding never writes through a seeded symlink that leads out of the sandbox', () => {
+  let outside = '';
+  beforeAll(async () => {
+    outside = join(work, 'outside');
+    await mkdir(outside);
+  });
+
+  it.each([
+    ['a file under a link to a directory outside', (o: string) => ({ out: { symlink: o }, 'out/planted.txt': 'x' }), 'out/planted.txt'],
+    ['a file whose own name is a link to outside', (o: string) => ({ f: { symlink: join(o, 'planted.txt') }, './f': 'x' }), './f'],
+    ['a file under a dangling link', (o: string) => ({ gone: { symlink: join(o, 'missing') }, 'gone/planted.txt': 'x' }), 'gone/planted.txt'],
+    ['a link under a link to outside', (o: string) => ({ out: { symlink: o }, 'out/planted.txt': { symlink: '/etc' } }), 'out/planted.txt'],
+  ])('refuses %s', async (_, files, path) => {
+    const file = await writeCase('through-a-link', { files: files(outside), calls: [] });
+    const run = await runProgram(['dispatch', file]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(`"files"["${path}"] would be written outside the sandbox, through a symlink seeded before it`);
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readdir(tmp)).toEqual([]);
+  });
+
+  it('writes through a seeded link that stays inside, and seeds a link pointing out', async () => {
+    const files = { dir: { symlink: 'real' }, 'real/keep.txt': 'k', 'dir/through.txt': 't', host: { symlink: '/etc' } };
+    const file = await writeCase('inside-links', { files, calls: [{ tool: 'Glob', input: { pattern: 'real/*' } }] });
+    const run = await runProgram(['dispatch', file]);
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe('{"results":[{"content":"real/keep.txt\\nreal/through.txt"}]}\n');
   });
 });

@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
+import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { RecordFlags } from './commands/record-flags.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
@@ -69,6 +70,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--output <file>', "write the report to a file instead of stdout")
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
+    .addOption(isolationOption())
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
@@ -89,6 +91,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .requiredOption('--stage <slug>', 'the stage whose snapshots to regenerate')
     .option('--case <name>', 'a case name or glob (* and ?); repeat for several', collect, [])
     .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
+    .addOption(isolationOption())
     .action(async (flags: SnapshotFlags) => done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)));
   program
     .command('record')
@@ -105,6 +108,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
     .option('--dry-run', 'print the report and the cases; write nothing')
     .option('--force', 'replace existing cases whose content differs')
+    .addOption(isolationOption('the replays'))
     .option('--live', 'run the agent command (after --) through a local API proxy and record its session')
     .option('--workspace <dir>', 'with --live: the directory the agent works in, snapshotted as the seed (default: the current directory)')
     .option('--upstream <url>', 'with --live: where the proxy forwards requests (default: the Anthropic API)')
@@ -116,6 +120,11 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       else done(await (await import('./commands/record.ts')).recordCommand(flags, io));
     });
   return program;
+}
+
+// No commander default: the default depends on the environment (CI), decided where the command runs.
+function isolationOption(what = 'program processes'): Option {
+  return new Option('--isolation <mode>', `run ${what} in the OS sandbox (default: auto; required when CI is set)`).choices(ISOLATION_MODES);
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -5,6 +5,9 @@ import { packageRoot, requireStage } from '../course/stages.ts';
 import { loadJudging, planCases, type Judging } from './case-plan.ts';
 import { checkCourseDir } from './run/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
+import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
+import { openCourseCache } from './run/isolation/tsx-cache.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
@@ -14,9 +17,9 @@ import type { CaseResult, RunOptions, RunReport } from './types.ts';
 // Per case, when --timeout is not given: generous for the slowest case on a busy 2-core machine.
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-// Grades `options.dir`. Misuse (unknown stage, no program.ts, bad case file) is a HarnessError; everything the
-// program under test does is a verdict in the report. Rejects with the abort reason when options.signal fires.
-// Settles only once every program process it started is dead and its temp dir gone.
+// Grades `options.dir`. Misuse (unknown stage, no program.ts, bad case file, a sandbox required but missing) is a
+// HarnessError; everything the program under test does is a verdict in the report. Rejects with the abort reason
+// when options.signal fires. Settles only once every program process it started is dead and its temp dir gone.
 export async function runStage(options: RunOptions): Promise<RunReport> {
   const started = performance.now();
   const root = packageRoot();
@@ -25,7 +28,13 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const selected = await planCases(root, options.stage, options.cases ?? [], options.shard);
   const jobs = options.jobs ?? defaultJobs();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const common = { dir: options.dir, jobs, timeoutMs, env: options.env ?? process.env };
+  const env = options.env ?? process.env;
+  // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
+  const choice = options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
+  const warnings = new Set<string>(choice.warning === undefined ? [] : [choice.warning]);
+  const cache = await openCourseCache(options.dir, env);
+  const confinement = { sandbox: choice.sandbox, tsxCache: cache.dir };
+  const common = { dir: options.dir, jobs, timeoutMs, env, confinement, onWarning: (w: string) => void warnings.add(w) };
   const standbys = options.standbys === undefined ? {} : { standbys: options.standbys };
 
   // `stop` ends the batches (--bail, a bad case file, the caller's signal); `cancel` also ends the re-runs alone.
@@ -79,6 +88,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
   });
+  let report: RunReport;
   try {
     judging = await loadJudging(root, options.stage, selected);
     for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null)) emit(noSnapshot(judging.cases.get(c.name)!));
@@ -89,9 +99,10 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     for (const result of checked.results) emit(result);
     const cases = selected.flatMap((c) => results.get(c.name) ?? []);
     const failed = cases.filter((c) => c.status === 'fail').length;
+    if (checked.warning !== undefined) warnings.add(checked.warning);
     const edited = failed > 0 ? await programEdited(options.dir, root) : undefined;
-    const warnings = [checked.warning, edited].filter((w) => w !== undefined);
-    return {
+    if (edited !== undefined) warnings.add(edited);
+    report = {
       stage: options.stage,
       dir: options.dir,
       cases,
@@ -99,7 +110,6 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
       failed,
       durationMs: Math.round(performance.now() - started),
       ...(cases.length < selected.length ? { skipped: selected.length - cases.length } : {}),
-      ...(warnings.length === 0 ? {} : { warnings }),
     };
   } finally {
     // On any way out (a bad case file, an abort), nothing is left running.
@@ -107,5 +117,8 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     await batches;
     await recheck.settled();
     options.signal?.removeEventListener('abort', onAbort);
+    const removed = await cache.close();
+    if (removed !== undefined) warnings.add(removed);
   }
+  return warnings.size === 0 ? report : { ...report, warnings: [...warnings] };
 }

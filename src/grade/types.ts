@@ -68,8 +68,12 @@ export type RunOptions = {
   signal?: AbortSignal;
   // Called as each case's verdict is known (cases may finish out of order).
   onCaseResult?: (result: CaseResult) => void;
-  // The environment program processes start from (process.env when absent); each also gets its own TMPDIR.
+  // The grader's environment (process.env when absent): it decides the default --isolation mode and where bwrap
+  // is found; program processes get only the few names docs/grader.md lists from it, and a TMPDIR of their own.
   env?: NodeJS.ProcessEnv;
+  // Whether program processes run in the sandbox, as the caller decided from --isolation
+  // (src/grade/run/isolation/choose-sandbox.ts); when absent, decided here from the default mode.
+  sandbox?: boolean;
   // Warm program processes to use before starting cold ones (watch mode keeps a pool for its course dir).
   standbys?: StandbySource;
   // How long each case took when it last ran in a batch, by name (ms): read to balance this run's batches so

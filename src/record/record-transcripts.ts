@@ -25,18 +25,21 @@ export type RecordOutcome = {
   reports: TranscriptReport[];
   // Cases that exist with other content (not written without --force; then nothing was written).
   refused: string[];
+  // What the user should know beyond the report: a temp dir that could not be removed.
+  warnings: string[];
 };
 
 type Worked = { transcript: ImportedTranscript; steps: Step[]; built: Built; redactor: Redactor; sources: RedactionSources };
 
 // Records every transcript: their cases are named, checked, snapshotted and written together.
 export async function recordTranscripts(transcripts: ImportedTranscript[], options: RecordOptions): Promise<RecordOutcome> {
-  const pool = replayPool({ root: options.root, env: options.env, size: Math.min(2, availableParallelism()), boundMs: REPLAY_BASH_MS });
+  const pool = replayPool({ root: options.root, env: options.env, sandbox: options.sandbox, size: Math.min(2, availableParallelism()), boundMs: REPLAY_BASH_MS });
   // Ctrl-C kills the workers at once, with the commands they are replaying; the replays in flight then fail and
   // the next window sees the signal.
   const stop = (): void => void pool.close();
   options.signal?.addEventListener('abort', stop, { once: true });
   let worked: Worked[];
+  const warnings: string[] = [];
   try {
     const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
     worked = await Promise.all(
@@ -57,7 +60,7 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
     );
   } finally {
     options.signal?.removeEventListener('abort', stop);
-    await pool.close();
+    warnings.push(...(await pool.close()));
   }
 
   const named = nameCases(worked, options.name);
@@ -67,12 +70,14 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
     if (found.length > 0) rejected.set(c.name, `it would carry the recording machine's ${found.join(', ')}`);
   }
   const toSnapshot = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => c);
-  const { snapshots, failed } = await snapshotCases(toSnapshot, {
+  const { snapshots, failed, warnings: snapshotWarnings } = await snapshotCases(toSnapshot, {
     root: options.root,
     stage: options.stage,
     env: options.env,
+    sandbox: options.sandbox,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
+  warnings.push(...snapshotWarnings);
   for (const [name, why] of failed) rejected.set(name, why);
   for (const { c, w } of named) {
     const snapshot = snapshots.get(c.name);
@@ -86,7 +91,7 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
       cases: named.filter((n) => n.w === w).map(({ c, draft }) => ({ name: c.name, draft, rejected: rejected.get(c.name) })),
     }),
   );
-  return { cases, reports, refused: cases.filter((c) => c.status === 'refused').map((c) => c.name) };
+  return { cases, reports, refused: cases.filter((c) => c.status === 'refused').map((c) => c.name), warnings };
 }
 
 // Who recorded, read off the transcript's directory (`/home/<user>/…`) and given by the caller, and the author's

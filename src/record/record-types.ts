@@ -35,6 +35,9 @@ export type RecordOptions = {
   machine?: MachineIdentity;
   // The theinference package whose program.ts and src/ are the reference that replays the calls.
   root: string;
+  // Whether the replays run in the OS sandbox (the command's --isolation decision): recorded commands such as
+  // `git push` or `rm -rf` then see only a tmpfs, no network and no home directory.
+  sandbox: boolean;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 };

@@ -5,6 +5,7 @@
 // request starts a fresh worker.
 import { fileURLToPath } from 'node:url';
 import { LineSplitter } from '../grade/run/line-splitter.ts';
+import { openTsxCache, type TsxCache } from '../grade/run/isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from '../grade/run/program-process.ts';
 import { TailBuffer } from '../grade/run/tail-buffer.ts';
 import type { Call, FileSpec } from '../course/types.ts';
@@ -25,11 +26,12 @@ export type ReplayCase = { files: Record<string, FileSpec>; calls: Call[] };
 // the sandbox as they found it, and how long each Bash call took (ms).
 export type ReplayRun = { results: Replayed[]; after: Record<number, string | null>; unchanged: number[]; bashMs: Record<number, number> };
 
-// The pool.
-export type ReplayPool = { replay: (c: ReplayCase) => Promise<ReplayRun>; close: () => Promise<void> };
+// The pool. `close` resolves to what the user should know (a temp dir that could not be removed).
+export type ReplayPool = { replay: (c: ReplayCase) => Promise<ReplayRun>; close: () => Promise<string[]> };
 
-// What the pool starts: the reference's package root, the environment, how many workers, the Bash bound.
-export type PoolOptions = { root: string; env: NodeJS.ProcessEnv; size: number; boundMs: number };
+// What the pool starts: the reference's package root, the environment, whether the workers are sandboxed (the
+// command's --isolation decision), how many workers, the Bash bound.
+export type PoolOptions = { root: string; env: NodeJS.ProcessEnv; sandbox: boolean; size: number; boundMs: number };
 
 type Worker = { proc: ProgramProcess; busy: boolean; send: (line: string, deadlineMs: number) => Promise<string> };
 
@@ -38,11 +40,25 @@ export function replayPool(options: PoolOptions): ReplayPool {
   const workers = new Set<Worker>();
   const waiting: ((w: Worker) => void)[] = [];
   let closed = false;
-  let closing: Promise<void> | undefined;
+  let closing: Promise<string[]> | undefined;
+  // The workers compile the reference through a tsx cache of their own, made with the first worker: never one a
+  // student's program has written.
+  let cache: Promise<TsxCache> | undefined;
+  const warnings: string[] = [];
+  // The disposal of workers that died or failed mid-replay, waited for (and their warnings kept) by close.
+  const failed: Promise<string | undefined>[] = [];
 
   const acquire = async (): Promise<Worker> => {
     for (const w of workers) if (!w.busy) return claim(w);
-    if (workers.size < options.size) return claim(await startWorker(options, (w) => workers.delete(w)).then((w) => (workers.add(w), w)));
+    if (workers.size < options.size) {
+      cache ??= openTsxCache(options.env);
+      const started = await startWorker(options, (await cache).dir, (w, disposed) => {
+        workers.delete(w);
+        failed.push(disposed);
+      });
+      workers.add(started);
+      return claim(started);
+    }
     return new Promise((resolve) => waiting.push(resolve));
   };
   const claim = (w: Worker): Worker => ((w.busy = true), w);
@@ -76,29 +92,18 @@ export function replayPool(options: PoolOptions): ReplayPool {
         closed = true;
         const all = [...workers];
         workers.clear();
-        await Promise.all(all.map((w) => stopWorker(w.proc)));
+        for (const warning of await Promise.all([...failed, ...all.map((w) => w.proc.dispose())])) if (warning !== undefined) warnings.push(warning);
+        const removed = await (await cache)?.close();
+        if (removed !== undefined) warnings.push(removed);
+        return warnings;
       })()),
   };
 }
 
-// How long a worker asked to stop has to kill the commands it runs before its whole group is killed.
-const STOP_GRACE_MS = 2_000;
-
-// Stops a worker: SIGTERM first, on which the reference's bash tool kills the process groups of the commands it
-// is running (they are groups of their own, out of reach of a kill aimed at the worker's group), then the group
-// and the temp dir go.
-async function stopWorker(proc: ProgramProcess): Promise<void> {
-  const child = proc.child;
-  if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-  }
-  await proc.dispose();
-}
-
-async function startWorker(options: PoolOptions, gone: (w: Worker) => void): Promise<Worker> {
-  const proc = await startProcess({ dir: options.root, env: options.env, args: [WORKER], stdin: 'pipe' });
+// Starts a worker the way every program process starts (startProcess), so its kill takes down the commands it
+// replays too: the PID namespace in the sandbox, the process tree found through /proc without it.
+async function startWorker(options: PoolOptions, tsxCache: string | undefined, gone: (w: Worker, disposed: Promise<string | undefined>) => void): Promise<Worker> {
+  const proc = await startProcess({ dir: options.root, env: options.env, args: [WORKER], stdin: 'pipe', sandbox: options.sandbox, tsxCache, files: [WORKER] });
   const splitter = new LineSplitter(MAX_LINE_BYTES);
   const stderr = new TailBuffer(4096);
   let pending: { resolve: (line: string) => void; reject: (e: Error) => void } | undefined;
@@ -116,8 +121,7 @@ async function startWorker(options: PoolOptions, gone: (w: Worker) => void): Pro
       }),
   };
   const fail = (why: string): void => {
-    gone(worker);
-    void stopWorker(proc);
+    gone(worker, proc.dispose());
     const detail = stderr.take().trim();
     pending?.reject(new Error(detail === '' ? why : `${why}: ${detail.split('\n').slice(-5).join(' / ')}`));
     pending = undefined;

@@ -32,18 +32,18 @@ export function formatCase(data: CaseFile): string {
 // Each case's snapshot from the reference, or why the case cannot be written (by name).
 export async function snapshotCases(
   cases: NamedCase[],
-  o: { root: string; stage: string; env: NodeJS.ProcessEnv; signal?: AbortSignal },
-): Promise<{ snapshots: Map<string, string>; failed: Map<string, string> }> {
+  o: { root: string; stage: string; env: NodeJS.ProcessEnv; sandbox: boolean; signal?: AbortSignal },
+): Promise<{ snapshots: Map<string, string>; failed: Map<string, string>; warnings: string[] }> {
   const snapshots = new Map<string, string>();
   const failed = new Map<string, string>();
-  if (cases.length === 0) return { snapshots, failed };
+  if (cases.length === 0) return { snapshots, failed, warnings: [] };
   const staging = await mkdtemp(join(tmpdir(), 'theinference-record-'));
   try {
     await mkdir(casesDir(staging, o.stage), { recursive: true });
     await cp(join(o.root, 'cases', 'case.schema.json'), join(staging, 'cases', 'case.schema.json'));
     for (const c of cases) await writeFile(join(casesDir(staging, o.stage), `${c.name}.json`), formatCase(c.data));
     const loaded = await loadCases(staging, o.stage);
-    const runs = await runReference({ root: o.root, cases: loaded, env: o.env, ...(o.signal === undefined ? {} : { signal: o.signal }) });
+    const { results: runs, warnings } = await runReference({ root: o.root, cases: loaded, env: o.env, sandbox: o.sandbox, ...(o.signal === undefined ? {} : { signal: o.signal }) });
     o.signal?.throwIfAborted();
     for (const c of cases) {
       const run = runs.get(c.name);
@@ -51,7 +51,7 @@ export async function snapshotCases(
       else if (!isDeepStrictEqual(run.results, c.results)) failed.set(c.name, 'the reference gave other results as a case than in the replay');
       else snapshots.set(c.name, formatSnapshot({ results: run.results }));
     }
-    return { snapshots, failed };
+    return { snapshots, failed, warnings };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

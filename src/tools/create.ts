@@ -1,7 +1,8 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { requireString } from './arguments.ts';
 import { fsFailure } from './fs-error.ts';
+import { writeChecked } from './open-checked.ts';
 import { fail, isFailure } from './output.ts';
 import { sandboxPath } from './sandbox-path.ts';
 import type { ToolOutput } from './types.ts';
@@ -27,9 +28,9 @@ export async function create(root: string, rawPath: unknown, rawText: unknown): 
   if (existing && !existing.isFile()) return fail(`Not a regular file: ${path}`);
   try {
     await mkdir(dirname(absolute), { recursive: true });
-    await writeFile(absolute, text);
   } catch (error) {
     return fsFailure(error, path, PARENT_IS_A_FILE);
   }
-  return { content: `File ${existing ? 'overwritten' : 'created'} successfully at: ${path}` };
+  const written = await writeChecked(root, absolute, path, text, true);
+  return written ?? { content: `File ${existing ? 'overwritten' : 'created'} successfully at: ${path}` };
 }

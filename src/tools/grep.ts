@@ -1,10 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { nonEmpty, optionalString, requireString } from './arguments.ts';
 import { findEntries } from './find-entries.ts';
 import { fsFailure } from './fs-error.ts';
 import { splitLines } from './lines.ts';
 import { fail, isFailure } from './output.ts';
+import { readRegularFile } from './read-regular-file.ts';
 import { sandboxPath } from './sandbox-path.ts';
 import { byCodePoint } from './text-limit.ts';
 import type { ToolOutput } from './types.ts';
@@ -43,8 +44,8 @@ export async function grep(root: string, rawPattern: unknown, rawPath: unknown, 
   const matches: string[] = [];
   const named = files.map((file) => ({ file, name: relative(root, file).split(sep).join('/') }));
   for (const { file, name } of named.sort((a, b) => byCodePoint(a.name, b.name))) {
-    const bytes = await readFile(file).catch(() => null);
-    if (bytes === null || bytes.includes(0)) continue;
+    const bytes = await readRegularFile(root, file, name);
+    if (isFailure(bytes) || bytes.includes(0)) continue;
     splitLines(bytes.toString('utf8')).forEach((line, i) => {
       if (regex.test(line)) matches.push(`${name}:${i + 1}: ${line}`);
     });

@@ -1,7 +1,6 @@
-import { writeFile } from 'node:fs/promises';
 import { asJson, isMissing, requireString } from './arguments.ts';
-import { fsFailure } from './fs-error.ts';
 import { countLines, lineTally, offsetAfterLine } from './lines.ts';
+import { writeChecked } from './open-checked.ts';
 import { fail, isFailure } from './output.ts';
 import { readRegularFile } from './read-regular-file.ts';
 import { sandboxPath } from './sandbox-path.ts';
@@ -17,7 +16,7 @@ export async function insert(root: string, rawPath: unknown, rawLine: unknown, r
   if (isFailure(text)) return text;
   const absolute = await sandboxPath(root, path);
   if (isFailure(absolute)) return absolute;
-  const bytes = await readRegularFile(absolute, path);
+  const bytes = await readRegularFile(root, absolute, path);
   if (isFailure(bytes)) return bytes;
 
   const lineCount = countLines(bytes);
@@ -28,12 +27,8 @@ export async function insert(root: string, rawPath: unknown, rawLine: unknown, r
   const unterminated = line === lineCount && lineCount > 0 && bytes[bytes.length - 1] !== 0x0a;
   const piece = unterminated ? `\n${text}` : text.endsWith('\n') ? text : `${text}\n`;
   const at = offsetAfterLine(bytes, line);
-  try {
-    await writeFile(absolute, Buffer.concat([bytes.subarray(0, at), Buffer.from(piece), bytes.subarray(at)]));
-  } catch (error) {
-    return fsFailure(error, path);
-  }
-  return { content: `Inserted text after line ${line} of ${path}` };
+  const edited = Buffer.concat([bytes.subarray(0, at), Buffer.from(piece), bytes.subarray(at)]);
+  return (await writeChecked(root, absolute, path, edited)) ?? { content: `Inserted text after line ${line} of ${path}` };
 }
 
 function wholeNumber(value: unknown): number | ToolOutput {

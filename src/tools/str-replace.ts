@@ -1,7 +1,6 @@
-import { writeFile } from 'node:fs/promises';
 import { nonEmpty, optionalString, requireString } from './arguments.ts';
-import { fsFailure } from './fs-error.ts';
 import { lineAt } from './lines.ts';
+import { writeChecked } from './open-checked.ts';
 import { fail, isFailure } from './output.ts';
 import { readRegularFile } from './read-regular-file.ts';
 import { sandboxPath } from './sandbox-path.ts';
@@ -25,7 +24,7 @@ export async function strReplace(
   if (isFailure(newStr)) return newStr;
   const absolute = await sandboxPath(root, path);
   if (isFailure(absolute)) return absolute;
-  const bytes = await readRegularFile(absolute, path);
+  const bytes = await readRegularFile(root, absolute, path);
   if (isFailure(bytes)) return bytes;
 
   const needle = Buffer.from(oldStr);
@@ -46,12 +45,7 @@ export async function strReplace(
     Buffer.from(newStr ?? ''),
     bytes.subarray(offset + needle.length),
   ]);
-  try {
-    await writeFile(absolute, edited);
-  } catch (error) {
-    return fsFailure(error, path);
-  }
-  return { content: `The file ${path} has been edited.` };
+  return (await writeChecked(root, absolute, path, edited)) ?? { content: `The file ${path} has been edited.` };
 }
 
 // Start offsets of the non-overlapping occurrences of `needle`, left to right.

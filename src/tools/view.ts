@@ -31,7 +31,7 @@ export async function view(root: string, rawPath: unknown, rawRange: unknown): P
       (error: unknown) => fsFailure(error, path),
     );
   }
-  const bytes = await readRegularFile(absolute, path);
+  const bytes = await readRegularFile(root, absolute, path);
   if (isFailure(bytes)) return bytes;
   if (bytes.includes(0)) return fail(`Cannot display binary file: ${path}`);
   if (bytes.length === 0) return { content: '(empty file)' };

@@ -10,8 +10,11 @@ import { useBinary } from '../support/binary.ts';
 const BIN = join(REPO, 'bin', 'theinference.js');
 const { scratch, env, theinference } = useBinary();
 
+// The course directories of this file's tests: a background sleep left in one of them is a leak.
+const courses: string[] = [];
+
 afterEach(async () => {
-  expect(await processRunning('sleep 987654')).toBe(false);
+  for (const dir of courses.splice(0)) expect(await processRunning('sleep 987654', dir)).toBe(false);
 });
 
 describe('theinference (the binary)', () => {
@@ -45,6 +48,7 @@ describe('theinference (the binary)', () => {
 
   it('kills a hung case with its children, grades the rest, and prints the re-run command', async () => {
     const course = await makeCourse(scratch, 'hangs');
+    courses.push(course);
     const args = ['test', '--stage', 'register-tools', '--case', 'course-*', '--jobs', '1', '--timeout', '2000'];
     const { exitCode, stdout } = await theinference(args, course);
     expect(exitCode).toBe(1);
@@ -69,6 +73,7 @@ describe('theinference (the binary)', () => {
 
   it('stops cleanly on Ctrl-C: exit 130, program processes killed, temp dirs removed', async () => {
     const course = await makeCourse(scratch, 'hangs');
+    courses.push(course);
     const args = ['test', '--stage', 'register-tools', '--case', 'course-*', '--jobs', '1', '--timeout', '600000'];
     const grader = execa('node', [BIN, ...args], { cwd: course, env: env(), reject: false });
     // Bash's progress line means it has run (leaving its background sleep) and Glob is hanging.

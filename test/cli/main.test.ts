@@ -8,11 +8,11 @@ import { rerunFailures } from '../../src/cli/commands/test.ts';
 import { shellQuote } from '../../src/shell-quote.ts';
 import type { RunReport } from '../../src/grade/types.ts';
 import { failedRecordPath } from '../../src/grade/failed-record.ts';
-import { makeCourse, REPO, useScratch } from '../grade/course-fixture.ts';
+import { isTsxCache, makeCourse, REPO, useScratch } from '../grade/course-fixture.ts';
 
-const scratch = useScratch((f) => f.startsWith('theinference-'));
+const scratch = useScratch((f) => f.startsWith('theinference-') && !isTsxCache(f));
 
-const cli = (argv: string[], cwd = scratch.root) => cliInProcess(argv, cwd);
+const cli = (argv: string[], cwd = scratch.root, env: NodeJS.ProcessEnv = {}) => cliInProcess(argv, cwd, env);
 
 describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
   it.each([
@@ -145,6 +145,52 @@ describe('runCli test --failed', () => {
   it('exits 2 beside --case: it picks the cases itself', async () => {
     const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--failed', '--case', 'x'], await course());
     expect([code, stderr]).toEqual([2, "error: --failed picks the cases itself (the last run's failures): drop --case, or drop --failed.\n"]);
+  });
+});
+
+describe('runCli test --isolation and --output', () => {
+  // A PATH with bash (the cases' Bash calls need it) and no bwrap.
+  const withoutBwrap = async (): Promise<NodeJS.ProcessEnv> => {
+    const bin = join(scratch.root, 'bin-without-bwrap');
+    await mkdir(bin, { recursive: true });
+    await symlink('/bin/bash', join(bin, 'bash')).catch(() => {});
+    return { PATH: bin };
+  };
+
+  it('refuses a mode it does not know', async () => {
+    const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--isolation', 'strict']);
+    expect([code, stderr]).toEqual([2, "error: option '--isolation <mode>' argument 'strict' is invalid. Allowed choices are auto, required, off.\n(add --help for usage)\n"]);
+  });
+
+  it.each([
+    [['--isolation', 'required'], {}],
+    [[], { CI: 'true', THEINFERENCE_ISOLATION: undefined }],
+  ])('fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run', async (flags, env) => {
+    const course = await makeCourse(scratch);
+    const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, ...flags], scratch.root, { ...(await withoutBwrap()), ...env });
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toMatch(/^error: --isolation required, but bubblewrap \(bwrap\) is not installed\. To sandbox the program under test: sudo apt-get install bubblewrap/);
+  });
+
+  it('grades without the sandbox under auto when bubblewrap is missing, warning once on stderr', async () => {
+    const course = await makeCourse(scratch);
+    const argv = ['test', '--stage', 'register-tools', '--dir', course, '--case', 'course-*', '--isolation', 'auto'];
+    const { code, stdout, stderr } = await cli(argv, scratch.root, await withoutBwrap());
+    expect(code).toBe(0);
+    expect(stdout.split('\n')).toContain('3 passed, 0 failed');
+    expect(stderr.match(/^warning: the program under test runs without a sandbox: bubblewrap \(bwrap\) is not installed\. Unprotected: /gm)?.length).toBe(1);
+    expect(stderr.split('\n').filter((l) => l !== '').length).toBe(1);
+  });
+
+  it.each([
+    ['', /^error: --output "" is empty/],
+    ['courses', /^error: --output "courses" is a directory/],
+    ['missing/results.json', /^error: --output "missing\/results\.json" is in .*missing, which does not exist/],
+  ])('refuses --output %j before any case runs (exit 2)', async (output, message) => {
+    const course = await makeCourse(scratch);
+    const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, '--reporter', 'json', '--output', output]);
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toMatch(message);
   });
 });
 

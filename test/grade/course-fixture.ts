@@ -5,8 +5,8 @@ import { cp, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
-import { tsxCacheName } from '../../src/grade/run/program-process.ts';
+import { REPO, writeInstalledCourse, writeReferenceCourse } from '../support/reference-course.ts';
+import { isCourseCache, tsxCacheName } from '../../src/grade/run/isolation/tsx-cache.ts';
 
 // This repository's root.
 export { REPO };
@@ -23,9 +23,10 @@ export async function makeScratch(): Promise<Scratch> {
   return { root, tmp, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
-// The shared tsx transform cache program processes link to (`tsx-<euid>` in the grader's TMPDIR): a cache kept
-// on purpose between runs, not a leftover. Any other entry (a `theinference-*` dir above all) is a leak.
-export const isTsxCache = (entry: string): boolean => entry === tsxCacheName();
+// The tsx caches kept on purpose between runs, not leftovers: the grader's own (`tsx-<euid>`, when it runs from
+// its sources) and a course's (src/grade/run/isolation/tsx-cache.ts). Any other entry (a `theinference-*` dir
+// above all) is a leak.
+export const isTsxCache = (entry: string): boolean => entry === tsxCacheName() || isCourseCache(entry);
 
 // Hooks for one test file: a scratch area made before its tests, TMPDIR pointed at its `tmp/` so every temp dir
 // the grader and its programs make lands there, `tmp/` checked empty after each test but for the tsx cache
@@ -59,24 +60,38 @@ export async function makeCourse(scratch: Scratch, scenario?: string): Promise<s
   return dir;
 }
 
-// Whether a process whose command line contains `marker` is running (Linux /proc).
-export async function processRunning(marker: string): Promise<boolean> {
+// A course directory with theinference installed in its node_modules (test/support/reference-course.ts), the
+// scenario's files over the reference; `bin` is the installed copy's command.
+export async function makeInstalledCourse(scratch: Scratch, scenario?: string): Promise<{ dir: string; bin: string }> {
+  const dir = await mkdtemp(join(scratch.root, 'courses', `${scenario ?? 'reference'}-installed-`));
+  const bin = await writeInstalledCourse(dir);
+  await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'reference-execute.ts'));
+  if (scenario !== undefined) await cp(join(REPO, 'test', 'fixtures', scenario), dir, { recursive: true });
+  return { dir, bin };
+}
+
+// Whether a process whose command line contains `marker` is running (Linux /proc), and, given `cwd`, works in
+// that directory: test files run in parallel, and each must see only the processes of its own courses.
+export async function processRunning(marker: string, cwd?: string): Promise<boolean> {
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').join(' ').includes(marker)) return true;
+    if (!cmdline.split('\0').join(' ').includes(marker)) continue;
+    if (cwd === undefined || (await readlink(`/proc/${pid}/cwd`).catch(() => '')) === cwd) return true;
   }
   return false;
 }
 
-// The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read).
+// The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read): the
+// Node processes, not the bubblewrap around a sandboxed one.
 export async function standbysIn(dir: string): Promise<number[]> {
   const found: number[] = [];
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cwd === dir && /standby\.[jt]s/.test(cmdline)) found.push(Number(pid));
+    const program = cmdline.split('\0')[0] ?? '';
+    if (cwd === dir && /standby\.[jt]s/.test(cmdline) && !program.endsWith('bwrap')) found.push(Number(pid));
   }
   return found;
 }

@@ -41,9 +41,10 @@ describe('runStage', () => {
     ['hangs', { [BASH]: 'pass', [GLOB]: 'timeout', [READ]: 'pass' }, { timeoutMs: 2000 }],
     ['vandal', { [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'pass' }, {}],
   ])('gives %s its verdicts', async (scenario, expected, options) => {
-    const report = await grade(await makeCourse(scratch, scenario), options);
+    const dir = await makeCourse(scratch, scenario);
+    const report = await grade(dir, options);
     expect(verdicts(report.cases)).toEqual(expected);
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
   it('warns of an edited program.ts when a run fails, and only then', async () => {
@@ -87,14 +88,15 @@ describe('runStage', () => {
   it('rejects when its signal aborts, once every process is gone', async () => {
     // Bash leaves a background sleep and answers; Glob then hangs for good: abort as Bash's verdict arrives.
     const controller = new AbortController();
-    const run = grade(await makeCourse(scratch, 'hangs'), {
+    const dir = await makeCourse(scratch, 'hangs');
+    const run = grade(dir, {
       cases: [BASH, GLOB],
       timeoutMs: 600_000,
       signal: controller.signal,
       onCaseResult: () => controller.abort(),
     });
     await expect(run).rejects.toThrow('This operation was aborted');
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 });
 

@@ -7,6 +7,7 @@ import { makeRedactor } from '../../src/record/redact.ts';
 import { replayPool, type ReplayPool } from '../../src/record/replay-pool.ts';
 import type { ImportedCall } from '../../src/record/types.ts';
 import { REPO } from '../support/reference-course.ts';
+import { SANDBOX } from '../support/isolation.ts';
 import { call, claudeRead, CWD, transcript } from './calls.ts';
 
 const A = `${CWD}/a.txt`;
@@ -15,7 +16,7 @@ let replays = 0;
 const counting: ReplayPool = { replay: (c) => ((replays += 1), pool.replay(c)), close: () => pool.close() };
 
 beforeAll(() => {
-  pool = replayPool({ root: REPO, env: process.env, size: 2, boundMs: 3000 });
+  pool = replayPool({ root: REPO, env: process.env, sandbox: SANDBOX, size: 2, boundMs: 3000 });
 });
 afterAll(() => pool.close());
 
@@ -139,7 +140,7 @@ describe('buildCases: Bash modes', () => {
         const content = `${n++ === 1 ? 'other' : 'recorded'}\n`;
         return { results: c.calls.map(() => ({ content, is_error: false, exit_code: 0 })), after: {}, unchanged: [0], bashMs: {} };
       },
-      close: async () => {},
+      close: async () => [],
     };
     const steps = prepareSteps(transcript([call('Bash', { command: 'flaky' }, 'recorded')]), makeRedactor({ users: [], homes: [], patterns: [] }));
     const built = await buildCases(steps, { maxCalls: 25, bash: 'reproducible', pool: flaky });

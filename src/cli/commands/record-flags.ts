@@ -4,8 +4,10 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { HarnessError } from '../../errors.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { BASH_MODES, DEFAULT_MAX_CALLS, type BashMode } from '../../record/record-types.ts';
-import type { CommandIo } from './io.ts';
+import { write, type CommandIo } from './io.ts';
 
 // The flags as commander hands them over; `operands` are the transcripts (or, with --live, the agent command).
 export type RecordFlags = {
@@ -21,6 +23,7 @@ export type RecordFlags = {
   redact?: string[];
   dryRun?: boolean;
   force?: boolean;
+  isolation?: IsolationMode;
   live?: boolean;
   workspace?: string;
   upstream?: string;
@@ -29,8 +32,9 @@ export type RecordFlags = {
 };
 
 // The shared flags, checked: the course directory (--dir, else the one found from the working directory as
-// `theinference test` finds it), calls per case, the Bash mode, the --redact patterns.
-export type SharedFlags = { dir: string; maxCalls: number; bash: BashMode; redact: RegExp[] };
+// `theinference test` finds it), calls per case, the Bash mode, the --redact patterns, and whether the replays run
+// in the OS sandbox.
+export type SharedFlags = { dir: string; maxCalls: number; bash: BashMode; redact: RegExp[]; sandbox: boolean };
 
 // Throws the misuse error for a flag.
 export function badFlag(message: string): never {
@@ -47,7 +51,10 @@ export async function checkSharedFlags(flags: RecordFlags, io: CommandIo): Promi
   const redact = (flags.redact ?? []).map(redactPattern);
   const dir = courseDirFor(io.cwd, flags.dir);
   if (!(await isDirectory(dir))) badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
-  return { dir, maxCalls, bash, redact };
+  // Recorded commands (`git push`, `rm -rf …`) are replayed: `required` without a sandbox stops here, before any.
+  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
+  if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
+  return { dir, maxCalls, bash, redact, sandbox: isolation.sandbox };
 }
 
 // A --redact pattern. One that matches empty text (`''`, `x*`, an unset shell variable) would put `<redacted>`

@@ -45,13 +45,15 @@ export async function recordLiveCommand(flags: RecordFlags, io: CommandIo): Prom
     const { workspace: _w, upstream: _u, port: _p, keepTranscript: _k, live: _l, ...record } = flags;
     // The interrupt that ended the agent must not also cancel the recording of what it did.
     const { signal: _s, ...calm } = io;
-    return await recordCommand({ ...record, operands: [transcript] }, calm);
+    // The sandbox decision stands as made before the agent ran: decided again, `auto` would warn twice.
+    return await recordCommand({ ...record, isolation: live.sandbox ? 'required' : 'off', operands: [transcript] }, calm);
   } finally {
     await session.remove();
   }
 }
 
-type LiveFlags = { workspace: string; upstream: string; port?: number; keep?: string };
+// `sandbox`: the --isolation decision, made (and warned about) once, before the agent starts.
+type LiveFlags = { workspace: string; upstream: string; port?: number; keep?: string; sandbox: boolean };
 
 // What the session's end means for the recording, in one line.
 function ending(session: LiveSession): string {
@@ -85,7 +87,7 @@ async function checkLiveFlags(flags: RecordFlags, io: CommandIo): Promise<LiveFl
   if (flags.operands.length === 0) badFlag(`give the agent command after --, e.g. theinference record --live --stage ${flags.stage} -- claude`);
   if (flags.filesFrom !== undefined) badFlag('--files-from is not for --live: the workspace as it is before the agent starts is the seed (--workspace)');
   if (flags.format !== undefined) badFlag('--format is not for --live: the captured session has a format of its own');
-  const { dir } = await checkSharedFlags(flags, io);
+  const { dir, sandbox } = await checkSharedFlags(flags, io);
   if (flags.name !== undefined && flags.force !== true && flags.dryRun !== true) {
     const taken = await casesNamed(dir, flags.stage, flags.name);
     if (taken.length > 0) badFlag(`--name ${flags.name}: cases/${flags.stage}/${taken.join(', ')} exist${taken.length === 1 ? 's' : ''}; choose another --name, or add --force to replace what the session records`);
@@ -103,7 +105,7 @@ async function checkLiveFlags(flags: RecordFlags, io: CommandIo): Promise<LiveFl
       badFlag(`--keep-transcript ${flags.keepTranscript} exists: choose another file, or add --force to replace it`);
     }
   }
-  return { workspace, upstream, ...(port === undefined ? {} : { port }), ...(keep === undefined ? {} : { keep }) };
+  return { workspace, upstream, sandbox, ...(port === undefined ? {} : { port }), ...(keep === undefined ? {} : { keep }) };
 }
 
 // Copies the capture to `target` whole or not at all (a temp file beside it, then a rename).

@@ -51,6 +51,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     redact: checked.redact,
     machine: { user: me.username, home: me.homedir },
     root,
+    sandbox: checked.sandbox,
     dir: checked.dir,
     dryRun: flags.dryRun === true,
     force: flags.force === true,
@@ -58,6 +59,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   });
   io.signal?.throwIfAborted();
+  for (const warning of outcome.warnings) await write(io.stderr, `warning: ${warning}\n`);
   const shown = flags.dryRun === true ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('') : '';
   const readNotes = notes.length === 0 ? '' : `${notes.join('\n')}\n\n`;
   const report = renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) });

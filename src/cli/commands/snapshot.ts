@@ -8,12 +8,14 @@ import { packageRoot, requireStage } from '../../course/stages.ts';
 import { renderLineDiff, renderValueDiff } from '../../grade/report/render-diff.ts';
 import { runReference, type ReferenceResult } from '../../grade/run/run-reference.ts';
 import { painter } from '../../grade/report/paint.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { selectCases } from '../../grade/select-cases.ts';
 import type { Case } from '../../course/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 
 // The flags as commander hands them over.
-export type SnapshotFlags = { stage: string; case: string[]; check?: boolean };
+export type SnapshotFlags = { stage: string; case: string[]; check?: boolean; isolation?: IsolationMode };
 
 // What happened (or, with --check, would happen) to one snapshot file.
 type Entry = { name: string; status: 'added' | 'changed' | 'unchanged' | 'removed' | 'failed'; detail?: string };
@@ -27,8 +29,17 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   await requireStage(root, flags.stage);
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
-  const runs = await runReference({ root, cases: selected, env: io.env, ...(io.signal === undefined ? {} : { signal: io.signal }) });
+  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
+  if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
+  const { results: runs, warnings } = await runReference({
+    root,
+    cases: selected,
+    env: io.env,
+    sandbox: isolation.sandbox,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  });
   io.signal?.throwIfAborted();
+  for (const warning of warnings) await write(io.stderr, `warning: ${warning}\n`);
 
   const entries: Entry[] = [];
   for (const c of selected) entries.push(await settle(root, c, runs.get(c.name), { check, color }));

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { progressLines } from '../../grade/report/pretty.ts';
 import { runStage } from '../../grade/run-stage.ts';
@@ -12,6 +14,7 @@ import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
+import { checkOutputFile } from './output-file.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -26,6 +29,7 @@ export type TestFlags = {
   output?: string;
   watch?: boolean;
   failed?: boolean;
+  isolation?: IsolationMode;
 };
 
 // Failures up to this many are re-run by name (a command that works anywhere); more, with --failed.
@@ -35,6 +39,14 @@ const NAMED_RERUN = 3;
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
   const options = runOptions(flags, io);
   const color = useColor(io);
+  if (flags.watch === true && (flags.output !== undefined || flags.reporter !== 'pretty')) {
+    throw new HarnessError('BAD_FLAG', '--watch shows the terminal report: drop --reporter and --output, or drop --watch.');
+  }
+  const output = flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output);
+  // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
+  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
+  if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
+  options.sandbox = isolation.sandbox;
   if (flags.failed === true) {
     options.cases = await failedCases(options.dir, flags);
     if (options.cases.length === 0) {
@@ -43,9 +55,6 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     }
   }
   if (flags.watch === true) {
-    if (flags.output !== undefined || flags.reporter !== 'pretty') {
-      throw new HarnessError('BAD_FLAG', '--watch shows the terminal report: drop --reporter and --output, or drop --watch.');
-    }
     // Loaded only for --watch: the file watcher is not needed for one run.
     const { runWatch } = await import('../watch/index.ts');
     const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color });
@@ -64,11 +73,15 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   });
   const recorded = await recordFailures(report);
   const rerunCommand = report.failed > 0 ? rerunFailures(flags, report, recorded) : undefined;
-  if (flags.output === undefined) {
+  // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
+  if (!(flags.reporter === 'pretty' && output === undefined)) {
+    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
+  }
+  if (output === undefined) {
     await write(io.stdout, renderReport(flags.reporter, report, { color, ...(rerunCommand ? { rerunCommand } : {}) }));
   } else {
     const text = renderReport(flags.reporter, report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) });
-    await writeAtomically(resolve(io.cwd, flags.output), text);
+    await writeAtomically(output, text);
     await write(io.stdout, `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`);
   }
   return report.failed > 0 ? 'fail' : 'pass';

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { runStage } from '../../grade/run-stage.ts';
@@ -57,7 +59,9 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   // cores (up to 4), unlike a cold run's default: with start-up paid ahead of time, splitting the cases over both
   // cores pays (docs/performance.md).
   const jobs = options.jobs ?? defaultWatchJobs();
-  const standbys = standbyPool({ dir: options.dir, env: options.env ?? process.env, size: jobs + SAMPLED_SUSPECTS });
+  const env = options.env ?? process.env;
+  const sandbox = options.sandbox ?? (await chooseSandbox(defaultIsolationMode(env), env)).sandbox;
+  const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox });
   const refill = (): void => void standbys.fill();
   // How long each case took when it last ran in a batch: each run balances its batches with it and updates it.
   const timings = new Map<string, number>();
@@ -111,7 +115,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       }
       write(renderProgress({ done, failed }, screen));
     };
-    runStage({ ...options, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
+    runStage({ ...options, sandbox, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
       (report) => {
         refill();
         if (!signal.aborted) void recordFailures(report);

@@ -1,4 +1,5 @@
 import type { CaseResult, FailureKind } from '../types.ts';
+import { visibleText } from './visible-text.ts';
 
 // How CI formats tell the two kinds of failure apart: `fail` when the program ran and answered wrongly,
 // `error` when it produced no verdict-worthy answer at all (JUnit <failure> vs <error>, Exercism fail vs error).
@@ -12,7 +13,8 @@ export function caseStatus(result: CaseResult): CaseStatus {
   return result.failure !== undefined && ERROR_KINDS.has(result.failure.kind) ? 'error' : 'fail';
 }
 
-// The failure's one-line message, or a stand-in when a failed case carries none.
+// The failure's one-line message (what it quotes of the program made visible), or a stand-in when a failed case
+// carries none.
 export function failureMessage(result: CaseResult): string {
-  return result.failure?.message ?? 'the case failed';
+  return visibleText(result.failure?.message ?? 'the case failed');
 }

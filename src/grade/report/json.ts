@@ -1,6 +1,7 @@
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
+import { visibleText } from './visible-text.ts';
 
 // Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
 // plus the stage and the counts. Keys are written in this order, always present (null when empty).
@@ -41,7 +42,7 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
       name: plainText(c.name),
       status,
       message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
-      output: c.output === '' ? null : capOutput(plainText(c.output)),
+      output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
     };
   });
   const first = report.cases[0];

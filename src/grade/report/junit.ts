@@ -1,6 +1,7 @@
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, failureMessage } from './case-status.ts';
 import { oneLine } from './plain-text.ts';
+import { visibleText } from './visible-text.ts';
 import { xmlAttribute, xmlCdata } from './xml-escape.ts';
 
 // JUnit XML: <testsuites> around one <testsuite> named for the stage, one <testcase> per case
@@ -38,7 +39,7 @@ function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => str
     const message = xmlAttribute(oneLine(failureMessage(c)));
     body.push(`      <${element} type=${type} message=${message}>${xmlCdata(diagnose(c))}</${element}>`);
   }
-  if (c.output !== '') body.push(`      <system-out>${xmlCdata(c.output)}</system-out>`);
+  if (c.output !== '') body.push(`      <system-out>${xmlCdata(visibleText(c.output))}</system-out>`);
   return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
 }
 

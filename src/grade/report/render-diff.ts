@@ -21,8 +21,9 @@ export type DiffOptions = {
 
 const DEFAULT_LABELS: DiffLabels = { expected: 'expected', received: 'received' };
 const TRAILING_SPACE = '·';
-// Characters that look like nothing (or like a plain space) in a terminal.
-const INVISIBLE = /[\u00a0\u00ad\u180e\u200b-\u200f\u2028\u2029\u2060\ufeff]/g;
+// Characters that look like nothing (or like a plain space) in a terminal, and those a terminal acts on that
+// JSON.stringify leaves as they are: C1 controls (NEL, the one-character CSI) and the bidirectional controls.
+const INVISIBLE = /[\u0080-\u009f\u00a0\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 // Pretty JSON of a value, keys sorted, one array entry per line for multi-line strings.
 export function prettyLines(value: unknown): string[] {

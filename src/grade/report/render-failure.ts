@@ -4,6 +4,7 @@ import type { CaseResult } from '../types.ts';
 import { short } from '../judge/compare-results.ts';
 import { painter } from './paint.ts';
 import { renderValueDiff } from './render-diff.ts';
+import { visibleText } from './visible-text.ts';
 
 // Lines of the program's output shown at most (the last ones: a crash explains itself at the end).
 const OUTPUT_LINES = 30;
@@ -17,22 +18,25 @@ export function renderFailure(result: CaseResult, options: { color: boolean }): 
   const title = `${mark} ${c.bold(result.name)}${result.description === '' ? '' : c.dim(` — ${result.description}`)}`;
   const failure = result.failure;
   if (result.status === 'pass' || failure === undefined) return title;
-  const lines = [title, `  ${failure.message}`];
+  // A message can quote the program (a bad line, a thrown error): shown, never acted on.
+  const lines = [title, `  ${visibleText(failure.message)}`];
   if (failure.call !== undefined) lines.push(`  ${c.dim('input:')} ${short(failure.call.input, INPUT_CHARS)}`);
   if (failure.kind === 'mismatch' || failure.kind === 'result-count') {
     const labels = { expected: 'expected (snapshot)', received: 'received (your program)' };
     const diff = renderValueDiff(failure.expected, failure.received, { color: options.color, labels });
     lines.push('', indent(diff, '    '));
   }
-  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${failure.hint}`);
+  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${visibleText(failure.hint)}`);
   const output = renderOutput(result.output);
   if (output !== '') lines.push('', indent(output, '  '));
   return lines.join('\n');
 }
 
-// The tail of what the program printed, every line prefixed `[your_program] ` so it cannot pass for ours.
+// The tail of what the program printed, every line prefixed `[your_program] ` so it cannot pass for ours, and
+// its control characters and separators made visible so that none can move the cursor, clear the screen or start
+// a line of its own (in a terminal, or once a CI format turns U+2028 into a line break).
 export function renderOutput(output: string): string {
-  const text = output.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+  const text = visibleText(output).replace(/\n$/, '');
   if (text.trim() === '') return '';
   const all = text.split('\n');
   const tail = all.slice(-OUTPUT_LINES);

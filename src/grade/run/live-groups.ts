@@ -1,32 +1,33 @@
-// The process groups of running programs and their temp dirs. Programs run detached (in groups of their own),
-// so a grader that dies of an uncaught error would leave them running: on exit it takes them down, synchronously
-// (an exit handler cannot wait). A clean run never needs this: each run kills its group and removes its dir.
+// The running program processes and their temp dirs. Programs run detached (in a sandbox, or in process groups of
+// their own), so a grader that dies of an uncaught error would leave them running: on exit it takes them down,
+// synchronously (an exit handler cannot wait). A clean run never needs this: each run kills its processes and
+// removes their dirs. (A sandbox also dies with the grader on its own, killed or not: bwrap --die-with-parent.)
 import { rmSync } from 'node:fs';
 
-const LIVE = new Map<number, string>();
+const LIVE = new Map<object, { kill: () => void; dir: string | undefined }>();
 let hooked = false;
 
-// Remembers a running program's group (its leader's pid) and temp dir.
-export function trackGroup(pid: number, dir: string): void {
+// Remembers a running program (by any key): how to kill it, and its temp dir on the host, if it has one.
+export function track(key: object, kill: () => void, dir?: string): void {
   if (!hooked) {
     process.once('exit', killAll);
     hooked = true;
   }
-  LIVE.set(pid, dir);
+  LIVE.set(key, { kill, dir });
 }
 
-// Forgets the program whose temp dir is `dir`, once it is dead and its dir removed.
-export function untrackDir(dir: string): void {
-  for (const [pid, d] of LIVE) if (d === dir) LIVE.delete(pid);
+// Forgets a program once it is dead and its dir removed.
+export function untrack(key: object): void {
+  LIVE.delete(key);
 }
 
 function killAll(): void {
-  for (const [pid, dir] of LIVE) {
+  for (const { kill, dir } of LIVE.values()) {
+    kill();
     try {
-      process.kill(-pid, 'SIGKILL');
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     } catch {
-      // ESRCH: already gone.
+      // Undeletable (an immutable file): left, as a run would leave it with a warning.
     }
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,13 +1,22 @@
-// Starts one program process the way every one is started: `node --import <tsx> …` in the course directory,
-// detached in a process group of its own, with a TMPDIR of its own (removed with it) that holds a link to the
-// grader's tsx transform cache, so that only files changed since the last process are compiled again.
+// Starts one program process the way every one is started, and is the one place that decides how it is
+// confined: `node --import <tsx> …` in the course directory (or the package root, for the reference), with an
+// environment of only what program-env.ts passes and a TMPDIR of its own, either in the sandbox (bubblewrap:
+// isolation/) or, with --isolation off, detached in a process group of its own. The recorder starts its replay
+// workers here too.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir, userInfo } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { trackGroup, untrackDir } from './live-groups.ts';
+import { allDead, killTree } from './isolation/kill-tree.ts';
+import { findBwrap } from './isolation/probe-sandbox.ts';
+import { programEnv } from './isolation/program-env.ts';
+import { sandboxArgs } from './isolation/sandbox-args.ts';
+import { sandboxLayout } from './isolation/sandbox-layout.ts';
+import { tsxCacheName } from './isolation/tsx-cache.ts';
+import { track, untrack } from './live-groups.ts';
 import { removeTree } from './remove-tree.ts';
 
 // A started program process: its child, the spellings of its TMPDIR (hidden from output), and its disposal.
@@ -16,78 +25,184 @@ export type ProgramProcess = {
   tmpSpellings: string[];
   // Settles only when spawning failed (an 'error' before any pid): why the process never ran.
   spawnFailure: Promise<Error>;
-  // Kills the process group and removes the temp dir; safe to call more than once.
-  dispose: () => Promise<void>;
+  // The program's own exit from the child's: the sandbox reports a program killed by a signal as 128 + its number.
+  exitOf: (code: number | null, signal: NodeJS.Signals | null) => { code: number | null; signal: NodeJS.Signals | null };
+  // Kills the program and everything it started; safe to call more than once.
+  kill: () => void;
+  // Kills it, waits until all of it is dead, removes its temp dir; resolves to a warning when something of
+  // that dir could not be removed. Safe to call more than once.
+  dispose: () => Promise<string | undefined>;
 };
 
-// What to start: the course dir, the environment, and either program.ts's arguments or a standby bootstrap.
-export type ProcessStart = { dir: string; env: NodeJS.ProcessEnv; args: string[]; stdin: 'ignore' | 'pipe' };
+// What to start: the working directory, the grader's environment (only the names program-env.ts passes reach
+// the program), the arguments after `node --import <tsx>`, and how it is confined. `sandbox`: in bubblewrap
+// (the caller checked that it works here, isolation/choose-sandbox.ts). `tsxCache`: the transform cache it shares
+// with the other processes of its command (isolation/tsx-cache.ts; undefined for none). `files`: files of the
+// grader package it runs (the standby bootstrap), made visible in the sandbox.
+export type ProcessStart = {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  args: string[];
+  stdin: 'ignore' | 'pipe';
+  sandbox: boolean;
+  tsxCache: string | undefined;
+  files?: string[];
+};
+
+// How a command confines its program processes: sandboxed or not, and the tsx cache they share.
+export type Confinement = Pick<ProcessStart, 'sandbox' | 'tsxCache'>;
 
 // The file URL of the package's own tsx ESM loader: a student's directory needs no tsx of its own.
 export function tsxLoaderUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 }
 
-// tsx keeps its transform cache in `<os.tmpdir()>/tsx-<euid>` (tsx 4: dist/temporary-directory), keyed by the
-// content of each file, so processes can share it safely.
-export function tsxCacheName(): string {
-  return `tsx-${process.geteuid?.() ?? userInfo().username}`;
+// How long disposal waits for a killed program to be gone before removing its temp dir anyway.
+const DEATH_WAIT_MS = 5000;
+
+// Starts the process; resolves once it is spawned (or failed to spawn) and tracked for the exit hook. Rejects
+// when it cannot even be set up (a course directory that does not exist, say).
+export function startProcess(start: ProcessStart): Promise<ProgramProcess> {
+  return start.sandbox ? startSandboxed(start) : startUnconfined(start);
 }
 
-// Starts the process; resolves once it is spawned (or failed to spawn) and tracked for the exit hook.
-export async function startProcess(start: ProcessStart): Promise<ProgramProcess> {
+// In bubblewrap: its TMPDIR is a tmpfs inside the sandbox (nothing on the host to remove), its processes live in a
+// PID namespace whose first process (bwrap's init) takes every other one down when it dies.
+async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
+  const bwrap = findBwrap(start.env);
+  if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
+  const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
+  const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
+  const layout = sandboxLayout({ dir: start.dir, id: randomBytes(6).toString('hex'), files: start.files ?? [], ...cache });
+  const tmp = layout.tmp;
+  const env = programEnv(start.env, tmp);
+  const child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args], {
+    cwd: layout.dir,
+    env,
+    detached: true,
+    stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
+  });
+  // bwrap says on fd 3 which host pid its init has: killing that one kills the whole namespace, and it is gone
+  // (a zombie at most) only once every process in the namespace is.
+  let init: number | undefined;
+  let info = '';
+  child.stdio[3]?.on('data', (chunk: Buffer) => {
+    info += chunk.toString();
+    init = Number(/"child-pid":\s*(\d+)/.exec(info)?.[1]) || init;
+  });
+  child.stdio[3]?.on('error', () => {});
+  const kill = (): void => {
+    // bwrap reaps its init before it exits itself: once it has exited, that pid may be anyone's.
+    if (init !== undefined && child.exitCode === null && child.signalCode === null) signal(init, 'SIGKILL');
+    if (child.pid !== undefined) signal(-child.pid, 'SIGKILL');
+  };
+  return started(child, [tmp], kill, {
+    exitOf: (code, sig) => (sig === null && code !== null && code > 128 && signalName(code - 128) !== undefined ? { code: null, signal: signalName(code - 128)! } : { code, signal: sig }),
+    gone: () => init === undefined || allDead([init]),
+    remove: async () => undefined,
+  });
+}
+
+// Without the sandbox: a process group of its own, a TMPDIR made on the host (removed with it) holding a link to
+// the command's tsx cache, and its descendants found through /proc when it is killed (isolation/kill-tree.ts).
+async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
   const runDir = await mkdtemp(join(tmpdir(), 'theinference-run-'));
-  let disposed: Promise<void> | undefined;
-  let child: ChildProcess | undefined;
-  const dispose = (): Promise<void> =>
-    (disposed ??= (async () => {
-      if (child?.pid !== undefined) killGroup(child.pid);
-      untrackDir(runDir);
-      await removeTree(runDir);
-    })());
   try {
     const tmp = join(runDir, 'tmp');
     await mkdir(tmp);
-    const env = { ...start.env, TMPDIR: tmp };
-    // A caller who set TSX_DISABLE_CACHE asked for no cache on disk: honoured, and nothing is linked.
-    if (!start.env.TSX_DISABLE_CACHE) await linkTsxCache(tmp);
+    const env = programEnv(start.env, tmp);
+    if (start.tsxCache !== undefined && env.TSX_DISABLE_CACHE === undefined) {
+      // Removing `tmp` removes the link, never the cache (rm does not follow links).
+      await symlink(start.tsxCache, join(tmp, tsxCacheName()), 'dir');
+    }
     const spellings = [await realpath(tmp), tmp];
-    child = spawn(process.execPath, ['--import', tsxLoaderUrl(), ...start.args], {
+    const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), ...start.args], {
       cwd: start.dir,
       env,
       detached: true,
       stdio: [start.stdin, 'pipe', 'pipe'],
     });
-    // An 'error' with no pid (no such cwd, say) means it never ran; any other is a kill that failed, and the
-    // 'exit' still comes.
-    const spawned = child;
-    const spawnFailure = new Promise<Error>((resolve) => {
-      spawned.on('error', (error) => {
-        if (spawned.pid === undefined) resolve(error);
-      });
+    let killed: number[] = [];
+    const kill = (): void => {
+      if (child.pid === undefined) return;
+      // Once it has exited (and been reaped) its pid may be anyone's: only its group, which outlives it, is killed.
+      const alive = child.exitCode === null && child.signalCode === null;
+      if (alive) killed = [...new Set([...killed, ...killTree(child.pid)])];
+      else killGroup(child.pid);
+    };
+    return started(child, spellings, kill, {
+      exitOf: (code, sig) => ({ code, signal: sig }),
+      gone: () => allDead(killed),
+      remove: () => removeTree(runDir),
+      dir: runDir,
     });
-    child.stdin?.on('error', () => {}); // EPIPE: the process died before reading its work; its exit says why
-    if (child.pid !== undefined) trackGroup(child.pid, runDir);
-    return { child, tmpSpellings: spellings, spawnFailure, dispose };
   } catch (error) {
-    await dispose();
+    await removeTree(runDir);
     throw error;
   }
 }
 
+type How = {
+  exitOf: ProgramProcess['exitOf'];
+  // Whether everything the kill reached is dead.
+  gone: () => boolean;
+  // Removes what the process had on the host.
+  remove: () => Promise<string | undefined>;
+  dir?: string;
+};
+
+function started(child: ChildProcess, tmpSpellings: string[], kill: () => void, how: How): ProgramProcess {
+  // An 'error' with no pid (no such cwd, say) means it never ran; any other is a kill that failed, and the
+  // 'exit' still comes.
+  const spawnFailure = new Promise<Error>((resolve) => {
+    child.on('error', (error) => {
+      if (child.pid === undefined) resolve(error);
+    });
+  });
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    child.on('exit', () => resolve());
+    void spawnFailure.then(() => resolve());
+  });
+  child.stdin?.on('error', () => {}); // EPIPE: the process died before reading its work; its exit says why
+  const key = {};
+  if (child.pid !== undefined) track(key, kill, how.dir);
+  let disposed: Promise<string | undefined> | undefined;
+  const dispose = (): Promise<string | undefined> =>
+    (disposed ??= (async () => {
+      kill();
+      await bounded(exited, DEATH_WAIT_MS);
+      for (const until = Date.now() + DEATH_WAIT_MS; !how.gone() && Date.now() < until; ) await delay(5);
+      untrack(key);
+      return how.remove();
+    })());
+  return { child, tmpSpellings, spawnFailure, exitOf: how.exitOf, kill, dispose };
+}
+
 // Kills a process group; a group already gone is fine.
-export function killGroup(pid: number): void {
+function killGroup(pid: number): void {
+  signal(-pid, 'SIGKILL');
+}
+
+function signal(target: number, name: NodeJS.Signals): void {
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(target, name);
   } catch {
-    // ESRCH: the group is already gone.
+    // ESRCH: already gone.
   }
 }
 
-// `<tmp>/tsx-<euid>` → the grader's own `<os.tmpdir()>/tsx-<euid>`, created if missing. Removing `tmp` removes
-// the link and never the cache (rm does not follow links).
-async function linkTsxCache(tmp: string): Promise<void> {
-  const shared = join(tmpdir(), tsxCacheName());
-  await mkdir(shared, { recursive: true, mode: 0o700 });
-  await symlink(shared, join(tmp, tsxCacheName()), 'dir');
+function signalName(n: number): NodeJS.Signals | undefined {
+  return (Object.keys(constants.signals) as NodeJS.Signals[]).find((name) => constants.signals[name] === n);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// Waits for `event`, `ms` at most; the timer goes as soon as the event comes, so it keeps nothing waiting.
+async function bounded(event: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([event, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

@@ -2,13 +2,22 @@
 import { chmod, lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-// Removes `dir` and everything in it; on a permission error, gives every directory back rwx and retries.
-export async function removeTree(dir: string): Promise<void> {
+// Removes `dir` and everything in it; on a permission error, gives every directory back rwx and retries. What
+// still cannot be removed (a file the program made immutable with `chattr +i`) is left, and the warning returned
+// says where and how to remove it: a program's temp space must never cost the report.
+export async function removeTree(dir: string): Promise<string | undefined> {
   try {
     await rm(dir, { recursive: true, force: true });
+    return undefined;
   } catch {
     await restoreAccess(dir);
+  }
+  try {
     await rm(dir, { recursive: true, force: true });
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return `could not remove ${dir} (${code}): the program left something undeletable in its temp space (an immutable file? chattr +i). Remove it with: chattr -R -i '${dir}' && rm -rf '${dir}'`;
   }
 }
 

@@ -1,12 +1,14 @@
 // The process pool: the selected cases split into batches, one program process per batch, at most `jobs` at
 // once. A process that crashes, hangs or prints garbage mid-batch costs only the case in flight: it gets that
 // verdict and the rest of its batch re-runs in a fresh process.
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dealBatches } from './deal-batches.ts';
 import { parseResultLine } from './parse-result-line.ts';
+import type { Confinement } from './program-process.ts';
 import { MAX_LINE_BYTES, runProgram, STARTUP_ALLOWANCE_MS, type ProgramResult, type StandbySource } from './run-program.ts';
 
-// A case as the pool knows it: a name to report and a case file to hand to program.ts.
+// A case as the pool knows it: a name to report and the case file whose object program.ts is given.
 export type BatchCase = { name: string; file: string };
 
 // What the program did with one case. `beforeAnyCase`: the process failed before its first case (it does not
@@ -30,6 +32,8 @@ export type PoolOptions = {
   jobs: number;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  // Sandboxed or not, and the tsx cache the processes share (program-process.ts).
+  confinement: Confinement;
   // Every case in a process of its own (the isolation re-runs).
   alone?: boolean;
   // Stops the pool: processes are killed and cases not yet run are never reported; runBatches still resolves.
@@ -39,6 +43,8 @@ export type PoolOptions = {
   // How long each case took last time, by name: batches are then balanced to finish together (watch mode).
   expectedMs?: ReadonlyMap<string, number>;
   onCase: (run: CaseRun) => void;
+  // Something of a process's temp space could not be removed (an immutable file): said once, never fatal.
+  onWarning?: (warning: string) => void;
 };
 
 // A case with no calls, run first in every process that grades several cases: until its result line
@@ -67,9 +73,10 @@ async function runBatch(batch: BatchCase[], options: PoolOptions): Promise<Batch
   let held: CaseRun | undefined;
   const result = await runProgram({
     dir: options.dir,
-    caseFiles: [...(probe ? [STARTUP_PROBE] : []), ...batch.map((c) => c.file)],
+    cases: await Promise.all([...(probe ? [STARTUP_PROBE] : []), ...batch.map((c) => c.file)].map(caseLine)),
     timeoutMs: options.timeoutMs,
     env: options.env,
+    confinement: options.confinement,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
     onLine: (line) => {
@@ -92,6 +99,7 @@ async function runBatch(batch: BatchCase[], options: PoolOptions): Promise<Batch
       return parsed.ok ? 'continue' : 'stop';
     },
   });
+  if (result.warning !== undefined) options.onWarning?.(result.warning);
   const judged = Math.max(0, result.lines - offset);
   if (held !== undefined) {
     options.onCase({ ...held, output: held.output + result.output });
@@ -115,6 +123,18 @@ async function runBatch(batch: BatchCase[], options: PoolOptions): Promise<Batch
   const outcome = endOutcome(result, options.timeoutMs);
   options.onCase({ name: inFlight.name, outcome, output, durationMs: result.durationMs, shared: probe });
   return batch.slice(judged + 1);
+}
+
+// A case file as the one line program.ts reads from stdin. JSON allows a line break only between tokens, so
+// a file that is not JSON goes on one line too, and program.ts says what is wrong with it (the grader's own
+// validation reports it as well, and stops the run).
+async function caseLine(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch((error: Error) => `(cannot read ${file}: ${error.message})`);
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.replace(/[\r\n]+/g, ' ');
+  }
 }
 
 function endOutcome(result: ProgramResult, timeoutMs: number): CaseOutcome {

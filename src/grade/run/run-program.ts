@@ -1,9 +1,9 @@
-// Runs one program process: `node --import <tsx> program.ts dispatch <case files…>` in the course directory
-// (or a warm standby handed the same case files), reading result lines as they stream. The process has its own
-// process group (so it is killed with every child it started) and its own TMPDIR (removed with it).
+// Runs one program process: `node --import <tsx> program.ts dispatch -` in the course directory (or a warm standby
+// that will import program.ts the same way), writing its cases to its stdin as JSON lines and reading result
+// lines as they stream. How it is confined (sandbox or process group, TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
 import { LineSplitter } from './line-splitter.ts';
-import { killGroup, startProcess, type ProgramProcess } from './program-process.ts';
+import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
 import { TailBuffer } from './tail-buffer.ts';
 
 export { tsxLoaderUrl } from './program-process.ts';
@@ -32,38 +32,47 @@ export type ProgramEnd =
   | { kind: 'stopped' } // onLine said stop, or the run was aborted
   | { kind: 'spawn-failed'; message: string };
 
-// The end, how many lines arrived, and the output after the last of them.
-export type ProgramResult = { end: ProgramEnd; lines: number; output: string; durationMs: number };
+// The end, how many lines arrived, the output after the last of them, and a warning when something of the
+// process's temp space could not be removed.
+export type ProgramResult = { end: ProgramEnd; lines: number; output: string; durationMs: number; warning?: string };
 
-// One process to run: the course dir, its case files, the per-case timeout, and who hears each line.
+// One process to run: the course dir, its cases (one JSON object each, on one line), the per-case timeout, how it
+// is confined, and who hears each line.
 export type ProgramRun = {
   dir: string;
-  caseFiles: string[];
+  cases: string[];
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  confinement: Confinement;
   signal?: AbortSignal;
   // Warm processes waiting for work (watch mode); a cold process is started when none is ready.
   standbys?: StandbySource;
   onLine: (line: ProgramLine) => 'continue' | 'stop';
 };
 
-// Where warm standby processes come from: each is taken once, for one batch, and never given back.
-export type StandbySource = { take: (dir: string) => Promise<ProgramProcess | undefined> };
+// Where warm standby processes come from: each is taken once, for one batch, and never given back; only one
+// started for the same directory and confined the same way (sandboxed or not) is handed out.
+export type StandbySource = { take: (dir: string, sandbox: boolean) => Promise<ProgramProcess | undefined> };
 
-
-// Runs the program on the case files; settles once the process and its group are dead and its temp dir gone.
+// Runs the program on its cases; settles once the process and everything it started are dead and its temp dir gone.
 export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
-  const standby = run.signal?.aborted === true ? undefined : await run.standbys?.take(run.dir);
-  // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
-  const proc =
-    standby ??
-    (await startProcess({ dir: run.dir, env: run.env, args: ['program.ts', 'dispatch', ...run.caseFiles], stdin: 'ignore' }));
+  const standby = run.signal?.aborted === true ? undefined : await run.standbys?.take(run.dir, run.confinement.sandbox);
+  let proc: ProgramProcess;
   try {
-    // A standby has imported nothing of the course yet: it does so once it reads its case files.
-    if (standby !== undefined) standby.child.stdin?.end(`${JSON.stringify(run.caseFiles)}\n`);
-    return await watchProcess(run, proc);
+    // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
+    proc = standby ?? (await startProcess({ dir: run.dir, env: run.env, args: ['program.ts', 'dispatch', '-'], stdin: 'pipe', ...run.confinement }));
+  } catch (error) {
+    return { end: { kind: 'spawn-failed', message: (error as Error).message }, lines: 0, output: '', durationMs: 0 };
+  }
+  let result: ProgramResult | undefined;
+  try {
+    // A standby has imported nothing of the course yet: it does so once its work arrives.
+    proc.child.stdin?.end(run.cases.map((c) => `${c}\n`).join(''));
+    result = await watchProcess(run, proc);
+    return result;
   } finally {
-    await proc.dispose();
+    const warning = await proc.dispose();
+    if (result !== undefined && warning !== undefined) result.warning = warning;
   }
 }
 
@@ -88,9 +97,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
       clearTimeout(timer);
       timer = setTimeout(() => stop({ kind: 'timeout' }), ms);
     };
-    const kill = (): void => {
-      if (child.pid !== undefined) killGroup(child.pid);
-    };
+    const kill = (): void => proc.kill();
     const finish = (): void => {
       if (settled || exit === undefined || open > 0) return;
       settled = true;
@@ -110,7 +117,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
     const onAbort = (): void => stop({ kind: 'stopped' });
 
     const onLine = (text: string): void => {
-      if (lines >= run.caseFiles.length) {
+      if (lines >= run.cases.length) {
         output.push(`${text}\n`); // stray stdout after the last case: shown, not graded
         return;
       }
@@ -118,7 +125,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
       const line = { index: lines, text, output: take(), durationMs: now - since };
       since = now;
       lines += 1;
-      arm(lines === run.caseFiles.length ? Math.min(run.timeoutMs, EXIT_GRACE_MS) : run.timeoutMs);
+      arm(lines === run.cases.length ? Math.min(run.timeoutMs, EXIT_GRACE_MS) : run.timeoutMs);
       if (run.onLine(line) === 'stop') stop({ kind: 'stopped' });
     };
 
@@ -148,7 +155,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
       finish();
     });
     child.on('exit', (code, signal) => {
-      exit = { kind: 'exited', code, signal };
+      exit = { kind: 'exited', ...proc.exitOf(code, signal) };
       // Whatever it left running in its group goes with it.
       kill();
       drain = setTimeout(() => {

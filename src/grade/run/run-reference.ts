@@ -6,32 +6,48 @@ import { judgeCase } from '../judge/judge-case.ts';
 import { renderOutput } from '../report/render-failure.ts';
 import { DEFAULT_TIMEOUT_MS } from '../run-stage.ts';
 import { defaultJobs } from './default-jobs.ts';
+import { openTsxCache } from './isolation/tsx-cache.ts';
 import { runBatches, type CaseRun } from './run-batches.ts';
 
 // One case's results from the reference, or the grader's own words for why it gave none.
 export type ReferenceResult = { ok: true; results: unknown[] } | { ok: false; why: string };
 
-// What to run: the package root holding the reference, its cases (on disk), the environment.
-export type ReferenceRun = { root: string; cases: Case[]; env: NodeJS.ProcessEnv; signal?: AbortSignal };
+// What to run: the package root holding the reference, its cases (on disk), the environment, and whether its
+// processes are sandboxed (the command's --isolation decision: src/grade/run/isolation/choose-sandbox.ts).
+export type ReferenceRun = { root: string; cases: Case[]; env: NodeJS.ProcessEnv; sandbox: boolean; signal?: AbortSignal };
 
-// Every case's reference results, by case name; a case the pool never reported (an aborted run) is absent.
-export async function runReference(run: ReferenceRun): Promise<Map<string, ReferenceResult>> {
+// Each case's results by name (a case the pool never reported, in an aborted run, is absent), and what the user
+// should know about the run (a temp dir that could not be removed).
+export type ReferenceRuns = { results: Map<string, ReferenceResult>; warnings: string[] };
+
+// Every case's reference results. The reference compiles through a tsx cache made for this call and removed
+// after it: never one a student's program has written.
+export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
   const runs = new Map<string, CaseRun>();
-  await runBatches({
-    dir: run.root,
-    cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
-    jobs: defaultJobs(),
-    timeoutMs: DEFAULT_TIMEOUT_MS,
-    env: run.env,
-    ...(run.signal === undefined ? {} : { signal: run.signal }),
-    onCase: (caseRun) => runs.set(caseRun.name, caseRun),
-  });
-  const out = new Map<string, ReferenceResult>();
+  const warnings: string[] = [];
+  const cache = await openTsxCache(run.env);
+  try {
+    await runBatches({
+      dir: run.root,
+      cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
+      jobs: defaultJobs(),
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      env: run.env,
+      confinement: { sandbox: run.sandbox, tsxCache: cache.dir },
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      onCase: (caseRun) => runs.set(caseRun.name, caseRun),
+      onWarning: (warning) => warnings.push(warning),
+    });
+  } finally {
+    const removed = await cache.close();
+    if (removed !== undefined) warnings.push(removed);
+  }
+  const results = new Map<string, ReferenceResult>();
   for (const c of run.cases) {
     const caseRun = runs.get(c.name);
-    if (caseRun !== undefined) out.set(c.name, referenceResult(c, caseRun));
+    if (caseRun !== undefined) results.set(c.name, referenceResult(c, caseRun));
   }
-  return out;
+  return { results, warnings };
 }
 
 // A run's results when there is one per call; else the grader's wording for a crash, a timeout or a bad line.

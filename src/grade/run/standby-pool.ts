@@ -1,8 +1,10 @@
 // Warm standby program processes for watch mode. Starting Node and registering tsx takes about 0.4 s a process
 // and does not depend on the student's code, so watch mode starts them while it waits for a save. Each is
 // taken once (for one batch) and never reused; one that died while waiting is discarded. A run that finds the
-// pool empty starts cold processes as before.
+// pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts):
+// one made for the pool and removed with it, or the course's for its sources as they are.
 import { fileURLToPath } from 'node:url';
+import { openCourseCache, openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
 import type { StandbySource } from './run-program.ts';
 
@@ -18,29 +20,40 @@ export type StandbyPool = StandbySource & {
   renew: () => Promise<void>;
   // How many are waiting or starting.
   size: () => number;
-  // Kills every standby and removes its temp dir; the pool starts no more afterwards.
-  close: () => Promise<void>;
+  // Kills every standby, removes its temp dir and the pool's tsx cache; the pool starts no more afterwards.
+  // Resolves to the warnings of what could not be removed.
+  close: () => Promise<string[]>;
 };
 
-// A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR).
-export function standbyPool(options: { dir: string; env: NodeJS.ProcessEnv; size: number }): StandbyPool {
+// A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR), in the sandbox
+// or not as `sandbox` says (a promise when that is still being found out: none starts before it settles). `cache`:
+// the pool's own tsx cache (watch mode: the sources change under it), or the course's (a one-off run).
+export function standbyPool(options: { dir: string; env: NodeJS.ProcessEnv; size: number; sandbox: boolean | Promise<boolean>; cache?: 'pool' | 'course' }): StandbyPool {
   const ready: ProgramProcess[] = [];
   const starting = new Set<Promise<void>>();
-  const disposing = new Set<Promise<void>>();
+  const disposing = new Set<Promise<unknown>>();
+  const warnings: string[] = [];
   const discard = (proc: ProgramProcess): void => {
-    const gone = proc.dispose().finally(() => disposing.delete(gone));
+    const gone = proc.dispose().then((warning) => warning !== undefined && warnings.push(warning)).finally(() => disposing.delete(gone));
     disposing.add(gone);
   };
+  const sandbox = Promise.resolve(options.sandbox);
+  sandbox.catch(() => {}); // a pool that must not start (no sandbox where one is required): each start says so
+  let sandboxed: boolean | undefined;
+  let cache: Promise<TsxCache> | undefined;
   let closed = false;
 
   const startOne = (): Promise<void> => {
-    const started = startProcess({ dir: options.dir, env: options.env, args: [BOOTSTRAP], stdin: 'pipe' }).then(
-      async (proc) => {
-        if (closed) await proc.dispose();
-        else ready.push(proc);
-      },
-      () => {}, // no temp dir, say: runs then start cold processes, which report the problem
-    );
+    const started = (async () => {
+      sandboxed = await sandbox;
+      if (closed) return;
+      cache ??= options.cache === 'course' ? openCourseCache(options.dir, options.env) : openTsxCache(options.env);
+      const { dir: tsxCache } = await cache;
+      if (closed) return;
+      const proc = await startProcess({ dir: options.dir, env: options.env, args: [BOOTSTRAP], stdin: 'pipe', sandbox: sandboxed, tsxCache, files: [BOOTSTRAP] });
+      if (closed) discard(proc);
+      else ready.push(proc);
+    })().catch(() => {}); // no temp dir, say: runs then start cold processes, which report the problem
     const tracked = started.finally(() => starting.delete(tracked));
     starting.add(tracked);
     return tracked;
@@ -57,10 +70,11 @@ export function standbyPool(options: { dir: string; env: NodeJS.ProcessEnv; size
       await Promise.all([...disposing]);
     },
     size: () => ready.length + starting.size,
-    take: async (dir) => {
+    take: async (dir, wantSandbox) => {
       if (dir !== options.dir) return undefined;
       // One still starting (a fill just before this run) is further along than a cold start would be.
       while (ready.length === 0 && starting.size > 0) await Promise.race(starting);
+      if (sandboxed !== wantSandbox) return undefined;
       for (let proc = ready.shift(); proc !== undefined; proc = ready.shift()) {
         const alive = proc.child.pid !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
         if (alive) return proc;
@@ -73,6 +87,8 @@ export function standbyPool(options: { dir: string; env: NodeJS.ProcessEnv; size
       await Promise.all([...starting]);
       for (const proc of ready.splice(0)) discard(proc);
       await Promise.all([...disposing]);
+      const removed = await (await cache?.catch(() => undefined))?.close();
+      return removed === undefined ? warnings.splice(0) : [...warnings.splice(0), removed];
     },
   };
 }

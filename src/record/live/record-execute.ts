@@ -9,6 +9,8 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { packageRoot, requireStage } from '../../course/stages.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { DEFAULT_MAX_CALLS, type BashMode } from '../record-types.ts';
 import { recordTranscripts } from '../record-transcripts.ts';
 import { renderReport } from '../render-report.ts';
@@ -37,6 +39,9 @@ export type RecordExecuteOptions = {
   dryRun?: boolean;
   // The theinference package whose reference replays the calls (default: this one).
   root?: string;
+  // Whether the replays run in the OS sandbox, as `record --isolation` (default: auto, required when CI is set);
+  // `auto` without a sandbox puts its warning at the top of the report.
+  isolation?: IsolationMode;
   env?: NodeJS.ProcessEnv;
 };
 
@@ -84,6 +89,8 @@ export async function recordExecute<E extends AnyExecute>(execute: E, options: R
     (finished ??= (async () => {
       const root = options.root ?? packageRoot();
       await requireStage(root, options.stage);
+      const env = options.env ?? process.env;
+      const isolation = await chooseSandbox(options.isolation ?? defaultIsolationMode(env), env);
       const transcript: ImportedTranscript = {
         format: 'live',
         files: [`execute-${startedAt.toISOString().slice(0, 19).replace('T', '-').replaceAll(':', '')}`],
@@ -106,9 +113,11 @@ export async function recordExecute<E extends AnyExecute>(execute: E, options: R
         dir: resolve(options.dir ?? '.'),
         dryRun: options.dryRun === true,
         force: options.force === true,
-        env: options.env ?? process.env,
+        env,
+        sandbox: isolation.sandbox,
       });
-      const report = renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false });
+      const warnings = [isolation.warning, ...outcome.warnings].filter((w) => w !== undefined).map((w) => `warning: ${w}\n`);
+      const report = warnings.join('') + renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false });
       return { cases: outcome.cases, refused: outcome.refused, report };
     })());
 

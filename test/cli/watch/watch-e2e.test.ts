@@ -1,10 +1,11 @@
 // The real `theinference test --watch`, driven through piped stdin as a script would: saves re-grade, the
 // verdict follows the code, `q` exits with the last verdict, Ctrl-C stops a run in flight, and nothing is left
-// behind (no temp file in the grader's TMPDIR, no process).
+// behind (no temp file in the grader's TMPDIR, no process: the tools' bash commands included, sandboxed or not).
 import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isTsxCache, processRunning } from '../../grade/course-fixture.ts';
 import { makeCourse, repo, type TestCourse } from './course-dir.ts';
 
 const VERDICT = /^(\d+) passed, (\d+) failed$/m;
@@ -22,8 +23,9 @@ afterEach(async () => {
 });
 
 // Starts watch mode on the course in its own process group, collecting stdout.
-function startWatch(c: TestCourse): { child: ResultPromise; output: () => string; waitFor: (pattern: RegExp, from: number, what: string) => Promise<RegExpExecArray & { end: number }> } {
-  const child = execa(process.execPath, [join(repo, 'bin', 'theinference.js'), 'test', '--stage', 'register-tools', '--watch', '--dir', c.dir, '--case', CASES, '--timeout', '60000'], {
+function startWatch(c: TestCourse, isolation = 'required'): { child: ResultPromise; output: () => string; waitFor: (pattern: RegExp, from: number, what: string) => Promise<RegExpExecArray & { end: number }> } {
+  const args = ['test', '--stage', 'register-tools', '--watch', '--dir', c.dir, '--case', CASES, '--timeout', '60000', '--isolation', isolation];
+  const child = execa(process.execPath, [join(repo, 'bin', 'theinference.js'), ...args], {
     cwd: c.dir,
     env: { NO_COLOR: '1', TMPDIR: c.tmp },
     stdin: 'pipe',
@@ -48,16 +50,6 @@ function startWatch(c: TestCourse): { child: ResultPromise; output: () => string
     }
   };
   return { child, output: () => text, waitFor };
-}
-
-// True when no process with this id (or, negated, process group) exists any more.
-function gone(id: number): boolean {
-  try {
-    process.kill(id, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 // What a live process is, for a failure message: its state and command line from /proc.
@@ -94,10 +86,9 @@ async function processesIn(dir: string): Promise<string[]> {
   return found;
 }
 
-// The temp dir entries a run may leave: none, except tsx's transform cache (tsx-<uid>), which the CLI process's
-// own tsx keeps in the OS temp dir on purpose, to reuse on the next start.
+// The temp dir entries a run may leave: none, except the tsx caches kept on purpose (the CLI's own, a course's).
 async function leftovers(tmp: string): Promise<string[]> {
-  return (await readdir(tmp)).filter((name) => !/^tsx-\d+$/.test(name));
+  return (await readdir(tmp)).filter((name) => !isTsxCache(name));
 }
 
 describe('theinference test --watch', () => {
@@ -158,22 +149,26 @@ describe('theinference test --watch', () => {
     expect(await leftovers(course.tmp)).toEqual([]);
   }, E2E_TIMEOUT_MS);
 
-  it('Ctrl-C during a run kills the program and its children, removes temp dirs, and exits 130', async () => {
+  // Ctrl-C and `q`, sandboxed and not: each stops a run whose every call has started a child in the program's
+  // group and is waiting for the reference bash's command, which runs in a process group of its own.
+  it.each([
+    ['Ctrl-C', 'required', 9876101],
+    ['Ctrl-C', 'off', 9876102],
+    ['q', 'required', 9876103],
+    ['q', 'off', 9876104],
+  ] as const)('%s during a run (--isolation %s) kills the program, its children and its bash commands, removes temp dirs, and exits as documented (Ctrl-C 130, q the last verdict)', async (stop, isolation, marker) => {
     course = await makeCourse();
-    const pids = join(course.root, 'pids.txt');
-    const w = startWatch(course);
+    const w = startWatch(course, isolation);
     watch = w.child;
     const first = await w.waitFor(VERDICT, 0, 'first verdict');
 
-    // Every call now starts a child process, records both pids, and hangs: the run stays in flight.
     const hanging = [
       `import { spawn } from 'node:child_process';`,
-      `import { appendFileSync } from 'node:fs';`,
-      `export function makeExecute() {`,
+      `import type { Tools } from './tools/index.ts';`,
+      `export function makeExecute(tools: Tools) {`,
       `  return async () => {`,
-      `    const child = spawn('sleep', ['1000'], { stdio: 'ignore' });`,
-      `    appendFileSync(${JSON.stringify(pids)}, process.pid + ' ' + child.pid + '\\n');`,
-      `    await new Promise((resolve) => setTimeout(resolve, 600_000));`,
+      `    spawn('sleep', ['${marker}'], { stdio: 'ignore' });`,
+      `    await tools.bash('sleep ${marker + 1000}');`,
       `    return { content: '' };`,
       `  };`,
       `}`,
@@ -182,23 +177,18 @@ describe('theinference test --watch', () => {
     await writeFile(join(course.dir, 'src', 'execute.ts'), hanging);
     await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
     const started = Date.now();
-    let recorded = '';
-    while (recorded.trim() === '') {
+    while (!(await processRunning(`sleep ${marker}`)) || !(await processRunning(`sleep ${marker + 1000}`))) {
       if (Date.now() - started > 45_000) throw new Error(`the hanging program never started:\n${w.output()}`);
       await new Promise((r) => setTimeout(r, 20));
-      recorded = await readFile(pids, 'utf8').catch(() => '');
     }
 
-    w.child.kill('SIGINT');
+    if (stop === 'q') w.child.stdin?.write('q\n');
+    else w.child.kill('SIGINT');
     const result = await w.child;
-    // Interrupted (docs/grader.md), whatever the last verdict was: it passed.
-    expect(result.exitCode).toBe(130);
+    // Ctrl-C is an interruption (130) whatever the last verdict was; `q` exits with the last verdict: it passed.
+    expect(result.exitCode).toBe(stop === 'q' ? 0 : 130);
     expect(w.output().slice(first.end)).not.toMatch(VERDICT);
-    // Read again: the other batch's process may have recorded its pids meanwhile.
-    const all = (await readFile(pids, 'utf8')).trim().split(/\s+/).map(Number);
-    const described = await Promise.all(all.filter((pid) => !gone(pid)).map(describeProcess));
-    // A zombie has exited: it only waits for init to collect its exit status.
-    expect(described.filter((d) => !/ state=Z /.test(d))).toEqual([]);
+    expect([await processRunning(`sleep ${marker}`), await processRunning(`sleep ${marker + 1000}`)]).toEqual([false, false]);
     expect(await leftovers(course.tmp)).toEqual([]);
     expect(await groupLeft(w.child.pid as number)).toEqual([]);
     expect(await processesIn(course.dir)).toEqual([]);

@@ -75,9 +75,9 @@ describe('json reporter', () => {
     expect(JSON.parse(render(RUNS.passing!, ctx)).tests[1].output).toBe('debug: hello\n');
   });
 
-  it('keeps hostile text readable: colour gone, controls visible, unicode intact', () => {
+  it('keeps hostile text readable: escapes, controls and separators visible, unicode intact', () => {
     const t = JSON.parse(render(RUNS.hostile!, ctx)).tests[1];
-    expect(t.output).toContain('colour red and bell \u2407 nul \u2400');
+    expect(t.output).toContain('colour \u241b[31mred\u241b[0m and bell \u2407 nul \u2400');
     expect(t.output).toContain('::add-mask::x');
     expect(t.output).toContain('unicode: ✓ café 日本語 עברית 🎉 lone \ufffd surrogate');
     expect(t.output).toContain('windows line\n::error::after crlf');

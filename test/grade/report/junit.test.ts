@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { caseStatus } from '../../../src/grade/report/case-status.ts';
 import { render } from '../../../src/grade/report/junit.ts';
 import { oneLine, plainText } from '../../../src/grade/report/plain-text.ts';
+import { visibleText } from '../../../src/grade/report/visible-text.ts';
 import type { RunReport } from '../../../src/grade/types.ts';
 import { ctx, diagnose, report, RUNS, mismatch, crash, pass } from './reports.ts';
 
@@ -82,16 +83,16 @@ describe('junit reporter', () => {
       run.cases.forEach((c, i) => {
         const out = cases[i]!['system-out'];
         if (c.output === '') expect(out).toBeUndefined();
-        else expect(out[0]).toBe(plainText(c.output));
+        else expect(out[0]).toBe(plainText(visibleText(c.output)));
       });
     });
   });
 
-  it('survives hostile text: ]]> round-trips, colour and control characters do not get through', () => {
+  it('survives hostile text: ]]> round-trips, escapes and control characters show instead of acting', () => {
     const xml = render(RUNS.hostile!, ctx);
     const out: string = parse(xml).testsuites.testsuite[0].testcase[1]['system-out'][0];
     expect(out).toContain('cdata ]]> end and ]]]]> twice');
-    expect(out).toContain('colour red and bell \u2407 nul \u2400 next-line \n del \u2421');
+    expect(out).toContain('colour \u241b[31mred\u241b[0m and bell \u2407 nul \u2400 next-line \\u0085 del \u2421');
     expect(out).toContain('unicode: ✓ café 日本語 עברית 🎉 lone \ufffd surrogate');
     expect(xml).not.toContain('\u001b');
   });

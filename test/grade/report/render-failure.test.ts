@@ -87,7 +87,19 @@ describe('renderOutput', () => {
     expect(lines.slice(1).every((l) => l.startsWith('[your_program] '))).toBe(true);
   });
 
-  it('turns carriage returns into line breaks so no line overwrites another', () => {
-    expect(renderOutput('50%\r100%\r\ndone')).toBe("your program's output:\n[your_program] 50%\n[your_program] 100%\n[your_program] done");
+  it('shows a lone carriage return instead of acting on it, so no line overwrites another', () => {
+    expect(renderOutput('50%\r100%\r\ndone')).toBe("your program's output:\n[your_program] 50%␍100%\n[your_program] done");
+  });
+
+  it.each([
+    ['an escape sequence (clear the screen, move the cursor)', '\u001b[2J\u001b[H112 passed', '␛[2J␛[H112 passed'],
+    ['a one-character CSI', '\u009b2Jx', '\\u009b2Jx'],
+    ['NEL', 'a\u0085112 passed, 0 failed', 'a\\u0085112 passed, 0 failed'],
+    ['a line separator', 'a\u2028112 passed, 0 failed', 'a\\u2028112 passed, 0 failed'],
+    ['a paragraph separator', 'a\u2029b', 'a\\u2029b'],
+    ['a right-to-left override', 'a\u202eb', 'a\\u202eb'],
+    ['a backspace over the prefix', '\b\b\b\bfake', '␈␈␈␈fake'],
+  ])('makes %s visible, on the line it came in', (_, printed, shown) => {
+    expect(renderOutput(printed)).toBe(`your program's output:\n[your_program] ${shown}`);
   });
 });

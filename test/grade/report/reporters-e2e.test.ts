@@ -1,6 +1,6 @@
 // The real binary, each CI reporter, on the reference solution (this repository) and on a course directory
 // whose dispatcher forgot the `Read` alias: exit codes, and output that the format's consumer accepts.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -22,6 +22,8 @@ let caseCount: number;
 beforeAll(async () => {
   caseCount = (await readdir(join(REPO, 'cases', STAGE))).filter((f) => f.endsWith('.json')).length;
   scratch = await mkdtemp(join(tmpdir(), 'theinference-reporters-e2e-'));
+  // The grader's temp dir too: the course caches its runs keep go with the scratch area.
+  await mkdir(join(scratch, 'tmp'));
   wrongCourse = join(scratch, 'course');
   await writeReferenceCourse(wrongCourse);
   const execute = await readFile(join(REPO, 'src', 'execute.ts'), 'utf8');
@@ -40,7 +42,7 @@ const COURSE_EXAMPLES = ['--case', 'course-*'];
 // Runs the grader; a generous per-case timeout keeps a busy machine from turning a pass into a timeout.
 async function grade(dir: string, reporter: string, ...extra: string[]) {
   const args = ['bin/theinference.js', 'test', '--stage', STAGE, '--dir', dir, '--reporter', reporter, '--timeout', '60000', ...extra];
-  return execa('node', args, { cwd: REPO, reject: false, stripFinalNewline: false, env: { NO_COLOR: '1' } });
+  return execa('node', args, { cwd: REPO, reject: false, stripFinalNewline: false, env: { NO_COLOR: '1', TMPDIR: join(scratch, 'tmp') } });
 }
 
 const xml = new XMLParser({

@@ -1,40 +1,69 @@
-// The tsx transform cache shared by program processes, for real: each process's own TMPDIR holds a link to the
-// grader's cache while it runs, the cache fills and outlives the process, and a caller's TSX_DISABLE_CACHE is
-// honoured (no link, no cache written).
-import { lstat, readdir, writeFile } from 'node:fs/promises';
+// How a program process is started, for real: its TMPDIR holds the tsx cache of its command (never the grader's
+// own), TSX_DISABLE_CACHE is honoured, a program killed by a signal is reported as such (bubblewrap reports it as
+// an exit code), and a process that cannot be set up is a spawn failure, not a crash of the grader.
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tsxCacheName } from '../../../src/grade/run/program-process.ts';
+import { openTsxCache, tsxCacheName } from '../../../src/grade/run/isolation/tsx-cache.ts';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
-import { makeCourse, useScratch } from '../course-fixture.ts';
+import { SANDBOX } from '../../support/isolation.ts';
+import { makeCourse, useScratch, REPO } from '../course-fixture.ts';
 
 const scratch = useScratch();
 
-// Runs one case whose Bash call reports where the process's `$TMPDIR/tsx-<euid>` leads (the sandbox lives in
-// that TMPDIR; Bash itself gets a fixed environment), and returns that.
-async function cacheLinkSeenByProgram(env: NodeJS.ProcessEnv): Promise<unknown> {
+// Runs one case whose Bash call counts the entries of the process's `$TMPDIR/tsx-<euid>` (the sandbox lives in
+// that TMPDIR; Bash itself gets a fixed environment), and returns that count as printed.
+async function cacheSeenByProgram(env: NodeJS.ProcessEnv, tsxCache: string | undefined): Promise<unknown> {
   const dir = await makeCourse(scratch);
-  const file = join(scratch.root, 'readlink.json');
-  const command = `readlink "<sandbox>/../${tsxCacheName()}" || echo no link`;
-  await writeFile(file, JSON.stringify({ description: 'where the cache link leads', calls: [{ tool: 'Bash', input: { command } }] }));
+  const command = `ls "<sandbox>/../${tsxCacheName()}" 2>/dev/null | wc -l`;
+  const line = JSON.stringify({ calls: [{ tool: 'Bash', input: { command } }] });
   const lines: string[] = [];
-  const result = await runProgram({ dir, caseFiles: [file], timeoutMs: 30_000, env, onLine: (l) => (lines.push(l.text), 'continue') });
+  const confinement = { sandbox: SANDBOX, tsxCache };
+  const result = await runProgram({ dir, cases: [line], timeoutMs: 30_000, env, confinement, onLine: (l) => (lines.push(l.text), 'continue') });
   expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
-  return (JSON.parse(lines[0]!) as { results: { content: string }[] }).results[0]?.content;
+  return (JSON.parse(lines[0]!) as { results: { content: string }[] }).results[0]?.content.trim();
 }
 
-describe('the shared tsx cache', () => {
-  it("links the process's TMPDIR to the grader's cache while it runs; the cache is filled and outlives it", async () => {
-    const shared = join(scratch.tmp, tsxCacheName());
-    expect(await cacheLinkSeenByProgram(process.env)).toBe(`${shared}\n`);
-    expect((await lstat(shared)).isDirectory()).toBe(true);
-    expect((await readdir(shared)).length).toBeGreaterThan(0);
+describe('the tsx cache of a command', () => {
+  it("is the program's $TMPDIR/tsx-<euid>, filled as it compiles; the grader's own cache is never created", async () => {
+    const cache = await openTsxCache(process.env);
+    try {
+      const seen = Number(await cacheSeenByProgram(process.env, cache.dir));
+      const written = await readdir(cache.dir!);
+      expect(seen).toBeGreaterThan(0);
+      expect(written.length).toBe(seen);
+      expect(existsSync(join(scratch.tmp, tsxCacheName()))).toBe(false);
+    } finally {
+      expect(await cache.close()).toBeUndefined();
+    }
+    expect(existsSync(cache.dir!)).toBe(false);
   });
 
-  it('honours a TSX_DISABLE_CACHE the caller set: no link, nothing written to the cache', async () => {
-    const shared = join(scratch.tmp, tsxCacheName());
-    const before = await readdir(shared).catch(() => []);
-    expect(await cacheLinkSeenByProgram({ ...process.env, TSX_DISABLE_CACHE: '1' })).toBe('no link\n');
-    expect(await readdir(shared).catch(() => [])).toEqual(before);
+  it('is none when the caller sets TSX_DISABLE_CACHE: nothing made, nothing seen', async () => {
+    const env = { ...process.env, TSX_DISABLE_CACHE: '1' };
+    const cache = await openTsxCache(env);
+    expect(cache.dir).toBeUndefined();
+    expect(await cacheSeenByProgram(env, undefined)).toBe('0');
+  });
+});
+
+describe('startProcess', () => {
+  it('reports a program killed by a signal as killed by it', async () => {
+    const dir = await makeCourse(scratch, 'killed-by-signal');
+    const result = await runProgram({ dir, cases: ['{"calls":[]}'], timeoutMs: 30_000, env: process.env, confinement: { sandbox: SANDBOX, tsxCache: undefined }, onLine: () => 'continue' });
+    expect(result.end).toEqual({ kind: 'exited', code: null, signal: 'SIGTERM' });
+  });
+
+  it('runs program.ts with the cases on stdin and nothing of the grader in its arguments', async () => {
+    const dir = await makeCourse(scratch);
+    const command = 'cat /proc/$PPID/cmdline | tr "\\\\0" " "';
+    const line = JSON.stringify({ calls: [{ tool: 'Bash', input: { command } }] });
+    const lines: string[] = [];
+    await runProgram({ dir, cases: [line], timeoutMs: 30_000, env: process.env, confinement: { sandbox: SANDBOX, tsxCache: undefined }, onLine: (l) => (lines.push(l.text), 'continue') });
+    const argv = (JSON.parse(lines[0]!) as { results: { content: string }[] }).results[0]?.content ?? '';
+    expect(argv).toMatch(/ program\.ts dispatch - $/);
+    expect(argv).not.toContain(join(REPO, 'cases'));
+    expect(argv).not.toContain(join(REPO, 'snapshots'));
   });
 });

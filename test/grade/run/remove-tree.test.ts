@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeTree } from '../../../src/grade/run/remove-tree.ts';
+import { CHATTR_WORKS } from '../../support/isolation.ts';
 
 let root: string;
 
@@ -37,6 +39,21 @@ describe('removeTree', () => {
     await chmod(dir, 0o000);
     await removeTree(dir);
     expect([existsSync(dir), existsSync(join(outside, 'keep.txt'))]).toEqual([false, true]);
+  });
+
+  // Root can make a file immutable on most file systems; skipped where this machine cannot.
+  it.runIf(CHATTR_WORKS)('leaves what cannot be removed and says where and how, instead of throwing', async () => {
+    const dir = join(root, 'run');
+    await mkdir(join(dir, 'tmp'), { recursive: true });
+    const file = join(dir, 'tmp', 'undeletable.txt');
+    await writeFile(file, 'x');
+    await execa('chattr', ['+i', file]);
+    try {
+      expect(await removeTree(dir)).toMatch(new RegExp(`^could not remove ${dir} \\(E[A-Z]+\\): .*Remove it with: chattr -R -i '${dir}' && rm -rf '${dir}'$`));
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      await execa('chattr', ['-i', file]);
+    }
   });
 
   it('is fine with a tree that is already gone', async () => {

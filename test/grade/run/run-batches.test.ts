@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBatches, type CaseRun } from '../../../src/grade/run/run-batches.ts';
+import { CONFINEMENT } from '../../support/isolation.ts';
 import { makeCourse, useScratch, REPO } from '../course-fixture.ts';
 
 const course = (name: string) => ({ name, file: join(REPO, 'cases', 'register-tools', `${name}.json`) });
@@ -16,7 +17,7 @@ const scratch = useScratch();
 async function runAll(scenario: string | undefined, cases: { name: string; file: string }[], extra: { jobs?: number; alone?: boolean } = {}) {
   const dir = await makeCourse(scratch, scenario);
   const runs: CaseRun[] = [];
-  await runBatches({ dir, cases, jobs: extra.jobs ?? 1, timeoutMs: 30_000, env: process.env, ...extra, onCase: (r) => runs.push(r) });
+  await runBatches({ dir, cases, jobs: extra.jobs ?? 1, timeoutMs: 30_000, env: process.env, confinement: CONFINEMENT, ...extra, onCase: (r) => runs.push(r) });
   return new Map(runs.map((r) => [r.name, r]));
 }
 
@@ -62,6 +63,7 @@ describe('runBatches', () => {
       jobs: 1,
       timeoutMs: 600_000,
       env: process.env,
+      confinement: CONFINEMENT,
       signal: controller.signal,
       onCase: (r) => {
         runs.push(r);

@@ -1,25 +1,30 @@
 // One program process, for real: lines streamed with the stderr before each, a hang or a flood killed with its
 // whole process group, and its TMPDIR gone once it settles.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProgram, type ProgramLine } from '../../../src/grade/run/run-program.ts';
+import { CONFINEMENT } from '../../support/isolation.ts';
 import { makeCourse, useScratch, processRunning, REPO } from '../course-fixture.ts';
 
-const PROBE = join(REPO, 'src', 'grade', 'run', 'startup-probe.json');
-const caseFile = (name: string): string => join(REPO, 'cases', 'register-tools', `${name}.json`);
+// Cases as program.ts reads them from stdin: one JSON object per line.
+const PROBE = '{"calls":[]}';
+const caseFile = (name: string): string =>
+  JSON.stringify(JSON.parse(readFileSync(join(REPO, 'cases', 'register-tools', `${name}.json`), 'utf8')));
 const scratch = useScratch();
 
 
 type Verdict = 'continue' | 'stop';
 
-async function run(dir: string, caseFiles: string[], timeoutMs = 30_000, onLine = (_: ProgramLine): Verdict => 'continue') {
+async function run(dir: string, cases: string[], timeoutMs = 30_000, onLine = (_: ProgramLine): Verdict => 'continue') {
   const lines: ProgramLine[] = [];
   const result = await runProgram({
     dir,
-    caseFiles,
+    cases,
     timeoutMs,
     env: process.env,
+    confinement: CONFINEMENT,
     onLine: (line) => {
       lines.push(line);
       return onLine(line);
@@ -55,7 +60,7 @@ describe('runProgram', () => {
     const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')], 1500);
     expect(lines.length).toBe(1);
     expect(result.end).toEqual({ kind: 'timeout' });
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
   it('does not wait for a background child left holding the pipes after a normal exit, and kills it', async () => {
@@ -63,7 +68,7 @@ describe('runProgram', () => {
     const { lines, result } = await run(dir, [caseFile('course-bash-echo-hi')]);
     expect(lines.map((l) => JSON.parse(l.text))).toEqual([{ results: [{ content: 'hi\n', exit_code: 0, is_error: false }] }]);
     expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
   it('kills a program that floods stdout without a line break', async () => {
@@ -93,9 +98,10 @@ describe('runProgram', () => {
     const controller = new AbortController();
     const result = await runProgram({
       dir,
-      caseFiles: [PROBE, caseFile('course-glob-everything')],
+      cases: [PROBE, caseFile('course-glob-everything')],
       timeoutMs: 600_000,
       env: process.env,
+      confinement: CONFINEMENT,
       signal: controller.signal,
       onLine: () => {
         controller.abort();
@@ -103,7 +109,7 @@ describe('runProgram', () => {
       },
     });
     expect(result.end).toEqual({ kind: 'stopped' });
-    expect(await processRunning('sleep 987654')).toBe(false);
+    expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
   it('reports a process that cannot be started', async () => {

@@ -6,66 +6,70 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
 import { standbyPool } from '../../../src/grade/run/standby-pool.ts';
+import { CONFINEMENT, SANDBOX } from '../../support/isolation.ts';
 import { makeCourse, standbysIn, useScratch, REPO } from '../course-fixture.ts';
 
-const READ = join(REPO, 'cases', 'register-tools', 'course-read-seeded-file.json');
+const READ = JSON.stringify(JSON.parse(await readFile(join(REPO, 'cases', 'register-tools', 'course-read-seeded-file.json'), 'utf8')));
 const scratch = useScratch();
+const pool = (dir: string, size: number) => standbyPool({ dir, env: process.env, size, sandbox: SANDBOX });
 
 describe('standbyPool', () => {
   it('hands each standby out once, running the code as saved after it started', async () => {
     const dir = await makeCourse(scratch);
-    const pool = standbyPool({ dir, env: process.env, size: 1 });
+    const standbys = pool(dir, 1);
     try {
-      await pool.fill();
+      await standbys.fill();
       // Saved after the standby started: a standby imports nothing of the course until it is given work.
       const execute = join(dir, 'src', 'execute.ts');
       await writeFile(execute, (await readFile(execute, 'utf8')).replace(/^\s*case 'Read':\n/m, ''));
       const lines: string[] = [];
-      const result = await runProgram({ dir, caseFiles: [READ], timeoutMs: 30_000, env: process.env, standbys: pool, onLine: (l) => (lines.push(l.text), 'continue') });
+      const result = await runProgram({ dir, cases: [READ], timeoutMs: 30_000, env: process.env, confinement: CONFINEMENT, standbys, onLine: (l) => (lines.push(l.text), 'continue') });
       expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
       expect(JSON.parse(lines[0]!)).toEqual({ results: [{ content: 'unknown tool: Read', is_error: true }] });
-      expect(pool.size()).toBe(0);
-      expect(await pool.take(dir)).toBeUndefined();
+      expect(standbys.size()).toBe(0);
+      expect(await standbys.take(dir, SANDBOX)).toBeUndefined();
     } finally {
-      await pool.close();
+      await standbys.close();
     }
   });
 
-  it('gives no standby for another course directory', async () => {
+  it('gives no standby for another course directory, nor one confined otherwise', async () => {
     const dir = await makeCourse(scratch);
-    const pool = standbyPool({ dir, env: process.env, size: 1 });
+    const standbys = pool(dir, 1);
     try {
-      await pool.fill();
-      expect(await pool.take(join(dir, 'elsewhere'))).toBeUndefined();
-      expect(pool.size()).toBe(1);
+      await standbys.fill();
+      expect(await standbys.take(join(dir, 'elsewhere'), SANDBOX)).toBeUndefined();
+      expect(await standbys.take(dir, !SANDBOX)).toBeUndefined();
+      expect(standbys.size()).toBe(1);
     } finally {
-      await pool.close();
+      await standbys.close();
     }
   });
 
   it('renews: every waiting standby is replaced by a fresh one (after a tsconfig.json change)', async () => {
     const dir = await makeCourse(scratch);
-    const pool = standbyPool({ dir, env: process.env, size: 1 });
+    const standbys = pool(dir, 1);
     try {
-      await pool.fill();
+      await standbys.fill();
+      // Spawned is not yet running: a sandboxed one is still being set up by bubblewrap.
+      await expect.poll(() => standbysIn(dir).then((pids) => pids.length)).toBe(1);
       const before = await standbysIn(dir);
-      await pool.renew();
-      const after = await standbysIn(dir);
-      expect([before.length, after.length, pool.size()]).toEqual([1, 1, 1]);
-      expect(after).not.toEqual(before);
+      await standbys.renew();
+      await expect.poll(() => standbysIn(dir).then((pids) => pids.length === 1 && pids[0] !== before[0])).toBe(true);
+      expect(standbys.size()).toBe(1);
     } finally {
-      await pool.close();
+      await standbys.close();
     }
   });
 
   it('kills every waiting standby on close, starts none afterwards, and leaves no temp dir (checked after each test)', async () => {
     const dir = await makeCourse(scratch);
-    const pool = standbyPool({ dir, env: process.env, size: 2 });
-    await pool.fill();
-    expect((await standbysIn(dir)).length).toBe(2);
-    await pool.close();
+    const standbys = pool(dir, 2);
+    await standbys.fill();
+    await expect.poll(() => standbysIn(dir).then((pids) => pids.length)).toBe(2);
+    await standbys.close();
     expect(await standbysIn(dir)).toEqual([]);
-    await pool.fill();
-    expect([pool.size(), (await standbysIn(dir)).length]).toEqual([0, 0]);
+    await standbys.fill();
+    expect([standbys.size(), (await standbysIn(dir)).length]).toEqual([0, 0]);
   });
 });

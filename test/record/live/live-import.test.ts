@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../../src/record/import-transcript.ts';
 import { recordTranscripts } from '../../../src/record/record-transcripts.ts';
+import { SANDBOX } from '../../support/isolation.ts';
 import { REPO } from '../../support/reference-course.ts';
 import type { ExchangeLine, SessionLine } from '../../../src/record/live/capture-format.ts';
 import type { ImportedTranscript } from '../../../src/record/types.ts';
@@ -99,7 +100,7 @@ describe('the live importer', () => {
     const last = [...next, assistantOf(messagesFixture('tool-use.json')), results([editId, 'The file greet.ts has been edited.'])];
     const transcript = load([session, exchange([user], messagesFixture('max-tokens-cut.sse')), exchange(next, messagesFixture('tool-use.json')), exchange(last, '{"type":"message","role":"assistant","content":[]}')]);
     const outcome = await recordTranscripts([{ ...transcript, cwd: WORKSPACE }], {
-      stage: 'register-tools', maxCalls: 25, bash: 'reproducible', redact: [], root: REPO, dir: REPO, dryRun: true, force: false, env: process.env,
+      stage: 'register-tools', maxCalls: 25, bash: 'reproducible', redact: [], root: REPO, sandbox: SANDBOX, dir: REPO, dryRun: true, force: false, env: process.env,
     });
     expect(outcome.reports[0]?.seen).toBe(2);
     expect(outcome.reports[0]?.dropped['malformed input']).toBe(1);

@@ -3,15 +3,12 @@
 import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCases } from '../../../src/course/load-cases.ts';
-import { readSnapshot, snapshotPath } from '../../../src/course/snapshot-file.ts';
 import type { CaseFile } from '../../../src/course/types.ts';
 import { makeExecute } from '../../../src/execute.ts';
-import { judgeCase } from '../../../src/grade/judge/judge-case.ts';
-import { runBatches, type CaseRun } from '../../../src/grade/run/run-batches.ts';
 import { recordExecute } from '../../../src/record/live/record-execute.ts';
 import { Tools } from '../../../src/tools/index.ts';
-import { makeCourse, REPO, useScratch } from '../../grade/course-fixture.ts';
+import { REPO, useScratch } from '../../grade/course-fixture.ts';
+import { gradeRecorded } from '../../support/grade-recorded.ts';
 
 const STAGE = 'register-tools';
 const scratch = useScratch();
@@ -56,11 +53,7 @@ describe('recordExecute', () => {
     expect(data.files?.['greet.ts']).toBe('export const greeting = "hello";\n');
     expect(text).not.toContain(workspace);
 
-    const course = await makeCourse(scratch);
-    const [c] = await loadCases(dir, STAGE);
-    const runs: CaseRun[] = [];
-    await runBatches({ dir: course, cases: [{ name: c!.name, file: c!.file }], jobs: 1, timeoutMs: 30_000, env: process.env, onCase: (r) => runs.push(r) });
-    expect(judgeCase(c!, await readSnapshot(snapshotPath(dir, STAGE, c!.name)), runs[0]!).status).toBe('pass');
+    expect(await gradeRecorded(scratch, dir, STAGE)).toEqual(['recorded-execute-demo: pass']);
   });
 
   it('passes a throw through to the agent and records it; calls after finish() run unrecorded', async () => {

@@ -8,14 +8,11 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCases } from '../../../src/course/load-cases.ts';
-import { readSnapshot, snapshotPath } from '../../../src/course/snapshot-file.ts';
 import { runCli } from '../../../src/cli/main.ts';
-import { judgeCase } from '../../../src/grade/judge/judge-case.ts';
-import { runBatches, type CaseRun } from '../../../src/grade/run/run-batches.ts';
 import { isAlive } from '../../../src/record/live/stop-process-tree.ts';
 import type { CaseFile } from '../../../src/course/types.ts';
-import { makeCourse, REPO, useScratch } from '../../grade/course-fixture.ts';
+import { REPO, useScratch } from '../../grade/course-fixture.ts';
+import { gradeRecorded } from '../../support/grade-recorded.ts';
 import { sendJson, startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
 import { agentCommand, API_KEY, makeSdkRig, receivedBodies, SCRIPT_TOOLS, WORKSPACE_FILES, type SdkRig } from './sdk-session.ts';
 
@@ -42,20 +39,6 @@ const caseFiles = async (dir: string): Promise<Array<{ name: string; data: CaseF
   );
 };
 
-// The grader's own verdict on every case in `dir`, against the reference course.
-async function gradeAll(dir: string): Promise<string[]> {
-  const course = await makeCourse(scratch);
-  const cases = await loadCases(dir, STAGE);
-  const runs: CaseRun[] = [];
-  await runBatches({ dir: course, cases: cases.map((c) => ({ name: c.name, file: c.file })), jobs: 1, timeoutMs: 30_000, env: process.env, onCase: (r) => runs.push(r) });
-  const verdicts: string[] = [];
-  for (const c of cases) {
-    const run = runs.find((r) => r.name === c.name);
-    if (run === undefined) throw new Error(`the grader did not run ${c.name}`);
-    verdicts.push(`${c.name}: ${judgeCase(c, await readSnapshot(snapshotPath(dir, STAGE, c.name)), run).status}`);
-  }
-  return verdicts;
-}
 
 describe('theinference record --live with the real Anthropic SDK', () => {
   let rig: SdkRig;
@@ -98,7 +81,7 @@ describe('theinference record --live with the real Anthropic SDK', () => {
   });
 
   it('grades the case green against the reference', async () => {
-    expect(await gradeAll(dir)).toEqual(['recorded-session: pass']);
+    expect(await gradeRecorded(scratch, dir, STAGE)).toEqual(['recorded-session: pass']);
   });
 
   it('keeps the captured session, without the key and with its seed: reading it back gives the same case, unchanged', async () => {

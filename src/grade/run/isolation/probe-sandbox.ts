@@ -1,0 +1,104 @@
+// Whether the sandbox works on this machine, found by starting a trivial one: bubblewrap may be missing, or the
+// kernel may refuse it the user namespaces it needs (AppArmor on Ubuntu 24.04, a disabled sysctl). Asked once per
+// grader process and remembered, since the answer does not change while it runs.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { packageRoot } from '../../../course/stages.ts';
+import { programEnv } from './program-env.ts';
+import { sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
+import { sandboxLayout } from './sandbox-layout.ts';
+
+// The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
+export type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
+
+// How to install bubblewrap, for messages.
+export const INSTALL_LINE = 'sudo apt-get install bubblewrap (Debian, Ubuntu; dnf or pacman elsewhere)';
+
+const PROBE_TIMEOUT_MS = 10_000;
+const probes = new Map<string, Promise<SandboxProbe>>();
+
+// Starts a trivial sandbox (Node printing its version, in the layout every program gets) with `bwrap` found
+// on the grader's PATH; the answer is remembered per PATH.
+export function probeSandbox(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
+  const path = env.PATH ?? '';
+  let probe = probes.get(path);
+  if (probe === undefined) {
+    probe = run(path);
+    probes.set(path, probe);
+  }
+  return probe;
+}
+
+// The bwrap found on the grader's PATH, on Linux; undefined elsewhere. Whether it works is the probe's to say.
+export function findBwrap(env: NodeJS.ProcessEnv): string | undefined {
+  return process.platform === 'linux' ? findOnPath('bwrap', env.PATH ?? '') : undefined;
+}
+
+async function run(path: string): Promise<SandboxProbe> {
+  if (process.platform !== 'linux') {
+    return { available: false, reason: `the sandbox needs Linux (bubblewrap) and this is ${process.platform}`, fix: 'grade on Linux: in CI, a container or WSL 2' };
+  }
+  const bwrap = findBwrap({ PATH: path });
+  if (bwrap === undefined) return { available: false, reason: 'bubblewrap (bwrap) is not installed', fix: INSTALL_LINE };
+  let layout: SandboxLayout;
+  try {
+    // The reference's layout: the package root as the working directory, its snapshots hidden.
+    layout = sandboxLayout({ dir: packageRoot(), id: 'probe', files: [] });
+  } catch (error) {
+    return { available: false, reason: `the sandbox's layout cannot be found: ${(error as Error).message}`, fix: 'report this as a bug in theinference' };
+  }
+  const args = [...sandboxArgs(layout), '--', process.execPath, '--version'];
+  const { code, stderr } = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp));
+  if (code === 0) return { available: true, bwrap };
+  const said = stderr.trim().split('\n')[0] ?? '';
+  return { available: false, reason: `bubblewrap cannot start a sandbox here (${said || `exit code ${code}`})`, fix: userNamespaceFix() };
+}
+
+// The settings that refuse user namespaces, in the order they are met in practice.
+function userNamespaceFix(): string {
+  const read = (file: string): string | undefined => {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+  if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
+    return 'allow user namespaces (Ubuntu 24.04 restricts them): sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0';
+  }
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') return 'allow user namespaces: sudo sysctl -w kernel.unprivileged_userns_clone=1';
+  if (read('/proc/sys/user/max_user_namespaces') === '0') return 'allow user namespaces: sudo sysctl -w user.max_user_namespaces=15000';
+  return 'see "Isolation" in docs/grader.md for what bubblewrap needs';
+}
+
+function findOnPath(name: string, path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function exitOf(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, stderr: error.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
