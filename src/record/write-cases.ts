@@ -4,14 +4,14 @@
 // course directory holds: the same bytes are `unchanged`, different ones are refused unless `force`, and when
 // anything is refused nothing is written. Files are written whole or not at all: every temp file first, then
 // the renames.
-import { randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCases } from '../course/load-cases.ts';
 import { formatSnapshot, readText, snapshotPath } from '../course/snapshot-file.ts';
 import { casesDir } from '../course/stages.ts';
+import { writeFiles } from '../course/write-files.ts';
 import type { CaseFile } from '../course/types.ts';
 import { runReference } from '../grade/run/run-reference.ts';
 
@@ -75,23 +75,7 @@ export async function writeCases(
     planned.push({ ...c, caseText, status, files });
   }
   const write = !o.dryRun && planned.every((c) => c.status !== 'refused');
-  if (write) await writeAll(planned.flatMap((c) => c.files));
+  // Every case and snapshot whole, or none of them.
+  if (write) await writeFiles(o.dir, planned.flatMap((c) => c.files.map(([target, text]) => ({ path: relative(o.dir, target), text }))));
   return planned.map(({ files: _, ...c }) => c);
-}
-
-// Every file whole or none: temp files beside their targets, then renames; a failure removes the temp files.
-async function writeAll(files: [string, string][]): Promise<void> {
-  const temps: [string, string][] = [];
-  try {
-    for (const [target, text] of files) {
-      await mkdir(dirname(target), { recursive: true });
-      const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-      temps.push([temp, target]);
-      await writeFile(temp, text);
-    }
-  } catch (error) {
-    await Promise.all(temps.map(([temp]) => rm(temp, { force: true })));
-    throw error;
-  }
-  for (const [temp, target] of temps) await rename(temp, target);
 }
