@@ -2,6 +2,7 @@
 // (Anthropic, OpenAI, GitHub, AWS, Slack, bearer, private-key blocks), e-mail addresses, the recording machine's
 // home directory and user name, and the author's own --redact patterns. The same redaction applies to a call's
 // input, to its recorded result and to the evidence seeds come from, so a redacted case still replays as recorded.
+import { KEY_SHAPES, keyPattern } from './key-shapes.ts';
 
 // A redaction rule: what it finds and what it puts in its place (`$1` keeps a prefix such as `Bearer `).
 type Rule = { kind: string; pattern: RegExp; replacement: string };
@@ -13,16 +14,12 @@ const FIXED: Rule[] = [
     pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g,
     replacement: '<redacted:private-key>',
   },
-  { kind: 'Anthropic key', pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g, replacement: '<redacted:anthropic-key>' },
-  { kind: 'OpenAI key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replacement: '<redacted:openai-key>' },
-  { kind: 'GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g, replacement: '<redacted:github-token>' },
-  { kind: 'AWS key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: '<redacted:aws-key>' },
+  ...KEY_SHAPES.map((shape) => ({ kind: shape.kind, pattern: keyPattern(shape), replacement: `<redacted:${shape.label}>` })),
   {
     kind: 'AWS key',
     pattern: /(aws_secret_access_key["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
     replacement: '$1<redacted:aws-secret>',
   },
-  { kind: 'Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: '<redacted:slack-token>' },
   { kind: 'bearer token', pattern: /\b(Bearer\s+)(?!<redacted)[A-Za-z0-9._~+/-]{16,}=*/g, replacement: '$1<redacted:bearer-token>' },
   {
     kind: 'e-mail address',

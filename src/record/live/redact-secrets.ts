@@ -3,6 +3,8 @@
 // shaped like a known API key inside a body. Bodies arrive in chunks, so the text redactor holds back the tail of a
 // chunk that could be the start of a key until the next chunk says where it ends.
 
+import { keyPattern } from '../key-shapes.ts';
+
 // What stands in for a removed value.
 export const REDACTED = '[redacted]';
 
@@ -13,9 +15,8 @@ const SECRET_HEADER = /auth|key|token|secret|cookie|session|password|credential|
 // Query parameters that carry a key (`?key=…`, `?api_key=…`, `?access_token=…`).
 const SECRET_PARAM = /^(key|api[-_]?key|access[-_]?token|token|secret|password|sig|signature)$/i;
 
-// Keys by their known prefixes: Anthropic and OpenAI keys (sk-ant-…, sk-proj-…, sk-…), GitHub tokens, AWS access
-// key ids, Slack tokens. Each is a run of token characters, which is what lets a stream be redacted chunk by chunk.
-const KEY = /\b(?:sk-ant-[A-Za-z0-9_-]{16,}|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,})/g;
+// Keys by their known shapes (Anthropic, OpenAI, GitHub, AWS, Slack: ../key-shapes.ts, the case redactor's too).
+const KEY = keyPattern();
 
 // A trailing run of token characters longer than this is released even if unfinished: no key is this long, and
 // holding more would let one endless token grow the proxy's memory.
