@@ -7,14 +7,14 @@
 import { availableParallelism } from 'node:os';
 import type { ImportedTranscript } from './types.ts';
 import type { CaseDraft, RecordOptions, TranscriptReport } from './record-types.ts';
-import { buildCases, type Built } from './build-cases.ts';
-import { caseFileFor, defaultName } from './describe-case.ts';
-import { readFilesFrom, readWorkspace } from './files-from.ts';
-import { prepareSteps, type Step } from './prepare-steps.ts';
-import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './redact.ts';
-import { replayPool } from './replay-pool.ts';
-import { reportFor } from './report.ts';
-import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write-cases.ts';
+import { buildCases, type Built } from './replay/build-cases.ts';
+import { caseFileFor, defaultName } from './write/describe-case.ts';
+import { readFilesFrom, readWorkspace } from './seed/files-from.ts';
+import { prepareSteps, type Step } from './map/prepare-steps.ts';
+import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
+import { replayPool } from './replay/replay-pool.ts';
+import { reportFor } from './write/report.ts';
+import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write/write-cases.ts';
 
 // The longest a recorded Bash call may run in a replay: past it, the call is a timeout and not kept.
 export const REPLAY_BASH_MS = 5_000;

@@ -52,7 +52,7 @@ export type MappedCall = {
   // The values of input keys not carried over as they were: keys the course has no use for (a Bash
   // `description`, a Grep `output_mode`) and keys turned into another (a Read's `offset` and `limit`).
   droppedKeys: Record<string, unknown>;
-  // How to compare the replayed result with the recorded one (src/record/verify-result.ts).
+  // How to compare the replayed result with the recorded one (src/record/replay/verify-result.ts).
   check: CheckSpec;
   timestamp?: string;
 };

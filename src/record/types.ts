@@ -1,9 +1,14 @@
-// The recorder's shared vocabulary. A transcript flows through src/record/ in three steps, each its own module:
+// The recorder's shared vocabulary. A transcript flows through src/record/, a folder per concern:
 //
-//   formats/   a transcript file (Claude Code JSONL, Anthropic Messages API, OpenAI) -> ImportedTranscript:
-//              every tool call the agent made, in order, paired with its result by id, nothing renamed yet
-//   the rest   ImportedTranscript -> course-vocabulary calls, <sandbox> paths, seeds, replay through the reference,
-//              cases and snapshots written into a course directory, and a report
+//   formats/   a transcript file (Claude Code JSONL, Anthropic Messages API, OpenAI, a live capture) ->
+//              ImportedTranscript: every tool call the agent made, in order, paired with its result by id
+//   map/       each call in the course's vocabulary, its paths as <sandbox>, secrets and names redacted
+//   seed/      the files a case starts from, from the recording's evidence or --files-from
+//   replay/    every call replayed through the reference (in the grader's sandbox), kept where it reproduces
+//   write/     cases and snapshots written into a course directory, and the report
+//   live/      `record --live` and recordExecute: capturing a session as it runs
+//
+// record-transcripts.ts runs map -> seed -> replay -> write over imported transcripts.
 //
 // Importers are pure over the file's text (read as a stream of lines), never throw on bad content: a line they
 // cannot use is a Skip, and a file they cannot use at all is an ImportProblem. Errors stay data until the CLI.

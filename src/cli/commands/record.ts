@@ -9,9 +9,9 @@ import { packageRoot, requireStage } from '../../course/stages.ts';
 import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/detect-format.ts';
 import { importTranscript } from '../../record/import-transcript.ts';
 import { recordTranscripts } from '../../record/record-transcripts.ts';
-import { renderReport } from '../../record/render-report.ts';
+import { renderReport } from '../../record/write/render-report.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
-import { formatCase } from '../../record/write-cases.ts';
+import { formatCase } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { badFlag, checkSharedFlags, isDirectory, type RecordFlags, type SharedFlags } from './record-flags.ts';
 

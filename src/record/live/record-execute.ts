@@ -13,9 +13,9 @@ import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { DEFAULT_MAX_CALLS, type BashMode } from '../record-types.ts';
 import { recordTranscripts } from '../record-transcripts.ts';
-import { renderReport } from '../render-report.ts';
+import { renderReport } from '../write/render-report.ts';
 import type { ImportedCall, ImportedTranscript } from '../types.ts';
-import type { WrittenCase } from '../write-cases.ts';
+import type { WrittenCase } from '../write/write-cases.ts';
 import { snapshotWorkspace } from './snapshot-workspace.ts';
 
 // What a course's `execute` returns (src/tools/types.ts's ToolOutput, and any richer object).

@@ -3,7 +3,7 @@
 // shaped like a known API key inside a body. Bodies arrive in chunks, so the text redactor holds back the tail of a
 // chunk that could be the start of a key until the next chunk says where it ends.
 
-import { keyPattern } from '../key-shapes.ts';
+import { keyPattern } from '../map/key-shapes.ts';
 
 // What stands in for a removed value.
 export const REDACTED = '[redacted]';

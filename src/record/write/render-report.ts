@@ -1,0 +1,102 @@
+// The record report as text: per transcript what happened to its calls, then what became of each case, then the
+// yield. Divergences are shown as diffs by the grader's own diff renderer.
+import { painter } from '../../grade/report/paint.ts';
+import { renderLineDiff } from '../../grade/report/render-diff.ts';
+import type { SeedOrigin, TranscriptReport } from '../record-types.ts';
+import type { WrittenCase } from './write-cases.ts';
+
+// How many divergences are shown as diffs per transcript.
+export const SHOWN_DIVERGENCES = 3;
+// How many reasons for skipped input are shown one by one per transcript.
+export const SHOWN_SKIPS = 5;
+
+const ORIGIN_WORDS: Record<SeedOrigin, string> = {
+  read: 'a whole Read',
+  edit: "an Edit's original",
+  write: 'a Write',
+  'partial-read': 'lines seen (others blank)',
+  listing: 'a listing (empty)',
+  'files-from': '--files-from',
+};
+
+const STATUS_WORDS: Record<WrittenCase['status'], string> = {
+  added: 'added',
+  unchanged: 'unchanged',
+  replaced: 'replaced',
+  refused: 'refused',
+  'would add': 'would add',
+  'would replace': 'would replace',
+};
+
+// The whole report.
+export function renderReport(reports: TranscriptReport[], cases: WrittenCase[], o: { stage: string; color: boolean }): string {
+  const p = painter(o.color);
+  const out: string[] = [];
+  for (const r of reports) out.push(...renderTranscript(r, o.color), '');
+  for (const c of cases) {
+    const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
+    out.push(`${colour(STATUS_WORDS[c.status].padEnd(14))}cases/${o.stage}/${c.name}.json, snapshots/${o.stage}/${c.name}.json`);
+  }
+  if (cases.some((c) => c.status === 'refused')) {
+    out.push('', p.red('Nothing was written: the refused cases exist with other content. Re-run with --force to replace them.'));
+  }
+  if (out.at(-1) !== '') out.push('');
+  const seen = reports.reduce((n, r) => n + r.seen, 0);
+  const kept = reports.reduce((n, r) => n + r.kept, 0);
+  out.push(`yield: ${kept} of ${seen} calls (${percent(kept, seen)}) are in replay-verified cases`);
+  return `${out.join('\n')}\n`;
+}
+
+function renderTranscript(r: TranscriptReport, color: boolean): string[] {
+  const p = painter(color);
+  const subagents = r.subagentFiles === 0 ? '' : `, with ${r.subagentFiles} subagent file${r.subagentFiles === 1 ? '' : 's'}`;
+  const lines = [p.bold(`${r.transcript} (${r.format}${r.sessionId === undefined ? '' : `, session ${r.sessionId}`}${subagents})`)];
+  const row = (label: string, text: string): void => void lines.push(`  ${label.padEnd(10)}${text}`);
+  row('calls', `${r.seen} seen, ${r.mapped} mapped, ${r.replayed} replayed, ${r.kept} kept in ${r.cases.length} case${r.cases.length === 1 ? '' : 's'}`);
+  const dropped = Object.entries(r.dropped).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  if (dropped.length === 0) row('dropped', 'none');
+  dropped.forEach(([reason, n], i) => row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${reason}`));
+  // `1  line 1584: …`, `3  lines, the first line 4: …`, `1  file agent-acompact-1.jsonl: …`; a damaged file's
+  // lines each have a reason of their own (where its JSON broke), so past a few the rest are counted.
+  r.skipped.slice(0, SHOWN_SKIPS).forEach((s, i) => {
+    const at = s.wholeFiles ? `file ${s.first}` : s.first;
+    const where = s.count === 1 ? at : `${s.wholeFiles ? 'files' : 'lines'}, the first ${at}`;
+    row(i === 0 ? 'skipped' : '', `${String(s.count).padStart(4)}  ${where}: ${s.reason}`);
+  });
+  const more = r.skipped.slice(SHOWN_SKIPS).reduce((n, s) => n + s.count, 0);
+  const others = r.skipped.length - SHOWN_SKIPS;
+  if (more > 0) row('', `${String(more).padStart(4)}  more, for ${others} other reason${others === 1 ? '' : 's'}`);
+  row('cases', r.cases.length === 0 ? 'none' : r.cases.join(', '));
+  const seeds = Object.entries(r.seeds) as [SeedOrigin, number][];
+  const seedCount = seeds.reduce((n, [, k]) => n + k, 0);
+  row('seeds', seedCount === 0 ? 'none' : `${seedCount} file${seedCount === 1 ? '' : 's'}: ${seeds.map(([o, n]) => `${n} from ${ORIGIN_WORDS[o]}`).join(', ')}`);
+  const redactions = Object.entries(r.redactions);
+  row('redacted', redactions.length === 0 ? 'nothing' : redactions.map(([kind, n]) => counted(kind, n)).join(', '));
+  row('fidelity', r.replayed === 0 ? 'no call was replayed' : `${r.reproduced} of ${r.replayed} replayed calls reproduce the recording (${percent(r.reproduced, r.replayed)})`);
+  const shown = r.divergences.slice(0, SHOWN_DIVERGENCES);
+  // A divergence is where the course's tools differ from the agent's, or where the sandbox lacks what the recording
+  // machine had (a `cargo`, a network, a file made by a call that could not be replayed): the diff says which.
+  if (shown.length > 0) lines.push(`  divergences (the first of each kind; the recording against the reference's replay):`);
+  for (const d of shown) {
+    lines.push(`    ${d.tool} ${d.id}: ${d.reason}`);
+    const diff = renderLineDiff(d.recorded.split('\n'), d.replayed.split('\n'), {
+      color,
+      labels: { expected: 'recorded (the agent)', received: 'replayed (the reference)' },
+      context: 2,
+      maxLines: 14,
+    });
+    lines.push(...diff.split('\n').map((l) => (l === '' ? l : `      ${l}`)));
+  }
+  return lines;
+}
+
+// `n` redactions of a kind: `2 e-mail addresses`, `1 home directory`, `3 matches of --redact ACME-\d+`.
+function counted(kind: string, n: number): string {
+  if (kind.startsWith('--redact ')) return `${n} match${n === 1 ? '' : 'es'} of ${kind}`;
+  if (n === 1) return `${n} ${kind}`;
+  return `${n} ${kind.replace(/y$/, 'ie').replace(/s$/, 'se')}s`;
+}
+
+function percent(n: number, of: number): string {
+  return of === 0 ? '0 %' : `${Math.round((100 * n) / of)} %`;
+}

@@ -1,0 +1,81 @@
+// Recorded cases on disk. First every case is staged in a temporary course directory, validated by the course's
+// own loader (src/course/load-cases.ts) and run through the reference by the shared snapshot code
+// (src/grade/run/run-reference.ts), whose results must equal the replay's. Then each is compared with what the
+// course directory holds: the same bytes are `unchanged`, different ones are refused unless `force`, and when
+// anything is refused nothing is written. Files are written whole or not at all: every temp file first, then
+// the renames.
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { loadCases } from '../../course/load-cases.ts';
+import { formatSnapshot, readText, snapshotPath } from '../../course/snapshot-file.ts';
+import { casesDir } from '../../course/stages.ts';
+import { writeFiles } from '../../course/write-files.ts';
+import type { CaseFile } from '../../course/types.ts';
+import { runReference } from '../../grade/run/run-reference.ts';
+
+// A case ready to be checked and written.
+export type NamedCase = { name: string; data: CaseFile; results: unknown[] };
+
+// What became of one case.
+export type CaseStatus = 'added' | 'unchanged' | 'replaced' | 'refused' | 'would add' | 'would replace';
+
+// A case with its files' text and what writing it did (or, with dryRun, would do).
+export type WrittenCase = NamedCase & { caseText: string; snapshotText: string; status: CaseStatus };
+
+// The exact bytes of a case file: its keys in the order given, two-space JSON, a final newline.
+export function formatCase(data: CaseFile): string {
+  return `${JSON.stringify(data, null, 2)}\n`;
+}
+
+// Each case's snapshot from the reference, or why the case cannot be written (by name).
+export async function snapshotCases(
+  cases: NamedCase[],
+  o: { root: string; stage: string; env: NodeJS.ProcessEnv; sandbox: boolean; signal?: AbortSignal },
+): Promise<{ snapshots: Map<string, string>; failed: Map<string, string>; warnings: string[] }> {
+  const snapshots = new Map<string, string>();
+  const failed = new Map<string, string>();
+  if (cases.length === 0) return { snapshots, failed, warnings: [] };
+  const staging = await mkdtemp(join(tmpdir(), 'theinference-record-'));
+  try {
+    await mkdir(casesDir(staging, o.stage), { recursive: true });
+    await cp(join(o.root, 'cases', 'case.schema.json'), join(staging, 'cases', 'case.schema.json'));
+    for (const c of cases) await writeFile(join(casesDir(staging, o.stage), `${c.name}.json`), formatCase(c.data));
+    const loaded = await loadCases(staging, o.stage);
+    const { results: runs, warnings } = await runReference({ root: o.root, cases: loaded, env: o.env, sandbox: o.sandbox, ...(o.signal === undefined ? {} : { signal: o.signal }) });
+    o.signal?.throwIfAborted();
+    for (const c of cases) {
+      const run = runs.get(c.name);
+      if (run === undefined || !run.ok) failed.set(c.name, `the reference failed on the case: ${run?.ok === false ? run.why : 'not run'}`);
+      else if (!isDeepStrictEqual(run.results, c.results)) failed.set(c.name, 'the reference gave other results as a case than in the replay');
+      else snapshots.set(c.name, formatSnapshot({ results: run.results }));
+    }
+    return { snapshots, failed, warnings };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+// Compares each case with the course directory and writes them (unless dryRun, or something is refused).
+export async function writeCases(
+  cases: (NamedCase & { snapshotText: string })[],
+  o: { dir: string; stage: string; force: boolean; dryRun: boolean },
+): Promise<WrittenCase[]> {
+  const planned: (WrittenCase & { files: [string, string][] })[] = [];
+  for (const c of cases) {
+    const caseFile = join(casesDir(o.dir, o.stage), `${c.name}.json`);
+    const snapFile = snapshotPath(o.dir, o.stage, c.name);
+    const caseText = formatCase(c.data);
+    const [oldCase, oldSnap] = await Promise.all([readText(caseFile), readText(snapFile)]);
+    const same = oldCase === caseText && oldSnap === c.snapshotText;
+    const exists = oldCase !== null || oldSnap !== null;
+    const status: CaseStatus = same ? 'unchanged' : !exists ? (o.dryRun ? 'would add' : 'added') : !o.force ? 'refused' : o.dryRun ? 'would replace' : 'replaced';
+    const files: [string, string][] = same ? [] : [[caseFile, caseText], [snapFile, c.snapshotText]];
+    planned.push({ ...c, caseText, status, files });
+  }
+  const write = !o.dryRun && planned.every((c) => c.status !== 'refused');
+  // Every case and snapshot whole, or none of them.
+  if (write) await writeFiles(o.dir, planned.flatMap((c) => c.files.map(([target, text]) => ({ path: relative(o.dir, target), text }))));
+  return planned.map(({ files: _, ...c }) => c);
+}

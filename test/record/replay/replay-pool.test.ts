@@ -1,0 +1,45 @@
+// Replay workers run recorded commands the way the grader runs a student's program: through startProcess, so in
+// the OS sandbox. What a recorded `git push` or `rm -rf ~` could reach is what these tests probe.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayPool, type ReplayPool } from '../../../src/record/replay/replay-pool.ts';
+import { makeScratch, REPO, type Scratch } from '../../grade/course-fixture.ts';
+import { SANDBOX } from '../../support/isolation.ts';
+
+let scratch: Scratch;
+let outside: string;
+let pool: ReplayPool;
+const SECRET = 'sk-ant-api03-replay-pool-test-secret';
+
+beforeAll(async () => {
+  scratch = await makeScratch();
+  outside = await mkdtemp(join(scratch.root, 'host-'));
+  pool = replayPool({ root: REPO, env: { ...process.env, ANTHROPIC_API_KEY: SECRET }, sandbox: SANDBOX, size: 1, boundMs: 3000 });
+});
+
+afterAll(async () => {
+  await pool.close();
+  await rm(outside, { recursive: true, force: true });
+  await scratch.remove();
+});
+
+const bash = (command: string) => ({ tool: 'Bash', input: { command } });
+
+describe('a replayed command', () => {
+  it('runs in a fresh sandbox seeded from the case, and reports what the reference bash gives', async () => {
+    const run = await pool.replay({ files: { 'a.txt': 'A\n' }, calls: [bash('cat a.txt; pwd')] });
+    expect(run.results).toEqual([{ content: 'A\n<sandbox>\n', is_error: false, exit_code: 0 }]);
+  });
+
+  it('does not see the environment of the machine recording it', async () => {
+    const run = await pool.replay({ files: {}, calls: [bash('env')] });
+    expect(JSON.stringify(run.results)).not.toContain(SECRET);
+  });
+
+  it.runIf(SANDBOX)('cannot write outside its sandbox, in the sandbox', async () => {
+    const target = join(outside, 'escaped.txt');
+    await pool.replay({ files: {}, calls: [bash(`echo escaped > '${target}'; touch ~/escaped`)] });
+    expect(await readFile(target, 'utf8').catch(() => null)).toBeNull();
+  });
+});

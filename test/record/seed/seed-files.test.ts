@@ -1,0 +1,98 @@
+// Seeds from the recording's evidence: for each file a case's calls touch, the first thing the recording shows of
+// it from the case's start, before anything changed it, else what earlier calls left it as; --files-from when the
+// recording only guesses.
+import { describe, expect, it } from 'vitest';
+import { makeRedactor } from '../../../src/record/map/redact.ts';
+import { prepareSteps } from '../../../src/record/map/prepare-steps.ts';
+import { deriveSeed, MAX_SEED_CHARS, sparseText, touchedPaths } from '../../../src/record/seed/seed-files.ts';
+import type { ImportedCall } from '../../../src/record/types.ts';
+import { call, claudeRead, CWD, transcript } from '../calls.ts';
+
+const P = `${CWD}/a.txt`;
+const steps = (calls: ImportedCall[]) => prepareSteps(transcript(calls), makeRedactor({ users: [], homes: [], patterns: [] }));
+const seedOf = async (calls: ImportedCall[], from = 0, filesFrom?: Record<string, string>) => {
+  const s = steps(calls);
+  const read = async (path: string) => filesFrom?.[path];
+  return deriveSeed(s, { from, to: s.length - 1 }, ['a.txt'], filesFrom === undefined ? undefined : { read, changedEarlier: () => false });
+};
+
+describe('deriveSeed', () => {
+  it.each([
+    ['a whole Read', [call('Read', { file_path: P }, claudeRead(P, 'one\ntwo\n'))], 'one\ntwo\n', 'read'],
+    ["an Edit's original", [call('Edit', { file_path: P, old_string: 'one', new_string: '1' }, { content: 'ok', details: { originalFile: 'one\n' } })], 'one\n', 'edit'],
+    ["a Write's original", [call('Write', { file_path: P, content: 'x' }, { content: 'updated', details: { type: 'update', originalFile: 'old' } })], 'old', 'write'],
+    ['a listing: exists, seeded empty', [call('Glob', { pattern: '*.txt' }, `${P}`)], '', 'listing'],
+    ['a partial Read: its lines, the others blank', [call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 }))], '\nb\n\n', 'partial-read'],
+    ['Grep lines', [call('Grep', { pattern: 'b', output_mode: 'content' }, 'a.txt:2:b')], '\nb\n', 'partial-read'],
+    [
+      'a partial Read, then a whole Read agreeing with it',
+      [call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 })), call('Read', { file_path: P }, claudeRead(P, 'a\nb\nc\n'))],
+      'a\nb\nc\n',
+      'read',
+    ],
+    [
+      'a partial Read, then a whole Read that disagrees (the file changed between): the lines seen first',
+      [call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 })), call('Read', { file_path: P }, claudeRead(P, 'a\nB\nc\n'))],
+      '\nb\n\n',
+      'partial-read',
+    ],
+  ])('%s', async (_, calls, text, origin) => {
+    const seed = await seedOf(calls);
+    expect(seed.files).toEqual({ 'a.txt': text });
+    expect(seed.origins).toEqual({ 'a.txt': origin });
+  });
+
+  it('does not seed a file the first call creates', async () => {
+    expect((await seedOf([call('Write', { file_path: P, content: 'x' }, { content: 'created', details: { type: 'create', originalFile: null } })])).files).toEqual({});
+  });
+
+  it('stops at a command that names the file: what follows may show what it did', async () => {
+    const seed = await seedOf([call('Bash', { command: `sed -i s/a/b/ ${P}` }, ''), call('Read', { file_path: P }, claudeRead(P, 'b\n'))]);
+    expect(seed.files).toEqual({});
+  });
+
+  it("carries what earlier calls left the file as into a later case's seed", async () => {
+    const calls = [
+      call('Write', { file_path: P, content: 'written\n' }, { content: 'created', details: { type: 'create', originalFile: null } }),
+      call('Bash', { command: 'ls' }, 'a.txt'),
+      call('Bash', { command: `chmod +x ${P}` }, ''),
+    ];
+    expect((await seedOf(calls, 2)).files).toEqual({ 'a.txt': 'written\n' });
+  });
+
+  it("carries a listing into a later case's seed, unless an earlier call shows the file's text", async () => {
+    const listing = call('Glob', { pattern: '*.txt' }, P);
+    const rm = call('Bash', { command: `rm ${P}` }, '');
+    expect(await seedOf([listing, rm], 1)).toEqual({ files: { 'a.txt': '' }, origins: { 'a.txt': 'listing' }, tooLarge: [] });
+    const read = call('Read', { file_path: P }, claudeRead(P, 'one\n'));
+    expect((await seedOf([read, listing, rm], 2)).files).toEqual({ 'a.txt': 'one\n' });
+  });
+
+  it('prefers --files-from to guesses, and the recording to --files-from', async () => {
+    const listing = [call('Glob', { pattern: '*.txt' }, P)];
+    expect((await seedOf(listing, 0, { 'a.txt': 'from disk\n' })).origins).toEqual({ 'a.txt': 'files-from' });
+    const read = [call('Read', { file_path: P }, claudeRead(P, 'recorded\n'))];
+    expect((await seedOf(read, 0, { 'a.txt': 'from disk\n' })).files).toEqual({ 'a.txt': 'recorded\n' });
+  });
+
+  it('refuses a file too large to read in a failure', async () => {
+    const big = 'x'.repeat(MAX_SEED_CHARS + 1);
+    const seed = await seedOf([call('Read', { file_path: P }, claudeRead(P, big))]);
+    expect(seed).toEqual({ files: {}, origins: {}, tooLarge: ['a.txt'] });
+  });
+});
+
+describe('sparseText', () => {
+  it('puts lines at their numbers, counting as Claude Code does when its count is known', () => {
+    expect(sparseText({ lines: new Map([[2, 'b']]), total: 4 })).toBe('\nb\n\n');
+    expect(sparseText({ lines: new Map([[2, 'b']]) })).toBe('\nb\n');
+  });
+});
+
+describe('touchedPaths', () => {
+  it('expands a command\'s wildcards and directories over the files the recording knows', () => {
+    const [step] = steps([call('Bash', { command: `rm ${CWD}/src/*.py && rm -r ${CWD}/tests/` }, '')]);
+    const known = ['src/a.py', 'src/b.rs', 'src/deep/c.py', 'tests/t.py', 'tests/x/y.py', 'other.py'];
+    expect(touchedPaths(step!.evidence, undefined, known).sort()).toEqual(['src/a.py', 'tests/t.py', 'tests/x/y.py']);
+  });
+});
