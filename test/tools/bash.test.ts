@@ -1,6 +1,7 @@
 import { readFile, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processEnded } from '../support/process-ended.ts';
 import type { ToolOutput } from '../../src/tools/index.ts';
 import { useSandbox } from './temp-sandbox.ts';
 
@@ -21,12 +22,6 @@ afterEach(() => {
     }
   }
 });
-
-// Whether a process has finished: gone, or a zombie waiting for its parent to reap it.
-async function finished(pid: number): Promise<boolean> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  return stat === null || stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-}
 
 describe('bash', () => {
   const rows: Array<{ name: string; command: string; expected: ToolOutput }> = [
@@ -72,7 +67,7 @@ describe('bash', () => {
     const result = await box.tools.bash('sleep 1000 & echo $! > pid; echo started');
     leftovers.push(Number(await box.read('pid')));
     expect(result).toEqual(ran('started\n'));
-    expect(await finished(Number(await box.read('pid')))).toBe(true);
+    expect(await processEnded(Number(await box.read('pid')))).toBe(true);
   });
 
   it('decodes a multi-byte character split across chunks', async () => {
@@ -86,7 +81,7 @@ describe('bash: timeout', () => {
     const result = await box.tools.bash('sleep 1000 & echo $! > pid; echo before; sleep 1000', 300);
     leftovers.push(Number(await box.read('pid')));
     expect(result).toEqual({ content: `before\n${TIMED_OUT(300)}`, is_error: true, exit_code: 124 });
-    expect(await finished(Number(await box.read('pid')))).toBe(true);
+    expect(await processEnded(Number(await box.read('pid')))).toBe(true);
   });
 
   it('accepts the bounds', async () => {

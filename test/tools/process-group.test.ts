@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processEnded } from '../support/process-ended.ts';
 
 const TOOLS = resolve(fileURLToPath(import.meta.url), '../../../src/tools/index.ts');
 
@@ -23,20 +24,6 @@ afterEach(async () => {
   }
   await rm(dir, { recursive: true, force: true });
 });
-
-async function gone(pid: number): Promise<boolean> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  return stat === null || stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-}
-
-// Whether the process ends within 2 s: a SIGKILL is delivered asynchronously, so a busy machine can show the
-// process alive for a moment after the caller that killed it has exited.
-async function finished(pid: number): Promise<boolean> {
-  for (const deadline = Date.now() + 2000; Date.now() < deadline; await new Promise((done) => setTimeout(done, 20))) {
-    if (await gone(pid)) return true;
-  }
-  return gone(pid);
-}
 
 // A process calling bash on a command that never ends, stopped from outside once the command is running.
 async function stopMidCommand(signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP') {
@@ -59,8 +46,7 @@ describe('a caller stopped while a command runs', () => {
   it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s kills the command and its children, and still stops the caller', async (signal) => {
     const { result, background, shell } = await stopMidCommand(signal);
     expect(result.signal).toBe(signal);
-    // Killed before the caller stopped; gone a moment later (SIGKILL is delivered, then the process reaped).
-    await expect.poll(() => finished(shell), { timeout: 2000 }).toBe(true);
-    await expect.poll(() => finished(background), { timeout: 2000 }).toBe(true);
+    expect(await processEnded(shell)).toBe(true);
+    expect(await processEnded(background)).toBe(true);
   });
 });
