@@ -163,13 +163,13 @@ describe('runCli test --isolation and --output', () => {
   });
 
   it.each([
-    [['--isolation', 'required'], {}],
-    [[], { CI: 'true', THEINFERENCE_ISOLATION: undefined }],
-  ])('fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run', async (flags, env) => {
+    [['--isolation', 'required'], {}, '--isolation required'],
+    [[], { CI: 'true', THEINFERENCE_ISOLATION: undefined }, 'the sandbox is required \\(CI is set: "true", which makes --isolation required the default\\)'],
+  ])('fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run', async (flags, env, why) => {
     const course = await makeCourse(scratch);
     const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, ...flags], scratch.root, { ...(await withoutBwrap()), ...env });
     expect([code, stdout]).toEqual([2, '']);
-    expect(stderr).toMatch(/^error: --isolation required, but bubblewrap \(bwrap\) is not installed\. To sandbox the program under test: sudo apt-get install bubblewrap/);
+    expect(stderr).toMatch(new RegExp(`^error: ${why}, but bubblewrap \\(bwrap\\) is not installed\\. To sandbox the program under test: sudo apt-get install bubblewrap`));
   });
 
   it('grades without the sandbox under auto when bubblewrap is missing, warning once on stderr', async () => {
