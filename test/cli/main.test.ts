@@ -48,6 +48,18 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('--shard <i/n>');
   });
+
+  it.each([['test'], ['snapshot']])('%s --help shows the default of --case in words, not as []', async (command) => {
+    const { stdout } = await cli([command, '--help']);
+    expect(stdout).toMatch(/repeat for several\s+\(default: every case\)/);
+    expect(stdout).not.toContain('[]');
+  });
+
+  it.each([['--version'], ['-v']])('prints the package version on %s and exits 0', async (flag) => {
+    const { code, stdout } = await cli([flag]);
+    const { version } = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    expect([code, stdout]).toEqual([0, `${version}\n`]);
+  });
 });
 
 describe('runCli stages', () => {
