@@ -1,5 +1,6 @@
 import type { Call } from '../../course/types.ts';
 import { jsonEqual } from './compare-results.ts';
+import { branchOf, KNOWN_NAMES, METHODS, methodOf } from './dispatcher-contract.ts';
 
 // What the grader knows about the first call of a failing case that differs from the snapshot: no more.
 export type HintContext = { call: Call; expected: unknown; received: unknown };
@@ -12,27 +13,6 @@ export type Hint = { text: string; cause: string };
 type Output = Record<string, unknown>;
 type Recogniser = (ctx: HintContext) => Hint | string | undefined;
 
-// The dispatcher contract of docs/tools.md: the names each method answers to, the input keys it reads, the
-// section of docs/tools.md that words its results.
-const METHODS: Record<string, { names: string[]; keys: string[]; section: string }> = {
-  view: { names: ['Read', 'view'], keys: ['path', 'view_range'], section: 'view(path, viewRange?)' },
-  create: { names: ['Write', 'create'], keys: ['path', 'file_text'], section: 'create(path, fileText)' },
-  strReplace: {
-    names: ['Edit', 'str_replace'],
-    keys: ['path', 'old_str', 'new_str'],
-    section: 'strReplace(path, oldStr, newStr?)',
-  },
-  insert: {
-    names: ['insert'],
-    keys: ['path', 'insert_line', 'insert_text', 'new_str'],
-    section: 'insert(path, insertLine, text)',
-  },
-  glob: { names: ['Glob', 'glob'], keys: ['pattern', 'path'], section: 'glob(pattern, path?)' },
-  grep: { names: ['Grep', 'grep'], keys: ['pattern', 'path', 'glob'], section: 'grep(pattern, path?, glob?)' },
-  bash: { names: ['Bash', 'bash'], keys: ['command', 'timeout'], section: 'bash(command, timeoutMs?)' },
-};
-const KNOWN_NAMES = [...Object.values(METHODS).flatMap((m) => m.names), 'echo'];
-
 // How each method's own results begin, to tell which method a misrouted call reached.
 const SHAPES: [method: string, shape: RegExp][] = [
   ['create', /^File (created|overwritten) successfully at: /],
@@ -43,9 +23,6 @@ const SHAPES: [method: string, shape: RegExp][] = [
   ['grep', /^No matches found$|^Invalid regex: |^[^\n:]+:\d+: /],
 ];
 
-const methodOf = (name: string) => Object.keys(METHODS).find((m) => METHODS[m]?.names.includes(name));
-// The dispatcher's branch a name takes: its method's (both aliases share one), or the name itself.
-const branchOf = (name: string) => (methodOf(name) === undefined ? `the branch of ${JSON.stringify(name)}` : `tools.${methodOf(name)}'s branch`);
 const asOutput = (v: unknown) => (v !== null && typeof v === 'object' ? (v as Output) : undefined);
 const contentOf = (v: unknown) => {
   const content = asOutput(v)?.content;
@@ -205,6 +182,33 @@ function missingParameter({ call, expected, received }: HintContext): Hint | str
   return `input.${key} was not passed: read \`${key}\` from the input (snake_case, as the model sends it)`;
 }
 
+// An error of the contract's own wording about one argument, where the call sent that argument fine: the
+// dispatcher put something else in its place (the whole input object, another key, the right keys out of order).
+function misplacedArgument({ call, expected, received }: HintContext): Hint | undefined {
+  const method = methodOf(call.tool);
+  const contract = method === undefined ? undefined : METHODS[method];
+  if (contract === undefined || !isError(received) || contentOf(expected) === contentOf(received)) return undefined;
+  const got = contentOf(received) ?? '';
+  const invalid = /^Invalid parameter '(\w+)': expected (?:a string, got (\w+)|a whole number[^,]*, got (.*))$/.exec(got);
+  let key: string | undefined;
+  let what: string | undefined;
+  if (invalid !== null) {
+    key = invalid[1] ?? '';
+    const wholeInput = invalid[2] === 'object' || invalid[3]?.startsWith('{');
+    if (!contract.keys.includes(key) || !given(call, key) || says(expected, new RegExp(`^Invalid parameter '${key}'`))) return undefined;
+    what = wholeInput && key === contract.keys[0] ? 'the whole input object' : `something other than input.${key}`;
+  } else {
+    // A path error quoting another key's value: that value went where the path goes.
+    const quoted = /^(?:Path not found|Not a directory|File not found|Path escapes workspace): (.*)$/.exec(got)?.[1];
+    const other = contract.keys.find((k) => k !== 'path' && quoted !== undefined && call.input[k] === quoted && call.input.path !== quoted);
+    if (other === undefined || !contract.keys.includes('path')) return undefined;
+    key = 'path';
+    what = `input.${other}`;
+  }
+  const text = `${call.tool} gave tools.${method} ${what} as its \`${key}\`: pass the input's fields one by one, in the method's order: ${contract.call}`;
+  return { text, cause: `arguments of tools.${method}` };
+}
+
 function swappedOldNew({ call, expected, received }: HintContext): string | undefined {
   if (methodOf(call.tool) !== 'strReplace' || !given(call, 'new_str')) return undefined;
   if (!says(expected, /has been edited\.$/) || !says(received, /^No replacement was performed/)) return undefined;
@@ -271,6 +275,7 @@ const RECOGNISERS: Recogniser[] = [
   unawaited,
   extraIsErrorFalse,
   missingParameter,
+  misplacedArgument,
   swappedOldNew,
   ignoredKey,
   wrongMethod,
