@@ -47,12 +47,15 @@ const fromRoot = (expected: unknown, received: unknown) =>
   lines(expected).every((e) => lines(received).some((r) => r.endsWith(`/${e}`)));
 const TIME_LIMIT = /\[timed out after |^Invalid parameter 'timeout'/;
 
+// The course contract, where a student's course directory has it (npm installs the package with its docs).
+const TOOLS_DOC = 'node_modules/theinference/docs/tools.md';
+
 // What the stub `theinference init` writes answers every call with (course-template/src/execute.ts).
 const STUB_ANSWER = /^makeExecute is not written yet\b/;
 
 function stillTheStub({ received }: HintContext): string | undefined {
   if (!says(received, STUB_ANSWER)) return undefined;
-  return 'src/execute.ts is still the stub `theinference init` wrote: write makeExecute, routing each tool name and its alias to its Tools method (the course page "Register the toolset"; the table at the end of docs/tools.md in the theinference package)';
+  return `src/execute.ts is still the stub \`theinference init\` wrote: write makeExecute, routing each tool name and its alias to its Tools method (the course page "Register the toolset"; ${TOOLS_DOC}, section "The dispatcher")`;
 }
 
 // `toString`, `constructor`, `__proto__` found Object.prototype's members in a plain-object map.
@@ -258,7 +261,7 @@ function errorWording({ call, expected, received }: HintContext): string | undef
   if (/^Missing required parameter |^Invalid parameter '\w+': expected a string, got /.test(want)) {
     section = 'Arguments every tool checks';
   }
-  return `your Tools word this error differently from the course contract: see docs/tools.md, section "${section}"`;
+  return `your Tools word this error differently from the course contract: see ${TOOLS_DOC}, section "${section}"`;
 }
 
 // Most specific first: a mistake in the name explains a result better than the result's shape does.

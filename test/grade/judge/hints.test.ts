@@ -107,7 +107,7 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
     error("Missing required parameter 'command'"), /^Grep was routed to the wrong method: it asked for `command`/],
   ['error worded differently', call('Read', { path: 'nope.txt' }), error('File not found: nope.txt'),
     error("ENOENT: no such file or directory, open 'nope.txt'"),
-    /^your Tools word this error differently from the course contract: see docs\/tools\.md, section "view\(path, viewRange\?\)"$/],
+    /^your Tools word this error differently from the course contract: see node_modules\/theinference\/docs\/tools\.md, section "view\(path, viewRange\?\)"$/],
   ['escape worded differently', call('Write', { path: '../x', file_text: '' }), error('Path escapes workspace: ../x'),
     error('Path outside sandbox: ../x'), /section "Sandbox paths"$/],
 ];
