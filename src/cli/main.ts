@@ -1,6 +1,9 @@
 // The command line: commander wiring, and the only place where outcomes and errors become exit codes
 // (0 all passed, 1 a case failed, 2 the harness was misused, 130 interrupted, 3 a bug in theinference).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
+import { packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
@@ -50,6 +53,7 @@ function exitCodeFor(error: unknown, io: CliIo): number {
 function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
   const program = new Command('theinference')
     .description('Grade a build-a-coding-agent course stage against its cases.')
+    .version(packageVersion(), '-v, --version', 'print the version of theinference')
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({
@@ -60,8 +64,8 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .command('test')
     .description('grade your course directory against a stage')
     .requiredOption('--stage <slug>', 'the stage to grade (list them with `theinference stages`)')
-    .option('--dir <path>', 'your course directory (default: the current directory)')
-    .option('--case <name>', 'a case name or glob (* and ?); repeat for several', collect, [])
+    .option('--dir <path>', 'your course directory (default: the nearest directory at or above this one with program.ts and a package.json)')
+    .addOption(caseOption())
     .option('--bail', 'stop at the first failing case')
     .option('--timeout <ms>', 'per-case timeout in milliseconds (default: 10000)')
     .option('--jobs <n>', 'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4)')
@@ -89,7 +93,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .command('snapshot')
     .description('regenerate snapshots from the reference in this repository (course authors)')
     .requiredOption('--stage <slug>', 'the stage whose snapshots to regenerate')
-    .option('--case <name>', 'a case name or glob (* and ?); repeat for several', collect, [])
+    .addOption(caseOption())
     .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
     .addOption(isolationOption())
     .action(async (flags: SnapshotFlags) => done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)));
@@ -125,6 +129,16 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
 // No commander default: the default depends on the environment (CI), decided where the command runs.
 function isolationOption(what = 'program processes'): Option {
   return new Option('--isolation <mode>', `run ${what} in the OS sandbox (default: auto; required when CI is set)`).choices(ISOLATION_MODES);
+}
+
+// `--case`, repeatable; its default is shown in words, not as `[]`.
+function caseOption(): Option {
+  return new Option('--case <name>', 'a case name or glob (* and ?); repeat for several').argParser(collect).default([], 'every case');
+}
+
+// This copy's version, for --version (a bug report says which one ran).
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -22,6 +22,9 @@ export type Failure = {
   received?: unknown;
   // A recognised mistake, said in the student's terms (see src/grade/judge/hints.ts and load-failure.ts).
   hint?: string;
+  // The mistake the hint names, without what varies from call to call (the tool name sent, say): failures with the
+  // same one are one problem, shown once in the terminal report. The hint itself when absent.
+  hintCause?: string;
   // The program failed before its first case (it does not load, or prints something else first): every case
   // of its process has this same failure, and the terminal report shows it once.
   beforeAnyCase?: boolean;

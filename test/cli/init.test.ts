@@ -53,9 +53,17 @@ describe('theinference init', () => {
     await writeFile(join(dir, 'src', 'execute.ts'), '// my work\n');
     const { code, stdout, stderr } = await cli(['init', 'taken', '--from', tarball]);
     expect([code, stdout]).toEqual([2, '']);
-    expect(stderr).toBe(`error: ${dir} already has package.json, src/execute.ts: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace them.\n`);
+    expect(stderr).toBe(`error: ${dir} already has package.json, src/execute.ts: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace them (your src/execute.ts too: --force puts the stub in its place).\n`);
     expect(await listing(dir)).toEqual(['package.json', 'src', 'src/execute.ts']);
     expect(await readFile(join(dir, 'src', 'execute.ts'), 'utf8')).toBe('// my work\n');
+  });
+
+  it('does not warn of losing src/execute.ts when it is still the stub', async () => {
+    const dir = join(root, 'fresh');
+    expect((await cli(['init', 'fresh', '--from', tarball])).code).toBe(0);
+    const { code, stderr } = await cli(['init', 'fresh', '--from', tarball]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(new RegExp(`^error: ${dir} already has .*src/execute\\.ts.*: init wrote nothing\\. .*or pass --force to replace them\\.\\n$`));
   });
 
   it('replaces files with --force, and says which', async () => {

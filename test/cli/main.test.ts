@@ -48,6 +48,18 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('--shard <i/n>');
   });
+
+  it.each([['test'], ['snapshot']])('%s --help shows the default of --case in words, not as []', async (command) => {
+    const { stdout } = await cli([command, '--help']);
+    expect(stdout).toMatch(/repeat for several\s+\(default: every case\)/);
+    expect(stdout).not.toContain('[]');
+  });
+
+  it.each([['--version'], ['-v']])('prints the package version on %s and exits 0', async (flag) => {
+    const { code, stdout } = await cli([flag]);
+    const { version } = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    expect([code, stdout]).toEqual([0, `${version}\n`]);
+  });
 });
 
 describe('runCli stages', () => {
@@ -163,13 +175,13 @@ describe('runCli test --isolation and --output', () => {
   });
 
   it.each([
-    [['--isolation', 'required'], {}],
-    [[], { CI: 'true', THEINFERENCE_ISOLATION: undefined }],
-  ])('fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run', async (flags, env) => {
+    [['--isolation', 'required'], {}, '--isolation required'],
+    [[], { CI: 'true', THEINFERENCE_ISOLATION: undefined }, 'the sandbox is required \\(CI is set: "true", which makes --isolation required the default\\)'],
+  ])('fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run', async (flags, env, why) => {
     const course = await makeCourse(scratch);
     const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, ...flags], scratch.root, { ...(await withoutBwrap()), ...env });
     expect([code, stdout]).toEqual([2, '']);
-    expect(stderr).toMatch(/^error: --isolation required, but bubblewrap \(bwrap\) is not installed\. To sandbox the program under test: sudo apt-get install bubblewrap/);
+    expect(stderr).toMatch(new RegExp(`^error: ${why}, but bubblewrap \\(bwrap\\) is not installed\\. To sandbox the program under test: sudo apt-get install bubblewrap`));
   });
 
   it('grades without the sandbox under auto when bubblewrap is missing, warning once on stderr', async () => {

@@ -105,13 +105,24 @@ describe('runStage misuse', () => {
     ['an unknown stage', async () => ({ stage: 'nope' }), 'UNKNOWN_STAGE', /^unknown stage 'nope'\. Known stages: .*register-tools/],
     ['a missing directory', async (dir) => ({ dir: join(dir, 'missing') }), 'NO_COURSE_DIR', /^course directory not found: .*missing\. .*--dir/],
     [
-      'a directory without program.ts',
+      'a directory without program.ts or package.json',
       async (dir) => {
         await rm(join(dir, 'program.ts'));
+        await rm(join(dir, 'package.json'), { force: true });
         return {};
       },
       'NO_PROGRAM',
-      /has no program\.ts\. .*looking in the current directory and the ones above it: .*`npx theinference init <dir>`/,
+      /has no program\.ts\. .*looking in the current directory and the ones above it: .*`npx theinference init <dir>`\.$/,
+    ],
+    [
+      'a course directory (with a package.json) without program.ts',
+      async (dir) => {
+        await rm(join(dir, 'program.ts'));
+        await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+        return {};
+      },
+      'NO_PROGRAM',
+      /has no program\.ts\. .*`npx theinference init <dir>`\. If \S+ is your course directory, restore the course's program\.ts: cp \S*program\.ts program\.ts$/,
     ],
     [
       'a package.json without "type"',

@@ -1,6 +1,7 @@
 // `theinference init [dir] [--from <spec>] [--force]`: a new course directory that grades at once, every case
 // failing with the stub's message until the student writes makeExecute.
-import { relative, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { installSpec } from '../../course/install-spec.ts';
 import { courseFiles, TEMPLATE_STAGE } from '../../course/scaffold-course.ts';
@@ -8,6 +9,9 @@ import { packageRoot } from '../../course/stages.ts';
 import { existingPaths, writeFiles } from '../../course/write-files.ts';
 import { write, type CommandIo, type Outcome } from './io.ts';
 import { shellQuote } from '../../shell-quote.ts';
+
+// The one file of the course that is the student's own work.
+const EXECUTE = 'src/execute.ts';
 
 // The flags as commander hands them over.
 export type InitFlags = { from?: string; force?: boolean };
@@ -20,9 +24,14 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
   const files = await courseFiles(root, { dir, spec });
   const existing = summarise(await existingPaths(dir, files));
   if (existing.length > 0 && flags.force !== true) {
+    const them = existing.length === 1 ? 'it' : 'them';
+    // --force is the one way init loses work: say so before anyone reaches for it to restore a file.
+    const stub = files.find((f) => f.path === EXECUTE)?.text;
+    const mine = await readFile(join(dir, EXECUTE), 'utf8').catch(() => undefined);
+    const lost = mine !== undefined && mine !== stub ? ` (your ${EXECUTE} too: --force puts the stub in its place)` : '';
     throw new HarnessError(
       'FILES_EXIST',
-      `${dir} already has ${existing.join(', ')}: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace ${existing.length === 1 ? 'it' : 'them'}.`,
+      `${dir} already has ${existing.join(', ')}: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace ${them}${lost}.`,
     );
   }
   await writeFiles(dir, files).catch((error: NodeJS.ErrnoException) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { HarnessError } from '../../errors.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { BASH_MODES, DEFAULT_MAX_CALLS, type BashMode } from '../../record/record-types.ts';
 import { write, type CommandIo } from './io.ts';
 
@@ -52,7 +52,7 @@ export async function checkSharedFlags(flags: RecordFlags, io: CommandIo): Promi
   const dir = courseDirFor(io.cwd, flags.dir);
   if (!(await isDirectory(dir))) badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
   // Recorded commands (`git push`, `rm -rf …`) are replayed: `required` without a sandbox stops here, before any.
-  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
+  const isolation = await chooseSandbox(flags.isolation, io.env);
   if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
   return { dir, maxCalls, bash, redact, sandbox: isolation.sandbox };
 }

@@ -9,7 +9,7 @@ import { renderLineDiff, renderValueDiff } from '../../grade/report/render-diff.
 import { runReference, type ReferenceResult } from '../../grade/run/run-reference.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { selectCases } from '../../grade/select-cases.ts';
 import type { Case } from '../../course/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -29,7 +29,7 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   await requireStage(root, flags.stage);
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
-  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
+  const isolation = await chooseSandbox(flags.isolation, io.env);
   if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
   const { results: runs, warnings } = await runReference({
     root,

@@ -4,7 +4,7 @@ import { HarnessError } from '../../errors.ts';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { progressLines } from '../../grade/report/pretty.ts';
 import { runStage } from '../../grade/run-stage.ts';
@@ -44,8 +44,9 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   }
   const output = flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output);
   // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
-  const isolation = await chooseSandbox(flags.isolation ?? defaultIsolationMode(io.env), io.env);
-  if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
+  const isolation = await chooseSandbox(flags.isolation, io.env);
+  // Watch mode shows it with every report instead: its first run would clear it off the screen at once.
+  if (isolation.warning !== undefined && flags.watch !== true) await write(io.stderr, `warning: ${isolation.warning}\n`);
   options.sandbox = isolation.sandbox;
   if (flags.failed === true) {
     options.cases = await failedCases(options.dir, flags);
@@ -57,7 +58,8 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   if (flags.watch === true) {
     // Loaded only for --watch: the file watcher is not needed for one run.
     const { runWatch } = await import('../watch/index.ts');
-    const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color });
+    const warnings = isolation.warning === undefined ? [] : [isolation.warning];
+    const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
     return code === 0 ? 'pass' : code === 1 ? 'fail' : code === 130 ? 'interrupted' : 'misuse';
   }
   const streaming = flags.reporter === 'pretty' && flags.output === undefined;

@@ -7,13 +7,12 @@ import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
 import { progressLines, renderPretty } from '../../grade/report/pretty.ts';
-import type { CaseResult, RunOptions } from '../../grade/types.ts';
+import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
 import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
 import { readKeys, type KeyInput, type KeyInputEvent } from './key-input.ts';
@@ -30,8 +29,9 @@ import {
 import { initialState, step, type Effect, type RunRequest, type WatchEvent } from './watch-loop.ts';
 import { watchTargets } from './watch-paths.ts';
 
-// What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset).
-export type WatchIo = { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; color: boolean };
+// What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset). `warnings`
+// hold for the whole session (no sandbox here): each run clears the screen, so every report repeats them.
+export type WatchIo = { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; color: boolean; warnings?: string[] };
 
 // Editors save in bursts of events a few milliseconds apart; 100 ms of quiet ends the burst.
 const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };
@@ -60,7 +60,13 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   // cores pays (docs/performance.md).
   const jobs = options.jobs ?? defaultWatchJobs();
   const env = options.env ?? process.env;
-  const sandbox = options.sandbox ?? (await chooseSandbox(defaultIsolationMode(env), env)).sandbox;
+  const warnings = [...(io.warnings ?? [])];
+  let sandbox = options.sandbox;
+  if (sandbox === undefined) {
+    const choice = await chooseSandbox(undefined, env);
+    sandbox = choice.sandbox;
+    if (choice.warning !== undefined) warnings.push(choice.warning);
+  }
   const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox });
   const refill = (): void => void standbys.fill();
   // How long each case took when it last ran in a batch: each run balances its batches with it and updates it.
@@ -140,7 +146,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       case 'show-report':
         return write(
           renderProgress(undefined, screen) +
-            `${renderPretty(effect.report, { color: io.color })}\n${renderComparison(effect.comparison)}`,
+            `${renderPretty(withWarnings(effect.report, warnings), { color: io.color })}\n${renderComparison(effect.comparison)}`,
         );
       case 'show-error':
         return write(renderMessage('error', effect.message, screen));
@@ -196,6 +202,11 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     await watcher?.close();
     await standbys.close();
   }
+}
+
+// The report with the session's warnings after the run's own.
+function withWarnings(report: RunReport, warnings: string[]): RunReport {
+  return warnings.length === 0 ? report : { ...report, warnings: [...(report.warnings ?? []), ...warnings] };
 }
 
 // One line for the student: a harness error's own message (it says how to fix it), a filter that matches

@@ -1,32 +1,17 @@
 import type { Call } from '../../course/types.ts';
 import { jsonEqual } from './compare-results.ts';
+import { branchOf, KNOWN_NAMES, METHODS, methodOf } from './dispatcher-contract.ts';
 
 // What the grader knows about the first call of a failing case that differs from the snapshot: no more.
 export type HintContext = { call: Call; expected: unknown; received: unknown };
 
-type Output = Record<string, unknown>;
-type Recogniser = (ctx: HintContext) => string | undefined;
+// A recognised mistake: what to tell the student about this call, and what makes it the same mistake as another
+// call's (the terminal report shows failures of one cause once). The cause leaves out what varies from call to call
+// (the tool name sent, the input), so that throwing on every unknown name, say, is one mistake, not thirteen.
+export type Hint = { text: string; cause: string };
 
-// The dispatcher contract of docs/tools.md: the names each method answers to, the input keys it reads, the
-// section of docs/tools.md that words its results.
-const METHODS: Record<string, { names: string[]; keys: string[]; section: string }> = {
-  view: { names: ['Read', 'view'], keys: ['path', 'view_range'], section: 'view(path, viewRange?)' },
-  create: { names: ['Write', 'create'], keys: ['path', 'file_text'], section: 'create(path, fileText)' },
-  strReplace: {
-    names: ['Edit', 'str_replace'],
-    keys: ['path', 'old_str', 'new_str'],
-    section: 'strReplace(path, oldStr, newStr?)',
-  },
-  insert: {
-    names: ['insert'],
-    keys: ['path', 'insert_line', 'insert_text', 'new_str'],
-    section: 'insert(path, insertLine, text)',
-  },
-  glob: { names: ['Glob', 'glob'], keys: ['pattern', 'path'], section: 'glob(pattern, path?)' },
-  grep: { names: ['Grep', 'grep'], keys: ['pattern', 'path', 'glob'], section: 'grep(pattern, path?, glob?)' },
-  bash: { names: ['Bash', 'bash'], keys: ['command', 'timeout'], section: 'bash(command, timeoutMs?)' },
-};
-const KNOWN_NAMES = [...Object.values(METHODS).flatMap((m) => m.names), 'echo'];
+type Output = Record<string, unknown>;
+type Recogniser = (ctx: HintContext) => Hint | string | undefined;
 
 // How each method's own results begin, to tell which method a misrouted call reached.
 const SHAPES: [method: string, shape: RegExp][] = [
@@ -38,7 +23,6 @@ const SHAPES: [method: string, shape: RegExp][] = [
   ['grep', /^No matches found$|^Invalid regex: |^[^\n:]+:\d+: /],
 ];
 
-const methodOf = (name: string) => Object.keys(METHODS).find((m) => METHODS[m]?.names.includes(name));
 const asOutput = (v: unknown) => (v !== null && typeof v === 'object' ? (v as Output) : undefined);
 const contentOf = (v: unknown) => {
   const content = asOutput(v)?.content;
@@ -63,45 +47,58 @@ const fromRoot = (expected: unknown, received: unknown) =>
   lines(expected).every((e) => lines(received).some((r) => r.endsWith(`/${e}`)));
 const TIME_LIMIT = /\[timed out after |^Invalid parameter 'timeout'/;
 
+// The course contract, where a student's course directory has it (npm installs the package with its docs).
+const TOOLS_DOC = 'node_modules/theinference/docs/tools.md';
+
 // What the stub `theinference init` writes answers every call with (course-template/src/execute.ts).
 const STUB_ANSWER = /^makeExecute is not written yet\b/;
 
 function stillTheStub({ received }: HintContext): string | undefined {
   if (!says(received, STUB_ANSWER)) return undefined;
-  return 'src/execute.ts is still the stub `theinference init` wrote: write makeExecute, routing each tool name and its alias to its Tools method (the course page "Register the toolset"; the table at the end of docs/tools.md in the theinference package)';
+  return `src/execute.ts is still the stub \`theinference init\` wrote: write makeExecute, routing each tool name and its alias to its Tools method (the course page "Register the toolset"; ${TOOLS_DOC}, section "The dispatcher")`;
 }
 
 // `toString`, `constructor`, `__proto__` found Object.prototype's members in a plain-object map.
-function inheritedName(ctx: HintContext): string | undefined {
+function inheritedName(ctx: HintContext): Hint | undefined {
   const { tool } = ctx.call;
   if (!expectsUnknown(ctx) || !(tool in Object.prototype) || rejectsName(ctx.received)) return undefined;
-  return `\`${tool}\` reached Object.prototype: a plain-object lookup (handlers[name]) finds inherited members; use a switch, a Map or Object.hasOwn so it gets \`unknown tool: ${tool}\``;
+  const text = `\`${tool}\` reached Object.prototype: a plain-object lookup (handlers[name]) finds inherited members; use a switch, a Map or Object.hasOwn so it gets \`unknown tool: ${tool}\``;
+  return { text, cause: 'inherited name' };
 }
 
 // `read` answered as if it were `Read`.
-function caseInsensitiveName(ctx: HintContext): string | undefined {
+function caseInsensitiveName(ctx: HintContext): Hint | undefined {
   const { tool } = ctx.call;
   const twin = KNOWN_NAMES.find((n) => n !== tool && n.toLowerCase() === tool.toLowerCase());
   if (!expectsUnknown(ctx) || twin === undefined || rejectsName(ctx.received)) return undefined;
-  return `tool names are exact: \`${tool}\` is not \`${twin}\` and must get \`unknown tool: ${tool}\`; compare the name as sent (no toLowerCase)`;
+  const text = `tool names are exact: \`${tool}\` is not \`${twin}\` and must get \`unknown tool: ${tool}\`; compare the name as sent (no toLowerCase)`;
+  return { text, cause: 'name compared without case' };
 }
 
-function threw(ctx: HintContext): string | undefined {
+function threw(ctx: HintContext): Hint | undefined {
   const error = asOutput(ctx.received)?.threw;
   if (typeof error !== 'string') return undefined;
   if (!expectsUnknown(ctx)) {
-    return `execute threw (${error}) on ${ctx.call.tool}: a failure must come back as { content, is_error: true }, never a throw`;
+    const text = `execute threw (${error}) on ${ctx.call.tool}: a failure must come back as { content, is_error: true }, never a throw`;
+    return { text, cause: `threw ${error} in ${branchOf(ctx.call.tool)}` };
   }
-  return `execute threw (${error}) instead of returning { content: 'unknown tool: ${ctx.call.tool}', is_error: true }: an unknown tool is an observation for the model, not a crash`;
+  const text = `execute threw (${error}) instead of returning { content: 'unknown tool: ${ctx.call.tool}', is_error: true }: an unknown tool is an observation for the model, not a crash`;
+  return { text, cause: 'threw on an unknown name' };
 }
 
 // The name was rejected, but not as `{ content: 'unknown tool: NAME', is_error: true }` to the letter.
-function unknownWording(ctx: HintContext): string | undefined {
+function unknownWording(ctx: HintContext): Hint | undefined {
+  const { tool } = ctx.call;
   const got = contentOf(ctx.received) ?? '';
-  const want = `unknown tool: ${ctx.call.tool}`;
+  const want = `unknown tool: ${tool}`;
   if (!expectsUnknown(ctx) || !/^unknown tool:/i.test(got)) return undefined;
-  if (got !== want) return `the exact text is lowercase \`${want}\` (you sent \`${got}\`)`;
-  return `an unknown tool is an error: return { content: '${want}', is_error: true } (your result has no \`is_error: true\`)`;
+  if (got !== want) {
+    // The same wrong template whatever name it was filled with.
+    const template = tool === '' ? `${got}<name>` : got.split(tool).join('<name>');
+    return { text: `the exact text is lowercase \`${want}\` (you sent \`${got}\`)`, cause: `unknown tool worded ${template}` };
+  }
+  const text = `an unknown tool is an error: return { content: '${want}', is_error: true } (your result has no \`is_error: true\`)`;
+  return { text, cause: 'unknown tool without is_error' };
 }
 
 function unwiredName(ctx: HintContext): string | undefined {
@@ -114,20 +111,22 @@ function unwiredName(ctx: HintContext): string | undefined {
   return `the ${kind} \`${tool}\` is not wired: route it to tools.${method}`;
 }
 
-function nothingReturned(ctx: HintContext): string | undefined {
+function nothingReturned(ctx: HintContext): Hint | undefined {
   if (ctx.received !== null && ctx.received !== undefined) return undefined;
-  return `execute returned nothing for ${ctx.call.tool}: a \`return\` is missing in its branch (or the result was never returned)`;
+  const text = `execute returned nothing for ${ctx.call.tool}: a \`return\` is missing in its branch (or the result was never returned)`;
+  return { text, cause: `nothing returned in ${branchOf(ctx.call.tool)}` };
 }
 
 // The value is there, under another key: `{ text: input.text }` where a ToolOutput has `content`.
-function wrongResultKey({ call, expected, received }: HintContext): string | undefined {
+function wrongResultKey({ call, expected, received }: HintContext): Hint | undefined {
   const want = contentOf(expected);
   const got = asOutput(received);
   if (want === undefined || got === undefined || 'content' in got) return undefined;
   const key = Object.keys(got).find((k) => got[k] === want);
   if (key === undefined) return undefined;
   const fix = call.tool === 'echo' ? '{ content: input.text }' : `{ content: … } (the ToolOutput of tools.${methodOf(call.tool) ?? 'the tool'} as it is)`;
-  return `${call.tool}'s result has \`${key}\` where a ToolOutput has \`content\`: return ${fix}`;
+  const text = `${call.tool}'s result has \`${key}\` where a ToolOutput has \`content\`: return ${fix}`;
+  return { text, cause: `result under ${key} in ${branchOf(call.tool)}` };
 }
 
 function echoWithoutText({ call, received }: HintContext): string | undefined {
@@ -138,30 +137,39 @@ function echoWithoutText({ call, received }: HintContext): string | undefined {
   return 'echo must return { content: input.text }';
 }
 
-// A Promise prints as `{}` in JSON and as '[object Promise]' in a string; a `.then` stores its result too late.
-function unawaited({ call, expected, received }: HintContext): string | undefined {
+// A Promise prints as `{}` in JSON and as '[object Promise]' in a string; a field read off a Promise is undefined,
+// which leaves `{}`; a `.then` stores its result too late.
+function unawaited({ call, expected, received }: HintContext): Hint | undefined {
   const method = `tools.${methodOf(call.tool) ?? 'the tool'}`;
+  const cause = `not awaited in ${branchOf(call.tool)}`;
   const content = asOutput(received)?.content;
   if ((content !== null && typeof content === 'object') || content === '[object Promise]') {
-    return `the result of ${method} was not awaited: \`content\` holds a Promise; return the ToolOutput of ${method}(…) itself`;
+    return { text: `the result of ${method} was not awaited: \`content\` holds a Promise; return the ToolOutput of ${method}(…) itself`, cause };
+  }
+  if (jsonEqual(received, {}) && contentOf(expected) !== undefined) {
+    const text = `${call.tool}'s result is {} (no \`content\`): a field read off ${method}(…) without \`await\` is undefined (it returns a Promise), as is a field a ToolOutput does not have; return ${method}(…) itself, or read the fields of \`await ${method}(…)\`. \`npm run typecheck\` flags both: the grader runs your code without type-checking it`;
+    return { text, cause };
   }
   if (!jsonEqual(received, { content: '' }) || !contentOf(expected)) return undefined;
-  return `${call.tool} returned before ${method} finished: its promise was not awaited (fire-and-forget, or a .then that stores the result too late); return or await it`;
+  const text = `${call.tool} returned before ${method} finished: its promise was not awaited (fire-and-forget, or a .then that stores the result too late); return or await it`;
+  return { text, cause };
 }
 
-function extraIsErrorFalse({ call, expected, received }: HintContext): string | undefined {
+function extraIsErrorFalse({ call, expected, received }: HintContext): Hint | undefined {
   if (asOutput(received)?.is_error !== false || 'is_error' in (asOutput(expected) ?? {})) return undefined;
   if (!jsonEqual(without(received, 'is_error'), expected)) return undefined;
-  return `only bash sets is_error: a success from ${call.tool} has no is_error key (drop the added \`is_error: false\`)`;
+  const text = `only bash sets is_error: a success from ${call.tool} has no is_error key (drop the added \`is_error: false\`)`;
+  return { text, cause: 'is_error: false added' };
 }
 
-function missingParameter({ call, expected, received }: HintContext): string | undefined {
+function missingParameter({ call, expected, received }: HintContext): Hint | string | undefined {
   const key = /^Missing required parameter '(\w+)'$/.exec(contentOf(received) ?? '')?.[1];
   const method = methodOf(call.tool);
   if (key === undefined || method === undefined || contentOf(expected) === contentOf(received)) return undefined;
   if (!METHODS[method]?.keys.includes(key)) {
     const owners = Object.keys(METHODS).filter((m) => METHODS[m]?.keys.includes(key));
-    return `${call.tool} was routed to the wrong method: it asked for \`${key}\`, which tools.${method} does not take (tools.${owners.join(' / tools.')} does); route it to tools.${method}`;
+    const text = `${call.tool} was routed to the wrong method: it asked for \`${key}\`, which tools.${method} does not take (tools.${owners.join(' / tools.')} does); route it to tools.${method}`;
+    return { text, cause: `${branchOf(call.tool)} routed to a method taking ${key}` };
   }
   // Sent empty, arrived missing: `||` fell through to an absent new_str (reading new_str alone does the same, and
   // the same `??` fixes both).
@@ -175,6 +183,33 @@ function missingParameter({ call, expected, received }: HintContext): string | u
     return 'input.insert_text was not passed: current models send `insert_text`; pass input.insert_text ?? input.new_str';
   }
   return `input.${key} was not passed: read \`${key}\` from the input (snake_case, as the model sends it)`;
+}
+
+// An error of the contract's own wording about one argument, where the call sent that argument fine: the
+// dispatcher put something else in its place (the whole input object, another key, the right keys out of order).
+function misplacedArgument({ call, expected, received }: HintContext): Hint | undefined {
+  const method = methodOf(call.tool);
+  const contract = method === undefined ? undefined : METHODS[method];
+  if (contract === undefined || !isError(received) || contentOf(expected) === contentOf(received)) return undefined;
+  const got = contentOf(received) ?? '';
+  const invalid = /^Invalid parameter '(\w+)': expected (?:a string, got (\w+)|a whole number[^,]*, got (.*))$/.exec(got);
+  let key: string | undefined;
+  let what: string | undefined;
+  if (invalid !== null) {
+    key = invalid[1] ?? '';
+    const wholeInput = invalid[2] === 'object' || invalid[3]?.startsWith('{');
+    if (!contract.keys.includes(key) || !given(call, key) || says(expected, new RegExp(`^Invalid parameter '${key}'`))) return undefined;
+    what = wholeInput && key === contract.keys[0] ? 'the whole input object' : `something other than input.${key}`;
+  } else {
+    // A path error quoting another key's value: that value went where the path goes.
+    const quoted = /^(?:Path not found|Not a directory|File not found|Path escapes workspace): (.*)$/.exec(got)?.[1];
+    const other = contract.keys.find((k) => k !== 'path' && quoted !== undefined && call.input[k] === quoted && call.input.path !== quoted);
+    if (other === undefined || !contract.keys.includes('path')) return undefined;
+    key = 'path';
+    what = `input.${other}`;
+  }
+  const text = `${call.tool} gave tools.${method} ${what} as its \`${key}\`: pass the input's fields one by one, in the method's order: ${contract.call}`;
+  return { text, cause: `arguments of tools.${method}` };
 }
 
 function swappedOldNew({ call, expected, received }: HintContext): string | undefined {
@@ -208,11 +243,12 @@ function shapeOf({ expected, received }: HintContext): string | undefined {
   return 'glob';
 }
 
-function wrongMethod(ctx: HintContext): string | undefined {
+function wrongMethod(ctx: HintContext): Hint | undefined {
   const method = methodOf(ctx.call.tool);
   const shape = shapeOf(ctx);
   if (method === undefined || shape === undefined || shape === method) return undefined;
-  return `${ctx.call.tool} was routed to the wrong method (its result looks like ${shape}'s): route it to tools.${method}`;
+  const text = `${ctx.call.tool} was routed to the wrong method (its result looks like ${shape}'s): route it to tools.${method}`;
+  return { text, cause: `${branchOf(ctx.call.tool)} routed to ${shape}` };
 }
 
 // Routed right, failed right, worded otherwise: the student's Tools, not the dispatcher.
@@ -225,7 +261,7 @@ function errorWording({ call, expected, received }: HintContext): string | undef
   if (/^Missing required parameter |^Invalid parameter '\w+': expected a string, got /.test(want)) {
     section = 'Arguments every tool checks';
   }
-  return `your Tools word this error differently from the course contract: see docs/tools.md, section "${section}"`;
+  return `your Tools word this error differently from the course contract: see ${TOOLS_DOC}, section "${section}"`;
 }
 
 // Most specific first: a mistake in the name explains a result better than the result's shape does.
@@ -242,17 +278,20 @@ const RECOGNISERS: Recogniser[] = [
   unawaited,
   extraIsErrorFalse,
   missingParameter,
+  misplacedArgument,
   swappedOldNew,
   ignoredKey,
   wrongMethod,
   errorWording,
 ];
 
-// Names the student's mistake behind the first differing call, or undefined when none is recognised.
-export function hintFor(ctx: HintContext): string | undefined {
+// Names the student's mistake behind the first differing call, or undefined when none is recognised. A hint whose
+// words name no more than its mistake is its own cause.
+export function hintFor(ctx: HintContext): Hint | undefined {
   if (jsonEqual(ctx.expected, ctx.received)) return undefined;
   for (const recognise of RECOGNISERS) {
     const hint = recognise(ctx);
+    if (typeof hint === 'string') return { text: hint, cause: hint };
     if (hint !== undefined) return hint;
   }
   return undefined;

@@ -50,7 +50,7 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
       const failure = compareResults(c.data.calls, snapshot.results, o.results);
       if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
       const hint = hintFor({ call: failure.call, expected: failure.expected, received: failure.received });
-      return hint === undefined ? failure : { ...failure, hint };
+      return hint === undefined ? failure : { ...failure, hint: hint.text, hintCause: hint.cause };
     }
     case 'bad-line': {
       const when = early ? 'before running any case, the program' : 'the program';

@@ -6,14 +6,16 @@ import type { CaseResult } from '../types.ts';
 export type FailureGroup = { results: CaseResult[] };
 
 // What makes two failures the same problem, or undefined when a failure is only itself: the same load failure
-// (whichever process it happened in), the same hint, or the same crash, hang or bad output word for word. A
-// mismatch without a hint is about its own case and stays alone.
+// (whichever process it happened in), the same mistake behind a hint (whichever tool name the call sent), a wrong
+// number of results (which the course's program.ts never prints: an edited one, or stray lines on stdout), or the
+// same crash, hang or bad output word for word. A mismatch without a hint is about its own case and stays alone.
 export function causeOf(result: CaseResult): string | undefined {
   const f = result.failure;
   if (f === undefined) return undefined;
   if (f.beforeAnyCase === true) return JSON.stringify(['before any case', f.kind, f.message, f.hint ?? '']);
-  if (f.hint !== undefined) return JSON.stringify(['hint', f.hint]);
-  if (f.kind === 'mismatch' || f.kind === 'result-count' || f.kind === 'no-snapshot') return undefined;
+  if (f.hint !== undefined) return JSON.stringify(['hint', f.hintCause ?? f.hint]);
+  if (f.kind === 'result-count') return JSON.stringify([f.kind]);
+  if (f.kind === 'mismatch' || f.kind === 'no-snapshot') return undefined;
   return JSON.stringify([f.kind, f.message]);
 }
 

@@ -1,8 +1,10 @@
 // What a course directory must hold before any program process is spawned, checked up front so that a
 // wrong --dir is one clear message instead of a crash in every case.
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { packageRoot } from '../../course/stages.ts';
 import { HarnessError } from '../../errors.ts';
+import { shellQuote } from '../../shell-quote.ts';
 
 // Fails with a HarnessError saying how to fix a missing directory, a missing program.ts, or a directory
 // whose .ts files would not load as ES modules (program.ts uses top-level await).
@@ -16,9 +18,14 @@ export async function checkCourseDir(dir: string): Promise<void> {
   }
   const program = await stat(join(dir, 'program.ts')).catch(() => undefined);
   if (program === undefined || !program.isFile()) {
+    // A course directory (it has a package.json) that lost its program.ts gets it back from the package.
+    const source = relative(dir, join(packageRoot(), 'program.ts'));
+    const restore = (await stat(join(dir, 'package.json')).catch(() => undefined))?.isFile()
+      ? ` If ${dir} is your course directory, restore the course's program.ts: cp ${shellQuote(source)} program.ts`
+      : '';
     throw new HarnessError(
       'NO_PROGRAM',
-      `${dir} has no program.ts. The grader runs your course directory's program.ts, looking in the current directory and the ones above it: run it from your course directory (or below it), pass --dir <your course directory>, or make a new one with \`npx theinference init <dir>\`.`,
+      `${dir} has no program.ts. The grader runs your course directory's program.ts, looking in the current directory and the ones above it: run it from your course directory (or below it), pass --dir <your course directory>, or make a new one with \`npx theinference init <dir>\`.${restore}`,
     );
   }
   const scope = await packageScope(dir);

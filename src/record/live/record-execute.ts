@@ -10,7 +10,7 @@ import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { DEFAULT_MAX_CALLS, type BashMode } from '../record-types.ts';
 import { recordTranscripts } from '../record-transcripts.ts';
 import { renderReport } from '../write/render-report.ts';
@@ -90,7 +90,7 @@ export async function recordExecute<E extends AnyExecute>(execute: E, options: R
       const root = options.root ?? packageRoot();
       await requireStage(root, options.stage);
       const env = options.env ?? process.env;
-      const isolation = await chooseSandbox(options.isolation ?? defaultIsolationMode(env), env);
+      const isolation = await chooseSandbox(options.isolation, env);
       const transcript: ImportedTranscript = {
         format: 'live',
         files: [`execute-${startedAt.toISOString().slice(0, 19).replace('T', '-').replaceAll(':', '')}`],

@@ -1,7 +1,7 @@
 // The real `theinference test --watch`, driven through piped stdin as a script would: saves re-grade, the
 // verdict follows the code, `q` exits with the last verdict, Ctrl-C stops a run in flight, and nothing is left
 // behind (no temp file in the grader's TMPDIR, no process: the tools' bash commands included, sandboxed or not).
-import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,11 +23,11 @@ afterEach(async () => {
 });
 
 // Starts watch mode on the course in its own process group, collecting stdout.
-function startWatch(c: TestCourse, isolation = 'required'): { child: ResultPromise; output: () => string; waitFor: (pattern: RegExp, from: number, what: string) => Promise<RegExpExecArray & { end: number }> } {
+function startWatch(c: TestCourse, isolation = 'required', env: NodeJS.ProcessEnv = {}): { child: ResultPromise; output: () => string; waitFor: (pattern: RegExp, from: number, what: string) => Promise<RegExpExecArray & { end: number }> } {
   const args = ['test', '--stage', 'register-tools', '--watch', '--dir', c.dir, '--case', CASES, '--timeout', '60000', '--isolation', isolation];
   const child = execa(process.execPath, [join(repo, 'bin', 'theinference.js'), ...args], {
     cwd: c.dir,
-    env: { NO_COLOR: '1', TMPDIR: c.tmp },
+    env: { NO_COLOR: '1', TMPDIR: c.tmp, ...env },
     stdin: 'pipe',
     detached: true,
     reject: false,
@@ -133,6 +133,26 @@ describe('theinference test --watch', () => {
     expect(await leftovers(course.tmp)).toEqual([]);
     expect(await groupLeft(w.child.pid as number)).toEqual([]);
     expect(await processesIn(course.dir)).toEqual([]);
+  }, E2E_TIMEOUT_MS);
+
+  it('without bubblewrap under auto, every run says the program is not sandboxed (a warning printed before the first run would be cleared off the screen)', async () => {
+    course = await makeCourse();
+    // A PATH with bash (the cases' Bash calls need it) and no bwrap.
+    const bin = join(course.root, 'bin-without-bwrap');
+    await mkdir(bin);
+    await symlink('/bin/bash', join(bin, 'bash'));
+    const w = startWatch(course, 'auto', { PATH: bin });
+    watch = w.child;
+    const warning = /^warning: the program under test runs without a sandbox: bubblewrap \(bwrap\) is not installed\./m;
+    const first = await w.waitFor(VERDICT, 0, 'first verdict');
+    expect(w.output().slice(0, first.index)).toMatch(warning);
+    const executeFile = join(course.dir, 'src', 'execute.ts');
+    await writeFile(executeFile, await readFile(executeFile, 'utf8'));
+    const again = await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
+    const second = await w.waitFor(VERDICT, again.end, 'second verdict');
+    expect(w.output().slice(again.end, second.index)).toMatch(warning);
+    w.child.stdin?.write('q\n');
+    expect((await w.child).exitCode, w.output()).toBe(0);
   }, E2E_TIMEOUT_MS);
 
   it('an unknown stage is misuse no save can fix: it stops watching and exits 2 saying so', async () => {

@@ -45,6 +45,8 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
     /^echo must return \{ content: input\.text \}$/],
   ['promise in content', call('Read', { path: 'a.txt' }), { content: '1: A' }, { content: {} },
     /^the result of tools\.view was not awaited/],
+  ['a field read off an un-awaited promise', call('Read', { path: 'a.txt' }), { content: '1: A' }, {},
+    /^Read's result is \{\} \(no `content`\): a field read off tools\.view\(…\) without `await` is undefined/],
   ['promise stringified', call('view', { path: 'a.txt' }), { content: '1: A' }, { content: '[object Promise]' },
     /^the result of tools\.view was not awaited/],
   ['fire-and-forget', call('Glob', { pattern: '*' }), { content: 'a.txt' }, { content: '' },
@@ -69,6 +71,14 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
   ['a parameter of another method', call('Edit', { path: 'a.txt', old_str: 'A', new_str: 'B' }),
     { content: 'The file a.txt has been edited.' }, error("Missing required parameter 'file_text'"),
     /^Edit was routed to the wrong method: it asked for `file_text`, which tools\.strReplace does not take \(tools\.create does\)/],
+  ['the whole input object as the path', call('Read', { path: 'a.txt' }), { content: '1: A' },
+    error("Invalid parameter 'path': expected a string, got object"),
+    /^Read gave tools\.view the whole input object as its `path`: pass the input's fields one by one, in the method's order: tools\.view\(input\.path, input\.view_range\)$/],
+  ['insert_line and the text out of order', call('insert', { path: 'a.txt', insert_line: 1, insert_text: 'x' }),
+    { content: 'Inserted text after line 1 of a.txt' }, error('Invalid parameter \'insert_line\': expected a whole number, got "x"'),
+    /^insert gave tools\.insert something other than input\.insert_line as its `insert_line`: .*tools\.insert\(input\.path, input\.insert_line, input\.insert_text \?\? input\.new_str\)$/],
+  ['the glob where the path goes', call('Grep', { pattern: 'foo', glob: '*.ts' }), { content: 'a.ts:1: foo' },
+    error('Path not found: *.ts'), /^Grep gave tools\.grep input\.glob as its `path`: .*tools\.grep\(input\.pattern, input\.path, input\.glob\)$/],
   ['old_str and new_str swapped', call('Edit', { path: 'a.txt', old_str: 'A', new_str: 'B' }),
     { content: 'The file a.txt has been edited.' },
     error('No replacement was performed: old_str did not appear verbatim in a.txt'),
@@ -97,13 +107,13 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
     error("Missing required parameter 'command'"), /^Grep was routed to the wrong method: it asked for `command`/],
   ['error worded differently', call('Read', { path: 'nope.txt' }), error('File not found: nope.txt'),
     error("ENOENT: no such file or directory, open 'nope.txt'"),
-    /^your Tools word this error differently from the course contract: see docs\/tools\.md, section "view\(path, viewRange\?\)"$/],
+    /^your Tools word this error differently from the course contract: see node_modules\/theinference\/docs\/tools\.md, section "view\(path, viewRange\?\)"$/],
   ['escape worded differently', call('Write', { path: '../x', file_text: '' }), error('Path escapes workspace: ../x'),
     error('Path outside sandbox: ../x'), /section "Sandbox paths"$/],
 ];
 
 test.each(ROWS)('%s', (_, call, expected, received, hint) => {
-  expect(hintFor({ call, expected, received })).toMatch(hint);
+  expect(hintFor({ call, expected, received })?.text).toMatch(hint);
 });
 
 test.each([
@@ -119,7 +129,7 @@ test("the stub init writes gets the stub's hint on every call, whatever was expe
   const execute = makeExecute({} as never);
   for (const [tool, expected] of [['Read', { content: '1: A' }], ['nope', unknown('nope')], ['Bash', { content: 'hi\n', is_error: false, exit_code: 0 }]] as const) {
     const received = await execute(tool, {});
-    expect(hintFor({ call: call(tool), expected, received }), tool).toMatch(/^src\/execute\.ts is still the stub `theinference init` wrote/);
+    expect(hintFor({ call: call(tool), expected, received })?.text, tool).toMatch(/^src\/execute\.ts is still the stub `theinference init` wrote/);
   }
 });
 
@@ -133,6 +143,36 @@ describe('on the catalogue of wrong dispatchers, run against the register-tools 
     const failure = await firstFailure(cases, make);
     expect(failure, 'the suite does not catch this mistake (see test/suite-strength.test.ts)').toBeDefined();
     const { call: failing, expected, received } = failure!;
-    expect(hintFor({ call: failing, expected, received }), JSON.stringify(failure)).toMatch(hint);
+    expect(hintFor({ call: failing, expected, received })?.text, JSON.stringify(failure)).toMatch(hint);
   });
+});
+
+// A hint's cause is what the terminal report groups failures by: the same mistake met through two tool names is
+// one cause (one message), two mistakes (two aliases left unwired) are two.
+const CAUSES: [what: string, a: [Call, unknown, unknown], b: [Call, unknown, unknown], same: boolean][] = [
+  ['a throw on two unknown names', [call('Search'), unknown('Search'), { threw: 'Error: unknown tool: Search' }],
+    [call('View'), unknown('View'), { threw: 'Error: unknown tool: View' }], true],
+  ['`Unknown tool` capitalised, for a name and for the empty name', [call('Search'), unknown('Search'), error('Unknown tool: Search')],
+    [call(''), unknown(''), error('Unknown tool: ')], true],
+  ['two wordings of an unknown tool', [call('Search'), unknown('Search'), error('Unknown tool: Search')],
+    [call('Search'), unknown('Search'), error('unknown tool Search')], false],
+  ['no is_error on two unknown names', [call('Search'), unknown('Search'), { content: 'unknown tool: Search' }],
+    [call('read_file'), unknown('read_file'), { content: 'unknown tool: read_file' }], true],
+  ['two inherited names', [call('toString'), unknown('toString'), '[object Undefined]'],
+    [call('constructor'), unknown('constructor'), { content: 'function Object() { [native code] }' }], true],
+  ['two names compared without case', [call('read'), unknown('read'), { content: '1: A' }],
+    [call('BASH'), unknown('BASH'), { content: 'hi\n', is_error: false, exit_code: 0 }], true],
+  ['is_error: false on two methods', [call('Read', { path: 'a.txt' }), { content: '1: A' }, { content: '1: A', is_error: false }],
+    [call('Glob', { pattern: '*' }), { content: 'a.txt' }, { content: 'a.txt', is_error: false }], true],
+  ['nothing returned for both aliases of a method', [call('Read'), { content: '1: A' }, null], [call('view'), { content: '1: A' }, null], true],
+  ['nothing returned for two methods', [call('Read'), { content: '1: A' }, null], [call('Grep'), { content: 'a:1: A' }, null], false],
+  ['a field of an un-awaited promise, through both aliases', [call('Read'), { content: '1: A' }, {}], [call('view'), { content: '1: A' }, {}], true],
+  ['two aliases left unwired', [call('Read'), { content: '1: A' }, unknown('Read')], [call('Write'), { content: 'File created successfully at: a' }, unknown('Write')], false],
+];
+
+test.each(CAUSES)('the cause of %s (one mistake: %s)', (_, a, b, same) => {
+  const causeOf = ([c, expected, received]: [Call, unknown, unknown]) => hintFor({ call: c, expected, received })?.cause;
+  expect(causeOf(a)).toBeDefined();
+  expect(causeOf(b)).toBeDefined();
+  expect(causeOf(a) === causeOf(b)).toBe(same);
 });

@@ -37,7 +37,8 @@ describe('judgeCase', () => {
       call: readCase.data.calls[0],
       expected: { content: '1: A' },
       received,
-      hint: hintFor({ call: readCase.data.calls[0]!, expected: { content: '1: A' }, received }),
+      hint: hintFor({ call: readCase.data.calls[0]!, expected: { content: '1: A' }, received })?.text,
+      hintCause: hintFor({ call: readCase.data.calls[0]!, expected: { content: '1: A' }, received })?.cause,
     });
     expect(result.failure?.hint).toBeDefined();
   });

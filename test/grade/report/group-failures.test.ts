@@ -24,9 +24,20 @@ describe('causeOf', () => {
     expect(causeOf(crash('a'))).toBe(causeOf(crash('b')));
   });
 
-  it('is nothing for a mismatch without a hint, a count or a missing snapshot: each is about its own case', () => {
+  it('is the mistake behind a hint, not its words: one throw on unknown names, whichever name each case sent', () => {
+    const threw = (name: string, tool: string) =>
+      fail(name, { kind: 'mismatch', message: `call 1 of 1 (${tool}) differs`, hint: `execute threw on ${tool}`, hintCause: 'threw on an unknown name' });
+    expect(causeOf(threw('a', 'View'))).toBe(causeOf(threw('b', 'toString')));
+    expect(causeOf(threw('a', 'View'))).not.toBe(causeOf(alias('a')));
+  });
+
+  it('is one for every wrong count of results, which only an edited program.ts (or stray stdout) prints', () => {
+    const count = (name: string, message: string) => fail(name, { kind: 'result-count', message });
+    expect(causeOf(count('a', 'printed 1 result for 2 calls'))).toBe(causeOf(count('b', 'printed 0 results for 4 calls')));
+  });
+
+  it('is nothing for a mismatch without a hint or a missing snapshot: each is about its own case', () => {
     expect(causeOf(plain('a'))).toBeUndefined();
-    expect(causeOf(fail('a', { kind: 'result-count', message: 'printed 0 results for 1 call' }))).toBeUndefined();
     expect(causeOf(fail('a', { kind: 'no-snapshot', message: 'no snapshot' }))).toBeUndefined();
   });
 });

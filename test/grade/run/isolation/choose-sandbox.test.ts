@@ -34,4 +34,18 @@ describe('chooseSandbox', () => {
     expect((error as HarnessError).code).toBe('NO_SANDBOX');
     expect((error as HarnessError).message).toMatch(/^--isolation required, but bubblewrap \(bwrap\) is not installed\. To sandbox the program under test: sudo apt-get install bubblewrap/);
   });
+
+  it.each([
+    [{ CI: 'true' }, 'the sandbox is required (CI is set: "true", which makes --isolation required the default), but bubblewrap'],
+    [{ THEINFERENCE_ISOLATION: 'required' }, 'the sandbox is required (THEINFERENCE_ISOLATION=required), but bubblewrap'],
+    [{ CI: '1', THEINFERENCE_ISOLATION: 'required' }, 'the sandbox is required (THEINFERENCE_ISOLATION=required), but bubblewrap'],
+  ])('says where required came from when no --isolation was given (%j), never "--isolation required"', async (env, start) => {
+    const error = await chooseSandbox(undefined, { ...WITHOUT, ...env }).catch((e: unknown) => e);
+    expect((error as HarnessError).code).toBe('NO_SANDBOX');
+    expect((error as HarnessError).message.startsWith(start)).toBe(true);
+  });
+
+  it('takes the default mode when no --isolation was given: auto without CI', async () => {
+    expect((await chooseSandbox(undefined, WITHOUT)).sandbox).toBe(false);
+  });
 });
