@@ -108,8 +108,11 @@ async function main(): Promise<void> {
   if (imported !== undefined) {
     const cold = summarise(imported.session.coldMs);
     log(`  import 3.4 MB session < 1 s        ${formatSeconds(cold).padEnd(24)}${verdict(cold.max < 1000)}`);
-    const same = imported.repeated.find((r) => r.variant === 'same ids');
-    if (same !== undefined) log(`  import 200 MB peak RSS < 200 MB     ${`${(same.peakRssKb / 1024).toFixed(0)} MB`.padEnd(24)}${verdict(same.peakRssKb < 200 * 1024)}`);
+    // Both ways of repeating a real session: its calls once (same ids), or every copy's calls kept (unique ids).
+    for (const r of imported.repeated) {
+      const label = `import 200 MB peak RSS < 200 MB (${r.variant})`.padEnd(46);
+      log(`  ${label}${`${(r.peakRssKb / 1024).toFixed(0)} MB`.padEnd(24)}${verdict(r.peakRssKb < 200 * 1024)}`);
+    }
   }
   if (recorded !== undefined) {
     log(`  record 3.4 MB session < 10 s       ${formatSeconds(recorded.session).padEnd(24)}${verdict(recorded.session.max < 10_000)}`);
