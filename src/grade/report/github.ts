@@ -1,5 +1,6 @@
 import type { CaseResult, RunReport } from '../types.ts';
 import { failureMessage } from './case-status.ts';
+import { groupFailures } from './group-failures.ts';
 import { cut, oneLine, plainText } from './plain-text.ts';
 import { quarantine, workflowCommand } from './workflow-command.ts';
 
@@ -18,7 +19,7 @@ export const TITLE_LIMIT = 255;
 // (see workflow-command.ts) or escaped as command data, so it cannot issue a workflow command.
 export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string; rerunCommand?: string }): string {
   const failed = report.cases.filter((c) => c.status === 'fail');
-  const annotated = failed.slice(0, ANNOTATIONS_PER_STEP);
+  const annotated = toAnnotate(failed);
   const lines = annotated.map(annotation);
   const left = failed.length - annotated.length;
   if (left > 0) {
@@ -34,6 +35,14 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
   }
   lines.push(`${report.passed} passed, ${report.failed} failed`, '');
   return lines.join('\n');
+}
+
+// The failures that get one of the step's annotations, in report order: the first case of each cause before any
+// second one, so one mistake that fails 33 cases takes one annotation and leaves the others for other mistakes.
+function toAnnotate(failed: CaseResult[]): CaseResult[] {
+  const firsts = groupFailures(failed).map((g) => g.results[0]!);
+  const chosen = new Set([...firsts, ...failed.filter((c) => !firsts.includes(c))].slice(0, ANNOTATIONS_PER_STEP));
+  return failed.filter((c) => chosen.has(c));
 }
 
 function annotation(c: CaseResult): string {

@@ -25,8 +25,10 @@ describe('github reporter', () => {
     it('annotates each failing case, up to the per-step bound, with its message and hint', () => {
       const errors = named('error');
       expect(errors).toHaveLength(Math.min(failed.length, ANNOTATIONS_PER_STEP));
+      const annotated = failed.filter((c) => errors.some((e) => e.properties.title === oneLine(c.name)));
+      expect(annotated).toHaveLength(errors.length);
       errors.forEach((e, i) => {
-        const c = failed[i]!;
+        const c = annotated[i]!;
         expect(e.properties).toEqual({ title: oneLine(c.name) });
         expect(e.data.startsWith(plainText(c.failure!.message))).toBe(true);
         if (c.failure!.hint !== undefined) expect(e.data).toContain(`Hint: ${plainText(c.failure!.hint)}`);
@@ -89,6 +91,13 @@ describe('github reporter', () => {
     const shown = log.plain.map((l) => l.text);
     expect(shown).toContain(`${UNTRUSTED_PREFIX}  ::add-mask::x`);
     expect(shown).toContain(`${UNTRUSTED_PREFIX}  mid-line ##[add-mask]secret and ##[group]fake`);
+  });
+
+  it('annotates the first case of every cause before a second case of any: one mistake leaves room for others', () => {
+    const same = Array.from({ length: 12 }, (_, i) => ({ ...mismatch, name: `read-${String(i).padStart(2, '0')}` }));
+    const other: CaseResult = { ...mismatch, name: 'zz-edit', failure: { ...mismatch.failure!, hint: 'Edit passes old_str and new_str' } };
+    const errors = readLog(render(report('register-tools', [...same, other]), ctx)).commands.filter((c) => c.name === 'error');
+    expect(errors.map((e) => e.properties.title)).toEqual([...same.slice(0, ANNOTATIONS_PER_STEP - 1).map((c) => c.name), 'zz-edit']);
   });
 
   it('escapes a hostile case name in the annotation title and group title', () => {
