@@ -1,0 +1,86 @@
+// The verdict for a case whose process timed out or ended mid-case: which call was in flight, and what that means.
+import { describe, expect, it } from 'vitest';
+import type { Case } from '../../../src/course/types.ts';
+import { exitFailure, timeoutFailure } from '../../../src/grade/judge/ended-mid-case.ts';
+
+const threeCalls: Case = {
+  stage: 'register-tools',
+  name: 'story',
+  file: '/cases/register-tools/story.json',
+  data: {
+    description: 'd',
+    calls: [
+      { tool: 'Write', input: { path: 'a.txt', file_text: 'A' } },
+      { tool: 'echo', input: { text: 'hi' } },
+      { tool: 'Bash', input: { command: 'sleep 30' } },
+    ],
+  },
+};
+const LOOK_AT_ECHO = 'look at what `echo` runs in your code (its branch in makeExecute and the Tools method it calls)';
+
+describe('timeoutFailure', () => {
+  it('names the call that did not return, its input, and says a loop or a promise is the cause, not the limit', () => {
+    const failure = timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: { call: 2, ms: 9990 } }, false, false);
+    expect(failure).toEqual({
+      kind: 'timeout',
+      message: 'call 2 of 3 (echo) did not return within 10 s — an infinite loop or a promise that never settles in your code',
+      callIndex: 1,
+      call: threeCalls.data.calls[1],
+      hint: `${LOOK_AT_ECHO}: a loop that never ends, or an \`await\` on something that never resolves (a callback never called, an event never emitted)`,
+    });
+    expect(failure.message + failure.hint).not.toContain('--timeout');
+  });
+
+  it("says how long the call ran when earlier calls took part of the case's time", () => {
+    const failure = timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: { call: 2, ms: 4120 } }, false, false);
+    expect(failure.message).toBe("call 2 of 3 (echo) had run 4.1 s without returning when the case's 10 s ran out — an infinite loop or a promise that never settles in your code");
+  });
+
+  it('keeps the advice to raise the limit for a shell command, which may rightly take longer', () => {
+    const failure = timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 2000, calling: { call: 3, ms: 1999 } }, false, false);
+    expect(failure.message).toBe('call 3 of 3 (Bash) did not return within 2 s — its command may still be running, or your code waits for something that never comes');
+    expect(failure.hint).toMatch(/^if the command needs longer, raise the limit with --timeout <ms>\. If not, look at what `Bash` runs/);
+  });
+
+  it.each<[string, boolean, string]>([
+    ['after the probe', false, 'no call of this case started within 10 s: seeding the case\'s files, `new Tools(…)` or your `makeExecute(tools)` did not finish — a loop or an `await` that never ends. The program was killed with every process it started'],
+    ['first in its process', true, 'no call of this case started within 10 s: loading your code, seeding the case\'s files, `new Tools(…)` or your `makeExecute(tools)` did not finish — a loop or an `await` that never ends. The program was killed with every process it started'],
+  ])('says no call had started when none had, %s', (_, first, message) => {
+    expect(timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000 }, first, false)).toEqual({ kind: 'timeout', message });
+  });
+
+  it('ignores a progress line naming a call the case does not have', () => {
+    const failure = timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: { call: 4, ms: 10 } }, false, false);
+    expect([failure.message.startsWith('no call of this case started'), failure.call]).toEqual([true, undefined]);
+  });
+});
+
+describe('exitFailure', () => {
+  it('names an unsettled promise (exit 13) and the call that awaited it', () => {
+    const failure = exitFailure(threeCalls, { kind: 'exited', code: 13, signal: null, calling: { call: 2, ms: 3 } }, false);
+    expect(failure).toMatchObject({
+      kind: 'crash',
+      message: 'call 2 of 3 (echo) never returned: a promise in your code never settled — an `await` on something that never resolves. Node exited with code 13 when nothing was left to run',
+      callIndex: 1,
+      hint: expect.stringMatching(/^look at what `echo` runs .*: an `await` on a promise that nothing resolves/),
+    });
+  });
+
+  it.each<[string, boolean, string]>([
+    ['while loading', true, 'a promise never settled while the program loaded: a top-level `await` (outside any function, in your code or a module it imports) on something that never resolves. Node exited with code 13 when nothing was left to run, before running any case'],
+    ['before the first call', false, "a promise in your code never settled: an `await` on something that never resolves. Node exited with code 13 when nothing was left to run, before this case's first call"],
+  ])('names an unsettled promise %s', (_, early, message) => {
+    expect(exitFailure(threeCalls, { kind: 'exited', code: 13, signal: null }, early)).toEqual({ kind: 'crash', message });
+  });
+
+  it('names the call in flight when the program exits', () => {
+    const failure = exitFailure(threeCalls, { kind: 'exited', code: 3, signal: null, calling: { call: 3, ms: 40 } }, false);
+    expect(failure.message).toBe('the program exited with code 3 during call 3 of 3 (Bash), before printing results for this case');
+    expect(failure.hint).toMatch(/something there ends the process — a `process\.exit`/);
+  });
+
+  it('names the call in flight when the program is killed by a signal, without guessing why', () => {
+    const failure = exitFailure(threeCalls, { kind: 'exited', code: null, signal: 'SIGKILL', calling: { call: 1, ms: 40 } }, false);
+    expect([failure.message, failure.hint]).toEqual(['the program was killed by SIGKILL during call 1 of 3 (Write), before printing results for this case', undefined]);
+  });
+});
