@@ -62,7 +62,8 @@ export function exitFailure(c: Case, o: Exited, early: boolean): Failure {
 function unsettled(c: Case, o: Exited, early: boolean): Failure {
   const exited = 'Node exited with code 13 when nothing was left to run';
   if (early) {
-    return { kind: 'crash', message: `a promise never settled while the program loaded: a top-level \`await\` (outside any function, in your code or a module it imports) on something that never resolves. ${exited}, before running any case` };
+    const hint = 'an `await` at the top level of a module (outside any function), in src/ or a module it imports, waits for something that never resolves: move it into a function, or make it settle';
+    return { kind: 'crash', message: `a promise never settled while the program loaded. ${exited}, before running any case`, hint };
   }
   const where = whereIn(c, o);
   if (where === undefined) {

@@ -1,4 +1,4 @@
-// One batch of cases in one program process: the startup probe first (a batch of two or more), then each case's
+// One batch of cases in one program process: the startup probe first (when the pool asks), then each case's
 // result line as it arrives. The case in flight when the process crashes, hangs or prints garbage gets that outcome
 // and the rest of the batch goes back to the pool. A case still running after RELEASE_AFTER_MS hands the rest back
 // at once: its process goes on with that case alone, until its line or its timeout, while the rest runs elsewhere.
@@ -26,12 +26,14 @@ export type CaseOutcome = (
 export type CaseRun = { name: string; outcome: CaseOutcome; output: string; durationMs: number; shared: boolean };
 
 // How long a case may run before the rest of its batch is handed back to run in another process.
-export const RELEASE_AFTER_MS = 1000;
+export const RELEASE_AFTER_MS = 500;
 
 // What a batch needs from its pool: how to run a process, who hears each case, and the pool's say on starting
 // and on handing work back.
 export type BatchContext = {
   run: Omit<ProgramRun, 'cases' | 'onLine'>;
+  // Whether the process runs the startup probe first.
+  probe: boolean;
   onCase: (run: CaseRun) => void;
   onWarning: (warning: string) => void;
   // The process got through the probe (or, without one, printed a result line): the program loads.
@@ -48,13 +50,13 @@ export type BatchEnd =
   | { kind: 'released'; rest: BatchCase[]; lingering: Promise<void> }
   | { kind: 'not-started'; outcome: CaseOutcome; output: string };
 
-// A case with no calls, run first in every process that grades several cases: until its result line
-// arrives nothing graded has run, so a failure before it is the program's, not any one case's.
+// A case with no calls, run first in a process that grades several cases or that is one of several: until its
+// result line arrives nothing graded has run, so a failure before it is the program's, not any one case's.
 const STARTUP_PROBE = fileURLToPath(new URL('./startup-probe.json', import.meta.url));
 
 // Runs the batch; resolves when its process is gone, or as soon as it hands its rest back.
 export async function runBatch(batch: BatchCase[], ctx: BatchContext): Promise<BatchEnd> {
-  const probe = batch.length > 1;
+  const probe = ctx.probe;
   const offset = probe ? 1 : 0;
   const cases = await Promise.all([...(probe ? [STARTUP_PROBE] : []), ...batch.map((c) => c.file)].map(caseLine));
   let startupOutput = '';

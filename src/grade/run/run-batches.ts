@@ -38,6 +38,8 @@ export type PoolOptions = {
 // Runs every case; resolves when all are reported (or the signal stopped the pool) and every process is gone.
 export async function runBatches(options: PoolOptions): Promise<void> {
   const queue = options.alone === true ? options.cases.map((c) => [c]) : dealBatches(options.cases, options.jobs, options.expectedMs);
+  // A batch of one needs no probe when it is the whole run: its failure is the run's whichever way it fails.
+  const probeEvery = options.alone !== true && queue.length > 1;
   const reported = new Set<string>();
   const onCase = (run: CaseRun): void => {
     if (reported.has(run.name)) return;
@@ -76,6 +78,7 @@ export async function runBatches(options: PoolOptions): Promise<void> {
           signal: options.signal === undefined ? own.signal : AbortSignal.any([options.signal, own.signal]),
           ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
         },
+        probe: probeEvery || batch.length > 1,
         onCase,
         onWarning: (warning) => options.onWarning?.(warning),
         onLoaded: () => {

@@ -66,11 +66,19 @@ describe('exitFailure', () => {
     });
   });
 
-  it.each<[string, boolean, string]>([
-    ['while loading', true, 'a promise never settled while the program loaded: a top-level `await` (outside any function, in your code or a module it imports) on something that never resolves. Node exited with code 13 when nothing was left to run, before running any case'],
-    ['before the first call', false, "a promise in your code never settled: an `await` on something that never resolves. Node exited with code 13 when nothing was left to run, before this case's first call"],
-  ])('names an unsettled promise %s', (_, early, message) => {
-    expect(exitFailure(threeCalls, { kind: 'exited', code: 13, signal: null }, early)).toEqual({ kind: 'crash', message });
+  it('names an unsettled promise while loading, and the top-level await to look for', () => {
+    expect(exitFailure(threeCalls, { kind: 'exited', code: 13, signal: null }, true)).toEqual({
+      kind: 'crash',
+      message: 'a promise never settled while the program loaded. Node exited with code 13 when nothing was left to run, before running any case',
+      hint: 'an `await` at the top level of a module (outside any function), in src/ or a module it imports, waits for something that never resolves: move it into a function, or make it settle',
+    });
+  });
+
+  it('names an unsettled promise before the first call', () => {
+    expect(exitFailure(threeCalls, { kind: 'exited', code: 13, signal: null }, false)).toEqual({
+      kind: 'crash',
+      message: "a promise in your code never settled: an `await` on something that never resolves. Node exited with code 13 when nothing was left to run, before this case's first call",
+    });
   });
 
   it('names the call in flight when the program exits', () => {
