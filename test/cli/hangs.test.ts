@@ -7,7 +7,7 @@ import { useBinary } from '../support/binary.ts';
 const { scratch, theinference } = useBinary();
 
 // The `hangs` fixture's Glob awaits a promise that a timer keeps waiting: an idle hang, cheap to wait out.
-const HANG = 'call 1 of 1 (Glob) did not return within 1 s — an infinite loop or a promise that never settles in your code';
+const HANG = 'call 1 of 1 (Glob) did not return within 0.5 s — an infinite loop or a promise that never settles in your code';
 const HINT = 'look at what `Glob` runs in your code (its branch in makeExecute and the Tools method it calls)';
 
 describe('a case that hangs', () => {
@@ -27,7 +27,7 @@ describe('a case that hangs', () => {
     ['github', 'required', (stdout) => expect(stdout).toContain(`::error title=course-glob-everything::${HANG}%0AHint: ${HINT}`)],
   ])('is named by its call in the %s reporter (--isolation %s)', async (reporter, isolation, check) => {
     const course = await makeCourse(scratch, 'hangs');
-    const args = ['test', '--stage', 'register-tools', '--case', 'course-glob-everything', '--timeout', '1000', '--reporter', reporter, '--isolation', isolation];
+    const args = ['test', '--stage', 'register-tools', '--case', 'course-glob-everything', '--timeout', '500', '--reporter', reporter, '--isolation', isolation];
     const { exitCode, stdout } = await theinference(args, course);
     expect(exitCode).toBe(1);
     check(stdout);

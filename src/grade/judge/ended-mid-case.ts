@@ -1,5 +1,6 @@
 // The verdict for a case whose process timed out or ended before printing its results, said from what is known:
-// the call in flight (program.ts's progress line before each call), how long it ran, and how the process ended.
+// the call in flight (program.ts's progress line before each call) or that none had started, how long it ran, and
+// how the process ended. A program.ts older than the grader reports no calls: then nothing is claimed about them.
 // A call that never returns is a loop or a promise that never settles in the student's code, not a limit to raise
 // (only a shell command may rightly need longer); Node's exit code 13 means a promise never settled. Pure.
 import type { Call, Case } from '../../course/types.ts';
@@ -13,11 +14,11 @@ const UNSETTLED_AWAIT = 13;
 
 type Timeout = Extract<CaseOutcome, { kind: 'timeout' }>;
 type Exited = Extract<CaseOutcome, { kind: 'exited' }>;
-// Where the case stood: the call in flight (0-based) with how long it had run, and whether it was the first case
-// of a process without a probe (its time included loading the program).
-type Where = { index: number; call: Call; of: number; ms: number } | undefined;
+// Where the case stood: in a call (0-based, with how long it had run), before its first call, or not known.
+type Where = { index: number; call: Call; of: number; ms: number } | 'before-calls' | undefined;
 
-// The case's failure for a timeout. `early`: nothing of the program had run a case yet (it did not load in time).
+// The case's failure for a timeout. `first`: the first case of a process without a probe (its time included
+// loading the program). `early`: nothing of the program had run a case yet (it did not load in time).
 export function timeoutFailure(c: Case, o: Timeout, first: boolean, early: boolean): Failure {
   const limit = seconds(o.timeoutMs);
   if (early) {
@@ -25,9 +26,14 @@ export function timeoutFailure(c: Case, o: Timeout, first: boolean, early: boole
     return { kind: 'timeout', message };
   }
   const where = whereIn(c, o);
+  const killed = 'The program was killed with every process it started';
+  if (where === 'before-calls') {
+    const message = `no call of this case started within ${limit}: seeding its files, \`new Tools(…)\` or your \`makeExecute(tools)\` did not finish — a loop or an \`await\` that never ends. ${killed}`;
+    return { kind: 'timeout', message };
+  }
   if (where === undefined) {
-    const what = `${first ? 'loading your code, ' : ''}seeding the case's files, \`new Tools(…)\` or your \`makeExecute(tools)\``;
-    const message = `no call of this case started within ${limit}: ${what} did not finish — a loop or an \`await\` that never ends. The program was killed with every process it started`;
+    const before = `${first ? 'loading your code, ' : ''}\`new Tools(…)\`, your \`makeExecute(tools)\``;
+    const message = `the case did not finish within ${limit}, and program.ts reported no call of it starting: a loop or an \`await\` that never ends in your code, before its first call (${before}) or, if program.ts is an old copy that reports no calls, in a call. ${killed}`;
     return { kind: 'timeout', message };
   }
   const ran = where.ms >= 0.9 * o.timeoutMs ? `did not return within ${limit}` : `had run ${seconds(where.ms)} without returning when the case's ${limit} ran out`;
@@ -51,7 +57,7 @@ export function exitFailure(c: Case, o: Exited, early: boolean): Failure {
     return { kind, message: `the program ${how} before running any case ${why}` };
   }
   const where = whereIn(c, o);
-  if (where === undefined) return { kind, message: `the program ${how} before printing results for this case` };
+  if (typeof where !== 'object') return { kind, message: `the program ${how} before printing results for this case` };
   const message = `the program ${how} during ${position(where)}, before printing results for this case`;
   if (o.signal !== null) return { kind, message, ...located(where) };
   const hint = `${lookAt(where.call.tool)}: something there ends the process — a \`process.exit\`, or an error thrown in a callback or an event handler, where nothing catches it (the output shows which)`;
@@ -66,25 +72,30 @@ function unsettled(c: Case, o: Exited, early: boolean): Failure {
     return { kind: 'crash', message: `a promise never settled while the program loaded. ${exited}, before running any case`, hint };
   }
   const where = whereIn(c, o);
-  if (where === undefined) {
-    return { kind: 'crash', message: `a promise in your code never settled: an \`await\` on something that never resolves. ${exited}, before this case's first call` };
+  if (typeof where !== 'object') {
+    const when = where === 'before-calls' ? "before this case's first call" : 'before printing results for this case';
+    return { kind: 'crash', message: `a promise in your code never settled: an \`await\` on something that never resolves. ${exited}, ${when}` };
   }
   const hint = `${lookAt(where.call.tool)}: an \`await\` on a promise that nothing resolves (a callback never called, an event never emitted, a \`new Promise\` whose resolve is never called)`;
   return { kind: 'crash', message: `${position(where)} never returned: a promise in your code never settled — an \`await\` on something that never resolves. ${exited}`, ...located(where), hint };
 }
 
-function whereIn(c: Case, o: { calling?: { call: number; ms: number } }): Where {
+// A progress line naming a call the case does not have is not believed.
+function whereIn(c: Case, o: Pick<CaseOutcome, 'calling'>): Where {
+  if (o.calling === 'none') return 'before-calls';
   const index = (o.calling?.call ?? 0) - 1;
   const call = c.data.calls[index];
   return call === undefined || o.calling === undefined ? undefined : { index, call, of: c.data.calls.length, ms: o.calling.ms };
 }
 
-function position(where: NonNullable<Where>): string {
+type InCall = Extract<Where, object>;
+
+function position(where: InCall): string {
   return `call ${where.index + 1} of ${where.of} (${where.call.tool})`;
 }
 
 // The call in flight, as a mismatch names the call that differs: reporters show its input.
-function located(where: NonNullable<Where>): Pick<Failure, 'callIndex' | 'call'> {
+function located(where: InCall): Pick<Failure, 'callIndex' | 'call'> {
   return { callIndex: where.index, call: where.call };
 }
 

@@ -12,7 +12,8 @@ export type BatchCase = { name: string; file: string };
 
 // What the program did with one case. `beforeAnyCase`: the process failed before its first case (it does not
 // load, or prints something else first), so every case of its batch gets the same outcome. `calling`: the call
-// the case was making when its process timed out or died.
+// the case was making when its process timed out or died, or 'none' when the program reports its calls and none
+// of this case's had started (absent when it is not known: a program.ts that reports no calls).
 export type CaseOutcome = (
   | { kind: 'results'; results: unknown[] }
   | { kind: 'bad-line'; reason: string }
@@ -20,7 +21,7 @@ export type CaseOutcome = (
   | { kind: 'timeout'; timeoutMs: number }
   | { kind: 'overflow'; limitBytes: number }
   | { kind: 'spawn-failed'; message: string }
-) & { beforeAnyCase?: boolean; calling?: InFlight };
+) & { beforeAnyCase?: boolean; calling?: InFlight | 'none' };
 
 // One case's outcome, its share of the output, and whether something ran before it in the same process.
 export type CaseRun = { name: string; outcome: CaseOutcome; output: string; durationMs: number; shared: boolean };
@@ -157,7 +158,8 @@ async function caseLine(file: string): Promise<string> {
 // The outcome of the case in flight when the process ended (`inCase`), or of a process that never got to one.
 function endOutcome(result: ProgramResult, inCase: boolean): CaseOutcome {
   const end = result.end;
-  const calling = inCase && result.calling !== undefined ? { calling: result.calling } : {};
+  const inFlight: CaseOutcome['calling'] = result.calling ?? (result.reportsCalls ? 'none' : undefined);
+  const calling = inCase && inFlight !== undefined ? { calling: inFlight } : {};
   switch (end.kind) {
     case 'exited':
       return { kind: 'exited', code: end.code, signal: end.signal, ...calling };

@@ -39,8 +39,17 @@ export type ProgramEnd =
   | { kind: 'spawn-failed'; message: string };
 
 // The end, how many lines arrived, the output after the last of them, the call in flight (when a progress line
-// came after the last result line), and a warning when something of the process's temp space could not be removed.
-export type ProgramResult = { end: ProgramEnd; lines: number; output: string; durationMs: number; calling?: InFlight; warning?: string };
+// came after the last result line), whether the process printed progress lines at all (a program.ts older than the
+// grader prints none), and a warning when something of the process's temp space could not be removed.
+export type ProgramResult = {
+  end: ProgramEnd;
+  lines: number;
+  output: string;
+  durationMs: number;
+  calling?: InFlight;
+  reportsCalls: boolean;
+  warning?: string;
+};
 
 // One process to run: the course dir, its cases (one JSON object each, on one line), the per-case timeout, how it
 // is confined, and who hears each line.
@@ -68,7 +77,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
     // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
     proc = standby ?? (await startProcess({ dir: run.dir, env: run.env, args: ['program.ts', 'dispatch', '-'], stdin: 'pipe', ...run.confinement }));
   } catch (error) {
-    return { end: { kind: 'spawn-failed', message: (error as Error).message }, lines: 0, output: '', durationMs: 0 };
+    return { end: { kind: 'spawn-failed', message: (error as Error).message }, lines: 0, output: '', durationMs: 0, reportsCalls: false };
   }
   let result: ProgramResult | undefined;
   try {
@@ -118,7 +127,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
       child.stderr?.destroy();
       const durationMs = performance.now() - since;
       const inFlight = calling === undefined ? {} : { calling: { call: calling.call, ms: (endedAt ?? performance.now()) - calling.at } };
-      resolve({ end: end ?? exit, lines, output: take(), durationMs, ...inFlight });
+      resolve({ end: end ?? exit, lines, output: take(), durationMs, reportsCalls: called, ...inFlight });
     };
     const stop = (why: ProgramEnd): void => {
       endedAt ??= performance.now();

@@ -42,16 +42,26 @@ describe('timeoutFailure', () => {
     expect(failure.hint).toMatch(/^if the command needs longer, raise the limit with --timeout <ms>\. If not, look at what `Bash` runs/);
   });
 
+  it('says no call had started when the program reports its calls and none of this case had', () => {
+    expect(timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: 'none' }, false, false)).toEqual({
+      kind: 'timeout',
+      message: 'no call of this case started within 10 s: seeding its files, `new Tools(…)` or your `makeExecute(tools)` did not finish — a loop or an `await` that never ends. The program was killed with every process it started',
+    });
+  });
+
   it.each<[string, boolean, string]>([
-    ['after the probe', false, 'no call of this case started within 10 s: seeding the case\'s files, `new Tools(…)` or your `makeExecute(tools)` did not finish — a loop or an `await` that never ends. The program was killed with every process it started'],
-    ['first in its process', true, 'no call of this case started within 10 s: loading your code, seeding the case\'s files, `new Tools(…)` or your `makeExecute(tools)` did not finish — a loop or an `await` that never ends. The program was killed with every process it started'],
-  ])('says no call had started when none had, %s', (_, first, message) => {
-    expect(timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000 }, first, false)).toEqual({ kind: 'timeout', message });
+    ['after the probe', false, '(`new Tools(…)`, your `makeExecute(tools)`)'],
+    ['first in its process', true, '(loading your code, `new Tools(…)`, your `makeExecute(tools)`)'],
+  ])('claims nothing about the calls when no progress line said (an old program.ts), %s', (_, first, before) => {
+    expect(timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000 }, first, false)).toEqual({
+      kind: 'timeout',
+      message: `the case did not finish within 10 s, and program.ts reported no call of it starting: a loop or an \`await\` that never ends in your code, before its first call ${before} or, if program.ts is an old copy that reports no calls, in a call. The program was killed with every process it started`,
+    });
   });
 
   it('ignores a progress line naming a call the case does not have', () => {
     const failure = timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: { call: 4, ms: 10 } }, false, false);
-    expect([failure.message.startsWith('no call of this case started'), failure.call]).toEqual([true, undefined]);
+    expect([failure.message.startsWith('the case did not finish within 10 s'), failure.call]).toEqual([true, undefined]);
   });
 });
 
@@ -74,10 +84,14 @@ describe('exitFailure', () => {
     });
   });
 
-  it('names an unsettled promise before the first call', () => {
-    expect(exitFailure(threeCalls, { kind: 'exited', code: 13, signal: null }, false)).toEqual({
+  it.each<[string, 'none' | undefined, string]>([
+    ['before the first call', 'none', "before this case's first call"],
+    ['where no progress line said', undefined, 'before printing results for this case'],
+  ])('names an unsettled promise %s', (_, calling, when) => {
+    const outcome = { kind: 'exited' as const, code: 13, signal: null, ...(calling === undefined ? {} : { calling }) };
+    expect(exitFailure(threeCalls, outcome, false)).toEqual({
       kind: 'crash',
-      message: "a promise in your code never settled: an `await` on something that never resolves. Node exited with code 13 when nothing was left to run, before this case's first call",
+      message: `a promise in your code never settled: an \`await\` on something that never resolves. Node exited with code 13 when nothing was left to run, ${when}`,
     });
   });
 

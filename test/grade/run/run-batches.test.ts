@@ -50,12 +50,19 @@ describe('runBatches', () => {
     // One batch: a pass, two cases whose echo loops for good, a pass. The rest of the batch leaves each hang's
     // process after a second, so both passes are in before the first timeout, and the second hang's timeout
     // runs out less than one timeout after the first's (one after the other, it could not).
-    const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], { timeoutMs: 5000 });
+    const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], { timeoutMs: 4000 });
     expect(runs.order).toEqual([READ.name, GLOB_ROUTES.name, ECHO_EMPTY.name, ECHO.name]);
     for (const hung of [ECHO_EMPTY, ECHO]) {
-      expect(runs.get(hung.name)?.outcome).toEqual({ kind: 'timeout', timeoutMs: 5000, calling: { call: 1, ms: expect.any(Number) } });
+      expect(runs.get(hung.name)?.outcome).toEqual({ kind: 'timeout', timeoutMs: 4000, calling: { call: 1, ms: expect.any(Number) } });
     }
-    expect(runs.at.get(ECHO.name)! - runs.at.get(ECHO_EMPTY.name)!).toBeLessThan(5000);
+    expect(runs.at.get(ECHO.name)! - runs.at.get(ECHO_EMPTY.name)!).toBeLessThan(4000);
+  });
+
+  it('knows when a case hung before its first call, in a program that reports its calls', async () => {
+    // makeExecute loops for the case that seeds a.txt; the Bash case before it reported its call.
+    const runs = await runAll('make-execute-loops', [BASH, READ], { timeoutMs: 1500 });
+    expect(runs.get(BASH.name)?.outcome.kind).toBe('results');
+    expect(runs.get(READ.name)?.outcome).toEqual({ kind: 'timeout', timeoutMs: 1500, calling: 'none' });
   });
 
   it('names the call that awaited a promise never settled (Node exits 13), and grades the rest', async () => {
