@@ -99,6 +99,17 @@ async function main(): Promise<void> {
       log(`  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(TARGET_WIDTH) + `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
     }
   }
+  // Hangs side by side: all of them together cost about one timeout (10 s), plus the processes' starts.
+  for (const hang of new Set(hangs.map((h) => h.hang))) {
+    for (const isolation of WATCH_MODES) {
+      const ms = hangs.filter((h) => h.hang === hang && h.isolation === isolation).map((h) => h.ms);
+      if (ms.length === 0) continue;
+      const name = `  hangs: ${hang.split(' (')[0]}${isolation === 'off' ? ', off' : ''} ≤ 15 s`;
+      const s = summarise(ms);
+      const seconds = `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
+      log(name.padEnd(TARGET_WIDTH) + `${seconds.padEnd(24)}${verdict(s.median <= 15_000)}`);
+    }
+  }
   if (proxy !== undefined) {
     for (const [name, q] of [['median', 0.5], ['p99', 0.99]] as const) {
       const gained = quantile(proxy.proxied, q) - quantile(proxy.direct, q);
