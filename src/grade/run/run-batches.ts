@@ -30,6 +30,8 @@ export type PoolOptions = {
   standbys?: StandbySource;
   // How long each case took last time, by name: batches are then balanced to finish together (watch mode).
   expectedMs?: ReadonlyMap<string, number>;
+  // How many processes may be left finishing a slow case at once (LINGERING_PER_JOB × jobs when absent).
+  maxLingering?: number;
   onCase: (run: CaseRun) => void;
   // Something of a process's temp space could not be removed (an immutable file): said once, never fatal.
   onWarning?: (warning: string) => void;
@@ -85,7 +87,7 @@ export async function runBatches(options: PoolOptions): Promise<void> {
           loaded = true;
           starting.delete(own);
         },
-        mayRelease: () => lingering.size < LINGERING_PER_JOB * options.jobs,
+        mayRelease: () => lingering.size < (options.maxLingering ?? LINGERING_PER_JOB * options.jobs),
       });
       starting.delete(own);
       if (end.kind === 'not-started') notStarted(end, batch);

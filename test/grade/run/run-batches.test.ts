@@ -17,7 +17,7 @@ const GLOB_ROUTES = course('glob-routes-to-glob');
 const scratch = useScratch();
 
 
-async function runAll(scenario: string | undefined, cases: { name: string; file: string }[], extra: { jobs?: number; alone?: boolean; timeoutMs?: number } = {}) {
+async function runAll(scenario: string | undefined, cases: { name: string; file: string }[], extra: { jobs?: number; alone?: boolean; timeoutMs?: number; maxLingering?: number } = {}) {
   const dir = await makeCourse(scratch, scenario);
   const runs: CaseRun[] = [];
   const at = new Map<string, number>();
@@ -63,6 +63,11 @@ describe('runBatches', () => {
     const runs = await runAll('make-execute-loops', [BASH, READ], { timeoutMs: 1500 });
     expect(runs.get(BASH.name)?.outcome.kind).toBe('results');
     expect(runs.get(READ.name)?.outcome).toEqual({ kind: 'timeout', timeoutMs: 1500, calling: 'none' });
+  });
+
+  it('keeps a batch waiting behind a slow case while as many processes as allowed are finishing one', async () => {
+    const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], { timeoutMs: 1000, maxLingering: 0 });
+    expect(runs.order).toEqual([READ.name, ECHO_EMPTY.name, ECHO.name, GLOB_ROUTES.name]);
   });
 
   it('names the call that awaited a promise never settled (Node exits 13), and grades the rest', async () => {
