@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Case } from '../../../src/course/types.ts';
 import { exitFailure, timeoutFailure } from '../../../src/grade/judge/ended-mid-case.ts';
+import { causeOf } from '../../../src/grade/report/group-failures.ts';
+import type { Failure } from '../../../src/grade/types.ts';
 
 const threeCalls: Case = {
   stage: 'register-tools',
@@ -57,6 +59,17 @@ describe('timeoutFailure', () => {
       kind: 'timeout',
       message: `the case did not finish within 10 s, and program.ts reported no call of it starting: a loop or an \`await\` that never ends in your code, before its first call ${before} or, if program.ts is an old copy that reports no calls, in a call. The program was killed with every process it started`,
     });
+  });
+
+  it('gives hangs in the same tool one cause, wherever the call is in its case, and hangs in another tool another', () => {
+    const oneCall: Case = { ...threeCalls, name: 'echo-only', data: { description: 'd', calls: [threeCalls.data.calls[1]!] } };
+    const result = (name: string, failure: Failure) => ({ name, description: '', status: 'fail' as const, durationMs: 1, failure, output: '' });
+    const here = timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: { call: 2, ms: 9990 } }, false, false);
+    const there = timeoutFailure(oneCall, { kind: 'timeout', timeoutMs: 10_000, calling: { call: 1, ms: 9990 } }, false, false);
+    const write = timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: { call: 1, ms: 9990 } }, false, false);
+    expect(here.message).not.toBe(there.message);
+    expect(causeOf(result('story', here))).toBe(causeOf(result('echo-only', there)));
+    expect(causeOf(result('story', write))).not.toBe(causeOf(result('story', here)));
   });
 
   it('ignores a progress line naming a call the case does not have', () => {
