@@ -7,7 +7,8 @@
 // For each case, in order: seed a fresh temporary sandbox from its `files`, build `Tools` and `makeExecute`
 // from ./src, call `execute(tool, input)` for each entry of `calls` (awaiting each), print one line
 // `{"results":[…]}` on stdout, and remove the sandbox. Several cases in one run share nothing but the
-// process: each gets its own sandbox, its own `Tools` and its own `execute`.
+// process: each gets its own sandbox, its own `Tools` and its own `execute`. Reading stdin, it also prints
+// `{"calling":{"call":2,"of":3,"tool":"echo"}}` before each call, so that the grader can say which call hangs.
 //
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes
 // SANDBOX_PLACEHOLDER, and the placeholder in a case's inputs and symlink targets becomes the real path.
@@ -26,16 +27,20 @@ type FileSpec = string | { base64: string } | { symlink: string };
 type Call = { tool: string; input: Record<string, unknown> };
 type Case = { files?: Record<string, FileSpec>; calls: Call[] };
 
+// Awaited before each call with its number (from 1), the number of calls, and its tool.
+type BeforeCall = (call: number, of: number, tool: string) => Promise<void>;
+
 // Runs one case in a fresh sandbox and returns its results, ready to print. `make` is the dispatcher
 // factory under test: the student's own by default (tests of the suite pass others).
-export async function dispatch(testCase: Case, make: typeof makeExecute = makeExecute): Promise<unknown[]> {
+export async function dispatch(testCase: Case, make: typeof makeExecute = makeExecute, beforeCall?: BeforeCall): Promise<unknown[]> {
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
     await seed(sandbox, testCase.files ?? {});
     const execute = make(new Tools(sandbox));
     const results: unknown[] = [];
-    for (const call of testCase.calls) {
+    for (const [i, call] of testCase.calls.entries()) {
+      await beforeCall?.(i + 1, testCase.calls.length, call.tool);
       let result: unknown;
       try {
         result = await execute(call.tool, expand(call.input, sandbox));
@@ -146,7 +151,7 @@ function parseCase(text: string): Case {
 // The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
 // named files.
 async function* caseSource(args: string[]): AsyncGenerator<{ where: string; read: () => Promise<string> }> {
-  if (args.length === 1 && args[0] === '-') {
+  if (fromStdin(args)) {
     let n = 0;
     for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
       n += 1;
@@ -155,6 +160,10 @@ async function* caseSource(args: string[]): AsyncGenerator<{ where: string; read
   } else {
     for (const file of args) yield { where: file, read: () => readFile(file, 'utf8') };
   }
+}
+
+function fromStdin(args: string[]): boolean {
+  return args.length === 1 && args[0] === '-';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -169,8 +178,13 @@ async function main(argv: string[]): Promise<number> {
   }
   // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
   // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
-  const print = process.stdout.write.bind(process.stdout);
+  const stdout = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  // Prints one line of JSON; resolves once it has left this process.
+  const print = (value: unknown) => new Promise<void>((sent) => stdout(JSON.stringify(value) + '\n', () => sent()));
+  // The grader (reading stdin) is told which call is about to run, before it starts: a call that never gives
+  // the event loop back (a `while (true)`) would keep a line not yet sent from ever leaving.
+  const beforeCall: BeforeCall | undefined = fromStdin(args) ? (call, of, tool) => print({ calling: { call, of, tool } }) : undefined;
   // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
   for await (const { where, read } of caseSource(args)) {
     let testCase: Case;
@@ -182,13 +196,13 @@ async function main(argv: string[]): Promise<number> {
     }
     let results: unknown[];
     try {
-      results = await dispatch(testCase);
+      results = await dispatch(testCase, makeExecute, beforeCall);
     } catch (error) {
       // execute's throws are recorded per call, so what reaches here is seeding: the case's `files` are wrong.
       process.stderr.write(`error: cannot seed case ${where}: ${describeThrow(error)}\n`);
       return 2;
     }
-    await new Promise<void>((done) => print(JSON.stringify({ results }) + '\n', () => done()));
+    await print({ results });
   }
   return 0;
 }

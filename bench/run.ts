@@ -5,7 +5,7 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,import,record,proxy]
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,hangs,import,record,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ import { measureMemory, type MemorySample } from './memory.ts';
 import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
 import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
+import { measureHangs, type HangSample } from './hangs.ts';
 import { measureImport } from './record-import.ts';
 import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
@@ -35,7 +36,7 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
-const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch', 'import', 'record', 'proxy'] as const;
+const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch', 'hangs', 'import', 'record', 'proxy'] as const;
 type Section = (typeof SECTIONS)[number];
 const only = sections();
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
   const phases = only.has('phases') ? await measurePhases() : [];
   const watch = only.has('watch') ? await measureWatchMode() : [];
+  const hangs = only.has('hangs') ? await measureHangMode() : [];
   const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
   const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
   const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
@@ -95,6 +97,17 @@ async function main(): Promise<void> {
       if (ms.length === 0) continue;
       const kind = `${passed ? 'passing' : 'failing'}${isolation === 'off' ? ', off' : ''}`;
       log(`  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(TARGET_WIDTH) + `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
+    }
+  }
+  // Hangs side by side: all of them together cost about one timeout (10 s), plus the processes' starts.
+  for (const hang of new Set(hangs.map((h) => h.hang))) {
+    for (const isolation of WATCH_MODES) {
+      const ms = hangs.filter((h) => h.hang === hang && h.isolation === isolation).map((h) => h.ms);
+      if (ms.length === 0) continue;
+      const name = `  hangs: ${hang.split(' (')[0]}${isolation === 'off' ? ', off' : ''} ≤ 15 s`;
+      const s = summarise(ms);
+      const seconds = `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
+      log(name.padEnd(TARGET_WIDTH) + `${seconds.padEnd(24)}${verdict(s.median <= 15_000)}`);
     }
   }
   if (proxy !== undefined) {
@@ -132,6 +145,7 @@ async function main(): Promise<void> {
     profile: Object.fromEntries(profile),
     phases,
     watch,
+    hangs,
     import: imported,
     record: recorded,
     proxy,
@@ -234,6 +248,19 @@ async function measureWatchMode(): Promise<Array<SaveSample & { isolation: strin
   }
   log();
   return watch;
+}
+
+async function measureHangMode(): Promise<HangSample[]> {
+  log(`hangs: the whole stage on a course whose echo never returns (its echo cases hang), default --timeout and --jobs, ${runs} rounds:`);
+  const samples = await measureHangs({ packageRoot, stage: STAGE, runs, isolations: WATCH_MODES });
+  for (const hang of new Set(samples.map((s) => s.hang))) {
+    for (const isolation of WATCH_MODES) {
+      const ms = samples.filter((s) => s.hang === hang && s.isolation === isolation).map((s) => s.ms);
+      log(`  ${hang.padEnd(56)} --isolation ${isolation.padEnd(8)} ${formatSeconds(summarise(ms))}  (${samples[0]?.verdict})`);
+    }
+  }
+  log();
+  return samples;
 }
 
 async function measureLiveProxy(): Promise<ProxyBench> {

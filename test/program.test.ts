@@ -26,14 +26,34 @@ async function writeCase(name: string, data: unknown): Promise<string> {
 
 // The real driver, in a process of its own, TMPDIR pointed at a directory the test owns (tsx's cache is off, so
 // whatever appears there is the program's); `input` goes to its stdin.
-function runProgram(args: string[], cwd = REPO, input = '') {
+// `extra`: a time limit (the program is then killed, its sandbox left in `extra.tmpdir`).
+function runProgram(args: string[], cwd = REPO, input = '', extra: { timeout?: number; tmpdir?: string } = {}) {
   return execa('node', ['--import', 'tsx', 'program.ts', ...args], {
     cwd,
     input,
     reject: false,
+    ...(extra.timeout === undefined ? {} : { timeout: extra.timeout }),
     stripFinalNewline: false,
-    env: { TMPDIR: tmp, TSX_DISABLE_CACHE: '1', THEINFERENCE_TEST_SECRET: SECRET },
+    env: { TMPDIR: extra.tmpdir ?? tmp, TSX_DISABLE_CACHE: '1', THEINFERENCE_TEST_SECRET: SECRET },
   });
+}
+
+// A course directory like a student's: the course's program.ts and tools, and an execute of their own whose
+// every call runs `body`.
+async function studentCourse(name: string, body: string[]): Promise<string> {
+  const course = join(work, name);
+  await writeReferenceCourse(course);
+  const source = [
+    "import type { Tools, ToolOutput } from './tools/index.ts';",
+    'export type Execute = (name: string, input: any) => Promise<ToolOutput>;',
+    'export function makeExecute(tools: Tools): Execute {',
+    '  return async (name, input) => {',
+    ...body.map((line) => `    ${line}`),
+    '  };',
+    '}',
+  ];
+  await writeFile(join(course, 'src/execute.ts'), source.join('\n'));
+  return course;
 }
 
 const lines = (stdout: string) => stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line).results);
@@ -112,23 +132,11 @@ describe('dispatch: several cases in one run', () => {
 
 describe('dispatch: what the code under test does', () => {
   it('records a throw per call, and sends console.log to stderr, not stdout', async () => {
-    // A course directory like a student's: the course's program.ts and tools, and an execute of their own.
-    const course = join(work, 'course');
-    await writeReferenceCourse(course);
-    await writeFile(
-      join(course, 'src/execute.ts'),
-      [
-        "import type { Tools, ToolOutput } from './tools/index.ts';",
-        'export type Execute = (name: string, input: any) => Promise<ToolOutput>;',
-        'export function makeExecute(tools: Tools): Execute {',
-        '  return async (name, input) => {',
-        "    console.log('debug: calling', name);",
-        "    if (name === 'boom') throw new Error('kaboom');",
-        '    return tools.bash(input.command);',
-        '  };',
-        '}',
-      ].join('\n'),
-    );
+    const course = await studentCourse('course', [
+      "console.log('debug: calling', name);",
+      "if (name === 'boom') throw new Error('kaboom');",
+      'return tools.bash(input.command);',
+    ]);
     const file = await writeCase('student', {
       description: 'd',
       calls: [
@@ -149,11 +157,29 @@ describe('dispatch: what the code under test does', () => {
 });
 
 describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', () => {
-  it('answers each line in order until stdin ends, skipping blank lines', async () => {
-    const input = ['{"calls":[]}', '', '{"files":{"a.txt":"A"},"calls":[{"tool":"Read","input":{"path":"a.txt"}}]}', ''].join('\n');
+  it('answers each line in order until stdin ends, skipping blank lines, saying before each call which it is', async () => {
+    const input = ['{"calls":[]}', '', '{"files":{"a.txt":"A"},"calls":[{"tool":"Read","input":{"path":"a.txt"}},{"tool":"echo","input":{"text":"x"}}]}', ''].join('\n');
     const run = await runProgram(['dispatch', '-'], REPO, input);
     expect([run.exitCode, run.stderr]).toEqual([0, '']);
-    expect(run.stdout).toBe('{"results":[]}\n{"results":[{"content":"1: A"}]}\n');
+    expect(run.stdout).toBe(
+      [
+        '{"results":[]}',
+        '{"calling":{"call":1,"of":2,"tool":"Read"}}',
+        '{"calling":{"call":2,"of":2,"tool":"echo"}}',
+        '{"results":[{"content":"1: A"},{"content":"x"}]}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says which call it is before the call starts, so a call that never yields leaves it sent', async () => {
+    const course = await studentCourse('loops', ["if (name === 'echo') while (true) {}", 'return tools.bash(input.command);']);
+    const input = '{"calls":[{"tool":"Bash","input":{"command":"true"}},{"tool":"echo","input":{"text":"x"}}]}\n';
+    const killedTmp = join(work, 'loops-tmp');
+    await mkdir(killedTmp);
+    const run = await runProgram(['dispatch', '-'], course, input, { timeout: 3000, tmpdir: killedTmp });
+    expect(run.timedOut).toBe(true);
+    expect(run.stdout).toBe('{"calling":{"call":1,"of":2,"tool":"Bash"}}\n{"calling":{"call":2,"of":2,"tool":"echo"}}\n');
   });
 
   it('stops at a line that is not a case, naming the line, after the cases before it printed', async () => {

@@ -15,7 +15,8 @@ export type Failure = {
   kind: FailureKind;
   // One line, plain text: what went wrong.
   message: string;
-  // For 'mismatch': the first call that differs (0-based), the call itself, and both results.
+  // For 'mismatch': the first call that differs (0-based), the call itself, and both results. For a timeout or a
+  // crash: the call in flight, when the program's progress lines said which.
   callIndex?: number;
   call?: Call;
   expected?: unknown;

@@ -21,6 +21,7 @@ describe('a program that cannot start', () => {
       await rm(join(course, 'src', 'execute.ts'));
     }, /^ {2}hint: src\/execute\.ts is missing: program\.ts imports makeExecute from it\./m],
     ['a throw at import', 'throws-at-import', async () => {}, /^ {2}hint: your code throws `Error: dispatcher table is not ready` while it is loaded, at \S+\/src\/execute\.ts:6: /m],
+    ['a top-level await that never settles', 'awaits-at-import', async () => {}, /^ {2}a promise never settled while the program loaded\. Node exited with code 13 .*\n(?:.*\n)*? {2}hint: an `await` at the top level of a module/m],
   ])('for %s gets one verdict, under 40 lines', async (_, scenario, arrange, hint) => {
     const course = await makeCourse(scratch, scenario);
     await arrange(course);

@@ -1,6 +1,7 @@
 // A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
 import type { Case, Snapshot } from '../../course/types.ts';
 import { compareResults } from './compare-results.ts';
+import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
 import { hintFor } from './hints.ts';
 import { loadFailureHint } from './load-failure.ts';
 import type { CaseRun } from '../run/run-batches.ts';
@@ -33,8 +34,9 @@ export function noSnapshot(c: Case): CaseResult {
 }
 
 function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure | undefined {
-  // A crash loading the program, told by its output: also in a process's first case, which has no probe.
-  const crashed = run.outcome.kind === 'exited' && run.outcome.code !== 0;
+  // A crash loading the program, told by its output: also in a process's first case, which has no probe (but not
+  // once a call has started: the program had loaded).
+  const crashed = run.outcome.kind === 'exited' && run.outcome.code !== 0 && run.outcome.calling === undefined;
   const hint = crashed && (run.outcome.beforeAnyCase === true || !run.shared) ? loadFailureHint(run.output) : undefined;
   const early = run.outcome.beforeAnyCase === true || hint !== undefined;
   const failure = outcomeFailure(c, snapshot, run, early);
@@ -56,22 +58,10 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
       const when = early ? 'before running any case, the program' : 'the program';
       return { kind: 'bad-output', message: `${when} ${o.reason}${BAD_LINE_ADVICE}` };
     }
-    case 'exited': {
-      const how = o.signal !== null ? `was killed by ${o.signal}` : `exited with code ${o.code}`;
-      if (early) {
-        const why = o.code === 0 ? 'without printing a result line' : '(it fails while loading: see its output)';
-        return { kind: o.code === 0 ? 'no-output' : 'crash', message: `the program ${how} before running any case ${why}` };
-      }
-      const message = `the program ${how} before printing results for this case`;
-      return { kind: o.code === 0 ? 'no-output' : 'crash', message };
-    }
-    case 'timeout': {
-      const when = early ? ' while loading, before running any case,' : '';
-      return {
-        kind: 'timeout',
-        message: `the program printed nothing for ${o.timeoutMs} ms${when} and was killed with every process it started (raise the limit with --timeout <ms>)`,
-      };
-    }
+    case 'exited':
+      return exitFailure(c, o, early);
+    case 'timeout':
+      return timeoutFailure(c, o, !run.shared, early);
     case 'overflow':
       return {
         kind: 'bad-output',

@@ -1,4 +1,5 @@
-// One stdout line of `program.ts dispatch`, read as `{"results":[…]}` or explained as not being one. Pure.
+// One stdout line of `program.ts dispatch -`, read as `{"results":[…]}` or explained as not being one, or read as
+// the call about to run (`{"calling":{"call":2,"of":3,"tool":"echo"}}`). Pure.
 
 // The results, or why the line is not a result line.
 export type ParsedLine = { ok: true; results: unknown[] } | { ok: false; reason: string };
@@ -20,6 +21,20 @@ export function parseResultLine(text: string): ParsedLine {
     return { ok: false, reason: `printed JSON without a "results" array: ${preview(text)}` };
   }
   return { ok: true, results };
+}
+
+// Where a progress line starts: program.ts prints it in exactly this form, and a result line never starts so.
+const CALLING_PREFIX = '{"calling":';
+
+// The number (from 1) of the call a progress line says is about to run, or undefined when the line is not one.
+export function parseCallingLine(text: string): number | undefined {
+  if (!text.startsWith(CALLING_PREFIX)) return undefined;
+  try {
+    const call = (JSON.parse(text) as { calling?: { call?: unknown } }).calling?.call;
+    return typeof call === 'number' && Number.isSafeInteger(call) && call >= 1 ? call : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // A line cut for display, quoted so that whitespace and control characters show.

@@ -1,8 +1,10 @@
 // Runs one program process: `node --import <tsx> program.ts dispatch -` in the course directory (or a warm standby
 // that will import program.ts the same way), writing its cases to its stdin as JSON lines and reading result
-// lines as they stream. How it is confined (sandbox or process group, TMPDIR, environment) is program-process.ts's.
+// lines as they stream, and noting from its progress lines which call of a case is running. How it is confined
+// (sandbox or process group, TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
 import { LineSplitter } from './line-splitter.ts';
+import { parseCallingLine } from './parse-result-line.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
 import { TailBuffer } from './tail-buffer.ts';
 
@@ -12,8 +14,8 @@ export { tsxLoaderUrl } from './program-process.ts';
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 // Characters of stderr (and stray stdout) kept per case.
 export const MAX_OUTPUT_CHARS = 64 * 1024;
-// Added to the timeout of a process's first line: loading program.ts and compiling the student's code takes
-// under a second on an idle machine but several on a busy one, and that is not the case's fault.
+// Added to the timeout of a process's first line until its first call starts: loading program.ts and compiling the
+// student's code takes under a second on an idle machine but several on a busy one, and that is not the case's fault.
 export const STARTUP_ALLOWANCE_MS = 10_000;
 // After the last expected line, how long the process may take to exit before it is killed.
 const EXIT_GRACE_MS = 2000;
@@ -24,17 +26,30 @@ const DRAIN_MS = 500;
 // One result line: its 0-based position, its text, and what the program printed to stderr before it.
 export type ProgramLine = { index: number; text: string; output: string; durationMs: number };
 
+// The call a case was making when its process ended: its number (from 1, as its progress line said) and how
+// long it had been running.
+export type InFlight = { call: number; ms: number };
+
 // How the process ended.
 export type ProgramEnd =
   | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'timeout' } // no line for timeoutMs (or no exit after the last line)
+  | { kind: 'timeout'; limitMs: number } // no line within limitMs (or no exit after the last line)
   | { kind: 'overflow' } // a line past MAX_LINE_BYTES
   | { kind: 'stopped' } // onLine said stop, or the run was aborted
   | { kind: 'spawn-failed'; message: string };
 
-// The end, how many lines arrived, the output after the last of them, and a warning when something of the
-// process's temp space could not be removed.
-export type ProgramResult = { end: ProgramEnd; lines: number; output: string; durationMs: number; warning?: string };
+// The end, how many lines arrived, the output after the last of them, the call in flight (when a progress line
+// came after the last result line), whether the process printed progress lines at all (a program.ts older than the
+// grader prints none), and a warning when something of the process's temp space could not be removed.
+export type ProgramResult = {
+  end: ProgramEnd;
+  lines: number;
+  output: string;
+  durationMs: number;
+  calling?: InFlight;
+  reportsCalls: boolean;
+  warning?: string;
+};
 
 // One process to run: the course dir, its cases (one JSON object each, on one line), the per-case timeout, how it
 // is confined, and who hears each line.
@@ -62,7 +77,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
     // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
     proc = standby ?? (await startProcess({ dir: run.dir, env: run.env, args: ['program.ts', 'dispatch', '-'], stdin: 'pipe', ...run.confinement }));
   } catch (error) {
-    return { end: { kind: 'spawn-failed', message: (error as Error).message }, lines: 0, output: '', durationMs: 0 };
+    return { end: { kind: 'spawn-failed', message: (error as Error).message }, lines: 0, output: '', durationMs: 0, reportsCalls: false };
   }
   let result: ProgramResult | undefined;
   try {
@@ -84,6 +99,10 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
     const splitter = new LineSplitter(MAX_LINE_BYTES);
     let lines = 0;
     let since = performance.now();
+    // The call in flight: the last progress line since the last result line, and when it came.
+    let calling: { call: number; at: number } | undefined;
+    let called = false;
+    let endedAt: number | undefined;
     let end: ProgramEnd | undefined;
     let exit: ProgramEnd | undefined;
     let open = 2;
@@ -95,7 +114,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
     const take = (): string => tmpSpellings.reduce((text, p) => text.split(p).join('$TMPDIR'), output.take());
     const arm = (ms: number): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => stop({ kind: 'timeout' }), ms);
+      timer = setTimeout(() => stop({ kind: 'timeout', limitMs: ms }), ms);
     };
     const kill = (): void => proc.kill();
     const finish = (): void => {
@@ -107,9 +126,11 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
       child.stdout?.destroy();
       child.stderr?.destroy();
       const durationMs = performance.now() - since;
-      resolve({ end: end ?? exit, lines, output: take(), durationMs });
+      const inFlight = calling === undefined ? {} : { calling: { call: calling.call, ms: (endedAt ?? performance.now()) - calling.at } };
+      resolve({ end: end ?? exit, lines, output: take(), durationMs, reportsCalls: called, ...inFlight });
     };
     const stop = (why: ProgramEnd): void => {
+      endedAt ??= performance.now();
       end ??= why;
       clearTimeout(timer);
       kill();
@@ -121,9 +142,18 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
         output.push(`${text}\n`); // stray stdout after the last case: shown, not graded
         return;
       }
+      const call = parseCallingLine(text);
+      if (call !== undefined) {
+        // Loaded, and into its first case: from here on the process's clock is that case's alone.
+        if (!called && lines === 0) arm(run.timeoutMs);
+        called = true;
+        calling = { call, at: performance.now() };
+        return;
+      }
       const now = performance.now();
       const line = { index: lines, text, output: take(), durationMs: now - since };
       since = now;
+      calling = undefined;
       lines += 1;
       arm(lines === run.cases.length ? Math.min(run.timeoutMs, EXIT_GRACE_MS) : run.timeoutMs);
       if (run.onLine(line) === 'stop') stop({ kind: 'stopped' });
@@ -155,6 +185,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
       finish();
     });
     child.on('exit', (code, signal) => {
+      endedAt ??= performance.now();
       exit = { kind: 'exited', ...proc.exitOf(code, signal) };
       // Whatever it left running in its group goes with it.
       kill();

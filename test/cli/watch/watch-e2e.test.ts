@@ -155,6 +155,28 @@ describe('theinference test --watch', () => {
     expect((await w.child).exitCode, w.output()).toBe(0);
   }, E2E_TIMEOUT_MS);
 
+  it('finds a program that cannot start once: one verdict for every case, whichever process failed first', async () => {
+    course = await makeCourse();
+    const executeFile = join(course.dir, 'src', 'execute.ts');
+    const w = startWatch(course);
+    watch = w.child;
+    const first = await w.waitFor(VERDICT, 0, 'first verdict');
+    const total = Number(first[1]);
+
+    // Each process throws a message of its own while loading: two processes' failures would be two verdicts.
+    await writeFile(executeFile, await readFile(join(repo, 'test', 'fixtures', 'throws-at-import-randomly', 'src', 'execute.ts'), 'utf8'));
+    const header = await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
+    const failing = await w.waitFor(VERDICT, header.end, 'failing verdict');
+    const run = w.output().slice(header.end, failing.index);
+    expect(run.match(/ ✗ your program did not start — /g), run).toHaveLength(1);
+    expect(run.match(/^✗ your program did not start — none of the \d+ cases ran$/gm), run).toEqual([`✗ your program did not start — none of the ${total} cases ran`]);
+    expect(run.match(/^ {2}hint: your code throws `Error: not ready \(0\.\d+\)` while it is loaded/gm), run).toHaveLength(1);
+
+    w.child.stdin?.write('q\n');
+    expect((await w.child).exitCode).toBe(1);
+    expect(await leftovers(course.tmp)).toEqual([]);
+  }, E2E_TIMEOUT_MS);
+
   it('an unknown stage is misuse no save can fix: it stops watching and exits 2 saying so', async () => {
     course = await makeCourse();
     const result = await execa(process.execPath, [join(repo, 'bin', 'theinference.js'), 'test', '--stage', 'no-such-stage', '--watch', '--dir', course.dir], {

@@ -52,8 +52,9 @@ describe('judgeCase', () => {
     ['a crash while loading', { kind: 'exited', code: 1, signal: null, beforeAnyCase: true }, 'crash', 'the program exited with code 1 before running any case (it fails while loading: see its output)'],
     ['an exit 0 without a line', { kind: 'exited', code: 0, signal: null }, 'no-output', 'the program exited with code 0 before printing results for this case'],
     ['an exit 0 before any case', { kind: 'exited', code: 0, signal: null, beforeAnyCase: true }, 'no-output', 'the program exited with code 0 before running any case without printing a result line'],
-    ['a timeout', { kind: 'timeout', timeoutMs: 2000 }, 'timeout', 'the program printed nothing for 2000 ms and was killed with every process it started (raise the limit with --timeout <ms>)'],
-    ['a timeout while loading', { kind: 'timeout', timeoutMs: 12000, beforeAnyCase: true }, 'timeout', 'the program printed nothing for 12000 ms while loading, before running any case, and was killed with every process it started (raise the limit with --timeout <ms>)'],
+    ['a timeout', { kind: 'timeout', timeoutMs: 2000, calling: { call: 1, ms: 1995 } }, 'timeout', 'call 1 of 1 (Read) did not return within 2 s — an infinite loop or a promise that never settles in your code'],
+    ['a timeout while loading', { kind: 'timeout', timeoutMs: 12000, beforeAnyCase: true }, 'timeout', 'the program did not finish loading within 12 s, before running any case: code at the top level of a module that never ends (a loop, an `await`), or a machine too busy to load it in time (raise the limit with --timeout <ms>). It was killed with every process it started'],
+    ['an unsettled promise', { kind: 'exited', code: 13, signal: null, calling: { call: 1, ms: 5 } }, 'crash', 'call 1 of 1 (Read) never returned: a promise in your code never settled — an `await` on something that never resolves. Node exited with code 13 when nothing was left to run'],
     ['a flood without a line break', { kind: 'overflow', limitBytes: 8 * 1024 * 1024 }, 'bad-output', 'the program printed over 8 MB on stdout without a line break and was killed'],
     ['a spawn failure', { kind: 'spawn-failed', message: 'spawn ENOENT' }, 'crash', 'the program could not be started: spawn ENOENT'],
   ])('fails %s', (_, outcome, kind, message) => {
@@ -86,6 +87,11 @@ describe('judgeCase: a program that fails before its first case', () => {
   it('is not guessed for a case that ran after the probe: the program had loaded', () => {
     const failure = run({ kind: 'exited', code: 1, signal: null }, true).failure;
     expect([failure?.beforeAnyCase, failure?.hint]).toEqual([undefined, undefined]);
+  });
+
+  it('is not guessed once a call of the case has started: the program had loaded', () => {
+    const failure = run({ kind: 'exited', code: 1, signal: null, calling: { call: 1, ms: 3 } }, false).failure;
+    expect([failure?.beforeAnyCase, failure?.message]).toEqual([undefined, 'the program exited with code 1 during call 1 of 1 (Read), before printing results for this case']);
   });
 
   it.each<[string, CaseOutcome]>([

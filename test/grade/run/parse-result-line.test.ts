@@ -1,6 +1,6 @@
 // A stdout line of program.ts dispatch: a result line, or the reason it is not one.
 import { describe, expect, it } from 'vitest';
-import { parseResultLine } from '../../../src/grade/run/parse-result-line.ts';
+import { parseCallingLine, parseResultLine } from '../../../src/grade/run/parse-result-line.ts';
 
 describe('parseResultLine', () => {
   it.each([
@@ -21,5 +21,28 @@ describe('parseResultLine', () => {
     [`${'y'.repeat(300)}`, `printed a line that is not JSON: "${'y'.repeat(200)}…"`],
   ])('explains %j', (text, reason) => {
     expect(parseResultLine(text)).toEqual({ ok: false, reason });
+  });
+});
+
+describe('parseCallingLine', () => {
+  it('reads the number of the call a progress line says is about to run', () => {
+    expect(parseCallingLine('{"calling":{"call":2,"of":3,"tool":"echo"}}')).toBe(2);
+  });
+
+  it.each([
+    '{"results":[]}',
+    '{"calling":{"call":0,"of":3,"tool":"echo"}}',
+    '{"calling":{"call":1.5}}',
+    '{"calling":{"call":"2"}}',
+    '{"calling":2}',
+    '{"calling":{"call":2}',
+    ' {"calling":{"call":2}}',
+    'calling call 2',
+  ])('is not a progress line: %s', (text) => {
+    expect(parseCallingLine(text)).toBeUndefined();
+  });
+
+  it('leaves a line that looks like progress but is not to be read as a bad result line', () => {
+    expect(parseResultLine('{"calling":2}')).toEqual({ ok: false, reason: 'printed JSON without a "results" array: "{\\"calling\\":2}"' });
   });
 });

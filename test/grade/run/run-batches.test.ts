@@ -11,14 +11,22 @@ const course = (name: string) => ({ name, file: join(REPO, 'cases', 'register-to
 const BASH = course('course-bash-echo-hi');
 const GLOB = course('course-glob-everything');
 const READ = course('course-read-seeded-file');
+const ECHO_EMPTY = course('echo-returns-empty-text');
+const ECHO = course('echo-returns-text');
+const GLOB_ROUTES = course('glob-routes-to-glob');
 const scratch = useScratch();
 
 
-async function runAll(scenario: string | undefined, cases: { name: string; file: string }[], extra: { jobs?: number; alone?: boolean } = {}) {
+async function runAll(scenario: string | undefined, cases: { name: string; file: string }[], extra: { jobs?: number; alone?: boolean; timeoutMs?: number; maxLingering?: number } = {}) {
   const dir = await makeCourse(scratch, scenario);
   const runs: CaseRun[] = [];
-  await runBatches({ dir, cases, jobs: extra.jobs ?? 1, timeoutMs: 30_000, env: process.env, confinement: CONFINEMENT, ...extra, onCase: (r) => runs.push(r) });
-  return new Map(runs.map((r) => [r.name, r]));
+  const at = new Map<string, number>();
+  const onCase = (r: CaseRun): void => {
+    runs.push(r);
+    at.set(r.name, performance.now());
+  };
+  await runBatches({ dir, cases, jobs: extra.jobs ?? 1, timeoutMs: 30_000, env: process.env, confinement: CONFINEMENT, ...extra, onCase });
+  return Object.assign(new Map(runs.map((r) => [r.name, r])), { order: runs.map((r) => r.name), at });
 }
 
 describe('runBatches', () => {
@@ -36,6 +44,46 @@ describe('runBatches', () => {
       Array(3).fill({ kind: 'exited', code: 1, signal: null, beforeAnyCase: true }),
     );
     expect(runs.get(READ.name)?.output).toContain('ERROR: Expected ")" but found ";"');
+  });
+
+  it('names the call in flight when a case hangs, and lets hangs wait out their timeouts side by side', async () => {
+    // One batch: a pass, two cases whose echo loops for good, a pass. The rest of the batch leaves each hang's
+    // process after a second, so both passes are in before the first timeout, and the second hang's timeout
+    // runs out less than one timeout after the first's (one after the other, it could not).
+    const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], { timeoutMs: 4000 });
+    expect(runs.order).toEqual([READ.name, GLOB_ROUTES.name, ECHO_EMPTY.name, ECHO.name]);
+    for (const hung of [ECHO_EMPTY, ECHO]) {
+      expect(runs.get(hung.name)?.outcome).toEqual({ kind: 'timeout', timeoutMs: 4000, calling: { call: 1, ms: expect.any(Number) } });
+    }
+    expect(runs.at.get(ECHO.name)! - runs.at.get(ECHO_EMPTY.name)!).toBeLessThan(4000);
+  });
+
+  it('knows when a case hung before its first call, in a program that reports its calls', async () => {
+    // makeExecute loops for the case that seeds a.txt; the Bash case before it reported its call.
+    const runs = await runAll('make-execute-loops', [BASH, READ], { timeoutMs: 1500 });
+    expect(runs.get(BASH.name)?.outcome.kind).toBe('results');
+    expect(runs.get(READ.name)?.outcome).toEqual({ kind: 'timeout', timeoutMs: 1500, calling: 'none' });
+  });
+
+  it('keeps a batch waiting behind a slow case while as many processes as allowed are finishing one', async () => {
+    const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], { timeoutMs: 1000, maxLingering: 0 });
+    expect(runs.order).toEqual([READ.name, ECHO_EMPTY.name, ECHO.name, GLOB_ROUTES.name]);
+  });
+
+  it('names the call that awaited a promise never settled (Node exits 13), and grades the rest', async () => {
+    const runs = await runAll('echo-never-settles', [READ, ECHO, GLOB_ROUTES]);
+    expect(runs.get(ECHO.name)?.outcome).toEqual({ kind: 'exited', code: 13, signal: null, calling: { call: 1, ms: expect.any(Number) } });
+    expect([runs.get(READ.name)?.outcome.kind, runs.get(GLOB_ROUTES.name)?.outcome.kind]).toEqual(['results', 'results']);
+  });
+
+  it('finds a program that cannot start once: every case gets the first failing process\'s verdict', async () => {
+    // Each process throws a message of its own while loading: two batches would show two.
+    const runs = await runAll('throws-at-import-randomly', [BASH, GLOB, READ, GLOB_ROUTES], { jobs: 2 });
+    expect(runs.order).toHaveLength(4);
+    const outputs = new Set([...runs.values()].map((r) => r.output));
+    expect(outputs.size).toBe(1);
+    expect([...outputs][0]).toMatch(/Error: not ready \(0\.\d+\)/);
+    expect(new Set([...runs.values()].map((r) => JSON.stringify(r.outcome)))).toEqual(new Set([JSON.stringify({ kind: 'exited', code: 1, signal: null, beforeAnyCase: true })]));
   });
 
   it('stops a process at a line that is not a result and re-runs the rest of its batch', async () => {

@@ -55,12 +55,30 @@ describe('runProgram', () => {
     expect(result.end).toEqual({ kind: 'stopped' });
   });
 
-  it('kills a hung program with the background child holding its pipes', async () => {
+  it('kills a hung program with the background child holding its pipes, knowing the call in flight', async () => {
     const dir = await makeCourse(scratch, 'hangs');
     const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')], 1500);
-    expect(lines.length).toBe(1);
-    expect(result.end).toEqual({ kind: 'timeout' });
+    expect(lines.map((l) => l.text)).toEqual(['{"results":[]}']);
+    expect(result.end).toEqual({ kind: 'timeout', limitMs: 1500 });
+    expect(result.calling?.call).toBe(1);
+    expect(result.calling?.ms).toBeGreaterThan(1000);
     expect(await processRunning('sleep 987654', dir)).toBe(false);
+  });
+
+  it("ends a process's startup allowance when its first call starts", async () => {
+    const dir = await makeCourse(scratch, 'hangs');
+    const { lines, result } = await run(dir, [caseFile('course-glob-everything')], 1500);
+    expect([lines.length, result.end, result.calling?.call]).toEqual([0, { kind: 'timeout', limitMs: 1500 }, 1]);
+  });
+
+  it('knows no call in flight once the case has printed its results', async () => {
+    const dir = await makeCourse(scratch, 'exits-non-zero');
+    const { lines, result } = await run(dir, [caseFile('course-read-seeded-file'), caseFile('course-bash-echo-hi')]);
+    expect(lines.map((l) => l.text)).toEqual(['{"results":[{"content":"1: A"}]}']);
+    expect(result.end).toEqual({ kind: 'exited', code: 3, signal: null });
+    expect(result.calling?.call).toBe(1);
+    const { result: after } = await run(dir, [caseFile('course-read-seeded-file')]);
+    expect([after.end, after.calling]).toEqual([{ kind: 'exited', code: 0, signal: null }, undefined]);
   });
 
   it('does not wait for a background child left holding the pipes after a normal exit, and kills it', async () => {
