@@ -54,7 +54,13 @@ export function exitFailure(c: Case, o: Exited, early: boolean): Failure {
   const how = o.signal !== null ? `was killed by ${o.signal}` : `exited with code ${o.code}`;
   if (early) {
     const why = o.code === 0 ? 'without printing a result line' : '(it fails while loading: see its output)';
-    return { kind, message: `the program ${how} before running any case ${why}` };
+    const message = `the program ${how} before running any case ${why}`;
+    if (o.code !== 0 || o.signal !== null) return { kind, message };
+    // Exit 0 with nothing printed: nothing failed, something ended the process before program.ts's main ran.
+    const hint =
+      'something ends the process while your code is loaded, before any case runs: a `process.exit()` at the top ' +
+      'level of a module (outside any function), or a program.ts that is not the course\'s';
+    return { kind, message, hint };
   }
   const where = whereIn(c, o);
   if (typeof where !== 'object') return { kind, message: `the program ${how} before printing results for this case` };

@@ -108,6 +108,14 @@ describe('exitFailure', () => {
     });
   });
 
+  it('says what ends a program with exit 0 before any case: a process.exit while loading', () => {
+    expect(exitFailure(threeCalls, { kind: 'exited', code: 0, signal: null }, true)).toEqual({
+      kind: 'no-output',
+      message: 'the program exited with code 0 before running any case without printing a result line',
+      hint: "something ends the process while your code is loaded, before any case runs: a `process.exit()` at the top level of a module (outside any function), or a program.ts that is not the course's",
+    });
+  });
+
   it('names the call in flight when the program exits', () => {
     const failure = exitFailure(threeCalls, { kind: 'exited', code: 3, signal: null, calling: { call: 3, ms: 40 } }, false);
     expect(failure.message).toBe('the program exited with code 3 during call 3 of 3 (Bash), before printing results for this case');
