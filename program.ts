@@ -32,7 +32,11 @@ type BeforeCall = (call: number, of: number, tool: string) => Promise<void>;
 
 // Runs one case in a fresh sandbox and returns its results, ready to print. `make` is the dispatcher
 // factory under test: the student's own by default (tests of the suite pass others).
-export async function dispatch(testCase: Case, make: typeof makeExecute = makeExecute, beforeCall?: BeforeCall): Promise<unknown[]> {
+export async function dispatch(
+  testCase: Case,
+  make: typeof makeExecute = makeExecute,
+  beforeCall?: BeforeCall,
+): Promise<unknown[]> {
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
@@ -173,7 +177,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   if (command !== 'dispatch' || args.length === 0) {
-    process.stderr.write('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n');
+    process.stderr.write(
+      'usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n',
+    );
     return 2;
   }
   // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
@@ -181,10 +187,12 @@ async function main(argv: string[]): Promise<number> {
   const stdout = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   // Prints one line of JSON; resolves once it has left this process.
-  const print = (value: unknown) => new Promise<void>((sent) => stdout(JSON.stringify(value) + '\n', () => sent()));
+  const print = (value: unknown) => new Promise<void>((sent) => stdout(`${JSON.stringify(value)}\n`, () => sent()));
   // The grader (reading stdin) is told which call is about to run, before it starts: a call that never gives
   // the event loop back (a `while (true)`) would keep a line not yet sent from ever leaving.
-  const beforeCall: BeforeCall | undefined = fromStdin(args) ? (call, of, tool) => print({ calling: { call, of, tool } }) : undefined;
+  const beforeCall: BeforeCall | undefined = fromStdin(args)
+    ? (call, of, tool) => print({ calling: { call, of, tool } })
+    : undefined;
   // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
   for await (const { where, read } of caseSource(args)) {
     let testCase: Case;

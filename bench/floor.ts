@@ -24,7 +24,9 @@ let passed = 0;
 const failed: string[] = [];
 for (const name of names) {
   const data = JSON.parse(await readFile(join(packageRoot, 'cases', stage, name), 'utf8')) as CaseData;
-  const snapshot = JSON.parse(await readFile(join(packageRoot, 'snapshots', stage, name), 'utf8')) as { results: unknown[] };
+  const snapshot = JSON.parse(await readFile(join(packageRoot, 'snapshots', stage, name), 'utf8')) as {
+    results: unknown[];
+  };
   const results = await program.dispatch({ files: data.files ?? {}, calls: data.calls });
   // Through JSON, as the grader sees the results printed.
   if (isDeepStrictEqual(JSON.parse(JSON.stringify(results)), snapshot.results)) passed += 1;

@@ -31,7 +31,9 @@ const t3 = performance.now();
 renderPretty(report, { color: false });
 const t4 = performance.now();
 if (report.failed > 0) {
-  process.stderr.write(`bench: ${report.failed} cases failed; the timeline of a failing run measures the wrong thing\n`);
+  process.stderr.write(
+    `bench: ${report.failed} cases failed; the timeline of a failing run measures the wrong thing\n`,
+  );
   process.exit(1);
 }
 const phases = {
@@ -40,6 +42,6 @@ const phases = {
   'runStage → first verdict': (first ?? t3) - t2,
   'first → last verdict': last - (first ?? last),
   'last verdict → runStage resolved': t3 - last,
-  'renderPretty': t4 - t3,
+  renderPretty: t4 - t3,
 };
 process.stdout.write(`${JSON.stringify(phases)}\n`);

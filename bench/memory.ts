@@ -20,7 +20,11 @@ export async function measureMemory(command: string, args: string[], cwd: string
     const report = join(dir, 'time.txt');
     const gnu = existsSync(GNU_TIME);
     const child = gnu
-      ? execa(GNU_TIME, ['-f', '%M', '-o', report, command, ...args], { cwd, reject: false, env: { ...process.env, NO_COLOR: '1' } })
+      ? execa(GNU_TIME, ['-f', '%M', '-o', report, command, ...args], {
+          cwd,
+          reject: false,
+          env: { ...process.env, NO_COLOR: '1' },
+        })
       : execa(command, args, { cwd, reject: false, env: { ...process.env, NO_COLOR: '1' } });
     if (child.pid === undefined) throw new Error(`bench: could not start ${command}`);
     const treeKb = await peakTreeRssKb(child.pid, child);

@@ -22,7 +22,9 @@ export async function gradePerProcess(options: {
       const name = names[i] as string;
       const args = ['--import', options.tsx, 'program.ts', 'dispatch', join(casesDir, name)];
       const { stdout } = await runCommand(process.execPath, args, { cwd: options.dir });
-      const snapshot = JSON.parse(await readFile(join(options.packageRoot, 'snapshots', options.stage, name), 'utf8')) as unknown;
+      const snapshot = JSON.parse(
+        await readFile(join(options.packageRoot, 'snapshots', options.stage, name), 'utf8'),
+      ) as unknown;
       if (!isDeepStrictEqual(JSON.parse(stdout), snapshot)) failed.push(name);
     }
   };

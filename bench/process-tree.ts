@@ -42,7 +42,10 @@ export async function peakTreeRssKb(root: number, done: Promise<unknown>, interv
   while (!finished) {
     const pids = await treePids(root);
     const sizes = await Promise.all(pids.map(rssKb));
-    peak = Math.max(peak, sizes.reduce((a, b) => a + b, 0));
+    peak = Math.max(
+      peak,
+      sizes.reduce((a, b) => a + b, 0),
+    );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
   return peak;

@@ -31,30 +31,86 @@ export async function profileSteps(options: {
 }): Promise<{ steps: ProfileStep[]; remove: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-bench-profile-'));
   const echoCase = join(root, 'echo.json');
-  await writeFile(echoCase, `${JSON.stringify({ description: 'one echo call', calls: [{ tool: 'echo', input: { text: 'x' } }] })}\n`);
+  await writeFile(
+    echoCase,
+    `${JSON.stringify({ description: 'one echo call', calls: [{ tool: 'echo', input: { text: 'x' } }] })}\n`,
+  );
   const node = process.execPath;
   const bin = join(options.packageRoot, 'bin', 'theinference.js');
   const program = ['--import', options.tsx, 'program.ts', 'dispatch', echoCase];
   // What starting the sandbox costs: Node printing its version, outside and inside a sandbox laid out as for the
   // course (when bubblewrap works here).
   const probe = await probeSandbox(process.env);
-  const sandbox = probe.available ? [...sandboxArgs(sandboxLayout({ dir: options.dir, id: 'bench', files: [] })), '--'] : undefined;
+  const sandbox = probe.available
+    ? [...sandboxArgs(sandboxLayout({ dir: options.dir, id: 'bench', files: [] })), '--']
+    : undefined;
   const steps: ProfileStep[] = [
     { label: 'node --version', command: node, args: ['--version'], cwd: options.dir },
-    ...(sandbox === undefined || !probe.available ? [] : [{ label: 'node --version in the sandbox (bwrap start-up)', command: probe.bwrap, args: [...sandbox, node, '--version'], cwd: options.dir }]),
+    ...(sandbox === undefined || !probe.available
+      ? []
+      : [
+          {
+            label: 'node --version in the sandbox (bwrap start-up)',
+            command: probe.bwrap,
+            args: [...sandbox, node, '--version'],
+            cwd: options.dir,
+          },
+        ]),
     { label: 'node -e 0 (bare Node start-up)', command: node, args: ['-e', '0'], cwd: options.dir },
-    { label: 'node --import tsx -e 0 (tsx registration)', command: node, args: ['--import', options.tsx, '-e', '0'], cwd: options.dir },
+    {
+      label: 'node --import tsx -e 0 (tsx registration)',
+      command: node,
+      args: ['--import', options.tsx, '-e', '0'],
+      cwd: options.dir,
+    },
     { label: 'program.ts dispatch, 1 echo call, tsx cache warm', command: node, args: program, cwd: options.dir },
     // The grader gives each program process a fresh TMPDIR; tsx keeps its transform cache in the OS temp dir.
-    { label: 'program.ts dispatch, 1 echo call, fresh TMPDIR (tsx cache cold)', command: node, args: program, cwd: options.dir, tmpdir: 'empty' },
-    { label: 'program.ts dispatch, 1 echo call, fresh TMPDIR + linked tsx cache', command: node, args: program, cwd: options.dir, tmpdir: 'linked-cache' },
-    { label: '2 × program.ts dispatch at once, fresh TMPDIRs (tsx cache cold)', command: node, args: program, cwd: options.dir, tmpdir: 'empty', copies: 2 },
-    { label: '2 × program.ts dispatch at once, fresh TMPDIRs + linked tsx cache', command: node, args: program, cwd: options.dir, tmpdir: 'linked-cache', copies: 2 },
+    {
+      label: 'program.ts dispatch, 1 echo call, fresh TMPDIR (tsx cache cold)',
+      command: node,
+      args: program,
+      cwd: options.dir,
+      tmpdir: 'empty',
+    },
+    {
+      label: 'program.ts dispatch, 1 echo call, fresh TMPDIR + linked tsx cache',
+      command: node,
+      args: program,
+      cwd: options.dir,
+      tmpdir: 'linked-cache',
+    },
+    {
+      label: '2 × program.ts dispatch at once, fresh TMPDIRs (tsx cache cold)',
+      command: node,
+      args: program,
+      cwd: options.dir,
+      tmpdir: 'empty',
+      copies: 2,
+    },
+    {
+      label: '2 × program.ts dispatch at once, fresh TMPDIRs + linked tsx cache',
+      command: node,
+      args: program,
+      cwd: options.dir,
+      tmpdir: 'linked-cache',
+      copies: 2,
+    },
     { label: 'theinference stages (CLI start-up)', command: node, args: [bin, 'stages'], cwd: options.dir },
     {
       label: 'theinference test, 1 case, --jobs 1 (CLI + 1 program process)',
       command: node,
-      args: [bin, 'test', '--stage', options.stage, '--dir', options.dir, '--case', 'course-bash-echo-hi', '--jobs', '1'],
+      args: [
+        bin,
+        'test',
+        '--stage',
+        options.stage,
+        '--dir',
+        options.dir,
+        '--case',
+        'course-bash-echo-hi',
+        '--jobs',
+        '1',
+      ],
       cwd: options.dir,
     },
     // The batch split: the default is one batch per CPU; side by side in the same rounds, what fewer or more cost.
@@ -72,7 +128,9 @@ export async function profileSteps(options: {
 export const TSX_CACHE = `tsx-${process.geteuid?.() ?? 'user'}`;
 
 // A fresh TMPDIR for a step, removed after it (rm does not follow the link into the shared cache).
-export async function freshTmp(kind: 'empty' | 'linked-cache'): Promise<{ env: NodeJS.ProcessEnv; remove: () => Promise<void> }> {
+export async function freshTmp(
+  kind: 'empty' | 'linked-cache',
+): Promise<{ env: NodeJS.ProcessEnv; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'theinference-bench-tmp-'));
   if (kind === 'linked-cache') await symlink(join(tmpdir(), TSX_CACHE), join(dir, TSX_CACHE), 'dir');
   return { env: { TMPDIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };

@@ -21,7 +21,14 @@ export type ProxyBench = {
   streamSeconds: number;
 };
 
-type Options = { packageRoot: string; tsx: string; rounds: number; events?: number; gapMs?: number; longStreamMb?: number };
+type Options = {
+  packageRoot: string;
+  tsx: string;
+  rounds: number;
+  events?: number;
+  gapMs?: number;
+  longStreamMb?: number;
+};
 
 const PADDING = 'x'.repeat(120);
 
@@ -35,7 +42,7 @@ export async function measureProxy(o: Options): Promise<ProxyBench> {
     const bench: ProxyBench = { direct: [], proxied: [], memoryKb: [], streamedMb: 0, streamSeconds: 0 };
     const events = o.events ?? 500;
     const gapMs = o.gapMs ?? 2;
-    if (process.env.BENCH_DEBUG) console.error("proxy up", proxy.url, upstreamUrl);
+    if (process.env.BENCH_DEBUG) console.error('proxy up', proxy.url, upstreamUrl);
     for (let round = 0; round < o.rounds; round++) {
       // Alternate which goes first, so neither always runs on a warmer machine.
       const order = round % 2 === 0 ? (['direct', 'proxied'] as const) : (['proxied', 'direct'] as const);
@@ -89,7 +96,13 @@ async function startUpstream(sent: Map<string, number[]>): Promise<Server> {
 }
 
 // One paced stream read from `base`: each event's latency, from its write to its last byte here.
-function paced(base: string, id: string, events: number, gapMs: number, sent: Map<string, number[]>): Promise<number[]> {
+function paced(
+  base: string,
+  id: string,
+  events: number,
+  gapMs: number,
+  sent: Map<string, number[]>,
+): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     let pending = '';
@@ -115,7 +128,11 @@ function paced(base: string, id: string, events: number, gapMs: number, sent: Ma
 }
 
 // One long stream through the proxy, read as fast as it comes, while the proxy's resident set is sampled.
-async function longStream(base: string, pid: number, mb: number): Promise<{ samples: number[]; mb: number; seconds: number }> {
+async function longStream(
+  base: string,
+  pid: number,
+  mb: number,
+): Promise<{ samples: number[]; mb: number; seconds: number }> {
   const samples: number[] = [];
   const timer = setInterval(() => void rssKb(pid).then((kb) => kb > 0 && samples.push(kb)), 100);
   const start = performance.now();
@@ -142,7 +159,11 @@ async function rssKb(pid: number): Promise<number> {
 }
 
 async function startProxyProcess(o: Options, upstream: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', o.tsx, join(o.packageRoot, 'bench', 'live-proxy-process.ts'), upstream], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', o.tsx, join(o.packageRoot, 'bench', 'live-proxy-process.ts'), upstream],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);

@@ -20,11 +20,22 @@ export type ImportBench = {
   session: { bytes: number; calls: number; coldMs: number[]; warm: Summary };
   // `same ids`: the session repeated as it is, so Claude Code's own rule (a call logged twice is one call) keeps
   // one copy of each call. `unique ids`: each copy's tool_use ids renamed, so every copy's calls are kept.
-  repeated: Array<{ variant: 'same ids' | 'unique ids'; copies: number; bytes: number; calls: number; ms: number; peakRssKb: number }>;
+  repeated: Array<{
+    variant: 'same ids' | 'unique ids';
+    copies: number;
+    bytes: number;
+    calls: number;
+    ms: number;
+    peakRssKb: number;
+  }>;
 };
 
 // Runs the import measurements; undefined (with a note) when ../shared/transcripts is absent.
-export async function measureImport(options: { packageRoot: string; runs: number; log: (line?: string) => void }): Promise<ImportBench | undefined> {
+export async function measureImport(options: {
+  packageRoot: string;
+  runs: number;
+  log: (line?: string) => void;
+}): Promise<ImportBench | undefined> {
   const { packageRoot, runs, log } = options;
   const session = resolve(packageRoot, '..', 'shared', SESSION);
   if (!existsSync(session)) {
@@ -39,7 +50,9 @@ export async function measureImport(options: { packageRoot: string; runs: number
   for (let i = 0; i < runs; i++) sessionRuns.push(await importInChild(importer, session, 5, packageRoot));
   const warm = summarise(sessionRuns.flatMap((r) => r.warmMs));
   const calls = sessionRuns[0]?.calls ?? 0;
-  log(`  spotter session, ${mb(bytes)} + subagents, ${calls} calls: first import in a process ${ms(summarise(sessionRuns.map((r) => r.coldMs)))}, then ${ms(warm)}`);
+  log(
+    `  spotter session, ${mb(bytes)} + subagents, ${calls} calls: first import in a process ${ms(summarise(sessionRuns.map((r) => r.coldMs)))}, then ${ms(warm)}`,
+  );
 
   const dir = await mkdtemp(join(tmpdir(), 'theinference-bench-import-'));
   try {
@@ -50,7 +63,9 @@ export async function measureImport(options: { packageRoot: string; runs: number
       const written = await repeatInto(file, text, copies, variant === 'unique ids');
       const run = await importInChild(importer, file, 0, packageRoot);
       repeated.push({ variant, copies, bytes: written, calls: run.calls, ms: run.coldMs, peakRssKb: run.peakRssKb });
-      log(`  ${mb(written)} (${copies} copies, ${variant}), ${run.calls} calls: ${(run.coldMs / 1000).toFixed(2)} s, peak RSS ${(run.peakRssKb / 1024).toFixed(0)} MB`);
+      log(
+        `  ${mb(written)} (${copies} copies, ${variant}), ${run.calls} calls: ${(run.coldMs / 1000).toFixed(2)} s, peak RSS ${(run.peakRssKb / 1024).toFixed(0)} MB`,
+      );
     }
     log();
     return { session: { bytes, calls, coldMs: sessionRuns.map((r) => r.coldMs), warm }, repeated };

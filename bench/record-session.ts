@@ -22,7 +22,11 @@ const YIELD = /^yield: (\d+) of (\d+) calls/m;
 export type RecordBench = { sessionMs: number[]; session: Summary; kept: number; seen: number; cases: number };
 
 // Runs the record measurements; undefined (with a note) when ../shared/transcripts is absent.
-export async function measureRecord(options: { packageRoot: string; runs: number; log: (line?: string) => void }): Promise<RecordBench | undefined> {
+export async function measureRecord(options: {
+  packageRoot: string;
+  runs: number;
+  log: (line?: string) => void;
+}): Promise<RecordBench | undefined> {
   const { packageRoot, runs, log } = options;
   const shared = resolve(packageRoot, '..', 'shared', 'transcripts');
   if (!existsSync(join(shared, SESSION))) {
@@ -33,7 +37,10 @@ export async function measureRecord(options: { packageRoot: string; runs: number
   const record = async (files: string[]): Promise<{ ms: number; stdout: string }> => {
     const dir = await mkdtemp(join(tmpdir(), 'theinference-bench-record-'));
     try {
-      return await runCommand(process.execPath, [bin, 'record', ...files, '--stage', 'register-tools', '--dir', dir], { cwd: dir, expect: YIELD });
+      return await runCommand(process.execPath, [bin, 'record', ...files, '--stage', 'register-tools', '--dir', dir], {
+        cwd: dir,
+        expect: YIELD,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -43,11 +50,15 @@ export async function measureRecord(options: { packageRoot: string; runs: number
   const sessionMs: number[] = [];
   for (let i = 0; i < runs; i++) sessionMs.push((await record([join(shared, SESSION)])).ms);
   const session = summarise(sessionMs);
-  log(`  spotter session (3.4 MB + subagents): ${(session.median / 1000).toFixed(2)} s (${(session.min / 1000).toFixed(2)}–${(session.max / 1000).toFixed(2)})`);
+  log(
+    `  spotter session (3.4 MB + subagents): ${(session.median / 1000).toFixed(2)} s (${(session.min / 1000).toFixed(2)}–${(session.max / 1000).toFixed(2)})`,
+  );
   const all = await record(ALL.map((f) => join(shared, f)));
   const [, kept = '0', seen = '0'] = YIELD.exec(all.stdout) ?? [];
   const cases = all.stdout.split('\n').filter((l) => l.startsWith('added ')).length;
-  log(`  every real transcript (${ALL.length}): ${kept} of ${seen} calls in ${cases} replay-verified cases (${((100 * Number(kept)) / Number(seen)).toFixed(1)} %), ${(all.ms / 1000).toFixed(2)} s`);
+  log(
+    `  every real transcript (${ALL.length}): ${kept} of ${seen} calls in ${cases} replay-verified cases (${((100 * Number(kept)) / Number(seen)).toFixed(1)} %), ${(all.ms / 1000).toFixed(2)} s`,
+  );
   log();
   return { sessionMs, session, kept: Number(kept), seen: Number(seen), cases };
 }

@@ -44,7 +44,8 @@ const log = (line = ''): void => void process.stdout.write(`${line}\n`);
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
   const value = at === -1 ? fallback : Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`bench: ${name} takes a whole number of at least 1, e.g. ${name} ${fallback}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`bench: ${name} takes a whole number of at least 1, e.g. ${name} ${fallback}`);
   return value;
 }
 
@@ -54,7 +55,8 @@ function sections(): Set<Section> {
   if (at === -1) return new Set(SECTIONS);
   const names = (process.argv[at + 1] ?? '').split(',');
   const unknown = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new Error(`bench: --only takes some of ${SECTIONS.join(',')}, got '${unknown.join(',')}'`);
+  if (unknown.length > 0)
+    throw new Error(`bench: --only takes some of ${SECTIONS.join(',')}, got '${unknown.join(',')}'`);
   return new Set(names as Section[]);
 }
 
@@ -62,7 +64,9 @@ async function main(): Promise<void> {
   const caseCount = (await readdir(join(packageRoot, 'cases', STAGE))).filter((n) => n.endsWith('.json')).length;
   log(`theinference bench: stage ${STAGE}, ${caseCount} cases, course dir ${dir}`);
   log(`machine: ${describeMachine()}`);
-  log(`method: one untimed warm-up run of each approach (also checks it grades every case correctly), then ${runs} rounds;`);
+  log(
+    `method: one untimed warm-up run of each approach (also checks it grades every case correctly), then ${runs} rounds;`,
+  );
   log('        each round runs every approach once, in rotated order; wall time from spawn to exit.');
   log('        The grader runs sandboxed (bubblewrap) unless an approach says --isolation off.');
   log();
@@ -86,9 +90,15 @@ async function main(): Promise<void> {
     const vsFloor = ratio(per(GRADER), per(FLOOR));
     const vsVitest = ratio(per(GRADER), per(VITEST));
     const vsOff = ratio(per(GRADER), per(GRADER_OFF));
-    log(`${'  grader / floor  ≤ 1.5'.padEnd(TARGET_WIDTH)}${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`);
-    log(`${'  grader / vitest ≤ 0.8'.padEnd(TARGET_WIDTH)}${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`);
-    log(`${'  sandboxed / --isolation off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsOff).padEnd(24)}${verdict(vsOff.median <= 1.05)}`);
+    log(
+      `${'  grader / floor  ≤ 1.5'.padEnd(TARGET_WIDTH)}${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 1.5)}`,
+    );
+    log(
+      `${'  grader / vitest ≤ 0.8'.padEnd(TARGET_WIDTH)}${range(vsVitest).padEnd(24)}${verdict(vsVitest.median <= 0.8)}`,
+    );
+    log(
+      `${'  sandboxed / --isolation off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsOff).padEnd(24)}${verdict(vsOff.median <= 1.05)}`,
+    );
   }
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
   for (const isolation of WATCH_MODES) {
@@ -96,7 +106,10 @@ async function main(): Promise<void> {
       const ms = watch.filter((s) => s.passed === passed && s.isolation === isolation).map((s) => s.ms);
       if (ms.length === 0) continue;
       const kind = `${passed ? 'passing' : 'failing'}${isolation === 'off' ? ', off' : ''}`;
-      log(`  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(TARGET_WIDTH) + `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`);
+      log(
+        `  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(TARGET_WIDTH) +
+          `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`,
+      );
     }
   }
   // Hangs side by side: all of them together cost about one timeout (10 s), plus the processes' starts.
@@ -107,16 +120,23 @@ async function main(): Promise<void> {
       const name = `  hangs: ${hang.split(' (')[0]}${isolation === 'off' ? ', off' : ''} ≤ 15 s`;
       const s = summarise(ms);
       const seconds = `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
-      log(name.padEnd(TARGET_WIDTH) + `${seconds.padEnd(24)}${verdict(s.median <= 15_000)}`);
+      log(`${name.padEnd(TARGET_WIDTH)}${seconds.padEnd(24)}${verdict(s.median <= 15_000)}`);
     }
   }
   if (proxy !== undefined) {
-    for (const [name, q] of [['median', 0.5], ['p99', 0.99]] as const) {
+    for (const [name, q] of [
+      ['median', 0.5],
+      ['p99', 0.99],
+    ] as const) {
       const gained = quantile(proxy.proxied, q) - quantile(proxy.direct, q);
-      log(`  live proxy: chunk latency gained, ${name.padEnd(6)} ≤ 5 ms  ${`${gained.toFixed(2)} ms`.padEnd(24)}${verdict(gained <= 5)}`);
+      log(
+        `  live proxy: chunk latency gained, ${name.padEnd(6)} ≤ 5 ms  ${`${gained.toFixed(2)} ms`.padEnd(24)}${verdict(gained <= 5)}`,
+      );
     }
     const growth = proxyMemoryGrowthMb(proxy);
-    log(`  live proxy: memory growth over the long stream ≤ 32 MB  ${`${growth.toFixed(0)} MB`.padEnd(18)}${verdict(growth <= 32)}`);
+    log(
+      `  live proxy: memory growth over the long stream ≤ 32 MB  ${`${growth.toFixed(0)} MB`.padEnd(18)}${verdict(growth <= 32)}`,
+    );
   }
   if (imported !== undefined) {
     const cold = summarise(imported.session.coldMs);
@@ -128,7 +148,9 @@ async function main(): Promise<void> {
     }
   }
   if (recorded !== undefined) {
-    log(`  record 3.4 MB session < 10 s       ${formatSeconds(recorded.session).padEnd(24)}${verdict(recorded.session.max < 10_000)}`);
+    log(
+      `  record 3.4 MB session < 10 s       ${formatSeconds(recorded.session).padEnd(24)}${verdict(recorded.session.max < 10_000)}`,
+    );
     const share = recorded.seen === 0 ? 0 : recorded.kept / recorded.seen;
     log(`  record yield ≥ 40 % of calls       ${`${(100 * share).toFixed(1)} %`.padEnd(24)}${verdict(share >= 0.4)}`);
   }
@@ -167,14 +189,35 @@ async function measureApproaches(): Promise<Map<string, number[]>> {
   const vitest = await makeVitestSuite({ packageRoot, dir, stage: STAGE });
   try {
     const approaches: Approach[] = [
-      { name: FLOOR, run: () => runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'floor.ts'), dir, STAGE], { cwd: dir, expect: ALL_PASS }) },
+      {
+        name: FLOOR,
+        run: () =>
+          runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'floor.ts'), dir, STAGE], {
+            cwd: dir,
+            expect: ALL_PASS,
+          }),
+      },
       { name: VITEST, run: () => runCommand(vitest.command, vitest.args, { cwd: vitest.root }) },
       { name: PER_PROCESS, run: () => gradePerProcess({ packageRoot, dir, stage: STAGE, tsx, concurrency: 2 }) },
-      { name: GRADER, run: () => runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'required'], { cwd: dir, expect: ALL_PASS }) },
-      { name: GRADER_OFF, run: () => runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'off'], { cwd: dir, expect: ALL_PASS }) },
+      {
+        name: GRADER,
+        run: () =>
+          runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'required'], {
+            cwd: dir,
+            expect: ALL_PASS,
+          }),
+      },
+      {
+        name: GRADER_OFF,
+        run: () =>
+          runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'off'], {
+            cwd: dir,
+            expect: ALL_PASS,
+          }),
+      },
     ];
     const times = await measureRounds(approaches);
-    log('approach'.padEnd(48) + 'median (range, n)');
+    log(`${'approach'.padEnd(48)}median (range, n)`);
     for (const a of approaches) log(a.name.padEnd(48) + formatSeconds(summarise(times.get(a.name) ?? [])));
     log();
     return times;
@@ -186,8 +229,11 @@ async function measureApproaches(): Promise<Map<string, number[]>> {
 async function measureGraderMemory(): Promise<MemorySample[]> {
   log('peak memory of the grader process tree (3 separate runs, not timed):');
   const memory: MemorySample[] = [];
-  for (let i = 0; i < 3; i++) memory.push(await measureMemory(node, [bin, 'test', '--stage', STAGE, '--dir', dir], dir));
-  log(`  sum of the tree's resident sets, sampled every 10 ms: ${formatMegabytes(summarise(memory.map((m) => m.treeKb)))}`);
+  for (let i = 0; i < 3; i++)
+    memory.push(await measureMemory(node, [bin, 'test', '--stage', STAGE, '--dir', dir], dir));
+  log(
+    `  sum of the tree's resident sets, sampled every 10 ms: ${formatMegabytes(summarise(memory.map((m) => m.treeKb)))}`,
+  );
   const largest = memory.map((m) => m.largestKb).filter((kb): kb is number => kb !== undefined);
   const gnu = largest.length > 0 ? formatMegabytes(summarise(largest)) : '(GNU time not installed)';
   log(`  largest single process (GNU time %M):                ${gnu}`);
@@ -215,7 +261,8 @@ async function measureProfile(): Promise<Map<string, number[]>> {
           ),
       })),
     );
-    for (const s of profile.steps) log(`  ${s.label.padEnd(68)}${formatSeconds(summarise(stepTimes.get(s.label) ?? []))}`);
+    for (const s of profile.steps)
+      log(`  ${s.label.padEnd(68)}${formatSeconds(summarise(stepTimes.get(s.label) ?? []))}`);
     log();
     return stepTimes;
   } finally {
@@ -227,36 +274,49 @@ async function measurePhases(): Promise<Array<Record<string, number>>> {
   log(`grader phases, in-process through its modules (bench/grader-timeline.ts, ${runs} runs):`);
   const phases: Array<Record<string, number>> = [];
   for (let i = 0; i < runs; i++) {
-    const { stdout } = await runCommand(node, ['--import', tsx, join(packageRoot, 'bench', 'grader-timeline.ts'), dir, STAGE], { cwd: dir });
+    const { stdout } = await runCommand(
+      node,
+      ['--import', tsx, join(packageRoot, 'bench', 'grader-timeline.ts'), dir, STAGE],
+      { cwd: dir },
+    );
     phases.push(JSON.parse(stdout) as Record<string, number>);
   }
-  for (const phase of Object.keys(phases[0] ?? {})) log(`  ${phase.padEnd(52)}${formatSeconds(summarise(phases.map((p) => p[phase] ?? 0)))}`);
+  for (const phase of Object.keys(phases[0] ?? {}))
+    log(`  ${phase.padEnd(52)}${formatSeconds(summarise(phases.map((p) => p[phase] ?? 0)))}`);
   log();
   return phases;
 }
 
 async function measureWatchMode(): Promise<Array<SaveSample & { isolation: string }>> {
-  log(`watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts, each --isolation in turn):`);
+  log(
+    `watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts, each --isolation in turn):`,
+  );
   const watch: Array<SaveSample & { isolation: string }> = [];
   for (const isolation of WATCH_MODES) {
     const samples = await measureWatch({ packageRoot, stage: STAGE, saves, isolation });
     watch.push(...samples.map((s) => ({ ...s, isolation })));
     const toFail = samples.filter((s) => !s.passed).map((s) => s.ms);
     const toPass = samples.filter((s) => s.passed).map((s) => s.ms);
-    if (toFail.length > 0) log(`  --isolation ${isolation.padEnd(8)} save → failing verdict: ${formatSeconds(summarise(toFail))}`);
-    if (toPass.length > 0) log(`  --isolation ${isolation.padEnd(8)} save → passing verdict: ${formatSeconds(summarise(toPass))}`);
+    if (toFail.length > 0)
+      log(`  --isolation ${isolation.padEnd(8)} save → failing verdict: ${formatSeconds(summarise(toFail))}`);
+    if (toPass.length > 0)
+      log(`  --isolation ${isolation.padEnd(8)} save → passing verdict: ${formatSeconds(summarise(toPass))}`);
   }
   log();
   return watch;
 }
 
 async function measureHangMode(): Promise<HangSample[]> {
-  log(`hangs: the whole stage on a course whose echo never returns (its echo cases hang), default --timeout and --jobs, ${runs} rounds:`);
+  log(
+    `hangs: the whole stage on a course whose echo never returns (its echo cases hang), default --timeout and --jobs, ${runs} rounds:`,
+  );
   const samples = await measureHangs({ packageRoot, stage: STAGE, runs, isolations: WATCH_MODES });
   for (const hang of new Set(samples.map((s) => s.hang))) {
     for (const isolation of WATCH_MODES) {
       const ms = samples.filter((s) => s.hang === hang && s.isolation === isolation).map((s) => s.ms);
-      log(`  ${hang.padEnd(56)} --isolation ${isolation.padEnd(8)} ${formatSeconds(summarise(ms))}  (${samples[0]?.verdict})`);
+      log(
+        `  ${hang.padEnd(56)} --isolation ${isolation.padEnd(8)} ${formatSeconds(summarise(ms))}  (${samples[0]?.verdict})`,
+      );
     }
   }
   log();
@@ -264,14 +324,20 @@ async function measureHangMode(): Promise<HangSample[]> {
 }
 
 async function measureLiveProxy(): Promise<ProxyBench> {
-  log(`live proxy (bench/proxy-latency.ts): ${runs} rounds of 500 SSE events 2 ms apart, direct and through the proxy, then a 200 MB stream:`);
+  log(
+    `live proxy (bench/proxy-latency.ts): ${runs} rounds of 500 SSE events 2 ms apart, direct and through the proxy, then a 200 MB stream:`,
+  );
   const proxy = await measureProxy({ packageRoot, tsx, rounds: runs });
   const ms = (samples: number[], q: number): string => `${quantile(samples, q).toFixed(2)} ms`;
   for (const via of ['direct', 'proxied'] as const) {
-    log(`  ${via.padEnd(8)} per-event latency: median ${ms(proxy[via], 0.5)}, p99 ${ms(proxy[via], 0.99)} (n=${proxy[via].length})`);
+    log(
+      `  ${via.padEnd(8)} per-event latency: median ${ms(proxy[via], 0.5)}, p99 ${ms(proxy[via], 0.99)} (n=${proxy[via].length})`,
+    );
   }
   const mb = proxy.memoryKb.map((kb) => kb / 1024);
-  log(`  ${proxy.streamedMb.toFixed(0)} MB through the proxy in ${proxy.streamSeconds.toFixed(1)} s; its resident set ${mb[0]?.toFixed(0)} MB at the start, ${Math.max(...mb).toFixed(0)} MB at most, ${mb.at(-1)?.toFixed(0)} MB at the end`);
+  log(
+    `  ${proxy.streamedMb.toFixed(0)} MB through the proxy in ${proxy.streamSeconds.toFixed(1)} s; its resident set ${mb[0]?.toFixed(0)} MB at the start, ${Math.max(...mb).toFixed(0)} MB at most, ${mb.at(-1)?.toFixed(0)} MB at the end`,
+  );
   log();
   return proxy;
 }

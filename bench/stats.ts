@@ -8,7 +8,8 @@ export function summarise(samples: number[]): Summary {
   if (samples.length === 0) throw new Error('bench: no samples to summarise');
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const median =
+    sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   return { median, min: sorted[0] as number, max: sorted[sorted.length - 1] as number, n: sorted.length };
 }
 

@@ -10,7 +10,11 @@ import { pathToFileURL } from 'node:url';
 export type VitestSuite = { root: string; command: string; args: string[]; remove: () => Promise<void> };
 
 // Writes the suite for `stage` into a fresh temp dir; `dir` is the course directory whose program.ts is graded.
-export async function makeVitestSuite(options: { packageRoot: string; dir: string; stage: string }): Promise<VitestSuite> {
+export async function makeVitestSuite(options: {
+  packageRoot: string;
+  dir: string;
+  stage: string;
+}): Promise<VitestSuite> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-bench-vitest-'));
   const casesDir = join(options.packageRoot, 'cases', options.stage);
   const names = (await readdir(casesDir)).filter((n) => n.endsWith('.json')).sort();

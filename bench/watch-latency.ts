@@ -21,23 +21,34 @@ export const PAUSE_MS = 2000;
 export type SaveSample = { ms: number; passed: boolean };
 
 // Starts watch mode, makes `saves` saves and measures each; leaves no process and no temp dir behind.
-export async function measureWatch(options: { packageRoot: string; stage: string; saves: number; isolation: string; timeoutMs?: number }): Promise<SaveSample[]> {
+export async function measureWatch(options: {
+  packageRoot: string;
+  stage: string;
+  saves: number;
+  isolation: string;
+  timeoutMs?: number;
+}): Promise<SaveSample[]> {
   const course = await copyCourse();
   const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const executeFile = join(course.dir, 'src', 'execute.ts');
   const reference = await readFile(executeFile, 'utf8');
   const broken = reference.replace(/^\s*case 'Read':\n/m, '');
-  if (broken === reference) throw new Error("bench: src/execute.ts has no `case 'Read':` line to remove for the broken save");
+  if (broken === reference)
+    throw new Error("bench: src/execute.ts has no `case 'Read':` line to remove for the broken save");
 
   const bin = join(options.packageRoot, 'bin', 'theinference.js');
-  const child = execa(process.execPath, [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir, '--isolation', options.isolation], {
-    cwd: course.dir,
-    env: { ...process.env, NO_COLOR: '1', TMPDIR: graderTmp },
-    stdin: 'pipe',
-    reject: false,
-    buffer: false,
-  });
+  const child = execa(
+    process.execPath,
+    [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir, '--isolation', options.isolation],
+    {
+      cwd: course.dir,
+      env: { ...process.env, NO_COLOR: '1', TMPDIR: graderTmp },
+      stdin: 'pipe',
+      reject: false,
+      buffer: false,
+    },
+  );
   let output = '';
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (chunk: string) => (output += chunk));
@@ -50,7 +61,8 @@ export async function measureWatch(options: { packageRoot: string; stage: string
       VERDICT.lastIndex = from;
       const match = VERDICT.exec(output);
       if (match !== null) return { end: match.index + match[0].length, failed: Number(match[2]) };
-      if (performance.now() > deadline) throw new Error(`bench: no verdict from watch mode within ${timeoutMs} ms; output:\n${output.slice(-2000)}`);
+      if (performance.now() > deadline)
+        throw new Error(`bench: no verdict from watch mode within ${timeoutMs} ms; output:\n${output.slice(-2000)}`);
       if (child.exitCode !== null) throw new Error(`bench: watch mode exited early; output:\n${output.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 2));
     }

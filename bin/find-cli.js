@@ -10,8 +10,16 @@ import { join } from 'node:path';
 // The modules to import for the package at `root` (the CLI's entry, and the early start of program processes
 // that runs before it), and whether they need tsx registered first.
 export function findCli(root) {
-  const compiled = { entry: join(root, 'dist', 'cli', 'main.js'), early: join(root, 'dist', 'cli', 'early-start.js'), needsTsx: false };
-  const source = { entry: join(root, 'src', 'cli', 'main.ts'), early: join(root, 'src', 'cli', 'early-start.ts'), needsTsx: true };
+  const compiled = {
+    entry: join(root, 'dist', 'cli', 'main.js'),
+    early: join(root, 'dist', 'cli', 'early-start.js'),
+    needsTsx: false,
+  };
+  const source = {
+    entry: join(root, 'src', 'cli', 'main.ts'),
+    early: join(root, 'src', 'cli', 'early-start.ts'),
+    needsTsx: true,
+  };
   let builtAt;
   try {
     builtAt = statSync(join(root, 'dist', '.built')).mtimeMs;

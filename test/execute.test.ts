@@ -40,8 +40,16 @@ describe('every alias routes to its method with the input translated', () => {
     { name: 'Edit', input: { path: 'a', old_str: 'o' }, call: ['strReplace', 'a', 'o', undefined] },
     { name: 'insert', input: { path: 'a', insert_line: 2, insert_text: 't' }, call: ['insert', 'a', 2, 't'] },
     { name: 'insert', input: { path: 'a', insert_line: 2, new_str: 'n' }, call: ['insert', 'a', 2, 'n'] },
-    { name: 'insert', input: { path: 'a', insert_line: 2, insert_text: 't', new_str: 'n' }, call: ['insert', 'a', 2, 't'] },
-    { name: 'insert', input: { path: 'a', insert_line: 2, insert_text: '', new_str: 'n' }, call: ['insert', 'a', 2, ''] },
+    {
+      name: 'insert',
+      input: { path: 'a', insert_line: 2, insert_text: 't', new_str: 'n' },
+      call: ['insert', 'a', 2, 't'],
+    },
+    {
+      name: 'insert',
+      input: { path: 'a', insert_line: 2, insert_text: '', new_str: 'n' },
+      call: ['insert', 'a', 2, ''],
+    },
     { name: 'insert', input: { path: 'a', insert_line: 0 }, call: ['insert', 'a', 0, undefined] },
     { name: 'Glob', input: { pattern: '*', path: 'd' }, call: ['glob', '*', 'd'] },
     { name: 'glob', input: { pattern: '*', path: 'd' }, call: ['glob', '*', 'd'] },
@@ -68,12 +76,29 @@ describe('echo', () => {
 
 describe('unknown names are an error result, never a throw', () => {
   const names = [
-    'read', 'READ', 'Bash ', ' Read', 'str-replace', 'strReplace', 'insert_text', 'new_str', 'Echo', 'edit',
-    'toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', '',
+    'read',
+    'READ',
+    'Bash ',
+    ' Read',
+    'str-replace',
+    'strReplace',
+    'insert_text',
+    'new_str',
+    'Echo',
+    'edit',
+    'toString',
+    'constructor',
+    '__proto__',
+    'hasOwnProperty',
+    'valueOf',
+    '',
   ];
   it.each(names)('%j', async (name) => {
     const { tools, execute } = setup();
-    expect(await execute(name, { path: 'a', command: 'ls' })).toEqual({ content: `unknown tool: ${name}`, is_error: true });
+    expect(await execute(name, { path: 'a', command: 'ls' })).toEqual({
+      content: `unknown tool: ${name}`,
+      is_error: true,
+    });
     expect(tools.calls).toEqual([]);
   });
 });
@@ -91,9 +116,15 @@ describe('with the real Tools', () => {
     await writeFile(join(root, 'a.txt'), 'A');
     const execute = makeExecute(new Tools(root));
     expect(await execute('Read', { path: 'a.txt' })).toEqual({ content: '1: A' });
-    expect(await execute('Write', { path: 'b.txt', file_text: 'one\n' })).toEqual({ content: 'File created successfully at: b.txt' });
-    expect(await execute('str_replace', { path: 'b.txt', old_str: 'one', new_str: 'two' })).toEqual({ content: 'The file b.txt has been edited.' });
-    expect(await execute('insert', { path: 'b.txt', insert_line: 0, insert_text: 'zero' })).toEqual({ content: 'Inserted text after line 0 of b.txt' });
+    expect(await execute('Write', { path: 'b.txt', file_text: 'one\n' })).toEqual({
+      content: 'File created successfully at: b.txt',
+    });
+    expect(await execute('str_replace', { path: 'b.txt', old_str: 'one', new_str: 'two' })).toEqual({
+      content: 'The file b.txt has been edited.',
+    });
+    expect(await execute('insert', { path: 'b.txt', insert_line: 0, insert_text: 'zero' })).toEqual({
+      content: 'Inserted text after line 0 of b.txt',
+    });
     expect(await execute('view', { path: 'b.txt' })).toEqual({ content: '1: zero\n2: two' });
     expect(await execute('Glob', { pattern: '*.txt' })).toEqual({ content: 'a.txt\nb.txt' });
     expect(await execute('grep', { pattern: 'two' })).toEqual({ content: 'b.txt:2: two' });

@@ -56,15 +56,27 @@ async function studentCourse(name: string, body: string[]): Promise<string> {
   return course;
 }
 
-const lines = (stdout: string) => stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line).results);
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line).results);
 
 describe('dispatch: several cases in one run', () => {
   let run: Awaited<ReturnType<typeof runProgram>>;
   beforeAll(async () => {
     const files = [
-      await writeCase('read', { description: 'd', files: { 'a.txt': 'A' }, calls: [{ tool: 'Read', input: { path: 'a.txt' } }] }),
+      await writeCase('read', {
+        description: 'd',
+        files: { 'a.txt': 'A' },
+        calls: [{ tool: 'Read', input: { path: 'a.txt' } }],
+      }),
       await writeCase('bash', { description: 'd', calls: [{ tool: 'Bash', input: { command: 'echo hi' } }] }),
-      await writeCase('glob', { description: 'd', files: { 'a.txt': 'A' }, calls: [{ tool: 'Glob', input: { pattern: '**' } }] }),
+      await writeCase('glob', {
+        description: 'd',
+        files: { 'a.txt': 'A' },
+        calls: [{ tool: 'Glob', input: { pattern: '**' } }],
+      }),
       await writeCase('leaves-a-file', {
         description: 'd',
         calls: [{ tool: 'Write', input: { path: 'left.txt', file_text: 'x' } }],
@@ -158,7 +170,12 @@ describe('dispatch: what the code under test does', () => {
 
 describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', () => {
   it('answers each line in order until stdin ends, skipping blank lines, saying before each call which it is', async () => {
-    const input = ['{"calls":[]}', '', '{"files":{"a.txt":"A"},"calls":[{"tool":"Read","input":{"path":"a.txt"}},{"tool":"echo","input":{"text":"x"}}]}', ''].join('\n');
+    const input = [
+      '{"calls":[]}',
+      '',
+      '{"files":{"a.txt":"A"},"calls":[{"tool":"Read","input":{"path":"a.txt"}},{"tool":"echo","input":{"text":"x"}}]}',
+      '',
+    ].join('\n');
     const run = await runProgram(['dispatch', '-'], REPO, input);
     expect([run.exitCode, run.stderr]).toEqual([0, '']);
     expect(run.stdout).toBe(
@@ -173,13 +190,18 @@ describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', (
   });
 
   it('says which call it is before the call starts, so a call that never yields leaves it sent', async () => {
-    const course = await studentCourse('loops', ["if (name === 'echo') while (true) {}", 'return tools.bash(input.command);']);
+    const course = await studentCourse('loops', [
+      "if (name === 'echo') while (true) {}",
+      'return tools.bash(input.command);',
+    ]);
     const input = '{"calls":[{"tool":"Bash","input":{"command":"true"}},{"tool":"echo","input":{"text":"x"}}]}\n';
     const killedTmp = join(work, 'loops-tmp');
     await mkdir(killedTmp);
     const run = await runProgram(['dispatch', '-'], course, input, { timeout: 3000, tmpdir: killedTmp });
     expect(run.timedOut).toBe(true);
-    expect(run.stdout).toBe('{"calling":{"call":1,"of":2,"tool":"Bash"}}\n{"calling":{"call":2,"of":2,"tool":"echo"}}\n');
+    expect(run.stdout).toBe(
+      '{"calling":{"call":1,"of":2,"tool":"Bash"}}\n{"calling":{"call":2,"of":2,"tool":"echo"}}\n',
+    );
   });
 
   it('stops at a line that is not a case, naming the line, after the cases before it printed', async () => {
@@ -194,11 +216,31 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
   const good = { description: 'd', calls: [{ tool: 'echo', input: { text: 'x' } }] };
   const rows: Array<{ name: string; data: unknown; message: string }> = [
     { name: 'not JSON', data: '{ nope', message: 'cannot read case <file>: SyntaxError' },
-    { name: 'calls missing', data: { description: 'd' }, message: 'cannot read case <file>: Error: "calls" must be an array' },
-    { name: 'a call without input', data: { calls: [{ tool: 'Read' }] }, message: '"calls"[0] must be { "tool": string, "input": object }' },
-    { name: 'a bad file spec', data: { files: { 'a.txt': 1 }, calls: [] }, message: '"files"["a.txt"] must be a string' },
-    { name: 'a file path leaving the sandbox', data: { files: { '../x': 'x' }, calls: [] }, message: '"files"["../x"] must be a relative path' },
-    { name: 'files that cannot be seeded', data: { files: { a: 'x', 'a/b': 'y' }, calls: [] }, message: 'cannot seed case <file>: Error: EEXIST' },
+    {
+      name: 'calls missing',
+      data: { description: 'd' },
+      message: 'cannot read case <file>: Error: "calls" must be an array',
+    },
+    {
+      name: 'a call without input',
+      data: { calls: [{ tool: 'Read' }] },
+      message: '"calls"[0] must be { "tool": string, "input": object }',
+    },
+    {
+      name: 'a bad file spec',
+      data: { files: { 'a.txt': 1 }, calls: [] },
+      message: '"files"["a.txt"] must be a string',
+    },
+    {
+      name: 'a file path leaving the sandbox',
+      data: { files: { '../x': 'x' }, calls: [] },
+      message: '"files"["../x"] must be a relative path',
+    },
+    {
+      name: 'files that cannot be seeded',
+      data: { files: { a: 'x', 'a/b': 'y' }, calls: [] },
+      message: 'cannot seed case <file>: Error: EEXIST',
+    },
   ];
   it.each(rows)('$name', async ({ name, data, message }) => {
     const first = await writeCase('good', good);
@@ -214,7 +256,9 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
   it('prints its usage without a case file', async () => {
     const run = await runProgram(['dispatch']);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toBe('usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n');
+    expect(run.stderr).toBe(
+      'usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n',
+    );
   });
 });
 
@@ -226,15 +270,33 @@ describe('dispatch: seeding never writes through a seeded symlink that leads out
   });
 
   it.each([
-    ['a file under a link to a directory outside', (o: string) => ({ out: { symlink: o }, 'out/planted.txt': 'x' }), 'out/planted.txt'],
-    ['a file whose own name is a link to outside', (o: string) => ({ f: { symlink: join(o, 'planted.txt') }, './f': 'x' }), './f'],
-    ['a file under a dangling link', (o: string) => ({ gone: { symlink: join(o, 'missing') }, 'gone/planted.txt': 'x' }), 'gone/planted.txt'],
-    ['a link under a link to outside', (o: string) => ({ out: { symlink: o }, 'out/planted.txt': { symlink: '/etc' } }), 'out/planted.txt'],
+    [
+      'a file under a link to a directory outside',
+      (o: string) => ({ out: { symlink: o }, 'out/planted.txt': 'x' }),
+      'out/planted.txt',
+    ],
+    [
+      'a file whose own name is a link to outside',
+      (o: string) => ({ f: { symlink: join(o, 'planted.txt') }, './f': 'x' }),
+      './f',
+    ],
+    [
+      'a file under a dangling link',
+      (o: string) => ({ gone: { symlink: join(o, 'missing') }, 'gone/planted.txt': 'x' }),
+      'gone/planted.txt',
+    ],
+    [
+      'a link under a link to outside',
+      (o: string) => ({ out: { symlink: o }, 'out/planted.txt': { symlink: '/etc' } }),
+      'out/planted.txt',
+    ],
   ])('refuses %s', async (_, files, path) => {
     const file = await writeCase('through-a-link', { files: files(outside), calls: [] });
     const run = await runProgram(['dispatch', file]);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain(`"files"["${path}"] would be written outside the sandbox, through a symlink seeded before it`);
+    expect(run.stderr).toContain(
+      `"files"["${path}"] would be written outside the sandbox, through a symlink seeded before it`,
+    );
     expect(await readdir(outside)).toEqual([]);
     expect(await readdir(tmp)).toEqual([]);
   });

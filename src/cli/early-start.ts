@@ -26,8 +26,17 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
   // turns out not to work, the run finds them confined otherwise and starts its own. Without bwrap, `required`
   // starts none (the CLI says why and exits 2) and `auto` starts them unsandboxed.
   if (mode !== 'off') void probeSandbox(env);
-  const sandbox = mode === 'off' ? false : findBwrap(env) !== undefined || (mode === 'required' ? Promise.reject(new Error('no bwrap')) : false);
-  const pool = standbyPool({ dir: courseDirFor(cwd, flagValue(argv, '--dir')), env, size: Math.min(jobs, availableParallelism()), sandbox, cache: 'course' });
+  const sandbox =
+    mode === 'off'
+      ? false
+      : findBwrap(env) !== undefined || (mode === 'required' ? Promise.reject(new Error('no bwrap')) : false);
+  const pool = standbyPool({
+    dir: courseDirFor(cwd, flagValue(argv, '--dir')),
+    env,
+    size: Math.min(jobs, availableParallelism()),
+    sandbox,
+    cache: 'course',
+  });
   void pool.fill();
   return pool;
 }

@@ -64,14 +64,20 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .command('test')
     .description('grade your course directory against a stage')
     .requiredOption('--stage <slug>', 'the stage to grade (list them with `theinference stages`)')
-    .option('--dir <path>', 'your course directory (default: the nearest directory at or above this one with program.ts and a package.json)')
+    .option(
+      '--dir <path>',
+      'your course directory (default: the nearest directory at or above this one with program.ts and a package.json)',
+    )
     .addOption(caseOption())
     .option('--bail', 'stop at the first failing case')
     .option('--timeout <ms>', 'per-case timeout in milliseconds (default: 10000)')
-    .option('--jobs <n>', 'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4)')
+    .option(
+      '--jobs <n>',
+      'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4)',
+    )
     .option('--shard <i/n>', 'grade only the i-th of n deterministic shards (CI matrices)')
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
-    .option('--output <file>', "write the report to a file instead of stdout")
+    .option('--output <file>', 'write the report to a file instead of stdout')
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
     .addOption(isolationOption())
@@ -82,9 +88,14 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .command('init')
     .argument('[dir]', 'the new course directory (default: the current directory)')
     .description('write a new course directory that grades at once (never replaces a file without --force)')
-    .option('--from <spec>', "where the course's package.json gets theinference: a git URL, a tarball or a directory (default: where this copy was installed from)")
+    .option(
+      '--from <spec>',
+      "where the course's package.json gets theinference: a git URL, a tarball or a directory (default: where this copy was installed from)",
+    )
     .option('--force', 'replace files that exist')
-    .action(async (dir: string | undefined, flags: InitFlags) => done(await (await import('./commands/init.ts')).initCommand(dir, flags, io)));
+    .action(async (dir: string | undefined, flags: InitFlags) =>
+      done(await (await import('./commands/init.ts')).initCommand(dir, flags, io)),
+    );
   program
     .command('stages')
     .description('list the stages and their case counts')
@@ -96,28 +107,50 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .addOption(caseOption())
     .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
     .addOption(isolationOption())
-    .action(async (flags: SnapshotFlags) => done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)));
+    .action(async (flags: SnapshotFlags) =>
+      done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)),
+    );
   program
     .command('record')
-    .description('turn real agent transcripts (or, with --live, a session run now) into replay-verified cases (course authors)')
-    .usage('<transcript>… --stage <slug> [options]\n       theinference record --live --stage <slug> [options] -- <agent command…>')
+    .description(
+      'turn real agent transcripts (or, with --live, a session run now) into replay-verified cases (course authors)',
+    )
+    .usage(
+      '<transcript>… --stage <slug> [options]\n       theinference record --live --stage <slug> [options] -- <agent command…>',
+    )
     .argument('[transcripts...]', 'transcript files; with --live, the agent command after --')
     .requiredOption('--stage <slug>', 'the stage the cases are for')
-    .option('--name <slug>', 'the case name: cases/<stage>/<name>.json, or <name>-01.json… for several (default: recorded-<transcript>)')
+    .option(
+      '--name <slug>',
+      'the case name: cases/<stage>/<name>.json, or <name>-01.json… for several (default: recorded-<transcript>)',
+    )
     .option('--dir <path>', 'the course directory to write cases/ and snapshots/ into (default: the current directory)')
     .option('--format <fmt>', 'read the transcripts as this format (default: detected from their content)')
-    .option('--files-from <dir>', "the workspace as it was when the session started: seeds take files' contents from it")
+    .option(
+      '--files-from <dir>',
+      "the workspace as it was when the session started: seeds take files' contents from it",
+    )
     .option('--max-calls <n>', 'calls per case at most (default: 25)')
-    .addOption(new Option('--bash <mode>', 'Bash calls: kept when two replays agree with the recording, when one does, or never').choices(['reproducible', 'keep', 'drop']).default('reproducible'))
+    .addOption(
+      new Option('--bash <mode>', 'Bash calls: kept when two replays agree with the recording, when one does, or never')
+        .choices(['reproducible', 'keep', 'drop'])
+        .default('reproducible'),
+    )
     .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
     .option('--dry-run', 'print the report and the cases; write nothing')
     .option('--force', 'replace existing cases whose content differs')
     .addOption(isolationOption('the replays'))
     .option('--live', 'run the agent command (after --) through a local API proxy and record its session')
-    .option('--workspace <dir>', 'with --live: the directory the agent works in, snapshotted as the seed (default: the current directory)')
+    .option(
+      '--workspace <dir>',
+      'with --live: the directory the agent works in, snapshotted as the seed (default: the current directory)',
+    )
     .option('--upstream <url>', 'with --live: where the proxy forwards requests (default: the Anthropic API)')
     .option('--port <n>', 'with --live: the port the proxy listens on (default: any free one)')
-    .option('--keep-transcript <file>', 'with --live: keep the captured exchanges in this file (`theinference record` reads it back)')
+    .option(
+      '--keep-transcript <file>',
+      'with --live: keep the captured exchanges in this file (`theinference record` reads it back)',
+    )
     .action(async (operands: string[], options: Omit<RecordFlags, 'operands'>) => {
       const flags: RecordFlags = { ...options, operands };
       if (flags.live === true) done(await (await import('./commands/record-live.ts')).recordLiveCommand(flags, io));
@@ -128,12 +161,17 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
 
 // No commander default: the default depends on the environment (CI), decided where the command runs.
 function isolationOption(what = 'program processes'): Option {
-  return new Option('--isolation <mode>', `run ${what} in the OS sandbox (default: auto; required when CI is set)`).choices(ISOLATION_MODES);
+  return new Option(
+    '--isolation <mode>',
+    `run ${what} in the OS sandbox (default: auto; required when CI is set)`,
+  ).choices(ISOLATION_MODES);
 }
 
 // `--case`, repeatable; its default is shown in words, not as `[]`.
 function caseOption(): Option {
-  return new Option('--case <name>', 'a case name or glob (* and ?); repeat for several').argParser(collect).default([], 'every case');
+  return new Option('--case <name>', 'a case name or glob (* and ?); repeat for several')
+    .argParser(collect)
+    .default([], 'every case');
 }
 
 // This copy's version, for --version (a bug report says which one ran).

@@ -66,9 +66,13 @@ export function rebase(spec: string, base: string, courseDir: string): string {
   if (!PATH_SPEC.test(spec)) return spec;
   const raw = spec.replace(/^file:/, '');
   const home = process.env.HOME ?? '';
-  const absolute = raw.startsWith('~/') && home !== '' ? join(home, raw.slice(2)) : isAbsolute(raw) ? raw : resolve(base, raw);
+  const absolute =
+    raw.startsWith('~/') && home !== '' ? join(home, raw.slice(2)) : isAbsolute(raw) ? raw : resolve(base, raw);
   if (!existsSync(absolute)) {
-    throw new HarnessError('NO_INSTALL_SPEC', `${absolute} does not exist: give the path of theinference's tarball or directory.`);
+    throw new HarnessError(
+      'NO_INSTALL_SPEC',
+      `${absolute} does not exist: give the path of theinference's tarball or directory.`,
+    );
   }
   const path = relative(courseDir, absolute);
   return `file:${path === '' ? '.' : path}`;

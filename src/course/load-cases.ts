@@ -14,7 +14,10 @@ const MAX_ERRORS_PER_FILE = 5;
 export async function loadCases(root: string, stage: string): Promise<Case[]> {
   const fileNames = await caseFileNames(root, stage);
   const files = fileNames.map((fileName) => join(casesDir(root, stage), fileName));
-  const [validate, texts] = await Promise.all([compileSchema(root), Promise.all(files.map((file) => readFile(file, 'utf8')))]);
+  const [validate, texts] = await Promise.all([
+    compileSchema(root),
+    Promise.all(files.map((file) => readFile(file, 'utf8'))),
+  ]);
   const cases: Case[] = [];
   const problems: string[] = [];
   for (const [i, fileName] of fileNames.entries()) {
@@ -41,7 +44,12 @@ async function compileSchema(root: string): Promise<Validate> {
 }
 
 // How the case schema is compiled; `verbose` puts the failing schema in each error, which describeErrors reads.
-export const SCHEMA_OPTIONS = { allErrors: true, verbose: true, validateSchema: false, code: { optimize: false } } as const;
+export const SCHEMA_OPTIONS = {
+  allErrors: true,
+  verbose: true,
+  validateSchema: false,
+  code: { optimize: false },
+} as const;
 
 // cases/case.schema.json, parsed.
 export async function readCaseSchema(root: string): Promise<object> {
@@ -74,7 +82,14 @@ export function describeErrors(errors: ErrorObject[]): string[] {
   for (const error of errors) {
     if (oneOfs.some((o) => inside(error, o))) continue;
     if (error.keyword === 'pattern' && error.schemaPath.includes('/propertyNames/')) continue;
-    lines.push(error.keyword === 'oneOf' ? describeOneOf(error, errors.filter((e) => inside(e, error))) : describe(error));
+    lines.push(
+      error.keyword === 'oneOf'
+        ? describeOneOf(
+            error,
+            errors.filter((e) => inside(e, error)),
+          )
+        : describe(error),
+    );
   }
   return [...new Set(lines)];
 }

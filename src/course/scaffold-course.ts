@@ -70,6 +70,9 @@ function sortedKeys(record: Record<string, string>): Record<string, string> {
 
 // npm's rules for a name: lowercase, no spaces, URL-safe; the directory's name where it can be.
 function packageName(dir: string): string {
-  const name = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '');
+  const name = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+/, '');
   return name === '' ? 'course' : name;
 }

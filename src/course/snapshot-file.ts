@@ -17,7 +17,7 @@ export function snapshotPath(root: string, stage: string, name: string): string 
 
 // The exact bytes of a snapshot file.
 export function formatSnapshot(snapshot: Snapshot): string {
-  return JSON.stringify(sortKeys({ results: snapshot.results }), null, 2) + '\n';
+  return `${JSON.stringify(sortKeys({ results: snapshot.results }), null, 2)}\n`;
 }
 
 // A copy of a JSON value with every object's keys in code-unit order (arrays keep their order).

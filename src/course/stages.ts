@@ -26,16 +26,20 @@ export function snapshotsDir(root: string, stage: string): string {
 // Every stage (a directory under cases/) with its number of case files, sorted by slug.
 export async function listStages(root: string): Promise<StageInfo[]> {
   const entries = await readdir(join(root, 'cases'), { withFileTypes: true }).catch(() => []);
-  const slugs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  return Promise.all(
-    slugs.map(async (slug) => ({ slug, caseCount: (await caseFileNames(root, slug)).length })),
-  );
+  const slugs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  return Promise.all(slugs.map(async (slug) => ({ slug, caseCount: (await caseFileNames(root, slug)).length })));
 }
 
 // The case file names (`x.json`) of a stage, sorted.
 export async function caseFileNames(root: string, stage: string): Promise<string[]> {
   const entries = await readdir(casesDir(root, stage), { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.json'))
+    .map((e) => e.name)
+    .sort();
 }
 
 // Resolves a stage slug, or fails with a message listing the stages that exist.

@@ -10,7 +10,14 @@ export type FileToWrite = { path: string; text: string };
 
 // The paths of `files` that already exist under `dir` (as anything: a file, a directory, a dangling link).
 export async function existingPaths(dir: string, files: FileToWrite[]): Promise<string[]> {
-  const found = await Promise.all(files.map((f) => lstat(join(dir, f.path)).then(() => f.path, () => undefined)));
+  const found = await Promise.all(
+    files.map((f) =>
+      lstat(join(dir, f.path)).then(
+        () => f.path,
+        () => undefined,
+      ),
+    ),
+  );
   return found.filter((p) => p !== undefined);
 }
 

@@ -14,7 +14,12 @@ export type PlannedCase = { name: string; file: string; snapshotted: boolean };
 
 // The selected cases of a stage, sorted by name, from the directory listings alone. Fails (a HarnessError) when
 // the stage has no cases or a pattern matches none.
-export async function planCases(root: string, stage: string, patterns: string[], shard?: Shard): Promise<PlannedCase[]> {
+export async function planCases(
+  root: string,
+  stage: string,
+  patterns: string[],
+  shard?: Shard,
+): Promise<PlannedCase[]> {
   const [fileNames, snapshots] = await Promise.all([caseFileNames(root, stage), snapshotNames(root, stage)]);
   if (fileNames.length === 0) {
     throw new HarnessError('NO_CASES', `stage '${stage}' has no cases: add some to cases/${stage}/.`);
@@ -36,7 +41,9 @@ export async function loadJudging(root: string, stage: string, selected: Planned
   const [cases, snapshotted] = await Promise.allSettled([
     loadCases(root, stage),
     Promise.all(
-      selected.map(async (c) => [c.name, c.snapshotted ? await readSnapshot(snapshotPath(root, stage, c.name)) : null] as const),
+      selected.map(
+        async (c) => [c.name, c.snapshotted ? await readSnapshot(snapshotPath(root, stage, c.name)) : null] as const,
+      ),
     ),
   ]);
   // A bad case file is reported before a bad snapshot, whichever was read first.
@@ -45,5 +52,8 @@ export async function loadJudging(root: string, stage: string, selected: Planned
   const all = cases.value;
   const snapshots = snapshotted.value;
   const wanted = new Set(selected.map((c) => c.name));
-  return { cases: new Map(all.filter((c) => wanted.has(c.name)).map((c) => [c.name, c])), snapshots: new Map(snapshots) };
+  return {
+    cases: new Map(all.filter((c) => wanted.has(c.name)).map((c) => [c.name, c])),
+    snapshots: new Map(snapshots),
+  };
 }

@@ -30,11 +30,19 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const env = options.env ?? process.env;
   // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
-  const choice = options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
+  const choice =
+    options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
   const warnings = new Set<string>(choice.warning === undefined ? [] : [choice.warning]);
   const cache = await openCourseCache(options.dir, env);
   const confinement = { sandbox: choice.sandbox, tsxCache: cache.dir };
-  const common = { dir: options.dir, jobs, timeoutMs, env, confinement, onWarning: (w: string) => void warnings.add(w) };
+  const common = {
+    dir: options.dir,
+    jobs,
+    timeoutMs,
+    env,
+    confinement,
+    onWarning: (w: string) => void warnings.add(w),
+  };
   const standbys = options.standbys === undefined ? {} : { standbys: options.standbys };
 
   // `stop` ends the batches (--bail, a bad case file, the caller's signal); `cancel` also ends the re-runs alone.
@@ -62,7 +70,14 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     runAlone: async (names) => {
       const alone: CaseResult[] = [];
       const cases = names.map((name) => ({ name, file: judging!.cases.get(name)!.file }));
-      await runBatches({ ...common, ...standbys, cases, alone: true, signal: cancel.signal, onCase: (run) => alone.push(judge(run)) });
+      await runBatches({
+        ...common,
+        ...standbys,
+        cases,
+        alone: true,
+        signal: cancel.signal,
+        onCase: (run) => alone.push(judge(run)),
+      });
       cancel.signal.throwIfAborted();
       return alone;
     },
@@ -91,7 +106,8 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   let report: RunReport;
   try {
     judging = await loadJudging(root, options.stage, selected);
-    for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null)) emit(noSnapshot(judging.cases.get(c.name)!));
+    for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null))
+      emit(noSnapshot(judging.cases.get(c.name)!));
     for (const run of early.splice(0)) onRun(run);
     await batches;
     options.signal?.throwIfAborted();

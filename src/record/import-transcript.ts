@@ -14,7 +14,10 @@ import type { ImportedTranscript, ImportProblem, Skip, TranscriptFormat } from '
 export type ImportOptions = LineLimits & { format?: TranscriptFormat };
 
 // Imports a transcript file: detects its format (or reads it as `options.format`), streams it line by line.
-export async function importTranscript(file: string, options: ImportOptions = {}): Promise<ImportedTranscript | ImportProblem> {
+export async function importTranscript(
+  file: string,
+  options: ImportOptions = {},
+): Promise<ImportedTranscript | ImportProblem> {
   if (options.format !== undefined && !isTranscriptFormat(options.format)) return unknownFormat(options.format, file);
   try {
     const info = await stat(file);
@@ -42,7 +45,11 @@ function failure(error: unknown): string {
 }
 
 // Imports a transcript held in memory, as importTranscript would the file `name` holding it (without subagents).
-export function importText(text: string, name: string, options: ImportOptions = {}): ImportedTranscript | ImportProblem {
+export function importText(
+  text: string,
+  name: string,
+  options: ImportOptions = {},
+): ImportedTranscript | ImportProblem {
   if (options.format !== undefined && !isTranscriptFormat(options.format)) return unknownFormat(options.format, name);
   if (text.length === 0) return { file: name, message: 'empty file' };
   if (looksBinary(text)) return { file: name, message: BINARY };
@@ -64,7 +71,10 @@ function isSubagentFile(file: string): boolean {
 
 // <dir>/<session>.jsonl keeps its subagents in <dir>/<session>/subagents/agent-*.jsonl; `agent-acompact-*` files
 // are Claude Code's compaction summariser, not part of the session's work.
-async function readSubagents(file: string, options: ImportOptions): Promise<{ files: string[]; parsed: ParsedFile[]; skipped: Skip[] }> {
+async function readSubagents(
+  file: string,
+  options: ImportOptions,
+): Promise<{ files: string[]; parsed: ParsedFile[]; skipped: Skip[] }> {
   const dir = join(dirname(file), basename(file, '.jsonl'), 'subagents');
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort();
   const found = { files: [] as string[], parsed: [] as ParsedFile[], skipped: [] as Skip[] };
@@ -74,7 +84,9 @@ async function readSubagents(file: string, options: ImportOptions): Promise<{ fi
       found.skipped.push({ file: path, line: 0, reason: 'a compaction summariser, not part of the session' });
       continue;
     }
-    const read = await readFileLines(path, { ...options, format: 'claude-code' }).catch((error: unknown): ImportProblem => ({ file: path, message: failure(error) }));
+    const read = await readFileLines(path, { ...options, format: 'claude-code' }).catch(
+      (error: unknown): ImportProblem => ({ file: path, message: failure(error) }),
+    );
     if ('parsed' in read) {
       found.files.push(path);
       found.parsed.push(read.parsed);
@@ -83,12 +95,26 @@ async function readSubagents(file: string, options: ImportOptions): Promise<{ fi
   return found;
 }
 
-function assemble(files: string[], main: ReadFile, subagents: ParsedFile[], extraSkips: Skip[] = []): ImportedTranscript | ImportProblem {
+function assemble(
+  files: string[],
+  main: ReadFile,
+  subagents: ParsedFile[],
+  extraSkips: Skip[] = [],
+): ImportedTranscript | ImportProblem {
   const { parsed, format } = main;
-  const calls = subagents.length === 0 ? parsed.calls : mergeSessionCalls(parsed.calls, subagents.map((s) => s.calls));
+  const calls =
+    subagents.length === 0
+      ? parsed.calls
+      : mergeSessionCalls(
+          parsed.calls,
+          subagents.map((s) => s.calls),
+        );
   const skipped = [...parsed.skipped, ...subagents.flatMap((s) => s.skipped), ...extraSkips];
   if (calls.length === 0) return noCalls(files[0] as string, main, skipped);
-  const times = [parsed, ...subagents].flatMap((p) => [p.startedAt, p.endedAt]).filter((t): t is string => t !== undefined).sort();
+  const times = [parsed, ...subagents]
+    .flatMap((p) => [p.startedAt, p.endedAt])
+    .filter((t): t is string => t !== undefined)
+    .sort();
   return {
     format,
     files,
@@ -107,7 +133,11 @@ function noCalls(file: string, main: ReadFile, skipped: Skip[]): ImportProblem {
   const first = skipped.find((s) => s.file === file && s.line > 0);
   const read = `read as ${main.format}${main.forced ? ', as --format said' : ''}`;
   const hint = main.forced ? `; if the file is of another format, leave --format out to have it detected` : '';
-  if (first === undefined) return { file, message: `no tool calls (${read})${main.forced ? hint : ': the agent made none, so there is nothing to record'}` };
+  if (first === undefined)
+    return {
+      file,
+      message: `no tool calls (${read})${main.forced ? hint : ': the agent made none, so there is nothing to record'}`,
+    };
   return {
     file,
     line: first.line,

@@ -29,11 +29,26 @@ export type RecordOutcome = {
   warnings: string[];
 };
 
-type Worked = { transcript: ImportedTranscript; steps: Step[]; built: Built; redactor: Redactor; sources: RedactionSources };
+type Worked = {
+  transcript: ImportedTranscript;
+  steps: Step[];
+  built: Built;
+  redactor: Redactor;
+  sources: RedactionSources;
+};
 
 // Records every transcript: their cases are named, checked, snapshotted and written together.
-export async function recordTranscripts(transcripts: ImportedTranscript[], options: RecordOptions): Promise<RecordOutcome> {
-  const pool = replayPool({ root: options.root, env: options.env, sandbox: options.sandbox, size: Math.min(2, availableParallelism()), boundMs: REPLAY_BASH_MS });
+export async function recordTranscripts(
+  transcripts: ImportedTranscript[],
+  options: RecordOptions,
+): Promise<RecordOutcome> {
+  const pool = replayPool({
+    root: options.root,
+    env: options.env,
+    sandbox: options.sandbox,
+    size: Math.min(2, availableParallelism()),
+    boundMs: REPLAY_BASH_MS,
+  });
   // Ctrl-C kills the workers at once, with the commands they are replaying; the replays in flight then fail and
   // the next window sees the signal.
   const stop = (): void => void pool.close();
@@ -44,7 +59,8 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
     const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
     worked = await Promise.all(
       transcripts.map(async (transcript) => {
-        const filesFrom = given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
+        const filesFrom =
+          given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
         const sources = redactionSources(transcript, options);
         const redactor = makeRedactor(sources);
         const steps = prepareSteps(transcript, redactor);
@@ -70,7 +86,11 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
     if (found.length > 0) rejected.set(c.name, `it would carry the recording machine's ${found.join(', ')}`);
   }
   const toSnapshot = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => c);
-  const { snapshots, failed, warnings: snapshotWarnings } = await snapshotCases(toSnapshot, {
+  const {
+    snapshots,
+    failed,
+    warnings: snapshotWarnings,
+  } = await snapshotCases(toSnapshot, {
     root: options.root,
     stage: options.stage,
     env: options.env,
@@ -81,14 +101,24 @@ export async function recordTranscripts(transcripts: ImportedTranscript[], optio
   for (const [name, why] of failed) rejected.set(name, why);
   for (const { c, w } of named) {
     const snapshot = snapshots.get(c.name);
-    if (snapshot !== undefined && leaks(snapshot, w.sources).length > 0) rejected.set(c.name, "its snapshot would carry the recording machine's paths or names");
+    if (snapshot !== undefined && leaks(snapshot, w.sources).length > 0)
+      rejected.set(c.name, "its snapshot would carry the recording machine's paths or names");
   }
-  const ready = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => ({ ...c, snapshotText: snapshots.get(c.name) ?? '' }));
-  const cases = await writeCases(ready, { dir: options.dir, stage: options.stage, force: options.force, dryRun: options.dryRun });
+  const ready = named
+    .filter(({ c }) => !rejected.has(c.name))
+    .map(({ c }) => ({ ...c, snapshotText: snapshots.get(c.name) ?? '' }));
+  const cases = await writeCases(ready, {
+    dir: options.dir,
+    stage: options.stage,
+    force: options.force,
+    dryRun: options.dryRun,
+  });
 
   const reports = worked.map((w) =>
     reportFor(w, {
-      cases: named.filter((n) => n.w === w).map(({ c, draft }) => ({ name: c.name, draft, rejected: rejected.get(c.name) })),
+      cases: named
+        .filter((n) => n.w === w)
+        .map(({ c, draft }) => ({ name: c.name, draft, rejected: rejected.get(c.name) })),
     }),
   );
   return { cases, reports, refused: cases.filter((c) => c.status === 'refused').map((c) => c.name), warnings };
@@ -107,7 +137,9 @@ function redactionSources(transcript: ImportedTranscript, options: RecordOptions
 
 // Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise.
 function nameCases(worked: Worked[], name: string | undefined): { c: NamedCase; w: Worked; draft: CaseDraft }[] {
-  const all = worked.flatMap((w) => w.built.drafts.map((draft) => ({ w, draft, base: name ?? defaultName(w.transcript) })));
+  const all = worked.flatMap((w) =>
+    w.built.drafts.map((draft) => ({ w, draft, base: name ?? defaultName(w.transcript) })),
+  );
   const uses = new Map<string, number>();
   for (const a of all) uses.set(a.base, (uses.get(a.base) ?? 0) + 1);
   const seen = new Map<string, number>();

@@ -21,14 +21,18 @@ export async function insert(root: string, rawPath: unknown, rawLine: unknown, r
 
   const lineCount = countLines(bytes);
   if (line < 0 || line > lineCount) {
-    return fail(`Invalid insert_line ${line}: must be between 0 and ${lineCount} (the file has ${lineTally(lineCount)})`);
+    return fail(
+      `Invalid insert_line ${line}: must be between 0 and ${lineCount} (the file has ${lineTally(lineCount)})`,
+    );
   }
   // After a last line with no newline, the newline goes before the text, so the text starts a line of its own.
   const unterminated = line === lineCount && lineCount > 0 && bytes[bytes.length - 1] !== 0x0a;
   const piece = unterminated ? `\n${text}` : text.endsWith('\n') ? text : `${text}\n`;
   const at = offsetAfterLine(bytes, line);
   const edited = Buffer.concat([bytes.subarray(0, at), Buffer.from(piece), bytes.subarray(at)]);
-  return (await writeChecked(root, absolute, path, edited)) ?? { content: `Inserted text after line ${line} of ${path}` };
+  return (
+    (await writeChecked(root, absolute, path, edited)) ?? { content: `Inserted text after line ${line} of ${path}` }
+  );
 }
 
 function wholeNumber(value: unknown): number | ToolOutput {

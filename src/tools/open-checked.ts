@@ -20,7 +20,13 @@ export function openToRead(root: string, absolute: string, path: string): Promis
 
 // Writes `data` over a file (made when `create` is true), emptying it only once it is known to be the file
 // checked; undefined when written, else the error result.
-export async function writeChecked(root: string, absolute: string, path: string, data: Buffer | string, create = false): Promise<ToolOutput | undefined> {
+export async function writeChecked(
+  root: string,
+  absolute: string,
+  path: string,
+  data: Buffer | string,
+  create = false,
+): Promise<ToolOutput | undefined> {
   const handle = await openChecked(root, absolute, path, constants.O_WRONLY | (create ? constants.O_CREAT : 0));
   if (isFailure(handle)) return handle;
   try {
@@ -34,7 +40,12 @@ export async function writeChecked(root: string, absolute: string, path: string,
   }
 }
 
-async function openChecked(root: string, absolute: string, path: string, flags: number): Promise<FileHandle | ToolOutput> {
+async function openChecked(
+  root: string,
+  absolute: string,
+  path: string,
+  flags: number,
+): Promise<FileHandle | ToolOutput> {
   let handle: FileHandle;
   try {
     handle = await open(absolute, flags | constants.O_NONBLOCK);
@@ -48,11 +59,17 @@ async function openChecked(root: string, absolute: string, path: string, flags: 
 }
 
 // Why the opened file may not be used, if it may not.
-async function refuse(root: string, absolute: string, path: string, handle: FileHandle): Promise<ToolOutput | undefined> {
+async function refuse(
+  root: string,
+  absolute: string,
+  path: string,
+  handle: FileHandle,
+): Promise<ToolOutput | undefined> {
   const opened = await handle.stat();
   const real = await realpath(absolute).catch(() => null);
   const named = real !== null && isInside(await realpath(root), real) ? await stat(real).catch(() => null) : null;
-  if (named === null || named.dev !== opened.dev || named.ino !== opened.ino) return fail(`Path escapes workspace: ${path}`);
+  if (named === null || named.dev !== opened.dev || named.ino !== opened.ino)
+    return fail(`Path escapes workspace: ${path}`);
   if (opened.isDirectory()) return fail(`Is a directory: ${path}`);
   if (!opened.isFile()) return fail(`Not a regular file: ${path}`);
   return undefined;

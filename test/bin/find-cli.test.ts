@@ -20,7 +20,8 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'theinference-find-cli-'));
   await touch(join(root, 'src', 'cli', 'main.ts'), 1000);
   await touch(join(root, 'src', 'grade', 'deep', 'file.ts'), 1000);
-  for (const dir of ['src/grade/deep', 'src/grade', 'src/cli', 'src']) await utimes(join(root, dir), at(1000), at(1000));
+  for (const dir of ['src/grade/deep', 'src/grade', 'src/cli', 'src'])
+    await utimes(join(root, dir), at(1000), at(1000));
 });
 
 afterEach(async () => {
@@ -40,7 +41,11 @@ describe('findCli in a git checkout of theinference', () => {
   it('runs the compiled CLI when the build is as new as every source (npm gives packed files one date)', async () => {
     await touch(join(root, 'dist', '.built'), 1000);
     const dist = join(root, 'dist', 'cli');
-    expect(findCli(root)).toEqual({ entry: join(dist, 'main.js'), early: join(dist, 'early-start.js'), needsTsx: false });
+    expect(findCli(root)).toEqual({
+      entry: join(dist, 'main.js'),
+      early: join(dist, 'early-start.js'),
+      needsTsx: false,
+    });
   });
 
   it('falls back to the sources when a file deep in src/ changed after the build', async () => {
@@ -63,7 +68,11 @@ describe('findCli in an installed package (no .git)', () => {
     await touch(join(root, 'dist', '.built'), 1000);
     await utimes(join(root, 'src', 'grade', 'deep', 'file.ts'), at(3000), at(3000));
     const dist = join(root, 'dist', 'cli');
-    expect(findCli(root)).toEqual({ entry: join(dist, 'main.js'), early: join(dist, 'early-start.js'), needsTsx: false });
+    expect(findCli(root)).toEqual({
+      entry: join(dist, 'main.js'),
+      early: join(dist, 'early-start.js'),
+      needsTsx: false,
+    });
   });
 
   it('runs the sources through tsx only when nothing was built at all', () => {

@@ -39,7 +39,10 @@ describe('theinference (the binary)', () => {
 
   it.each([
     [['test', '--stage', 'nope'], /^error: unknown stage 'nope'\. Known stages: register-tools\./],
-    [['test', '--stage', 'register-tools', '--dir', 'test'], /^error: .*test has no program\.ts\. .*npx theinference init <dir>/],
+    [
+      ['test', '--stage', 'register-tools', '--dir', 'test'],
+      /^error: .*test has no program\.ts\. .*npx theinference init <dir>/,
+    ],
   ])('exits 2 on misuse: %j', async (args, message) => {
     const { exitCode, stdout, stderr } = await theinference(args);
     expect([exitCode, stdout]).toEqual([2, '']);
@@ -53,7 +56,9 @@ describe('theinference (the binary)', () => {
     const { exitCode, stdout } = await theinference(args, course);
     expect(exitCode).toBe(1);
     expect(stdout).toContain('✗ course-glob-everything — ');
-    expect(stdout).toContain('  call 1 of 1 (Glob) did not return within 2 s — an infinite loop or a promise that never settles in your code\n  input: {"pattern":"**"}\n');
+    expect(stdout).toContain(
+      '  call 1 of 1 (Glob) did not return within 2 s — an infinite loop or a promise that never settles in your code\n  input: {"pattern":"**"}\n',
+    );
     expect(stdout.split('\n').slice(-4)).toEqual([
       '2 passed, 1 failed',
       '',
@@ -64,9 +69,14 @@ describe('theinference (the binary)', () => {
 
   it("shows a program that does not compile with the compiler's words, each line marked as the program's", async () => {
     const course = await makeCourse(scratch, 'does-not-compile');
-    const { exitCode, stdout } = await theinference(['test', '--stage', 'register-tools', '--case', 'course-*'], course);
+    const { exitCode, stdout } = await theinference(
+      ['test', '--stage', 'register-tools', '--case', 'course-*'],
+      course,
+    );
     expect(exitCode).toBe(1);
-    expect(stdout).toContain('the program exited with code 1 before running any case (it fails while loading: see its output)');
+    expect(stdout).toContain(
+      'the program exited with code 1 before running any case (it fails while loading: see its output)',
+    );
     expect(stdout).toMatch(/^ {2}\[your_program\] .*src\/execute\.ts:8:\d+: ERROR: Expected "\)" but found ";"$/m);
     expect(stdout.split('\n')).toContain('0 passed, 3 failed');
   });

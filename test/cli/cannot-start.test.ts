@@ -12,16 +12,41 @@ const { scratch, theinference } = useBinary();
 describe('a program that cannot start', () => {
   // The whole stage, in two processes: each fails to load, and the report says so once.
   it.each<[string, string | undefined, (course: string) => Promise<void>, RegExp]>([
-    ['a syntax error', 'does-not-compile', async () => {}, /^ {2}hint: \S+\/src\/execute\.ts:8:\d+ does not compile \(Expected "\)" but found ";"\): fix it and save/m],
-    ['a package not installed', undefined, async (course) => {
-      await rm(join(course, 'node_modules'));
-      await mkdir(join(course, 'node_modules'));
-    }, /^ {2}hint: the package `fast-glob` is not installed \(\S+\/src\/tools\/find-entries\.ts imports it\): run `npm install`/m],
-    ['a missing src/execute.ts', undefined, async (course) => {
-      await rm(join(course, 'src', 'execute.ts'));
-    }, /^ {2}hint: src\/execute\.ts is missing: program\.ts imports makeExecute from it\./m],
-    ['a throw at import', 'throws-at-import', async () => {}, /^ {2}hint: your code throws `Error: dispatcher table is not ready` while it is loaded, at \S+\/src\/execute\.ts:6: /m],
-    ['a top-level await that never settles', 'awaits-at-import', async () => {}, /^ {2}a promise never settled while the program loaded\. Node exited with code 13 .*\n(?:.*\n)*? {2}hint: an `await` at the top level of a module/m],
+    [
+      'a syntax error',
+      'does-not-compile',
+      async () => {},
+      /^ {2}hint: \S+\/src\/execute\.ts:8:\d+ does not compile \(Expected "\)" but found ";"\): fix it and save/m,
+    ],
+    [
+      'a package not installed',
+      undefined,
+      async (course) => {
+        await rm(join(course, 'node_modules'));
+        await mkdir(join(course, 'node_modules'));
+      },
+      /^ {2}hint: the package `fast-glob` is not installed \(\S+\/src\/tools\/find-entries\.ts imports it\): run `npm install`/m,
+    ],
+    [
+      'a missing src/execute.ts',
+      undefined,
+      async (course) => {
+        await rm(join(course, 'src', 'execute.ts'));
+      },
+      /^ {2}hint: src\/execute\.ts is missing: program\.ts imports makeExecute from it\./m,
+    ],
+    [
+      'a throw at import',
+      'throws-at-import',
+      async () => {},
+      /^ {2}hint: your code throws `Error: dispatcher table is not ready` while it is loaded, at \S+\/src\/execute\.ts:6: /m,
+    ],
+    [
+      'a top-level await that never settles',
+      'awaits-at-import',
+      async () => {},
+      /^ {2}a promise never settled while the program loaded\. Node exited with code 13 .*\n(?:.*\n)*? {2}hint: an `await` at the top level of a module/m,
+    ],
   ])('for %s gets one verdict, under 40 lines', async (_, scenario, arrange, hint) => {
     const course = await makeCourse(scratch, scenario);
     await arrange(course);
@@ -32,7 +57,11 @@ describe('a program that cannot start', () => {
     expect(stdout).toMatch(hint);
     expect(stdout.match(/hint: /g)).toHaveLength(1);
     expect(stdout).toContain(`✗ your program did not start — none of the ${count} cases ran\n`);
-    expect(stdout.split('\n').slice(-4)).toEqual([`0 passed, ${count} failed`, '', 'Re-run just the failures:', 'npx theinference test --stage register-tools --failed']);
+    expect(stdout.split('\n').slice(-4)).toEqual([
+      `0 passed, ${count} failed`,
+      '',
+      'Re-run just the failures:',
+      'npx theinference test --stage register-tools --failed',
+    ]);
   });
-
 });

@@ -22,16 +22,24 @@ describe('flagValue', () => {
 });
 
 describe('startEarly', () => {
-  it.each([[['stages']], [['snapshot', '--stage', 'register-tools']], [['test', '--stage', 'register-tools', '--watch']], [['test', '--help']], [['test', '--jobs', 'many']], [['test', '--jobs', '0']]])(
-    'starts nothing for %j',
-    (argv) => {
-      expect(startEarly(argv, scratch.root, process.env)).toBeUndefined();
-    },
-  );
+  it.each([
+    [['stages']],
+    [['snapshot', '--stage', 'register-tools']],
+    [['test', '--stage', 'register-tools', '--watch']],
+    [['test', '--help']],
+    [['test', '--jobs', 'many']],
+    [['test', '--jobs', '0']],
+  ])('starts nothing for %j', (argv) => {
+    expect(startEarly(argv, scratch.root, process.env)).toBeUndefined();
+  });
 
   it('starts the default number of jobs in the directory --dir names, relative to the working directory', async () => {
     const dir = await makeCourse(scratch);
-    const pool = startEarly(['test', '--stage', 'register-tools', '--dir', dir.slice(scratch.root.length + 1)], scratch.root, process.env);
+    const pool = startEarly(
+      ['test', '--stage', 'register-tools', '--dir', dir.slice(scratch.root.length + 1)],
+      scratch.root,
+      process.env,
+    );
     try {
       expect(pool?.size()).toBe(defaultJobs());
       await pool?.fill();
@@ -56,7 +64,11 @@ describe('startEarly', () => {
 
   it('starts them in the course directory found above the working directory, as the run will grade it', async () => {
     const dir = await makeCourse(scratch);
-    const pool = startEarly(['test', '--stage', 'register-tools', '--jobs', '1'], join(dir, 'src', 'tools'), process.env);
+    const pool = startEarly(
+      ['test', '--stage', 'register-tools', '--jobs', '1'],
+      join(dir, 'src', 'tools'),
+      process.env,
+    );
     try {
       await pool?.fill();
       await expect.poll(() => standbysIn(dir).then((pids) => pids.length)).toBe(1);

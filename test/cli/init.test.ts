@@ -28,12 +28,30 @@ describe('theinference init', () => {
     expect([code, stderr]).toEqual([0, '']);
     const dir = join(root, 'my-course');
     const files = await listing(dir);
-    expect(files).toEqual(expect.arrayContaining(['.gitignore', 'package.json', 'program.ts', 'src/execute.ts', 'src/tools/index.ts', 'tsconfig.json']));
-    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { type: string; devDependencies: Record<string, string> };
+    expect(files).toEqual(
+      expect.arrayContaining([
+        '.gitignore',
+        'package.json',
+        'program.ts',
+        'src/execute.ts',
+        'src/tools/index.ts',
+        'tsconfig.json',
+      ]),
+    );
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+      type: string;
+      devDependencies: Record<string, string>;
+    };
     expect(manifest.type).toBe('module');
     expect(manifest.devDependencies.theinference).toBe('file:../theinference-0.1.0.tgz');
     expect(stdout).toContain('theinference from file:../theinference-0.1.0.tgz');
-    expect(stdout.split('\n').slice(-5)).toEqual(['Next:', '  cd my-course', '  npm install', expect.stringMatching(/^ {2}npm run watch /), '']);
+    expect(stdout.split('\n').slice(-5)).toEqual([
+      'Next:',
+      '  cd my-course',
+      '  npm install',
+      expect.stringMatching(/^ {2}npm run watch /),
+      '',
+    ]);
   });
 
   it('writes into the working directory when no directory is named', async () => {
@@ -53,7 +71,9 @@ describe('theinference init', () => {
     await writeFile(join(dir, 'src', 'execute.ts'), '// my work\n');
     const { code, stdout, stderr } = await cli(['init', 'taken', '--from', tarball]);
     expect([code, stdout]).toEqual([2, '']);
-    expect(stderr).toBe(`error: ${dir} already has package.json, src/execute.ts: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace them (your src/execute.ts too: --force puts the stub in its place).\n`);
+    expect(stderr).toBe(
+      `error: ${dir} already has package.json, src/execute.ts: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace them (your src/execute.ts too: --force puts the stub in its place).\n`,
+    );
     expect(await listing(dir)).toEqual(['package.json', 'src', 'src/execute.ts']);
     expect(await readFile(join(dir, 'src', 'execute.ts'), 'utf8')).toBe('// my work\n');
   });
@@ -63,7 +83,11 @@ describe('theinference init', () => {
     expect((await cli(['init', 'fresh', '--from', tarball])).code).toBe(0);
     const { code, stderr } = await cli(['init', 'fresh', '--from', tarball]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(new RegExp(`^error: ${dir} already has .*src/execute\\.ts.*: init wrote nothing\\. .*or pass --force to replace them\\.\\n$`));
+    expect(stderr).toMatch(
+      new RegExp(
+        `^error: ${dir} already has .*src/execute\\.ts.*: init wrote nothing\\. .*or pass --force to replace them\\.\\n$`,
+      ),
+    );
   });
 
   it('replaces files with --force, and says which', async () => {
@@ -79,7 +103,9 @@ describe('theinference init', () => {
   it('refuses a registry name for theinference and writes nothing', async () => {
     const { code, stderr } = await cli(['init', 'c', '--from', 'theinference@latest']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: 'theinference@latest' \(--from\) would make npm fetch theinference from the public registry/);
+    expect(stderr).toMatch(
+      /^error: 'theinference@latest' \(--from\) would make npm fetch theinference from the public registry/,
+    );
     expect(await readdir(root)).toEqual(['theinference-0.1.0.tgz']);
   });
 

@@ -16,15 +16,39 @@ const cli = (argv: string[], cwd = scratch.root, env: NodeJS.ProcessEnv = {}) =>
 
 describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
   it.each([
-    [['test', '--stage', 'nope'], "error: unknown stage 'nope'. Known stages: register-tools. Run `theinference stages` to list them.\n"],
-    [['test', '--stage', 'register-tools', '--jobs', '0'], "error: --jobs '0' is not a whole number above 0: give program processes at once, e.g. --jobs 2.\n"],
-    [['test', '--stage', 'register-tools', '--timeout', '2s'], "error: --timeout '2s' is not a whole number above 0: give milliseconds per case, e.g. --timeout 20000.\n"],
-    [['test', '--stage', 'register-tools', '--shard', '3/2'], "error: --shard '3/2' is not a shard: write i/n with 1 <= i <= n, e.g. --shard 1/3 on the first of three machines.\n"],
-    [['test', '--stage', 'register-tools', '--watch', '--output', 'x.xml'], 'error: --watch shows the terminal report: drop --reporter and --output, or drop --watch.\n'],
-    [['test', '--stage', 'register-tools', '--watch', '--failed'], 'error: --watch re-runs failures with its own key: drop --failed, and press f once a run has finished.\n'],
-    [['test', '--stage', 'register-tools', '--reporter', 'xml'], "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github.\n(add --help for usage)\n"],
+    [
+      ['test', '--stage', 'nope'],
+      "error: unknown stage 'nope'. Known stages: register-tools. Run `theinference stages` to list them.\n",
+    ],
+    [
+      ['test', '--stage', 'register-tools', '--jobs', '0'],
+      "error: --jobs '0' is not a whole number above 0: give program processes at once, e.g. --jobs 2.\n",
+    ],
+    [
+      ['test', '--stage', 'register-tools', '--timeout', '2s'],
+      "error: --timeout '2s' is not a whole number above 0: give milliseconds per case, e.g. --timeout 20000.\n",
+    ],
+    [
+      ['test', '--stage', 'register-tools', '--shard', '3/2'],
+      "error: --shard '3/2' is not a shard: write i/n with 1 <= i <= n, e.g. --shard 1/3 on the first of three machines.\n",
+    ],
+    [
+      ['test', '--stage', 'register-tools', '--watch', '--output', 'x.xml'],
+      'error: --watch shows the terminal report: drop --reporter and --output, or drop --watch.\n',
+    ],
+    [
+      ['test', '--stage', 'register-tools', '--watch', '--failed'],
+      'error: --watch re-runs failures with its own key: drop --failed, and press f once a run has finished.\n',
+    ],
+    [
+      ['test', '--stage', 'register-tools', '--reporter', 'xml'],
+      "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github.\n(add --help for usage)\n",
+    ],
     [['test'], "error: required option '--stage <slug>' not specified\n(add --help for usage)\n"],
-    [['test', '--stage', 'register-tools', '--frobnicate'], "error: unknown option '--frobnicate'\n(add --help for usage)\n"],
+    [
+      ['test', '--stage', 'register-tools', '--frobnicate'],
+      "error: unknown option '--frobnicate'\n(add --help for usage)\n",
+    ],
     [['grade'], "error: unknown command 'grade'\n(add --help for usage)\n"],
   ])('%j', async (argv, message) => {
     const { code, stderr } = await cli(argv);
@@ -34,7 +58,9 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
   it('refuses a course directory that does not exist', async () => {
     const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', 'nowhere']);
     expect(code).toBe(2);
-    expect(stderr).toBe(`error: course directory not found: ${join(scratch.root, 'nowhere')}. Run the grader from your course directory, or pass --dir <your course directory>.\n`);
+    expect(stderr).toBe(
+      `error: course directory not found: ${join(scratch.root, 'nowhere')}. Run the grader from your course directory, or pass --dir <your course directory>.\n`,
+    );
   });
 
   it('prints the help and exits 2 without a command', async () => {
@@ -81,14 +107,27 @@ describe('runCli test', () => {
 
   it('grades the course directory above when run from a subdirectory of it', async () => {
     const course = await makeCourse(scratch);
-    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--case', 'course-*'], join(course, 'src', 'tools'));
+    const { code, stdout } = await cli(
+      ['test', '--stage', 'register-tools', '--case', 'course-*'],
+      join(course, 'src', 'tools'),
+    );
     expect(code).toBe(0);
     expect(stdout.split('\n')).toContain('3 passed, 0 failed');
   });
 
   it('exits 1 when a case fails, showing the diagnosis and the command that re-runs the failures', async () => {
     const course = await makeCourse(scratch, 'exits-non-zero');
-    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--dir', course, '--case', 'course-bash-*', '--case', 'course-read-*']);
+    const { code, stdout } = await cli([
+      'test',
+      '--stage',
+      'register-tools',
+      '--dir',
+      course,
+      '--case',
+      'course-bash-*',
+      '--case',
+      'course-read-*',
+    ]);
     expect(code).toBe(1);
     expect(stdout).toContain('✗ course-bash-echo-hi — Bash runs input.command');
     expect(stdout).toContain('[your_program] giving up on Bash');
@@ -101,7 +140,22 @@ describe('runCli test', () => {
 
   it('writes the report to --output and only the counts to stdout', async () => {
     const course = await makeCourse(scratch);
-    const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--case', 'course-*', '--shard', '1/2', '--reporter', 'junit', '--output', 'report.xml'], course);
+    const { code, stdout } = await cli(
+      [
+        'test',
+        '--stage',
+        'register-tools',
+        '--case',
+        'course-*',
+        '--shard',
+        '1/2',
+        '--reporter',
+        'junit',
+        '--output',
+        'report.xml',
+      ],
+      course,
+    );
     expect(code).toBe(0);
     expect(stdout).toBe('2 passed, 0 failed\nWrote the junit report to report.xml\n');
     const xml = await readFile(join(course, 'report.xml'), 'utf8');
@@ -136,7 +190,10 @@ describe('runCli test --failed', () => {
     const dir = await course();
     expect((await cli(['test', '--stage', 'register-tools', '--case', 'course-read-*'], dir)).code).toBe(0);
     const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--failed'], dir);
-    expect([code, stdout]).toEqual([0, `The last run of register-tools in ${dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`]);
+    expect([code, stdout]).toEqual([
+      0,
+      `The last run of register-tools in ${dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`,
+    ]);
   });
 
   it('leaves out recorded names the stage no longer has', async () => {
@@ -151,12 +208,20 @@ describe('runCli test --failed', () => {
     const dir = await course();
     const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--failed'], dir);
     expect(code).toBe(2);
-    expect(stderr).toBe(`error: --failed re-runs the failures of the last run of register-tools in ${dir}, but there is no record of one (${failedRecordPath(dir, 'register-tools')}): run \`npx theinference test --stage register-tools\` first.\n`);
+    expect(stderr).toBe(
+      `error: --failed re-runs the failures of the last run of register-tools in ${dir}, but there is no record of one (${failedRecordPath(dir, 'register-tools')}): run \`npx theinference test --stage register-tools\` first.\n`,
+    );
   });
 
   it('exits 2 beside --case: it picks the cases itself', async () => {
-    const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--failed', '--case', 'x'], await course());
-    expect([code, stderr]).toEqual([2, "error: --failed picks the cases itself (the last run's failures): drop --case, or drop --failed.\n"]);
+    const { code, stderr } = await cli(
+      ['test', '--stage', 'register-tools', '--failed', '--case', 'x'],
+      await course(),
+    );
+    expect([code, stderr]).toEqual([
+      2,
+      "error: --failed picks the cases itself (the last run's failures): drop --case, or drop --failed.\n",
+    ]);
   });
 });
 
@@ -171,18 +236,36 @@ describe('runCli test --isolation and --output', () => {
 
   it('refuses a mode it does not know', async () => {
     const { code, stderr } = await cli(['test', '--stage', 'register-tools', '--isolation', 'strict']);
-    expect([code, stderr]).toEqual([2, "error: option '--isolation <mode>' argument 'strict' is invalid. Allowed choices are auto, required, off.\n(add --help for usage)\n"]);
+    expect([code, stderr]).toEqual([
+      2,
+      "error: option '--isolation <mode>' argument 'strict' is invalid. Allowed choices are auto, required, off.\n(add --help for usage)\n",
+    ]);
   });
 
   it.each([
     [['--isolation', 'required'], {}, '--isolation required'],
-    [[], { CI: 'true', THEINFERENCE_ISOLATION: undefined }, 'the sandbox is required \\(CI is set: "true", which makes --isolation required the default\\)'],
-  ])('fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run', async (flags, env, why) => {
-    const course = await makeCourse(scratch);
-    const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, ...flags], scratch.root, { ...(await withoutBwrap()), ...env });
-    expect([code, stdout]).toEqual([2, '']);
-    expect(stderr).toMatch(new RegExp(`^error: ${why}, but bubblewrap \\(bwrap\\) is not installed\\. To sandbox the program under test: sudo apt-get install bubblewrap`));
-  });
+    [
+      [],
+      { CI: 'true', THEINFERENCE_ISOLATION: undefined },
+      'the sandbox is required \\(CI is set: "true", which makes --isolation required the default\\)',
+    ],
+  ])(
+    'fails closed without bubblewrap when isolation is required (%j, %j): exit 2 with the install line, no case run',
+    async (flags, env, why) => {
+      const course = await makeCourse(scratch);
+      const { code, stdout, stderr } = await cli(
+        ['test', '--stage', 'register-tools', '--dir', course, ...flags],
+        scratch.root,
+        { ...(await withoutBwrap()), ...env },
+      );
+      expect([code, stdout]).toEqual([2, '']);
+      expect(stderr).toMatch(
+        new RegExp(
+          `^error: ${why}, but bubblewrap \\(bwrap\\) is not installed\\. To sandbox the program under test: sudo apt-get install bubblewrap`,
+        ),
+      );
+    },
+  );
 
   it('grades without the sandbox under auto when bubblewrap is missing, warning once on stderr', async () => {
     const course = await makeCourse(scratch);
@@ -190,7 +273,11 @@ describe('runCli test --isolation and --output', () => {
     const { code, stdout, stderr } = await cli(argv, scratch.root, await withoutBwrap());
     expect(code).toBe(0);
     expect(stdout.split('\n')).toContain('3 passed, 0 failed');
-    expect(stderr.match(/^warning: the program under test runs without a sandbox: bubblewrap \(bwrap\) is not installed\. Unprotected: /gm)?.length).toBe(1);
+    expect(
+      stderr.match(
+        /^warning: the program under test runs without a sandbox: bubblewrap \(bwrap\) is not installed\. Unprotected: /gm,
+      )?.length,
+    ).toBe(1);
     expect(stderr.split('\n').filter((l) => l !== '').length).toBe(1);
   });
 
@@ -200,7 +287,17 @@ describe('runCli test --isolation and --output', () => {
     ['missing/results.json', /^error: --output "missing\/results\.json" is in .*missing, which does not exist/],
   ])('refuses --output %j before any case runs (exit 2)', async (output, message) => {
     const course = await makeCourse(scratch);
-    const { code, stdout, stderr } = await cli(['test', '--stage', 'register-tools', '--dir', course, '--reporter', 'json', '--output', output]);
+    const { code, stdout, stderr } = await cli([
+      'test',
+      '--stage',
+      'register-tools',
+      '--dir',
+      course,
+      '--reporter',
+      'json',
+      '--output',
+      output,
+    ]);
     expect([code, stdout]).toEqual([2, '']);
     expect(stderr).toMatch(message);
   });
@@ -219,20 +316,31 @@ describe('rerunFailures', () => {
   it.each([
     [{}, 'npx theinference test --stage register-tools --case a --case b'],
     [{ dir: 'my course' }, "npx theinference test --stage register-tools --dir 'my course' --case a --case b"],
-    [{ timeout: '20000', jobs: '4', shard: '1/2' }, 'npx theinference test --stage register-tools --timeout 20000 --case a --case b'],
+    [
+      { timeout: '20000', jobs: '4', shard: '1/2' },
+      'npx theinference test --stage register-tools --timeout 20000 --case a --case b',
+    ],
   ])('%j', (flags, command) => {
-    expect(rerunFailures({ stage: 'register-tools', case: ['*'], reporter: 'pretty', ...flags }, report(['a', 'b']))).toBe(command);
+    expect(
+      rerunFailures({ stage: 'register-tools', case: ['*'], reporter: 'pretty', ...flags }, report(['a', 'b'])),
+    ).toBe(command);
   });
 
   it('names up to three failures, and re-runs more with --failed, so the command stays short', () => {
     const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const, dir: 'c' };
-    expect(rerunFailures(flags, report(['a', 'b', 'c']))).toBe('npx theinference test --stage register-tools --dir c --case a --case b --case c');
-    expect(rerunFailures(flags, report(['a', 'b', 'c', 'd']))).toBe('npx theinference test --stage register-tools --dir c --failed');
+    expect(rerunFailures(flags, report(['a', 'b', 'c']))).toBe(
+      'npx theinference test --stage register-tools --dir c --case a --case b --case c',
+    );
+    expect(rerunFailures(flags, report(['a', 'b', 'c', 'd']))).toBe(
+      'npx theinference test --stage register-tools --dir c --failed',
+    );
   });
 
   it('names them all when the run could not record them', () => {
     const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const };
-    expect(rerunFailures(flags, report(['a', 'b', 'c', 'd']), false)).toBe('npx theinference test --stage register-tools --case a --case b --case c --case d');
+    expect(rerunFailures(flags, report(['a', 'b', 'c', 'd']), false)).toBe(
+      'npx theinference test --stage register-tools --case a --case b --case c --case d',
+    );
   });
 });
 

@@ -26,7 +26,11 @@ afterAll(async () => {
 
 const env = () => ({ NO_COLOR: '1', TMPDIR: scratch.tmp });
 const record = (dir: string, ...args: string[]) =>
-  execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'register-tools', '--dir', dir, ...args], { cwd: dir, env: env(), reject: false });
+  execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'register-tools', '--dir', dir, ...args], {
+    cwd: dir,
+    env: env(),
+    reject: false,
+  });
 const courseDir = () => mkdtemp(join(scratch.root, 'courses', 'course-'));
 
 describe('theinference record', () => {
@@ -41,9 +45,14 @@ describe('theinference record', () => {
     expect(lines).toContain('  calls     6 seen, 2 mapped, 2 replayed, 2 kept in 1 case');
     expect(lines).toContain('  redacted  2 user names');
     expect(lines).toContain('  fidelity  2 of 2 replayed calls reproduce the recording (100 %)');
-    expect(lines).toContain('added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json');
+    expect(lines).toContain(
+      'added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json',
+    );
     expect(lines.at(-1)).toBe('yield: 2 of 6 calls (33 %) are in replay-verified cases');
-    const written = JSON.parse(await readFile(join(dir, CASE), 'utf8')) as { calls: { tool: string }[]; source: { tool_use_ids: string[] } };
+    const written = JSON.parse(await readFile(join(dir, CASE), 'utf8')) as {
+      calls: { tool: string }[];
+      source: { tool_use_ids: string[] };
+    };
     expect(written.calls.map((c) => c.tool)).toEqual(['Glob', 'Read']);
     expect(written.source.tool_use_ids).toHaveLength(2);
     const snapshot = JSON.parse(await readFile(join(dir, SNAPSHOT), 'utf8')) as { results: unknown[] };
@@ -79,7 +88,9 @@ describe('theinference record', () => {
     const empty = await courseDir();
     const { exitCode, stdout } = await record(empty, '--dry-run', '--name', 'recorded-dry');
     expect(exitCode).toBe(0);
-    expect(stdout).toMatch(/^--- cases\/register-tools\/recorded-dry\.json\n\{\n {2}"\$schema": "\.\.\/case\.schema\.json",/);
+    expect(stdout).toMatch(
+      /^--- cases\/register-tools\/recorded-dry\.json\n\{\n {2}"\$schema": "\.\.\/case\.schema\.json",/,
+    );
     expect(stdout).toContain('would add     cases/register-tools/recorded-dry.json');
     expect(await readdir(empty)).toEqual([]);
   });
@@ -87,12 +98,27 @@ describe('theinference record', () => {
   it.each([
     [['--max-calls', '0'], "error: --max-calls takes a whole number of at least 1, e.g. --max-calls 25; got '0'"],
     [['--name', 'Not A Slug'], "error: --name must be a kebab-case slug such as recorded-my-session, got 'Not A Slug'"],
-    [['--redact', '(unclosed'], "error: --redact '(unclosed' is not a valid regular expression (Invalid regular expression: /(unclosed/: Unterminated group)"],
+    [
+      ['--redact', '(unclosed'],
+      "error: --redact '(unclosed' is not a valid regular expression (Invalid regular expression: /(unclosed/: Unterminated group)",
+    ],
     [['--workspace', '.'], 'error: --workspace is for a live recording: add --live (and the agent command after --)'],
-    [['--files-from', 'no-such-dir'], 'error: --files-from no-such-dir: no such directory; give the workspace as it was when the session started'],
-    [['--format', 'yaml'], "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, live; got 'yaml'"],
-    [['--redact', ''], "error: --redact '' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'"],
-    [['--redact', 'ACME-\\d*|x?'], "error: --redact 'ACME-\\d*|x?' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'"],
+    [
+      ['--files-from', 'no-such-dir'],
+      'error: --files-from no-such-dir: no such directory; give the workspace as it was when the session started',
+    ],
+    [
+      ['--format', 'yaml'],
+      "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, live; got 'yaml'",
+    ],
+    [
+      ['--redact', ''],
+      "error: --redact '' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'",
+    ],
+    [
+      ['--redact', 'ACME-\\d*|x?'],
+      "error: --redact 'ACME-\\d*|x?' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'",
+    ],
   ])('exits 2 on %j, saying how to fix it', async (args, message) => {
     const { exitCode, stderr } = await record(await courseDir(), ...args);
     expect(exitCode).toBe(2);
@@ -105,7 +131,11 @@ describe('theinference record', () => {
     await writeFile(join(course, 'program.ts'), '');
     await writeFile(join(course, 'package.json'), '{}\n');
     await mkdir(join(course, 'notes'));
-    const { exitCode, stdout } = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'register-tools'], { cwd: join(course, 'notes'), env: env(), reject: false });
+    const { exitCode, stdout } = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'register-tools'], {
+      cwd: join(course, 'notes'),
+      env: env(),
+      reject: false,
+    });
     expect(exitCode).toBe(0);
     expect(stdout).toContain('added         cases/register-tools/recorded-tool-heavy.json');
     expect(JSON.parse(await readFile(join(course, CASE), 'utf8'))).toHaveProperty('calls');
@@ -119,20 +149,39 @@ describe('theinference record', () => {
     const heavy = await readFile(TRANSCRIPT, 'utf8');
     await writeFile(join(sessions, 's.jsonl'), heavy);
     await writeFile(join(sessions, 's', 'subagents', 'agent-a1.jsonl'), heavy);
-    const args = ['record', 's/subagents/agent-a1.jsonl', 's.jsonl', 's.jsonl', '--stage', 'register-tools', '--dir', dir];
+    const args = [
+      'record',
+      's/subagents/agent-a1.jsonl',
+      's.jsonl',
+      's.jsonl',
+      '--stage',
+      'register-tools',
+      '--dir',
+      dir,
+    ];
     const { exitCode, stdout } = await execa('node', [BIN, ...args], { cwd: sessions, env: env(), reject: false });
     expect(exitCode).toBe(0);
-    expect(stdout.split('\n').slice(0, 3)).toEqual(['s/subagents/agent-a1.jsonl: left out, read already as a subagent of s.jsonl', 's.jsonl: given twice, recorded once', '']);
+    expect(stdout.split('\n').slice(0, 3)).toEqual([
+      's/subagents/agent-a1.jsonl: left out, read already as a subagent of s.jsonl',
+      's.jsonl: given twice, recorded once',
+      '',
+    ]);
     expect(await readdir(join(dir, 'cases', 'register-tools'))).toEqual(['recorded-s.json']);
   });
 
   it('exits 2 when no call could be replayed, saying so (both calls of short.jsonl were rejected by the user)', async () => {
     const course = await courseDir();
     const short = join(REPO, 'test', 'fixtures', 'transcripts', 'spotter', 'short.jsonl');
-    const { exitCode, stdout, stderr } = await execa('node', [BIN, 'record', short, '--stage', 'register-tools', '--dir', course], { cwd: course, env: env(), reject: false });
+    const { exitCode, stdout, stderr } = await execa(
+      'node',
+      [BIN, 'record', short, '--stage', 'register-tools', '--dir', course],
+      { cwd: course, env: env(), reject: false },
+    );
     expect(exitCode).toBe(2);
     expect(stdout).toContain('  dropped      2  never ran: rejected by the user');
-    expect(stderr.trim()).toBe('error: no call of these transcripts could be replayed, so there is no case to write (the report above says why each was dropped)');
+    expect(stderr.trim()).toBe(
+      'error: no call of these transcripts could be replayed, so there is no case to write (the report above says why each was dropped)',
+    );
     expect(await readdir(course)).toEqual([]);
   });
 
@@ -145,10 +194,18 @@ describe('theinference record', () => {
 
   it('exits 2 naming a transcript it cannot use, and an unknown stage', async () => {
     const course = await courseDir();
-    const missing = await execa('node', [BIN, 'record', 'nope.jsonl', '--stage', 'register-tools'], { cwd: course, env: env(), reject: false });
+    const missing = await execa('node', [BIN, 'record', 'nope.jsonl', '--stage', 'register-tools'], {
+      cwd: course,
+      env: env(),
+      reject: false,
+    });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.trim()).toBe('error: cannot record:\nnope.jsonl: no such file: check the path');
-    const stage = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'nope'], { cwd: course, env: env(), reject: false });
+    const stage = await execa('node', [BIN, 'record', TRANSCRIPT, '--stage', 'nope'], {
+      cwd: course,
+      env: env(),
+      reject: false,
+    });
     expect(stage.exitCode).toBe(2);
     expect(stage.stderr).toMatch(/^error: unknown stage 'nope'/);
     expect(await readdir(course)).toEqual([]);
@@ -158,10 +215,29 @@ describe('theinference record', () => {
 describe('theinference record, interrupted', () => {
   // A Claude Code session of three slow commands, made here: its replay is under way while they sleep.
   const slowSession = (): string => {
-    const base = { sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/home/ada/slow', timestamp: '2026-01-01T00:00:00.000Z' };
+    const base = {
+      sessionId: '11111111-2222-4333-8444-555555555555',
+      cwd: '/home/ada/slow',
+      timestamp: '2026-01-01T00:00:00.000Z',
+    };
     const lines = [0, 1, 2].flatMap((i) => [
-      { ...base, type: 'assistant', uuid: `a${i}`, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: 'sleep 3.21' } }] } },
-      { ...base, type: 'user', uuid: `u${i}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: '' }] }, toolUseResult: { stdout: '', stderr: '', interrupted: false } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: `a${i}`,
+        message: {
+          id: `msg_${i}`,
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: 'sleep 3.21' } }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: `u${i}`,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: '' }] },
+        toolUseResult: { stdout: '', stderr: '', interrupted: false },
+      },
     ]);
     return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
   };
@@ -170,7 +246,11 @@ describe('theinference record, interrupted', () => {
     const dir = await courseDir();
     const transcript = join(scratch.root, 'slow.jsonl');
     await writeFile(transcript, slowSession());
-    const recorder = execa('node', [BIN, 'record', transcript, '--stage', 'register-tools', '--dir', dir], { cwd: dir, env: env(), reject: false });
+    const recorder = execa('node', [BIN, 'record', transcript, '--stage', 'register-tools', '--dir', dir], {
+      cwd: dir,
+      env: env(),
+      reject: false,
+    });
     while (!(await processRunning('sleep 3.21'))) await new Promise((resolve) => setTimeout(resolve, 50));
     recorder.kill('SIGINT');
     const { exitCode, stderr } = await recorder;

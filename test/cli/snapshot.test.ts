@@ -18,11 +18,18 @@ beforeAll(async () => {
   await mkdir(join(root, 'cases', 'demo'), { recursive: true });
   await mkdir(join(root, 'snapshots', 'demo'), { recursive: true });
   await cp(join(REPO, 'cases', 'case.schema.json'), join(root, 'cases', 'case.schema.json'));
-  for (const [slug, name] of [['a', 'course-bash-echo-hi'], ['b', 'course-glob-everything'], ['c', 'course-read-seeded-file']]) {
+  for (const [slug, name] of [
+    ['a', 'course-bash-echo-hi'],
+    ['b', 'course-glob-everything'],
+    ['c', 'course-read-seeded-file'],
+  ]) {
     await cp(join(REPO, 'cases', 'register-tools', `${name}.json`), join(root, 'cases', 'demo', `${slug}.json`));
   }
   await writeFile(join(root, 'snapshots', 'demo', 'a.json'), await committed('course-bash-echo-hi'));
-  await writeFile(join(root, 'snapshots', 'demo', 'b.json'), '{\n  "results": [\n    {\n      "content": "b.txt"\n    }\n  ]\n}\n');
+  await writeFile(
+    join(root, 'snapshots', 'demo', 'b.json'),
+    '{\n  "results": [\n    {\n      "content": "b.txt"\n    }\n  ]\n}\n',
+  );
   await writeFile(join(root, 'snapshots', 'demo', 'z.json'), '{\n  "results": []\n}\n');
 });
 
@@ -30,14 +37,23 @@ async function snapshot(...argv: string[]) {
   const stdout = new PassThrough();
   const out: string[] = [];
   stdout.on('data', (c: Buffer) => out.push(c.toString()));
-  const io = { cwd: root, root, env: { ...process.env, NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr: new PassThrough() };
+  const io = {
+    cwd: root,
+    root,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdin: new PassThrough(),
+    stdout,
+    stderr: new PassThrough(),
+  };
   const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'demo', ...argv] });
   return { code, stdout: out.join('') };
 }
 
 describe('theinference snapshot', () => {
   it('--check names each missing, stale and obsolete snapshot, writes nothing and fails', async () => {
-    const before = await Promise.all((await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'demo', f), 'utf8')));
+    const before = await Promise.all(
+      (await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'demo', f), 'utf8')),
+    );
     const { code, stdout } = await snapshot('--check');
     expect(code).toBe(1);
     const lines = stdout.split('\n');
@@ -51,7 +67,9 @@ describe('theinference snapshot', () => {
       'Run `npx theinference snapshot --stage demo`, read the diff against docs/tools.md, and commit it.',
     ]);
     expect(stdout).toContain('-     "content": "b.txt"\n    +     "content": "a.txt"');
-    const after = await Promise.all((await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'demo', f), 'utf8')));
+    const after = await Promise.all(
+      (await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'demo', f), 'utf8')),
+    );
     expect(after).toEqual(before);
   });
 
@@ -66,8 +84,12 @@ describe('theinference snapshot', () => {
       '1 added, 1 changed, 1 unchanged, 1 removed',
     ]);
     expect(await snapshotFiles()).toEqual(['a.json', 'b.json', 'c.json']);
-    expect(await readFile(join(root, 'snapshots', 'demo', 'b.json'), 'utf8')).toBe(await committed('course-glob-everything'));
-    expect(await readFile(join(root, 'snapshots', 'demo', 'c.json'), 'utf8')).toBe(await committed('course-read-seeded-file'));
+    expect(await readFile(join(root, 'snapshots', 'demo', 'b.json'), 'utf8')).toBe(
+      await committed('course-glob-everything'),
+    );
+    expect(await readFile(join(root, 'snapshots', 'demo', 'c.json'), 'utf8')).toBe(
+      await committed('course-read-seeded-file'),
+    );
   });
 
   it('--check passes once everything is up to date', async () => {

@@ -31,12 +31,17 @@ function studentEnv(): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1' };
 }
 
-const run = (file: string, args: string[], cwd: string) => execa(file, args, { cwd, env: studentEnv(), extendEnv: false, reject: false });
+const run = (file: string, args: string[], cwd: string) =>
+  execa(file, args, { cwd, env: studentEnv(), extendEnv: false, reject: false });
 
 // The package as `npm pack` makes it from this repository's files, with this checkout's dist/ when it is as new as
 // every source (bin/find-cli.js's own test), else with a dist/ built for the purpose by `prepare`.
 async function packTarball(): Promise<string> {
-  const listed = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO, env: studentEnv(), extendEnv: false });
+  const listed = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: REPO,
+    env: studentEnv(),
+    extendEnv: false,
+  });
   const files = (JSON.parse(listed.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
   const fresh = !(findCli(REPO) as { needsTsx: boolean }).needsTsx;
   const staging = join(root, 'staging');
@@ -47,7 +52,10 @@ async function packTarball(): Promise<string> {
   await symlink(join(REPO, 'node_modules'), join(staging, 'node_modules'), 'dir');
   const args = ['pack', '--json', '--pack-destination', root, ...(fresh ? ['--ignore-scripts'] : [])];
   const packed = await execa('npm', args, { cwd: staging, env: studentEnv(), extendEnv: false });
-  return join(root, (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string }])[0].filename);
+  return join(
+    root,
+    (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string }])[0].filename,
+  );
 }
 
 beforeAll(async () => {
@@ -63,43 +71,80 @@ afterAll(async () => {
 
 describe("a student's first hour", () => {
   it('init writes a course directory in an empty one and says what to run next', async () => {
-    const { exitCode, stdout, stderr } = await run('node', [join(REPO, 'bin', 'theinference.js'), 'init', 'my-course', '--from', tarball], root);
+    const { exitCode, stdout, stderr } = await run(
+      'node',
+      [join(REPO, 'bin', 'theinference.js'), 'init', 'my-course', '--from', tarball],
+      root,
+    );
     expect([exitCode, stderr]).toEqual([0, '']);
     expect(stdout).toContain(`theinference from file:../${tarball.slice(root.length + 1)}`);
     expect(stdout).toMatch(/\nNext:\n {2}cd my-course\n {2}npm install\n {2}npm run watch /);
   });
 
-  it('npm install fetches theinference from the tarball, and what the tools need', async () => {
-    const { exitCode, stderr } = await run('npm', INSTALL, course);
-    expect([exitCode, stderr]).toEqual([0, '']);
-    const installed = JSON.parse(await readFile(join(course, 'node_modules', 'theinference', 'package.json'), 'utf8')) as { version: string };
-    expect(installed.version).toMatch(/^\d+\.\d+\.\d+/);
-  }, STEP_TIMEOUT_MS);
+  it(
+    'npm install fetches theinference from the tarball, and what the tools need',
+    async () => {
+      const { exitCode, stderr } = await run('npm', INSTALL, course);
+      expect([exitCode, stderr]).toEqual([0, '']);
+      const installed = JSON.parse(
+        await readFile(join(course, 'node_modules', 'theinference', 'package.json'), 'utf8'),
+      ) as { version: string };
+      expect(installed.version).toMatch(/^\d+\.\d+\.\d+/);
+    },
+    STEP_TIMEOUT_MS,
+  );
 
-  it('the first grade fails every case with the stub\'s message, on one screen', async () => {
-    const { exitCode, stdout } = await run('npx', ['theinference', 'test', '--stage', 'register-tools'], course);
-    expect(exitCode).toBe(1);
-    expect(stdout.split('\n').length).toBeLessThan(40);
-    expect(stdout.match(/hint: src\/execute\.ts is still the stub `theinference init` wrote: write makeExecute/g)).toHaveLength(1);
-    expect(stdout).toContain(`\n  ${caseCount - 1} more cases fail the same way:\n`);
-    expect(stdout.split('\n').slice(-4)).toEqual([`0 passed, ${caseCount} failed`, '', 'Re-run just the failures:', 'npx theinference test --stage register-tools --failed']);
-  }, STEP_TIMEOUT_MS);
+  it(
+    "the first grade fails every case with the stub's message, on one screen",
+    async () => {
+      const { exitCode, stdout } = await run('npx', ['theinference', 'test', '--stage', 'register-tools'], course);
+      expect(exitCode).toBe(1);
+      expect(stdout.split('\n').length).toBeLessThan(40);
+      expect(
+        stdout.match(/hint: src\/execute\.ts is still the stub `theinference init` wrote: write makeExecute/g),
+      ).toHaveLength(1);
+      expect(stdout).toContain(`\n  ${caseCount - 1} more cases fail the same way:\n`);
+      expect(stdout.split('\n').slice(-4)).toEqual([
+        `0 passed, ${caseCount} failed`,
+        '',
+        'Re-run just the failures:',
+        'npx theinference test --stage register-tools --failed',
+      ]);
+    },
+    STEP_TIMEOUT_MS,
+  );
 
-  it('the stub type-checks against the types the package exports', async () => {
-    const { exitCode, stdout } = await run('npm', ['run', '--silent', 'typecheck'], course);
-    expect([exitCode, stdout]).toEqual([0, '']);
-  }, STEP_TIMEOUT_MS);
+  it(
+    'the stub type-checks against the types the package exports',
+    async () => {
+      const { exitCode, stdout } = await run('npm', ['run', '--silent', 'typecheck'], course);
+      expect([exitCode, stdout]).toEqual([0, '']);
+    },
+    STEP_TIMEOUT_MS,
+  );
 
-  it('a correct makeExecute, importing those types, type-checks and grades green from a subdirectory', async () => {
-    const reference = await readFile(join(REPO, 'src', 'execute.ts'), 'utf8');
-    const header = "import type { Tools, ToolOutput } from './tools/index.ts';\n\n// The loop's one verb: a tool name the model chose and the input it sent.\nexport type Execute = (name: string, input: any) => Promise<ToolOutput>;\n";
-    expect(reference.startsWith(header)).toBe(true);
-    await writeFile(join(course, 'src', 'execute.ts'), `import type { Execute, Tools } from 'theinference';\n${reference.slice(header.length)}`);
-    expect((await run('npm', ['run', '--silent', 'typecheck'], course)).exitCode).toBe(0);
-    const { exitCode, stdout } = await run('npx', ['theinference', 'test', '--stage', 'register-tools'], join(course, 'src', 'tools'));
-    expect(stdout.split('\n')).toContain(`${caseCount} passed, 0 failed`);
-    expect(exitCode).toBe(0);
-  }, STEP_TIMEOUT_MS);
+  it(
+    'a correct makeExecute, importing those types, type-checks and grades green from a subdirectory',
+    async () => {
+      const reference = await readFile(join(REPO, 'src', 'execute.ts'), 'utf8');
+      const header =
+        "import type { Tools, ToolOutput } from './tools/index.ts';\n\n// The loop's one verb: a tool name the model chose and the input it sent.\nexport type Execute = (name: string, input: any) => Promise<ToolOutput>;\n";
+      expect(reference.startsWith(header)).toBe(true);
+      await writeFile(
+        join(course, 'src', 'execute.ts'),
+        `import type { Execute, Tools } from 'theinference';\n${reference.slice(header.length)}`,
+      );
+      expect((await run('npm', ['run', '--silent', 'typecheck'], course)).exitCode).toBe(0);
+      const { exitCode, stdout } = await run(
+        'npx',
+        ['theinference', 'test', '--stage', 'register-tools'],
+        join(course, 'src', 'tools'),
+      );
+      expect(stdout.split('\n')).toContain(`${caseCount} passed, 0 failed`);
+      expect(exitCode).toBe(0);
+    },
+    STEP_TIMEOUT_MS,
+  );
 
   it('the installed package exports recordExecute as theinference/record', async () => {
     const script = "const m = await import('theinference/record'); console.log(typeof m.recordExecute);";
@@ -111,7 +156,9 @@ describe("a student's first hour", () => {
   it('init run from the installed package names the tarball it came from, seen from the new directory', async () => {
     const { exitCode } = await run('npx', ['theinference', 'init', '../second'], course);
     expect(exitCode).toBe(0);
-    const manifest = JSON.parse(await readFile(join(root, 'second', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(root, 'second', 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
     expect(manifest.devDependencies.theinference).toBe(`file:../${tarball.slice(root.length + 1)}`);
   });
 });

@@ -42,7 +42,7 @@ describe('cases/register-tools', () => {
     const data = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(data)[0]).toBe('$schema');
     expect(data.$schema).toBe('../case.schema.json');
-    expect(text).toBe(JSON.stringify(data, null, 2) + '\n');
+    expect(text).toBe(`${JSON.stringify(data, null, 2)}\n`);
   });
 });
 

@@ -20,7 +20,8 @@ afterEach(async () => {
 async function installed(project: string, spec?: string): Promise<string> {
   const pkg = join(project, 'node_modules', 'theinference');
   await mkdir(pkg, { recursive: true });
-  if (spec !== undefined) await writeFile(join(project, 'package.json'), JSON.stringify({ dependencies: { theinference: spec } }));
+  if (spec !== undefined)
+    await writeFile(join(project, 'package.json'), JSON.stringify({ dependencies: { theinference: spec } }));
   return pkg;
 }
 
@@ -28,14 +29,21 @@ describe('installedFrom', () => {
   it("reads the spec npx wrote into its cache project's package.json", async () => {
     const project = join(root, '_npx', '0123abcd');
     const pkg = await installed(project, 'file:../../../theinference-0.1.0.tgz');
-    expect(installedFrom(pkg)).toEqual({ spec: 'file:../../../theinference-0.1.0.tgz', base: project, file: join(project, 'package.json') });
+    expect(installedFrom(pkg)).toEqual({
+      spec: 'file:../../../theinference-0.1.0.tgz',
+      base: project,
+      file: join(project, 'package.json'),
+    });
   });
 
   it('reads a devDependency of the project that installed it', async () => {
     const project = join(root, 'course');
     const pkg = join(project, 'node_modules', 'theinference');
     await mkdir(pkg, { recursive: true });
-    await writeFile(join(project, 'package.json'), JSON.stringify({ devDependencies: { theinference: 'github:acme/theinference#v0.1.0' } }));
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ devDependencies: { theinference: 'github:acme/theinference#v0.1.0' } }),
+    );
     expect(installedFrom(pkg)?.spec).toBe('github:acme/theinference#v0.1.0');
   });
 
@@ -78,7 +86,9 @@ describe('checked', () => {
 describe('rebase', () => {
   it("turns a path into one from the course directory, as npm reads a package.json's paths", async () => {
     await writeFile(join(root, 'theinference-0.1.0.tgz'), '');
-    expect(rebase('./theinference-0.1.0.tgz', root, join(root, 'courses', 'mine'))).toBe('file:../../theinference-0.1.0.tgz');
+    expect(rebase('./theinference-0.1.0.tgz', root, join(root, 'courses', 'mine'))).toBe(
+      'file:../../theinference-0.1.0.tgz',
+    );
     expect(rebase(`file:${root}/theinference-0.1.0.tgz`, '/elsewhere', root)).toBe('file:theinference-0.1.0.tgz');
   });
 
@@ -94,24 +104,35 @@ describe('rebase', () => {
 describe('installSpec', () => {
   it('takes --from from the working directory and rebases it onto the course directory', async () => {
     await writeFile(join(root, 'theinference-0.1.0.tgz'), '');
-    const spec = installSpec({ root: '/unused', cwd: root, courseDir: join(root, 'new'), from: './theinference-0.1.0.tgz' });
+    const spec = installSpec({
+      root: '/unused',
+      cwd: root,
+      courseDir: join(root, 'new'),
+      from: './theinference-0.1.0.tgz',
+    });
     expect(spec).toBe('file:../theinference-0.1.0.tgz');
   });
 
   it("rebases npx's spec from its cache project onto the course directory", async () => {
     await writeFile(join(root, 'theinference-0.1.0.tgz'), '');
     const pkg = await installed(join(root, 'cache', '_npx', 'ab12'), 'file:../../../theinference-0.1.0.tgz');
-    expect(installSpec({ root: pkg, cwd: '/', courseDir: join(root, 'course') })).toBe('file:../theinference-0.1.0.tgz');
+    expect(installSpec({ root: pkg, cwd: '/', courseDir: join(root, 'course') })).toBe(
+      'file:../theinference-0.1.0.tgz',
+    );
   });
 
   it('refuses a registry range found in the installing project, and says to pass --from', async () => {
     const pkg = await installed(join(root, 'p'), '^0.1.0');
     expect(() => installSpec({ root: pkg, cwd: root, courseDir: root })).toThrow(HarnessError);
-    expect(() => installSpec({ root: pkg, cwd: root, courseDir: root })).toThrow(/'\^0\.1\.0' \(.*package\.json\) would make npm fetch/);
+    expect(() => installSpec({ root: pkg, cwd: root, courseDir: root })).toThrow(
+      /'\^0\.1\.0' \(.*package\.json\) would make npm fetch/,
+    );
   });
 
   it('says to pass --from when it cannot tell', async () => {
     const pkg = await installed(join(root, 'lib'));
-    expect(() => installSpec({ root: pkg, cwd: root, courseDir: root })).toThrow(/cannot tell where this theinference .* was installed from.*--from/);
+    expect(() => installSpec({ root: pkg, cwd: root, courseDir: root })).toThrow(
+      /cannot tell where this theinference .* was installed from.*--from/,
+    );
   });
 });

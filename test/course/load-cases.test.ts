@@ -28,14 +28,25 @@ describe('cases/case.schema.json', () => {
 describe('parseCase', () => {
   it.each([
     ['a minimal case', { description: 'd', calls: [call] }],
-    ['files of every kind', { description: 'd', files: { 'a.txt': 'A', 'b.bin': { base64: 'AA==' }, l: { symlink: 'a.txt' } }, calls: [call] }],
+    [
+      'files of every kind',
+      {
+        description: 'd',
+        files: { 'a.txt': 'A', 'b.bin': { base64: 'AA==' }, l: { symlink: 'a.txt' } },
+        calls: [call],
+      },
+    ],
   ])('accepts %s', (_, data) => {
     expect(errorsOf(data)).toEqual([]);
   });
 
   it.each([
     ['text that is not JSON', '{', ["not valid JSON (Expected property name or '}' in JSON at position 1)"]],
-    ['an input that is not an object', { description: 'd', calls: [{ tool: 'Read', input: 5 }] }, ['/calls/0/input must be object']],
+    [
+      'an input that is not an object',
+      { description: 'd', calls: [{ tool: 'Read', input: 5 }] },
+      ['/calls/0/input must be object'],
+    ],
     ['no description', { calls: [call] }, ["must have required property 'description'"]],
     ['no calls', { description: 'd', calls: [] }, ['/calls must NOT have fewer than 1 items']],
     [
@@ -43,8 +54,16 @@ describe('parseCase', () => {
       { description: 'd', calls: [call], extra: 1 },
       ["has an unknown property 'extra' (allowed: $schema, description, files, calls, source)"],
     ],
-    ['a file path with ..', { description: 'd', files: { '../x': 'X' }, calls: [call] }, ["/files has a key that is not allowed: '../x' (must match ^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$)"]],
-    ['base64 that is not a string', { description: 'd', files: { a: { base64: 5 } }, calls: [call] }, ['/files/a/base64 must be string']],
+    [
+      'a file path with ..',
+      { description: 'd', files: { '../x': 'X' }, calls: [call] },
+      ["/files has a key that is not allowed: '../x' (must match ^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$)"],
+    ],
+    [
+      'base64 that is not a string',
+      { description: 'd', files: { a: { base64: 5 } }, calls: [call] },
+      ['/files/a/base64 must be string'],
+    ],
     [
       'a file that is a number',
       { description: 'd', files: { a: 5 }, calls: [call] },
@@ -79,7 +98,10 @@ describe('loadCases', () => {
   });
 
   it('fails with a HarnessError naming each bad file and field, and where the format is described', async () => {
-    await writeFile(join(root, 'cases', 'demo', 'x.json'), JSON.stringify({ description: 'X', calls: [{ tool: 'Read', input: 5 }] }));
+    await writeFile(
+      join(root, 'cases', 'demo', 'x.json'),
+      JSON.stringify({ description: 'X', calls: [{ tool: 'Read', input: 5 }] }),
+    );
     await writeFile(join(root, 'cases', 'demo', 'y.json'), '{ "description": ');
     const error = await loadCases(root, 'demo').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HarnessError);

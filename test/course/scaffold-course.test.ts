@@ -13,17 +13,27 @@ describe('courseFiles', () => {
     const text = (path: string) => files.find((f) => f.path === path)?.text;
     expect(text('program.ts')).toBe(await readFile(join(REPO, 'program.ts'), 'utf8'));
     const tools = (await readdir(join(REPO, 'src', 'tools'))).filter((f) => f.endsWith('.ts'));
-    for (const tool of tools) expect(text(`src/tools/${tool}`), tool).toBe(await readFile(join(REPO, 'src', 'tools', tool), 'utf8'));
+    for (const tool of tools)
+      expect(text(`src/tools/${tool}`), tool).toBe(await readFile(join(REPO, 'src', 'tools', tool), 'utf8'));
     expect(text('src/execute.ts')).toBe(await readFile(join(REPO, 'course-template', 'src', 'execute.ts'), 'utf8'));
     expect(text('.gitignore')).toBe('node_modules/\n');
     expect(files.map((f) => f.path)).toEqual([
-      'package.json', 'tsconfig.json', '.gitignore', 'program.ts', ...tools.sort().map((t) => `src/tools/${t}`), 'src/execute.ts',
+      'package.json',
+      'tsconfig.json',
+      '.gitignore',
+      'program.ts',
+      ...tools.sort().map((t) => `src/tools/${t}`),
+      'src/execute.ts',
     ]);
   });
 });
 
 describe('courseManifest', () => {
-  const own = { engines: { node: '>=20.6' }, dependencies: { 'fast-glob': '^3.3.3', chalk: '^5' }, devDependencies: { '@types/node': '^20', typescript: '~5.9.3' } };
+  const own = {
+    engines: { node: '>=20.6' },
+    dependencies: { 'fast-glob': '^3.3.3', chalk: '^5' },
+    devDependencies: { '@types/node': '^20', typescript: '~5.9.3' },
+  };
 
   it('is an ES module package with the grading scripts, the tools dependencies and theinference from the spec', () => {
     expect(JSON.parse(courseManifest(own, { dir: '/home/me/My Course', spec: 'file:../t.tgz' }))).toEqual({
@@ -57,7 +67,9 @@ it('TOOL_DEPENDENCIES names every package the reference tools import, and theinf
     for (const [, name] of source.matchAll(/from '([^'.][^']*)'/g)) if (!name!.startsWith('node:')) imported.add(name!);
   }
   expect([...imported].sort()).toEqual([...TOOL_DEPENDENCIES].sort());
-  const own = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const own = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
   for (const name of TOOL_DEPENDENCIES) expect(own.dependencies[name], name).toBeDefined();
 });
 

@@ -18,9 +18,17 @@ import { packageRoot, snapshotsDir } from '../../src/course/stages.ts';
 
 describe('formatSnapshot', () => {
   it.each([
-    ['keys sorted, two spaces, final newline', [{ is_error: false, exit_code: 0, content: 'hi\n' }], '{\n  "results": [\n    {\n      "content": "hi\\n",\n      "exit_code": 0,\n      "is_error": false\n    }\n  ]\n}\n'],
+    [
+      'keys sorted, two spaces, final newline',
+      [{ is_error: false, exit_code: 0, content: 'hi\n' }],
+      '{\n  "results": [\n    {\n      "content": "hi\\n",\n      "exit_code": 0,\n      "is_error": false\n    }\n  ]\n}\n',
+    ],
     ['no results', [], '{\n  "results": []\n}\n'],
-    ['array order kept', [{ content: 'b' }, { content: 'a' }], '{\n  "results": [\n    {\n      "content": "b"\n    },\n    {\n      "content": "a"\n    }\n  ]\n}\n'],
+    [
+      'array order kept',
+      [{ content: 'b' }, { content: 'a' }],
+      '{\n  "results": [\n    {\n      "content": "b"\n    },\n    {\n      "content": "a"\n    }\n  ]\n}\n',
+    ],
   ])('%s', (_, results, text) => {
     expect(formatSnapshot({ results })).toBe(text);
   });
@@ -45,7 +53,7 @@ describe('formatSnapshot', () => {
 
 describe('parseSnapshot', () => {
   it.each([
-    ['{', 'not valid JSON (Expected property name or \'}\' in JSON at position 1)'],
+    ['{', "not valid JSON (Expected property name or '}' in JSON at position 1)"],
     ['[]', 'must be an object with a "results" array'],
     ['{"results":{}}', 'must be an object with a "results" array'],
     ['null', 'must be an object with a "results" array'],

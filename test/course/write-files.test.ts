@@ -24,7 +24,10 @@ async function tree(dir: string): Promise<string[]> {
 describe('writeFiles', () => {
   it('writes every file, making the directories on the way', async () => {
     const dir = join(root, 'new');
-    await writeFiles(dir, [{ path: 'a.txt', text: 'A' }, { path: 'src/deep/b.ts', text: 'B' }]);
+    await writeFiles(dir, [
+      { path: 'a.txt', text: 'A' },
+      { path: 'src/deep/b.ts', text: 'B' },
+    ]);
     expect(await tree(dir)).toEqual(['a.txt', 'src/', 'src/deep/', 'src/deep/b.ts']);
     expect(await readFile(join(dir, 'src/deep/b.ts'), 'utf8')).toBe('B');
   });
@@ -50,7 +53,12 @@ describe('writeFiles', () => {
 
   it('removes the directory itself when it made it and then failed', async () => {
     await writeFile(join(root, 'blocker'), '');
-    await expect(writeFiles(join(root, 'new'), [{ path: 'a.txt', text: 'A' }, { path: '../blocker/x', text: '' }])).rejects.toThrow();
+    await expect(
+      writeFiles(join(root, 'new'), [
+        { path: 'a.txt', text: 'A' },
+        { path: '../blocker/x', text: '' },
+      ]),
+    ).rejects.toThrow();
     expect(await tree(root)).toEqual(['blocker']);
   });
 });

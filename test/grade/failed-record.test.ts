@@ -16,13 +16,30 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const result = (name: string, status: 'pass' | 'fail'): CaseResult => ({ name, description: '', status, durationMs: 1, output: '' });
-const report = (cases: CaseResult[]): RunReport => ({ stage: 'register-tools', dir, cases, passed: 0, failed: 0, durationMs: 1 });
+const result = (name: string, status: 'pass' | 'fail'): CaseResult => ({
+  name,
+  description: '',
+  status,
+  durationMs: 1,
+  output: '',
+});
+const report = (cases: CaseResult[]): RunReport => ({
+  stage: 'register-tools',
+  dir,
+  cases,
+  passed: 0,
+  failed: 0,
+  durationMs: 1,
+});
 
 it('keeps the sorted names of the failures under node_modules/.cache/theinference/, one file per stage', async () => {
   expect(await recordFailures(report([result('b', 'fail'), result('p', 'pass'), result('a', 'fail')]))).toBe(true);
-  expect(failedRecordPath(dir, 'register-tools')).toBe(join(dir, 'node_modules', '.cache', 'theinference', 'failed-register-tools.json'));
-  expect(await readFile(failedRecordPath(dir, 'register-tools'), 'utf8')).toBe('{\n  "failed": [\n    "a",\n    "b"\n  ]\n}\n');
+  expect(failedRecordPath(dir, 'register-tools')).toBe(
+    join(dir, 'node_modules', '.cache', 'theinference', 'failed-register-tools.json'),
+  );
+  expect(await readFile(failedRecordPath(dir, 'register-tools'), 'utf8')).toBe(
+    '{\n  "failed": [\n    "a",\n    "b"\n  ]\n}\n',
+  );
   expect(await readFailures(dir, 'register-tools')).toEqual(['a', 'b']);
   expect(await readFailures(dir, 'another-stage')).toBeUndefined();
 });

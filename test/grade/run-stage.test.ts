@@ -14,7 +14,6 @@ const GLOB = 'course-glob-everything';
 const READ = 'course-read-seeded-file';
 const scratch = useScratch();
 
-
 const grade = (dir: string, options: Partial<RunOptions> = {}) =>
   runStage({ stage: 'register-tools', dir, cases: ['course-*'], jobs: 1, timeoutMs: 30_000, ...options });
 const verdicts = (cases: CaseResult[]) => Object.fromEntries(cases.map((c) => [c.name, c.failure?.kind ?? c.status]));
@@ -49,7 +48,11 @@ describe('runStage', () => {
 
   it('warns of an edited program.ts when a run fails, and only then', async () => {
     const edited = await grade(await makeCourse(scratch, 'prints-nothing'));
-    expect(edited.warnings).toEqual([expect.stringMatching(/^program\.ts is not the course's \(\S+program\.ts\): .* Restore it: cp \S+program\.ts program\.ts$/)]);
+    expect(edited.warnings).toEqual([
+      expect.stringMatching(
+        /^program\.ts is not the course's \(\S+program\.ts\): .* Restore it: cp \S+program\.ts program\.ts$/,
+      ),
+    ]);
     const failing = await grade(await makeCourse(scratch, 'exits-non-zero'));
     expect([failing.failed, failing.warnings]).toEqual([1, undefined]);
   });
@@ -102,8 +105,18 @@ describe('runStage', () => {
 
 describe('runStage misuse', () => {
   it.each<[string, (dir: string) => Promise<Partial<RunOptions>>, string, RegExp]>([
-    ['an unknown stage', async () => ({ stage: 'nope' }), 'UNKNOWN_STAGE', /^unknown stage 'nope'\. Known stages: .*register-tools/],
-    ['a missing directory', async (dir) => ({ dir: join(dir, 'missing') }), 'NO_COURSE_DIR', /^course directory not found: .*missing\. .*--dir/],
+    [
+      'an unknown stage',
+      async () => ({ stage: 'nope' }),
+      'UNKNOWN_STAGE',
+      /^unknown stage 'nope'\. Known stages: .*register-tools/,
+    ],
+    [
+      'a missing directory',
+      async (dir) => ({ dir: join(dir, 'missing') }),
+      'NO_COURSE_DIR',
+      /^course directory not found: .*missing\. .*--dir/,
+    ],
     [
       'a directory without program.ts or package.json',
       async (dir) => {
@@ -151,12 +164,20 @@ describe('runStage misuse', () => {
       'NO_PROGRAM',
       /, but \S+\/package\.json is not valid JSON \(.*\): fix it, with "type": "module" in it\.$/,
     ],
-    ['a case pattern that matches nothing', async () => ({ cases: ['no-such-case'] }), 'NO_CASES', /^--case 'no-such-case' matches no case/],
+    [
+      'a case pattern that matches nothing',
+      async () => ({ cases: ['no-such-case'] }),
+      'NO_CASES',
+      /^--case 'no-such-case' matches no case/,
+    ],
   ])('refuses %s', async (_, arrange, code, message) => {
     const dir = await makeCourse(scratch);
     await mkdir(dir, { recursive: true });
     const error = await grade(dir, await arrange(dir)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HarnessError);
-    expect([(error as HarnessError).code, (error as HarnessError).message]).toEqual([code, expect.stringMatching(message)]);
+    expect([(error as HarnessError).code, (error as HarnessError).message]).toEqual([
+      code,
+      expect.stringMatching(message),
+    ]);
   });
 });

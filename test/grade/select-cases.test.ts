@@ -12,8 +12,14 @@ describe('selectCases', () => {
     [[], ['Zeta', 'bash-echo', 'bash-exit', 'glob-all', 'read-a', 'read-b', 'view-missing']],
     [['read-a'], ['read-a']],
     [['read-*'], ['read-a', 'read-b']],
-    [['bash-ex?t', 'glob-all'], ['bash-exit', 'glob-all']],
-    [['*a*', 'read-*'], ['Zeta', 'bash-echo', 'bash-exit', 'glob-all', 'read-a', 'read-b']],
+    [
+      ['bash-ex?t', 'glob-all'],
+      ['bash-exit', 'glob-all'],
+    ],
+    [
+      ['*a*', 'read-*'],
+      ['Zeta', 'bash-echo', 'bash-exit', 'glob-all', 'read-a', 'read-b'],
+    ],
   ])('--case %j selects %j, in code-unit order', (patterns, expected) => {
     expect(names(selectCases(cases, patterns))).toEqual(expected);
   });
@@ -76,9 +82,15 @@ describe('parseShard', () => {
     expect(parseShard(text)).toEqual(shard);
   });
 
-  it.each(['0/3', '4/3', '1/0', '1', '1/2/3', 'a/b', '-1/2', '1.5/2', ''])('refuses %j, saying what a shard is', (text) => {
-    expect(() => parseShard(text)).toThrow(
-      new HarnessError('BAD_FLAG', `--shard '${text}' is not a shard: write i/n with 1 <= i <= n, e.g. --shard 1/3 on the first of three machines.`),
-    );
-  });
+  it.each(['0/3', '4/3', '1/0', '1', '1/2/3', 'a/b', '-1/2', '1.5/2', ''])(
+    'refuses %j, saying what a shard is',
+    (text) => {
+      expect(() => parseShard(text)).toThrow(
+        new HarnessError(
+          'BAD_FLAG',
+          `--shard '${text}' is not a shard: write i/n with 1 <= i <= n, e.g. --shard 1/3 on the first of three machines.`,
+        ),
+      );
+    },
+  );
 });

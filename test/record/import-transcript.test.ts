@@ -33,12 +33,21 @@ describe('files that cannot be used at all', () => {
   });
 
   it('a binary file', async () => {
-    const file = await write('image.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
-    expect(await importTranscript(file)).toEqual({ file, message: 'a binary file, not a transcript: it holds NUL bytes (UTF-16 text does too: save it as UTF-8)' });
+    const file = await write(
+      'image.png',
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    );
+    expect(await importTranscript(file)).toEqual({
+      file,
+      message: 'a binary file, not a transcript: it holds NUL bytes (UTF-16 text does too: save it as UTF-8)',
+    });
   });
 
   it('a directory, and a path that does not exist', async () => {
-    expect(await importTranscript(dir)).toEqual({ file: dir, message: 'not a file: give the path of a transcript file' });
+    expect(await importTranscript(dir)).toEqual({
+      file: dir,
+      message: 'not a file: give the path of a transcript file',
+    });
     const missing = join(dir, 'missing.jsonl');
     expect(await importTranscript(missing)).toEqual({ file: missing, message: 'no such file: check the path' });
   });
@@ -48,26 +57,47 @@ describe('files that cannot be used at all', () => {
     expect(await importTranscript(file)).toEqual({
       file,
       line: 2,
-      message: expect.stringMatching(/^no known transcript format: line 2 is neither JSON nor an SSE stream; looked for Claude Code session JSONL .* Use --format to force one\.$/),
+      message: expect.stringMatching(
+        /^no known transcript format: line 2 is neither JSON nor an SSE stream; looked for Claude Code session JSONL .* Use --format to force one\.$/,
+      ),
     });
   });
 
   it('JSON values of no known API', () => {
-    expect(importText('{"a": 1}\n{"b": 2}\n', 'values.jsonl')).toEqual({ file: 'values.jsonl', message: expect.stringMatching(/^no known transcript format: 2 JSON values, none of them Claude Code/) });
+    expect(importText('{"a": 1}\n{"b": 2}\n', 'values.jsonl')).toEqual({
+      file: 'values.jsonl',
+      message: expect.stringMatching(/^no known transcript format: 2 JSON values, none of them Claude Code/),
+    });
   });
 
   it('a real transcript with no tool calls', async () => {
-    const file = await write('no-calls.jsonl', `${heavy.split('\n').filter((l) => !l.includes('"tool_use"') && !l.includes('"tool_result"')).join('\n')}\n`);
-    expect(await importTranscript(file)).toEqual({ file, message: 'no tool calls (read as claude-code): the agent made none, so there is nothing to record' });
+    const file = await write(
+      'no-calls.jsonl',
+      `${heavy
+        .split('\n')
+        .filter((l) => !l.includes('"tool_use"') && !l.includes('"tool_result"'))
+        .join('\n')}\n`,
+    );
+    expect(await importTranscript(file)).toEqual({
+      file,
+      message: 'no tool calls (read as claude-code): the agent made none, so there is nothing to record',
+    });
   });
 
   it('every line broken: the problem names the first bad line', async () => {
-    const lines = heavy.split('\n').filter((l) => l !== '').map((l) => l.slice(0, 40));
+    const lines = heavy
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.slice(0, 40));
     const file = await write('broken.jsonl', lines.join('\n'));
     expect(await importTranscript(file, { format: 'claude-code' })).toEqual({
       file,
       line: 1,
-      message: expect.stringMatching(new RegExp(`^no tool calls \\(read as claude-code, as --format said\\); ${lines.length} lines skipped, the first at line 1: not valid JSON`)),
+      message: expect.stringMatching(
+        new RegExp(
+          `^no tool calls \\(read as claude-code, as --format said\\); ${lines.length} lines skipped, the first at line 1: not valid JSON`,
+        ),
+      ),
     });
   });
 });
@@ -92,7 +122,10 @@ describe('lines that cannot be used are skipped and counted, the rest imported',
 
   it('lines far over 100,000 characters import whole', async () => {
     const big = 'x'.repeat(300_000);
-    const long = heavy.replace('"content":"Web search results for query:', `"content":"${big}Web search results for query:`);
+    const long = heavy.replace(
+      '"content":"Web search results for query:',
+      `"content":"${big}Web search results for query:`,
+    );
     const t = imported(await importTranscript(await write('very-long.jsonl', long)));
     expect(t.calls.find((c) => c.name === 'WebSearch')?.result?.content.startsWith(big)).toBe(true);
   });
@@ -108,7 +141,8 @@ describe('--format', () => {
     expect(TRANSCRIPT_FORMATS).toEqual(['claude-code', 'anthropic', 'openai-chat', 'openai-responses', 'live']);
     expect(await importTranscript(fixture('spotter/short.jsonl'), { format: 'claude' as TranscriptFormat })).toEqual({
       file: fixture('spotter/short.jsonl'),
-      message: "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, live",
+      message:
+        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, live",
     });
   });
 
@@ -116,18 +150,24 @@ describe('--format', () => {
     const result = await importTranscript(fixture('spotter/short.jsonl'), { format: 'openai-chat' });
     expect(result).toMatchObject({
       file: fixture('spotter/short.jsonl'),
-      message: expect.stringMatching(/^no tool calls \(read as openai-chat, as --format said\);.*; if the file is of another format, leave --format out to have it detected$/),
+      message: expect.stringMatching(
+        /^no tool calls \(read as openai-chat, as --format said\);.*; if the file is of another format, leave --format out to have it detected$/,
+      ),
     });
     const responses = await importTranscript(fixture('spotter/short.jsonl'), { format: 'openai-responses' });
     expect(responses).toEqual({
       file: fixture('spotter/short.jsonl'),
-      message: 'no tool calls (read as openai-responses, as --format said); if the file is of another format, leave --format out to have it detected',
+      message:
+        'no tool calls (read as openai-responses, as --format said); if the file is of another format, leave --format out to have it detected',
     });
   });
 
   it('forcing claude-code reads a file whose first lines detection cannot use', async () => {
     const garbled = `${'garbage\n'.repeat(25)}${heavy}`;
-    expect(importText(garbled, 'garbled.jsonl')).toMatchObject({ line: 1, message: expect.stringMatching(/^no known transcript format/) });
+    expect(importText(garbled, 'garbled.jsonl')).toMatchObject({
+      line: 1,
+      message: expect.stringMatching(/^no known transcript format/),
+    });
     const t = imported(importText(garbled, 'garbled.jsonl', { format: 'claude-code' }));
     expect(t.calls).toHaveLength(6);
     expect(t.skipped).toHaveLength(25);
@@ -135,9 +175,13 @@ describe('--format', () => {
 
   it('detects each format from content', async () => {
     const formats = await Promise.all(
-      ['spotter/short.jsonl', 'claude-stream-json/stream-json.jsonl', 'anthropic-constructed/max-tokens-cut.sse', 'ai-sdk/anthropic-json-tool.1.chunks.txt', 'ai-sdk/anthropic-tool-no-args.json'].map(
-        async (path) => imported(await importTranscript(fixture(path))).format,
-      ),
+      [
+        'spotter/short.jsonl',
+        'claude-stream-json/stream-json.jsonl',
+        'anthropic-constructed/max-tokens-cut.sse',
+        'ai-sdk/anthropic-json-tool.1.chunks.txt',
+        'ai-sdk/anthropic-tool-no-args.json',
+      ].map(async (path) => imported(await importTranscript(fixture(path))).format),
     );
     expect(formats).toEqual(['claude-code', 'claude-code', 'anthropic', 'anthropic', 'anthropic']);
   });

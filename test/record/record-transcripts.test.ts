@@ -25,7 +25,12 @@ const FILES = {
 };
 // What identifies the machines these sessions were recorded on (the spotter author redacted his own as USER in
 // most places, not all).
-const MACHINE = [/\/home\/(?!user\b)[^/\s"]+/, /\bmarco\b/i, /\/tmp\/tmp74wiyiny|\/tmp\/tmpqwh7888i/, /[\w.+-]+@(?!example\.com)[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,}\b/];
+const MACHINE = [
+  /\/home\/(?!user\b)[^/\s"]+/,
+  /\bmarco\b/i,
+  /\/tmp\/tmp74wiyiny|\/tmp\/tmpqwh7888i/,
+  /[\w.+-]+@(?!example\.com)[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,}\b/,
+];
 
 const scratch = useScratch();
 
@@ -74,13 +79,20 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
   it('drops what the course lacks or cannot replay, each with its reason', () => {
     expect(report('short')).toMatchObject({ seen: 2, kept: 0, dropped: { 'never ran: rejected by the user': 2 } });
     expect(report('heavy').dropped).toEqual({
-      'not in the course\'s toolset: WebSearch': 1,
-      'not in the course\'s toolset: WebFetch': 1,
+      "not in the course's toolset: WebSearch": 1,
+      "not in the course's toolset: WebFetch": 1,
       'Bash in the background': 1,
       "uses the agent's own files (~/.claude, /tmp/claude-*)": 1,
     });
-    expect(report('port').dropped).toMatchObject({ "not in the course's toolset: TodoWrite": 10, "not in the course's toolset: Task": 1 });
-    expect(report('spotter').dropped).toMatchObject({ 'never ran: blocked by a PreToolUse hook': 1, 'Glob result truncated by the agent': 2, 'Grep context lines': 1 });
+    expect(report('port').dropped).toMatchObject({
+      "not in the course's toolset: TodoWrite": 10,
+      "not in the course's toolset: Task": 1,
+    });
+    expect(report('spotter').dropped).toMatchObject({
+      'never ran: blocked by a PreToolUse hook': 1,
+      'Glob result truncated by the agent': 2,
+      'Grep context lines': 1,
+    });
   });
 
   it("keeps the spotter session's file tools, its subagents' included, and drops the commands it cannot run here", () => {
@@ -103,7 +115,7 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
     expect((await readdir(join(dir, 'snapshots', STAGE))).length).toBe(loaded.length);
   });
 
-  it("carries no path, user name or e-mail of the recording machine in any case or snapshot", async () => {
+  it('carries no path, user name or e-mail of the recording machine in any case or snapshot', async () => {
     for (const sub of ['cases', 'snapshots']) {
       for (const name of await readdir(join(dir, sub, STAGE))) {
         const text = await readFile(join(dir, sub, STAGE, name), 'utf8');
@@ -119,11 +131,15 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
   }, 120_000);
 
   it('writes exactly the recorded cases committed in cases/register-tools/ (docs/recording.md, "A worked example")', async () => {
-    const how = 'the pipeline now writes other bytes: re-record them with the command in docs/recording.md and read the diff';
+    const how =
+      'the pipeline now writes other bytes: re-record them with the command in docs/recording.md and read the diff';
     for (const name of ['recorded-hello-world-script', 'recorded-python-to-rust-port', 'recorded-tool-heavy']) {
       for (const sub of ['cases', 'snapshots']) {
         const committed = await readFile(join(REPO, sub, STAGE, `${name}.json`), 'utf8');
-        expect(await readFile(join(dir, sub, STAGE, `${name}.json`), 'utf8'), `${sub}/${STAGE}/${name}.json: ${how}`).toBe(committed);
+        expect(
+          await readFile(join(dir, sub, STAGE, `${name}.json`), 'utf8'),
+          `${sub}/${STAGE}/${name}.json: ${how}`,
+        ).toBe(committed);
       }
     }
   });

@@ -22,6 +22,7 @@ export function useBinary() {
   });
   // The grader's own tsx cache would land in its TMPDIR; it is not what these tests look for.
   const env = () => ({ NO_COLOR: '1', TMPDIR: scratch.tmp, TSX_DISABLE_CACHE: '1' });
-  const theinference = (args: string[], cwd = REPO) => execa('node', [BIN, ...args], { cwd, env: env(), reject: false });
+  const theinference = (args: string[], cwd = REPO) =>
+    execa('node', [BIN, ...args], { cwd, env: env(), reject: false });
   return { scratch, env, theinference };
 }

@@ -13,13 +13,23 @@ export async function gradeRecorded(scratch: Scratch, dir: string, stage: string
   const cases = await loadCases(dir, stage);
   const runs = new Map<string, CaseRun>();
   const all = cases.map((c) => ({ name: c.name, file: c.file }));
-  await runBatches({ dir: course, cases: all, jobs: 2, timeoutMs: 30_000, env: process.env, confinement: CONFINEMENT, onCase: (r) => runs.set(r.name, r) });
+  await runBatches({
+    dir: course,
+    cases: all,
+    jobs: 2,
+    timeoutMs: 30_000,
+    env: process.env,
+    confinement: CONFINEMENT,
+    onCase: (r) => runs.set(r.name, r),
+  });
   const verdicts: string[] = [];
   for (const c of cases) {
     const run = runs.get(c.name);
     if (run === undefined) throw new Error(`the grader did not run ${c.name}`);
     const verdict = judgeCase(c, await readSnapshot(snapshotPath(dir, stage, c.name)), run);
-    verdicts.push(verdict.status === 'pass' ? `${c.name}: pass` : `${c.name}: fail (${verdict.failure?.message ?? ''})`);
+    verdicts.push(
+      verdict.status === 'pass' ? `${c.name}: pass` : `${c.name}: fail (${verdict.failure?.message ?? ''})`,
+    );
   }
   return verdicts;
 }

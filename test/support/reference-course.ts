@@ -31,7 +31,8 @@ const PACKAGE_FILES = ['package.json', 'bin', 'src', 'cases', 'snapshots', 'prog
 export async function writeInstalledCourse(dir: string): Promise<string> {
   await mkdir(join(dir, 'node_modules'), { recursive: true });
   for (const entry of await readdir(join(REPO, 'node_modules'))) {
-    if (entry !== 'theinference') await symlink(join(REPO, 'node_modules', entry), join(dir, 'node_modules', entry), 'dir');
+    if (entry !== 'theinference')
+      await symlink(join(REPO, 'node_modules', entry), join(dir, 'node_modules', entry), 'dir');
   }
   const installed = join(dir, 'node_modules', 'theinference');
   for (const file of PACKAGE_FILES) await cp(join(REPO, file), join(installed, file), { recursive: true });

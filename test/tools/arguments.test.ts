@@ -24,7 +24,11 @@ describe('every tool names the model-facing key it lost', () => {
     { name: 'create: file_text', call: (t) => t.create('a.txt', undefined), expected: missing('file_text') },
     { name: 'strReplace: path', call: (t) => t.strReplace(undefined, 'a', 'b'), expected: missing('path') },
     { name: 'strReplace: old_str', call: (t) => t.strReplace('a.txt', undefined, 'b'), expected: missing('old_str') },
-    { name: 'strReplace: new_str type', call: (t) => t.strReplace('a.txt', 'a', {}), expected: notString('new_str', 'object') },
+    {
+      name: 'strReplace: new_str type',
+      call: (t) => t.strReplace('a.txt', 'a', {}),
+      expected: notString('new_str', 'object'),
+    },
     { name: 'insert: path', call: (t) => t.insert(undefined, 0, 'x'), expected: missing('path') },
     { name: 'insert: insert_line', call: (t) => t.insert('a.txt', undefined, 'x'), expected: missing('insert_line') },
     { name: 'insert: insert_text', call: (t) => t.insert('a.txt', 0, undefined), expected: missing('insert_text') },

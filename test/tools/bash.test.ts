@@ -1,4 +1,4 @@
-import { readFile, realpath, rm } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processEnded } from '../support/process-ended.ts';
@@ -26,7 +26,11 @@ afterEach(() => {
 describe('bash', () => {
   const rows: Array<{ name: string; command: string; expected: ToolOutput }> = [
     { name: 'the course page example', command: 'echo hi', expected: ran('hi\n') },
-    { name: 'stdout and stderr in the order written', command: 'echo a; echo b >&2; echo c', expected: ran('a\nb\nc\n') },
+    {
+      name: 'stdout and stderr in the order written',
+      command: 'echo a; echo b >&2; echo c',
+      expected: ran('a\nb\nc\n'),
+    },
     { name: 'output untrimmed', command: 'printf "  a  \\n\\n"', expected: ran('  a  \n\n') },
     { name: 'no output', command: 'true', expected: ran('') },
     { name: 'an empty command', command: '', expected: ran('') },
@@ -35,7 +39,11 @@ describe('bash', () => {
     { name: 'killed by SIGKILL', command: 'kill -KILL $$', expected: ran('', 137) },
     { name: 'killed by SIGTERM', command: 'kill -TERM $$', expected: ran('', 143) },
     { name: 'stdin is closed', command: 'read line; echo "rc=$?"; cat', expected: ran('rc=1\n') },
-    { name: 'the environment is exactly the fixed one', command: 'env | cut -d= -f1 | sort', expected: ran('HOME\nLANG\nPATH\nPWD\nSHLVL\nTZ\n_\n') },
+    {
+      name: 'the environment is exactly the fixed one',
+      command: 'env | cut -d= -f1 | sort',
+      expected: ran('HOME\nLANG\nPATH\nPWD\nSHLVL\nTZ\n_\n'),
+    },
     { name: 'LANG and TZ', command: 'echo "$LANG $TZ"', expected: ran('C.UTF-8 UTC\n') },
     { name: 'invalid UTF-8 becomes U+FFFD', command: "printf 'a\\377b'", expected: ran('a\uFFFDb') },
   ];
@@ -110,9 +118,21 @@ describe('bash: output over 30,000 characters', () => {
   const xs = (n: number) => `head -c ${n} /dev/zero | tr '\\0' x`;
   const rows: Array<{ name: string; command: string; expected: string }> = [
     { name: 'exactly 30,000 is kept whole', command: xs(30_000), expected: 'x'.repeat(30_000) },
-    { name: 'one more is counted', command: xs(30_001), expected: `${'x'.repeat(30_000)}\n[output truncated: 1 more characters]` },
-    { name: 'ten megabytes are counted, not kept', command: xs(10_000_000), expected: `${'x'.repeat(30_000)}\n[output truncated: 9970000 more characters]` },
-    { name: 'a cut never splits a surrogate pair', command: `${xs(29_999)}; printf '😀y'`, expected: `${'x'.repeat(29_999)}\n[output truncated: 3 more characters]` },
+    {
+      name: 'one more is counted',
+      command: xs(30_001),
+      expected: `${'x'.repeat(30_000)}\n[output truncated: 1 more characters]`,
+    },
+    {
+      name: 'ten megabytes are counted, not kept',
+      command: xs(10_000_000),
+      expected: `${'x'.repeat(30_000)}\n[output truncated: 9970000 more characters]`,
+    },
+    {
+      name: 'a cut never splits a surrogate pair',
+      command: `${xs(29_999)}; printf '😀y'`,
+      expected: `${'x'.repeat(29_999)}\n[output truncated: 3 more characters]`,
+    },
   ];
   it.each(rows)('$name', async ({ command, expected }) => {
     expect(await box.tools.bash(command)).toEqual(ran(expected));

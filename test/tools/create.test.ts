@@ -11,12 +11,54 @@ const error = (content: string): ToolOutput => ({ content, is_error: true });
 
 describe('create', () => {
   const rows: Array<{ name: string; files: Seed; path: string; text: string; expected: string; file: string }> = [
-    { name: 'a new file', files: {}, path: 'new.txt', text: 'hello\n', expected: 'File created successfully at: new.txt', file: 'new.txt' },
-    { name: 'parents are created', files: {}, path: 'a/b/c.txt', text: 'deep', expected: 'File created successfully at: a/b/c.txt', file: 'a/b/c.txt' },
-    { name: 'an empty file', files: {}, path: 'e.txt', text: '', expected: 'File created successfully at: e.txt', file: 'e.txt' },
-    { name: 'text as is (no newline added, \\r\\n kept)', files: {}, path: 'w.txt', text: 'a\r\nb', expected: 'File created successfully at: w.txt', file: 'w.txt' },
-    { name: 'UTF-8', files: {}, path: 'u.txt', text: 'héllo 😀', expected: 'File created successfully at: u.txt', file: 'u.txt' },
-    { name: 'an existing file is overwritten', files: { 'a.txt': 'old old old' }, path: 'a.txt', text: 'new', expected: 'File overwritten successfully at: a.txt', file: 'a.txt' },
+    {
+      name: 'a new file',
+      files: {},
+      path: 'new.txt',
+      text: 'hello\n',
+      expected: 'File created successfully at: new.txt',
+      file: 'new.txt',
+    },
+    {
+      name: 'parents are created',
+      files: {},
+      path: 'a/b/c.txt',
+      text: 'deep',
+      expected: 'File created successfully at: a/b/c.txt',
+      file: 'a/b/c.txt',
+    },
+    {
+      name: 'an empty file',
+      files: {},
+      path: 'e.txt',
+      text: '',
+      expected: 'File created successfully at: e.txt',
+      file: 'e.txt',
+    },
+    {
+      name: 'text as is (no newline added, \\r\\n kept)',
+      files: {},
+      path: 'w.txt',
+      text: 'a\r\nb',
+      expected: 'File created successfully at: w.txt',
+      file: 'w.txt',
+    },
+    {
+      name: 'UTF-8',
+      files: {},
+      path: 'u.txt',
+      text: 'héllo 😀',
+      expected: 'File created successfully at: u.txt',
+      file: 'u.txt',
+    },
+    {
+      name: 'an existing file is overwritten',
+      files: { 'a.txt': 'old old old' },
+      path: 'a.txt',
+      text: 'new',
+      expected: 'File overwritten successfully at: a.txt',
+      file: 'a.txt',
+    },
     {
       name: 'a symlink inside is written through',
       files: { 'a.txt': 'old', link: { symlink: 'a.txt' } },
@@ -51,11 +93,41 @@ describe('create: errors', () => {
   const rows: Array<{ name: string; files: Seed; path: string; text: unknown; expected: ToolOutput }> = [
     { name: 'a directory', files: { 'src/a.ts': 'x' }, path: 'src', text: 'x', expected: error('Is a directory: src') },
     { name: 'the root', files: {}, path: '.', text: 'x', expected: error('Is a directory: .') },
-    { name: 'a parent is a file', files: { 'a.txt': 'A' }, path: 'a.txt/x', text: 'x', expected: error('Not a directory: a.txt/x') },
-    { name: 'a grandparent is a file', files: { 'a.txt': 'A' }, path: 'a.txt/x/y.txt', text: 'x', expected: error('Not a directory: a.txt/x/y.txt') },
-    { name: 'file_text missing', files: {}, path: 'n.txt', text: undefined, expected: error("Missing required parameter 'file_text'") },
-    { name: 'file_text null', files: {}, path: 'n.txt', text: null, expected: error("Missing required parameter 'file_text'") },
-    { name: 'file_text not a string', files: {}, path: 'n.txt', text: 42, expected: error("Invalid parameter 'file_text': expected a string, got number") },
+    {
+      name: 'a parent is a file',
+      files: { 'a.txt': 'A' },
+      path: 'a.txt/x',
+      text: 'x',
+      expected: error('Not a directory: a.txt/x'),
+    },
+    {
+      name: 'a grandparent is a file',
+      files: { 'a.txt': 'A' },
+      path: 'a.txt/x/y.txt',
+      text: 'x',
+      expected: error('Not a directory: a.txt/x/y.txt'),
+    },
+    {
+      name: 'file_text missing',
+      files: {},
+      path: 'n.txt',
+      text: undefined,
+      expected: error("Missing required parameter 'file_text'"),
+    },
+    {
+      name: 'file_text null',
+      files: {},
+      path: 'n.txt',
+      text: null,
+      expected: error("Missing required parameter 'file_text'"),
+    },
+    {
+      name: 'file_text not a string',
+      files: {},
+      path: 'n.txt',
+      text: 42,
+      expected: error("Invalid parameter 'file_text': expected a string, got number"),
+    },
   ];
   it.each(rows)('$name', async ({ files, path, text, expected }) => {
     await box.seed(files);

@@ -22,9 +22,17 @@ const TREE: Seed = {
 
 describe('glob', () => {
   const rows: Array<{ name: string; pattern: string; path?: string; expected: string }> = [
-    { name: 'the course page example', pattern: '**', expected: 'a.txt\nb.ts\ndirlink\nlink\nout\nsrc/c.ts\nsrc/deep/d.ts' },
+    {
+      name: 'the course page example',
+      pattern: '**',
+      expected: 'a.txt\nb.ts\ndirlink\nlink\nout\nsrc/c.ts\nsrc/deep/d.ts',
+    },
     { name: 'top level only', pattern: '*', expected: 'a.txt\nb.ts\ndirlink\nlink\nout' },
-    { name: 'an extension at any depth, symlinked dirs not entered', pattern: '**/*.ts', expected: 'b.ts\nsrc/c.ts\nsrc/deep/d.ts' },
+    {
+      name: 'an extension at any depth, symlinked dirs not entered',
+      pattern: '**/*.ts',
+      expected: 'b.ts\nsrc/c.ts\nsrc/deep/d.ts',
+    },
     { name: 'directories are not listed', pattern: 'src/*', expected: 'src/c.ts' },
     { name: 'a hidden file named', pattern: '.env', expected: '.env' },
     { name: 'hidden names matched by .*', pattern: '.*', expected: '.env' },
@@ -62,18 +70,44 @@ describe('glob: errors', () => {
     { name: 'path is a file', pattern: '*', path: 'a.txt', expected: error('Not a directory: a.txt') },
     { name: 'empty pattern', pattern: '', expected: error("Invalid parameter 'pattern': it must not be empty") },
     { name: 'pattern missing', pattern: undefined, expected: error("Missing required parameter 'pattern'") },
-    { name: 'path not a string', pattern: '*', path: 3, expected: error("Invalid parameter 'path': expected a string, got number") },
+    {
+      name: 'path not a string',
+      pattern: '*',
+      path: 3,
+      expected: error("Invalid parameter 'path': expected a string, got number"),
+    },
     { name: 'path escapes', pattern: '*', path: '..', expected: error('Path escapes workspace: ..') },
     { name: 'path is a symlink out', pattern: '*', path: 'out', expected: error('Path escapes workspace: out') },
     { name: '.. leaves the sandbox', pattern: '../**', expected: error('Path escapes workspace: ../**') },
-    { name: '.. leaves the search directory', pattern: '../b.ts', path: 'src', expected: error('Path escapes workspace: ../b.ts') },
+    {
+      name: '.. leaves the search directory',
+      pattern: '../b.ts',
+      path: 'src',
+      expected: error('Path escapes workspace: ../b.ts'),
+    },
     { name: '.. after a wildcard', pattern: '*/../*', expected: error('Path escapes workspace: */../*') },
     { name: 'an absolute pattern outside', pattern: '/etc/*', expected: error('Path escapes workspace: /etc/*') },
     { name: 'through a symlink out', pattern: 'out/*', expected: error('Path escapes workspace: out/*') },
-    { name: 'a file through a symlink out', pattern: 'out/secret.txt', expected: error('Path escapes workspace: out/secret.txt') },
-    { name: 'a brace alternative through a symlink out', pattern: '{src,out}/*', expected: error('Path escapes workspace: {src,out}/*') },
-    { name: 'a brace alternative with ..', pattern: '{../outside/secret.txt,a.txt}', expected: error('Path escapes workspace: {../outside/secret.txt,a.txt}') },
-    { name: '.. in braces after a wildcard', pattern: '*/{..,x}/*', expected: error('Path escapes workspace: */{..,x}/*') },
+    {
+      name: 'a file through a symlink out',
+      pattern: 'out/secret.txt',
+      expected: error('Path escapes workspace: out/secret.txt'),
+    },
+    {
+      name: 'a brace alternative through a symlink out',
+      pattern: '{src,out}/*',
+      expected: error('Path escapes workspace: {src,out}/*'),
+    },
+    {
+      name: 'a brace alternative with ..',
+      pattern: '{../outside/secret.txt,a.txt}',
+      expected: error('Path escapes workspace: {../outside/secret.txt,a.txt}'),
+    },
+    {
+      name: '.. in braces after a wildcard',
+      pattern: '*/{..,x}/*',
+      expected: error('Path escapes workspace: */{..,x}/*'),
+    },
   ];
   it.each(rows)('$name', async ({ pattern, path, expected }) => {
     await box.seed(TREE);

@@ -13,7 +13,13 @@ describe('insert', () => {
     { name: 'after the last line', before: 'a\nb\n', line: 2, text: 'x', after: 'a\nb\nx\n' },
     { name: 'text ending in a newline gets none added', before: 'a\nb\n', line: 1, text: 'x\n', after: 'a\nx\nb\n' },
     { name: 'several lines', before: 'a\nb\n', line: 1, text: 'x\ny', after: 'a\nx\ny\nb\n' },
-    { name: 'after a last line without newline: the newline goes first', before: 'a', line: 1, text: 'b', after: 'a\nb' },
+    {
+      name: 'after a last line without newline: the newline goes first',
+      before: 'a',
+      line: 1,
+      text: 'b',
+      after: 'a\nb',
+    },
     { name: 'same, text ending in a newline', before: 'a', line: 1, text: 'b\n', after: 'a\nb\n' },
     { name: 'before a last line without newline', before: 'a\nb', line: 1, text: 'x', after: 'a\nx\nb' },
     { name: 'into an empty file', before: '', line: 0, text: 'x', after: 'x\n' },
@@ -23,7 +29,9 @@ describe('insert', () => {
   ];
   it.each(rows)('$name', async ({ before, line, text, after }) => {
     await box.seed({ 'f.txt': before });
-    expect(await box.tools.insert('f.txt', line, text)).toEqual({ content: `Inserted text after line ${line} of f.txt` });
+    expect(await box.tools.insert('f.txt', line, text)).toEqual({
+      content: `Inserted text after line ${line} of f.txt`,
+    });
     expect(await box.read('f.txt')).toBe(after);
   });
 });
@@ -37,10 +45,20 @@ describe('insert: errors leave the file unchanged', () => {
     { name: 'a numeric string', line: '1', text: 'x', expected: notWhole('"1"') },
     { name: 'a fraction', line: 1.5, text: 'x', expected: notWhole('1.5') },
     { name: 'an array', line: [1], text: 'x', expected: notWhole('[1]') },
-    { name: 'insert_line missing', line: undefined, text: 'x', expected: error("Missing required parameter 'insert_line'") },
+    {
+      name: 'insert_line missing',
+      line: undefined,
+      text: 'x',
+      expected: error("Missing required parameter 'insert_line'"),
+    },
     { name: 'insert_line null', line: null, text: 'x', expected: error("Missing required parameter 'insert_line'") },
     { name: 'text missing', line: 1, text: undefined, expected: error("Missing required parameter 'insert_text'") },
-    { name: 'text not a string', line: 1, text: 7, expected: error("Invalid parameter 'insert_text': expected a string, got number") },
+    {
+      name: 'text not a string',
+      line: 1,
+      text: 7,
+      expected: error("Invalid parameter 'insert_text': expected a string, got number"),
+    },
   ];
   it.each(rows)('$name', async ({ line, text, expected }) => {
     await box.seed({ 'f.txt': 'a\nb\n' });

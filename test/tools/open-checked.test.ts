@@ -28,12 +28,18 @@ describe('openToRead', () => {
 
   it('refuses a file that a link swapped in after the check leads outside to', async () => {
     await box.seed({ swapped: { symlink: '<outside>/secret.txt' } });
-    expect(await openToRead(box.root, join(box.root, 'swapped'), 'swapped')).toEqual({ content: 'Path escapes workspace: swapped', is_error: true });
+    expect(await openToRead(box.root, join(box.root, 'swapped'), 'swapped')).toEqual({
+      content: 'Path escapes workspace: swapped',
+      is_error: true,
+    });
   });
 
   it('opens a FIFO swapped in for a file at once, and refuses it', async () => {
     execFileSync('mkfifo', [join(box.root, 'pipe')]);
-    expect(await within(2000, openToRead(box.root, join(box.root, 'pipe'), 'pipe'))).toEqual({ content: 'Not a regular file: pipe', is_error: true });
+    expect(await within(2000, openToRead(box.root, join(box.root, 'pipe'), 'pipe'))).toEqual({
+      content: 'Not a regular file: pipe',
+      is_error: true,
+    });
   });
 });
 
@@ -44,14 +50,23 @@ describe('writeChecked', () => {
     expect(await readFile(join(box.root, 'a.txt'), 'utf8')).toBe('new');
   });
 
-  it.each([false, true])('refuses, without emptying it, a file outside that a swapped-in link leads to (create: %s)', async (create) => {
-    await box.seed({ swapped: { symlink: '<outside>/secret.txt' } });
-    expect(await writeChecked(box.root, join(box.root, 'swapped'), 'swapped', 'pwned', create)).toEqual({ content: 'Path escapes workspace: swapped', is_error: true });
-    expect(await readFile(join(box.outside, 'secret.txt'), 'utf8')).toBe(SECRET);
-  });
+  it.each([false, true])(
+    'refuses, without emptying it, a file outside that a swapped-in link leads to (create: %s)',
+    async (create) => {
+      await box.seed({ swapped: { symlink: '<outside>/secret.txt' } });
+      expect(await writeChecked(box.root, join(box.root, 'swapped'), 'swapped', 'pwned', create)).toEqual({
+        content: 'Path escapes workspace: swapped',
+        is_error: true,
+      });
+      expect(await readFile(join(box.outside, 'secret.txt'), 'utf8')).toBe(SECRET);
+    },
+  );
 
   it('refuses a FIFO swapped in for a file at once, without waiting for a reader', async () => {
     execFileSync('mkfifo', [join(box.root, 'pipe')]);
-    expect(await within(2000, writeChecked(box.root, join(box.root, 'pipe'), 'pipe', 'x'))).toEqual({ content: 'Not a regular file: pipe', is_error: true });
+    expect(await within(2000, writeChecked(box.root, join(box.root, 'pipe'), 'pipe', 'x'))).toEqual({
+      content: 'Not a regular file: pipe',
+      is_error: true,
+    });
   });
 });

@@ -43,10 +43,13 @@ async function stopMidCommand(signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP') {
 }
 
 describe('a caller stopped while a command runs', () => {
-  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s kills the command and its children, and still stops the caller', async (signal) => {
-    const { result, background, shell } = await stopMidCommand(signal);
-    expect(result.signal).toBe(signal);
-    expect(await processEnded(shell)).toBe(true);
-    expect(await processEnded(background)).toBe(true);
-  });
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+    '%s kills the command and its children, and still stops the caller',
+    async (signal) => {
+      const { result, background, shell } = await stopMidCommand(signal);
+      expect(result.signal).toBe(signal);
+      expect(await processEnded(shell)).toBe(true);
+      expect(await processEnded(background)).toBe(true);
+    },
+  );
 });

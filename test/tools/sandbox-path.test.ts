@@ -20,7 +20,12 @@ describe('sandboxPath: allowed', () => {
     { name: 'a symlink to a file inside', files: { 'a.txt': '', l: { symlink: 'a.txt' } }, path: 'l', resolved: 'l' },
     { name: 'a symlinked directory inside', files: { 'd/x': '', l: { symlink: 'd' } }, path: 'l/x', resolved: 'l/x' },
     { name: 'a dangling symlink to inside', files: { l: { symlink: 'later.txt' } }, path: 'l', resolved: 'l' },
-    { name: 'a chain of symlinks inside', files: { 'a.txt': '', l1: { symlink: 'l2' }, l2: { symlink: 'a.txt' } }, path: 'l1', resolved: 'l1' },
+    {
+      name: 'a chain of symlinks inside',
+      files: { 'a.txt': '', l1: { symlink: 'l2' }, l2: { symlink: 'a.txt' } },
+      path: 'l1',
+      resolved: 'l1',
+    },
     { name: 'below a file (the tool reports it)', files: { 'a.txt': '' }, path: 'a.txt/x', resolved: 'a.txt/x' },
   ];
   it.each(rows)('$name', async ({ files, path, resolved }) => {
@@ -42,10 +47,18 @@ describe('sandboxPath: escapes', () => {
     { name: 'the filesystem root', files: {}, path: '/' },
     { name: 'a seeded symlink to a file outside', files: { s: { symlink: '<outside>/secret.txt' } }, path: 's' },
     { name: 'a seeded symlink to a directory outside', files: { o: { symlink: '<outside>' } }, path: 'o/secret.txt' },
-    { name: 'a symlinked parent directory, new file below', files: { o: { symlink: '<outside>' } }, path: 'o/new/x.txt' },
+    {
+      name: 'a symlinked parent directory, new file below',
+      files: { o: { symlink: '<outside>' } },
+      path: 'o/new/x.txt',
+    },
     { name: 'a relative symlink leading out', files: { 'd/o': { symlink: '../../outside' } }, path: 'd/o/secret.txt' },
     { name: 'a dangling symlink leading out', files: { d: { symlink: '<outside>/not-yet.txt' } }, path: 'd' },
-    { name: 'a chain whose last link leads out', files: { l1: { symlink: 'l2' }, l2: { symlink: '<outside>' } }, path: 'l1/secret.txt' },
+    {
+      name: 'a chain whose last link leads out',
+      files: { l1: { symlink: 'l2' }, l2: { symlink: '<outside>' } },
+      path: 'l1/secret.txt',
+    },
     { name: 'a symlink to /', files: { r: { symlink: '/' } }, path: 'r/etc/passwd' },
     { name: 'a symlink loop (more than 40 links)', files: { loop: { symlink: 'loop' } }, path: 'loop' },
   ];

@@ -14,24 +14,67 @@ const error = (content: string): ToolOutput => ({ content, is_error: true });
 describe('view: files', () => {
   const rows: Row[] = [
     { name: 'the course page example', files: { 'a.txt': 'A' }, path: 'a.txt', expected: ok('1: A') },
-    { name: 'a trailing newline adds no line', files: { 'a.txt': 'a\nb\n' }, path: 'a.txt', expected: ok('1: a\n2: b') },
+    {
+      name: 'a trailing newline adds no line',
+      files: { 'a.txt': 'a\nb\n' },
+      path: 'a.txt',
+      expected: ok('1: a\n2: b'),
+    },
     { name: 'blank lines are numbered', files: { 'a.txt': 'a\n\nb' }, path: 'a.txt', expected: ok('1: a\n2: \n3: b') },
     { name: 'a lone newline is one empty line', files: { 'a.txt': '\n' }, path: 'a.txt', expected: ok('1: ') },
-    { name: 'the \\r of \\r\\n is not shown', files: { 'a.txt': 'a\r\nb\r\n' }, path: 'a.txt', expected: ok('1: a\n2: b') },
+    {
+      name: 'the \\r of \\r\\n is not shown',
+      files: { 'a.txt': 'a\r\nb\r\n' },
+      path: 'a.txt',
+      expected: ok('1: a\n2: b'),
+    },
     { name: 'a \\r at the very end is shown', files: { 'a.txt': 'a\r' }, path: 'a.txt', expected: ok('1: a\r') },
     { name: 'UTF-8 text', files: { 'a.txt': 'héllo 😀\n' }, path: 'a.txt', expected: ok('1: héllo 😀') },
     { name: 'an empty file', files: { 'e.txt': '' }, path: 'e.txt', expected: ok('(empty file)') },
-    { name: 'an empty file ignores view_range', files: { 'e.txt': '' }, path: 'e.txt', range: [1, 1], expected: ok('(empty file)') },
+    {
+      name: 'an empty file ignores view_range',
+      files: { 'e.txt': '' },
+      path: 'e.txt',
+      range: [1, 1],
+      expected: ok('(empty file)'),
+    },
     { name: 'a nested path', files: { 'src/a.ts': 'x' }, path: 'src/a.ts', expected: ok('1: x') },
-    { name: 'a symlink to a file inside', files: { 'a.txt': 'A', link: { symlink: 'a.txt' } }, path: 'link', expected: ok('1: A') },
+    {
+      name: 'a symlink to a file inside',
+      files: { 'a.txt': 'A', link: { symlink: 'a.txt' } },
+      path: 'link',
+      expected: ok('1: A'),
+    },
     { name: 'range [2, 3]', files: { 'f.txt': FIVE }, path: 'f.txt', range: [2, 3], expected: ok('2: l2\n3: l3') },
     { name: 'range [3, 3]', files: { 'f.txt': FIVE }, path: 'f.txt', range: [3, 3], expected: ok('3: l3') },
-    { name: 'range [4, -1] reads to the end', files: { 'f.txt': FIVE }, path: 'f.txt', range: [4, -1], expected: ok('4: l4\n5: l5') },
-    { name: 'range [1, 5] is the whole file', files: { 'f.txt': FIVE }, path: 'f.txt', range: [1, 5], expected: ok('1: l1\n2: l2\n3: l3\n4: l4\n5: l5') },
+    {
+      name: 'range [4, -1] reads to the end',
+      files: { 'f.txt': FIVE },
+      path: 'f.txt',
+      range: [4, -1],
+      expected: ok('4: l4\n5: l5'),
+    },
+    {
+      name: 'range [1, 5] is the whole file',
+      files: { 'f.txt': FIVE },
+      path: 'f.txt',
+      range: [1, 5],
+      expected: ok('1: l1\n2: l2\n3: l3\n4: l4\n5: l5'),
+    },
     { name: 'null view_range is no range', files: { 'a.txt': 'A' }, path: 'a.txt', range: null, expected: ok('1: A') },
-    { name: 'binary file', files: { 'b.bin': Buffer.from([0x61, 0x00, 0x62]) }, path: 'b.bin', expected: error('Cannot display binary file: b.bin') },
+    {
+      name: 'binary file',
+      files: { 'b.bin': Buffer.from([0x61, 0x00, 0x62]) },
+      path: 'b.bin',
+      expected: error('Cannot display binary file: b.bin'),
+    },
     { name: 'missing file', files: {}, path: 'nope.txt', expected: error('File not found: nope.txt') },
-    { name: 'missing below a file', files: { 'a.txt': 'A' }, path: 'a.txt/x', expected: error('File not found: a.txt/x') },
+    {
+      name: 'missing below a file',
+      files: { 'a.txt': 'A' },
+      path: 'a.txt/x',
+      expected: error('File not found: a.txt/x'),
+    },
   ];
   it.each(rows)('$name', async ({ files, path, range, expected }) => {
     await box.seed(files);
@@ -90,8 +133,8 @@ describe('view: directories', () => {
     '.hidden/x.txt': '',
     'src-x/y.ts': '',
     'empty/': '',
-    'dirlink': { symlink: 'src' },
-    'out': { symlink: '<outside>' },
+    dirlink: { symlink: 'src' },
+    out: { symlink: '<outside>' },
   };
   const rows: Array<{ name: string; files: Seed; path: string; expected: ToolOutput }> = [
     {
@@ -104,7 +147,12 @@ describe('view: directories', () => {
     { name: 'the empty path is the root', files: { 'a.txt': '' }, path: '', expected: ok('a.txt') },
     { name: 'an empty directory', files: { 'empty/': '' }, path: 'empty', expected: ok('(empty directory)') },
     { name: 'only hidden entries', files: { 'd/.x': '' }, path: 'd', expected: ok('(empty directory)') },
-    { name: 'a symlink to a directory inside is listed', files: tree, path: 'dirlink', expected: ok('b.ts\nsub/\nsub/c.ts\nsub/deeper/') },
+    {
+      name: 'a symlink to a directory inside is listed',
+      files: tree,
+      path: 'dirlink',
+      expected: ok('b.ts\nsub/\nsub/c.ts\nsub/deeper/'),
+    },
   ];
   it.each(rows)('$name', async ({ files, path, expected }) => {
     await box.seed(files);
@@ -113,7 +161,9 @@ describe('view: directories', () => {
 
   it('refuses a view_range on a directory', async () => {
     await box.seed({ 'src/a.ts': '' });
-    expect(await box.tools.view('src', [1, 2])).toEqual(error('view_range is not allowed when path is a directory: src'));
+    expect(await box.tools.view('src', [1, 2])).toEqual(
+      error('view_range is not allowed when path is a directory: src'),
+    );
   });
 });
 
@@ -123,7 +173,8 @@ describe('view: truncation at 50,000 characters', () => {
   const padded = (n: number) => 'x'.repeat(96 - String(n).length);
   const numbered = (n: number) => `${n}: ${padded(n)}`;
   const thousand = Array.from({ length: 1000 }, (_, i) => `${padded(i + 1)}\n`).join('');
-  const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => numbered(from + i)).join('\n');
+  const span = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => numbered(from + i)).join('\n');
 
   const rows: Array<{ name: string; text: string; range?: unknown; expected: string }> = [
     {
@@ -143,7 +194,11 @@ describe('view: truncation at 50,000 characters', () => {
       range: [400, -1],
       expected: `${span(400, 904)}\n[truncated: showing lines 400-904 of 1000; call view with view_range [905, 1000] to read the rest]`,
     },
-    { name: 'exactly 50,000 characters are not truncated', text: 'x'.repeat(49_997), expected: `1: ${'x'.repeat(49_997)}` },
+    {
+      name: 'exactly 50,000 characters are not truncated',
+      text: 'x'.repeat(49_997),
+      expected: `1: ${'x'.repeat(49_997)}`,
+    },
     {
       name: 'a first line too long is cut at 50,000',
       text: `${'x'.repeat(60_000)}\nshort\n`,

@@ -5,13 +5,22 @@ import { caseFileNames, packageRoot } from '../../course/stages.ts';
 import { failedRecordPath, readFailures } from '../../grade/failed-record.ts';
 
 // The names to re-run, or an empty list when the last run had no failures still among the stage's cases.
-export async function failedCases(dir: string, flags: { stage: string; case: string[]; watch?: boolean }): Promise<string[]> {
+export async function failedCases(
+  dir: string,
+  flags: { stage: string; case: string[]; watch?: boolean },
+): Promise<string[]> {
   const stage = flags.stage;
   if (flags.case.length > 0) {
-    throw new HarnessError('BAD_FLAG', "--failed picks the cases itself (the last run's failures): drop --case, or drop --failed.");
+    throw new HarnessError(
+      'BAD_FLAG',
+      "--failed picks the cases itself (the last run's failures): drop --case, or drop --failed.",
+    );
   }
   if (flags.watch === true) {
-    throw new HarnessError('BAD_FLAG', '--watch re-runs failures with its own key: drop --failed, and press f once a run has finished.');
+    throw new HarnessError(
+      'BAD_FLAG',
+      '--watch re-runs failures with its own key: drop --failed, and press f once a run has finished.',
+    );
   }
   const names = await readFailures(dir, stage);
   if (names === undefined) {

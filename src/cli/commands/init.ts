@@ -20,7 +20,12 @@ export type InitFlags = { from?: string; force?: boolean };
 export async function initCommand(dirArgument: string | undefined, flags: InitFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
   const dir = resolve(io.cwd, dirArgument ?? '.');
-  const spec = installSpec({ root, courseDir: dir, cwd: io.cwd, ...(flags.from === undefined ? {} : { from: flags.from }) });
+  const spec = installSpec({
+    root,
+    courseDir: dir,
+    cwd: io.cwd,
+    ...(flags.from === undefined ? {} : { from: flags.from }),
+  });
   const files = await courseFiles(root, { dir, spec });
   const existing = summarise(await existingPaths(dir, files));
   if (existing.length > 0 && flags.force !== true) {
@@ -28,7 +33,8 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
     // --force is the one way init loses work: say so before anyone reaches for it to restore a file.
     const stub = files.find((f) => f.path === EXECUTE)?.text;
     const mine = await readFile(join(dir, EXECUTE), 'utf8').catch(() => undefined);
-    const lost = mine !== undefined && mine !== stub ? ` (your ${EXECUTE} too: --force puts the stub in its place)` : '';
+    const lost =
+      mine !== undefined && mine !== stub ? ` (your ${EXECUTE} too: --force puts the stub in its place)` : '';
     throw new HarnessError(
       'FILES_EXIST',
       `${dir} already has ${existing.join(', ')}: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace ${them}${lost}.`,
@@ -36,7 +42,10 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
   }
   await writeFiles(dir, files).catch((error: NodeJS.ErrnoException) => {
     if (error.code === undefined) throw error;
-    throw new HarnessError('CANNOT_WRITE', `could not write the course directory ${dir} (${error.message}): init wrote nothing.`);
+    throw new HarnessError(
+      'CANNOT_WRITE',
+      `could not write the course directory ${dir} (${error.message}): init wrote nothing.`,
+    );
   });
   const tools = files.filter((f) => f.path.startsWith('src/tools/')).length;
   const shown = relative(io.cwd, dir);

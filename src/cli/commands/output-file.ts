@@ -11,13 +11,20 @@ export async function checkOutputFile(cwd: string, output: string): Promise<stri
   if (output.trim() === '') throw bad('is empty: give the report a file name, e.g. --output results.xml.');
   const file = resolve(cwd, output);
   if ((await stat(file).catch(() => undefined))?.isDirectory() === true) {
-    throw bad(`is a directory: give a file in it, e.g. --output ${JSON.stringify(`${output.replace(/\/+$/, '')}/results.xml`)}.`);
+    throw bad(
+      `is a directory: give a file in it, e.g. --output ${JSON.stringify(`${output.replace(/\/+$/, '')}/results.xml`)}.`,
+    );
   }
   const parent = dirname(file);
   const info = await stat(parent).catch(() => undefined);
   if (info === undefined) throw bad(`is in ${parent}, which does not exist: create it first (mkdir -p).`);
   if (!info.isDirectory()) throw bad(`is in ${parent}, which is not a directory.`);
-  if (!(await access(parent, constants.W_OK).then(() => true, () => false))) {
+  if (
+    !(await access(parent, constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     throw bad(`is in ${parent}, where you cannot write: pick a directory you own.`);
   }
   return file;

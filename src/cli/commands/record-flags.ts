@@ -43,14 +43,19 @@ export function badFlag(message: string): never {
 
 // Checks the flags both kinds of recording take.
 export async function checkSharedFlags(flags: RecordFlags, io: CommandIo): Promise<SharedFlags> {
-  if (flags.name !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(flags.name)) badFlag(`--name must be a kebab-case slug such as recorded-my-session, got '${flags.name}'`);
+  if (flags.name !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(flags.name))
+    badFlag(`--name must be a kebab-case slug such as recorded-my-session, got '${flags.name}'`);
   const maxCalls = flags.maxCalls === undefined ? DEFAULT_MAX_CALLS : Number(flags.maxCalls);
-  if (!Number.isInteger(maxCalls) || maxCalls < 1) badFlag(`--max-calls takes a whole number of at least 1, e.g. --max-calls ${DEFAULT_MAX_CALLS}; got '${flags.maxCalls}'`);
+  if (!Number.isInteger(maxCalls) || maxCalls < 1)
+    badFlag(
+      `--max-calls takes a whole number of at least 1, e.g. --max-calls ${DEFAULT_MAX_CALLS}; got '${flags.maxCalls}'`,
+    );
   const bash = (flags.bash ?? 'reproducible') as BashMode;
   if (!BASH_MODES.includes(bash)) badFlag(`--bash takes one of ${BASH_MODES.join(', ')}; got '${flags.bash}'`);
   const redact = (flags.redact ?? []).map(redactPattern);
   const dir = courseDirFor(io.cwd, flags.dir);
-  if (!(await isDirectory(dir))) badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
+  if (!(await isDirectory(dir)))
+    badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory the cases go into`);
   // Recorded commands (`git push`, `rm -rf …`) are replayed: `required` without a sandbox stops here, before any.
   const isolation = await chooseSandbox(flags.isolation, io.env);
   if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
@@ -66,7 +71,10 @@ function redactPattern(source: string): RegExp {
   } catch (error) {
     return badFlag(`--redact '${source}' is not a valid regular expression (${(error as Error).message})`);
   }
-  if (pattern.test('')) badFlag(`--redact '${source}' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'`);
+  if (pattern.test(''))
+    badFlag(
+      `--redact '${source}' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'`,
+    );
   return pattern;
 }
 

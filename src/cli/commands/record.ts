@@ -34,13 +34,20 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
   for (const file of flags.operands) {
-    const imported = await importTranscript(resolve(io.cwd, file), flags.format === undefined ? {} : { format: flags.format as TranscriptFormat });
-    if ('message' in imported) problems.push(`${file}${imported.line === undefined ? '' : `:${imported.line}`}: ${imported.message}`);
+    const imported = await importTranscript(
+      resolve(io.cwd, file),
+      flags.format === undefined ? {} : { format: flags.format as TranscriptFormat },
+    );
+    if ('message' in imported)
+      problems.push(`${file}${imported.line === undefined ? '' : `:${imported.line}`}: ${imported.message}`);
     else read.push({ given: file, transcript: imported });
   }
   if (problems.length > 0) throw new HarnessError('BAD_FLAG', `cannot record:\n${problems.join('\n')}`);
   const { once, notes } = readOnce(read);
-  const transcripts = once.map(({ given, transcript }) => ({ ...transcript, files: [given, ...transcript.files.slice(1)] }));
+  const transcripts = once.map(({ given, transcript }) => ({
+    ...transcript,
+    files: [given, ...transcript.files.slice(1)],
+  }));
   const me = userInfo();
   const outcome = await recordTranscripts(transcripts, {
     stage: flags.stage,
@@ -60,17 +67,28 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   });
   io.signal?.throwIfAborted();
   for (const warning of outcome.warnings) await write(io.stderr, `warning: ${warning}\n`);
-  const shown = flags.dryRun === true ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('') : '';
+  const shown =
+    flags.dryRun === true
+      ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('')
+      : '';
   const readNotes = notes.length === 0 ? '' : `${notes.join('\n')}\n\n`;
   const report = renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) });
   await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`);
   if (outcome.refused.length > 0) {
-    throw new HarnessError('BAD_FLAG', `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`);
+    throw new HarnessError(
+      'BAD_FLAG',
+      `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`,
+    );
   }
   if (outcome.cases.length === 0) {
     const replayed = outcome.reports.some((r) => r.replayed > 0);
-    const why = replayed ? 'no call of these transcripts reproduced in the sandbox' : 'no call of these transcripts could be replayed';
-    throw new HarnessError('NO_CASES', `${why}, so there is no case to write (the report above says why each was dropped)`);
+    const why = replayed
+      ? 'no call of these transcripts reproduced in the sandbox'
+      : 'no call of these transcripts could be replayed';
+    throw new HarnessError(
+      'NO_CASES',
+      `${why}, so there is no case to write (the report above says why each was dropped)`,
+    );
   }
   return 'pass';
 }
@@ -96,11 +114,18 @@ type Checked = SharedFlags & { filesFrom?: string };
 
 // Every flag checked before any work, each error saying how to fix it.
 async function checkFlags(flags: RecordFlags, io: CommandIo): Promise<Checked> {
-  for (const [key, spelling] of LIVE_ONLY) if (flags[key] !== undefined) badFlag(`${spelling} is for a live recording: add --live (and the agent command after --)`);
-  if (flags.operands.length === 0) badFlag('name at least one transcript to record: theinference record <transcript>… --stage <slug>');
-  if (flags.format !== undefined && !isTranscriptFormat(flags.format)) badFlag(`--format takes one of ${TRANSCRIPT_FORMATS.join(', ')}; got '${flags.format}'`);
+  for (const [key, spelling] of LIVE_ONLY)
+    if (flags[key] !== undefined)
+      badFlag(`${spelling} is for a live recording: add --live (and the agent command after --)`);
+  if (flags.operands.length === 0)
+    badFlag('name at least one transcript to record: theinference record <transcript>… --stage <slug>');
+  if (flags.format !== undefined && !isTranscriptFormat(flags.format))
+    badFlag(`--format takes one of ${TRANSCRIPT_FORMATS.join(', ')}; got '${flags.format}'`);
   const shared = await checkSharedFlags(flags, io);
   const filesFrom = flags.filesFrom === undefined ? undefined : resolve(io.cwd, flags.filesFrom);
-  if (filesFrom !== undefined && !(await isDirectory(filesFrom))) badFlag(`--files-from ${flags.filesFrom}: no such directory; give the workspace as it was when the session started`);
+  if (filesFrom !== undefined && !(await isDirectory(filesFrom)))
+    badFlag(
+      `--files-from ${flags.filesFrom}: no such directory; give the workspace as it was when the session started`,
+    );
   return { ...shared, ...(filesFrom === undefined ? {} : { filesFrom }) };
 }

@@ -3,7 +3,14 @@
 // says what is out of date. A student's run never comes here: `test` never writes a snapshot.
 import { rm } from 'node:fs/promises';
 import { loadCases } from '../../course/load-cases.ts';
-import { formatSnapshot, parseSnapshot, readText, snapshotNames, snapshotPath, writeIfChanged } from '../../course/snapshot-file.ts';
+import {
+  formatSnapshot,
+  parseSnapshot,
+  readText,
+  snapshotNames,
+  snapshotPath,
+  writeIfChanged,
+} from '../../course/snapshot-file.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { renderLineDiff, renderValueDiff } from '../../grade/report/render-diff.ts';
 import { runReference, type ReferenceResult } from '../../grade/run/run-reference.ts';
@@ -57,7 +64,12 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
 }
 
 // Compares one case's fresh results with its file, writing the file unless checking.
-async function settle(root: string, c: Case, run: ReferenceResult | undefined, o: { check: boolean; color: boolean }): Promise<Entry> {
+async function settle(
+  root: string,
+  c: Case,
+  run: ReferenceResult | undefined,
+  o: { check: boolean; color: boolean },
+): Promise<Entry> {
   if (run === undefined) return { name: c.name, status: 'failed', detail: 'the reference did not run this case' };
   if (!run.ok) return { name: c.name, status: 'failed', detail: `the reference failed: ${run.why}` };
   const results = run.results;

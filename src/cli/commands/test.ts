@@ -1,5 +1,3 @@
-// `theinference test --stage <slug> …`: grades a course directory and reports in the chosen format.
-import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
@@ -40,18 +38,25 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.watch === true && (flags.output !== undefined || flags.reporter !== 'pretty')) {
-    throw new HarnessError('BAD_FLAG', '--watch shows the terminal report: drop --reporter and --output, or drop --watch.');
+    throw new HarnessError(
+      'BAD_FLAG',
+      '--watch shows the terminal report: drop --reporter and --output, or drop --watch.',
+    );
   }
   const output = flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output);
   // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
   const isolation = await chooseSandbox(flags.isolation, io.env);
   // Watch mode shows it with every report instead: its first run would clear it off the screen at once.
-  if (isolation.warning !== undefined && flags.watch !== true) await write(io.stderr, `warning: ${isolation.warning}\n`);
+  if (isolation.warning !== undefined && flags.watch !== true)
+    await write(io.stderr, `warning: ${isolation.warning}\n`);
   options.sandbox = isolation.sandbox;
   if (flags.failed === true) {
     options.cases = await failedCases(options.dir, flags);
     if (options.cases.length === 0) {
-      await write(io.stdout, `The last run of ${flags.stage} in ${options.dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`);
+      await write(
+        io.stdout,
+        `The last run of ${flags.stage} in ${options.dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`,
+      );
       return 'pass';
     }
   }
@@ -84,7 +89,10 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   } else {
     const text = renderReport(flags.reporter, report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) });
     await writeAtomically(output, text);
-    await write(io.stdout, `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`);
+    await write(
+      io.stdout,
+      `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`,
+    );
   }
   return report.failed > 0 ? 'fail' : 'pass';
 }
@@ -97,8 +105,12 @@ export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
     cases: flags.case,
     env: io.env,
     ...(flags.bail === true ? { bail: true } : {}),
-    ...(flags.timeout === undefined ? {} : { timeoutMs: positiveInteger('--timeout', flags.timeout, 'milliseconds per case, e.g. --timeout 20000') }),
-    ...(flags.jobs === undefined ? {} : { jobs: positiveInteger('--jobs', flags.jobs, 'program processes at once, e.g. --jobs 2') }),
+    ...(flags.timeout === undefined
+      ? {}
+      : { timeoutMs: positiveInteger('--timeout', flags.timeout, 'milliseconds per case, e.g. --timeout 20000') }),
+    ...(flags.jobs === undefined
+      ? {}
+      : { jobs: positiveInteger('--jobs', flags.jobs, 'program processes at once, e.g. --jobs 2') }),
     ...(flags.shard === undefined ? {} : { shard: parseShard(flags.shard) }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };

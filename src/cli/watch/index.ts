@@ -31,7 +31,12 @@ import { watchTargets } from './watch-paths.ts';
 
 // What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset). `warnings`
 // hold for the whole session (no sandbox here): each run clears the screen, so every report repeats them.
-export type WatchIo = { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; color: boolean; warnings?: string[] };
+export type WatchIo = {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  color: boolean;
+  warnings?: string[];
+};
 
 // Editors save in bursts of events a few milliseconds apart; 100 ms of quiet ends the burst.
 const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };

@@ -96,10 +96,10 @@ export function step(state: WatchState, event: WatchEvent): [WatchState, Effect[
         const done: WatchState = { ...state, phase: 'done', current: undefined, exitCode: 2 };
         return [done, [{ type: 'fail', message: event.message }]];
       }
-      return [{ ...state, phase: 'idle', current: undefined, exitCode: 2 }, [
-        { type: 'show-error', message: event.message },
-        ...idleScreen(state),
-      ]];
+      return [
+        { ...state, phase: 'idle', current: undefined, exitCode: 2 },
+        [{ type: 'show-error', message: event.message }, ...idleScreen(state)],
+      ];
   }
 }
 

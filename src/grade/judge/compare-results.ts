@@ -64,8 +64,12 @@ export function describeDifference(expected: unknown, received: unknown, path = 
 
 function describeObjects(expected: Record<string, unknown>, received: Record<string, unknown>, path: string): string {
   const inner = (key: string): string => (path === '' ? key : `${path}.${key}`);
-  const missing = Object.keys(expected).filter((k) => !Object.hasOwn(received, k)).sort();
-  const extra = Object.keys(received).filter((k) => !Object.hasOwn(expected, k)).sort();
+  const missing = Object.keys(expected)
+    .filter((k) => !Object.hasOwn(received, k))
+    .sort();
+  const extra = Object.keys(received)
+    .filter((k) => !Object.hasOwn(expected, k))
+    .sort();
   const parts = [
     ...missing.map((k) => `"${inner(k)}" is missing (expected ${short(expected[k])})`),
     ...extra.map((k) => `unexpected "${inner(k)}": ${short(received[k])}`),
@@ -87,7 +91,9 @@ export function describeStrings(expected: string, received: string): string {
     return ' differs only in whitespace at the end';
   }
   if (received.replace(/\r\n/g, '\n') === expected.replace(/\r\n/g, '\n')) {
-    return received.includes('\r\n') ? ' has \\r\\n line endings where \\n was expected' : ' is missing the \\r of \\r\\n line endings';
+    return received.includes('\r\n')
+      ? ' has \\r\\n line endings where \\n was expected'
+      : ' is missing the \\r of \\r\\n line endings';
   }
   const e = expected.split('\n');
   const r = received.split('\n');

@@ -31,14 +31,24 @@ export const METHODS: Record<string, MethodContract> = {
     call: 'tools.insert(input.path, input.insert_line, input.insert_text ?? input.new_str)',
     section: 'insert(path, insertLine, text)',
   },
-  glob: { names: ['Glob', 'glob'], keys: ['pattern', 'path'], call: 'tools.glob(input.pattern, input.path)', section: 'glob(pattern, path?)' },
+  glob: {
+    names: ['Glob', 'glob'],
+    keys: ['pattern', 'path'],
+    call: 'tools.glob(input.pattern, input.path)',
+    section: 'glob(pattern, path?)',
+  },
   grep: {
     names: ['Grep', 'grep'],
     keys: ['pattern', 'path', 'glob'],
     call: 'tools.grep(input.pattern, input.path, input.glob)',
     section: 'grep(pattern, path?, glob?)',
   },
-  bash: { names: ['Bash', 'bash'], keys: ['command', 'timeout'], call: 'tools.bash(input.command, input.timeout)', section: 'bash(command, timeoutMs?)' },
+  bash: {
+    names: ['Bash', 'bash'],
+    keys: ['command', 'timeout'],
+    call: 'tools.bash(input.command, input.timeout)',
+    section: 'bash(command, timeoutMs?)',
+  },
 };
 
 // Every tool name the dispatcher routes.

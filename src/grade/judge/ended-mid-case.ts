@@ -36,7 +36,10 @@ export function timeoutFailure(c: Case, o: Timeout, first: boolean, early: boole
     const message = `the case did not finish within ${limit}, and program.ts reported no call of it starting: a loop or an \`await\` that never ends in your code, before its first call (${before}) or, if program.ts is an old copy that reports no calls, in a call. ${killed}`;
     return { kind: 'timeout', message };
   }
-  const ran = where.ms >= 0.9 * o.timeoutMs ? `did not return within ${limit}` : `had run ${seconds(where.ms)} without returning when the case's ${limit} ran out`;
+  const ran =
+    where.ms >= 0.9 * o.timeoutMs
+      ? `did not return within ${limit}`
+      : `had run ${seconds(where.ms)} without returning when the case's ${limit} ran out`;
   const shell = SHELL_TOOLS.has(where.call.tool);
   const why = shell
     ? 'its command may still be running, or your code waits for something that never comes'
@@ -59,7 +62,7 @@ export function exitFailure(c: Case, o: Exited, early: boolean): Failure {
     // Exit 0 with nothing printed: nothing failed, something ended the process before program.ts's main ran.
     const hint =
       'something ends the process while your code is loaded, before any case runs: a `process.exit()` at the top ' +
-      'level of a module (outside any function), or a program.ts that is not the course\'s';
+      "level of a module (outside any function), or a program.ts that is not the course's";
     return { kind, message, hint };
   }
   const where = whereIn(c, o);
@@ -74,16 +77,29 @@ export function exitFailure(c: Case, o: Exited, early: boolean): Failure {
 function unsettled(c: Case, o: Exited, early: boolean): Failure {
   const exited = 'Node exited with code 13 when nothing was left to run';
   if (early) {
-    const hint = 'an `await` at the top level of a module (outside any function), in src/ or a module it imports, waits for something that never resolves: move it into a function, or make it settle';
-    return { kind: 'crash', message: `a promise never settled while the program loaded. ${exited}, before running any case`, hint };
+    const hint =
+      'an `await` at the top level of a module (outside any function), in src/ or a module it imports, waits for something that never resolves: move it into a function, or make it settle';
+    return {
+      kind: 'crash',
+      message: `a promise never settled while the program loaded. ${exited}, before running any case`,
+      hint,
+    };
   }
   const where = whereIn(c, o);
   if (typeof where !== 'object') {
     const when = where === 'before-calls' ? "before this case's first call" : 'before printing results for this case';
-    return { kind: 'crash', message: `a promise in your code never settled: an \`await\` on something that never resolves. ${exited}, ${when}` };
+    return {
+      kind: 'crash',
+      message: `a promise in your code never settled: an \`await\` on something that never resolves. ${exited}, ${when}`,
+    };
   }
   const hint = `${lookAt(where.call.tool)}: an \`await\` on a promise that nothing resolves (a callback never called, an event never emitted, a \`new Promise\` whose resolve is never called)`;
-  return { kind: 'crash', message: `${position(where)} never returned: a promise in your code never settled — an \`await\` on something that never resolves. ${exited}`, ...located(where), hint };
+  return {
+    kind: 'crash',
+    message: `${position(where)} never returned: a promise in your code never settled — an \`await\` on something that never resolves. ${exited}`,
+    ...located(where),
+    hint,
+  };
 }
 
 // A progress line naming a call the case does not have is not believed.
@@ -91,7 +107,9 @@ function whereIn(c: Case, o: Pick<CaseOutcome, 'calling'>): Where {
   if (o.calling === 'none') return 'before-calls';
   const index = (o.calling?.call ?? 0) - 1;
   const call = c.data.calls[index];
-  return call === undefined || o.calling === undefined ? undefined : { index, call, of: c.data.calls.length, ms: o.calling.ms };
+  return call === undefined || o.calling === undefined
+    ? undefined
+    : { index, call, of: c.data.calls.length, ms: o.calling.ms };
 }
 
 type InCall = Extract<Where, object>;

@@ -95,7 +95,10 @@ function unknownWording(ctx: HintContext): Hint | undefined {
   if (got !== want) {
     // The same wrong template whatever name it was filled with.
     const template = tool === '' ? `${got}<name>` : got.split(tool).join('<name>');
-    return { text: `the exact text is lowercase \`${want}\` (you sent \`${got}\`)`, cause: `unknown tool worded ${template}` };
+    return {
+      text: `the exact text is lowercase \`${want}\` (you sent \`${got}\`)`,
+      cause: `unknown tool worded ${template}`,
+    };
   }
   const text = `an unknown tool is an error: return { content: '${want}', is_error: true } (your result has no \`is_error: true\`)`;
   return { text, cause: 'unknown tool without is_error' };
@@ -124,7 +127,10 @@ function wrongResultKey({ call, expected, received }: HintContext): Hint | undef
   if (want === undefined || got === undefined || 'content' in got) return undefined;
   const key = Object.keys(got).find((k) => got[k] === want);
   if (key === undefined) return undefined;
-  const fix = call.tool === 'echo' ? '{ content: input.text }' : `{ content: … } (the ToolOutput of tools.${methodOf(call.tool) ?? 'the tool'} as it is)`;
+  const fix =
+    call.tool === 'echo'
+      ? '{ content: input.text }'
+      : `{ content: … } (the ToolOutput of tools.${methodOf(call.tool) ?? 'the tool'} as it is)`;
   const text = `${call.tool}'s result has \`${key}\` where a ToolOutput has \`content\`: return ${fix}`;
   return { text, cause: `result under ${key} in ${branchOf(call.tool)}` };
 }
@@ -144,7 +150,10 @@ function unawaited({ call, expected, received }: HintContext): Hint | undefined 
   const cause = `not awaited in ${branchOf(call.tool)}`;
   const content = asOutput(received)?.content;
   if ((content !== null && typeof content === 'object') || content === '[object Promise]') {
-    return { text: `the result of ${method} was not awaited: \`content\` holds a Promise; return the ToolOutput of ${method}(…) itself`, cause };
+    return {
+      text: `the result of ${method} was not awaited: \`content\` holds a Promise; return the ToolOutput of ${method}(…) itself`,
+      cause,
+    };
   }
   if (jsonEqual(received, {}) && contentOf(expected) !== undefined) {
     const text = `${call.tool}'s result is {} (no \`content\`): a field read off ${method}(…) without \`await\` is undefined (it returns a Promise), as is a field a ToolOutput does not have; return ${method}(…) itself, or read the fields of \`await ${method}(…)\`. \`npm run typecheck\` flags both: the grader runs your code without type-checking it`;
@@ -192,18 +201,23 @@ function misplacedArgument({ call, expected, received }: HintContext): Hint | un
   const contract = method === undefined ? undefined : METHODS[method];
   if (contract === undefined || !isError(received) || contentOf(expected) === contentOf(received)) return undefined;
   const got = contentOf(received) ?? '';
-  const invalid = /^Invalid parameter '(\w+)': expected (?:a string, got (\w+)|a whole number[^,]*, got (.*))$/.exec(got);
+  const invalid = /^Invalid parameter '(\w+)': expected (?:a string, got (\w+)|a whole number[^,]*, got (.*))$/.exec(
+    got,
+  );
   let key: string | undefined;
   let what: string | undefined;
   if (invalid !== null) {
     key = invalid[1] ?? '';
     const wholeInput = invalid[2] === 'object' || invalid[3]?.startsWith('{');
-    if (!contract.keys.includes(key) || !given(call, key) || says(expected, new RegExp(`^Invalid parameter '${key}'`))) return undefined;
+    if (!contract.keys.includes(key) || !given(call, key) || says(expected, new RegExp(`^Invalid parameter '${key}'`)))
+      return undefined;
     what = wholeInput && key === contract.keys[0] ? 'the whole input object' : `something other than input.${key}`;
   } else {
     // A path error quoting another key's value: that value went where the path goes.
     const quoted = /^(?:Path not found|Not a directory|File not found|Path escapes workspace): (.*)$/.exec(got)?.[1];
-    const other = contract.keys.find((k) => k !== 'path' && quoted !== undefined && call.input[k] === quoted && call.input.path !== quoted);
+    const other = contract.keys.find(
+      (k) => k !== 'path' && quoted !== undefined && call.input[k] === quoted && call.input.path !== quoted,
+    );
     if (other === undefined || !contract.keys.includes('path')) return undefined;
     key = 'path';
     what = `input.${other}`;
@@ -220,7 +234,12 @@ function swappedOldNew({ call, expected, received }: HintContext): string | unde
 
 // A key the method reads, and how to tell from the two results that the dispatcher dropped it.
 const IGNORED_KEYS: [method: string, key: string, argument: string, dropped: (e: unknown, r: unknown) => boolean][] = [
-  ['view', 'view_range', 'second', (e, r) => says(e, /^(Invalid view_range|view_range is not allowed)/) || moreLines(e, r)],
+  [
+    'view',
+    'view_range',
+    'second',
+    (e, r) => says(e, /^(Invalid view_range|view_range is not allowed)/) || moreLines(e, r),
+  ],
   ['bash', 'timeout', 'second', (e, r) => says(e, TIME_LIMIT) && !says(r, TIME_LIMIT)],
   ['grep', 'glob', 'third', (e, r) => says(e, /^Invalid parameter 'glob'|^No matches found$/) || moreLines(e, r)],
   ['glob', 'path', 'second', (e, r) => (isError(e) ? says(e, /^(Path not found|Not a directory): /) : fromRoot(e, r))],
@@ -229,7 +248,9 @@ const IGNORED_KEYS: [method: string, key: string, argument: string, dropped: (e:
 function ignoredKey({ call, expected, received }: HintContext): string | undefined {
   if (isError(received)) return undefined;
   const method = methodOf(call.tool);
-  const hit = IGNORED_KEYS.find(([m, key, , dropped]) => m === method && given(call, key) && dropped(expected, received));
+  const hit = IGNORED_KEYS.find(
+    ([m, key, , dropped]) => m === method && given(call, key) && dropped(expected, received),
+  );
   return hit && `input.${hit[1]} was ignored: pass it to tools.${hit[0]} as its ${hit[2]} argument`;
 }
 

@@ -50,12 +50,16 @@ function annotation(c: CaseResult): string {
   const text = [failureMessage(c), hint === undefined ? '' : `Hint: ${hint}`, `Case: ${c.description}`]
     .filter((part) => part !== '')
     .join('\n');
-  return workflowCommand('error', { title: bounded(oneLine(c.name), TITLE_LIMIT) }, bounded(plainText(text), MESSAGE_LIMIT));
+  return workflowCommand(
+    'error',
+    { title: bounded(oneLine(c.name), TITLE_LIMIT) },
+    bounded(plainText(text), MESSAGE_LIMIT),
+  );
 }
 
 // Text cut to `max` characters with an ellipsis, so a cut is visible rather than silent.
 function bounded(text: string, max: number): string {
-  return text.length <= max ? text : cut(text, max - 1) + '…';
+  return text.length <= max ? text : `${cut(text, max - 1)}…`;
 }
 
 function summary(report: RunReport, failed: CaseResult[], rerunCommand: string | undefined): string {
@@ -68,4 +72,3 @@ function summary(report: RunReport, failed: CaseResult[], rerunCommand: string |
     ...(rerunCommand === undefined ? [] : [`Re-run just the failures: ${oneLine(rerunCommand)}`]),
   ].join('\n');
 }
-

@@ -29,7 +29,10 @@ export function renderReport(
 ): string {
   if (name === 'pretty') return renderPretty(report, options);
   const diagnose = (c: CaseResult): string => renderFailure(c, { color: false });
-  return FORMATS[name](report, { diagnose, ...(options.rerunCommand === undefined ? {} : { rerunCommand: options.rerunCommand }) });
+  return FORMATS[name](report, {
+    diagnose,
+    ...(options.rerunCommand === undefined ? {} : { rerunCommand: options.rerunCommand }),
+  });
 }
 
 // Whether `name` is a reporter name.

@@ -30,7 +30,7 @@ export const OUTPUT_NOTICE = 'Output was truncated. Please limit to 500 chars';
 
 // The report as results.json: two-space indent, trailing newline.
 export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
-  return JSON.stringify(toJsonReport(report, ctx), null, 2) + '\n';
+  return `${JSON.stringify(toJsonReport(report, ctx), null, 2)}\n`;
 }
 
 // The report as a results.json value. `error` (Exercism: "the tests did not run correctly") only when every
@@ -62,5 +62,5 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
 // At most OUTPUT_LIMIT characters in all, the notice included: the head of the output, then the notice.
 export function capOutput(output: string): string {
   if (output.length <= OUTPUT_LIMIT) return output;
-  return cut(output, OUTPUT_LIMIT - OUTPUT_NOTICE.length - 1) + '\n' + OUTPUT_NOTICE;
+  return `${cut(output, OUTPUT_LIMIT - OUTPUT_NOTICE.length - 1)}\n${OUTPUT_NOTICE}`;
 }

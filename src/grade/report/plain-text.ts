@@ -2,7 +2,8 @@
 // convention, and no character that XML, YAML or a log viewer would reject or act on.
 
 // CSI (`ESC [ … final`, or the one-byte C1 CSI), OSC (`ESC ] … BEL|ST`) and two-byte escapes (`ESC x`).
-const ANSI_ESCAPE = /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[@-_]/g;
+const ANSI_ESCAPE =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[@-_]/g;
 
 // C0 controls except tab and newline, and DEL: shown as their Unicode Control Pictures (U+2400 + code, U+2421).
 const C0_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;

@@ -29,7 +29,9 @@ export function renderPretty(report: RunReport, options: { color: boolean; rerun
   const blocks: string[] = [];
   if (failures.length > 0) {
     const rule = c.red(`─── ${failures.length} failed ${'─'.repeat(40)}`);
-    const groups = groupFailures(failures).map((g) => renderGroup(g, { color: options.color, total: report.cases.length }));
+    const groups = groupFailures(failures).map((g) =>
+      renderGroup(g, { color: options.color, total: report.cases.length }),
+    );
     blocks.push([rule, ...groups].join('\n\n'));
   }
   for (const warning of report.warnings ?? []) blocks.push(`${c.yellow('warning:')} ${warning}`);

@@ -54,7 +54,10 @@ export function renderLineDiff(expected: string[], received: string[], options: 
   }
   if (shown.length > max) out.push(c.dim(`  … ${shown.length - max} more diff lines`));
   if ([...expected, ...received].some((l) => l.includes(TRAILING_SPACE))) {
-    out.push('', c.dim(`${TRAILING_SPACE} marks a trailing space; tabs, \\r and invisible characters are shown escaped`));
+    out.push(
+      '',
+      c.dim(`${TRAILING_SPACE} marks a trailing space; tabs, \\r and invisible characters are shown escaped`),
+    );
   }
   return out.join('\n');
 }
@@ -99,8 +102,14 @@ function markPairs(rows: Row[], n: number, c: ChalkInstance): void {
     const common = parts.filter((p) => !p.added && !p.removed).reduce((sum, p) => sum + p.value.length, 0);
     // Lines with little in common read better whole than as confetti.
     if (common * 2 < Math.max(removed.text.length, added.text.length)) continue;
-    removed.marked = parts.filter((p) => !p.added).map((p) => (p.removed ? c.inverse.green(p.value) : c.green(p.value))).join('');
-    added.marked = parts.filter((p) => !p.removed).map((p) => (p.added ? c.inverse.red(p.value) : c.red(p.value))).join('');
+    removed.marked = parts
+      .filter((p) => !p.added)
+      .map((p) => (p.removed ? c.inverse.green(p.value) : c.green(p.value)))
+      .join('');
+    added.marked = parts
+      .filter((p) => !p.removed)
+      .map((p) => (p.added ? c.inverse.red(p.value) : c.red(p.value)))
+      .join('');
   }
 }
 
@@ -136,7 +145,9 @@ function render(value: unknown, indent: string): string {
   }
   const keys = Object.keys(value).sort();
   if (keys.length === 0) return '{}';
-  const entries = keys.map((k) => `${inner}${JSON.stringify(k)}: ${render((value as Record<string, unknown>)[k], inner)}`);
+  const entries = keys.map(
+    (k) => `${inner}${JSON.stringify(k)}: ${render((value as Record<string, unknown>)[k], inner)}`,
+  );
   return `{\n${entries.join(',\n')}\n${indent}}`;
 }
 

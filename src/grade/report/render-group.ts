@@ -19,20 +19,27 @@ export function renderGroup(group: FailureGroup, options: { color: boolean; tota
   if (rest.length === 0) return text;
   const c = painter(options.color);
   const head = `${rest.length} more ${rest.length === 1 ? 'case fails' : 'cases fail'} the same way:`;
-  return `${text}\n\n  ${c.yellow(head)}\n${wrapNames(rest.map((r) => r.name)).map((l) => `    ${l}`).join('\n')}`;
+  return `${text}\n\n  ${c.yellow(head)}\n${wrapNames(rest.map((r) => r.name))
+    .map((l) => `    ${l}`)
+    .join('\n')}`;
 }
 
 // One verdict for a program that failed before its first case: its error once (without the stack frames of
 // Node and node_modules), then what to do.
 function renderLoadFailure(first: CaseResult, count: number, options: { color: boolean; total: number }): string {
   const c = painter(options.color);
-  const which = count === options.total ? `none of the ${count} cases ran` : `${count} of the ${options.total} cases did not run`;
+  const which =
+    count === options.total ? `none of the ${count} cases ran` : `${count} of the ${options.total} cases did not run`;
   const failure = first.failure!;
-  const lines = [`${c.red('✗')} ${c.bold('your program did not start')}${c.dim(` — ${which}`)}`, `  ${failure.message}`];
+  const lines = [
+    `${c.red('✗')} ${c.bold('your program did not start')}${c.dim(` — ${which}`)}`,
+    `  ${failure.message}`,
+  ];
   const trimmed = trimStack(first.output);
   const output = renderOutput(trimmed.text);
   if (output !== '') lines.push('', output.replace(/^/gm, '  '));
-  if (trimmed.dropped > 0) lines.push(c.dim(`  (${trimmed.dropped} lines of stack inside Node and node_modules left out)`));
+  if (trimmed.dropped > 0)
+    lines.push(c.dim(`  (${trimmed.dropped} lines of stack inside Node and node_modules left out)`));
   if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${failure.hint}`);
   return lines.join('\n');
 }
@@ -42,7 +49,9 @@ function wrapNames(names: string[]): string[] {
   let chars = 0;
   const shown = names.filter((name, i) => (chars += name.length + 2) <= NAMES_CHARS || i === 0);
   const left = names.length - shown.length;
-  const words = shown.map((name, i) => (i < shown.length - 1 ? `${name},` : left > 0 ? `${name}, and ${left} more` : name));
+  const words = shown.map((name, i) =>
+    i < shown.length - 1 ? `${name},` : left > 0 ? `${name}, and ${left} more` : name,
+  );
   const lines: string[] = [];
   for (const word of words) {
     const last = lines.at(-1);

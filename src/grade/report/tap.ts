@@ -7,7 +7,10 @@ import { yamlLiteral, yamlString, yamlValue } from './yaml-text.ts';
 // and under each failing one a YAML diagnostic block indented two spaces. The run ends with the comment
 // `# N passed, N failed`: a bare line there would be non-TAP data, which strict consumers reject.
 export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
-  const lines = ['TAP version 14', report.cases.length === 0 ? '1..0 # SKIP no cases selected' : `1..${report.cases.length}`];
+  const lines = [
+    'TAP version 14',
+    report.cases.length === 0 ? '1..0 # SKIP no cases selected' : `1..${report.cases.length}`,
+  ];
   report.cases.forEach((c, i) => {
     const status = caseStatus(c);
     lines.push(`${status === 'pass' ? 'ok' : 'not ok'} ${i + 1} - ${tapDescription(c.name)}`);

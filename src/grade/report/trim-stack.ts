@@ -34,5 +34,11 @@ export function trimStack(output: string): { text: string; dropped: number } {
       }
     }
   }
-  return { text: kept.join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+/, ''), dropped };
+  return {
+    text: kept
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/^\n+/, ''),
+    dropped,
+  };
 }

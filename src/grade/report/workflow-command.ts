@@ -17,7 +17,7 @@ export function escapeProperty(text: string): string {
 // One workflow command line.
 export function workflowCommand(name: string, properties: Record<string, string>, data: string): string {
   const props = Object.entries(properties).map(([key, value]) => `${key}=${escapeProperty(value)}`);
-  return `::${name}${props.length === 0 ? '' : ' ' + props.join(',')}::${escapeData(data)}`;
+  return `::${name}${props.length === 0 ? '' : ` ${props.join(',')}`}::${escapeData(data)}`;
 }
 
 // What every line of untrusted text is prefixed with: never whitespace, which the runner trims before looking
@@ -34,6 +34,6 @@ export function quarantine(text: string): string[] {
   const lines = plainText(text)
     .split('\n')
     .map((line) => UNTRUSTED_PREFIX + line);
-  const token = 'theinference-' + createHash('sha256').update(lines.join('\n')).digest('hex');
+  const token = `theinference-${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
   return [`::stop-commands::${token}`, ...lines, `::${token}::`];
 }

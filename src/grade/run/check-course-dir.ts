@@ -35,7 +35,8 @@ export async function checkCourseDir(dir: string): Promise<void> {
 // Why program.ts would not load as an ES module, and the one command or edit that fixes it.
 function notAModule(dir: string, scope: Scope | undefined): string {
   const why = 'program.ts runs as an ES module (it uses top-level await)';
-  if (scope?.broken !== undefined) return `${why}, but ${scope.file} is not valid JSON (${scope.broken}): fix it, with "type": "module" in it.`;
+  if (scope?.broken !== undefined)
+    return `${why}, but ${scope.file} is not valid JSON (${scope.broken}): fix it, with "type": "module" in it.`;
   if (scope === undefined) {
     return `${why}, but there is no package.json in ${dir} or above it: add one with { "type": "module" } to ${dir} (\`npx theinference init\` writes a course directory with one).`;
   }

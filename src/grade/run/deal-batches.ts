@@ -11,7 +11,11 @@ export function roundRobin<T>(items: T[], jobs: number): T[][] {
 // Batches for `cases`: balanced by `expectedMs` (by case name) when it knows any of them, else round robin.
 // Balancing is the longest-first greedy rule: each case, longest first, joins the batch with the least work so far;
 // a case with no timing counts as the median of those known. Each batch keeps the cases in their given order.
-export function dealBatches<T extends { name: string }>(cases: T[], jobs: number, expectedMs?: ReadonlyMap<string, number>): T[][] {
+export function dealBatches<T extends { name: string }>(
+  cases: T[],
+  jobs: number,
+  expectedMs?: ReadonlyMap<string, number>,
+): T[][] {
   const known = cases.flatMap((c) => expectedMs?.get(c.name) ?? []).sort((a, b) => a - b);
   if (known.length === 0) return roundRobin(cases, jobs);
   const typical = known[Math.floor(known.length / 2)] as number;

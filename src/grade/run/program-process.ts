@@ -26,7 +26,10 @@ export type ProgramProcess = {
   // Settles only when spawning failed (an 'error' before any pid): why the process never ran.
   spawnFailure: Promise<Error>;
   // The program's own exit from the child's: the sandbox reports a program killed by a signal as 128 + its number.
-  exitOf: (code: number | null, signal: NodeJS.Signals | null) => { code: number | null; signal: NodeJS.Signals | null };
+  exitOf: (
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ) => { code: number | null; signal: NodeJS.Signals | null };
   // Kills the program and everything it started; safe to call more than once.
   kill: () => void;
   // Kills it, waits until all of it is dead, removes its temp dir; resolves to a warning when something of
@@ -73,15 +76,24 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
   const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
   const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
-  const layout = sandboxLayout({ dir: start.dir, id: randomBytes(6).toString('hex'), files: start.files ?? [], ...cache });
+  const layout = sandboxLayout({
+    dir: start.dir,
+    id: randomBytes(6).toString('hex'),
+    files: start.files ?? [],
+    ...cache,
+  });
   const tmp = layout.tmp;
   const env = programEnv(start.env, tmp);
-  const child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args], {
-    cwd: layout.dir,
-    env,
-    detached: true,
-    stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    bwrap,
+    [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args],
+    {
+      cwd: layout.dir,
+      env,
+      detached: true,
+      stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
+    },
+  );
   // bwrap says on fd 3 which host pid its init has: killing that one kills the whole namespace, and it is gone
   // (a zombie at most) only once every process in the namespace is.
   let init: number | undefined;
@@ -97,7 +109,10 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
     if (child.pid !== undefined) signal(-child.pid, 'SIGKILL');
   };
   return started(child, [tmp], kill, {
-    exitOf: (code, sig) => (sig === null && code !== null && code > 128 && signalName(code - 128) !== undefined ? { code: null, signal: signalName(code - 128)! } : { code, signal: sig }),
+    exitOf: (code, sig) =>
+      sig === null && code !== null && code > 128 && signalName(code - 128) !== undefined
+        ? { code: null, signal: signalName(code - 128)! }
+        : { code, signal: sig },
     gone: () => init === undefined || allDead([init]),
     remove: async () => undefined,
   });

@@ -98,14 +98,24 @@ export async function runBatch(batch: BatchCase[], ctx: BatchContext): Promise<B
     if (startupFailure !== undefined || (probe && result.lines === 0) || result.end.kind === 'spawn-failed') {
       const outcome: CaseOutcome =
         startupFailure !== undefined ? { kind: 'bad-line', reason: startupFailure } : endOutcome(result, false);
-      return { kind: 'not-started', outcome: { ...outcome, beforeAnyCase: true }, output: startupOutput + result.output };
+      return {
+        kind: 'not-started',
+        outcome: { ...outcome, beforeAnyCase: true },
+        output: startupOutput + result.output,
+      };
     }
     const after = (k: number): BatchCase[] => (released ? [] : batch.slice(k));
     if (result.end.kind === 'stopped') return { kind: 'ran', rest: after(judged) }; // a bad line: its case is judged
     const inFlight = batch[judged];
     if (inFlight === undefined || judged > last) return { kind: 'ran', rest: [] };
     const output = (judged === 0 ? startupOutput : '') + result.output;
-    ctx.onCase({ name: inFlight.name, outcome: endOutcome(result, true), output, durationMs: result.durationMs, shared: probe });
+    ctx.onCase({
+      name: inFlight.name,
+      outcome: endOutcome(result, true),
+      output,
+      durationMs: result.durationMs,
+      shared: probe,
+    });
     return { kind: 'ran', rest: after(judged + 1) };
   };
 

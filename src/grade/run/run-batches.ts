@@ -39,7 +39,10 @@ export type PoolOptions = {
 
 // Runs every case; resolves when all are reported (or the signal stopped the pool) and every process is gone.
 export async function runBatches(options: PoolOptions): Promise<void> {
-  const queue = options.alone === true ? options.cases.map((c) => [c]) : dealBatches(options.cases, options.jobs, options.expectedMs);
+  const queue =
+    options.alone === true
+      ? options.cases.map((c) => [c])
+      : dealBatches(options.cases, options.jobs, options.expectedMs);
   // A batch of one needs no probe when it is the whole run: its failure is the run's whichever way it fails.
   const probeEvery = options.alone !== true && queue.length > 1;
   const reported = new Set<string>();
@@ -55,7 +58,13 @@ export async function runBatches(options: PoolOptions): Promise<void> {
   const lingering = new Set<Promise<void>>();
 
   const notStarted = (end: Extract<BatchEnd, { kind: 'not-started' }>, batch: BatchCase[]): void => {
-    const verdict = (c: BatchCase): CaseRun => ({ name: c.name, outcome: end.outcome, output: end.output, durationMs: 0, shared: false });
+    const verdict = (c: BatchCase): CaseRun => ({
+      name: c.name,
+      outcome: end.outcome,
+      output: end.output,
+      durationMs: 0,
+      shared: false,
+    });
     if (loaded) {
       // Another process loaded the very same program: this one's failure is its own batch's.
       for (const c of batch) onCase(verdict(c));

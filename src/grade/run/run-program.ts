@@ -75,9 +75,23 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   let proc: ProgramProcess;
   try {
     // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
-    proc = standby ?? (await startProcess({ dir: run.dir, env: run.env, args: ['program.ts', 'dispatch', '-'], stdin: 'pipe', ...run.confinement }));
+    proc =
+      standby ??
+      (await startProcess({
+        dir: run.dir,
+        env: run.env,
+        args: ['program.ts', 'dispatch', '-'],
+        stdin: 'pipe',
+        ...run.confinement,
+      }));
   } catch (error) {
-    return { end: { kind: 'spawn-failed', message: (error as Error).message }, lines: 0, output: '', durationMs: 0, reportsCalls: false };
+    return {
+      end: { kind: 'spawn-failed', message: (error as Error).message },
+      lines: 0,
+      output: '',
+      durationMs: 0,
+      reportsCalls: false,
+    };
   }
   let result: ProgramResult | undefined;
   try {
@@ -126,7 +140,10 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
       child.stdout?.destroy();
       child.stderr?.destroy();
       const durationMs = performance.now() - since;
-      const inFlight = calling === undefined ? {} : { calling: { call: calling.call, ms: (endedAt ?? performance.now()) - calling.at } };
+      const inFlight =
+        calling === undefined
+          ? {}
+          : { calling: { call: calling.call, ms: (endedAt ?? performance.now()) - calling.at } };
       resolve({ end: end ?? exit, lines, output: take(), durationMs, reportsCalls: called, ...inFlight });
     };
     const stop = (why: ProgramEnd): void => {

@@ -14,7 +14,13 @@ export type ReferenceResult = { ok: true; results: unknown[] } | { ok: false; wh
 
 // What to run: the package root holding the reference, its cases (on disk), the environment, and whether its
 // processes are sandboxed (the command's --isolation decision: src/grade/run/isolation/choose-sandbox.ts).
-export type ReferenceRun = { root: string; cases: Case[]; env: NodeJS.ProcessEnv; sandbox: boolean; signal?: AbortSignal };
+export type ReferenceRun = {
+  root: string;
+  cases: Case[];
+  env: NodeJS.ProcessEnv;
+  sandbox: boolean;
+  signal?: AbortSignal;
+};
 
 // Each case's results by name (a case the pool never reported, in an aborted run, is absent), and what the user
 // should know about the run (a temp dir that could not be removed).

@@ -9,7 +9,9 @@ import { startProcess, type ProgramProcess } from './program-process.ts';
 import type { StandbySource } from './run-program.ts';
 
 // The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js.
-const BOOTSTRAP = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './standby.ts' : './standby.js', import.meta.url));
+const BOOTSTRAP = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './standby.ts' : './standby.js', import.meta.url),
+);
 
 // A pool of standbys for one course directory and environment.
 export type StandbyPool = StandbySource & {
@@ -28,13 +30,22 @@ export type StandbyPool = StandbySource & {
 // A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR), in the sandbox
 // or not as `sandbox` says (a promise when that is still being found out: none starts before it settles). `cache`:
 // the pool's own tsx cache (watch mode: the sources change under it), or the course's (a one-off run).
-export function standbyPool(options: { dir: string; env: NodeJS.ProcessEnv; size: number; sandbox: boolean | Promise<boolean>; cache?: 'pool' | 'course' }): StandbyPool {
+export function standbyPool(options: {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  size: number;
+  sandbox: boolean | Promise<boolean>;
+  cache?: 'pool' | 'course';
+}): StandbyPool {
   const ready: ProgramProcess[] = [];
   const starting = new Set<Promise<void>>();
   const disposing = new Set<Promise<unknown>>();
   const warnings: string[] = [];
   const discard = (proc: ProgramProcess): void => {
-    const gone = proc.dispose().then((warning) => warning !== undefined && warnings.push(warning)).finally(() => disposing.delete(gone));
+    const gone = proc
+      .dispose()
+      .then((warning) => warning !== undefined && warnings.push(warning))
+      .finally(() => disposing.delete(gone));
     disposing.add(gone);
   };
   const sandbox = Promise.resolve(options.sandbox);
@@ -50,7 +61,15 @@ export function standbyPool(options: { dir: string; env: NodeJS.ProcessEnv; size
       cache ??= options.cache === 'course' ? openCourseCache(options.dir, options.env) : openTsxCache(options.env);
       const { dir: tsxCache } = await cache;
       if (closed) return;
-      const proc = await startProcess({ dir: options.dir, env: options.env, args: [BOOTSTRAP], stdin: 'pipe', sandbox: sandboxed, tsxCache, files: [BOOTSTRAP] });
+      const proc = await startProcess({
+        dir: options.dir,
+        env: options.env,
+        args: [BOOTSTRAP],
+        stdin: 'pipe',
+        sandbox: sandboxed,
+        tsxCache,
+        files: [BOOTSTRAP],
+      });
       if (closed) discard(proc);
       else ready.push(proc);
     })().catch(() => {}); // no temp dir, say: runs then start cold processes, which report the problem

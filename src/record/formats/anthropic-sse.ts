@@ -87,8 +87,10 @@ export class MessageAssembler {
     if (delta.type === 'input_json_delta') {
       open.parts.push(stringAt(delta, 'partial_json') ?? '');
       open.deltas += 1;
-    } else if (delta.type === 'text_delta') open.block.text = `${stringAt(open.block, 'text') ?? ''}${stringAt(delta, 'text') ?? ''}`;
-    else if (delta.type === 'thinking_delta') open.block.thinking = `${stringAt(open.block, 'thinking') ?? ''}${stringAt(delta, 'thinking') ?? ''}`;
+    } else if (delta.type === 'text_delta')
+      open.block.text = `${stringAt(open.block, 'text') ?? ''}${stringAt(delta, 'text') ?? ''}`;
+    else if (delta.type === 'thinking_delta')
+      open.block.thinking = `${stringAt(open.block, 'thinking') ?? ''}${stringAt(delta, 'thinking') ?? ''}`;
   }
 
   private ensureMessage(): NonNullable<MessageAssembler['current']> {
@@ -103,7 +105,8 @@ export class MessageAssembler {
     const stop = stringAt(current.message, 'stop_reason');
     for (const open of current.open.values()) finishBlock(open, why);
     for (const block of current.blocks) {
-      if (stop === 'max_tokens' && typeof block.malformed === 'string') block.malformed += ' (the response stopped at max_tokens)';
+      if (stop === 'max_tokens' && typeof block.malformed === 'string')
+        block.malformed += ' (the response stopped at max_tokens)';
     }
     this.messages.push({ ...current.message, content: current.blocks });
     this.current = undefined;

@@ -13,7 +13,12 @@ const SERVER_TOOL_BLOCKS = new Set(['server_tool_use', 'mcp_tool_use']);
 
 // Where a message's calls are reported: the file, and the line of each block (a request body's first line, a JSONL
 // line, an SSE content_block_start).
-export type MessagePlace = { file: string; line: number; lineOf?: (block: JsonObject) => number | undefined; timestamp?: string };
+export type MessagePlace = {
+  file: string;
+  line: number;
+  lineOf?: (block: JsonObject) => number | undefined;
+  timestamp?: string;
+};
 
 // Adds a list of messages' calls and results to `book`; blocks that cannot be used become skips.
 export function addMessages(book: CallBook, skipped: Skip[], messages: unknown[], place: MessagePlace): void {
@@ -25,14 +30,19 @@ export function addMessages(book: CallBook, skipped: Skip[], messages: unknown[]
     for (const block of content) {
       if (!isObject(block)) continue;
       const line = place.lineOf?.(block) ?? place.line;
-      if (block.type === 'tool_use') addToolUse(book, skipped, block, { file: place.file, line, messageId, timestamp: place.timestamp });
+      if (block.type === 'tool_use')
+        addToolUse(book, skipped, block, { file: place.file, line, messageId, timestamp: place.timestamp });
       else if (block.type === 'tool_result') {
         const id = stringAt(block, 'tool_use_id');
         if (id === undefined) continue;
         book.addResult(id, { content: contentText(block.content), isError: block.is_error === true, line }, place.file);
       } else if (typeof block.type === 'string' && SERVER_TOOL_BLOCKS.has(block.type)) {
         const name = stringAt(block, 'name') ?? 'unnamed';
-        skipped.push({ file: place.file, line, reason: `${block.type} ${name}: a tool that runs at Anthropic, not in the agent` });
+        skipped.push({
+          file: place.file,
+          line,
+          reason: `${block.type} ${name}: a tool that runs at Anthropic, not in the agent`,
+        });
       }
     }
   }
@@ -63,10 +73,17 @@ function addToolUse(book: CallBook, skipped: Skip[], block: JsonObject, at: Bloc
 // The calls in a list of Messages API messages, e.g. a captured request's `messages` with its response appended
 // (a streamed response rebuilt by parseSseText). Each call is paired with its result by id; `file` names the source
 // in the calls and skips (default "messages").
-export function messagesToCalls(messages: unknown[], place: Partial<MessagePlace> = {}): { calls: ImportedCall[]; skipped: Skip[] } {
+export function messagesToCalls(
+  messages: unknown[],
+  place: Partial<MessagePlace> = {},
+): { calls: ImportedCall[]; skipped: Skip[] } {
   const skipped: Skip[] = [];
   const book = new CallBook(skipped);
-  addMessages(book, skipped, messages, { file: place.file ?? 'messages', line: place.line ?? 1, ...(place.lineOf ? { lineOf: place.lineOf } : {}) });
+  addMessages(book, skipped, messages, {
+    file: place.file ?? 'messages',
+    line: place.line ?? 1,
+    ...(place.lineOf ? { lineOf: place.lineOf } : {}),
+  });
   return { calls: book.finish(), skipped };
 }
 
@@ -82,10 +99,13 @@ export function anthropicMessagesOf(value: unknown): unknown[] | undefined {
 
 // Whether a value is recognisably Anthropic's: a response Message, or messages holding tool_use/tool_result blocks.
 export function looksAnthropic(value: unknown): boolean {
-  if (isObject(value) && value.type === 'message' && value.role === 'assistant' && Array.isArray(value.content)) return true;
+  if (isObject(value) && value.type === 'message' && value.role === 'assistant' && Array.isArray(value.content))
+    return true;
   const messages = anthropicMessagesOf(value);
   return (messages ?? []).some(
-    (m) => isObject(m) && (arrayAt(m, 'content') ?? []).some((b) => isObject(b) && (b.type === 'tool_use' || b.type === 'tool_result')),
+    (m) =>
+      isObject(m) &&
+      (arrayAt(m, 'content') ?? []).some((b) => isObject(b) && (b.type === 'tool_use' || b.type === 'tool_result')),
   );
 }
 
@@ -96,11 +116,16 @@ export function createAnthropicValues(file: string): ValueHandler {
   return {
     value(value: unknown, line: number): void {
       if (isObject(value) && value.type === 'error') {
-        skipped.push({ file, line, reason: `an API error, not a message: ${contentText(JSON.stringify(value.error ?? value))}` });
+        skipped.push({
+          file,
+          line,
+          reason: `an API error, not a message: ${contentText(JSON.stringify(value.error ?? value))}`,
+        });
         return;
       }
       const messages = anthropicMessagesOf(value);
-      if (messages === undefined) skipped.push({ file, line, reason: 'not a Messages API request, messages array, response or message' });
+      if (messages === undefined)
+        skipped.push({ file, line, reason: 'not a Messages API request, messages array, response or message' });
       else addMessages(book, skipped, messages, { file, line });
     },
     finish(): ParsedFile {

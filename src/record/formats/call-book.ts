@@ -75,7 +75,11 @@ export class CallBook {
   // Every call in the order first seen; results whose call never appeared become skips.
   finish(): ImportedCall[] {
     for (const [id, orphan] of this.orphans) {
-      this.skipped.push({ file: orphan.file, line: orphan.result.line, reason: `result for tool call ${id}, which the transcript never shows` });
+      this.skipped.push({
+        file: orphan.file,
+        line: orphan.result.line,
+        reason: `result for tool call ${id}, which the transcript never shows`,
+      });
     }
     this.orphans.clear();
     this.texts.clear();

@@ -6,9 +6,11 @@ const REJECTED = /^The user doesn't want to (proceed with this tool use|take thi
 const CANCELLED = /Cancelled: parallel tool call (.*?) errored/;
 const SIBLING = /Sibling tool call errored/;
 const HOOK_MESSAGE = /^(?:<tool_use_error>)?(?:PreToolUse:\S+ )?(?:\[[^\]]*\] )?hook (?:blocking )?error/i;
-const DENIED = /^(?:Claude requested permissions? to .* but you haven't granted it yet|Permission to use \S+ has been denied)/;
+const DENIED =
+  /^(?:Claude requested permissions? to .* but you haven't granted it yet|Permission to use \S+ has been denied)/;
 // How a tool that did run reports its own failure: Bash's exit status, Claude Code's validation errors, a timeout.
-const TOOL_OWN_ERROR = /^(?:Exit code -?\d+|<tool_use_error>|InputValidationError|Command timed out|File does not exist|Error: )/;
+const TOOL_OWN_ERROR =
+  /^(?:Exit code -?\d+|<tool_use_error>|InputValidationError|Command timed out|File does not exist|Error: )/;
 
 // The reason, or undefined when the call ran. `preToolUseHookRan`: the transcript shows a PreToolUse hook ran for
 // this call, so an error result in no tool's own words is that hook's refusal ("Pre-commit validation failed: …").

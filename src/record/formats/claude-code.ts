@@ -6,7 +6,16 @@ import type { Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
 import { leanDetails } from './claude-code-details.ts';
 import { notRunReason } from './claude-code-not-run.ts';
-import { arrayAt, contentText, isObject, type JsonObject, objectAt, parseJson, stringAt, toolInputValue } from './json-values.ts';
+import {
+  arrayAt,
+  contentText,
+  isObject,
+  type JsonObject,
+  objectAt,
+  parseJson,
+  stringAt,
+  toolInputValue,
+} from './json-values.ts';
 import { type LineParser, type ParsedFile, SessionFacts, tooLongSkip } from './parsed-file.ts';
 import type { Line } from './read-lines.ts';
 
@@ -27,7 +36,13 @@ export function isClaudeCodeLine(value: unknown): boolean {
   if (!isObject(value)) return false;
   const type = stringAt(value, 'type');
   if (type === undefined || !CLAUDE_CODE_LINE_TYPES.has(type)) return false;
-  return 'sessionId' in value || 'session_id' in value || 'uuid' in value || 'leafUuid' in value || (type === 'file-history-snapshot' && 'messageId' in value);
+  return (
+    'sessionId' in value ||
+    'session_id' in value ||
+    'uuid' in value ||
+    'leafUuid' in value ||
+    (type === 'file-history-snapshot' && 'messageId' in value)
+  );
 }
 
 type Where = { line: number; agent: string | undefined; cwd: string | undefined; timestamp: string | undefined };
@@ -76,7 +91,11 @@ export function createClaudeCodeParser(file: string): LineParser {
         const isError = block.is_error === true;
         // toolUseResult belongs to the line, so it is only the result's own when the line holds one result.
         const details = results.length === 1 ? leanDetails(toolUseResult) : undefined;
-        book.addResult(id, { content: text, isError, ...(details !== undefined ? { details } : {}), line: where.line }, file);
+        book.addResult(
+          id,
+          { content: text, isError, ...(details !== undefined ? { details } : {}), line: where.line },
+          file,
+        );
         if (isError) errorResults.push({ id, content: text });
       }
     }
@@ -121,7 +140,11 @@ export function createClaudeCodeParser(file: string): LineParser {
       const inner = objectAt(data, 'message');
       if (inner === undefined) return;
       const agent = stringAt(data, 'agentId') ?? where.agent ?? 'subagent';
-      readMessage(inner, { ...where, agent, timestamp: stringAt(inner, 'timestamp') ?? where.timestamp }, inner.toolUseResult);
+      readMessage(
+        inner,
+        { ...where, agent, timestamp: stringAt(inner, 'timestamp') ?? where.timestamp },
+        inner.toolUseResult,
+      );
     }
   };
 

@@ -8,7 +8,13 @@ import { isLiveCaptureLine } from './live.ts';
 import { isSseLine } from './sse-framer.ts';
 
 // Every format `--format` accepts, in the order the docs list them.
-export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['claude-code', 'anthropic', 'openai-chat', 'openai-responses', 'live'];
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  'claude-code',
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'live',
+];
 
 export type Shape = 'claude-code' | 'sse' | 'json-lines' | 'json-document' | 'live';
 
@@ -35,7 +41,8 @@ export function detectShape(texts: string[]): Shape | undefined {
     if (i === 0) firstIsValue = true;
     if (isLiveCaptureLine(parsed.value)) return 'live';
     if (isClaudeCodeLine(parsed.value)) return 'claude-code';
-    if (isObject(parsed.value) && typeof parsed.value.type === 'string' && ANTHROPIC_EVENT_TYPES.has(parsed.value.type)) return 'sse';
+    if (isObject(parsed.value) && typeof parsed.value.type === 'string' && ANTHROPIC_EVENT_TYPES.has(parsed.value.type))
+      return 'sse';
   }
   if (firstIsValue || values * 2 > texts.length) return 'json-lines';
   if (/^\s*[[{]/.test(first)) return 'json-document';

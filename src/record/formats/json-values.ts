@@ -35,7 +35,8 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
 // object, or why it cannot be used.
 export function parseToolInput(text: string): { input: JsonObject } | { malformed: string } {
   const parsed = parseJson(text.trim() === '' ? '{}' : text);
-  if (!parsed.ok) return { malformed: `input is not valid JSON (${parsed.error}); ${text.length} characters: ${preview(text)}` };
+  if (!parsed.ok)
+    return { malformed: `input is not valid JSON (${parsed.error}); ${text.length} characters: ${preview(text)}` };
   if (!isObject(parsed.value)) return { malformed: `input is JSON but not an object: ${preview(text)}` };
   return { input: parsed.value };
 }

@@ -50,7 +50,8 @@ export function createLiveParser(file: string): LineParser {
     const responseText = response === undefined ? '' : (stringAt(response, 'body') ?? '');
     if (/\/chat\/completions/.test(path) || /\/responses/.test(path)) {
       const which = /\/chat\/completions/.test(path) ? 'chat' : 'responses';
-      const handler = (openai[which] ??= which === 'chat' ? createOpenAiChatValues(file) : createOpenAiResponsesValues(file));
+      const handler = (openai[which] ??=
+        which === 'chat' ? createOpenAiChatValues(file) : createOpenAiResponsesValues(file));
       if (requestBody.ok) handler.value(requestBody.value, line);
       if (!usable || responseText.trim() === '') return;
       const body = parseJson(responseText);
@@ -73,7 +74,8 @@ export function createLiveParser(file: string): LineParser {
     if (json.ok) addMessages(book, skipped, anthropicMessagesOf(json.value) ?? [], place);
     else {
       const streamed = parseSseText(responseText, file);
-      for (const skip of streamed.skipped) skipped.push({ file, line, reason: `${label}: ${skip.reason} (stream line ${skip.line})` });
+      for (const skip of streamed.skipped)
+        skipped.push({ file, line, reason: `${label}: ${skip.reason} (stream line ${skip.line})` });
       addMessages(book, skipped, streamed.messages, place);
     }
   };
@@ -87,12 +89,17 @@ export function createLiveParser(file: string): LineParser {
       if (line.text.trim() === '') return;
       const parsed = parseJson(line.text);
       if (!parsed.ok || !isObject(parsed.value)) {
-        skipped.push({ file, line: line.line, reason: parsed.ok ? 'not a JSON object' : `not valid JSON (${parsed.error})` });
+        skipped.push({
+          file,
+          line: line.line,
+          reason: parsed.ok ? 'not a JSON object' : `not valid JSON (${parsed.error})`,
+        });
         return;
       }
       const entry = parsed.value;
       if (entry.type === 'session') facts.see({ cwd: entry.workspace, timestamp: entry.startedAt });
-      else if (entry.type === 'workspace' && isObject(entry.files)) workspace ??= entry.files as Record<string, FileSpec>;
+      else if (entry.type === 'workspace' && isObject(entry.files))
+        workspace ??= entry.files as Record<string, FileSpec>;
       else if (entry.type === 'exchange') {
         facts.see({ timestamp: entry.endedAt });
         exchange(entry, line.line);
@@ -108,12 +115,21 @@ export function createLiveParser(file: string): LineParser {
       }
       calls.sort((a, b) => a.line - b.line);
       const cwd = facts.cwd;
-      return { calls: cwd === undefined ? calls : calls.map((c) => ({ ...c, cwd })), skipped, ...facts.toParsed(), ...(workspace === undefined ? {} : { workspace }) };
+      return {
+        calls: cwd === undefined ? calls : calls.map((c) => ({ ...c, cwd })),
+        skipped,
+        ...facts.toParsed(),
+        ...(workspace === undefined ? {} : { workspace }),
+      };
     },
   };
 }
 
 // Messages with their tool_use blocks left out: what a request adds is its results.
 function withoutCalls(messages: unknown[]): unknown[] {
-  return messages.map((m) => (isObject(m) && Array.isArray(m.content) ? { ...m, content: m.content.filter((b) => !(isObject(b) && b.type === 'tool_use')) } : m));
+  return messages.map((m) =>
+    isObject(m) && Array.isArray(m.content)
+      ? { ...m, content: m.content.filter((b) => !(isObject(b) && b.type === 'tool_use')) }
+      : m,
+  );
 }

@@ -4,7 +4,16 @@
 // `chat.completion.chunk`s (a call's arguments joined from its deltas, parsed when its choice finishes).
 import type { Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
-import { arrayAt, contentText, isObject, type JsonObject, objectAt, stringAt, toolInputValue, parseToolInput } from './json-values.ts';
+import {
+  arrayAt,
+  contentText,
+  isObject,
+  type JsonObject,
+  objectAt,
+  stringAt,
+  toolInputValue,
+  parseToolInput,
+} from './json-values.ts';
 import type { ParsedFile } from './parsed-file.ts';
 import type { ValueHandler } from './values.ts';
 
@@ -17,7 +26,9 @@ function chatMessagesOf(value: unknown): Array<{ message: unknown; messageId?: s
   const choices = arrayAt(value, 'choices');
   if (choices !== undefined) {
     const id = stringAt(value, 'id');
-    return choices.filter(isObject).map((choice) => ({ message: choice.message, ...(id !== undefined ? { messageId: id } : {}) }));
+    return choices
+      .filter(isObject)
+      .map((choice) => ({ message: choice.message, ...(id !== undefined ? { messageId: id } : {}) }));
   }
   if (typeof value.role === 'string') return [{ message: value }];
   return undefined;
@@ -31,25 +42,42 @@ export function looksOpenAiChat(value: unknown): boolean {
   );
 }
 
-function addChatMessage(book: CallBook, skipped: Skip[], message: JsonObject, at: { file: string; line: number; messageId?: string }): void {
+function addChatMessage(
+  book: CallBook,
+  skipped: Skip[],
+  message: JsonObject,
+  at: { file: string; line: number; messageId?: string },
+): void {
   for (const call of arrayAt(message, 'tool_calls') ?? []) {
     if (!isObject(call)) continue;
     const fn = objectAt(call, 'function');
     const id = stringAt(call, 'id');
     const name = fn === undefined ? undefined : stringAt(fn, 'name');
     if (fn === undefined || id === undefined || name === undefined) {
-      skipped.push({ file: at.file, line: at.line, reason: `tool call of type ${String(call.type)} without an id or a function name` });
+      skipped.push({
+        file: at.file,
+        line: at.line,
+        reason: `tool call of type ${String(call.type)} without an id or a function name`,
+      });
       continue;
     }
     const input = typeof fn.arguments === 'string' ? parseToolInput(fn.arguments) : toolInputValue(fn.arguments);
-    book.addCall({ id, name, ...input, file: at.file, line: at.line, ...(at.messageId !== undefined ? { messageId: at.messageId } : {}) });
+    book.addCall({
+      id,
+      name,
+      ...input,
+      file: at.file,
+      line: at.line,
+      ...(at.messageId !== undefined ? { messageId: at.messageId } : {}),
+    });
   }
   if (isObject(message.function_call) && message.tool_calls === undefined) {
     skipped.push({ file: at.file, line: at.line, reason: 'a legacy function_call (no call id to pair its result by)' });
   }
   if (message.role === 'tool') {
     const id = stringAt(message, 'tool_call_id');
-    if (id === undefined) skipped.push({ file: at.file, line: at.line, reason: 'a role "tool" message without a tool_call_id' });
+    if (id === undefined)
+      skipped.push({ file: at.file, line: at.line, reason: 'a role "tool" message without a tool_call_id' });
     else book.addResult(id, { content: contentText(message.content), isError: false, line: at.line }, at.file);
   }
 }
@@ -72,8 +100,16 @@ export function createOpenAiChatValues(file: string): ValueHandler {
       return;
     }
     const input = parseToolInput(call.parts.join(''));
-    const shown = 'malformed' in input && why !== undefined ? { malformed: `streamed ${input.malformed} (${why})` } : input;
-    book.addCall({ id: call.id, name: call.name, ...shown, file, line: call.line, ...(call.messageId !== undefined ? { messageId: call.messageId } : {}) });
+    const shown =
+      'malformed' in input && why !== undefined ? { malformed: `streamed ${input.malformed} (${why})` } : input;
+    book.addCall({
+      id: call.id,
+      name: call.name,
+      ...shown,
+      file,
+      line: call.line,
+      ...(call.messageId !== undefined ? { messageId: call.messageId } : {}),
+    });
   };
 
   const chunk = (value: JsonObject, line: number): void => {
@@ -94,7 +130,8 @@ export function createOpenAiChatValues(file: string): ValueHandler {
       }
       const finished = stringAt(choice, 'finish_reason');
       if (finished === undefined) continue;
-      for (const key of [...streamed.keys()].filter((k) => k.startsWith(prefix))) flush(key, finished === 'length' ? 'the response stopped at the length limit' : undefined);
+      for (const key of [...streamed.keys()].filter((k) => k.startsWith(prefix)))
+        flush(key, finished === 'length' ? 'the response stopped at the length limit' : undefined);
     }
   };
 
@@ -110,7 +147,8 @@ export function createOpenAiChatValues(file: string): ValueHandler {
         return;
       }
       for (const { message, messageId } of messages) {
-        if (isObject(message)) addChatMessage(book, skipped, message, { file, line, ...(messageId !== undefined ? { messageId } : {}) });
+        if (isObject(message))
+          addChatMessage(book, skipped, message, { file, line, ...(messageId !== undefined ? { messageId } : {}) });
       }
     },
     finish(): ParsedFile {

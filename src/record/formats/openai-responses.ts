@@ -4,13 +4,32 @@
 // arguments gathered from its deltas when the stream ends before the call is done).
 import type { Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
-import { arrayAt, contentText, isObject, type JsonObject, objectAt, parseToolInput, stringAt, toolInputValue } from './json-values.ts';
+import {
+  arrayAt,
+  contentText,
+  isObject,
+  type JsonObject,
+  objectAt,
+  parseToolInput,
+  stringAt,
+  toolInputValue,
+} from './json-values.ts';
 import type { ParsedFile } from './parsed-file.ts';
 import type { ValueHandler } from './values.ts';
 
 const CALL_ITEMS = new Set(['function_call', 'function_call_output']);
 // Items for tools the course has no counterpart for, or whose input is not JSON: counted, not imported.
-const OTHER_TOOL_ITEMS = new Set(['custom_tool_call', 'local_shell_call', 'shell_call', 'apply_patch_call', 'computer_call', 'web_search_call', 'file_search_call', 'code_interpreter_call', 'mcp_call']);
+const OTHER_TOOL_ITEMS = new Set([
+  'custom_tool_call',
+  'local_shell_call',
+  'shell_call',
+  'apply_patch_call',
+  'computer_call',
+  'web_search_call',
+  'file_search_call',
+  'code_interpreter_call',
+  'mcp_call',
+]);
 
 // The items of one Responses value, with the response id they came in (for a response).
 function itemsOf(value: unknown): { items: unknown[]; messageId?: string } | undefined {
@@ -27,16 +46,25 @@ function itemsOf(value: unknown): { items: unknown[]; messageId?: string } | und
   return undefined;
 }
 
-const isStreamEvent = (value: unknown): value is JsonObject => isObject(value) && typeof value.type === 'string' && value.type.startsWith('response.');
+const isStreamEvent = (value: unknown): value is JsonObject =>
+  isObject(value) && typeof value.type === 'string' && value.type.startsWith('response.');
 
 // Whether a value is recognisably Responses: a response object or stream event, or function_call items.
 export function looksOpenAiResponses(value: unknown): boolean {
   if ((isObject(value) && value.object === 'response') || isStreamEvent(value)) return true;
-  return (itemsOf(value)?.items ?? []).some((item) => isObject(item) && typeof item.type === 'string' && CALL_ITEMS.has(item.type));
+  return (itemsOf(value)?.items ?? []).some(
+    (item) => isObject(item) && typeof item.type === 'string' && CALL_ITEMS.has(item.type),
+  );
 }
 
 type At = { file: string; line: number; messageId?: string | undefined };
-type Pending = { callId?: string | undefined; name?: string | undefined; parts: string[]; line: number; messageId?: string | undefined };
+type Pending = {
+  callId?: string | undefined;
+  name?: string | undefined;
+  parts: string[];
+  line: number;
+  messageId?: string | undefined;
+};
 
 // Reads Responses values one at a time into one transcript.
 export function createOpenAiResponsesValues(file: string): ValueHandler {
@@ -45,32 +73,60 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
   const pending = new Map<string, Pending>();
   let responseId: string | undefined;
 
-  const addCall = (callId: string | undefined, name: string | undefined, input: ReturnType<typeof parseToolInput>, at: At): void => {
-    if (callId === undefined || name === undefined) skipped.push({ file, line: at.line, reason: 'a function_call without a call_id or a name' });
-    else book.addCall({ id: callId, name, ...input, file, line: at.line, ...(at.messageId !== undefined ? { messageId: at.messageId } : {}) });
+  const addCall = (
+    callId: string | undefined,
+    name: string | undefined,
+    input: ReturnType<typeof parseToolInput>,
+    at: At,
+  ): void => {
+    if (callId === undefined || name === undefined)
+      skipped.push({ file, line: at.line, reason: 'a function_call without a call_id or a name' });
+    else
+      book.addCall({
+        id: callId,
+        name,
+        ...input,
+        file,
+        line: at.line,
+        ...(at.messageId !== undefined ? { messageId: at.messageId } : {}),
+      });
   };
 
   const addItem = (item: unknown, at: At): void => {
     if (!isObject(item) || typeof item.type !== 'string') return;
     const callId = stringAt(item, 'call_id');
     if (item.type === 'function_call') {
-      const input = typeof item.arguments === 'string' ? parseToolInput(item.arguments) : toolInputValue(item.arguments);
+      const input =
+        typeof item.arguments === 'string' ? parseToolInput(item.arguments) : toolInputValue(item.arguments);
       addCall(callId, stringAt(item, 'name'), input, at);
     } else if (item.type === 'function_call_output') {
-      if (callId === undefined) skipped.push({ file, line: at.line, reason: 'a function_call_output item without a call_id' });
+      if (callId === undefined)
+        skipped.push({ file, line: at.line, reason: 'a function_call_output item without a call_id' });
       else book.addResult(callId, { content: contentText(item.output), isError: false, line: at.line }, file);
     } else if (OTHER_TOOL_ITEMS.has(item.type)) {
-      skipped.push({ file, line: at.line, reason: `a ${item.type} item: not a function call the course's tools can replay` });
+      skipped.push({
+        file,
+        line: at.line,
+        reason: `a ${item.type} item: not a function call the course's tools can replay`,
+      });
     }
   };
 
   const streamEvent = (event: JsonObject, line: number): void => {
     const item = objectAt(event, 'item');
-    const key = String(stringAt(event, 'item_id') ?? (item === undefined ? undefined : stringAt(item, 'id')) ?? event.output_index);
+    const key = String(
+      stringAt(event, 'item_id') ?? (item === undefined ? undefined : stringAt(item, 'id')) ?? event.output_index,
+    );
     const response = objectAt(event, 'response');
     if (response !== undefined) responseId = stringAt(response, 'id') ?? responseId;
     if (event.type === 'response.output_item.added' && item?.type === 'function_call') {
-      pending.set(key, { callId: stringAt(item, 'call_id'), name: stringAt(item, 'name'), parts: [], line, messageId: responseId });
+      pending.set(key, {
+        callId: stringAt(item, 'call_id'),
+        name: stringAt(item, 'name'),
+        parts: [],
+        line,
+        messageId: responseId,
+      });
     } else if (event.type === 'response.function_call_arguments.delta') {
       pending.get(key)?.parts.push(stringAt(event, 'delta') ?? '');
     } else if (event.type === 'response.output_item.done' && item !== undefined) {
@@ -78,7 +134,8 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
       pending.delete(key);
       addItem(item, { file, line: started?.line ?? line, messageId: responseId });
     } else if (response !== undefined) {
-      for (const done of arrayAt(response, 'output') ?? []) if (isObject(done) && done.type === 'function_call') addItem(done, { file, line, messageId: responseId });
+      for (const done of arrayAt(response, 'output') ?? [])
+        if (isObject(done) && done.type === 'function_call') addItem(done, { file, line, messageId: responseId });
     }
   };
 
@@ -89,13 +146,17 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
         return;
       }
       const found = itemsOf(value);
-      if (found === undefined) skipped.push({ file, line, reason: 'not a Responses request, response, items array or item' });
+      if (found === undefined)
+        skipped.push({ file, line, reason: 'not a Responses request, response, items array or item' });
       else for (const item of found.items) addItem(item, { file, line, messageId: found.messageId });
     },
     finish(): ParsedFile {
       for (const call of pending.values()) {
         const input = parseToolInput(call.parts.join(''));
-        const unfinished = 'malformed' in input ? { malformed: `streamed ${input.malformed} (the stream ended before the call was done)` } : input;
+        const unfinished =
+          'malformed' in input
+            ? { malformed: `streamed ${input.malformed} (the stream ended before the call was done)` }
+            : input;
         addCall(call.callId, call.name, unfinished, { file, line: call.line, messageId: call.messageId });
       }
       pending.clear();

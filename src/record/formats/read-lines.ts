@@ -47,7 +47,10 @@ export async function* linesOfFile(file: string, limits: LineLimits = {}): Async
   let line = 1;
   const take = (): Line => {
     const text = overflow > 0 ? '' : decode(decoder, parts, held);
-    const done: Line = overflow > 0 ? { line, tooLong: overflow } : { line, text: line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text };
+    const done: Line =
+      overflow > 0
+        ? { line, tooLong: overflow }
+        : { line, text: line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text };
     parts = [];
     held = 0;
     overflow = 0;

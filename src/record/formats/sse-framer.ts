@@ -48,8 +48,14 @@ export class SseFramer {
     this.data = [];
     if (payload.trim() === '[DONE]') return;
     const parsed = parseJson(payload);
-    if (!parsed.ok) this.skipped.push({ file: this.file, line: this.dataLine, reason: `event data is not valid JSON (${parsed.error})` });
-    else if (!isObject(parsed.value)) this.skipped.push({ file: this.file, line: this.dataLine, reason: 'event data is not a JSON object' });
+    if (!parsed.ok)
+      this.skipped.push({
+        file: this.file,
+        line: this.dataLine,
+        reason: `event data is not valid JSON (${parsed.error})`,
+      });
+    else if (!isObject(parsed.value))
+      this.skipped.push({ file: this.file, line: this.dataLine, reason: 'event data is not a JSON object' });
     else this.onEvent(parsed.value, this.dataLine);
   }
 }

@@ -28,7 +28,9 @@ export function createSseParser(file: string, forced?: ValueFormat): SseParser {
     if (anthropic !== undefined) anthropic.event(event, line);
     else if (openai !== undefined) openai.value(event, line);
     else {
-      const shown = format ?? (typeof event.type === 'string' && ANTHROPIC_EVENT_TYPES.has(event.type) ? 'anthropic' : classifyValue(event));
+      const shown =
+        format ??
+        (typeof event.type === 'string' && ANTHROPIC_EVENT_TYPES.has(event.type) ? 'anthropic' : classifyValue(event));
       if (shown === undefined) {
         if (undecided.length < MAX_UNDECIDED) undecided.push({ event, line });
         else skipped.push({ file, line, reason: 'an event of no recognisable API' });
@@ -54,12 +56,23 @@ export function createSseParser(file: string, forced?: ValueFormat): SseParser {
       }
       if (anthropic === undefined && undecided.length > 0) {
         const count = undecided.length;
-        return { calls: [], skipped, problem: { file, message: `no known transcript format: ${count} stream event${count === 1 ? '' : 's'}, none of them ${LOOKED_FOR}` } };
+        return {
+          calls: [],
+          skipped,
+          problem: {
+            file,
+            message: `no known transcript format: ${count} stream event${count === 1 ? '' : 's'}, none of them ${LOOKED_FOR}`,
+          },
+        };
       }
       const assembler = anthropic ?? new MessageAssembler(file, skipped);
       assembler.close(STREAM_ENDED);
       const book = new CallBook(skipped);
-      addMessages(book, skipped, assembler.messages, { file, line: 1, lineOf: (block) => assembler.blockLines.get(block) });
+      addMessages(book, skipped, assembler.messages, {
+        file,
+        line: 1,
+        lineOf: (block) => assembler.blockLines.get(block),
+      });
       return { calls: book.finish(), skipped };
     },
   };

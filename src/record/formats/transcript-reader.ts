@@ -61,13 +61,21 @@ export class TranscriptReader {
       this.problem =
         long === undefined
           ? { file: this.file, message: this.held.length === 0 ? 'empty file' : 'empty file: only blank lines' }
-          : { file: this.file, line: long.line, message: `line ${long.line} is over the limit of one line, and no other line has content` };
+          : {
+              file: this.file,
+              line: long.line,
+              message: `line ${long.line} is over the limit of one line, and no other line has content`,
+            };
       return;
     }
     const shape = this.forced !== undefined ? shapeForFormat(this.forced, this.heldTexts) : detectShape(this.heldTexts);
     if (shape === undefined) {
       const firstLine = this.held.find((l) => 'text' in l && l.text.trim() !== '')?.line ?? 1;
-      this.problem = { file: this.file, line: firstLine, message: `no known transcript format: line ${firstLine} is neither JSON nor an SSE stream; looked for ${LOOKED_FOR}. Use --format to force one.` };
+      this.problem = {
+        file: this.file,
+        line: firstLine,
+        message: `no known transcript format: line ${firstLine} is neither JSON nor an SSE stream; looked for ${LOOKED_FOR}. Use --format to force one.`,
+      };
       return;
     }
     this.parser = this.parserFor(shape);
@@ -77,7 +85,10 @@ export class TranscriptReader {
   }
 
   private parserFor(shape: Shape): LineParser {
-    const forcedValues = this.forced === 'anthropic' || this.forced === 'openai-chat' || this.forced === 'openai-responses' ? (this.forced as ValueFormat) : undefined;
+    const forcedValues =
+      this.forced === 'anthropic' || this.forced === 'openai-chat' || this.forced === 'openai-responses'
+        ? (this.forced as ValueFormat)
+        : undefined;
     switch (shape) {
       case 'claude-code':
         this.format = 'claude-code';

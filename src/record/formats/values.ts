@@ -81,23 +81,43 @@ export function createValuesParser(file: string, mode: 'lines' | 'document', for
       if (line.text.trim() === '') return;
       const parsed = parseJson(line.text);
       if (!parsed.ok) skipped.push({ file, line: line.line, reason: `not valid JSON (${parsed.error})` });
-      else if (!isObject(parsed.value) && !Array.isArray(parsed.value)) skipped.push({ file, line: line.line, reason: 'not a JSON object or array' });
+      else if (!isObject(parsed.value) && !Array.isArray(parsed.value))
+        skipped.push({ file, line: line.line, reason: 'not a JSON object or array' });
       else take(parsed.value, line.line);
     },
     finish(): ParsedFile {
       if (mode === 'document') {
         if (documentTooLong) {
-          return { calls: [], skipped, problem: { file, message: `a JSON document over ${MAX_DOCUMENT_CHARS / 1024 / 1024} MiB: give it as JSONL, one value per line` } };
+          return {
+            calls: [],
+            skipped,
+            problem: {
+              file,
+              message: `a JSON document over ${MAX_DOCUMENT_CHARS / 1024 / 1024} MiB: give it as JSONL, one value per line`,
+            },
+          };
         }
         const text = document.join('\n');
         document.length = 0;
         const parsed = parseJson(text);
-        if (!parsed.ok) return { calls: [], skipped, problem: { file, line: errorLine(text, parsed.error), message: `not valid JSON (${parsed.error})` } };
+        if (!parsed.ok)
+          return {
+            calls: [],
+            skipped,
+            problem: { file, line: errorLine(text, parsed.error), message: `not valid JSON (${parsed.error})` },
+          };
         take(parsed.value, 1);
       }
       if (handler === undefined) {
         const count = undecided.length;
-        return { calls: [], skipped, problem: { file, message: `no known transcript format: ${count} JSON value${count === 1 ? '' : 's'}, none of them ${LOOKED_FOR}` } };
+        return {
+          calls: [],
+          skipped,
+          problem: {
+            file,
+            message: `no known transcript format: ${count} JSON value${count === 1 ? '' : 's'}, none of them ${LOOKED_FOR}`,
+          },
+        };
       }
       const done = handler.finish();
       return { ...done, skipped: [...skipped, ...done.skipped] };
@@ -114,4 +134,3 @@ function errorLine(text: string, error: string): number {
   for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line += 1;
   return line;
 }
-

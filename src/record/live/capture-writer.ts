@@ -49,14 +49,23 @@ export async function openCapture(file: string, spoolDir: string): Promise<Captu
       const startedAt = new Date().toISOString();
       const requestFile = join(spoolDir, `${id}.request`);
       const responseFile = join(spoolDir, `${id}.response`);
-      const requestBody = spoolBody(requestFile, { contentType: request.headers['content-type'], contentEncoding: request.headers['content-encoding'] });
+      const requestBody = spoolBody(requestFile, {
+        contentType: request.headers['content-type'],
+        contentEncoding: request.headers['content-encoding'],
+      });
       let response: { head: ResponseHead; body: BodySpool } | undefined;
       let finished: Promise<void> | undefined;
       return {
         id,
         requestBody,
         respond(head) {
-          response ??= { head, body: spoolBody(responseFile, { contentType: head.headers['content-type'], contentEncoding: head.headers['content-encoding'] }) };
+          response ??= {
+            head,
+            body: spoolBody(responseFile, {
+              contentType: head.headers['content-type'],
+              contentEncoding: head.headers['content-encoding'],
+            }),
+          };
         },
         responseBody: () => response?.body,
         finish(problem = {}) {
@@ -68,11 +77,32 @@ export async function openCapture(file: string, spoolDir: string): Promise<Captu
               id,
               startedAt,
               endedAt: new Date().toISOString(),
-              request: { ...request, body: '', bytes: req.bytes, ...(req.omitted === undefined ? {} : { omitted: req.omitted }) },
-              ...(res === undefined ? {} : { response: { ...res.head, body: '', bytes: res.bytes, ...(res.omitted === undefined ? {} : { omitted: res.omitted }) } }),
+              request: {
+                ...request,
+                body: '',
+                bytes: req.bytes,
+                ...(req.omitted === undefined ? {} : { omitted: req.omitted }),
+              },
+              ...(res === undefined
+                ? {}
+                : {
+                    response: {
+                      ...res.head,
+                      body: '',
+                      bytes: res.bytes,
+                      ...(res.omitted === undefined ? {} : { omitted: res.omitted }),
+                    },
+                  }),
               ...problem,
             };
-            await serially(() => appendExchange(handle, line, req.omitted === undefined ? requestFile : undefined, res && res.omitted === undefined ? responseFile : undefined));
+            await serially(() =>
+              appendExchange(
+                handle,
+                line,
+                req.omitted === undefined ? requestFile : undefined,
+                res && res.omitted === undefined ? responseFile : undefined,
+              ),
+            );
             written += 1;
             await Promise.all([rm(requestFile, { force: true }), rm(responseFile, { force: true })]);
           })();
@@ -89,7 +119,12 @@ export async function openCapture(file: string, spoolDir: string): Promise<Captu
 }
 
 // Writes the line with each body's spooled text copied between the quotes of its empty `"body":""`.
-async function appendExchange(handle: FileHandle, line: ExchangeLine, requestFile?: string, responseFile?: string): Promise<void> {
+async function appendExchange(
+  handle: FileHandle,
+  line: ExchangeLine,
+  requestFile?: string,
+  responseFile?: string,
+): Promise<void> {
   const text = JSON.stringify(line);
   const marker = '"body":""';
   const first = text.indexOf(marker);
@@ -107,6 +142,7 @@ async function appendExchange(handle: FileHandle, line: ExchangeLine, requestFil
         ];
   for (const piece of pieces) {
     if (typeof piece === 'string') await handle.write(piece);
-    else if (piece.file !== undefined) for await (const chunk of createReadStream(piece.file)) await handle.write(chunk as Buffer);
+    else if (piece.file !== undefined)
+      for await (const chunk of createReadStream(piece.file)) await handle.write(chunk as Buffer);
   }
 }

@@ -62,7 +62,10 @@ export type RecordingExecute<E extends AnyExecute> = E & {
 };
 
 // Wraps `execute` once the workspace is snapshotted; resolves to a drop-in replacement for it.
-export async function recordExecute<E extends AnyExecute>(execute: E, options: RecordExecuteOptions): Promise<RecordingExecute<E>> {
+export async function recordExecute<E extends AnyExecute>(
+  execute: E,
+  options: RecordExecuteOptions,
+): Promise<RecordingExecute<E>> {
   const workspace = resolve(options.workspace);
   const snapshot = await snapshotWorkspace(workspace);
   const startedAt = new Date();
@@ -72,7 +75,15 @@ export async function recordExecute<E extends AnyExecute>(execute: E, options: R
   const recording = async (name: string, input: any): Promise<Output> => {
     if (finished !== undefined) return execute(name, input);
     // The input as the model sent it, before the tools could touch it.
-    const call: ImportedCall = { id: `call-${calls.length + 1}`, name, input: structuredClone(input ?? {}), timestamp: new Date().toISOString(), cwd: workspace, file: 'recordExecute', line: calls.length + 1 };
+    const call: ImportedCall = {
+      id: `call-${calls.length + 1}`,
+      name,
+      input: structuredClone(input ?? {}),
+      timestamp: new Date().toISOString(),
+      cwd: workspace,
+      file: 'recordExecute',
+      line: calls.length + 1,
+    };
     calls.push(call);
     try {
       const output = await execute(name, input);
@@ -80,7 +91,11 @@ export async function recordExecute<E extends AnyExecute>(execute: E, options: R
       return output;
     } catch (error) {
       // A throw reaches the agent unchanged; the case shows it as the error it was.
-      call.result = { content: error instanceof Error ? `${error.name}: ${error.message}` : String(error), isError: true, line: call.line };
+      call.result = {
+        content: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        isError: true,
+        line: call.line,
+      };
       throw error;
     }
   };
@@ -116,8 +131,11 @@ export async function recordExecute<E extends AnyExecute>(execute: E, options: R
         env,
         sandbox: isolation.sandbox,
       });
-      const warnings = [isolation.warning, ...outcome.warnings].filter((w) => w !== undefined).map((w) => `warning: ${w}\n`);
-      const report = warnings.join('') + renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false });
+      const warnings = [isolation.warning, ...outcome.warnings]
+        .filter((w) => w !== undefined)
+        .map((w) => `warning: ${w}\n`);
+      const report =
+        warnings.join('') + renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false });
       return { cases: outcome.cases, refused: outcome.refused, report };
     })());
 

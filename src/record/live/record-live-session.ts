@@ -54,7 +54,15 @@ export async function recordLiveSession(o: LiveSessionOptions): Promise<LiveSess
     const capture = await openCapture(join(dir, `live-${stamp(started)}.jsonl`), spool);
     let agent: AgentEnd;
     try {
-      await capture.writeLine({ type: 'session', format: CAPTURE_FORMAT, version: 1, startedAt: started.toISOString(), upstream: o.upstream, workspace, command: o.command });
+      await capture.writeLine({
+        type: 'session',
+        format: CAPTURE_FORMAT,
+        version: 1,
+        startedAt: started.toISOString(),
+        upstream: o.upstream,
+        workspace,
+        command: o.command,
+      });
       await capture.writeLine({ type: 'workspace', files: snapshot.files, omitted: snapshot.omitted });
       const proxy = await startProxy({
         upstream: o.upstream,
@@ -64,7 +72,17 @@ export async function recordLiveSession(o: LiveSessionOptions): Promise<LiveSess
       });
       o.log(`proxy ${proxy.url} -> ${o.upstream}; running \`${o.command.join(' ')}\` in ${workspace}`);
       try {
-        agent = await runAgent({ command: o.command, cwd: workspace, env: o.env, proxyUrl: proxy.url, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, ...(o.signal ? { signal: o.signal } : {}), ...(o.stopDelays ? { stopDelays: o.stopDelays } : {}) });
+        agent = await runAgent({
+          command: o.command,
+          cwd: workspace,
+          env: o.env,
+          proxyUrl: proxy.url,
+          stdin: o.stdin,
+          stdout: o.stdout,
+          stderr: o.stderr,
+          ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.stopDelays ? { stopDelays: o.stopDelays } : {}),
+        });
       } finally {
         await proxy.close();
       }

@@ -55,7 +55,11 @@ export async function runAgent(run: AgentRun): Promise<AgentEnd> {
   let stopping: Promise<void> | undefined;
   const onAbort = (): void => {
     interrupted = true;
-    stopping = stopTree(subprocess.pid, () => subprocess.exitCode !== null || subprocess.signalCode !== null, run.stopDelays ?? STOP_DELAYS);
+    stopping = stopTree(
+      subprocess.pid,
+      () => subprocess.exitCode !== null || subprocess.signalCode !== null,
+      run.stopDelays ?? STOP_DELAYS,
+    );
   };
   if (run.signal?.aborted) onAbort();
   else run.signal?.addEventListener('abort', onAbort, { once: true });
@@ -63,7 +67,10 @@ export async function runAgent(run: AgentRun): Promise<AgentEnd> {
   run.signal?.removeEventListener('abort', onAbort);
   await stopping;
   if (result.exitCode === undefined && result.signal === undefined) {
-    return { failed: `the agent command could not start: ${result.originalMessage ?? result.shortMessage ?? 'unknown error'}`, interrupted };
+    return {
+      failed: `the agent command could not start: ${result.originalMessage ?? result.shortMessage ?? 'unknown error'}`,
+      interrupted,
+    };
   }
   return {
     ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),

@@ -27,7 +27,10 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 type Rules = { base: string; rules: Ignore };
 
 // Reads the workspace at `root`; paths in the result are relative, with `/` separators, in sorted order.
-export async function snapshotWorkspace(root: string, limits: SnapshotLimits = SNAPSHOT_LIMITS): Promise<WorkspaceSnapshot> {
+export async function snapshotWorkspace(
+  root: string,
+  limits: SnapshotLimits = SNAPSHOT_LIMITS,
+): Promise<WorkspaceSnapshot> {
   const top = resolve(root);
   const snapshot: WorkspaceSnapshot = { root: top, files: {}, omitted: [], bytes: 0 };
   let entries = 0;
@@ -40,7 +43,10 @@ export async function snapshotWorkspace(root: string, limits: SnapshotLimits = S
     for (const name of names) {
       const path = rel === '' ? name : `${rel}/${name}`;
       if (++entries > limits.entries) {
-        snapshot.omitted.push({ path, reason: `the walk stopped after ${limits.entries} entries: the workspace is too large to snapshot; point --workspace at the project` });
+        snapshot.omitted.push({
+          path,
+          reason: `the walk stopped after ${limits.entries} entries: the workspace is too large to snapshot; point --workspace at the project`,
+        });
         return;
       }
       if (ALWAYS_SKIPPED.has(name)) continue;
@@ -51,8 +57,10 @@ export async function snapshotWorkspace(root: string, limits: SnapshotLimits = S
       if (stat.isDirectory()) await walk(full, here);
       else if (stat.isSymbolicLink()) await addLink(snapshot, top, full, path);
       else if (!stat.isFile()) snapshot.omitted.push({ path, reason: 'not a regular file' });
-      else if (stat.size > limits.fileBytes) snapshot.omitted.push({ path, reason: `${stat.size} bytes, over the ${limits.fileBytes}-byte cap per file` });
-      else if (snapshot.bytes + stat.size > limits.totalBytes) snapshot.omitted.push({ path, reason: `over the ${limits.totalBytes}-byte cap for the whole snapshot` });
+      else if (stat.size > limits.fileBytes)
+        snapshot.omitted.push({ path, reason: `${stat.size} bytes, over the ${limits.fileBytes}-byte cap per file` });
+      else if (snapshot.bytes + stat.size > limits.totalBytes)
+        snapshot.omitted.push({ path, reason: `over the ${limits.totalBytes}-byte cap for the whole snapshot` });
       else await addFile(snapshot, full, path);
       if (entries > limits.entries) return;
     }
@@ -91,7 +99,8 @@ async function addFile(snapshot: WorkspaceSnapshot, full: string, path: string):
     return;
   }
   snapshot.bytes += bytes.length;
-  snapshot.files[path] = isUtf8(bytes) && !bytes.includes(0) ? bytes.toString('utf8') : { base64: bytes.toString('base64') };
+  snapshot.files[path] =
+    isUtf8(bytes) && !bytes.includes(0) ? bytes.toString('utf8') : { base64: bytes.toString('base64') };
 }
 
 // A link inside the workspace stays a link (an absolute target becomes <sandbox>/…); one that leads out is left out.

@@ -31,7 +31,10 @@ export function spoolBody(file: string, headers: { contentType?: string; content
     inflate === null ? `content-encoding ${headers.contentEncoding} cannot be decoded` : omitted;
   if (inflate) {
     inflate.on('data', (c: Buffer) => decode?.push(c));
-    inflate.on('error', (e: Error) => (failed = `the ${headers.contentEncoding} body does not decompress (${e.message})`));
+    inflate.on(
+      'error',
+      (e: Error) => (failed = `the ${headers.contentEncoding} body does not decompress (${e.message})`),
+    );
   }
   return {
     write(chunk) {
@@ -43,7 +46,10 @@ export function spoolBody(file: string, headers: { contentType?: string; content
     },
     drained: () =>
       Promise.all(
-        [out, inflate].map((stream) => new Promise<void>((done) => (stream?.writableNeedDrain === true ? stream.once('drain', done) : done()))),
+        [out, inflate].map(
+          (stream) =>
+            new Promise<void>((done) => (stream?.writableNeedDrain === true ? stream.once('drain', done) : done())),
+        ),
       ).then(() => {}),
     async end() {
       if (inflate && failed === undefined) {

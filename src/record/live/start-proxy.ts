@@ -2,7 +2,13 @@
 // each response back as it arrives (each chunk written the moment it comes, status and end-to-end headers
 // unchanged), while a CaptureWriter records the exchange beside it. It never forwards anywhere else: a request for
 // another host (an absolute URL, CONNECT) is refused. Stopping it aborts what is still running and records it so.
-import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  Agent as HttpAgent,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { HarnessError } from '../../errors.ts';
@@ -38,13 +44,22 @@ export function parseUpstream(upstream: string): URL {
   try {
     url = new URL(upstream);
   } catch {
-    throw new HarnessError('BAD_FLAG', `--upstream ${upstream} is not a URL: give the API's base URL, e.g. ${DEFAULT_UPSTREAM}`);
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--upstream ${upstream} is not a URL: give the API's base URL, e.g. ${DEFAULT_UPSTREAM}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new HarnessError('BAD_FLAG', `--upstream ${upstream} must be an http:// or https:// URL, e.g. ${DEFAULT_UPSTREAM}`);
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--upstream ${upstream} must be an http:// or https:// URL, e.g. ${DEFAULT_UPSTREAM}`,
+    );
   }
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
-    throw new HarnessError('BAD_FLAG', `--upstream ${upstream} must be a plain base URL without credentials, query or fragment`);
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--upstream ${upstream} must be a plain base URL without credentials, query or fragment`,
+    );
   }
   return url;
 }
@@ -71,7 +86,10 @@ export async function startProxy(options: ProxyOptions): Promise<LiveProxy> {
     server.once('error', (error: NodeJS.ErrnoException) =>
       fail(
         error.code === 'EADDRINUSE'
-          ? new HarnessError('BAD_FLAG', `--port ${options.port}: the port is in use; pick another or leave --port out for a free one`)
+          ? new HarnessError(
+              'BAD_FLAG',
+              `--port ${options.port}: the port is in use; pick another or leave --port out for a free one`,
+            )
           : error,
       ),
     );
@@ -85,7 +103,8 @@ export async function startProxy(options: ProxyOptions): Promise<LiveProxy> {
     close: () =>
       (closed ??= (async () => {
         const stopped = new Promise<void>((done) => server.close(() => done()));
-        for (const abort of running) abort('the proxy stopped before the response ended (the agent exited or was interrupted)');
+        for (const abort of running)
+          abort('the proxy stopped before the response ended (the agent exited or was interrupted)');
         await Promise.all(settling);
         server.closeAllConnections();
         await stopped;
@@ -105,7 +124,11 @@ type Forwarding = Omit<ProxyOptions, 'upstream'> & {
 function forward(req: IncomingMessage, res: ServerResponse, o: Forwarding): Promise<void> {
   const target = req.url ?? '';
   if (!target.startsWith('/')) {
-    sendError(res, 400, `theinference's live proxy forwards only to ${o.upstream.href}: send requests to its base URL (ANTHROPIC_BASE_URL), not to ${target}`);
+    sendError(
+      res,
+      400,
+      `theinference's live proxy forwards only to ${o.upstream.href}: send requests to its base URL (ANTHROPIC_BASE_URL), not to ${target}`,
+    );
     return Promise.resolve();
   }
   const capture: ExchangeCapture | undefined = o.capture?.begin({
@@ -119,7 +142,8 @@ function forward(req: IncomingMessage, res: ServerResponse, o: Forwarding): Prom
       if (ended) return;
       ended = true;
       o.running.delete(abort);
-      if (problem !== undefined) o.onProblem?.(`${req.method} ${redactPath(target)}: ${problem.error ?? problem.aborted}`);
+      if (problem !== undefined)
+        o.onProblem?.(`${req.method} ${redactPath(target)}: ${problem.error ?? problem.aborted}`);
       void (capture?.finish(problem) ?? Promise.resolve()).then(settled, settled);
     };
     const abort = (reason: string): void => {
@@ -191,9 +215,17 @@ function forward(req: IncomingMessage, res: ServerResponse, o: Forwarding): Prom
 }
 
 // Answers with an error in the Anthropic API's own shape, which the OpenAI SDKs read as well (`error.message`).
-function sendError(res: ServerResponse, status: number, message: string): { head: { status: number; headers: Record<string, string> }; body: string } {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+): { head: { status: number; headers: Record<string, string> }; body: string } {
   const body = `${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n`;
-  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-theinference-proxy': 'error' };
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-theinference-proxy': 'error',
+  };
   res.writeHead(status, headers);
   res.end(body);
   return { head: { status, headers }, body };

@@ -8,7 +8,12 @@ import { SANDBOX } from './sandbox-placeholder.ts';
 export type Dropped = { drop: string };
 
 // A mapping in progress: the course call, and the original keys it used or left out.
-export type Mapping = { call: Call; renamedKeys: Record<string, string>; droppedKeys: Record<string, unknown>; check: CheckSpec };
+export type Mapping = {
+  call: Call;
+  renamedKeys: Record<string, string>;
+  droppedKeys: Record<string, unknown>;
+  check: CheckSpec;
+};
 
 // What the call's input alone does not say: the directory the agent was in, relative to the session's start
 // ('' for the same, undefined for outside it), and whether Claude Code wrote the results (its Grep words them its
@@ -22,7 +27,12 @@ export function keep(tool: string, input: Record<string, unknown>, check: CheckS
 }
 
 // The input with keys renamed; keys not in `keys` are dropped (and kept in the source).
-export function rename(tool: string, input: Record<string, unknown>, keys: Record<string, string>, check: CheckSpec): Mapping {
+export function rename(
+  tool: string,
+  input: Record<string, unknown>,
+  keys: Record<string, string>,
+  check: CheckSpec,
+): Mapping {
   const out: Record<string, unknown> = {};
   const renamedKeys: Record<string, string> = {};
   const droppedKeys: Record<string, unknown> = {};
@@ -47,7 +57,14 @@ export function defaultPath(input: Record<string, unknown>, context: MapContext)
 
 // A path input relative to the sandbox root: `<sandbox>/a/b` -> `a/b`, `b` in subdirectory `a` -> `a/b`.
 export function sandboxRelative(path: string, subdir: string): string {
-  const plain = path === SANDBOX ? '' : path.startsWith(`${SANDBOX}/`) ? path.slice(SANDBOX.length + 1) : subdir === '' ? path : `${subdir}/${path}`;
+  const plain =
+    path === SANDBOX
+      ? ''
+      : path.startsWith(`${SANDBOX}/`)
+        ? path.slice(SANDBOX.length + 1)
+        : subdir === ''
+          ? path
+          : `${subdir}/${path}`;
   const parts: string[] = [];
   for (const part of plain.split('/')) {
     if (part === '..') parts.pop();
@@ -58,5 +75,7 @@ export function sandboxRelative(path: string, subdir: string): string {
 
 // An object's own keys, or undefined for anything else.
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

@@ -6,7 +6,11 @@ export type KeyShape = { kind: string; label: string; source: string };
 export const KEY_SHAPES: readonly KeyShape[] = [
   { kind: 'Anthropic key', label: 'anthropic-key', source: 'sk-ant-[A-Za-z0-9_-]{16,}' },
   { kind: 'OpenAI key', label: 'openai-key', source: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}' },
-  { kind: 'GitHub token', label: 'github-token', source: '(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})' },
+  {
+    kind: 'GitHub token',
+    label: 'github-token',
+    source: '(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})',
+  },
   { kind: 'AWS key', label: 'aws-key', source: '(?:AKIA|ASIA)[0-9A-Z]{16}\\b' },
   { kind: 'Slack token', label: 'slack-token', source: 'xox[abposr]-[A-Za-z0-9-]{10,}' },
 ];

@@ -43,7 +43,9 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
     case 'Read':
       return claudeCode ? mapRead(imported, input) : keep(name, input, { kind: 'view' });
     case 'Write':
-      return claudeCode ? rename('Write', input, { file_path: 'path', content: 'file_text' }, { kind: 'write' }) : keep(name, input, { kind: 'write' });
+      return claudeCode
+        ? rename('Write', input, { file_path: 'path', content: 'file_text' }, { kind: 'write' })
+        : keep(name, input, { kind: 'write' });
     case 'Edit':
       return claudeCode ? mapEdit(imported, input) : keep(name, input, { kind: 'edit' });
     case 'Glob':
@@ -98,14 +100,26 @@ function mapEdit(imported: ImportedCall, input: Record<string, unknown>): Mappin
   const original = typeof details?.originalFile === 'string' ? details.originalFile : undefined;
   const oldStr = typeof input.old_string === 'string' ? input.old_string : undefined;
   const newStr = typeof input.new_string === 'string' ? input.new_string : '';
-  const matches = original !== undefined && oldStr !== undefined && oldStr !== '' ? original.split(oldStr).length - 1 : undefined;
+  const matches =
+    original !== undefined && oldStr !== undefined && oldStr !== '' ? original.split(oldStr).length - 1 : undefined;
   if (input.replace_all === true && matches !== 0 && matches !== 1) {
-    return { drop: matches === undefined ? 'Edit replace_all, match count unknown' : 'Edit replace_all with several matches' };
+    return {
+      drop: matches === undefined ? 'Edit replace_all, match count unknown' : 'Edit replace_all with several matches',
+    };
   }
-  const mapping = rename('Edit', input, { file_path: 'path', old_string: 'old_str', new_string: 'new_str' }, { kind: 'edit' });
+  const mapping = rename(
+    'Edit',
+    input,
+    { file_path: 'path', old_string: 'old_str', new_string: 'new_str' },
+    { kind: 'edit' },
+  );
   // What the file holds afterwards, when the recording shows it and the user did not change the edit first.
   const expectedAfter =
-    matches === 1 && details?.userModified !== true && imported.result?.isError !== true && original !== undefined && oldStr !== undefined
+    matches === 1 &&
+    details?.userModified !== true &&
+    imported.result?.isError !== true &&
+    original !== undefined &&
+    oldStr !== undefined
       ? original.replace(oldStr, () => newStr)
       : undefined;
   if (expectedAfter !== undefined) mapping.check = { kind: 'edit', expectedAfter };
@@ -129,7 +143,8 @@ function mapBash(name: string, input: Record<string, unknown>, context: MapConte
   const mapping = rename(name, input, { command: 'command', timeout: 'timeout' }, { kind: 'bash' });
   const command = mapping.call.input.command;
   // Claude Code's shell keeps its directory between calls; the course's starts in the sandbox every time.
-  if (typeof command === 'string' && context.subdir !== '') mapping.call.input.command = `cd ${SANDBOX}/${context.subdir} && ${command}`;
+  if (typeof command === 'string' && context.subdir !== '')
+    mapping.call.input.command = `cd ${SANDBOX}/${context.subdir} && ${command}`;
   return mapping;
 }
 
@@ -169,7 +184,8 @@ function outsideReason(call: Call, context: MapContext): string | undefined {
     return "relative path after a cd out of the session's directory";
   }
   const command = call.input.command;
-  if (typeof command === 'string' && outsidePaths(command).length > 0) return "Bash names a path outside the session's directory";
+  if (typeof command === 'string' && outsidePaths(command).length > 0)
+    return "Bash names a path outside the session's directory";
   return undefined;
 }
 
@@ -183,4 +199,3 @@ function fileDetails(details: unknown): { type?: string; totalLines?: number } |
     ...(typeof file.totalLines === 'number' ? { totalLines: file.totalLines } : {}),
   };
 }
-

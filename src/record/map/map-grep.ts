@@ -20,7 +20,11 @@ const UNSUPPORTED: [key: string, matters: (v: unknown) => boolean, reason: strin
 ];
 
 // The course call for a Grep, or why there is none.
-export function mapGrep(imported: ImportedCall, input: Record<string, unknown>, context: MapContext): Mapping | Dropped {
+export function mapGrep(
+  imported: ImportedCall,
+  input: Record<string, unknown>,
+  context: MapContext,
+): Mapping | Dropped {
   for (const [key, matters, reason] of UNSUPPORTED) if (matters(input[key])) return { drop: reason };
   const claudeCode = context.claudeCode !== false && imported.name === 'Grep';
   const mode = input.output_mode ?? (claudeCode ? 'files_with_matches' : 'content');
@@ -29,7 +33,12 @@ export function mapGrep(imported: ImportedCall, input: Record<string, unknown>, 
   if (typeof input.head_limit === 'number' && resultCount(content, imported.result?.details) >= input.head_limit) {
     return { drop: 'Grep head_limit cut the result' };
   }
-  const mapping = rename(imported.name, input, { pattern: 'pattern', path: 'path', glob: 'glob' }, { kind: 'grep', mode: 'files', base: '' });
+  const mapping = rename(
+    imported.name,
+    input,
+    { pattern: 'pattern', path: 'path', glob: 'glob' },
+    { kind: 'grep', mode: 'files', base: '' },
+  );
   const path = defaultPath(mapping.call.input, context);
   const numbered = input['-n'] !== false;
   mapping.check = {
@@ -38,7 +47,9 @@ export function mapGrep(imported: ImportedCall, input: Record<string, unknown>, 
     // Claude Code prints paths relative to where the agent was, whatever it searched.
     base: context.subdir ?? '',
     ...(claudeCode ? {} : { courseWords: true }),
-    ...(claudeCode && mode === 'content' && singleFileOutput(content) && typeof input.path === 'string' ? { singleFile: path } : {}),
+    ...(claudeCode && mode === 'content' && singleFileOutput(content) && typeof input.path === 'string'
+      ? { singleFile: path }
+      : {}),
   };
   return mapping;
 }

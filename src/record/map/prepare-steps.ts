@@ -41,13 +41,19 @@ export function prepareSteps(transcript: ImportedTranscript, redactor: Redactor)
       step.drop = mapped.drop;
       // A command that did run may have changed files, whether or not it can be replayed.
       if (ran && (raw.name === 'Bash' || raw.name === 'bash') && typeof imported.input?.command === 'string') {
-        step.evidence = evidenceOf({ tool: raw.name, input: imported.input }, { kind: 'bash' }, imported.result, subdir ?? '');
+        step.evidence = evidenceOf(
+          { tool: raw.name, input: imported.input },
+          { kind: 'bash' },
+          imported.result,
+          subdir ?? '',
+        );
       }
       return step;
     }
     step.mapped = mapped;
     const path = mapped.call.input.path;
-    if (typeof path === 'string' && mapped.check.kind !== 'glob' && mapped.check.kind !== 'grep') step.path = sandboxRelative(path, subdir ?? '');
+    if (typeof path === 'string' && mapped.check.kind !== 'glob' && mapped.check.kind !== 'grep')
+      step.path = sandboxRelative(path, subdir ?? '');
     step.evidence = ran ? evidenceOf(mapped.call, mapped.check, imported.result, subdir ?? '') : NO_EVIDENCE;
     return step;
   });

@@ -16,9 +16,7 @@ export function viewRangeFor(offset: unknown, limit: unknown, shown: ReadShown):
   const count = isWhole(limit) && limit > 0 ? limit : READ_DEFAULT_LIMIT;
   const end = start + count - 1;
   const reachesEnd =
-    shown.totalLines !== undefined
-      ? end >= shown.totalLines
-      : shown.lastLine === undefined || shown.lastLine < end;
+    shown.totalLines !== undefined ? end >= shown.totalLines : shown.lastLine === undefined || shown.lastLine < end;
   if (reachesEnd) return start === 1 ? undefined : [start, -1];
   return [start, end];
 }

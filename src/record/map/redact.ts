@@ -14,17 +14,26 @@ const FIXED: Rule[] = [
     pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g,
     replacement: '<redacted:private-key>',
   },
-  ...KEY_SHAPES.map((shape) => ({ kind: shape.kind, pattern: keyPattern(shape), replacement: `<redacted:${shape.label}>` })),
+  ...KEY_SHAPES.map((shape) => ({
+    kind: shape.kind,
+    pattern: keyPattern(shape),
+    replacement: `<redacted:${shape.label}>`,
+  })),
   {
     kind: 'AWS key',
     pattern: /(aws_secret_access_key["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
     replacement: '$1<redacted:aws-secret>',
   },
-  { kind: 'bearer token', pattern: /\b(Bearer\s+)(?!<redacted)[A-Za-z0-9._~+/-]{16,}=*/g, replacement: '$1<redacted:bearer-token>' },
+  {
+    kind: 'bearer token',
+    pattern: /\b(Bearer\s+)(?!<redacted)[A-Za-z0-9._~+/-]{16,}=*/g,
+    replacement: '$1<redacted:bearer-token>',
+  },
   {
     kind: 'e-mail address',
     // Addresses at the reserved example and test domains are fake already, and what the others become.
-    pattern: /[A-Za-z0-9._%+-]+@(?![A-Za-z0-9-]*\.?example\.(?:com|org|net)\b)(?:[A-Za-z0-9-]+\.)+(?!invalid\b|test\b|localhost\b)[A-Za-z]{2,}\b/g,
+    pattern:
+      /[A-Za-z0-9._%+-]+@(?![A-Za-z0-9-]*\.?example\.(?:com|org|net)\b)(?:[A-Za-z0-9-]+\.)+(?!invalid\b|test\b|localhost\b)[A-Za-z]{2,}\b/g,
     replacement: 'user@example.com',
   },
 ];
@@ -46,17 +55,31 @@ export type RedactionSources = { users: string[]; homes: string[]; patterns: Reg
 // A redactor for one transcript.
 export function makeRedactor(sources: RedactionSources): Redactor {
   const rules = [...FIXED];
-  const homes = [...new Set(sources.homes.filter((h) => h.length > 1 && h !== REDACTED_HOME))].sort((a, b) => b.length - a.length);
+  const homes = [...new Set(sources.homes.filter((h) => h.length > 1 && h !== REDACTED_HOME))].sort(
+    (a, b) => b.length - a.length,
+  );
   if (homes.length > 0) {
-    rules.push({ kind: 'home directory', pattern: new RegExp(`(?:${homes.map(escape).join('|')})(?![\\w.-])`, 'g'), replacement: REDACTED_HOME });
+    rules.push({
+      kind: 'home directory',
+      pattern: new RegExp(`(?:${homes.map(escape).join('|')})(?![\\w.-])`, 'g'),
+      replacement: REDACTED_HOME,
+    });
   }
   for (const user of new Set(sources.users)) {
     if (user.length < 3 || GENERIC_USERS.has(user.toLowerCase()) || !/^[\w.-]+$/.test(user)) continue;
-    rules.push({ kind: 'user name', pattern: new RegExp(`(?<![A-Za-z0-9])${escape(user)}(?![A-Za-z0-9])`, 'gi'), replacement: REDACTED_USER });
+    rules.push({
+      kind: 'user name',
+      pattern: new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(user)}(?![A-Za-z0-9])`, 'gi'),
+      replacement: REDACTED_USER,
+    });
   }
   for (const pattern of sources.patterns) {
     const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
-    rules.push({ kind: `--redact ${pattern.source}`, pattern: new RegExp(pattern.source, flags), replacement: '<redacted>' });
+    rules.push({
+      kind: `--redact ${pattern.source}`,
+      pattern: new RegExp(pattern.source, flags),
+      replacement: '<redacted>',
+    });
   }
   const counts: Record<string, number> = {};
   const text = (s: string): string => {
@@ -85,7 +108,7 @@ export function identityIn(path: string | undefined): { user?: string; home?: st
   return match[2] === undefined ? { home: match[1] } : { home: match[1], user: match[2] };
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -94,10 +117,12 @@ function escape(text: string): string {
 // every case recorded from the real transcripts.
 export function leaks(text: string, sources: Pick<RedactionSources, 'users' | 'homes'>): string[] {
   const found: string[] = [];
-  for (const home of sources.homes) if (home.length > 1 && home !== REDACTED_HOME && new RegExp(`${escape(home)}(?![\\w.-])`).test(text)) found.push(home);
+  for (const home of sources.homes)
+    if (home.length > 1 && home !== REDACTED_HOME && new RegExp(`${escapeRegExp(home)}(?![\\w.-])`).test(text))
+      found.push(home);
   for (const user of sources.users) {
     if (user.length < 3 || GENERIC_USERS.has(user.toLowerCase())) continue;
-    if (new RegExp(`(?<![A-Za-z0-9])${escape(user)}(?![A-Za-z0-9])`, 'i').test(text)) found.push(user);
+    if (new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(user)}(?![A-Za-z0-9])`, 'i').test(text)) found.push(user);
   }
   for (const rule of FIXED) {
     rule.pattern.lastIndex = 0;

@@ -7,7 +7,11 @@ import { SANDBOX } from './sandbox-placeholder.ts';
 // Every spelling of the session's directory: as recorded, and macOS's /private twin of /tmp and /var.
 export function rootSpellings(cwd: string): string[] {
   const root = cwd.length > 1 ? cwd.replace(/\/+$/, '') : cwd;
-  const twins = /^\/(tmp|var)(\/|$)/.test(root) ? [`/private${root}`] : /^\/private\/(tmp|var)(\/|$)/.test(root) ? [root.slice('/private'.length)] : [];
+  const twins = /^\/(tmp|var)(\/|$)/.test(root)
+    ? [`/private${root}`]
+    : /^\/private\/(tmp|var)(\/|$)/.test(root)
+      ? [root.slice('/private'.length)]
+      : [];
   return [root, ...twins].sort((a, b) => b.length - a.length);
 }
 
@@ -31,7 +35,8 @@ export function subdirectory(callCwd: string | undefined, sessionCwd: string | u
 
 // Claude Code's own files: `~/.claude/…` (its projects keep the session's directory dash-encoded,
 // `-home-me-proj`) and `/tmp/claude-<uid>/…` (background task output). A sandbox never has them.
-const HARNESS_PATH = /(?:~|\/home\/[^/\s"']+|\/Users\/[^/\s"']+|\/root)\/\.claude(?:\/[^\s"'`)]*)?|\/tmp\/claude-\d+\/[^\s"'`)]*/;
+const HARNESS_PATH =
+  /(?:~|\/home\/[^/\s"']+|\/Users\/[^/\s"']+|\/root)\/\.claude(?:\/[^\s"'`)]*)?|\/tmp\/claude-\d+\/[^\s"'`)]*/;
 
 // The first of Claude Code's own paths a text mentions, if any.
 export function harnessPath(text: string): string | undefined {

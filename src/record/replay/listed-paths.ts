@@ -37,7 +37,11 @@ export function listedPaths(check: ListCheck, content: string): Listing {
     lines.get(file)?.set(n, text);
     texts.push(`${file}\u0000${n}\u0000${text}`);
   }
-  return { files: [...new Set([...lines.keys(), ...texts.map((t) => t.split('\u0000')[0] ?? '')])].sort(), lines, texts: texts.sort() };
+  return {
+    files: [...new Set([...lines.keys(), ...texts.map((t) => t.split('\u0000')[0] ?? '')])].sort(),
+    lines,
+    texts: texts.sort(),
+  };
 }
 
 // What the course's glob or grep printed, in the same terms.

@@ -11,7 +11,9 @@ import { TailBuffer } from '../../grade/run/tail-buffer.ts';
 import type { Call, FileSpec } from '../../course/types.ts';
 import type { Replayed } from './verify-result.ts';
 
-const WORKER = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './replay-worker.ts' : './replay-worker.js', import.meta.url));
+const WORKER = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './replay-worker.ts' : './replay-worker.js', import.meta.url),
+);
 // A result line longer than this is not one: the worker is killed rather than buffered without end.
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 // Starting Node, tsx and the reference takes about half a second idle, several seconds on a loaded machine.
@@ -24,7 +26,12 @@ export type ReplayCase = { files: Record<string, FileSpec>; calls: Call[] };
 
 // One replay: a result per call, the text of each written file right after its call, the Bash calls that left
 // the sandbox as they found it, and how long each Bash call took (ms).
-export type ReplayRun = { results: Replayed[]; after: Record<number, string | null>; unchanged: number[]; bashMs: Record<number, number> };
+export type ReplayRun = {
+  results: Replayed[];
+  after: Record<number, string | null>;
+  unchanged: number[];
+  bashMs: Record<number, number>;
+};
 
 // The pool. `close` resolves to what the user should know (a temp dir that could not be removed).
 export type ReplayPool = { replay: (c: ReplayCase) => Promise<ReplayRun>; close: () => Promise<string[]> };
@@ -61,7 +68,10 @@ export function replayPool(options: PoolOptions): ReplayPool {
     }
     return new Promise((resolve) => waiting.push(resolve));
   };
-  const claim = (w: Worker): Worker => ((w.busy = true), w);
+  const claim = (w: Worker): Worker => {
+    w.busy = true;
+    return w;
+  };
   const release = (w: Worker): void => {
     w.busy = false;
     const next = waiting.shift();
@@ -76,11 +86,20 @@ export function replayPool(options: PoolOptions): ReplayPool {
       const worker = await acquire();
       try {
         const deadline = STARTUP_MS + c.calls.length * (options.boundMs + PER_CALL_MS);
-        const line = await worker.send(JSON.stringify({ files: c.files, calls: c.calls, boundMs: options.boundMs }), deadline);
+        const line = await worker.send(
+          JSON.stringify({ files: c.files, calls: c.calls, boundMs: options.boundMs }),
+          deadline,
+        );
         const reply = JSON.parse(line) as Partial<ReplayRun> & { error?: string };
         if (reply.error !== undefined) throw new Error(reply.error);
-        if (!Array.isArray(reply.results) || reply.results.length !== c.calls.length) throw new Error('the replay worker gave no result per call');
-        return { results: reply.results, after: reply.after ?? {}, unchanged: reply.unchanged ?? [], bashMs: reply.bashMs ?? {} };
+        if (!Array.isArray(reply.results) || reply.results.length !== c.calls.length)
+          throw new Error('the replay worker gave no result per call');
+        return {
+          results: reply.results,
+          after: reply.after ?? {},
+          unchanged: reply.unchanged ?? [],
+          bashMs: reply.bashMs ?? {},
+        };
       } finally {
         release(worker);
       }
@@ -92,7 +111,8 @@ export function replayPool(options: PoolOptions): ReplayPool {
         closed = true;
         const all = [...workers];
         workers.clear();
-        for (const warning of await Promise.all([...failed, ...all.map((w) => w.proc.dispose())])) if (warning !== undefined) warnings.push(warning);
+        for (const warning of await Promise.all([...failed, ...all.map((w) => w.proc.dispose())]))
+          if (warning !== undefined) warnings.push(warning);
         const removed = await (await cache)?.close();
         if (removed !== undefined) warnings.push(removed);
         return warnings;
@@ -102,8 +122,20 @@ export function replayPool(options: PoolOptions): ReplayPool {
 
 // Starts a worker the way every program process starts (startProcess), so its kill takes down the commands it
 // replays too: the PID namespace in the sandbox, the process tree found through /proc without it.
-async function startWorker(options: PoolOptions, tsxCache: string | undefined, gone: (w: Worker, disposed: Promise<string | undefined>) => void): Promise<Worker> {
-  const proc = await startProcess({ dir: options.root, env: options.env, args: [WORKER], stdin: 'pipe', sandbox: options.sandbox, tsxCache, files: [WORKER] });
+async function startWorker(
+  options: PoolOptions,
+  tsxCache: string | undefined,
+  gone: (w: Worker, disposed: Promise<string | undefined>) => void,
+): Promise<Worker> {
+  const proc = await startProcess({
+    dir: options.root,
+    env: options.env,
+    args: [WORKER],
+    stdin: 'pipe',
+    sandbox: options.sandbox,
+    tsxCache,
+    files: [WORKER],
+  });
   const splitter = new LineSplitter(MAX_LINE_BYTES);
   const stderr = new TailBuffer(4096);
   let pending: { resolve: (line: string) => void; reject: (e: Error) => void } | undefined;
@@ -114,8 +146,14 @@ async function startWorker(options: PoolOptions, tsxCache: string | undefined, g
       new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => fail(`the replay did not finish within ${deadlineMs} ms`), deadlineMs);
         pending = {
-          resolve: (l) => (clearTimeout(timer), resolve(l)),
-          reject: (e) => (clearTimeout(timer), reject(e)),
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
         };
         proc.child.stdin?.write(`${line}\n`);
       }),

@@ -14,7 +14,10 @@ import { pathToFileURL } from 'node:url';
 type Tools = { root: string };
 type Execute = (name: string, input: unknown) => Promise<unknown>;
 type Make = (tools: Tools) => Execute;
-type Dispatch = (testCase: { files?: unknown; calls: { tool: string; input: Record<string, unknown> }[] }, make: Make) => Promise<unknown[]>;
+type Dispatch = (
+  testCase: { files?: unknown; calls: { tool: string; input: Record<string, unknown> }[] },
+  make: Make,
+) => Promise<unknown[]>;
 
 // One request: a case and the longest a Bash call may run, in milliseconds.
 type Request = { files?: unknown; calls: { tool: string; input: Record<string, unknown> }[]; boundMs: number };
@@ -99,7 +102,10 @@ async function serve(line: string): Promise<string> {
   try {
     const request = JSON.parse(line) as Request;
     const seen: Observed = { after: {}, unchanged: [], bashMs: {} };
-    const results = await dispatch({ files: request.files ?? {}, calls: request.calls }, recordingMake(request.boundMs, seen));
+    const results = await dispatch(
+      { files: request.files ?? {}, calls: request.calls },
+      recordingMake(request.boundMs, seen),
+    );
     return JSON.stringify({ results, ...seen });
   } catch (error) {
     return JSON.stringify({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });

@@ -14,7 +14,12 @@ export type Replayed = { content?: unknown; is_error?: boolean; exit_code?: numb
 export type Verdict = { ok: true } | { ok: false; reason: string; recorded: string; replayed: string };
 
 // Judges one call. `after`: the file the call wrote, as it was right after it in the replay.
-export function verifyResult(mapped: MappedCall, recorded: ImportedResult | undefined, replayed: Replayed, after?: string | null): Verdict {
+export function verifyResult(
+  mapped: MappedCall,
+  recorded: ImportedResult | undefined,
+  replayed: Replayed,
+  after?: string | null,
+): Verdict {
   const tool = mapped.call.tool;
   if (recorded === undefined) return differ('no recorded result', '(none)', show(replayed));
   if (replayed.threw !== undefined) return differ(`${tool} threw in the replay`, recorded.content, replayed.threw);
@@ -24,7 +29,12 @@ export function verifyResult(mapped: MappedCall, recorded: ImportedResult | unde
   const recordedError = recorded.isError;
   const replayedError = replayed.is_error === true;
   if (recordedError || replayedError) {
-    if (recordedError !== replayedError) return differ(`${tool}: ${recordedError ? 'an error' : 'a success'} in the recording, not in the replay`, recorded.content, text);
+    if (recordedError !== replayedError)
+      return differ(
+        `${tool}: ${recordedError ? 'an error' : 'a success'} in the recording, not in the replay`,
+        recorded.content,
+        text,
+      );
     const a = errorKind(recorded.content);
     const b = errorKind(text);
     return a === b && a !== 'other' ? { ok: true } : differ(`${tool}: a different error`, recorded.content, text);
@@ -35,7 +45,9 @@ export function verifyResult(mapped: MappedCall, recorded: ImportedResult | unde
     case 'write': {
       const a = writeKind(recorded);
       const b = writeKind({ content: text, isError: false, line: 0 });
-      return a === b || a === undefined ? { ok: true } : differ(`${tool}: ${a} in the recording, ${String(b)} in the replay`, recorded.content, text);
+      return a === b || a === undefined
+        ? { ok: true }
+        : differ(`${tool}: ${a} in the recording, ${String(b)} in the replay`, recorded.content, text);
     }
     case 'edit':
     case 'insert':
@@ -49,7 +61,13 @@ export function verifyResult(mapped: MappedCall, recorded: ImportedResult | unde
       const b = courseListing(check, text);
       const [x, y] = check.kind === 'glob' || check.mode === 'files' ? [a.files, b.files] : [a.texts, b.texts];
       const same = x.length === y.length && x.every((v, i) => v === y[i]);
-      return same ? { ok: true } : differ(`${tool}: different ${check.kind === 'glob' || check.mode === 'files' ? 'files' : 'lines'}`, x.join('\n'), y.join('\n'));
+      return same
+        ? { ok: true }
+        : differ(
+            `${tool}: different ${check.kind === 'glob' || check.mode === 'files' ? 'files' : 'lines'}`,
+            x.join('\n'),
+            y.join('\n'),
+          );
     }
   }
 }
@@ -81,7 +99,13 @@ function verifyBash(recorded: ImportedResult, replayed: Replayed, text: string):
   const code = stated ?? (!recorded.isError ? '0' : failed ? String(replayed.exit_code) : 'non-zero');
   const left = `exit ${code}\n${bashOutput(recorded.content)}`;
   const right = `exit ${replayed.exit_code ?? '?'}\n${text.trimEnd()}`;
-  return left === right ? { ok: true } : differ(code === String(replayed.exit_code) ? 'Bash: different output' : 'Bash: a different exit code', left, right);
+  return left === right
+    ? { ok: true }
+    : differ(
+        code === String(replayed.exit_code) ? 'Bash: different output' : 'Bash: a different exit code',
+        left,
+        right,
+      );
 }
 
 // A Bash result's output as Claude Code recorded it, without its `Exit code N` line, the notes it appends and

@@ -21,7 +21,8 @@ export function withoutReminders(text: string): string {
 }
 
 // Claude Code's result for an empty file, and the course's.
-const EMPTY_FILE = /^\s*(?:<system-reminder>\s*Warning: the file exists but the contents are empty\.?\s*<\/system-reminder>|\(empty file\))\s*$/;
+const EMPTY_FILE =
+  /^\s*(?:<system-reminder>\s*Warning: the file exists but the contents are empty\.?\s*<\/system-reminder>|\(empty file\))\s*$/;
 
 // Whether a view's text says the file is empty.
 export function showsEmptyFile(text: string): boolean {

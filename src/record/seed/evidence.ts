@@ -19,7 +19,12 @@ export type Knowledge =
 // One call's evidence. `changes`: files it changed, and `after` the text it left in those whose text the recording
 // shows (a Write's content, an Edit applied to its original); a Bash call changes what its command names
 // (`bashPaths`), and anything below a named directory, as far as anyone can tell.
-export type Evidence = { before: Map<string, Knowledge>; changes: string[]; after?: Map<string, string>; bashPaths?: string[] };
+export type Evidence = {
+  before: Map<string, Knowledge>;
+  changes: string[];
+  after?: Map<string, string>;
+  bashPaths?: string[];
+};
 
 const NONE: Evidence = { before: new Map(), changes: [] };
 
@@ -27,7 +32,8 @@ const NONE: Evidence = { before: new Map(), changes: [] };
 export function evidenceOf(call: Call, check: CheckSpec, result: ImportedResult | undefined, subdir: string): Evidence {
   const input = call.input;
   const path = typeof input.path === 'string' ? sandboxRelative(input.path, subdir) : undefined;
-  if (check.kind === 'bash') return { before: new Map(), changes: [], bashPaths: namedPaths(String(input.command ?? ''), subdir) };
+  if (check.kind === 'bash')
+    return { before: new Map(), changes: [], bashPaths: namedPaths(String(input.command ?? ''), subdir) };
   if (result === undefined) return NONE;
   const details = asRecord(result.details);
   const failedAsMissing = result.isError && /does not exist|not found|no such file/i.test(result.content);
@@ -53,7 +59,9 @@ export function evidenceOf(call: Call, check: CheckSpec, result: ImportedResult 
       if (path === undefined) return NONE;
       if (failedAsMissing) return { before: new Map([[path, { kind: 'absent' }]]), changes: [] };
       const original = details?.originalFile;
-      const before = new Map<string, Knowledge>(typeof original === 'string' ? [[path, { kind: 'text', text: original, origin: 'edit' }]] : []);
+      const before = new Map<string, Knowledge>(
+        typeof original === 'string' ? [[path, { kind: 'text', text: original, origin: 'edit' }]] : [],
+      );
       const expected = check.kind === 'edit' ? check.expectedAfter : undefined;
       const after = expected === undefined ? undefined : new Map([[path, expected]]);
       return { before, changes: result.isError ? [] : [path], ...(after === undefined ? {} : { after }) };
@@ -70,7 +78,11 @@ export function evidenceOf(call: Call, check: CheckSpec, result: ImportedResult 
 }
 
 // A Read's evidence: the whole text when it showed all of it, else the lines it showed.
-function viewKnowledge(input: Record<string, unknown>, result: ImportedResult, details: Record<string, unknown> | undefined): Knowledge {
+function viewKnowledge(
+  input: Record<string, unknown>,
+  result: ImportedResult,
+  details: Record<string, unknown> | undefined,
+): Knowledge {
   const file = asRecord(details?.file);
   const total = typeof file?.totalLines === 'number' ? file.totalLines : undefined;
   if (file !== undefined && typeof file.content === 'string' && file.startLine === 1 && file.numLines === total) {
@@ -78,7 +90,10 @@ function viewKnowledge(input: Record<string, unknown>, result: ImportedResult, d
   }
   if (showsEmptyFile(result.content)) return { kind: 'text', text: '', origin: 'read' };
   const shown = readShownFile(result.content);
-  const whole = input.view_range === undefined && !/\[truncated|\(\d+ more lines?\)/.test(result.content) && shown.lines.length < 2000;
+  const whole =
+    input.view_range === undefined &&
+    !/\[truncated|\(\d+ more lines?\)/.test(result.content) &&
+    shown.lines.length < 2000;
   if (whole && file === undefined) return { kind: 'text', text: fileTextFromView(shown), origin: 'read' };
   const lines = new Map<number, string>();
   for (const line of shown.lines) if (line.n !== undefined) lines.set(line.n, line.text);
@@ -89,11 +104,20 @@ function viewKnowledge(input: Record<string, unknown>, result: ImportedResult, d
 // A wildcard word stands for every file it matches (src/record/seed/seed-files.ts expands it).
 export function namedPaths(command: string, subdir: string): string[] {
   // The placeholder's `<` and `>` would split it; a control character stands in for it while splitting.
-  const words = command.split(SANDBOX).join('\u0001').split(/[\s"'`;|&()<>=]+/).filter((w) => w !== '');
+  const words = command
+    .split(SANDBOX)
+    .join('\u0001')
+    .split(/[\s"'`;|&()<>=]+/)
+    .filter((w) => w !== '');
   const paths: string[] = [];
   for (const word of words) {
     if (word.startsWith('\u0001')) paths.push(sandboxRelative(`${SANDBOX}${word.slice(1)}`, subdir));
-    else if (!word.startsWith('-') && !word.startsWith('/') && !word.includes('$') && (word.includes('/') || /^[\w.*?-]+\.[\w*]+$/.test(word))) {
+    else if (
+      !word.startsWith('-') &&
+      !word.startsWith('/') &&
+      !word.includes('$') &&
+      (word.includes('/') || /^[\w.*?-]+\.[\w*]+$/.test(word))
+    ) {
       paths.push(sandboxRelative(word, subdir));
     }
   }

@@ -31,7 +31,8 @@ export async function deriveSeed(
   for (const path of [...new Set(paths)].sort()) {
     let found = fromEvidence(steps, range, path);
     // The recording's own view of the file wins; --files-from stands in for guesses (blank lines, empty files).
-    const seen = found !== undefined && (found.origin === 'read' || found.origin === 'edit' || found.origin === 'write');
+    const seen =
+      found !== undefined && (found.origin === 'read' || found.origin === 'edit' || found.origin === 'write');
     if (!seen && filesFrom !== undefined && !filesFrom.changedEarlier(path)) {
       const text = await filesFrom.read(path);
       if (text !== undefined) found = { text, origin: 'files-from' };
@@ -49,7 +50,11 @@ export async function deriveSeed(
 // What the recording says the file was at `from`: its text (undefined text: it did not exist), or nothing known.
 // First what the case's own calls show of it, before any of them changed it; failing a whole text, what earlier
 // calls left it as (a Write's content, an Edit's result, a whole Read) when nothing changed it since.
-function fromEvidence(steps: SeedStep[], range: { from: number; to: number }, path: string): { text?: string; origin: SeedOrigin } | undefined {
+function fromEvidence(
+  steps: SeedStep[],
+  range: { from: number; to: number },
+  path: string,
+): { text?: string; origin: SeedOrigin } | undefined {
   let lines: { lines: Map<number, string>; total?: number } | undefined;
   let exists = false;
   for (let at = range.from; at <= range.to; at++) {
@@ -65,7 +70,8 @@ function fromEvidence(steps: SeedStep[], range: { from: number; to: number }, pa
     if (changes(step.evidence, path)) break;
   }
   const earlier = lastKnown(steps, range.from, path);
-  if (earlier !== undefined && earlier.text !== undefined && (lines === undefined || agrees(earlier.text, lines.lines))) return earlier;
+  if (earlier !== undefined && earlier.text !== undefined && (lines === undefined || agrees(earlier.text, lines.lines)))
+    return earlier;
   if (earlier !== undefined && earlier.text === undefined && lines === undefined && !exists) return earlier;
   if (lines !== undefined) return { text: sparseText(lines), origin: 'partial-read' };
   return exists ? { text: '', origin: 'listing' } : undefined;
@@ -76,14 +82,17 @@ function fromEvidence(steps: SeedStep[], range: { from: number; to: number }, pa
 // call shows its text and nothing changed it between.
 function lastKnown(steps: SeedStep[], from: number, path: string): { text?: string; origin: SeedOrigin } | undefined {
   let listed = false;
-  const orListed = (found: { text?: string; origin: SeedOrigin } | undefined) => (listed ? { text: '', origin: 'listing' as const } : found);
+  const orListed = (found: { text?: string; origin: SeedOrigin } | undefined) =>
+    listed ? { text: '', origin: 'listing' as const } : found;
   for (let at = from - 1; at >= 0; at--) {
     const step = steps[at];
     if (step === undefined || !step.ran) continue;
     const known = step.evidence.before.get(path);
     if (changes(step.evidence, path)) {
       const after = step.evidence.after?.get(path);
-      return after === undefined ? orListed(undefined) : { text: after, origin: known?.kind === 'text' ? known.origin : 'write' };
+      return after === undefined
+        ? orListed(undefined)
+        : { text: after, origin: known?.kind === 'text' ? known.origin : 'write' };
     }
     if (known?.kind === 'text') return { text: known.text, origin: known.origin };
     if (known?.kind === 'absent') return orListed({ origin: 'write' });
@@ -94,8 +103,12 @@ function lastKnown(steps: SeedStep[], from: number, path: string): { text?: stri
 
 // A piece of knowledge that decides the file: its whole text (when it agrees with the lines seen before), or
 // that it did not exist.
-function settle(known: Knowledge, lines: { lines: Map<number, string> } | undefined): { text?: string; origin: SeedOrigin } | undefined {
-  if (known.kind === 'absent') return lines === undefined ? { origin: 'write' } : { text: sparseText(lines), origin: 'partial-read' };
+function settle(
+  known: Knowledge,
+  lines: { lines: Map<number, string> } | undefined,
+): { text?: string; origin: SeedOrigin } | undefined {
+  if (known.kind === 'absent')
+    return lines === undefined ? { origin: 'write' } : { text: sparseText(lines), origin: 'partial-read' };
   if (known.kind !== 'text') return undefined;
   if (lines === undefined || agrees(known.text, lines.lines)) return { text: known.text, origin: known.origin };
   return { text: sparseText(lines), origin: 'partial-read' };
@@ -106,7 +119,10 @@ function agrees(text: string, lines: Map<number, string>): boolean {
   return [...lines].every(([n, line]) => all[n - 1] === line);
 }
 
-function merge(a: { lines: Map<number, string>; total?: number } | undefined, b: { lines: Map<number, string>; total?: number }) {
+function merge(
+  a: { lines: Map<number, string>; total?: number } | undefined,
+  b: { lines: Map<number, string>; total?: number },
+) {
   const lines = new Map(a?.lines ?? []);
   for (const [n, text] of b.lines) if (!lines.has(n)) lines.set(n, text);
   const total = a?.total ?? b.total;
@@ -140,7 +156,9 @@ export function covers(named: string, path: string): boolean {
 function wildcard(pattern: string): RegExp {
   const source = pattern
     .split(/(\*\*|\*|\?)/)
-    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part === '?' ? '[^/]' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part === '**' ? '.*' : part === '*' ? '[^/]*' : part === '?' ? '[^/]' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('');
   return new RegExp(`^${source}(/.*)?$`);
 }

@@ -56,7 +56,10 @@ function describe(draft: CaseDraft, transcript: ImportedTranscript): string {
   const agent = draft.agent === undefined ? '' : ` (a subagent's)`;
   const count = draft.calls.length;
   const files = [...new Set(draft.calls.map(fileOf).filter((f): f is string => f !== undefined && f !== ''))];
-  const on = files.length === 0 ? '' : `; files ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
+  const on =
+    files.length === 0
+      ? ''
+      : `; files ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
   const calls = `${count} call${count === 1 ? '' : 's'}${agent}`;
   return `Replays ${calls} from a real ${who} (${session}${tally(draft.calls.map((m) => m.call.tool))}${on}); the reference reproduced every recorded result.`;
 }
@@ -76,7 +79,13 @@ function tally(names: string[]): string {
 function sourceOf(draft: CaseDraft, transcript: ImportedTranscript): Record<string, unknown> {
   const first = draft.calls.find((m) => m.timestamp !== undefined)?.timestamp ?? transcript.startedAt;
   const calls = draft.calls
-    .map((m) => ({ m, same: m.originalTool === m.call.tool && Object.entries(m.renamedKeys).every(([a, b]) => a === b) && Object.keys(m.droppedKeys).length === 0 }))
+    .map((m) => ({
+      m,
+      same:
+        m.originalTool === m.call.tool &&
+        Object.entries(m.renamedKeys).every(([a, b]) => a === b) &&
+        Object.keys(m.droppedKeys).length === 0,
+    }))
     .filter(({ same }) => !same)
     .map(({ m }) => ({
       id: m.id,

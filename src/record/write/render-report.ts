@@ -29,16 +29,25 @@ const STATUS_WORDS: Record<WrittenCase['status'], string> = {
 };
 
 // The whole report.
-export function renderReport(reports: TranscriptReport[], cases: WrittenCase[], o: { stage: string; color: boolean }): string {
+export function renderReport(
+  reports: TranscriptReport[],
+  cases: WrittenCase[],
+  o: { stage: string; color: boolean },
+): string {
   const p = painter(o.color);
   const out: string[] = [];
   for (const r of reports) out.push(...renderTranscript(r, o.color), '');
   for (const c of cases) {
     const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
-    out.push(`${colour(STATUS_WORDS[c.status].padEnd(14))}cases/${o.stage}/${c.name}.json, snapshots/${o.stage}/${c.name}.json`);
+    out.push(
+      `${colour(STATUS_WORDS[c.status].padEnd(14))}cases/${o.stage}/${c.name}.json, snapshots/${o.stage}/${c.name}.json`,
+    );
   }
   if (cases.some((c) => c.status === 'refused')) {
-    out.push('', p.red('Nothing was written: the refused cases exist with other content. Re-run with --force to replace them.'));
+    out.push(
+      '',
+      p.red('Nothing was written: the refused cases exist with other content. Re-run with --force to replace them.'),
+    );
   }
   if (out.at(-1) !== '') out.push('');
   const seen = reports.reduce((n, r) => n + r.seen, 0);
@@ -49,13 +58,20 @@ export function renderReport(reports: TranscriptReport[], cases: WrittenCase[], 
 
 function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   const p = painter(color);
-  const subagents = r.subagentFiles === 0 ? '' : `, with ${r.subagentFiles} subagent file${r.subagentFiles === 1 ? '' : 's'}`;
-  const lines = [p.bold(`${r.transcript} (${r.format}${r.sessionId === undefined ? '' : `, session ${r.sessionId}`}${subagents})`)];
+  const subagents =
+    r.subagentFiles === 0 ? '' : `, with ${r.subagentFiles} subagent file${r.subagentFiles === 1 ? '' : 's'}`;
+  const lines = [
+    p.bold(`${r.transcript} (${r.format}${r.sessionId === undefined ? '' : `, session ${r.sessionId}`}${subagents})`),
+  ];
   const row = (label: string, text: string): void => void lines.push(`  ${label.padEnd(10)}${text}`);
-  row('calls', `${r.seen} seen, ${r.mapped} mapped, ${r.replayed} replayed, ${r.kept} kept in ${r.cases.length} case${r.cases.length === 1 ? '' : 's'}`);
+  row(
+    'calls',
+    `${r.seen} seen, ${r.mapped} mapped, ${r.replayed} replayed, ${r.kept} kept in ${r.cases.length} case${r.cases.length === 1 ? '' : 's'}`,
+  );
   const dropped = Object.entries(r.dropped).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   if (dropped.length === 0) row('dropped', 'none');
-  dropped.forEach(([reason, n], i) => row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${reason}`));
+  for (const [i, [reason, n]] of dropped.entries())
+    row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${reason}`);
   // `1  line 1584: …`, `3  lines, the first line 4: …`, `1  file agent-acompact-1.jsonl: …`; a damaged file's
   // lines each have a reason of their own (where its JSON broke), so past a few the rest are counted.
   r.skipped.slice(0, SHOWN_SKIPS).forEach((s, i) => {
@@ -69,14 +85,25 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   row('cases', r.cases.length === 0 ? 'none' : r.cases.join(', '));
   const seeds = Object.entries(r.seeds) as [SeedOrigin, number][];
   const seedCount = seeds.reduce((n, [, k]) => n + k, 0);
-  row('seeds', seedCount === 0 ? 'none' : `${seedCount} file${seedCount === 1 ? '' : 's'}: ${seeds.map(([o, n]) => `${n} from ${ORIGIN_WORDS[o]}`).join(', ')}`);
+  row(
+    'seeds',
+    seedCount === 0
+      ? 'none'
+      : `${seedCount} file${seedCount === 1 ? '' : 's'}: ${seeds.map(([o, n]) => `${n} from ${ORIGIN_WORDS[o]}`).join(', ')}`,
+  );
   const redactions = Object.entries(r.redactions);
   row('redacted', redactions.length === 0 ? 'nothing' : redactions.map(([kind, n]) => counted(kind, n)).join(', '));
-  row('fidelity', r.replayed === 0 ? 'no call was replayed' : `${r.reproduced} of ${r.replayed} replayed calls reproduce the recording (${percent(r.reproduced, r.replayed)})`);
+  row(
+    'fidelity',
+    r.replayed === 0
+      ? 'no call was replayed'
+      : `${r.reproduced} of ${r.replayed} replayed calls reproduce the recording (${percent(r.reproduced, r.replayed)})`,
+  );
   const shown = r.divergences.slice(0, SHOWN_DIVERGENCES);
   // A divergence is where the course's tools differ from the agent's, or where the sandbox lacks what the recording
   // machine had (a `cargo`, a network, a file made by a call that could not be replayed): the diff says which.
-  if (shown.length > 0) lines.push(`  divergences (the first of each kind; the recording against the reference's replay):`);
+  if (shown.length > 0)
+    lines.push(`  divergences (the first of each kind; the recording against the reference's replay):`);
   for (const d of shown) {
     lines.push(`    ${d.tool} ${d.id}: ${d.reason}`);
     const diff = renderLineDiff(d.recorded.split('\n'), d.replayed.split('\n'), {

@@ -25,7 +25,8 @@ export function reportFor(
   const count = (reason: string, n = 1): void => void (dropped[reason] = (dropped[reason] ?? 0) + n);
   for (const reason of w.built.dropped.values()) count(reason);
   const written = o.cases.filter((c) => c.rejected === undefined);
-  for (const c of o.cases) if (c.rejected !== undefined) count(`case not written: ${c.rejected.split('\n')[0] ?? ''}`, c.draft.calls.length);
+  for (const c of o.cases)
+    if (c.rejected !== undefined) count(`case not written: ${c.rejected.split('\n')[0] ?? ''}`, c.draft.calls.length);
   const skipped = new Map<string, SkippedInput>();
   // The main file's lines go by their number alone; a subagent file's by its name too.
   const main = basename(w.transcript.files[0] ?? '');
@@ -34,19 +35,31 @@ export function reportFor(
     if (found !== undefined) found.count += 1;
     else {
       const file = basename(skip.file) === main ? undefined : basename(skip.file);
-      const first = skip.line === 0 ? (file ?? basename(skip.file)) : `${file === undefined ? '' : `${file} `}line ${skip.line}`;
+      const first =
+        skip.line === 0 ? (file ?? basename(skip.file)) : `${file === undefined ? '' : `${file} `}line ${skip.line}`;
       skipped.set(skip.reason, { reason: skip.reason, count: 1, wholeFiles: skip.line === 0, first });
     }
   }
   const seeds: Partial<Record<SeedOrigin, number>> = {};
-  for (const c of written) for (const origin of Object.values(c.draft.origins)) seeds[origin] = (seeds[origin] ?? 0) + 1;
-  const notReproduced = [...w.built.replayed].filter((p) => w.built.dropped.get(p)?.startsWith('did not reproduce') === true).length;
+  for (const c of written)
+    for (const origin of Object.values(c.draft.origins)) seeds[origin] = (seeds[origin] ?? 0) + 1;
+  const notReproduced = [...w.built.replayed].filter(
+    (p) => w.built.dropped.get(p)?.startsWith('did not reproduce') === true,
+  ).length;
   const all: Divergence[] = [...w.built.divergences]
     .sort(([a], [b]) => a - b)
     .flatMap(([position, verdict]) => {
       const step = w.steps[position];
       if (verdict.ok || step === undefined) return [];
-      return [{ id: step.imported.id, tool: step.mapped?.call.tool ?? step.imported.name, reason: verdict.reason, recorded: verdict.recorded, replayed: verdict.replayed }];
+      return [
+        {
+          id: step.imported.id,
+          tool: step.mapped?.call.tool ?? step.imported.name,
+          reason: verdict.reason,
+          recorded: verdict.recorded,
+          replayed: verdict.replayed,
+        },
+      ];
     });
   const firsts = all.filter((d, i) => all.findIndex((e) => e.reason === d.reason) === i);
   const divergences = [...firsts, ...all.filter((d) => !firsts.includes(d))].slice(0, MAX_DIVERGENCES);

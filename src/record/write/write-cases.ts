@@ -43,12 +43,20 @@ export async function snapshotCases(
     await cp(join(o.root, 'cases', 'case.schema.json'), join(staging, 'cases', 'case.schema.json'));
     for (const c of cases) await writeFile(join(casesDir(staging, o.stage), `${c.name}.json`), formatCase(c.data));
     const loaded = await loadCases(staging, o.stage);
-    const { results: runs, warnings } = await runReference({ root: o.root, cases: loaded, env: o.env, sandbox: o.sandbox, ...(o.signal === undefined ? {} : { signal: o.signal }) });
+    const { results: runs, warnings } = await runReference({
+      root: o.root,
+      cases: loaded,
+      env: o.env,
+      sandbox: o.sandbox,
+      ...(o.signal === undefined ? {} : { signal: o.signal }),
+    });
     o.signal?.throwIfAborted();
     for (const c of cases) {
       const run = runs.get(c.name);
-      if (run === undefined || !run.ok) failed.set(c.name, `the reference failed on the case: ${run?.ok === false ? run.why : 'not run'}`);
-      else if (!isDeepStrictEqual(run.results, c.results)) failed.set(c.name, 'the reference gave other results as a case than in the replay');
+      if (run === undefined || !run.ok)
+        failed.set(c.name, `the reference failed on the case: ${run?.ok === false ? run.why : 'not run'}`);
+      else if (!isDeepStrictEqual(run.results, c.results))
+        failed.set(c.name, 'the reference gave other results as a case than in the replay');
       else snapshots.set(c.name, formatSnapshot({ results: run.results }));
     }
     return { snapshots, failed, warnings };
@@ -70,12 +78,31 @@ export async function writeCases(
     const [oldCase, oldSnap] = await Promise.all([readText(caseFile), readText(snapFile)]);
     const same = oldCase === caseText && oldSnap === c.snapshotText;
     const exists = oldCase !== null || oldSnap !== null;
-    const status: CaseStatus = same ? 'unchanged' : !exists ? (o.dryRun ? 'would add' : 'added') : !o.force ? 'refused' : o.dryRun ? 'would replace' : 'replaced';
-    const files: [string, string][] = same ? [] : [[caseFile, caseText], [snapFile, c.snapshotText]];
+    const status: CaseStatus = same
+      ? 'unchanged'
+      : !exists
+        ? o.dryRun
+          ? 'would add'
+          : 'added'
+        : !o.force
+          ? 'refused'
+          : o.dryRun
+            ? 'would replace'
+            : 'replaced';
+    const files: [string, string][] = same
+      ? []
+      : [
+          [caseFile, caseText],
+          [snapFile, c.snapshotText],
+        ];
     planned.push({ ...c, caseText, status, files });
   }
   const write = !o.dryRun && planned.every((c) => c.status !== 'refused');
   // Every case and snapshot whole, or none of them.
-  if (write) await writeFiles(o.dir, planned.flatMap((c) => c.files.map(([target, text]) => ({ path: relative(o.dir, target), text }))));
+  if (write)
+    await writeFiles(
+      o.dir,
+      planned.flatMap((c) => c.files.map(([target, text]) => ({ path: relative(o.dir, target), text }))),
+    );
   return planned.map(({ files: _, ...c }) => c);
 }

@@ -17,9 +17,24 @@ describe('checkOutputFile', () => {
 
   it.each<[string, (root: string) => Promise<string>, RegExp]>([
     ['an empty name', async () => '', /^--output "" is empty: give the report a file name/],
-    ['a directory', async () => 'courses', /^--output "courses" is a directory: give a file in it, e\.g\. --output "courses\/results\.xml"/],
-    ['a missing parent', async () => 'nowhere/results.xml', /^--output "nowhere\/results\.xml" is in .*nowhere, which does not exist: create it first/],
-    ['a parent that is a file', async (root) => (await writeFile(join(root, 'plain'), 'x'), 'plain/results.xml'), /is in .*plain, which is not a directory/],
+    [
+      'a directory',
+      async () => 'courses',
+      /^--output "courses" is a directory: give a file in it, e\.g\. --output "courses\/results\.xml"/,
+    ],
+    [
+      'a missing parent',
+      async () => 'nowhere/results.xml',
+      /^--output "nowhere\/results\.xml" is in .*nowhere, which does not exist: create it first/,
+    ],
+    [
+      'a parent that is a file',
+      async (root) => {
+        await writeFile(join(root, 'plain'), 'x');
+        return 'plain/results.xml';
+      },
+      /is in .*plain, which is not a directory/,
+    ],
   ])('refuses %s', async (_, name, message) => {
     await mkdir(join(scratch.root, 'courses'), { recursive: true });
     const error = await checkOutputFile(scratch.root, await name(scratch.root)).catch((e: unknown) => e);

@@ -18,7 +18,9 @@ function manualClock(): Timers & { now: () => number; advanceTo: (t: number) => 
     },
     advanceTo(t) {
       for (;;) {
-        const due = [...pending.entries()].filter(([, p]) => p.at <= t).sort((a, b) => a[1].at - b[1].at || a[0] - b[0]);
+        const due = [...pending.entries()]
+          .filter(([, p]) => p.at <= t)
+          .sort((a, b) => a[1].at - b[1].at || a[0] - b[0]);
         const first = due[0];
         if (first === undefined) break;
         pending.delete(first[0]);
@@ -43,25 +45,59 @@ const rows: Row[] = [
   { name: 'one event fires once after the quiet time', events: [[0, 'a']], fires: [[100, ['a']]] },
   {
     name: 'an atomic save (temp write, rename, change) is one burst naming each path once, first seen first',
-    events: [[0, 'src/.execute.ts.swp'], [3, 'src/execute.ts'], [5, 'src/execute.ts']],
+    events: [
+      [0, 'src/.execute.ts.swp'],
+      [3, 'src/execute.ts'],
+      [5, 'src/execute.ts'],
+    ],
     fires: [[105, ['src/.execute.ts.swp', 'src/execute.ts']]],
   },
   {
     name: 'each event restarts the quiet time',
-    events: [[0, 'a'], [90, 'b'], [180, 'c']],
+    events: [
+      [0, 'a'],
+      [90, 'b'],
+      [180, 'c'],
+    ],
     fires: [[280, ['a', 'b', 'c']]],
   },
   {
     name: 'events after a fire start a new burst',
-    events: [[0, 'a'], [150, 'a']],
-    fires: [[100, ['a']], [250, ['a']]],
+    events: [
+      [0, 'a'],
+      [150, 'a'],
+    ],
+    fires: [
+      [100, ['a']],
+      [250, ['a']],
+    ],
   },
   {
     name: 'a stream that never goes quiet still fires at the ceiling, then starts over',
-    events: [[0, 'a'], [80, 'b'], [160, 'c'], [240, 'd'], [320, 'e'], [400, 'f'], [480, 'g'], [560, 'h']],
-    fires: [[300, ['a', 'b', 'c', 'd']], [620, ['e', 'f', 'g', 'h']]],
+    events: [
+      [0, 'a'],
+      [80, 'b'],
+      [160, 'c'],
+      [240, 'd'],
+      [320, 'e'],
+      [400, 'f'],
+      [480, 'g'],
+      [560, 'h'],
+    ],
+    fires: [
+      [300, ['a', 'b', 'c', 'd']],
+      [620, ['e', 'f', 'g', 'h']],
+    ],
   },
-  { name: 'cancel drops a pending burst', events: [[0, 'a'], [50, 'b']], cancelAt: 60, fires: [] },
+  {
+    name: 'cancel drops a pending burst',
+    events: [
+      [0, 'a'],
+      [50, 'b'],
+    ],
+    cancelAt: 60,
+    fires: [],
+  },
 ];
 
 describe('debounce', () => {

@@ -84,7 +84,12 @@ describe('watchFiles', () => {
     await writeFile(join(course, 'src', 'execute.ts'), 'export const after = 1;\n');
     // A second watcher on the same tree proves the write was observable, and the closed one stayed silent.
     const again: string[] = [];
-    const probe = await watchFiles({ roots: [course], isIgnored: () => false, onChange: (p) => again.push(p), onError: () => {} });
+    const probe = await watchFiles({
+      roots: [course],
+      isIgnored: () => false,
+      onChange: (p) => again.push(p),
+      onError: () => {},
+    });
     try {
       await writeFile(join(course, 'src', 'execute.ts'), 'export const later = 2;\n');
       await until(() => again.length > 0, 'the probe watcher');

@@ -4,7 +4,11 @@ import { readKeys, type KeyInputEvent } from '../../../src/cli/watch/key-input.t
 
 // A stream that says it is a terminal, recording what raw mode it was put in.
 function fakeTerminal(): PassThrough & { isTTY: boolean; setRawMode: (raw: boolean) => void; modes: boolean[] } {
-  const stream = new PassThrough() as PassThrough & { isTTY: boolean; setRawMode: (raw: boolean) => void; modes: boolean[] };
+  const stream = new PassThrough() as PassThrough & {
+    isTTY: boolean;
+    setRawMode: (raw: boolean) => void;
+    modes: boolean[];
+  };
   stream.isTTY = true;
   stream.modes = [];
   stream.setRawMode = (raw) => void stream.modes.push(raw);
@@ -51,7 +55,11 @@ describe('readKeys from a terminal', () => {
     stdin.write('a\u001b[Aq');
     await drain();
     expect(stdin.modes).toEqual([true]);
-    expect(seen).toEqual([{ kind: 'key', key: 'a' }, { kind: 'key', key: '\u001b[A' }, { kind: 'key', key: 'q' }]);
+    expect(seen).toEqual([
+      { kind: 'key', key: 'a' },
+      { kind: 'key', key: '\u001b[A' },
+      { kind: 'key', key: 'q' },
+    ]);
     input.close();
   });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { describeReason, renderComparison, renderHeader, renderMenu, renderMessage, renderProgress, renderPrompt } from '../../../src/cli/watch/screen.ts';
+import {
+  describeReason,
+  renderComparison,
+  renderHeader,
+  renderMenu,
+  renderMessage,
+  renderProgress,
+  renderPrompt,
+} from '../../../src/cli/watch/screen.ts';
 import type { Comparison } from '../../../src/cli/watch/verdict.ts';
 import type { RunReason } from '../../../src/cli/watch/watch-loop.ts';
 
@@ -25,9 +33,13 @@ describe('describeReason', () => {
 
 describe('renderHeader', () => {
   it('a pipe gets a separator line with the time and the trigger', () => {
-    expect(renderHeader({ kind: 'files', paths: ['src/execute.ts'] }, { now: at, stage: 'register-tools', filter: undefined }, plain)).toBe(
-      '\n─── 09:05:07 · src/execute.ts changed · grading register-tools ───\n',
-    );
+    expect(
+      renderHeader(
+        { kind: 'files', paths: ['src/execute.ts'] },
+        { now: at, stage: 'register-tools', filter: undefined },
+        plain,
+      ),
+    ).toBe('\n─── 09:05:07 · src/execute.ts changed · grading register-tools ───\n');
   });
 
   it('a terminal gets a cleared screen first', () => {
@@ -37,7 +49,9 @@ describe('renderHeader', () => {
   });
 
   it('names the filter in force', () => {
-    expect(renderHeader({ kind: 'run-all' }, { now: at, stage: 's', filter: 'read' }, plain)).toContain('grading s (filter "read")');
+    expect(renderHeader({ kind: 'run-all' }, { now: at, stage: 's', filter: 'read' }, plain)).toContain(
+      'grading s (filter "read")',
+    );
   });
 });
 
@@ -47,9 +61,21 @@ describe('renderComparison', () => {
     ['a first run says nothing', { kind: 'first' }, ''],
     ['same failures', { kind: 'same', verdict: v(57, ['a', 'b', 'c']) }, 'same verdict as last run: 3 failed\n'],
     ['same pass', { kind: 'same', verdict: v(60, []) }, 'same verdict as last run: all 60 passed\n'],
-    ['fixed', { kind: 'changed', before: v(57, ['a', 'b', 'c']), after: v(60, []) }, 'verdict changed: 3 failed → all 60 passed\n'],
-    ['broken', { kind: 'changed', before: v(60, []), after: v(58, ['a', 'b']) }, 'verdict changed: all 60 passed → 2 failed\n'],
-    ['other failures, same count', { kind: 'changed', before: v(59, ['a']), after: v(59, ['b']) }, 'verdict changed: 1 failed → 1 failed\n'],
+    [
+      'fixed',
+      { kind: 'changed', before: v(57, ['a', 'b', 'c']), after: v(60, []) },
+      'verdict changed: 3 failed → all 60 passed\n',
+    ],
+    [
+      'broken',
+      { kind: 'changed', before: v(60, []), after: v(58, ['a', 'b']) },
+      'verdict changed: all 60 passed → 2 failed\n',
+    ],
+    [
+      'other failures, same count',
+      { kind: 'changed', before: v(59, ['a']), after: v(59, ['b']) },
+      'verdict changed: 1 failed → 1 failed\n',
+    ],
   ])('%s', (_name, comparison, text) => {
     expect(renderComparison(comparison)).toBe(text);
   });
@@ -57,7 +83,9 @@ describe('renderComparison', () => {
 
 describe('renderMenu', () => {
   it('is one line listing every key', () => {
-    expect(renderMenu(undefined, plain)).toBe('Watching for changes. a/Enter run all · f run failed · p filter by case name · q quit\n');
+    expect(renderMenu(undefined, plain)).toBe(
+      'Watching for changes. a/Enter run all · f run failed · p filter by case name · q quit\n',
+    );
   });
   it('names the filter in force', () => {
     expect(renderMenu('read', plain)).toMatch(/ · filter: "read"\n$/);
@@ -70,10 +98,14 @@ describe('renderMenu', () => {
 
 describe('renderPrompt and renderMessage', () => {
   it('a terminal prompt redraws its line with the draft', () => {
-    expect(renderPrompt('rea', tty)).toBe('\r\u001b[2KFilter by case name (Enter applies, empty clears, Esc cancels) › rea');
+    expect(renderPrompt('rea', tty)).toBe(
+      '\r\u001b[2KFilter by case name (Enter applies, empty clears, Esc cancels) › rea',
+    );
   });
   it('a piped prompt asks for one line', () => {
-    expect(renderPrompt('', plain)).toBe('Filter by case name: send a name or glob on one line (an empty line clears the filter).\n');
+    expect(renderPrompt('', plain)).toBe(
+      'Filter by case name: send a name or glob on one line (an empty line clears the filter).\n',
+    );
   });
   it('an error is prefixed, a notice is not', () => {
     expect(renderMessage('error', 'program.ts is missing', plain)).toBe('error: program.ts is missing\n');

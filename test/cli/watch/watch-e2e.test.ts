@@ -23,8 +23,29 @@ afterEach(async () => {
 });
 
 // Starts watch mode on the course in its own process group, collecting stdout.
-function startWatch(c: TestCourse, isolation = 'required', env: NodeJS.ProcessEnv = {}): { child: ResultPromise; output: () => string; waitFor: (pattern: RegExp, from: number, what: string) => Promise<RegExpExecArray & { end: number }> } {
-  const args = ['test', '--stage', 'register-tools', '--watch', '--dir', c.dir, '--case', CASES, '--timeout', '60000', '--isolation', isolation];
+function startWatch(
+  c: TestCourse,
+  isolation = 'required',
+  env: NodeJS.ProcessEnv = {},
+): {
+  child: ResultPromise;
+  output: () => string;
+  waitFor: (pattern: RegExp, from: number, what: string) => Promise<RegExpExecArray & { end: number }>;
+} {
+  const args = [
+    'test',
+    '--stage',
+    'register-tools',
+    '--watch',
+    '--dir',
+    c.dir,
+    '--case',
+    CASES,
+    '--timeout',
+    '60000',
+    '--isolation',
+    isolation,
+  ];
   const child = execa(process.execPath, [join(repo, 'bin', 'theinference.js'), ...args], {
     cwd: c.dir,
     env: { NO_COLOR: '1', TMPDIR: c.tmp, ...env },
@@ -81,7 +102,8 @@ async function processesIn(dir: string): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    if ((await readlink(`/proc/${entry}/cwd`).catch(() => '')) === dir) found.push(await describeProcess(Number(entry)));
+    if ((await readlink(`/proc/${entry}/cwd`).catch(() => '')) === dir)
+      found.push(await describeProcess(Number(entry)));
   }
   return found;
 }
@@ -92,104 +114,145 @@ async function leftovers(tmp: string): Promise<string[]> {
 }
 
 describe('theinference test --watch', () => {
-  it('re-grades on save, names the file, tracks the verdict, and exits with it on q', async () => {
-    course = await makeCourse();
-    const executeFile = join(course.dir, 'src', 'execute.ts');
-    const reference = await readFile(executeFile, 'utf8');
-    const broken = reference.replace(/^\s*case 'Read':\n/m, '');
-    expect(broken).not.toBe(reference);
-    const w = startWatch(course);
-    watch = w.child;
+  it(
+    're-grades on save, names the file, tracks the verdict, and exits with it on q',
+    async () => {
+      course = await makeCourse();
+      const executeFile = join(course.dir, 'src', 'execute.ts');
+      const reference = await readFile(executeFile, 'utf8');
+      const broken = reference.replace(/^\s*case 'Read':\n/m, '');
+      expect(broken).not.toBe(reference);
+      const w = startWatch(course);
+      watch = w.child;
 
-    const first = await w.waitFor(VERDICT, 0, 'first verdict');
-    expect(first[2]).toBe('0');
-    const total = Number(first[1]);
+      const first = await w.waitFor(VERDICT, 0, 'first verdict');
+      expect(first[2]).toBe('0');
+      const total = Number(first[1]);
 
-    await writeFile(executeFile, broken);
-    const header = await w.waitFor(
-      /^─── \d\d:\d\d:\d\d · src\/execute\.ts changed · grading register-tools \(filter "course-\*"\) ───$/m,
-      first.end,
-      're-run header naming src/execute.ts',
-    );
-    const failing = await w.waitFor(VERDICT, header.end, 'failing verdict');
-    expect(Number(failing[2])).toBeGreaterThan(0);
-    expect(Number(failing[1]) + Number(failing[2])).toBe(total);
-    await w.waitFor(new RegExp(`^verdict changed: all ${total} passed → ${failing[2]} failed$`, 'm'), failing.end, 'verdict change line');
+      await writeFile(executeFile, broken);
+      const header = await w.waitFor(
+        /^─── \d\d:\d\d:\d\d · src\/execute\.ts changed · grading register-tools \(filter "course-\*"\) ───$/m,
+        first.end,
+        're-run header naming src/execute.ts',
+      );
+      const failing = await w.waitFor(VERDICT, header.end, 'failing verdict');
+      expect(Number(failing[2])).toBeGreaterThan(0);
+      expect(Number(failing[1]) + Number(failing[2])).toBe(total);
+      await w.waitFor(
+        new RegExp(`^verdict changed: all ${total} passed → ${failing[2]} failed$`, 'm'),
+        failing.end,
+        'verdict change line',
+      );
 
-    await writeFile(executeFile, reference);
-    const fixedHeader = await w.waitFor(/· src\/execute\.ts changed ·/, failing.end, 'second re-run header');
-    const fixed = await w.waitFor(VERDICT, fixedHeader.end, 'passing verdict');
-    expect(fixed[2]).toBe('0');
-    await w.waitFor(new RegExp(`^verdict changed: ${failing[2]} failed → all ${total} passed$`, 'm'), fixed.end, 'verdict change line');
+      await writeFile(executeFile, reference);
+      const fixedHeader = await w.waitFor(/· src\/execute\.ts changed ·/, failing.end, 'second re-run header');
+      const fixed = await w.waitFor(VERDICT, fixedHeader.end, 'passing verdict');
+      expect(fixed[2]).toBe('0');
+      await w.waitFor(
+        new RegExp(`^verdict changed: ${failing[2]} failed → all ${total} passed$`, 'm'),
+        fixed.end,
+        'verdict change line',
+      );
 
-    // The same code saved again: a re-run whose verdict is unchanged says so.
-    await writeFile(executeFile, reference);
-    const again = await w.waitFor(VERDICT, fixed.end, 'verdict after an unchanged save');
-    await w.waitFor(new RegExp(`^same verdict as last run: all ${total} passed$`, 'm'), again.end, 'same-verdict line');
+      // The same code saved again: a re-run whose verdict is unchanged says so.
+      await writeFile(executeFile, reference);
+      const again = await w.waitFor(VERDICT, fixed.end, 'verdict after an unchanged save');
+      await w.waitFor(
+        new RegExp(`^same verdict as last run: all ${total} passed$`, 'm'),
+        again.end,
+        'same-verdict line',
+      );
 
-    w.child.stdin?.write('q\n');
-    const result = await w.child;
-    expect(result.exitCode).toBe(0);
-    expect(await leftovers(course.tmp)).toEqual([]);
-    expect(await groupLeft(w.child.pid as number)).toEqual([]);
-    expect(await processesIn(course.dir)).toEqual([]);
-  }, E2E_TIMEOUT_MS);
+      w.child.stdin?.write('q\n');
+      const result = await w.child;
+      expect(result.exitCode).toBe(0);
+      expect(await leftovers(course.tmp)).toEqual([]);
+      expect(await groupLeft(w.child.pid as number)).toEqual([]);
+      expect(await processesIn(course.dir)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
 
-  it('without bubblewrap under auto, every run says the program is not sandboxed (a warning printed before the first run would be cleared off the screen)', async () => {
-    course = await makeCourse();
-    // A PATH with bash (the cases' Bash calls need it) and no bwrap.
-    const bin = join(course.root, 'bin-without-bwrap');
-    await mkdir(bin);
-    await symlink('/bin/bash', join(bin, 'bash'));
-    const w = startWatch(course, 'auto', { PATH: bin });
-    watch = w.child;
-    const warning = /^warning: the program under test runs without a sandbox: bubblewrap \(bwrap\) is not installed\./m;
-    const first = await w.waitFor(VERDICT, 0, 'first verdict');
-    expect(w.output().slice(0, first.index)).toMatch(warning);
-    const executeFile = join(course.dir, 'src', 'execute.ts');
-    await writeFile(executeFile, await readFile(executeFile, 'utf8'));
-    const again = await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
-    const second = await w.waitFor(VERDICT, again.end, 'second verdict');
-    expect(w.output().slice(again.end, second.index)).toMatch(warning);
-    w.child.stdin?.write('q\n');
-    expect((await w.child).exitCode, w.output()).toBe(0);
-  }, E2E_TIMEOUT_MS);
+  it(
+    'without bubblewrap under auto, every run says the program is not sandboxed (a warning printed before the first run would be cleared off the screen)',
+    async () => {
+      course = await makeCourse();
+      // A PATH with bash (the cases' Bash calls need it) and no bwrap.
+      const bin = join(course.root, 'bin-without-bwrap');
+      await mkdir(bin);
+      await symlink('/bin/bash', join(bin, 'bash'));
+      const w = startWatch(course, 'auto', { PATH: bin });
+      watch = w.child;
+      const warning =
+        /^warning: the program under test runs without a sandbox: bubblewrap \(bwrap\) is not installed\./m;
+      const first = await w.waitFor(VERDICT, 0, 'first verdict');
+      expect(w.output().slice(0, first.index)).toMatch(warning);
+      const executeFile = join(course.dir, 'src', 'execute.ts');
+      await writeFile(executeFile, await readFile(executeFile, 'utf8'));
+      const again = await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
+      const second = await w.waitFor(VERDICT, again.end, 'second verdict');
+      expect(w.output().slice(again.end, second.index)).toMatch(warning);
+      w.child.stdin?.write('q\n');
+      expect((await w.child).exitCode, w.output()).toBe(0);
+    },
+    E2E_TIMEOUT_MS,
+  );
 
-  it('finds a program that cannot start once: one verdict for every case, whichever process failed first', async () => {
-    course = await makeCourse();
-    const executeFile = join(course.dir, 'src', 'execute.ts');
-    const w = startWatch(course);
-    watch = w.child;
-    const first = await w.waitFor(VERDICT, 0, 'first verdict');
-    const total = Number(first[1]);
+  it(
+    'finds a program that cannot start once: one verdict for every case, whichever process failed first',
+    async () => {
+      course = await makeCourse();
+      const executeFile = join(course.dir, 'src', 'execute.ts');
+      const w = startWatch(course);
+      watch = w.child;
+      const first = await w.waitFor(VERDICT, 0, 'first verdict');
+      const total = Number(first[1]);
 
-    // Each process throws a message of its own while loading: two processes' failures would be two verdicts.
-    await writeFile(executeFile, await readFile(join(repo, 'test', 'fixtures', 'throws-at-import-randomly', 'src', 'execute.ts'), 'utf8'));
-    const header = await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
-    const failing = await w.waitFor(VERDICT, header.end, 'failing verdict');
-    const run = w.output().slice(header.end, failing.index);
-    expect(run.match(/ ✗ your program did not start — /g), run).toHaveLength(1);
-    expect(run.match(/^✗ your program did not start — none of the \d+ cases ran$/gm), run).toEqual([`✗ your program did not start — none of the ${total} cases ran`]);
-    expect(run.match(/^ {2}hint: your code throws `Error: not ready \(0\.\d+\)` while it is loaded/gm), run).toHaveLength(1);
+      // Each process throws a message of its own while loading: two processes' failures would be two verdicts.
+      await writeFile(
+        executeFile,
+        await readFile(join(repo, 'test', 'fixtures', 'throws-at-import-randomly', 'src', 'execute.ts'), 'utf8'),
+      );
+      const header = await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
+      const failing = await w.waitFor(VERDICT, header.end, 'failing verdict');
+      const run = w.output().slice(header.end, failing.index);
+      expect(run.match(/ ✗ your program did not start — /g), run).toHaveLength(1);
+      expect(run.match(/^✗ your program did not start — none of the \d+ cases ran$/gm), run).toEqual([
+        `✗ your program did not start — none of the ${total} cases ran`,
+      ]);
+      expect(
+        run.match(/^ {2}hint: your code throws `Error: not ready \(0\.\d+\)` while it is loaded/gm),
+        run,
+      ).toHaveLength(1);
 
-    w.child.stdin?.write('q\n');
-    expect((await w.child).exitCode).toBe(1);
-    expect(await leftovers(course.tmp)).toEqual([]);
-  }, E2E_TIMEOUT_MS);
+      w.child.stdin?.write('q\n');
+      expect((await w.child).exitCode).toBe(1);
+      expect(await leftovers(course.tmp)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
 
-  it('an unknown stage is misuse no save can fix: it stops watching and exits 2 saying so', async () => {
-    course = await makeCourse();
-    const result = await execa(process.execPath, [join(repo, 'bin', 'theinference.js'), 'test', '--stage', 'no-such-stage', '--watch', '--dir', course.dir], {
-      cwd: course.dir,
-      env: { NO_COLOR: '1', TMPDIR: course.tmp },
-      stdin: 'pipe',
-      reject: false,
-      timeout: 60_000,
-    });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("unknown stage 'no-such-stage'");
-    expect(await leftovers(course.tmp)).toEqual([]);
-  }, E2E_TIMEOUT_MS);
+  it(
+    'an unknown stage is misuse no save can fix: it stops watching and exits 2 saying so',
+    async () => {
+      course = await makeCourse();
+      const result = await execa(
+        process.execPath,
+        [join(repo, 'bin', 'theinference.js'), 'test', '--stage', 'no-such-stage', '--watch', '--dir', course.dir],
+        {
+          cwd: course.dir,
+          env: { NO_COLOR: '1', TMPDIR: course.tmp },
+          stdin: 'pipe',
+          reject: false,
+          timeout: 60_000,
+        },
+      );
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain("unknown stage 'no-such-stage'");
+      expect(await leftovers(course.tmp)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
 
   // Ctrl-C and `q`, sandboxed and not: each stops a run whose every call has started a child in the program's
   // group and is waiting for the reference bash's command, which runs in a process group of its own.
@@ -198,41 +261,48 @@ describe('theinference test --watch', () => {
     ['Ctrl-C', 'off', 9876102],
     ['q', 'required', 9876103],
     ['q', 'off', 9876104],
-  ] as const)('%s during a run (--isolation %s) kills the program, its children and its bash commands, removes temp dirs, and exits as documented (Ctrl-C 130, q the last verdict)', async (stop, isolation, marker) => {
-    course = await makeCourse();
-    const w = startWatch(course, isolation);
-    watch = w.child;
-    const first = await w.waitFor(VERDICT, 0, 'first verdict');
+  ] as const)(
+    '%s during a run (--isolation %s) kills the program, its children and its bash commands, removes temp dirs, and exits as documented (Ctrl-C 130, q the last verdict)',
+    async (stop, isolation, marker) => {
+      course = await makeCourse();
+      const w = startWatch(course, isolation);
+      watch = w.child;
+      const first = await w.waitFor(VERDICT, 0, 'first verdict');
 
-    const hanging = [
-      `import { spawn } from 'node:child_process';`,
-      `import type { Tools } from './tools/index.ts';`,
-      `export function makeExecute(tools: Tools) {`,
-      `  return async () => {`,
-      `    spawn('sleep', ['${marker}'], { stdio: 'ignore' });`,
-      `    await tools.bash('sleep ${marker + 1000}');`,
-      `    return { content: '' };`,
-      `  };`,
-      `}`,
-      ``,
-    ].join('\n');
-    await writeFile(join(course.dir, 'src', 'execute.ts'), hanging);
-    await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
-    const started = Date.now();
-    while (!(await processRunning(`sleep ${marker}`)) || !(await processRunning(`sleep ${marker + 1000}`))) {
-      if (Date.now() - started > 45_000) throw new Error(`the hanging program never started:\n${w.output()}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      const hanging = [
+        `import { spawn } from 'node:child_process';`,
+        `import type { Tools } from './tools/index.ts';`,
+        `export function makeExecute(tools: Tools) {`,
+        `  return async () => {`,
+        `    spawn('sleep', ['${marker}'], { stdio: 'ignore' });`,
+        `    await tools.bash('sleep ${marker + 1000}');`,
+        `    return { content: '' };`,
+        `  };`,
+        `}`,
+        ``,
+      ].join('\n');
+      await writeFile(join(course.dir, 'src', 'execute.ts'), hanging);
+      await w.waitFor(/· src\/execute\.ts changed ·/, first.end, 're-run header');
+      const started = Date.now();
+      while (!(await processRunning(`sleep ${marker}`)) || !(await processRunning(`sleep ${marker + 1000}`))) {
+        if (Date.now() - started > 45_000) throw new Error(`the hanging program never started:\n${w.output()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
 
-    if (stop === 'q') w.child.stdin?.write('q\n');
-    else w.child.kill('SIGINT');
-    const result = await w.child;
-    // Ctrl-C is an interruption (130) whatever the last verdict was; `q` exits with the last verdict: it passed.
-    expect(result.exitCode).toBe(stop === 'q' ? 0 : 130);
-    expect(w.output().slice(first.end)).not.toMatch(VERDICT);
-    expect([await processRunning(`sleep ${marker}`), await processRunning(`sleep ${marker + 1000}`)]).toEqual([false, false]);
-    expect(await leftovers(course.tmp)).toEqual([]);
-    expect(await groupLeft(w.child.pid as number)).toEqual([]);
-    expect(await processesIn(course.dir)).toEqual([]);
-  }, E2E_TIMEOUT_MS);
+      if (stop === 'q') w.child.stdin?.write('q\n');
+      else w.child.kill('SIGINT');
+      const result = await w.child;
+      // Ctrl-C is an interruption (130) whatever the last verdict was; `q` exits with the last verdict: it passed.
+      expect(result.exitCode).toBe(stop === 'q' ? 0 : 130);
+      expect(w.output().slice(first.end)).not.toMatch(VERDICT);
+      expect([await processRunning(`sleep ${marker}`), await processRunning(`sleep ${marker + 1000}`)]).toEqual([
+        false,
+        false,
+      ]);
+      expect(await leftovers(course.tmp)).toEqual([]);
+      expect(await groupLeft(w.child.pid as number)).toEqual([]);
+      expect(await processesIn(course.dir)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
 });

@@ -1,12 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/grade/types.ts';
-import { initialState, step, type Effect, type WatchEvent, type WatchState } from '../../../src/cli/watch/watch-loop.ts';
+import {
+  initialState,
+  step,
+  type Effect,
+  type WatchEvent,
+  type WatchState,
+} from '../../../src/cli/watch/watch-loop.ts';
 
 // A report with `passed` passing cases and the named failing ones.
 function report(passed: number, failed: string[] = []): RunReport {
-  const pass = Array.from({ length: passed }, (_, i) => ({ name: `ok-${i}`, description: 'd', status: 'pass' as const, durationMs: 1, output: '' }));
+  const pass = Array.from({ length: passed }, (_, i) => ({
+    name: `ok-${i}`,
+    description: 'd',
+    status: 'pass' as const,
+    durationMs: 1,
+    output: '',
+  }));
   const fail = failed.map((name) => ({ name, description: 'd', status: 'fail' as const, durationMs: 1, output: '' }));
-  return { stage: 'register-tools', dir: '/course', cases: [...pass, ...fail], passed, failed: failed.length, durationMs: 5 };
+  return {
+    stage: 'register-tools',
+    dir: '/course',
+    cases: [...pass, ...fail],
+    passed,
+    failed: failed.length,
+    durationMs: 5,
+  };
 }
 
 function run(events: WatchEvent[], cases?: string[]): { state: WatchState; effects: Effect[][] } {
@@ -20,7 +39,9 @@ function run(events: WatchEvent[], cases?: string[]): { state: WatchState; effec
   return { state, effects };
 }
 
-const key = (type: 'run-all' | 'run-failed' | 'open-filter' | 'cancel-filter' | 'quit' | 'interrupt' | 'none'): WatchEvent => ({ type: 'key', action: { type } });
+const key = (
+  type: 'run-all' | 'run-failed' | 'open-filter' | 'cancel-filter' | 'quit' | 'interrupt' | 'none',
+): WatchEvent => ({ type: 'key', action: { type } });
 const start: WatchEvent = { type: 'start' };
 const saved = (...paths: string[]): WatchEvent => ({ type: 'files-changed', paths });
 const finished = (r: RunReport): WatchEvent => ({ type: 'run-finished', report: r });
@@ -30,7 +51,12 @@ const menu: Effect = { type: 'show-menu', filter: undefined };
 type Row = { name: string; events: WatchEvent[]; last: Effect[]; phase?: WatchState['phase']; cases?: string[] };
 
 const rows: Row[] = [
-  { name: 'start runs every case', events: [start], last: [{ type: 'start-run', request: { cases: undefined, reason: { kind: 'start' } } }], phase: 'running' },
+  {
+    name: 'start runs every case',
+    events: [start],
+    last: [{ type: 'start-run', request: { cases: undefined, reason: { kind: 'start' } } }],
+    phase: 'running',
+  },
   {
     name: 'a first verdict is shown without comparison, then the menu',
     events: [start, finished(report(2, ['b']))],
@@ -45,16 +71,30 @@ const rows: Row[] = [
   {
     name: 'the same verdict twice says so',
     events: [start, finished(report(2, ['b', 'a'])), saved('src/execute.ts'), finished(report(2, ['a', 'b']))],
-    last: [{ type: 'show-report', report: report(2, ['a', 'b']), comparison: { kind: 'same', verdict: { passed: 2, failed: 2, failedNames: ['a', 'b'] } } }, menu],
+    last: [
+      {
+        type: 'show-report',
+        report: report(2, ['a', 'b']),
+        comparison: { kind: 'same', verdict: { passed: 2, failed: 2, failedNames: ['a', 'b'] } },
+      },
+      menu,
+    ],
   },
   {
     name: 'a different verdict says what it was',
     events: [start, finished(report(2, ['a'])), saved('src/execute.ts'), finished(report(3))],
-    last: [{
-      type: 'show-report',
-      report: report(3),
-      comparison: { kind: 'changed', before: { passed: 2, failed: 1, failedNames: ['a'] }, after: { passed: 3, failed: 0, failedNames: [] } },
-    }, menu],
+    last: [
+      {
+        type: 'show-report',
+        report: report(3),
+        comparison: {
+          kind: 'changed',
+          before: { passed: 2, failed: 1, failedNames: ['a'] },
+          after: { passed: 3, failed: 0, failedNames: [] },
+        },
+      },
+      menu,
+    ],
   },
   {
     name: 'a save during a run cancels it',
@@ -65,7 +105,9 @@ const rows: Row[] = [
   {
     name: 'saves while cancelling merge into one re-run, started once the cancelled run settles',
     events: [start, saved('src/a.ts'), saved('src/b.ts', 'src/a.ts'), cancelled],
-    last: [{ type: 'start-run', request: { cases: undefined, reason: { kind: 'files', paths: ['src/a.ts', 'src/b.ts'] } } }],
+    last: [
+      { type: 'start-run', request: { cases: undefined, reason: { kind: 'files', paths: ['src/a.ts', 'src/b.ts'] } } },
+    ],
     phase: 'running',
   },
   {
@@ -97,41 +139,92 @@ const rows: Row[] = [
   },
   {
     name: 'a filter is applied as a substring glob and kept for later saves',
-    events: [start, finished(report(1)), key('open-filter'), { type: 'key', action: { type: 'apply-filter', text: ' read ' } }, finished(report(1)), saved('src/execute.ts')],
+    events: [
+      start,
+      finished(report(1)),
+      key('open-filter'),
+      { type: 'key', action: { type: 'apply-filter', text: ' read ' } },
+      finished(report(1)),
+      saved('src/execute.ts'),
+    ],
     last: [{ type: 'start-run', request: { cases: ['*read*'], reason: { kind: 'files', paths: ['src/execute.ts'] } } }],
   },
   {
     name: 'the menu names the filter in force',
-    events: [start, finished(report(1)), { type: 'key', action: { type: 'apply-filter', text: 'read' } }, finished(report(1))],
-    last: [{ type: 'show-report', report: report(1), comparison: { kind: 'first' } }, { type: 'show-menu', filter: 'read' }],
+    events: [
+      start,
+      finished(report(1)),
+      { type: 'key', action: { type: 'apply-filter', text: 'read' } },
+      finished(report(1)),
+    ],
+    last: [
+      { type: 'show-report', report: report(1), comparison: { kind: 'first' } },
+      { type: 'show-menu', filter: 'read' },
+    ],
   },
   {
     name: 'an empty filter clears it',
-    events: [start, finished(report(1)), { type: 'key', action: { type: 'apply-filter', text: 'read' } }, finished(report(1)), { type: 'key', action: { type: 'apply-filter', text: '' } }],
+    events: [
+      start,
+      finished(report(1)),
+      { type: 'key', action: { type: 'apply-filter', text: 'read' } },
+      finished(report(1)),
+      { type: 'key', action: { type: 'apply-filter', text: '' } },
+    ],
     last: [{ type: 'start-run', request: { cases: undefined, reason: { kind: 'filter', filter: undefined } } }],
   },
   {
     name: 'a clears the filter and runs everything',
-    events: [start, finished(report(1)), { type: 'key', action: { type: 'apply-filter', text: 'read' } }, finished(report(1)), key('run-all')],
+    events: [
+      start,
+      finished(report(1)),
+      { type: 'key', action: { type: 'apply-filter', text: 'read' } },
+      finished(report(1)),
+      key('run-all'),
+    ],
     last: [{ type: 'start-run', request: { cases: undefined, reason: { kind: 'run-all' } } }],
   },
   {
     name: 'typing in the prompt redraws it',
-    events: [start, finished(report(1)), key('open-filter'), { type: 'key', action: { type: 'edit-filter', text: 'r' } }],
+    events: [
+      start,
+      finished(report(1)),
+      key('open-filter'),
+      { type: 'key', action: { type: 'edit-filter', text: 'r' } },
+    ],
     last: [{ type: 'show-prompt', draft: 'r' }],
   },
   {
     name: 'a run that ends while the prompt is open shows the prompt again with its draft',
-    events: [start, key('open-filter'), { type: 'key', action: { type: 'edit-filter', text: 're' } }, finished(report(1))],
-    last: [{ type: 'show-report', report: report(1), comparison: { kind: 'first' } }, menu, { type: 'show-prompt', draft: 're' }],
+    events: [
+      start,
+      key('open-filter'),
+      { type: 'key', action: { type: 'edit-filter', text: 're' } },
+      finished(report(1)),
+    ],
+    last: [
+      { type: 'show-report', report: report(1), comparison: { kind: 'first' } },
+      menu,
+      { type: 'show-prompt', draft: 're' },
+    ],
   },
   {
     name: 'Escape closes the prompt and keeps the filter',
     events: [start, finished(report(1)), key('open-filter'), key('cancel-filter')],
     last: [menu],
   },
-  { name: 'quit when idle exits with the last verdict: pass', events: [start, finished(report(3)), key('quit')], last: [{ type: 'exit', code: 0 }], phase: 'done' },
-  { name: 'quit when idle exits with the last verdict: fail', events: [start, finished(report(3, ['x'])), key('quit')], last: [{ type: 'exit', code: 1 }], phase: 'done' },
+  {
+    name: 'quit when idle exits with the last verdict: pass',
+    events: [start, finished(report(3)), key('quit')],
+    last: [{ type: 'exit', code: 0 }],
+    phase: 'done',
+  },
+  {
+    name: 'quit when idle exits with the last verdict: fail',
+    events: [start, finished(report(3, ['x'])), key('quit')],
+    last: [{ type: 'exit', code: 1 }],
+    phase: 'done',
+  },
   {
     name: 'quit during a run cancels it first',
     events: [start, finished(report(3)), saved('src/execute.ts'), key('quit')],
@@ -150,7 +243,12 @@ const rows: Row[] = [
     last: [{ type: 'exit', code: 1 }],
     phase: 'done',
   },
-  { name: 'Ctrl-C when idle exits 130 whatever the last verdict', events: [start, finished(report(3)), key('interrupt')], last: [{ type: 'exit', code: 130 }], phase: 'done' },
+  {
+    name: 'Ctrl-C when idle exits 130 whatever the last verdict',
+    events: [start, finished(report(3)), key('interrupt')],
+    last: [{ type: 'exit', code: 130 }],
+    phase: 'done',
+  },
   {
     name: 'Ctrl-C during a run cancels it first, then exits 130',
     events: [start, finished(report(3)), saved('src/execute.ts'), key('interrupt'), cancelled],
@@ -178,7 +276,14 @@ const rows: Row[] = [
     name: 'the --case filter is kept for saves and shown in the menu',
     cases: ['read-*'],
     events: [start, finished(report(1)), saved('src/execute.ts'), finished(report(1))],
-    last: [{ type: 'show-report', report: report(1), comparison: { kind: 'same', verdict: { passed: 1, failed: 0, failedNames: [] } } }, { type: 'show-menu', filter: 'read-*' }],
+    last: [
+      {
+        type: 'show-report',
+        report: report(1),
+        comparison: { kind: 'same', verdict: { passed: 1, failed: 0, failedNames: [] } },
+      },
+      { type: 'show-menu', filter: 'read-*' },
+    ],
   },
   {
     name: 'a clears the --case filter too',

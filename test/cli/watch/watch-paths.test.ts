@@ -4,7 +4,12 @@ import { watchTargets } from '../../../src/cli/watch/watch-paths.ts';
 
 const pkg = '/opt/theinference';
 const course = '/home/ada/course';
-const targets = watchTargets({ dir: course, packageRoot: pkg, stage: 'register-tools', tempDirs: [tmpdir(), `${course}/src/.cache/tmp`, `${course}/src/tmp`] });
+const targets = watchTargets({
+  dir: course,
+  packageRoot: pkg,
+  stage: 'register-tools',
+  tempDirs: [tmpdir(), `${course}/src/.cache/tmp`, `${course}/src/tmp`],
+});
 
 describe('watchTargets roots', () => {
   it('watches the course directory and the stage cases and snapshots', () => {

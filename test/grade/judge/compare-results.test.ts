@@ -25,18 +25,58 @@ describe('jsonEqual', () => {
 describe('describeDifference', () => {
   it.each([
     ['an extra is_error: false', { content: 'A' }, { content: 'A', is_error: false }, 'unexpected "is_error": false'],
-    ['a missing key', { content: 'hi\n', exit_code: 0, is_error: false }, { content: 'hi\n', exit_code: 0 }, '"is_error" is missing (expected false)'],
+    [
+      'a missing key',
+      { content: 'hi\n', exit_code: 0, is_error: false },
+      { content: 'hi\n', exit_code: 0 },
+      '"is_error" is missing (expected false)',
+    ],
     ['an extra final newline', { content: '1: A' }, { content: '1: A\n' }, '"content" has an extra newline at the end'],
     ['a missing final newline', { content: 'hi\n' }, { content: 'hi' }, '"content" is missing the newline at the end'],
-    ['\\r\\n line endings', { content: 'a\nb' }, { content: 'a\r\nb' }, '"content" has \\r\\n line endings where \\n was expected'],
-    ['trailing whitespace at the end', { content: 'a\nb' }, { content: 'a\nb  ' }, '"content" differs only in whitespace at the end'],
-    ['trailing whitespace on a line', { content: 'a\nb\nc' }, { content: 'a\nb \nc' }, '"content" differs from line 2 on: trailing whitespace (expected "b", received "b ")'],
-    ['a line that differs', { content: '1: A\n2: B' }, { content: '1: A\n2: C' }, '"content" differs from line 2 on: expected "2: B", received "2: C"'],
-    ['a missing line', { content: 'a\nb' }, { content: 'a' }, '"content" differs from line 2 on: expected "b", received no such line'],
+    [
+      '\\r\\n line endings',
+      { content: 'a\nb' },
+      { content: 'a\r\nb' },
+      '"content" has \\r\\n line endings where \\n was expected',
+    ],
+    [
+      'trailing whitespace at the end',
+      { content: 'a\nb' },
+      { content: 'a\nb  ' },
+      '"content" differs only in whitespace at the end',
+    ],
+    [
+      'trailing whitespace on a line',
+      { content: 'a\nb\nc' },
+      { content: 'a\nb \nc' },
+      '"content" differs from line 2 on: trailing whitespace (expected "b", received "b ")',
+    ],
+    [
+      'a line that differs',
+      { content: '1: A\n2: B' },
+      { content: '1: A\n2: C' },
+      '"content" differs from line 2 on: expected "2: B", received "2: C"',
+    ],
+    [
+      'a missing line',
+      { content: 'a\nb' },
+      { content: 'a' },
+      '"content" differs from line 2 on: expected "b", received no such line',
+    ],
     ['a one-line string', { content: '1: A' }, { content: 'A' }, '"content": expected "1: A", received "A"'],
     ['a number', { exit_code: 0 }, { exit_code: 1 }, '"exit_code": expected 0, received 1'],
-    ['a type', { is_error: true }, { is_error: 'true' }, '"is_error": expected a boolean true, received a string "true"'],
-    ['a throw', { content: 'unknown tool: x', is_error: true }, { threw: 'Error: unknown tool x' }, 'execute threw instead of returning a result: "Error: unknown tool x"'],
+    [
+      'a type',
+      { is_error: true },
+      { is_error: 'true' },
+      '"is_error": expected a boolean true, received a string "true"',
+    ],
+    [
+      'a throw',
+      { content: 'unknown tool: x', is_error: true },
+      { threw: 'Error: unknown tool x' },
+      'execute threw instead of returning a result: "Error: unknown tool x"',
+    ],
     ['not an object', { content: 'A' }, 'A', 'the result: expected an object {"content":"A"}, received a string "A"'],
     ['nothing', { content: 'A' }, undefined, 'the result: expected an object {"content":"A"}, received nothing'],
   ])('names %s', (_, expected, received, phrase) => {
@@ -46,7 +86,9 @@ describe('describeDifference', () => {
 
 describe('compareResults', () => {
   it('passes equal results', () => {
-    expect(compareResults(calls, [{ content: '1: A' }, { content: 'hi\n' }], [{ content: '1: A' }, { content: 'hi\n' }])).toBeUndefined();
+    expect(
+      compareResults(calls, [{ content: '1: A' }, { content: 'hi\n' }], [{ content: '1: A' }, { content: 'hi\n' }]),
+    ).toBeUndefined();
   });
 
   it('reports the first call that differs, with the call and both results', () => {

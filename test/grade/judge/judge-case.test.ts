@@ -44,27 +44,98 @@ describe('judgeCase', () => {
   });
 
   it.each<[string, CaseOutcome, string, string]>([
-    ['a wrong result count', { kind: 'results', results: [] }, 'result-count', 'printed 0 results for 1 call: program.ts prints exactly one result per call (was it modified?)'],
-    ['a line that is not JSON', { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"' }, 'bad-output', 'the program printed a line that is not JSON: "hi". Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it'],
-    ['a bad line before any case', { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"', beforeAnyCase: true }, 'bad-output', 'before running any case, the program printed a line that is not JSON: "hi". Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it'],
-    ['a crash', { kind: 'exited', code: 3, signal: null }, 'crash', 'the program exited with code 3 before printing results for this case'],
-    ['a signal', { kind: 'exited', code: null, signal: 'SIGSEGV' }, 'crash', 'the program was killed by SIGSEGV before printing results for this case'],
-    ['a crash while loading', { kind: 'exited', code: 1, signal: null, beforeAnyCase: true }, 'crash', 'the program exited with code 1 before running any case (it fails while loading: see its output)'],
-    ['an exit 0 without a line', { kind: 'exited', code: 0, signal: null }, 'no-output', 'the program exited with code 0 before printing results for this case'],
-    ['an exit 0 before any case', { kind: 'exited', code: 0, signal: null, beforeAnyCase: true }, 'no-output', 'the program exited with code 0 before running any case without printing a result line'],
-    ['a timeout', { kind: 'timeout', timeoutMs: 2000, calling: { call: 1, ms: 1995 } }, 'timeout', 'call 1 of 1 (Read) did not return within 2 s — an infinite loop or a promise that never settles in your code'],
-    ['a timeout while loading', { kind: 'timeout', timeoutMs: 12000, beforeAnyCase: true }, 'timeout', 'the program did not finish loading within 12 s, before running any case: code at the top level of a module that never ends (a loop, an `await`), or a machine too busy to load it in time (raise the limit with --timeout <ms>). It was killed with every process it started'],
-    ['an unsettled promise', { kind: 'exited', code: 13, signal: null, calling: { call: 1, ms: 5 } }, 'crash', 'call 1 of 1 (Read) never returned: a promise in your code never settled — an `await` on something that never resolves. Node exited with code 13 when nothing was left to run'],
-    ['a flood without a line break', { kind: 'overflow', limitBytes: 8 * 1024 * 1024 }, 'bad-output', 'the program printed over 8 MB on stdout without a line break and was killed'],
-    ['a spawn failure', { kind: 'spawn-failed', message: 'spawn ENOENT' }, 'crash', 'the program could not be started: spawn ENOENT'],
+    [
+      'a wrong result count',
+      { kind: 'results', results: [] },
+      'result-count',
+      'printed 0 results for 1 call: program.ts prints exactly one result per call (was it modified?)',
+    ],
+    [
+      'a line that is not JSON',
+      { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"' },
+      'bad-output',
+      'the program printed a line that is not JSON: "hi". Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it',
+    ],
+    [
+      'a bad line before any case',
+      { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"', beforeAnyCase: true },
+      'bad-output',
+      'before running any case, the program printed a line that is not JSON: "hi". Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it',
+    ],
+    [
+      'a crash',
+      { kind: 'exited', code: 3, signal: null },
+      'crash',
+      'the program exited with code 3 before printing results for this case',
+    ],
+    [
+      'a signal',
+      { kind: 'exited', code: null, signal: 'SIGSEGV' },
+      'crash',
+      'the program was killed by SIGSEGV before printing results for this case',
+    ],
+    [
+      'a crash while loading',
+      { kind: 'exited', code: 1, signal: null, beforeAnyCase: true },
+      'crash',
+      'the program exited with code 1 before running any case (it fails while loading: see its output)',
+    ],
+    [
+      'an exit 0 without a line',
+      { kind: 'exited', code: 0, signal: null },
+      'no-output',
+      'the program exited with code 0 before printing results for this case',
+    ],
+    [
+      'an exit 0 before any case',
+      { kind: 'exited', code: 0, signal: null, beforeAnyCase: true },
+      'no-output',
+      'the program exited with code 0 before running any case without printing a result line',
+    ],
+    [
+      'a timeout',
+      { kind: 'timeout', timeoutMs: 2000, calling: { call: 1, ms: 1995 } },
+      'timeout',
+      'call 1 of 1 (Read) did not return within 2 s — an infinite loop or a promise that never settles in your code',
+    ],
+    [
+      'a timeout while loading',
+      { kind: 'timeout', timeoutMs: 12000, beforeAnyCase: true },
+      'timeout',
+      'the program did not finish loading within 12 s, before running any case: code at the top level of a module that never ends (a loop, an `await`), or a machine too busy to load it in time (raise the limit with --timeout <ms>). It was killed with every process it started',
+    ],
+    [
+      'an unsettled promise',
+      { kind: 'exited', code: 13, signal: null, calling: { call: 1, ms: 5 } },
+      'crash',
+      'call 1 of 1 (Read) never returned: a promise in your code never settled — an `await` on something that never resolves. Node exited with code 13 when nothing was left to run',
+    ],
+    [
+      'a flood without a line break',
+      { kind: 'overflow', limitBytes: 8 * 1024 * 1024 },
+      'bad-output',
+      'the program printed over 8 MB on stdout without a line break and was killed',
+    ],
+    [
+      'a spawn failure',
+      { kind: 'spawn-failed', message: 'spawn ENOENT' },
+      'crash',
+      'the program could not be started: spawn ENOENT',
+    ],
   ])('fails %s', (_, outcome, kind, message) => {
     const result = judge(outcome, 'boom\n');
-    expect([result.status, result.failure?.kind, result.failure?.message, result.output]).toEqual(['fail', kind, message, 'boom\n']);
+    expect([result.status, result.failure?.kind, result.failure?.message, result.output]).toEqual([
+      'fail',
+      kind,
+      message,
+      'boom\n',
+    ]);
   });
 });
 
 describe('judgeCase: a program that fails before its first case', () => {
-  const syntaxError = 'Error [TransformError]: Transform failed with 1 error:\n/c/src/execute.ts:8:36: ERROR: Expected ")" but found ";"\n';
+  const syntaxError =
+    'Error [TransformError]: Transform failed with 1 error:\n/c/src/execute.ts:8:36: ERROR: Expected ")" but found ";"\n';
   const run = (outcome: CaseOutcome, shared: boolean) =>
     judgeCase(readCase, snapshot, { name: 'read-a', outcome, output: syntaxError, durationMs: 0, shared });
 
@@ -80,7 +151,10 @@ describe('judgeCase: a program that fails before its first case', () => {
 
   it("is told by its output in a process's first case, which has no probe", () => {
     const failure = run({ kind: 'exited', code: 1, signal: null }, false).failure;
-    expect([failure?.beforeAnyCase, failure?.message]).toEqual([true, 'the program exited with code 1 before running any case (it fails while loading: see its output)']);
+    expect([failure?.beforeAnyCase, failure?.message]).toEqual([
+      true,
+      'the program exited with code 1 before running any case (it fails while loading: see its output)',
+    ]);
     expect(failure?.hint).toMatch(/does not compile/);
   });
 
@@ -91,7 +165,10 @@ describe('judgeCase: a program that fails before its first case', () => {
 
   it('is not guessed once a call of the case has started: the program had loaded', () => {
     const failure = run({ kind: 'exited', code: 1, signal: null, calling: { call: 1, ms: 3 } }, false).failure;
-    expect([failure?.beforeAnyCase, failure?.message]).toEqual([undefined, 'the program exited with code 1 during call 1 of 1 (Read), before printing results for this case']);
+    expect([failure?.beforeAnyCase, failure?.message]).toEqual([
+      undefined,
+      'the program exited with code 1 during call 1 of 1 (Read), before printing results for this case',
+    ]);
   });
 
   it.each<[string, CaseOutcome]>([
@@ -108,7 +185,8 @@ describe('noSnapshot', () => {
   it('fails the case with the command a course author runs to make its snapshot', () => {
     expect(noSnapshot(readCase).failure).toEqual({
       kind: 'no-snapshot',
-      message: 'the stage has no snapshot for this case (a course author runs `theinference snapshot --stage register-tools --case read-a` to make it)',
+      message:
+        'the stage has no snapshot for this case (a course author runs `theinference snapshot --stage register-tools --case read-a` to make it)',
     });
   });
 });

@@ -7,19 +7,42 @@ const output = (name: string) => readFile(new URL(`../../fixtures/load-failures/
 
 describe('loadFailureHint', () => {
   it.each([
-    ['does-not-compile', '/c/src/execute.ts:8:36 does not compile (Expected ")" but found ";"): fix it and save. Nothing runs until every file the program imports compiles'],
-    ['package-not-installed', 'the package `fast-glob` is not installed (/c/src/tools/find-entries.ts imports it): run `npm install` in your course directory, or `npm install fast-glob` if its package.json does not list it'],
-    ['execute-missing', 'src/execute.ts is missing: program.ts imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)'],
-    ['import-missing', "/c/src/helpers/util.ts does not exist (/c/src/execute.ts imports it): create it, or correct the import's path (relative, with its .ts extension)"],
-    ['export-missing', './src/execute.ts has no export named `makeExecute`, which another file imports: export it under that name (`export function makeExecute(…)`, not as a default export)'],
-    ['throws-at-import', "your code throws `Error: dispatcher table is not ready` while it is loaded, at /c/src/execute.ts:6: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function"],
-    ['throws-in-a-tool', "your code throws `SyntaxError: Expected property name or '}' in JSON at position 2` while it is loaded, at /c/src/tools/index.ts:52: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function"],
+    [
+      'does-not-compile',
+      '/c/src/execute.ts:8:36 does not compile (Expected ")" but found ";"): fix it and save. Nothing runs until every file the program imports compiles',
+    ],
+    [
+      'package-not-installed',
+      'the package `fast-glob` is not installed (/c/src/tools/find-entries.ts imports it): run `npm install` in your course directory, or `npm install fast-glob` if its package.json does not list it',
+    ],
+    [
+      'execute-missing',
+      'src/execute.ts is missing: program.ts imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)',
+    ],
+    [
+      'import-missing',
+      "/c/src/helpers/util.ts does not exist (/c/src/execute.ts imports it): create it, or correct the import's path (relative, with its .ts extension)",
+    ],
+    [
+      'export-missing',
+      './src/execute.ts has no export named `makeExecute`, which another file imports: export it under that name (`export function makeExecute(…)`, not as a default export)',
+    ],
+    [
+      'throws-at-import',
+      "your code throws `Error: dispatcher table is not ready` while it is loaded, at /c/src/execute.ts:6: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function",
+    ],
+    [
+      'throws-in-a-tool',
+      "your code throws `SyntaxError: Expected property name or '}' in JSON at position 2` while it is loaded, at /c/src/tools/index.ts:52: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function",
+    ],
   ])('%s', async (name, hint) => {
     expect(loadFailureHint(await output(name))).toBe(hint);
   });
 
   it('names the scoped package, not its subpath', () => {
-    expect(loadFailureHint("Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@scope/pkg/sub' imported from /c/src/x.ts")).toMatch(/^the package `@scope\/pkg` is not installed/);
+    expect(
+      loadFailureHint("Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@scope/pkg/sub' imported from /c/src/x.ts"),
+    ).toMatch(/^the package `@scope\/pkg` is not installed/);
   });
 
   it('knows nothing of a crash that is not about loading', () => {

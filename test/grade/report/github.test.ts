@@ -95,9 +95,18 @@ describe('github reporter', () => {
 
   it('annotates the first case of every cause before a second case of any: one mistake leaves room for others', () => {
     const same = Array.from({ length: 12 }, (_, i) => ({ ...mismatch, name: `read-${String(i).padStart(2, '0')}` }));
-    const other: CaseResult = { ...mismatch, name: 'zz-edit', failure: { ...mismatch.failure!, hint: 'Edit passes old_str and new_str' } };
-    const errors = readLog(render(report('register-tools', [...same, other]), ctx)).commands.filter((c) => c.name === 'error');
-    expect(errors.map((e) => e.properties.title)).toEqual([...same.slice(0, ANNOTATIONS_PER_STEP - 1).map((c) => c.name), 'zz-edit']);
+    const other: CaseResult = {
+      ...mismatch,
+      name: 'zz-edit',
+      failure: { ...mismatch.failure!, hint: 'Edit passes old_str and new_str' },
+    };
+    const errors = readLog(render(report('register-tools', [...same, other]), ctx)).commands.filter(
+      (c) => c.name === 'error',
+    );
+    expect(errors.map((e) => e.properties.title)).toEqual([
+      ...same.slice(0, ANNOTATIONS_PER_STEP - 1).map((c) => c.name),
+      'zz-edit',
+    ]);
   });
 
   it('escapes a hostile case name in the annotation title and group title', () => {
@@ -115,7 +124,10 @@ describe('github reporter', () => {
 
   it('gives the command that re-runs just the failures, as the CLI made it', () => {
     const command = "npx theinference test --stage register-tools --case read-alias --case 'it'\\''s odd'";
-    const text = render(report('register-tools', [mismatch, { ...mismatch, name: "it's odd" }]), { ...ctx, rerunCommand: command });
+    const text = render(report('register-tools', [mismatch, { ...mismatch, name: "it's odd" }]), {
+      ...ctx,
+      rerunCommand: command,
+    });
     expect(text).toContain(`| Re-run just the failures: ${command}\n`);
   });
 });

@@ -3,12 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { causeOf, firstOfCause, groupFailures } from '../../../src/grade/report/group-failures.ts';
 import type { CaseResult, Failure } from '../../../src/grade/types.ts';
 
-const fail = (name: string, failure: Failure, output = ''): CaseResult => ({ name, description: '', status: 'fail', durationMs: 1, failure, output });
-const alias = (name: string) => fail(name, { kind: 'mismatch', message: `call 1 of 1 (Read) differs in ${name}`, hint: 'the alias `Read` is not wired: route it to tools.view' });
+const fail = (name: string, failure: Failure, output = ''): CaseResult => ({
+  name,
+  description: '',
+  status: 'fail',
+  durationMs: 1,
+  failure,
+  output,
+});
+const alias = (name: string) =>
+  fail(name, {
+    kind: 'mismatch',
+    message: `call 1 of 1 (Read) differs in ${name}`,
+    hint: 'the alias `Read` is not wired: route it to tools.view',
+  });
 const load = (name: string, output: string) =>
-  fail(name, { kind: 'crash', message: 'the program exited with code 1 before running any case', beforeAnyCase: true, hint: 'does not compile' }, output);
+  fail(
+    name,
+    {
+      kind: 'crash',
+      message: 'the program exited with code 1 before running any case',
+      beforeAnyCase: true,
+      hint: 'does not compile',
+    },
+    output,
+  );
 const plain = (name: string) => fail(name, { kind: 'mismatch', message: `call 2 of 2 (Bash) differs in ${name}` });
-const crash = (name: string) => fail(name, { kind: 'crash', message: 'the program exited with code 3 before printing results for this case' }, `${name} output`);
+const crash = (name: string) =>
+  fail(
+    name,
+    { kind: 'crash', message: 'the program exited with code 3 before printing results for this case' },
+    `${name} output`,
+  );
 
 describe('causeOf', () => {
   it('is the same for failures with the same hint, whatever their cases and messages', () => {
@@ -26,14 +52,21 @@ describe('causeOf', () => {
 
   it('is the mistake behind a hint, not its words: one throw on unknown names, whichever name each case sent', () => {
     const threw = (name: string, tool: string) =>
-      fail(name, { kind: 'mismatch', message: `call 1 of 1 (${tool}) differs`, hint: `execute threw on ${tool}`, hintCause: 'threw on an unknown name' });
+      fail(name, {
+        kind: 'mismatch',
+        message: `call 1 of 1 (${tool}) differs`,
+        hint: `execute threw on ${tool}`,
+        hintCause: 'threw on an unknown name',
+      });
     expect(causeOf(threw('a', 'View'))).toBe(causeOf(threw('b', 'toString')));
     expect(causeOf(threw('a', 'View'))).not.toBe(causeOf(alias('a')));
   });
 
   it('is one for every wrong count of results, which only an edited program.ts (or stray stdout) prints', () => {
     const count = (name: string, message: string) => fail(name, { kind: 'result-count', message });
-    expect(causeOf(count('a', 'printed 1 result for 2 calls'))).toBe(causeOf(count('b', 'printed 0 results for 4 calls')));
+    expect(causeOf(count('a', 'printed 1 result for 2 calls'))).toBe(
+      causeOf(count('b', 'printed 0 results for 4 calls')),
+    );
   });
 
   it('is nothing for a mismatch without a hint or a missing snapshot: each is about its own case', () => {
@@ -53,6 +86,13 @@ describe('groupFailures', () => {
 describe('firstOfCause', () => {
   it('is true for the first failure of each cause and for every failure that has none', () => {
     const isFirst = firstOfCause();
-    expect([alias('a'), alias('b'), plain('c'), plain('d'), crash('e'), alias('f')].map(isFirst)).toEqual([true, false, true, true, true, false]);
+    expect([alias('a'), alias('b'), plain('c'), plain('d'), crash('e'), alias('f')].map(isFirst)).toEqual([
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });

@@ -16,7 +16,13 @@ const report: RunReport = {
       description: 'Read works',
       status: 'fail',
       durationMs: 3,
-      failure: { kind: 'mismatch', message: 'call 1 of 1 (Read) differs', call: { tool: 'Read', input: {} }, expected: { content: 'A' }, received: { content: 'B' } },
+      failure: {
+        kind: 'mismatch',
+        message: 'call 1 of 1 (Read) differs',
+        call: { tool: 'Read', input: {} },
+        expected: { content: 'A' },
+        received: { content: 'B' },
+      },
       output: '',
     },
   ],
@@ -27,7 +33,9 @@ const report: RunReport = {
 
 describe('renderReport', () => {
   it('renders pretty with the options given', () => {
-    expect(renderReport('pretty', report, { color: true, rerunCommand: 'x' })).toBe(renderPretty(report, { color: true, rerunCommand: 'x' }));
+    expect(renderReport('pretty', report, { color: true, rerunCommand: 'x' })).toBe(
+      renderPretty(report, { color: true, rerunCommand: 'x' }),
+    );
   });
 
   it('hands other formats the uncoloured diagnosis', () => {

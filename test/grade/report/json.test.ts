@@ -17,7 +17,7 @@ describe('json reporter', () => {
     const parsed = JSON.parse(text);
 
     it('is two-space JSON with a trailing newline, keys in a fixed order', () => {
-      expect(text).toBe(JSON.stringify(parsed, null, 2) + '\n');
+      expect(text).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
       expect(Object.keys(parsed)).toEqual(TOP_KEYS);
       for (const t of parsed.tests) expect(Object.keys(t)).toEqual(TEST_KEYS);
     });
@@ -67,7 +67,7 @@ describe('json reporter', () => {
     const report = RUNS['over the cap']!;
     const output: string = JSON.parse(render(report, ctx)).tests[0].output;
     expect(output).toHaveLength(OUTPUT_LIMIT);
-    expect(output.endsWith('\n' + OUTPUT_NOTICE)).toBe(true);
+    expect(output.endsWith(`\n${OUTPUT_NOTICE}`)).toBe(true);
     expect(report.cases[0]!.output.startsWith(output.slice(0, -OUTPUT_NOTICE.length - 1))).toBe(true);
   });
 

@@ -4,7 +4,13 @@ import { progressLines, renderProgressLine, renderPretty } from '../../../src/gr
 import { renderFailure } from '../../../src/grade/report/render-failure.ts';
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
 
-const pass = (name: string): CaseResult => ({ name, description: `${name} works`, status: 'pass', durationMs: 7, output: '' });
+const pass = (name: string): CaseResult => ({
+  name,
+  description: `${name} works`,
+  status: 'pass',
+  durationMs: 7,
+  output: '',
+});
 const crash: CaseResult = {
   name: 'bash-echo',
   description: 'Bash runs the command',
@@ -40,7 +46,10 @@ describe('renderPretty', () => {
   });
 
   it('shows each failure in full, then the summary and the command that re-runs the failures', () => {
-    const text = renderPretty(report([pass('a'), crash]), { color: false, rerunCommand: 'npx theinference test --stage register-tools --case bash-echo' });
+    const text = renderPretty(report([pass('a'), crash]), {
+      color: false,
+      rerunCommand: 'npx theinference test --stage register-tools --case bash-echo',
+    });
     const lines = text.split('\n');
     expect(text).toContain(renderFailure(crash, { color: false }));
     expect(lines.slice(-8)).toEqual([
@@ -56,7 +65,9 @@ describe('renderPretty', () => {
   });
 
   it('says how many cases --bail left unrun, and shows warnings', () => {
-    const text = renderPretty(report([crash], { skipped: 5, warnings: ['your cases affect each other'] }), { color: false });
+    const text = renderPretty(report([crash], { skipped: 5, warnings: ['your cases affect each other'] }), {
+      color: false,
+    });
     expect(text).toContain(' Cases  1 failed | 0 passed | 5 not run (--bail) (6)');
     expect(text).toContain('warning: your cases affect each other');
   });
@@ -88,12 +99,15 @@ describe('renderPretty: one message per problem', () => {
       beforeAnyCase: true,
       hint: '/c/src/execute.ts:8:36 does not compile: fix it and save',
     },
-    output: 'Error: Transform failed\n/c/src/execute.ts:8:36: ERROR: Expected ")"\n    at x (/c/node_modules/esbuild/lib/main.js:1:1)\n    at y (node:events:1:1)\n',
+    output:
+      'Error: Transform failed\n/c/src/execute.ts:8:36: ERROR: Expected ")"\n    at x (/c/node_modules/esbuild/lib/main.js:1:1)\n    at y (node:events:1:1)\n',
   });
 
   it('shows the first failure of a cause in full and names the others once', () => {
     const text = renderPretty(report([unwired('a'), pass('p'), unwired('b'), crash, unwired('c')]), { color: false });
-    expect(text).toContain(`${renderFailure(unwired('a'), { color: false })}\n\n  2 more cases fail the same way:\n    b, c\n\n${renderFailure(crash, { color: false })}`);
+    expect(text).toContain(
+      `${renderFailure(unwired('a'), { color: false })}\n\n  2 more cases fail the same way:\n    b, c\n\n${renderFailure(crash, { color: false })}`,
+    );
     expect(text.match(/hint: /g)).toHaveLength(1);
     expect(text).toContain('─── 4 failed ');
   });

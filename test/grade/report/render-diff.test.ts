@@ -8,8 +8,16 @@ const plain = { color: false };
 describe('prettyLines', () => {
   it.each([
     ['keys sorted', { is_error: false, content: 'A' }, ['{', '  "content": "A",', '  "is_error": false', '}']],
-    ['a multi-line string one line per line', { content: '1: a\n2: b\n' }, ['{', '  "content": "1: a', '2: b', '"', '}']],
-    ['a missing final newline by where the quote sits', { content: '1: a\n2: b' }, ['{', '  "content": "1: a', '2: b"', '}']],
+    [
+      'a multi-line string one line per line',
+      { content: '1: a\n2: b\n' },
+      ['{', '  "content": "1: a', '2: b', '"', '}'],
+    ],
+    [
+      'a missing final newline by where the quote sits',
+      { content: '1: a\n2: b' },
+      ['{', '  "content": "1: a', '2: b"', '}'],
+    ],
     ['tabs and \\r escaped', { content: 'a\tb\r\nc' }, ['{', '  "content": "a\\tb\\r', 'c"', '}']],
     ['trailing spaces marked', { content: 'a  \nb' }, ['{', '  "content": "a··', 'b"', '}']],
     ['invisible characters escaped', 'a\u00a0b\u200b', ['"a\\u00a0b\\u200b"']],
@@ -22,7 +30,11 @@ describe('prettyLines', () => {
 
 describe('renderValueDiff', () => {
   it('shows the lines that differ, expected as - and received as +', () => {
-    const diff = renderValueDiff({ content: 'hi\n', exit_code: 0, is_error: false }, { content: 'hi\n', exit_code: 0 }, plain);
+    const diff = renderValueDiff(
+      { content: 'hi\n', exit_code: 0, is_error: false },
+      { content: 'hi\n', exit_code: 0 },
+      plain,
+    );
     expect(diff.split('\n')).toEqual([
       '- expected',
       '+ received',
@@ -38,7 +50,10 @@ describe('renderValueDiff', () => {
   });
 
   it('compares multi-line strings line by line and names the legend when a trailing space is marked', () => {
-    const diff = renderValueDiff('1: a\n2: b\n3: c', '1: a\n2: b \n3: c', { ...plain, labels: { expected: 'snapshot', received: 'yours' } });
+    const diff = renderValueDiff('1: a\n2: b\n3: c', '1: a\n2: b \n3: c', {
+      ...plain,
+      labels: { expected: 'snapshot', received: 'yours' },
+    });
     expect(diff.split('\n')).toEqual([
       '- snapshot',
       '+ yours',

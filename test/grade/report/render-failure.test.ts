@@ -79,7 +79,7 @@ describe('renderOutput', () => {
   });
 
   it('keeps the last 30 lines, each prefixed and cut, saying how many there were', () => {
-    const output = Array.from({ length: 45 }, (_, k) => `line ${k + 1}`).join('\n') + `\n${'x'.repeat(400)}\n`;
+    const output = `${Array.from({ length: 45 }, (_, k) => `line ${k + 1}`).join('\n')}\n${'x'.repeat(400)}\n`;
     const lines = renderOutput(output).split('\n');
     expect(lines[0]).toBe("your program's output (last 30 of 46 lines):");
     expect(lines[1]).toBe('[your_program] line 17');
@@ -88,7 +88,9 @@ describe('renderOutput', () => {
   });
 
   it('shows a lone carriage return instead of acting on it, so no line overwrites another', () => {
-    expect(renderOutput('50%\r100%\r\ndone')).toBe("your program's output:\n[your_program] 50%␍100%\n[your_program] done");
+    expect(renderOutput('50%\r100%\r\ndone')).toBe(
+      "your program's output:\n[your_program] 50%␍100%\n[your_program] done",
+    );
   });
 
   it.each([

@@ -41,8 +41,25 @@ const COURSE_EXAMPLES = ['--case', 'course-*'];
 
 // Runs the grader; a generous per-case timeout keeps a busy machine from turning a pass into a timeout.
 async function grade(dir: string, reporter: string, ...extra: string[]) {
-  const args = ['bin/theinference.js', 'test', '--stage', STAGE, '--dir', dir, '--reporter', reporter, '--timeout', '60000', ...extra];
-  return execa('node', args, { cwd: REPO, reject: false, stripFinalNewline: false, env: { NO_COLOR: '1', TMPDIR: join(scratch, 'tmp') } });
+  const args = [
+    'bin/theinference.js',
+    'test',
+    '--stage',
+    STAGE,
+    '--dir',
+    dir,
+    '--reporter',
+    reporter,
+    '--timeout',
+    '60000',
+    ...extra,
+  ];
+  return execa('node', args, {
+    cwd: REPO,
+    reject: false,
+    stripFinalNewline: false,
+    env: { NO_COLOR: '1', TMPDIR: join(scratch, 'tmp') },
+  });
 }
 
 const xml = new XMLParser({
@@ -68,7 +85,13 @@ describe('json reporter, end to end', () => {
     const run = await grade(REPO, 'json');
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect([report.version, report.status, report.stage, report.passed, report.failed]).toEqual([2, 'pass', STAGE, caseCount, 0]);
+    expect([report.version, report.status, report.stage, report.passed, report.failed]).toEqual([
+      2,
+      'pass',
+      STAGE,
+      caseCount,
+      0,
+    ]);
     expect(report.tests).toHaveLength(caseCount);
   });
 
@@ -125,7 +148,11 @@ describe('tap reporter, end to end', () => {
     expect(final.ok).toBe(false);
     const read = asserts.find((a) => a.name === READ_CASE)!;
     expect(read.ok).toBe(false);
-    expect(read.diag).toMatchObject({ kind: 'mismatch', tool: 'Read', received: { content: 'unknown tool: Read', is_error: true } });
+    expect(read.diag).toMatchObject({
+      kind: 'mismatch',
+      tool: 'Read',
+      received: { content: 'unknown tool: Read', is_error: true },
+    });
   });
 });
 

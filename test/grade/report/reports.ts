@@ -66,7 +66,7 @@ export const timeout: CaseResult = {
 // Debug printing far past Exercism's 500-character output limit.
 export const chatty: CaseResult = {
   ...pass('glob-alias'),
-  output: Array.from({ length: 40 }, (_, i) => `debug: visiting entry ${i} of the sandbox`).join('\n') + '\n',
+  output: `${Array.from({ length: 40 }, (_, i) => `debug: visiting entry ${i} of the sandbox`).join('\n')}\n`,
 };
 
 // What a hostile or careless program can print, and a name and messages that need escaping in every format.
@@ -117,12 +117,13 @@ export function report(stage: string, cases: CaseResult[]): RunReport {
 export function diagnose(c: CaseResult): string {
   const f = c.failure;
   const lines = [`✗ ${c.name} — ${c.description}`, f?.message ?? ''];
-  if (f?.call !== undefined) lines.push(`  call ${(f.callIndex ?? 0) + 1}: ${f.call.tool} ${JSON.stringify(f.call.input)}`);
+  if (f?.call !== undefined)
+    lines.push(`  call ${(f.callIndex ?? 0) + 1}: ${f.call.tool} ${JSON.stringify(f.call.input)}`);
   if (f?.expected !== undefined) lines.push(`  - expected ${JSON.stringify(f.expected)}`);
   if (f?.received !== undefined) lines.push(`  + received ${JSON.stringify(f.received)}`);
   if (f?.hint !== undefined) lines.push(`  hint: ${f.hint}`);
   if (c.output !== '') lines.push('  program output:', ...c.output.split('\n').map((l) => `  ${l}`));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 // The reporters' context, as the grader passes it.

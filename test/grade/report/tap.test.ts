@@ -5,7 +5,13 @@ import { oneLine, plainText } from '../../../src/grade/report/plain-text.ts';
 import { render, tapDescription } from '../../../src/grade/report/tap.ts';
 import { ctx, diagnose, RUNS } from './reports.ts';
 
-type Parsed = { asserts: Result[]; comments: string[]; extra: string[]; final: FinalResults; version: number | undefined };
+type Parsed = {
+  asserts: Result[];
+  comments: string[];
+  extra: string[];
+  final: FinalResults;
+  version: number | undefined;
+};
 
 // A strict TAP 14 parse: any non-TAP line or malformed YAML block shows up in `extra` or as a failure.
 function parseTap(text: string): Parsed {
@@ -43,7 +49,10 @@ describe('tap reporter', () => {
     it('gives each failure a YAML diagnostic that parses back to its fields', () => {
       run.cases.forEach((c, i) => {
         const diag = asserts[i]!.diag;
-        if (c.status === 'pass') return expect(diag).toBeNull();
+        if (c.status === 'pass') {
+          expect(diag).toBeNull();
+          return;
+        }
         const f = c.failure!;
         expect(diag.message).toBe(plainText(f.message));
         expect(diag.severity).toBe(caseStatus(c));
@@ -79,7 +88,9 @@ describe('tap reporter', () => {
     const c = { ...RUNS.failing!.cases[1]!, output: '...\n---\n  ...\nnot ok 9 - fake\n# comment\n\n  indented' };
     const { asserts, final } = parseTap(render({ ...RUNS.failing!, cases: [c] }, ctx));
     expect(final.count).toBe(1);
-    expect(asserts[0]!.diag.diagnosis).toContain('  program output:\n  ...\n  ---\n    ...\n  not ok 9 - fake\n  # comment\n  \n    indented');
+    expect(asserts[0]!.diag.diagnosis).toContain(
+      '  program output:\n  ...\n  ---\n    ...\n  not ok 9 - fake\n  # comment\n  \n    indented',
+    );
   });
 
   it.each([
@@ -92,7 +103,9 @@ describe('tap reporter', () => {
   });
 
   it('does not let a # in a name become a directive', () => {
-    const [a] = parseTap(render({ ...RUNS.passing!, cases: [{ ...RUNS.passing!.cases[0]!, name: 'x # SKIP y' }], passed: 1 }, ctx)).asserts;
+    const [a] = parseTap(
+      render({ ...RUNS.passing!, cases: [{ ...RUNS.passing!.cases[0]!, name: 'x # SKIP y' }], passed: 1 }, ctx),
+    ).asserts;
     expect([a!.name, a!.skip]).toEqual(['x # SKIP y', false]);
   });
 });

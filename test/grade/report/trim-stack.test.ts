@@ -21,11 +21,16 @@ describe('trimStack', () => {
 
   it("keeps the student's own frame and Node's excerpt of the student's code", async () => {
     const { text } = trimStack(await output('throws-at-import'));
-    expect(text).toContain("/c/src/execute.ts:6\nthrow new Error('dispatcher table is not ready');\n      ^\n\nError: dispatcher table is not ready\n    at <anonymous> (/c/src/execute.ts:6:7)\n");
+    expect(text).toContain(
+      "/c/src/execute.ts:6\nthrow new Error('dispatcher table is not ready');\n      ^\n\nError: dispatcher table is not ready\n    at <anonymous> (/c/src/execute.ts:6:7)\n",
+    );
     expect(text).not.toMatch(/ModuleJob|node_modules/);
   });
 
   it('changes nothing in an output without foreign frames', () => {
-    expect(trimStack('debug line\nError: boom\n    at f (/c/src/a.ts:1:1)\n')).toEqual({ text: 'debug line\nError: boom\n    at f (/c/src/a.ts:1:1)\n', dropped: 0 });
+    expect(trimStack('debug line\nError: boom\n    at f (/c/src/a.ts:1:1)\n')).toEqual({
+      text: 'debug line\nError: boom\n    at f (/c/src/a.ts:1:1)\n',
+      dropped: 0,
+    });
   });
 });

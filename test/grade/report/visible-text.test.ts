@@ -7,7 +7,11 @@ describe('visibleText', () => {
     ['plain text, tabs and newlines as they are', 'a\tb\nc ✓ 日本', 'a\tb\nc ✓ 日本'],
     ['CRLF read as a newline', 'a\r\nb', 'a\nb'],
     ['a lone CR shown', 'a\rb', 'a␍b'],
-    ['ESC, BEL, BS, NUL, VT, FF, DEL shown as control pictures', '\u001b[2J\u0007\b\u0000\u000b\u000c\u007f', '␛[2J␇␈␀␋␌␡'],
+    [
+      'ESC, BEL, BS, NUL, VT, FF, DEL shown as control pictures',
+      '\u001b[2J\u0007\b\u0000\u000b\u000c\u007f',
+      '␛[2J␇␈␀␋␌␡',
+    ],
     ['C1 controls escaped (NEL, CSI)', '\u0085\u009b', '\\u0085\\u009b'],
     ['separators escaped', '\u2028\u2029', '\\u2028\\u2029'],
     ['bidirectional controls escaped', '\u202e\u2066\u200f', '\\u202e\\u2066\\u200f'],

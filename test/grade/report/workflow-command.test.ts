@@ -28,7 +28,7 @@ describe('workflowCommand', () => {
     ['empty data', 'endgroup', {}, ''],
   ])('a %s command reads back as itself', (_, name, properties, data) => {
     const line = workflowCommand(name, properties, data);
-    const log = readLog(line + '\n');
+    const log = readLog(`${line}\n`);
     expect(log.lines).toHaveLength(1);
     expect(log.commands).toEqual([{ name, properties, data, line: 0 }]);
   });
@@ -45,7 +45,7 @@ describe('quarantine', () => {
   });
 
   it('leaves the runner nothing to act on but the stop and the resume', () => {
-    const log = readLog(lines.join('\n') + '\n');
+    const log = readLog(`${lines.join('\n')}\n`);
     expect(log.commands.map((c) => c.name)).toEqual(['stop-commands', token]);
     expect(log.plain.every((l) => l.stopped)).toBe(true);
   });
@@ -54,7 +54,7 @@ describe('quarantine', () => {
     expect(token).toMatch(/^theinference-[0-9a-f]{64}$/);
     expect(lines.slice(1, -1).join('\n')).not.toContain(token);
     expect(quarantine(text)).toEqual(lines);
-    expect(quarantine(text + '!')[0]).not.toBe(lines[0]);
+    expect(quarantine(`${text}!`)[0]).not.toBe(lines[0]);
   });
 
   it('splits at every line break the runner splits at', () => {

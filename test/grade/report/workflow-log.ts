@@ -37,12 +37,18 @@ export function readLog(text: string, options: { honourStop: boolean } = { honou
   const registered = new Set(REGISTERED);
   const log: Log = { commands: [], plain: [], lines };
   let stopToken: string | null = null;
-  lines.forEach((text, line) => {
+  for (const [line, text] of lines.entries()) {
     const command = parseV2(text, registered) ?? parseV1(text, registered);
     const stopped = stopToken !== null;
-    if (command === null) return void log.plain.push({ text, line, stopped });
+    if (command === null) {
+      log.plain.push({ text, line, stopped });
+      continue;
+    }
     if (stopped) {
-      if (command.name.toLowerCase() !== stopToken!.toLowerCase()) return void log.plain.push({ text, line, stopped });
+      if (command.name.toLowerCase() !== stopToken!.toLowerCase()) {
+        log.plain.push({ text, line, stopped });
+        continue;
+      }
       registered.delete(stopToken!.toLowerCase());
       stopToken = null;
     } else if (command.name.toLowerCase() === 'stop-commands' && options.honourStop) {
@@ -50,7 +56,7 @@ export function readLog(text: string, options: { honourStop: boolean } = { honou
       registered.add(stopToken.toLowerCase());
     }
     log.commands.push({ ...command, line });
-  });
+  }
   return log;
 }
 
@@ -65,12 +71,16 @@ function parseV2(raw: string, registered: Set<string>): Omit<Command, 'line'> | 
   if (!registered.has(name.toLowerCase())) return null;
   const properties: Record<string, string> = {};
   if (space > 0) {
-    for (const pair of info.slice(space + 1).trim().split(',').filter((p) => p !== '')) {
+    for (const pair of info
+      .slice(space + 1)
+      .trim()
+      .split(',')
+      .filter((p) => p !== '')) {
       const eq = pair.indexOf('=');
-      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescape(pair.slice(eq + 1), PROPERTY);
+      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescapeWith(pair.slice(eq + 1), PROPERTY);
     }
   }
-  return { name, properties, data: unescape(message.slice(end + 2), DATA) };
+  return { name, properties, data: unescapeWith(message.slice(end + 2), DATA) };
 }
 
 function parseV1(message: string, registered: Set<string>): Omit<Command, 'line'> | null {
@@ -82,14 +92,30 @@ function parseV1(message: string, registered: Set<string>): Omit<Command, 'line'
   const space = info.indexOf(' ');
   const name = space < 0 ? info : info.slice(0, space);
   if (!registered.has(name.toLowerCase())) return null;
-  return { name, properties: {}, data: unescape(message.slice(end + 1), LEGACY) };
+  return { name, properties: {}, data: unescapeWith(message.slice(end + 1), LEGACY) };
 }
 
 // The runner's unescape tables, applied in its order.
-const DATA: [string, string][] = [['%0D', '\r'], ['%0A', '\n'], ['%25', '%']];
-const PROPERTY: [string, string][] = [['%0D', '\r'], ['%0A', '\n'], ['%3A', ':'], ['%2C', ','], ['%25', '%']];
-const LEGACY: [string, string][] = [['%3B', ';'], ['%0D', '\r'], ['%0A', '\n'], ['%5D', ']'], ['%25', '%']];
+const DATA: [string, string][] = [
+  ['%0D', '\r'],
+  ['%0A', '\n'],
+  ['%25', '%'],
+];
+const PROPERTY: [string, string][] = [
+  ['%0D', '\r'],
+  ['%0A', '\n'],
+  ['%3A', ':'],
+  ['%2C', ','],
+  ['%25', '%'],
+];
+const LEGACY: [string, string][] = [
+  ['%3B', ';'],
+  ['%0D', '\r'],
+  ['%0A', '\n'],
+  ['%5D', ']'],
+  ['%25', '%'],
+];
 
-function unescape(text: string, table: [string, string][]): string {
+function unescapeWith(text: string, table: [string, string][]): string {
   return table.reduce((s, [from, to]) => s.split(from).join(to), text);
 }

@@ -2,7 +2,12 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { xmlAttribute, xmlCdata } from '../../../src/grade/report/xml-escape.ts';
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', trimValues: false, htmlEntities: true });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  trimValues: false,
+  htmlEntities: true,
+});
 
 // `text` in an attribute and as element content, parsed back by a real XML parser.
 function roundTrip(text: string): { attribute: string; content: string } {

@@ -43,6 +43,9 @@ describe('parseCallingLine', () => {
   });
 
   it('leaves a line that looks like progress but is not to be read as a bad result line', () => {
-    expect(parseResultLine('{"calling":2}')).toEqual({ ok: false, reason: 'printed JSON without a "results" array: "{\\"calling\\":2}"' });
+    expect(parseResultLine('{"calling":2}')).toEqual({
+      ok: false,
+      reason: 'printed JSON without a "results" array: "{\\"calling\\":2}"',
+    });
   });
 });

@@ -20,7 +20,17 @@ async function cacheSeenByProgram(env: NodeJS.ProcessEnv, tsxCache: string | und
   const line = JSON.stringify({ calls: [{ tool: 'Bash', input: { command } }] });
   const lines: string[] = [];
   const confinement = { sandbox: SANDBOX, tsxCache };
-  const result = await runProgram({ dir, cases: [line], timeoutMs: 30_000, env, confinement, onLine: (l) => (lines.push(l.text), 'continue') });
+  const result = await runProgram({
+    dir,
+    cases: [line],
+    timeoutMs: 30_000,
+    env,
+    confinement,
+    onLine: (l) => {
+      lines.push(l.text);
+      return 'continue';
+    },
+  });
   expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
   return (JSON.parse(lines[0]!) as { results: { content: string }[] }).results[0]?.content.trim();
 }
@@ -51,7 +61,14 @@ describe('the tsx cache of a command', () => {
 describe('startProcess', () => {
   it('reports a program killed by a signal as killed by it', async () => {
     const dir = await makeCourse(scratch, 'killed-by-signal');
-    const result = await runProgram({ dir, cases: ['{"calls":[]}'], timeoutMs: 30_000, env: process.env, confinement: { sandbox: SANDBOX, tsxCache: undefined }, onLine: () => 'continue' });
+    const result = await runProgram({
+      dir,
+      cases: ['{"calls":[]}'],
+      timeoutMs: 30_000,
+      env: process.env,
+      confinement: { sandbox: SANDBOX, tsxCache: undefined },
+      onLine: () => 'continue',
+    });
     expect(result.end).toEqual({ kind: 'exited', code: null, signal: 'SIGTERM' });
   });
 
@@ -60,7 +77,17 @@ describe('startProcess', () => {
     const command = 'cat /proc/$PPID/cmdline | tr "\\\\0" " "';
     const line = JSON.stringify({ calls: [{ tool: 'Bash', input: { command } }] });
     const lines: string[] = [];
-    await runProgram({ dir, cases: [line], timeoutMs: 30_000, env: process.env, confinement: { sandbox: SANDBOX, tsxCache: undefined }, onLine: (l) => (lines.push(l.text), 'continue') });
+    await runProgram({
+      dir,
+      cases: [line],
+      timeoutMs: 30_000,
+      env: process.env,
+      confinement: { sandbox: SANDBOX, tsxCache: undefined },
+      onLine: (l) => {
+        lines.push(l.text);
+        return 'continue';
+      },
+    });
     const argv = (JSON.parse(lines[0]!) as { results: { content: string }[] }).results[0]?.content ?? '';
     expect(argv).toMatch(/ program\.ts dispatch - $/);
     expect(argv).not.toContain(join(REPO, 'cases'));

@@ -49,7 +49,11 @@ describe('removeTree', () => {
     await writeFile(file, 'x');
     await execa('chattr', ['+i', file]);
     try {
-      expect(await removeTree(dir)).toMatch(new RegExp(`^could not remove ${dir} \\(E[A-Z]+\\): .*Remove it with: chattr -R -i '${dir}' && rm -rf '${dir}'$`));
+      expect(await removeTree(dir)).toMatch(
+        new RegExp(
+          `^could not remove ${dir} \\(E[A-Z]+\\): .*Remove it with: chattr -R -i '${dir}' && rm -rf '${dir}'$`,
+        ),
+      );
       expect(existsSync(file)).toBe(true);
     } finally {
       await execa('chattr', ['-i', file]);

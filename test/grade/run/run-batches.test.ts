@@ -16,8 +16,11 @@ const ECHO = course('echo-returns-text');
 const GLOB_ROUTES = course('glob-routes-to-glob');
 const scratch = useScratch();
 
-
-async function runAll(scenario: string | undefined, cases: { name: string; file: string }[], extra: { jobs?: number; alone?: boolean; timeoutMs?: number; maxLingering?: number } = {}) {
+async function runAll(
+  scenario: string | undefined,
+  cases: { name: string; file: string }[],
+  extra: { jobs?: number; alone?: boolean; timeoutMs?: number; maxLingering?: number } = {},
+) {
   const dir = await makeCourse(scratch, scenario);
   const runs: CaseRun[] = [];
   const at = new Map<string, number>();
@@ -25,7 +28,16 @@ async function runAll(scenario: string | undefined, cases: { name: string; file:
     runs.push(r);
     at.set(r.name, performance.now());
   };
-  await runBatches({ dir, cases, jobs: extra.jobs ?? 1, timeoutMs: 30_000, env: process.env, confinement: CONFINEMENT, ...extra, onCase });
+  await runBatches({
+    dir,
+    cases,
+    jobs: extra.jobs ?? 1,
+    timeoutMs: 30_000,
+    env: process.env,
+    confinement: CONFINEMENT,
+    ...extra,
+    onCase,
+  });
   return Object.assign(new Map(runs.map((r) => [r.name, r])), { order: runs.map((r) => r.name), at });
 }
 
@@ -33,7 +45,11 @@ describe('runBatches', () => {
   it('gives a crash to the case in flight and re-runs the rest of its batch in a fresh process', async () => {
     const runs = await runAll('exits-non-zero', [BASH, GLOB, READ]);
     expect([...runs.keys()].sort()).toEqual([BASH.name, GLOB.name, READ.name]);
-    expect(runs.get(BASH.name)).toMatchObject({ outcome: { kind: 'exited', code: 3, signal: null }, output: 'giving up on Bash\n', shared: true });
+    expect(runs.get(BASH.name)).toMatchObject({
+      outcome: { kind: 'exited', code: 3, signal: null },
+      output: 'giving up on Bash\n',
+      shared: true,
+    });
     expect(runs.get(GLOB.name)?.outcome).toEqual({ kind: 'results', results: [{ content: 'a.txt' }] });
     expect(runs.get(READ.name)?.outcome).toEqual({ kind: 'results', results: [{ content: '1: A' }] });
   });
@@ -53,7 +69,11 @@ describe('runBatches', () => {
     const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], { timeoutMs: 4000 });
     expect(runs.order).toEqual([READ.name, GLOB_ROUTES.name, ECHO_EMPTY.name, ECHO.name]);
     for (const hung of [ECHO_EMPTY, ECHO]) {
-      expect(runs.get(hung.name)?.outcome).toEqual({ kind: 'timeout', timeoutMs: 4000, calling: { call: 1, ms: expect.any(Number) } });
+      expect(runs.get(hung.name)?.outcome).toEqual({
+        kind: 'timeout',
+        timeoutMs: 4000,
+        calling: { call: 1, ms: expect.any(Number) },
+      });
     }
     expect(runs.at.get(ECHO.name)! - runs.at.get(ECHO_EMPTY.name)!).toBeLessThan(4000);
   });
@@ -66,29 +86,45 @@ describe('runBatches', () => {
   });
 
   it('keeps a batch waiting behind a slow case while as many processes as allowed are finishing one', async () => {
-    const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], { timeoutMs: 1000, maxLingering: 0 });
+    const runs = await runAll('echo-loops', [READ, ECHO_EMPTY, ECHO, GLOB_ROUTES], {
+      timeoutMs: 1000,
+      maxLingering: 0,
+    });
     expect(runs.order).toEqual([READ.name, ECHO_EMPTY.name, ECHO.name, GLOB_ROUTES.name]);
   });
 
   it('names the call that awaited a promise never settled (Node exits 13), and grades the rest', async () => {
     const runs = await runAll('echo-never-settles', [READ, ECHO, GLOB_ROUTES]);
-    expect(runs.get(ECHO.name)?.outcome).toEqual({ kind: 'exited', code: 13, signal: null, calling: { call: 1, ms: expect.any(Number) } });
-    expect([runs.get(READ.name)?.outcome.kind, runs.get(GLOB_ROUTES.name)?.outcome.kind]).toEqual(['results', 'results']);
+    expect(runs.get(ECHO.name)?.outcome).toEqual({
+      kind: 'exited',
+      code: 13,
+      signal: null,
+      calling: { call: 1, ms: expect.any(Number) },
+    });
+    expect([runs.get(READ.name)?.outcome.kind, runs.get(GLOB_ROUTES.name)?.outcome.kind]).toEqual([
+      'results',
+      'results',
+    ]);
   });
 
-  it('finds a program that cannot start once: every case gets the first failing process\'s verdict', async () => {
+  it("finds a program that cannot start once: every case gets the first failing process's verdict", async () => {
     // Each process throws a message of its own while loading: two batches would show two.
     const runs = await runAll('throws-at-import-randomly', [BASH, GLOB, READ, GLOB_ROUTES], { jobs: 2 });
     expect(runs.order).toHaveLength(4);
     const outputs = new Set([...runs.values()].map((r) => r.output));
     expect(outputs.size).toBe(1);
     expect([...outputs][0]).toMatch(/Error: not ready \(0\.\d+\)/);
-    expect(new Set([...runs.values()].map((r) => JSON.stringify(r.outcome)))).toEqual(new Set([JSON.stringify({ kind: 'exited', code: 1, signal: null, beforeAnyCase: true })]));
+    expect(new Set([...runs.values()].map((r) => JSON.stringify(r.outcome)))).toEqual(
+      new Set([JSON.stringify({ kind: 'exited', code: 1, signal: null, beforeAnyCase: true })]),
+    );
   });
 
   it('stops a process at a line that is not a result and re-runs the rest of its batch', async () => {
     const runs = await runAll('prints-non-json', [READ, BASH, GLOB]);
-    expect(runs.get(READ.name)?.outcome).toEqual({ kind: 'bad-line', reason: 'printed a line that is not JSON: "debug: reading a.txt"' });
+    expect(runs.get(READ.name)?.outcome).toEqual({
+      kind: 'bad-line',
+      reason: 'printed a line that is not JSON: "debug: reading a.txt"',
+    });
     expect(runs.get(BASH.name)?.outcome.kind).toBe('results');
     expect(runs.get(GLOB.name)?.outcome.kind).toBe('results');
   });

@@ -14,7 +14,6 @@ const caseFile = (name: string): string =>
   JSON.stringify(JSON.parse(readFileSync(join(REPO, 'cases', 'register-tools', `${name}.json`), 'utf8')));
 const scratch = useScratch();
 
-
 type Verdict = 'continue' | 'stop';
 
 async function run(dir: string, cases: string[], timeoutMs = 30_000, onLine = (_: ProgramLine): Verdict => 'continue') {
@@ -84,7 +83,9 @@ describe('runProgram', () => {
   it('does not wait for a background child left holding the pipes after a normal exit, and kills it', async () => {
     const dir = await makeCourse(scratch, 'hangs');
     const { lines, result } = await run(dir, [caseFile('course-bash-echo-hi')]);
-    expect(lines.map((l) => JSON.parse(l.text))).toEqual([{ results: [{ content: 'hi\n', exit_code: 0, is_error: false }] }]);
+    expect(lines.map((l) => JSON.parse(l.text))).toEqual([
+      { results: [{ content: 'hi\n', exit_code: 0, is_error: false }] },
+    ]);
     expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
     expect(await processRunning('sleep 987654', dir)).toBe(false);
   });

@@ -9,7 +9,9 @@ import { standbyPool } from '../../../src/grade/run/standby-pool.ts';
 import { CONFINEMENT, SANDBOX } from '../../support/isolation.ts';
 import { makeCourse, standbysIn, useScratch, REPO } from '../course-fixture.ts';
 
-const READ = JSON.stringify(JSON.parse(await readFile(join(REPO, 'cases', 'register-tools', 'course-read-seeded-file.json'), 'utf8')));
+const READ = JSON.stringify(
+  JSON.parse(await readFile(join(REPO, 'cases', 'register-tools', 'course-read-seeded-file.json'), 'utf8')),
+);
 const scratch = useScratch();
 const pool = (dir: string, size: number) => standbyPool({ dir, env: process.env, size, sandbox: SANDBOX });
 
@@ -23,7 +25,18 @@ describe('standbyPool', () => {
       const execute = join(dir, 'src', 'execute.ts');
       await writeFile(execute, (await readFile(execute, 'utf8')).replace(/^\s*case 'Read':\n/m, ''));
       const lines: string[] = [];
-      const result = await runProgram({ dir, cases: [READ], timeoutMs: 30_000, env: process.env, confinement: CONFINEMENT, standbys, onLine: (l) => (lines.push(l.text), 'continue') });
+      const result = await runProgram({
+        dir,
+        cases: [READ],
+        timeoutMs: 30_000,
+        env: process.env,
+        confinement: CONFINEMENT,
+        standbys,
+        onLine: (l) => {
+          lines.push(l.text);
+          return 'continue';
+        },
+      });
       expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
       expect(JSON.parse(lines[0]!)).toEqual({ results: [{ content: 'unknown tool: Read', is_error: true }] });
       expect(standbys.size()).toBe(0);

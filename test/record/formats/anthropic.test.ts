@@ -10,8 +10,19 @@ const history = [
     role: 'assistant',
     content: [
       { type: 'text', text: 'Reading both.' },
-      { type: 'tool_use', id: 'toolu_a', name: 'str_replace_based_edit_tool', input: { command: 'view', path: '/w/a.txt' } },
-      { type: 'tool_use', id: 'toolu_b', name: 'str_replace_based_edit_tool', input: { command: 'view', path: '/w/b.txt' }, caller: { type: 'direct' } },
+      {
+        type: 'tool_use',
+        id: 'toolu_a',
+        name: 'str_replace_based_edit_tool',
+        input: { command: 'view', path: '/w/a.txt' },
+      },
+      {
+        type: 'tool_use',
+        id: 'toolu_b',
+        name: 'str_replace_based_edit_tool',
+        input: { command: 'view', path: '/w/b.txt' },
+        caller: { type: 'direct' },
+      },
     ],
   },
   {
@@ -43,7 +54,9 @@ describe('messagesToCalls', () => {
   });
 
   it('keeps a tool_use whose input is not an object as a malformed call', () => {
-    const { calls } = messagesToCalls([{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'bash', input: 'ls' }] }]);
+    const { calls } = messagesToCalls([
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'bash', input: 'ls' }] },
+    ]);
     expect(calls[0]).toMatchObject({ id: 't', malformed: 'input is not an object: "ls"' });
   });
 });
@@ -54,17 +67,31 @@ describe('Anthropic transcripts', () => {
     const fromBody = imported(importText(body, 'request.json'));
     const fromArray = imported(importText(JSON.stringify(history), 'messages.json'));
     expect(fromBody.format).toBe('anthropic');
-    expect(fromArray.calls).toEqual(fromBody.calls.map((c) => ({ ...c, file: 'messages.json', line: 1, result: { ...c.result, line: 1 } })));
+    expect(fromArray.calls).toEqual(
+      fromBody.calls.map((c) => ({ ...c, file: 'messages.json', line: 1, result: { ...c.result, line: 1 } })),
+    );
   });
 
   it('reads a response Message (a real one, from @ai-sdk/anthropic)', async () => {
     const t = imported(await importTranscript(fixture('ai-sdk/anthropic-tool-no-args.json')));
-    expect(t.calls).toEqual([expect.objectContaining({ id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', name: 'updateIssueList', input: {}, messageId: 'msg_01GCBaV8gyWAYgMVggRqZbuQ' })]);
+    expect(t.calls).toEqual([
+      expect.objectContaining({
+        id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1',
+        name: 'updateIssueList',
+        input: {},
+        messageId: 'msg_01GCBaV8gyWAYgMVggRqZbuQ',
+      }),
+    ]);
   });
 
   it('reads JSONL of successive request bodies, each call once, at the line it first appears', () => {
     const first = { messages: history.slice(0, 2) };
-    const second = { messages: [...history, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_c', name: 'bash', input: { command: 'ls' } }] }] };
+    const second = {
+      messages: [
+        ...history,
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_c', name: 'bash', input: { command: 'ls' } }] },
+      ],
+    };
     const t = imported(importText(`${JSON.stringify(first)}\n${JSON.stringify(second)}\n`, 'requests.jsonl'));
     expect(t.calls.map((c) => [c.id, c.line, c.result?.line])).toEqual([
       ['toolu_a', 1, 2],
@@ -78,6 +105,10 @@ describe('Anthropic transcripts', () => {
     const lines = body.split('\n');
     const lostComma = lines.findIndex((l) => l.includes('"toolu_b"')) + 1;
     expect(lines[lostComma]).toContain('"name"');
-    expect(importText(body, 'request.json')).toEqual({ file: 'request.json', line: lostComma + 1, message: expect.stringMatching(/^not valid JSON/) });
+    expect(importText(body, 'request.json')).toEqual({
+      file: 'request.json',
+      line: lostComma + 1,
+      message: expect.stringMatching(/^not valid JSON/),
+    });
   });
 });

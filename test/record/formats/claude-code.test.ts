@@ -15,13 +15,30 @@ describe.skipIf(!hasSharedTranscripts)('the spotter session (3.4 MB, two subagen
 
   it('brings its subagent files, leaving out the compaction summariser', () => {
     expect(t.format).toBe('claude-code');
-    expect(t.files).toEqual([shared(`${SPOTTER}.jsonl`), shared(`${SPOTTER}/subagents/agent-a93ccab.jsonl`), shared(`${SPOTTER}/subagents/agent-aa84377.jsonl`)]);
-    expect(t.skipped).toContainEqual({ file: shared(`${SPOTTER}/subagents/agent-acompact-70d8e7.jsonl`), line: 0, reason: 'a compaction summariser, not part of the session' });
+    expect(t.files).toEqual([
+      shared(`${SPOTTER}.jsonl`),
+      shared(`${SPOTTER}/subagents/agent-a93ccab.jsonl`),
+      shared(`${SPOTTER}/subagents/agent-aa84377.jsonl`),
+    ]);
+    expect(t.skipped).toContainEqual({
+      file: shared(`${SPOTTER}/subagents/agent-acompact-70d8e7.jsonl`),
+      line: 0,
+      reason: 'a compaction summariser, not part of the session',
+    });
   });
 
   it('counts every call per tool and per agent, each subagent call once although agent_progress repeats it', () => {
     expect(t.calls).toHaveLength(243);
-    expect(countByName(t.calls.filter((c) => c.agent === undefined))).toEqual({ Bash: 76, Edit: 50, Read: 33, Write: 12, Grep: 12, Glob: 11, Task: 2, TaskOutput: 1 });
+    expect(countByName(t.calls.filter((c) => c.agent === undefined))).toEqual({
+      Bash: 76,
+      Edit: 50,
+      Read: 33,
+      Write: 12,
+      Grep: 12,
+      Glob: 11,
+      Task: 2,
+      TaskOutput: 1,
+    });
     expect(countByName(t.calls.filter((c) => c.agent === 'a93ccab'))).toEqual({ Read: 18, Glob: 3, Grep: 3, Bash: 1 });
     expect(countByName(t.calls.filter((c) => c.agent === 'aa84377'))).toEqual({ Glob: 9, Read: 11, Bash: 1 });
     expect(new Set(t.calls.map((c) => c.id)).size).toBe(243);
@@ -50,7 +67,9 @@ describe.skipIf(!hasSharedTranscripts)('the spotter session (3.4 MB, two subagen
   });
 
   it('keeps the largest parallel group whole: six Reads of one message', () => {
-    expect(t.calls.filter((c) => c.messageId === 'msg_01MkW3V7kD9igGf4ZSZPz3Xq').map((c) => c.name)).toEqual(Array(6).fill('Read'));
+    expect(t.calls.filter((c) => c.messageId === 'msg_01MkW3V7kD9igGf4ZSZPz3Xq').map((c) => c.name)).toEqual(
+      Array(6).fill('Read'),
+    );
   });
 
   it('marks the call a PreToolUse hook blocked as not run, and no call that failed on its own', () => {
@@ -68,16 +87,27 @@ describe.skipIf(!hasSharedTranscripts)('the spotter session (3.4 MB, two subagen
   });
 
   it('reads a tool_use with the extra `caller` key as any other', () => {
-    expect(callById(t, 'toolu_01Xs5NmmSsnDLJYtViAMcnTv').input).toEqual({ file_path: `${SPOTTER_CWD}/lib/spotter/transcripts/jobs/sync_transcripts.ex` });
+    expect(callById(t, 'toolu_01Xs5NmmSsnDLJYtViAMcnTv').input).toEqual({
+      file_path: `${SPOTTER_CWD}/lib/spotter/transcripts/jobs/sync_transcripts.ex`,
+    });
   });
 
   it('gives every call its result, its cwd and the session facts', () => {
-    expect(t.calls.every((c) => c.result !== undefined && c.cwd === SPOTTER_CWD && c.timestamp !== undefined)).toBe(true);
-    expect(t).toMatchObject({ sessionId: 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', cwd: SPOTTER_CWD, startedAt: '2026-02-12T15:36:08.028Z', endedAt: '2026-02-12T16:17:55.991Z' });
+    expect(t.calls.every((c) => c.result !== undefined && c.cwd === SPOTTER_CWD && c.timestamp !== undefined)).toBe(
+      true,
+    );
+    expect(t).toMatchObject({
+      sessionId: 'fa812bfe-b295-4cca-9c2f-fdf01028cb46',
+      cwd: SPOTTER_CWD,
+      startedAt: '2026-02-12T15:36:08.028Z',
+      endedAt: '2026-02-12T16:17:55.991Z',
+    });
   });
 
-  it('keeps the evidence seeds need (a Read\'s file, an Edit\'s originalFile, a Write\'s content) without structuredPatch', () => {
-    const read = t.calls.find((c) => c.name === 'Read' && c.agent === undefined)?.result?.details as { file: Record<string, unknown> };
+  it("keeps the evidence seeds need (a Read's file, an Edit's originalFile, a Write's content) without structuredPatch", () => {
+    const read = t.calls.find((c) => c.name === 'Read' && c.agent === undefined)?.result?.details as {
+      file: Record<string, unknown>;
+    };
     expect(Object.keys(read.file).sort()).toEqual(['content', 'filePath', 'numLines', 'startLine', 'totalLines']);
     const edit = t.calls.find((c) => c.name === 'Edit')?.result?.details as Record<string, unknown>;
     expect(typeof edit.originalFile).toBe('string');
@@ -108,7 +138,11 @@ describe.skipIf(!hasSharedTranscripts)('the spotter session (3.4 MB, two subagen
       const alone = imported(await importTranscript(join(dir, 'session.jsonl')));
       expect(alone.files).toEqual([join(dir, 'session.jsonl')]);
       expect(alone.calls).toHaveLength(243);
-      expect(alone.calls.filter((c) => c.agent === 'a93ccab').every((c) => c.file === join(dir, 'session.jsonl') && c.result !== undefined)).toBe(true);
+      expect(
+        alone.calls
+          .filter((c) => c.agent === 'a93ccab')
+          .every((c) => c.file === join(dir, 'session.jsonl') && c.result !== undefined),
+      ).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -117,15 +151,22 @@ describe.skipIf(!hasSharedTranscripts)('the spotter session (3.4 MB, two subagen
 
 describe.skipIf(!hasSharedTranscripts)('the claude-reliability sessions', () => {
   it('hello-world-script: a Write that creates hello.sh, then the Bash that runs it', async () => {
-    const t = imported(await importTranscript(shared('claude-code/claude-reliability/hello-world-script/transcript.jsonl')));
+    const t = imported(
+      await importTranscript(shared('claude-code/claude-reliability/hello-world-script/transcript.jsonl')),
+    );
     expect(t.calls.map((c) => c.name)).toEqual(['Write', 'Bash']);
-    expect(t.calls[0]?.input).toEqual({ file_path: '/tmp/tmp74wiyiny/hello.sh', content: '#!/bin/bash\necho "Hello world"\n' });
+    expect(t.calls[0]?.input).toEqual({
+      file_path: '/tmp/tmp74wiyiny/hello.sh',
+      content: '#!/bin/bash\necho "Hello world"\n',
+    });
     expect(t.calls[0]?.result?.details).toMatchObject({ type: 'create', originalFile: null });
     expect(t.cwd).toBe('/tmp/tmp74wiyiny');
   });
 
   it('python-to-rust-port: 39 calls, two parallel pairs, a Task with no subagent files', async () => {
-    const t = imported(await importTranscript(shared('claude-code/claude-reliability/python-to-rust-port/transcript.jsonl')));
+    const t = imported(
+      await importTranscript(shared('claude-code/claude-reliability/python-to-rust-port/transcript.jsonl')),
+    );
     expect(countByName(t.calls)).toEqual({ Bash: 16, TodoWrite: 10, Write: 7, Read: 3, Edit: 1, Glob: 1, Task: 1 });
     const groups = new Map<string, number>();
     for (const c of t.calls) groups.set(c.messageId ?? '', (groups.get(c.messageId ?? '') ?? 0) + 1);
@@ -147,8 +188,13 @@ describe('the spotter fixtures (copied into test/fixtures)', () => {
   it('tool_heavy.jsonl: a WebSearch and a Glob in parallel, the Glob answered first', async () => {
     const t = imported(await importTranscript(fixture('spotter/tool_heavy.jsonl')));
     expect(countByName(t.calls)).toEqual({ Bash: 2, WebSearch: 1, WebFetch: 1, Glob: 1, Read: 1 });
-    expect([callById(t, 'toolu_01DKTWcKpZ2ksZQmoKKfxiw6').result?.line, callById(t, 'toolu_01JJds55jYrYwd9TktNGndRY').result?.line]).toEqual([33, 32]);
-    expect(callById(t, 'toolu_01JJds55jYrYwd9TktNGndRY').result?.content).toMatch(/^\/home\/marco\/projects\/spotter\/assets\/js\//);
+    expect([
+      callById(t, 'toolu_01DKTWcKpZ2ksZQmoKKfxiw6').result?.line,
+      callById(t, 'toolu_01JJds55jYrYwd9TktNGndRY').result?.line,
+    ]).toEqual([33, 32]);
+    expect(callById(t, 'toolu_01JJds55jYrYwd9TktNGndRY').result?.content).toMatch(
+      /^\/home\/marco\/projects\/spotter\/assets\/js\//,
+    );
   });
 });
 
@@ -164,15 +210,22 @@ describe('constructed Claude Code lines', () => {
     ]);
   });
 
-  it("follows a mid-session cwd change: each call has the cwd of the line that made it", async () => {
+  it('follows a mid-session cwd change: each call has the cwd of the line that made it', async () => {
     const t = imported(await importTranscript(fixture('claude-code-constructed/parallel-cancel.jsonl')));
     expect(t.cwd).toBe('/home/alice/projects/shop');
-    expect(t.calls.map((c) => c.cwd)).toEqual([...Array(4).fill('/home/alice/projects/shop'), '/home/alice/projects/shop/assets']);
+    expect(t.calls.map((c) => c.cwd)).toEqual([
+      ...Array(4).fill('/home/alice/projects/shop'),
+      '/home/alice/projects/shop/assets',
+    ]);
   });
 
   it('reads claude -p stream-json: init cwd, results paired by id, the subagent by parent_tool_use_id, denials not run', async () => {
     const t = imported(await importTranscript(fixture('claude-stream-json/stream-json.jsonl')));
-    expect(t).toMatchObject({ format: 'claude-code', cwd: '/tmp/claude-demo', sessionId: '4f1c2a7e-9b3d-4c52-8e61-0a7d2b9c5e13' });
+    expect(t).toMatchObject({
+      format: 'claude-code',
+      cwd: '/tmp/claude-demo',
+      sessionId: '4f1c2a7e-9b3d-4c52-8e61-0a7d2b9c5e13',
+    });
     expect(t.calls.map((c) => [c.name, c.result?.line, c.agent, c.notRun])).toEqual([
       ['Glob', 4, undefined, undefined],
       ['Read', 3, undefined, undefined],

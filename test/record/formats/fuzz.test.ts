@@ -31,7 +31,10 @@ const corpus: Array<{ name: string; text: string }> = [
   .concat(apiValues())
   .concat(
     hasSharedTranscripts
-      ? ['claude-code/claude-reliability/hello-world-script/transcript.jsonl', 'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-a93ccab.jsonl'].map((path) => ({
+      ? [
+          'claude-code/claude-reliability/hello-world-script/transcript.jsonl',
+          'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-a93ccab.jsonl',
+        ].map((path) => ({
           name: path,
           text: readFileSync(shared(path), 'utf8'),
         }))
@@ -41,22 +44,69 @@ const corpus: Array<{ name: string; text: string }> = [
 // Compact API values, one per line, so that line damage meets them as JSON: an Anthropic request and response,
 // Chat Completions messages, Responses items.
 function apiValues(): Array<{ name: string; text: string }> {
-  const response = JSON.parse(readFileSync(fixture('ai-sdk/anthropic-tool-no-args.json'), 'utf8')) as { content: unknown[] };
+  const response = JSON.parse(readFileSync(fixture('ai-sdk/anthropic-tool-no-args.json'), 'utf8')) as {
+    content: unknown[];
+  };
   const anthropic = [
-    { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: response.content }] },
-    { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', content: [{ type: 'text', text: 'ok' }] }] }] },
+    {
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: response.content },
+      ],
+    },
+    {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1',
+              content: [{ type: 'text', text: 'ok' }],
+            },
+          ],
+        },
+      ],
+    },
     response,
   ];
   const chat = [
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }],
+    },
     { role: 'tool', tool_call_id: 'call_1', content: 'a.txt' },
-    { id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_2', function: { name: 'read_file', arguments: '{"path":' } }] } }] },
-    { id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }, finish_reason: 'tool_calls' }] },
+    {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, id: 'call_2', function: { name: 'read_file', arguments: '{"path":' } }] },
+        },
+      ],
+    },
+    {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    },
   ];
   const responses = [
     { type: 'function_call', call_id: 'call_w', name: 'write_file', arguments: '{"path":"b.txt","content":"hi"}' },
     { type: 'function_call_output', call_id: 'call_w', output: 'ok' },
-    { id: 'resp_1', object: 'response', output: [{ type: 'function_call', call_id: 'call_x', name: 'bash', arguments: '{}' }] },
+    {
+      id: 'resp_1',
+      object: 'response',
+      output: [{ type: 'function_call', call_id: 'call_x', name: 'bash', arguments: '{}' }],
+    },
   ];
   const jsonl = (values: unknown[]): string => `${values.map((v) => JSON.stringify(v)).join('\n')}\n`;
   return [
@@ -93,7 +143,8 @@ function damage(text: string, next: () => number): string {
         break;
       case 1: {
         const chars = [...out];
-        for (let k = 1 + pick(8); k > 0 && chars.length > 0; k--) chars[pick(chars.length)] = JSON_BYTES[pick(JSON_BYTES.length)] as string;
+        for (let k = 1 + pick(8); k > 0 && chars.length > 0; k--)
+          chars[pick(chars.length)] = JSON_BYTES[pick(JSON_BYTES.length)] as string;
         out = chars.join('');
         break;
       }
@@ -174,7 +225,12 @@ function everyReshape(line: string): string[] {
       const record = node as Record<string, unknown>;
       const original = record[key];
       for (const odd of [null, 7, 'x', [], {}]) {
-        if (typeof odd === typeof original && Array.isArray(odd) === Array.isArray(original) && (odd === null) === (original === null)) continue;
+        if (
+          typeof odd === typeof original &&
+          Array.isArray(odd) === Array.isArray(original) &&
+          (odd === null) === (original === null)
+        )
+          continue;
         record[key] = odd;
         variants.push(JSON.stringify(root));
       }
@@ -221,10 +277,15 @@ describe('importer fuzz', () => {
       try {
         outcome = importText(text, name, format === undefined ? {} : { format });
       } catch (error) {
-        throw new Error(`seed ${seed} (${source.name}, format ${String(format)}) threw: ${error instanceof Error ? error.stack : String(error)}`);
+        throw new Error(
+          `seed ${seed} (${source.name}, format ${String(format)}) threw: ${error instanceof Error ? error.stack : String(error)}`,
+        );
       }
       checkOutcome(outcome, name);
-      outcomes = 'calls' in outcome ? { ...outcomes, transcripts: outcomes.transcripts + 1 } : { ...outcomes, problems: outcomes.problems + 1 };
+      outcomes =
+        'calls' in outcome
+          ? { ...outcomes, transcripts: outcomes.transcripts + 1 }
+          : { ...outcomes, problems: outcomes.problems + 1 };
     }
     // Damage must leave many transcripts importable and break many: otherwise the fuzz tests nothing.
     expect(outcomes.transcripts).toBeGreaterThan(RUNS / 4);
@@ -232,7 +293,16 @@ describe('importer fuzz', () => {
   });
 
   it('every node of every line replaced by a value of another type, one at a time', () => {
-    const small = corpus.filter((c) => ['claude-stream-json/stream-json.jsonl', 'claude-code-constructed/parallel-cancel.jsonl', 'ai-sdk/anthropic-json-tool.1.chunks.txt', 'anthropic.jsonl', 'chat.jsonl', 'responses.jsonl'].includes(c.name));
+    const small = corpus.filter((c) =>
+      [
+        'claude-stream-json/stream-json.jsonl',
+        'claude-code-constructed/parallel-cancel.jsonl',
+        'ai-sdk/anthropic-json-tool.1.chunks.txt',
+        'anthropic.jsonl',
+        'chat.jsonl',
+        'responses.jsonl',
+      ].includes(c.name),
+    );
     let imports = 0;
     for (const source of small) {
       const lines = source.text.split('\n');
@@ -244,7 +314,9 @@ describe('importer fuzz', () => {
           try {
             outcome = importText(text, name);
           } catch (error) {
-            throw new Error(`${name} with ${variant.slice(0, 300)} threw: ${error instanceof Error ? error.stack : String(error)}`);
+            throw new Error(
+              `${name} with ${variant.slice(0, 300)} threw: ${error instanceof Error ? error.stack : String(error)}`,
+            );
           }
           checkOutcome(outcome, name);
           imports += 1;

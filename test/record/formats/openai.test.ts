@@ -31,7 +31,11 @@ describe('OpenAI Chat Completions', () => {
   });
 
   it('reads a response (choices[].message) and JSONL of messages', () => {
-    const response = { id: 'chatcmpl-9', object: 'chat.completion', choices: [{ index: 0, message: chatMessages[2], finish_reason: 'tool_calls' }] };
+    const response = {
+      id: 'chatcmpl-9',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: chatMessages[2], finish_reason: 'tool_calls' }],
+    };
     const fromResponse = imported(importText(JSON.stringify(response), 'response.json'));
     expect(fromResponse.calls.map((c) => [c.id, c.messageId])).toEqual([
       ['call_1', 'chatcmpl-9'],
@@ -47,7 +51,13 @@ describe('OpenAI Chat Completions', () => {
 
 const items = [
   { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Create hello.txt' }] },
-  { type: 'function_call', id: 'fc_1', call_id: 'call_w', name: 'write_file', arguments: '{"path":"hello.txt","content":"hi\\n"}' },
+  {
+    type: 'function_call',
+    id: 'fc_1',
+    call_id: 'call_w',
+    name: 'write_file',
+    arguments: '{"path":"hello.txt","content":"hi\\n"}',
+  },
   { type: 'function_call_output', call_id: 'call_w', output: 'Wrote 3 bytes' },
 ];
 
@@ -55,13 +65,22 @@ describe('OpenAI Responses', () => {
   it('reads function_call items by call_id from a request body, and their outputs', () => {
     const t = imported(importText(JSON.stringify({ model: 'gpt-5', input: items }), 'request.json'));
     expect(t.format).toBe('openai-responses');
-    expect(t.calls).toEqual([expect.objectContaining({ id: 'call_w', name: 'write_file', input: { path: 'hello.txt', content: 'hi\n' }, result: { content: 'Wrote 3 bytes', isError: false, line: 1 } })]);
+    expect(t.calls).toEqual([
+      expect.objectContaining({
+        id: 'call_w',
+        name: 'write_file',
+        input: { path: 'hello.txt', content: 'hi\n' },
+        result: { content: 'Wrote 3 bytes', isError: false, line: 1 },
+      }),
+    ]);
   });
 
   it('reads JSONL of items and a response object', () => {
     const jsonl = imported(importText(items.map((i) => JSON.stringify(i)).join('\n'), 'items.jsonl'));
     expect(jsonl.calls.map((c) => [c.line, c.result?.line])).toEqual([[2, 3]]);
-    const response = imported(importText(JSON.stringify({ id: 'resp_1', object: 'response', output: [items[1]] }), 'response.json'));
+    const response = imported(
+      importText(JSON.stringify({ id: 'resp_1', object: 'response', output: [items[1]] }), 'response.json'),
+    );
     expect(response.calls.map((c) => [c.id, c.messageId])).toEqual([['call_w', 'resp_1']]);
   });
 
@@ -69,7 +88,8 @@ describe('OpenAI Responses', () => {
     expect(await importTranscript(fixture('ai-sdk/openai-shell-tool.1.json'))).toEqual({
       file: fixture('ai-sdk/openai-shell-tool.1.json'),
       line: 1,
-      message: "no tool calls (read as openai-responses); 1 line skipped, the first at line 1: a shell_call item: not a function call the course's tools can replay",
+      message:
+        "no tool calls (read as openai-responses); 1 line skipped, the first at line 1: a shell_call item: not a function call the course's tools can replay",
     });
   });
 });
@@ -87,11 +107,18 @@ describe('OpenAI streams', () => {
   });
 
   it('a Responses stream cut mid-arguments keeps the cut call as malformed', async () => {
-    const lines = (await readFile(fixture('ai-sdk/openai-reasoning-encrypted-content.1.chunks.txt'), 'utf8')).split('\n');
-    const done = lines.map((l, i) => (l.includes('"response.function_call_arguments.done"') ? i : -1)).filter((i) => i >= 0);
+    const lines = (await readFile(fixture('ai-sdk/openai-reasoning-encrypted-content.1.chunks.txt'), 'utf8')).split(
+      '\n',
+    );
+    const done = lines
+      .map((l, i) => (l.includes('"response.function_call_arguments.done"') ? i : -1))
+      .filter((i) => i >= 0);
     const cut = lines.slice(0, (done[1] ?? 0) - 5).join('\n');
     const t = imported(importText(cut, 'cut.chunks.txt'));
-    expect(t.calls.map((c) => c.input ?? c.malformed)).toEqual([{ a: 12, b: 7, op: 'add' }, expect.stringMatching(/^streamed input is not valid JSON .*\(the stream ended before the call was done\)$/)]);
+    expect(t.calls.map((c) => c.input ?? c.malformed)).toEqual([
+      { a: 12, b: 7, op: 'add' },
+      expect.stringMatching(/^streamed input is not valid JSON .*\(the stream ended before the call was done\)$/),
+    ]);
   });
 
   it('Chat Completions chunks over raw SSE: parallel calls joined by index, a length cut malformed', () => {
@@ -101,12 +128,22 @@ describe('OpenAI streams', () => {
     const stream = [
       chunk('chatcmpl-1', { role: 'assistant', content: null }),
       chunk('chatcmpl-1', call(0, { id: 'call_a', type: 'function', function: { name: 'bash', arguments: '' } })),
-      chunk('chatcmpl-1', call(1, { id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{"pa' } })),
+      chunk(
+        'chatcmpl-1',
+        call(1, { id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{"pa' } }),
+      ),
       chunk('chatcmpl-1', call(0, { function: { arguments: '{"command":' } })),
       chunk('chatcmpl-1', call(1, { function: { arguments: 'th":"a.txt"}' } })),
       chunk('chatcmpl-1', call(0, { function: { arguments: '"ls"}' } })),
       chunk('chatcmpl-1', {}, 'tool_calls'),
-      chunk('chatcmpl-2', call(0, { id: 'call_c', type: 'function', function: { name: 'write_file', arguments: '{"path":"b.txt","content":"aaa' } })),
+      chunk(
+        'chatcmpl-2',
+        call(0, {
+          id: 'call_c',
+          type: 'function',
+          function: { name: 'write_file', arguments: '{"path":"b.txt","content":"aaa' },
+        }),
+      ),
       chunk('chatcmpl-2', {}, 'length'),
       'data: [DONE]\n\n',
     ].join('');
@@ -115,7 +152,11 @@ describe('OpenAI streams', () => {
     expect(t.calls.map((c) => [c.id, c.input ?? c.malformed, c.line])).toEqual([
       ['call_a', { command: 'ls' }, 3],
       ['call_b', { path: 'a.txt' }, 5],
-      ['call_c', expect.stringMatching(/^streamed input is not valid JSON .*\(the response stopped at the length limit\)$/), 15],
+      [
+        'call_c',
+        expect.stringMatching(/^streamed input is not valid JSON .*\(the response stopped at the length limit\)$/),
+        15,
+      ],
     ]);
   });
 

@@ -31,7 +31,9 @@ describe('linesOfFile and linesOfText', () => {
   ])('%s', async (_, text) => {
     const expected = [...linesOfText(text)];
     expect(await fileLines(text)).toEqual(expected);
-    expect(expected.map((l) => ('text' in l ? l.text : '')).join('\n')).toBe(text.replaceAll('\r\n', '\n').replace(/\n$/, ''));
+    expect(expected.map((l) => ('text' in l ? l.text : '')).join('\n')).toBe(
+      text.replaceAll('\r\n', '\n').replace(/\n$/, ''),
+    );
   });
 
   it('reports a line over the limit by its byte length, and goes on with the next', async () => {

@@ -31,7 +31,12 @@ export async function startFakeUpstream(handler: Handler): Promise<FakeUpstream>
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       upstream.requests.push(received);
       res.on('close', () => {
         if (!res.writableFinished) upstream.cutShort++;
@@ -51,7 +56,11 @@ export async function startFakeUpstream(handler: Handler): Promise<FakeUpstream>
 
 // Sends a JSON body with a status and extra headers.
 export function sendJson(res: ServerResponse, body: string, status = 200, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -62,8 +71,16 @@ export function sseEvents(text: string): string[] {
 
 // Streams `events` as text/event-stream, one write each; `before(i)` runs before event i is written (a test waits
 // there for the client to have received the previous event), and the stream ends after the last.
-export async function sendSse(res: ServerResponse, events: string[], before?: (i: number) => Promise<void>): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_011CFakeUpstream' });
+export async function sendSse(
+  res: ServerResponse,
+  events: string[],
+  before?: (i: number) => Promise<void>,
+): Promise<void> {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': 'req_011CFakeUpstream',
+  });
   res.flushHeaders();
   for (const [i, event] of events.entries()) {
     await before?.(i);

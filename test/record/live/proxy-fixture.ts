@@ -30,7 +30,11 @@ export async function startRig(handler: Handler, upstreamPath = ''): Promise<Rig
   const upstream = await startFakeUpstream(handler);
   const capture = await openCapture(join(dir, 'capture.jsonl'), spool);
   const problems: string[] = [];
-  const proxy = await startProxy({ upstream: upstream.url + upstreamPath, capture, onProblem: (p) => problems.push(p) });
+  const proxy = await startProxy({
+    upstream: upstream.url + upstreamPath,
+    capture,
+    onProblem: (p) => problems.push(p),
+  });
   const lines = async (): Promise<CaptureLine[]> =>
     (await readFile(capture.file, 'utf8'))
       .split('\n')
@@ -42,7 +46,8 @@ export async function startRig(handler: Handler, upstreamPath = ''): Promise<Rig
       await proxy.close();
       await upstream.close();
       await capture.close();
-      if ((await readdir(spool)).length > 0) throw new Error(`spool files left behind: ${(await readdir(spool)).join(', ')}`);
+      if ((await readdir(spool)).length > 0)
+        throw new Error(`spool files left behind: ${(await readdir(spool)).join(', ')}`);
     })());
     return lines();
   };
@@ -58,25 +63,45 @@ export async function startRig(handler: Handler, upstreamPath = ''): Promise<Rig
   };
 }
 
-export type RawResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; error?: Error };
+export type RawResponse = {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  error?: Error;
+};
 
 // Sends one request and collects the raw response; `onChunk` sees each chunk as it arrives, `signal` aborts.
 export function rawRequest(
   url: string,
-  o: { method?: string; headers?: Record<string, string>; body?: string; onChunk?: (chunk: Buffer) => void; signal?: AbortSignal } = {},
+  o: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    onChunk?: (chunk: Buffer) => void;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: o.method ?? 'POST', headers: o.headers ?? {}, ...(o.signal ? { signal: o.signal } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      const settle = (error?: Error): void =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ...(error ? { error } : {}) });
-      res.on('data', (c: Buffer) => {
-        chunks.push(c);
-        o.onChunk?.(c);
-      });
-      res.on('end', () => settle());
-      res.on('error', (e) => settle(e));
-    });
+    const req = request(
+      url,
+      { method: o.method ?? 'POST', headers: o.headers ?? {}, ...(o.signal ? { signal: o.signal } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        const settle = (error?: Error): void =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            ...(error ? { error } : {}),
+          });
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          o.onChunk?.(c);
+        });
+        res.on('end', () => settle());
+        res.on('error', (e) => settle(e));
+      },
+    );
     req.on('error', reject);
     req.end(o.body);
   });

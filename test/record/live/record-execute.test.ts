@@ -28,13 +28,21 @@ describe('recordExecute', () => {
   it('is transparent, records every call in order, and writes a green case seeded as the workspace was at the start', async () => {
     const { workspace, dir } = await setUp();
     const plain = makeExecute(new Tools(workspace));
-    const execute = await recordExecute(makeExecute(new Tools(workspace)), { workspace, stage: STAGE, dir, name: 'recorded-execute-demo' });
+    const execute = await recordExecute(makeExecute(new Tools(workspace)), {
+      workspace,
+      stage: STAGE,
+      dir,
+      name: 'recorded-execute-demo',
+    });
 
     const read = await execute('Read', { path: 'greet.ts' });
     expect(read).toEqual({ content: '1: export const greeting = "hello";' });
     await execute('Edit', { path: join(workspace, 'greet.ts'), old_str: 'hello', new_str: 'goodbye' });
     // Parallel calls, as a model's turn makes them.
-    const [glob, grep] = await Promise.all([execute('Glob', { pattern: '**/*.ts' }), execute('grep', { pattern: 'goodbye' })]);
+    const [glob, grep] = await Promise.all([
+      execute('Glob', { pattern: '**/*.ts' }),
+      execute('grep', { pattern: 'goodbye' }),
+    ]);
     expect(glob).toEqual(await plain('Glob', { pattern: '**/*.ts' }));
     expect(grep).toEqual(await plain('grep', { pattern: 'goodbye' }));
     await execute('Write', { path: 'notes.md', file_text: '# Notes\n' });
@@ -72,7 +80,13 @@ describe('recordExecute', () => {
 
   it('takes the seed when it starts: a file changed afterwards is seeded as it was', async () => {
     const { workspace, dir } = await setUp();
-    const execute = await recordExecute(makeExecute(new Tools(workspace)), { workspace, stage: STAGE, dir, name: 'recorded-seed-at-start', dryRun: true });
+    const execute = await recordExecute(makeExecute(new Tools(workspace)), {
+      workspace,
+      stage: STAGE,
+      dir,
+      name: 'recorded-seed-at-start',
+      dryRun: true,
+    });
     await writeFile(join(workspace, 'src', 'util.ts'), 'changed behind the recorder\n');
     await execute('Glob', { pattern: 'src/*.ts' });
     const outcome = await execute.finish();

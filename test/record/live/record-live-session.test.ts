@@ -10,7 +10,15 @@ import type { CaptureLine, ExchangeLine, SessionLine, WorkspaceLine } from '../.
 import { importTranscript } from '../../../src/record/import-transcript.ts';
 import { recordLiveSession, type LiveSession } from '../../../src/record/live/record-live-session.ts';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
-import { agentCommand, API_KEY, makeSdkRig, receivedBodies, SCRIPT_TOOLS, WORKSPACE_FILES, type SdkRig } from './sdk-session.ts';
+import {
+  agentCommand,
+  API_KEY,
+  makeSdkRig,
+  receivedBodies,
+  SCRIPT_TOOLS,
+  WORKSPACE_FILES,
+  type SdkRig,
+} from './sdk-session.ts';
 
 let root: string;
 let rig: SdkRig;
@@ -29,9 +37,21 @@ beforeAll(async () => {
   const stderr = new PassThrough();
   stdout.resume();
   stderr.resume();
-  session = await recordLiveSession({ workspace: rig.workspace, upstream: upstream.url, command, env, stdin: new PassThrough().end(), stdout, stderr, log: (l) => log.push(l) });
+  session = await recordLiveSession({
+    workspace: rig.workspace,
+    upstream: upstream.url,
+    command,
+    env,
+    stdin: new PassThrough().end(),
+    stdout,
+    stderr,
+    log: (l) => log.push(l),
+  });
   captureText = await readFile(session.capture, 'utf8');
-  lines = captureText.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as CaptureLine);
+  lines = captureText
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as CaptureLine);
 });
 
 afterAll(async () => {
@@ -43,7 +63,9 @@ afterAll(async () => {
 describe('recordLiveSession with the real Anthropic SDK', () => {
   it('runs the agent to its end through the proxy', () => {
     expect(session.agent).toEqual({ exitCode: 0, interrupted: false });
-    expect(log[0]).toMatch(/^proxy http:\/\/127\.0\.0\.1:\d+ -> http:\/\/127\.0\.0\.1:\d+; running `.*agent\.ts Change the greeting to goodbye\.` in /);
+    expect(log[0]).toMatch(
+      /^proxy http:\/\/127\.0\.0\.1:\d+ -> http:\/\/127\.0\.0\.1:\d+; running `.*agent\.ts Change the greeting to goodbye\.` in /,
+    );
   });
 
   it('gives the client every body byte for byte as the upstream sent it, streamed and not', async () => {
@@ -55,19 +77,31 @@ describe('recordLiveSession with the real Anthropic SDK', () => {
 
   it('captures the workspace as it was before the agent ran', async () => {
     const workspace = lines.find((l): l is WorkspaceLine => l.type === 'workspace');
-    expect(workspace?.files).toEqual({ '.gitignore': WORKSPACE_FILES['.gitignore'], 'greet.ts': WORKSPACE_FILES['greet.ts'], 'src/util.ts': WORKSPACE_FILES['src/util.ts'] });
+    expect(workspace?.files).toEqual({
+      '.gitignore': WORKSPACE_FILES['.gitignore'],
+      'greet.ts': WORKSPACE_FILES['greet.ts'],
+      'src/util.ts': WORKSPACE_FILES['src/util.ts'],
+    });
     expect(await readFile(join(rig.workspace, 'greet.ts'), 'utf8')).toBe('export const greeting = "goodbye";\n');
     const head = lines[0] as SessionLine;
-    expect(head).toMatchObject({ type: 'session', format: 'theinference-live-capture', version: 1, workspace: rig.workspace, upstream: upstream.url });
+    expect(head).toMatchObject({
+      type: 'session',
+      format: 'theinference-live-capture',
+      version: 1,
+      workspace: rig.workspace,
+      upstream: upstream.url,
+    });
   });
 
   it('captures every exchange in order, each response as the client received it', async () => {
     const exchanges = lines.filter((l): l is ExchangeLine => l.type === 'exchange');
-    expect(exchanges.map((e) => [e.id, e.request.method, e.request.path, e.response?.status, e.error, e.aborted])).toEqual(
-      [1, 2, 3, 4, 5].map((id) => [id, 'POST', '/v1/messages', 200, undefined, undefined]),
-    );
+    expect(
+      exchanges.map((e) => [e.id, e.request.method, e.request.path, e.response?.status, e.error, e.aborted]),
+    ).toEqual([1, 2, 3, 4, 5].map((id) => [id, 'POST', '/v1/messages', 200, undefined, undefined]));
     expect(exchanges.map((e) => e.response?.body)).toEqual(rig.model.sent);
-    const used = exchanges.flatMap((e) => [...(e.response?.body.matchAll(/"type":"tool_use","id":"[^"]+","name":"(\w+)"/g) ?? [])].map((m) => m[1]));
+    const used = exchanges.flatMap((e) =>
+      [...(e.response?.body.matchAll(/"type":"tool_use","id":"[^"]+","name":"(\w+)"/g) ?? [])].map((m) => m[1]),
+    );
     expect(used).toEqual(SCRIPT_TOOLS);
     expect(lines.at(-1)).toMatchObject({ type: 'end', agent: { exitCode: 0, interrupted: false } });
   });
@@ -77,10 +111,26 @@ describe('recordLiveSession with the real Anthropic SDK', () => {
     if (!('calls' in imported)) throw new Error(imported.message);
     expect(imported.format).toBe('live');
     expect(imported.cwd).toBe(rig.workspace);
-    const seen = JSON.parse(await readFile(join(rig.logDir, 'results.json'), 'utf8')) as Array<{ name: string; input: unknown; result: { content: string; is_error?: boolean } }>;
+    const seen = JSON.parse(await readFile(join(rig.logDir, 'results.json'), 'utf8')) as Array<{
+      name: string;
+      input: unknown;
+      result: { content: string; is_error?: boolean };
+    }>;
     expect(seen.map((s) => s.name)).toEqual(SCRIPT_TOOLS);
-    expect(imported.calls.map((c) => ({ name: c.name, input: c.input, content: c.result?.content, isError: c.result?.isError }))).toEqual(
-      seen.map((s) => ({ name: s.name, input: s.input, content: s.result.content, isError: s.result.is_error === true })),
+    expect(
+      imported.calls.map((c) => ({
+        name: c.name,
+        input: c.input,
+        content: c.result?.content,
+        isError: c.result?.isError,
+      })),
+    ).toEqual(
+      seen.map((s) => ({
+        name: s.name,
+        input: s.input,
+        content: s.result.content,
+        isError: s.result.is_error === true,
+      })),
     );
   });
 

@@ -4,7 +4,9 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson, sendSse, type ReceivedRequest } from './fake-upstream.ts';
 
-export type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+export type Block =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 export type Turn = { content: Block[]; stopReason?: 'tool_use' | 'end_turn' | 'max_tokens' };
 
 export type ScriptedModel = {
@@ -26,7 +28,10 @@ export function scriptedModel(script: (request: Record<string, unknown>) => Turn
       const turn = script(request)[n];
       const id = `msg_01Scripted${String(n++).padStart(14, '0')}`;
       if (turn === undefined) {
-        const body = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'the script has no more turns' } });
+        const body = JSON.stringify({
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'the script has no more turns' },
+        });
         sent.push(body);
         sendJson(res, body, 400);
         return;
@@ -62,23 +67,50 @@ function toMessage(id: string, turn: Turn): Record<string, unknown> {
 export function toSse(message: Record<string, unknown>): string[] {
   const event = (name: string, data: unknown): string => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
   const content = message.content as Block[];
-  const events = [event('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } })];
+  const events = [
+    event('message_start', {
+      type: 'message_start',
+      message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } },
+    }),
+  ];
   events.push(event('ping', { type: 'ping' }));
   content.forEach((block, index) => {
     if (block.type === 'text') {
-      events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
-      events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } }));
+      events.push(
+        event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }),
+      );
+      events.push(
+        event('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: block.text },
+        }),
+      );
     } else {
-      events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } }));
+      events.push(
+        event('content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } }),
+      );
       const json = JSON.stringify(block.input);
       const third = Math.ceil(json.length / 3);
       for (const part of ['', json.slice(0, third), json.slice(third, 2 * third), json.slice(2 * third)]) {
-        events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } }));
+        events.push(
+          event('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: part },
+          }),
+        );
       }
     }
     events.push(event('content_block_stop', { type: 'content_block_stop', index }));
   });
-  events.push(event('message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 20 } }));
+  events.push(
+    event('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: 20 },
+    }),
+  );
   events.push(event('message_stop', { type: 'message_stop' }));
   return events;
 }

@@ -25,11 +25,27 @@ export const WORKSPACE_FILES: Record<string, string> = {
 // The tool calls of the script, in order, as the model sends them (`W` is the workspace's absolute path).
 export function sessionScript(request: Record<string, unknown>): Turn[] {
   const W = /Working directory: (\S+)/.exec(String(request.system))?.[1] ?? '/missing';
-  const use = (id: string, name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, id: `toolu_01${id.padEnd(22, 'x')}`, name, input });
+  const use = (id: string, name: string, input: Record<string, unknown>) => ({
+    type: 'tool_use' as const,
+    id: `toolu_01${id.padEnd(22, 'x')}`,
+    name,
+    input,
+  });
   return [
-    { content: [{ type: 'text', text: 'Let me look around.' }, use('glob', 'Glob', { pattern: '**/*.ts' }), use('read', 'Read', { path: 'greet.ts' })] },
+    {
+      content: [
+        { type: 'text', text: 'Let me look around.' },
+        use('glob', 'Glob', { pattern: '**/*.ts' }),
+        use('read', 'Read', { path: 'greet.ts' }),
+      ],
+    },
     { content: [use('edit', 'Edit', { path: `${W}/greet.ts`, old_str: 'hello', new_str: 'goodbye' })] },
-    { content: [use('bash', 'Bash', { command: 'cat greet.ts' }), use('write', 'Write', { path: 'notes.md', file_text: '# Notes\n\nSaid goodbye.\n' })] },
+    {
+      content: [
+        use('bash', 'Bash', { command: 'cat greet.ts' }),
+        use('write', 'Write', { path: 'notes.md', file_text: '# Notes\n\nSaid goodbye.\n' }),
+      ],
+    },
     { content: [use('grep', 'grep', { pattern: 'goodbye', path: W })] },
     { content: [{ type: 'text', text: 'Done: the greeting now says goodbye.' }] },
   ];
@@ -61,6 +77,8 @@ export function agentCommand(rig: SdkRig): { command: string[]; env: NodeJS.Proc
 
 // Each body the SDK client received, in order.
 export async function receivedBodies(logDir: string): Promise<string[]> {
-  const names = (await readdir(logDir)).filter((n) => n.startsWith('body-')).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+  const names = (await readdir(logDir))
+    .filter((n) => n.startsWith('body-'))
+    .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
   return Promise.all(names.map((n) => readFile(join(logDir, n), 'utf8')));
 }

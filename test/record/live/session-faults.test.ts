@@ -16,13 +16,24 @@ import { deferred } from './proxy-fixture.ts';
 
 const AGENT = fileURLToPath(new URL('../../fixtures/live/fault-agent.mjs', import.meta.url));
 const TOOL_USE = JSON.stringify({
-  id: 'msg_01Fault', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'tool_use', stop_sequence: null,
+  id: 'msg_01Fault',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-4-5',
+  stop_reason: 'tool_use',
+  stop_sequence: null,
   content: [{ type: 'tool_use', id: 'toolu_01FaultBash', name: 'Bash', input: { command: 'echo hi' } }],
   usage: { input_tokens: 10, output_tokens: 10 },
 });
 const DONE = JSON.stringify({
-  id: 'msg_01Done', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'end_turn', stop_sequence: null,
-  content: [{ type: 'text', text: 'Done.' }], usage: { input_tokens: 10, output_tokens: 10 },
+  id: 'msg_01Done',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-4-5',
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  content: [{ type: 'text', text: 'Done.' }],
+  usage: { input_tokens: 10, output_tokens: 10 },
 });
 
 let scratch: string;
@@ -76,10 +87,20 @@ async function record(mode: string, o: { interruptAfterSecondRequest?: boolean; 
     stopDelays: { graceMs: 200, termMs: 500 },
     log: (l) => log.push(l),
   });
-  const lines = (await readFile(session.capture, 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as CaptureLine);
-  const pids = (await readFile(join(logDir, 'pids'), 'utf8').catch(() => '')).split('\n').filter((p) => p !== '').map(Number);
+  const lines = (await readFile(session.capture, 'utf8'))
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as CaptureLine);
+  const pids = (await readFile(join(logDir, 'pids'), 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((p) => p !== '')
+    .map(Number);
   const port = Number(/127\.0\.0\.1:(\d+)/.exec(log[0] ?? '')?.[1]);
-  const seen = JSON.parse((await readFile(join(logDir, 'env'), 'utf8').catch(() => 'null')) as string) as { anthropic: string; openai: string; cwd: string } | null;
+  const seen = JSON.parse((await readFile(join(logDir, 'env'), 'utf8').catch(() => 'null')) as string) as {
+    anthropic: string;
+    openai: string;
+    cwd: string;
+  } | null;
   await session.remove();
   return { session, lines, pids, port, seen, workspace };
 }
@@ -89,7 +110,10 @@ const exchanges = (lines: CaptureLine[]) => lines.filter((l): l is ExchangeLine 
 async function nothingLeftBehind(pids: number[], port: number): Promise<void> {
   for (const pid of pids) expect(isAlive(pid), `process ${pid} is still running`).toBe(false);
   const refused = await new Promise<boolean>((done) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => (socket.destroy(), done(false)));
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      done(false);
+    });
     socket.on('error', () => done(true));
   });
   expect(refused, `the proxy still listens on ${port}`).toBe(true);
@@ -100,9 +124,16 @@ describe('recordLiveSession when the agent goes wrong', () => {
   it('an agent that crashes: its exit code is recorded after every exchange it made', async () => {
     const { session, lines, pids, port, seen, workspace } = await record('crash');
     // What the agent was given: both SDKs' base URLs at the proxy, and the workspace as its directory.
-    expect(seen).toEqual({ anthropic: `http://127.0.0.1:${port}`, openai: `http://127.0.0.1:${port}/v1`, cwd: workspace });
+    expect(seen).toEqual({
+      anthropic: `http://127.0.0.1:${port}`,
+      openai: `http://127.0.0.1:${port}/v1`,
+      cwd: workspace,
+    });
     expect(session.agent).toEqual({ exitCode: 1, interrupted: false });
-    expect(exchanges(lines).map((e) => [e.response?.status, e.aborted])).toEqual([[200, undefined], [200, undefined]]);
+    expect(exchanges(lines).map((e) => [e.response?.status, e.aborted])).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ]);
     expect(exchanges(lines)[1]?.request.body).toContain('"tool_use_id":"toolu_01FaultBash"');
     expect(lines.at(-1)).toMatchObject({ type: 'end', agent: { exitCode: 1 } });
     await nothingLeftBehind(pids, port);
@@ -112,7 +143,10 @@ describe('recordLiveSession when the agent goes wrong', () => {
     const { session, lines, pids, port } = await record('hang', { interruptAfterSecondRequest: true });
     expect(session.agent).toEqual({ signal: 'SIGTERM', interrupted: true });
     expect(pids).toHaveLength(2);
-    expect(exchanges(lines).map((e) => e.aborted)).toEqual([undefined, expect.stringMatching(/^the (proxy stopped|client disconnected)/)]);
+    expect(exchanges(lines).map((e) => e.aborted)).toEqual([
+      undefined,
+      expect.stringMatching(/^the (proxy stopped|client disconnected)/),
+    ]);
     expect(lines.at(-1)).toMatchObject({ type: 'end', agent: { interrupted: true } });
     await nothingLeftBehind(pids, port);
   });

@@ -74,6 +74,8 @@ describe('snapshotWorkspace', () => {
     ]);
     const stopped = await snapshotWorkspace(dir, { ...SNAPSHOT_LIMITS, entries: 2 });
     expect(Object.keys(stopped.files)).toEqual(['a.txt', 'b.txt']);
-    expect(stopped.omitted).toEqual([{ path: 'c.txt', reason: expect.stringMatching(/^the walk stopped after 2 entries/) }]);
+    expect(stopped.omitted).toEqual([
+      { path: 'c.txt', reason: expect.stringMatching(/^the walk stopped after 2 entries/) },
+    ]);
   });
 });

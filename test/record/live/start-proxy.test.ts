@@ -11,7 +11,11 @@ import { deferred, rawRequest, startRig, type Rig } from './proxy-fixture.ts';
 
 const KEY = 'sk-ant-api03-TESTKEY0123456789abcdefghijklmnopqrstuvwxyz';
 const AUTH = { 'content-type': 'application/json', 'x-api-key': KEY, 'anthropic-version': '2023-06-01' };
-const REQUEST = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }] });
+const REQUEST = JSON.stringify({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  messages: [{ role: 'user', content: 'hi' }],
+});
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -23,7 +27,11 @@ afterEach(async () => {
 describe('startProxy: passing through', () => {
   it('forwards a request under the upstream base path and returns status, headers and body unchanged', async () => {
     const body = messagesFixture('tool-use.json');
-    rig = await startRig((_req, res) => sendJson(res, body, 200, { 'request-id': 'req_1', 'anthropic-ratelimit-requests-remaining': '49' }), '/gateway/anthropic');
+    rig = await startRig(
+      (_req, res) =>
+        sendJson(res, body, 200, { 'request-id': 'req_1', 'anthropic-ratelimit-requests-remaining': '49' }),
+      '/gateway/anthropic',
+    );
     const response = await rawRequest(`${rig.proxy.url}/v1/messages?beta=true`, { headers: AUTH, body: REQUEST });
     expect(response.status).toBe(200);
     expect(response.body.toString('utf8')).toBe(body);
@@ -77,10 +85,17 @@ describe('startProxy: passing through', () => {
     const body = messagesFixture('tool-use.json');
     const zipped = gzipSync(body);
     rig = await startRig((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(zipped.length) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(zipped.length),
+      });
       res.end(zipped);
     });
-    const response = await rawRequest(`${rig.proxy.url}/v1/messages`, { headers: { ...AUTH, 'accept-encoding': 'gzip' }, body: REQUEST });
+    const response = await rawRequest(`${rig.proxy.url}/v1/messages`, {
+      headers: { ...AUTH, 'accept-encoding': 'gzip' },
+      body: REQUEST,
+    });
     expect(response.body.equals(zipped)).toBe(true);
     expect(rig.upstream.requests[0]?.headers['accept-encoding']).toBe('gzip');
     const [exchange] = await rig.exchanges();
@@ -93,26 +108,46 @@ describe('startProxy: redaction before the disk', () => {
   it('keeps no credential header, cookie, key-bearing query or key-shaped string of a body in the capture', async () => {
     const sseWithKey = `event: content_block_delta\ndata: {"text":"export KEY=${KEY.slice(0, 20)}`;
     rig = await startRig(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'set-cookie': 'session=abc123secret; HttpOnly', 'anthropic-organization-id': 'org-uuid-1234' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'set-cookie': 'session=abc123secret; HttpOnly',
+        'anthropic-organization-id': 'org-uuid-1234',
+      });
       // The key arrives split across two writes.
       res.write(sseWithKey);
       await new Promise((r) => setTimeout(r, 20));
       res.end(`${KEY.slice(20)}"}\n\n`);
     });
-    const headers = { ...AUTH, authorization: 'Bearer tok_secret_value', cookie: 'session=abc123secret', 'openai-organization': 'org-secret' };
+    const headers = {
+      ...AUTH,
+      authorization: 'Bearer tok_secret_value',
+      cookie: 'session=abc123secret',
+      'openai-organization': 'org-secret',
+    };
     const body = JSON.stringify({ messages: [{ role: 'user', content: `my key is ${KEY}` }] });
     const response = await rawRequest(`${rig.proxy.url}/v1/messages?key=AIzaSECRETQUERYKEY`, { headers, body });
     expect(response.body.toString('utf8')).toContain(KEY);
     await rig.finish();
     const text = await readFile(rig.capture.file, 'utf8');
-    for (const secret of [KEY, KEY.slice(0, 20), KEY.slice(20), 'tok_secret_value', 'abc123secret', 'org-secret', 'org-uuid-1234', 'AIzaSECRETQUERYKEY']) {
+    for (const secret of [
+      KEY,
+      KEY.slice(0, 20),
+      KEY.slice(20),
+      'tok_secret_value',
+      'abc123secret',
+      'org-secret',
+      'org-uuid-1234',
+      'AIzaSECRETQUERYKEY',
+    ]) {
       expect(text).not.toContain(secret);
     }
     const [exchange] = await rig.exchanges();
     expect(exchange?.request.headers['x-api-key']).toBe('[redacted]');
     expect(exchange?.request.headers['anthropic-version']).toBe('2023-06-01');
     expect(exchange?.request.path).toBe('/v1/messages?key=[redacted]');
-    expect(exchange?.request.body).toBe(JSON.stringify({ messages: [{ role: 'user', content: 'my key is [redacted]' }] }));
+    expect(exchange?.request.body).toBe(
+      JSON.stringify({ messages: [{ role: 'user', content: 'my key is [redacted]' }] }),
+    );
     expect(exchange?.response?.body).toBe(`event: content_block_delta\ndata: {"text":"export KEY=[redacted]"}\n\n`);
   });
 });
@@ -122,7 +157,11 @@ describe('startProxy: faults', () => {
     const overloaded = messagesFixture('overloaded.json');
     const replies = [
       () => ({ status: 529, body: overloaded, headers: {} }),
-      () => ({ status: 429, body: '{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"}}', headers: { 'retry-after': '7' } }),
+      () => ({
+        status: 429,
+        body: '{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"}}',
+        headers: { 'retry-after': '7' },
+      }),
       () => ({ status: 200, body: messagesFixture('tool-use.json'), headers: {} }),
     ];
     let n = 0;
@@ -131,7 +170,8 @@ describe('startProxy: faults', () => {
       sendJson(res, r.body, r.status, r.headers);
     });
     const got = [];
-    for (let i = 0; i < 3; i++) got.push(await rawRequest(`${rig.proxy.url}/v1/messages`, { headers: AUTH, body: REQUEST }));
+    for (let i = 0; i < 3; i++)
+      got.push(await rawRequest(`${rig.proxy.url}/v1/messages`, { headers: AUTH, body: REQUEST }));
     expect(got.map((r) => r.status)).toEqual([529, 429, 200]);
     expect(got[0]?.body.toString()).toBe(overloaded);
     expect(got[1]?.headers['retry-after']).toBe('7');
@@ -146,7 +186,9 @@ describe('startProxy: faults', () => {
     expect(down.status).toBe(502);
     const error = JSON.parse(down.body.toString()) as { type: string; error: { type: string; message: string } };
     expect(error.type).toBe('error');
-    expect(error.error.message).toMatch(new RegExp(`upstream http://127\\.0\\.0\\.1:${port} could not be reached \\(ECONNREFUSED\\).*--upstream`));
+    expect(error.error.message).toMatch(
+      new RegExp(`upstream http://127\\.0\\.0\\.1:${port} could not be reached \\(ECONNREFUSED\\).*--upstream`),
+    );
     expect(rig.problems).toEqual([expect.stringContaining('could not be reached (ECONNREFUSED)')]);
     const [exchange] = await rig.exchanges();
     expect(exchange?.error).toMatch(/could not be reached \(ECONNREFUSED\)/);
@@ -200,12 +242,25 @@ describe('startProxy: faults', () => {
 
   it('records an exchange still streaming when the proxy stops as aborted, and leaves no socket open', async () => {
     const firstArrived = deferred();
-    rig = await startRig((_req, res) => sendSse(res, sseEvents(messagesFixture('parallel-tool-calls.sse')), async (i) => (i < 1 ? undefined : new Promise(() => {}))));
-    const pending = rawRequest(`${rig.proxy.url}/v1/messages`, { headers: AUTH, body: REQUEST, onChunk: () => firstArrived.resolve() });
+    rig = await startRig((_req, res) =>
+      sendSse(res, sseEvents(messagesFixture('parallel-tool-calls.sse')), async (i) =>
+        i < 1 ? undefined : new Promise(() => {}),
+      ),
+    );
+    const pending = rawRequest(`${rig.proxy.url}/v1/messages`, {
+      headers: AUTH,
+      body: REQUEST,
+      onChunk: () => firstArrived.resolve(),
+    });
     await firstArrived.promise;
     const lines = await rig.finish();
     expect((await pending).error).toBeDefined();
-    expect(lines).toEqual([expect.objectContaining({ type: 'exchange', aborted: expect.stringMatching(/^the proxy stopped before the response ended/) })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        type: 'exchange',
+        aborted: expect.stringMatching(/^the proxy stopped before the response ended/),
+      }),
+    ]);
     await expect(rawRequest(`${rig.proxy.url}/v1/messages`, { body: REQUEST })).rejects.toThrow(/ECONNREFUSED/);
   });
 });
@@ -218,20 +273,26 @@ describe('startProxy: where it listens and forwards', () => {
     );
   });
 
-
   it('listens on 127.0.0.1 only', async () => {
     rig = await startRig((_req, res) => sendJson(res, '{}'));
     expect(new URL(rig.proxy.url).hostname).toBe('127.0.0.1');
     const otherAddress = await new Promise<string>((done) => {
       const socket = connect({ host: '127.0.0.2', port: rig!.proxy.port });
-      socket.on('connect', () => (socket.destroy(), done('connected')));
+      socket.on('connect', () => {
+        socket.destroy();
+        done('connected');
+      });
       socket.on('error', (e: NodeJS.ErrnoException) => done(e.code ?? 'error'));
     });
     expect(otherAddress).toBe('ECONNREFUSED');
   });
 
   it.each([
-    ['an absolute-form request for another host', 'GET http://example.com/steal HTTP/1.1\r\nhost: example.com\r\n\r\n', /^HTTP\/1\.1 400/],
+    [
+      'an absolute-form request for another host',
+      'GET http://example.com/steal HTTP/1.1\r\nhost: example.com\r\n\r\n',
+      /^HTTP\/1\.1 400/,
+    ],
     ['CONNECT to another host', 'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n', /^HTTP\/1\.1 405/],
   ])('refuses %s and forwards nothing', async (_name, raw, status) => {
     rig = await startRig((_req, res) => sendJson(res, '{}'));

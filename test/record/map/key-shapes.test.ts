@@ -30,7 +30,9 @@ describe.each(KEY_SHAPES.map((shape) => [shape.kind, shape.label] as const))('%s
     expect(redactText(text)).toBe(`{"env":"KEY=${REDACTED}","next":1}`);
     for (let cut = 0; cut <= text.length; cut++) {
       const stream = streamRedactor();
-      expect(stream.push(text.slice(0, cut)) + stream.push(text.slice(cut)) + stream.end(), `cut at ${cut}`).toBe(redactText(text));
+      expect(stream.push(text.slice(0, cut)) + stream.push(text.slice(cut)) + stream.end(), `cut at ${cut}`).toBe(
+        redactText(text),
+      );
     }
   });
 });

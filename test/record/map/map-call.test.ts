@@ -19,9 +19,19 @@ describe('mapCall: Claude Code tools', () => {
   it.each([
     ['Read', { file_path: `${S}/a.ts` }, 'Read', { path: `${S}/a.ts` }],
     ['Write', { file_path: `${S}/a.ts`, content: 'x' }, 'Write', { path: `${S}/a.ts`, file_text: 'x' }],
-    ['Edit', { file_path: `${S}/a.ts`, old_string: 'a', new_string: 'b', replace_all: false }, 'Edit', { path: `${S}/a.ts`, old_str: 'a', new_str: 'b' }],
+    [
+      'Edit',
+      { file_path: `${S}/a.ts`, old_string: 'a', new_string: 'b', replace_all: false },
+      'Edit',
+      { path: `${S}/a.ts`, old_str: 'a', new_str: 'b' },
+    ],
     ['Glob', { pattern: '**/*.ts', path: `${S}/src` }, 'Glob', { pattern: '**/*.ts', path: `${S}/src` }],
-    ['Grep', { pattern: 'x', path: `${S}/src`, glob: '*.ts', output_mode: 'content' }, 'Grep', { pattern: 'x', path: `${S}/src`, glob: '*.ts' }],
+    [
+      'Grep',
+      { pattern: 'x', path: `${S}/src`, glob: '*.ts', output_mode: 'content' },
+      'Grep',
+      { pattern: 'x', path: `${S}/src`, glob: '*.ts' },
+    ],
     ['Bash', { command: 'ls', description: 'List', timeout: 5000 }, 'Bash', { command: 'ls', timeout: 5000 }],
   ])('%s %j -> %s %j', (name, input, tool, expected) => {
     const m = mapped(call(name, input, 'ok'));
@@ -36,17 +46,31 @@ describe('mapCall: Claude Code tools', () => {
   });
 
   it('maps an Edit with replace_all only where the original file holds old_string once', () => {
-    const once = call('Edit', { file_path: `${S}/a`, old_string: 'x', new_string: 'y', replace_all: true }, { content: 'ok', details: { originalFile: 'x-' } });
+    const once = call(
+      'Edit',
+      { file_path: `${S}/a`, old_string: 'x', new_string: 'y', replace_all: true },
+      { content: 'ok', details: { originalFile: 'x-' } },
+    );
     expect(mapped(once).call.input).toEqual({ path: `${S}/a`, old_str: 'x', new_str: 'y' });
-    const twice = call('Edit', { file_path: `${S}/a`, old_string: 'x', new_string: 'y', replace_all: true }, { content: 'ok', details: { originalFile: 'x-x' } });
+    const twice = call(
+      'Edit',
+      { file_path: `${S}/a`, old_string: 'x', new_string: 'y', replace_all: true },
+      { content: 'ok', details: { originalFile: 'x-x' } },
+    );
     expect(dropped(twice)).toBe('Edit replace_all with several matches');
     const unknown = call('Edit', { file_path: `${S}/a`, old_string: 'x', new_string: 'y', replace_all: true }, 'ok');
     expect(dropped(unknown)).toBe('Edit replace_all, match count unknown');
   });
 
-  it("knows what an Edit leaves in the file when the recording shows the original and the user did not change the edit", () => {
+  it('knows what an Edit leaves in the file when the recording shows the original and the user did not change the edit', () => {
     const edit = (userModified: boolean) =>
-      mapped(call('Edit', { file_path: `${S}/a`, old_string: 'b', new_string: '$&!' }, { content: 'ok', details: { originalFile: 'abc', userModified } }));
+      mapped(
+        call(
+          'Edit',
+          { file_path: `${S}/a`, old_string: 'b', new_string: '$&!' },
+          { content: 'ok', details: { originalFile: 'abc', userModified } },
+        ),
+      );
     expect(edit(false).check).toEqual({ kind: 'edit', expectedAfter: 'a$&!c' });
     expect(edit(true).check).toEqual({ kind: 'edit' });
   });
@@ -67,7 +91,7 @@ describe('mapCall: Read offset and limit as view_range, by Claude Code line coun
     expect(m.call.input.view_range).toEqual(expected);
   });
 
-  it('without Claude Code\'s line count (a subagent file), reads the last line shown', () => {
+  it("without Claude Code's line count (a subagent file), reads the last line shown", () => {
     const shownAll = call('Read', { file_path: `${S}/f`, offset: 2, limit: 10 }, '     2→b\n     3→');
     expect(mapped(shownAll).call.input.view_range).toEqual([2, -1]);
     const shownLimit = call('Read', { file_path: `${S}/f`, offset: 2, limit: 2 }, '     2→b\n     3→c');
@@ -75,7 +99,9 @@ describe('mapCall: Read offset and limit as view_range, by Claude Code line coun
   });
 
   it('drops a Read of an image or a notebook', () => {
-    expect(dropped(call('Read', { file_path: `${S}/a.png` }, { content: '', details: { type: 'image', file: {} } }))).toBe('Read of a non-text file (image)');
+    expect(
+      dropped(call('Read', { file_path: `${S}/a.png` }, { content: '', details: { type: 'image', file: {} } })),
+    ).toBe('Read of a non-text file (image)');
   });
 });
 
@@ -93,10 +119,18 @@ describe('mapCall: Grep presentation keys', () => {
   });
 
   it('keeps a head_limit the result never reached, and drops one that cut it', () => {
-    const under = call('Grep', { pattern: 'x', output_mode: 'content', head_limit: 20 }, { content: 'a.ts:1:x', details: { mode: 'content', numLines: 1 } });
+    const under = call(
+      'Grep',
+      { pattern: 'x', output_mode: 'content', head_limit: 20 },
+      { content: 'a.ts:1:x', details: { mode: 'content', numLines: 1 } },
+    );
     expect(mapped(under).call.input).toEqual({ pattern: 'x' });
     expect(mapped(under).droppedKeys).toEqual({ output_mode: 'content', head_limit: 20 });
-    const cut = call('Grep', { pattern: 'x', head_limit: 2 }, { content: 'Found 2 files\na.ts\nb.ts', details: { mode: 'files_with_matches', numFiles: 2 } });
+    const cut = call(
+      'Grep',
+      { pattern: 'x', head_limit: 2 },
+      { content: 'Found 2 files\na.ts\nb.ts', details: { mode: 'files_with_matches', numFiles: 2 } },
+    );
     expect(dropped(cut)).toBe('Grep head_limit cut the result');
   });
 
@@ -105,9 +139,17 @@ describe('mapCall: Grep presentation keys', () => {
     expect('drop' in m ? m.drop : m.check).toEqual({ kind: 'grep', mode: 'lines', base: '', courseWords: true });
   });
 
-  it('compares files for files_with_matches, lines for content, and knows ripgrep leaves out a single file\'s name', () => {
-    expect(mapped(call('Grep', { pattern: 'x' }, 'Found 1 file\na.ts')).check).toEqual({ kind: 'grep', mode: 'files', base: '' });
-    expect(mapped(call('Grep', { pattern: 'x', output_mode: 'content' }, 'a.ts:1:x')).check).toEqual({ kind: 'grep', mode: 'lines', base: '' });
+  it("compares files for files_with_matches, lines for content, and knows ripgrep leaves out a single file's name", () => {
+    expect(mapped(call('Grep', { pattern: 'x' }, 'Found 1 file\na.ts')).check).toEqual({
+      kind: 'grep',
+      mode: 'files',
+      base: '',
+    });
+    expect(mapped(call('Grep', { pattern: 'x', output_mode: 'content' }, 'a.ts:1:x')).check).toEqual({
+      kind: 'grep',
+      mode: 'lines',
+      base: '',
+    });
     const single = call('Grep', { pattern: 'x', path: `${S}/src/a.ts`, output_mode: 'content' }, '3:x\n7:xx');
     expect(mapped(single).check).toEqual({ kind: 'grep', mode: 'lines', base: '', singleFile: 'src/a.ts' });
   });
@@ -115,10 +157,25 @@ describe('mapCall: Grep presentation keys', () => {
 
 describe('mapCall: other agents', () => {
   it.each([
-    ['str_replace_based_edit_tool', { command: 'view', path: 'a', view_range: [1, 2] }, 'view', { path: 'a', view_range: [1, 2] }],
+    [
+      'str_replace_based_edit_tool',
+      { command: 'view', path: 'a', view_range: [1, 2] },
+      'view',
+      { path: 'a', view_range: [1, 2] },
+    ],
     ['str_replace_editor', { command: 'create', path: 'a', file_text: 'x' }, 'create', { path: 'a', file_text: 'x' }],
-    ['str_replace_based_edit_tool', { command: 'str_replace', path: 'a', old_str: 'x', new_str: 'y' }, 'str_replace', { path: 'a', old_str: 'x', new_str: 'y' }],
-    ['str_replace_based_edit_tool', { command: 'insert', path: 'a', insert_line: 0, insert_text: 'x' }, 'insert', { path: 'a', insert_line: 0, insert_text: 'x' }],
+    [
+      'str_replace_based_edit_tool',
+      { command: 'str_replace', path: 'a', old_str: 'x', new_str: 'y' },
+      'str_replace',
+      { path: 'a', old_str: 'x', new_str: 'y' },
+    ],
+    [
+      'str_replace_based_edit_tool',
+      { command: 'insert', path: 'a', insert_line: 0, insert_text: 'x' },
+      'insert',
+      { path: 'a', insert_line: 0, insert_text: 'x' },
+    ],
     ['read_file', { path: 'a' }, 'Read', { path: 'a' }],
     ['write_file', { path: 'a', content: 'x' }, 'Write', { path: 'a', file_text: 'x' }],
     ['edit_file', { path: 'a', old_text: 'x', new_text: 'y' }, 'Edit', { path: 'a', old_str: 'x', new_str: 'y' }],
@@ -130,13 +187,20 @@ describe('mapCall: other agents', () => {
   });
 
   it("maps the lesson's read_file limit to a view_range when the result says more lines follow", () => {
-    expect(mapped(call('read_file', { path: 'a', limit: 2 }, 'x\ny\n... (3 more lines)')).call.input).toEqual({ path: 'a', view_range: [1, 2] });
+    expect(mapped(call('read_file', { path: 'a', limit: 2 }, 'x\ny\n... (3 more lines)')).call.input).toEqual({
+      path: 'a',
+      view_range: [1, 2],
+    });
   });
 
   it.each([
     ['TodoWrite', { todos: [] }, "not in the course's toolset: TodoWrite"],
     ['mcp__github__search', { q: 'x' }, "not in the course's toolset: mcp__github__search"],
-    ['str_replace_based_edit_tool', { command: 'undo_edit', path: 'a' }, "not in the course's toolset: str_replace_based_edit_tool undo_edit"],
+    [
+      'str_replace_based_edit_tool',
+      { command: 'undo_edit', path: 'a' },
+      "not in the course's toolset: str_replace_based_edit_tool undo_edit",
+    ],
   ])('drops %s', (name, input, reason) => {
     expect(dropped(call(name, input, 'ok'))).toBe(reason);
   });
@@ -144,26 +208,65 @@ describe('mapCall: other agents', () => {
 
 describe('mapCall: what cannot run in a sandbox', () => {
   it.each([
-    ['a call that never ran', call('Bash', { command: 'ls' }, 'x', { notRun: 'blocked by a PreToolUse hook: Pre-commit validation failed: …' }), 'never ran: blocked by a PreToolUse hook'],
-    ['a malformed input', call('Write', undefined, undefined, { malformed: 'Unexpected end of JSON' }), 'malformed input'],
-    ['a call whose result the transcript never shows (the session ended first)', call('Bash', { command: 'ls' }), 'no recorded result'],
-    ['a path outside the session', call('Read', { file_path: '/etc/passwd' }, 'x'), "path outside the session's directory"],
+    [
+      'a call that never ran',
+      call('Bash', { command: 'ls' }, 'x', { notRun: 'blocked by a PreToolUse hook: Pre-commit validation failed: …' }),
+      'never ran: blocked by a PreToolUse hook',
+    ],
+    [
+      'a malformed input',
+      call('Write', undefined, undefined, { malformed: 'Unexpected end of JSON' }),
+      'malformed input',
+    ],
+    [
+      'a call whose result the transcript never shows (the session ended first)',
+      call('Bash', { command: 'ls' }),
+      'no recorded result',
+    ],
+    [
+      'a path outside the session',
+      call('Read', { file_path: '/etc/passwd' }, 'x'),
+      "path outside the session's directory",
+    ],
     ['a relative path climbing out', call('Read', { path: '../other/a' }, 'x'), "path outside the session's directory"],
-    ['a command naming the machine', call('Bash', { command: 'cat /home/ada/.ssh/id_rsa' }, 'x'), "Bash names a path outside the session's directory"],
-    ['a command writing to /tmp', call('Bash', { command: 'echo x > /tmp/out' }, ''), "Bash names a path outside the session's directory"],
-    ["the agent's own files", call('Bash', { command: 'tail /tmp/claude-1000/-home-ada-proj/tasks/b1.output' }, 'x'), "uses the agent's own files (~/.claude, /tmp/claude-*)"],
-    ['a background command', call('Bash', { command: 'mix phx.server', run_in_background: true }, ''), 'Bash in the background'],
+    [
+      'a command naming the machine',
+      call('Bash', { command: 'cat /home/ada/.ssh/id_rsa' }, 'x'),
+      "Bash names a path outside the session's directory",
+    ],
+    [
+      'a command writing to /tmp',
+      call('Bash', { command: 'echo x > /tmp/out' }, ''),
+      "Bash names a path outside the session's directory",
+    ],
+    [
+      "the agent's own files",
+      call('Bash', { command: 'tail /tmp/claude-1000/-home-ada-proj/tasks/b1.output' }, 'x'),
+      "uses the agent's own files (~/.claude, /tmp/claude-*)",
+    ],
+    [
+      'a background command',
+      call('Bash', { command: 'mix phx.server', run_in_background: true }, ''),
+      'Bash in the background',
+    ],
   ])('drops %s', (_, c, reason) => {
     expect(dropped(c)).toBe(reason);
   });
 
   it('keeps commands that name only the sandbox and system directories', () => {
-    expect(mapped(call('Bash', { command: `ls ${S}/src 2>/dev/null | head -3 && /usr/bin/env true` }, 'x')).call.tool).toBe('Bash');
+    expect(
+      mapped(call('Bash', { command: `ls ${S}/src 2>/dev/null | head -3 && /usr/bin/env true` }, 'x')).call.tool,
+    ).toBe('Bash');
   });
 
   it('replays a call made after a cd into a subdirectory from that subdirectory', () => {
     expect(mapped(call('Bash', { command: 'ls' }, 'x'), 'assets').call.input.command).toBe(`cd ${S}/assets && ls`);
-    expect(mapped(call('Glob', { pattern: '*.css' }, 'No files found'), 'assets').call.input).toEqual({ pattern: '*.css', path: `${S}/assets` });
-    expect(mapCall(call('Bash', { command: 'ls' }, 'x'), { subdir: undefined })).toEqual({ drop: "Bash after a cd out of the session's directory" });
+    expect(mapped(call('Glob', { pattern: '*.css' }, 'No files found'), 'assets').call.input).toEqual({
+      pattern: '*.css',
+      path: `${S}/assets`,
+    });
+    expect(mapCall(call('Bash', { command: 'ls' }, 'x'), { subdir: undefined })).toEqual({
+      drop: "Bash after a cd out of the session's directory",
+    });
   });
 });

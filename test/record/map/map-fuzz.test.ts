@@ -15,11 +15,111 @@ import { call, CWD, transcript } from '../calls.ts';
 const RUNS = 3000;
 const FIRST_SEED = Number(process.env.FUZZ_SEED ?? 20261201);
 
-const NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'view', 'create', 'str_replace', 'insert', 'glob', 'grep', 'bash', 'str_replace_based_edit_tool', 'str_replace_editor', 'read_file', 'write_file', 'edit_file', 'MultiEdit', 'TodoWrite', '__proto__', 'toString', ''];
-const KEYS = ['file_path', 'path', 'content', 'file_text', 'old_string', 'new_string', 'old_str', 'new_str', 'replace_all', 'offset', 'limit', 'view_range', 'pattern', 'glob', 'output_mode', '-n', '-i', '-C', 'head_limit', 'type', 'command', 'timeout', 'run_in_background', 'insert_line', 'insert_text', 'old_text', 'new_text'];
-const STRINGS = [`${CWD}/src/a.ts`, CWD, `${CWD}-other/x`, '/etc/passwd', '/tmp/claude-1000/-home-ada-proj/tasks/x.output', '~/.claude/projects/x', '../../up', '<sandbox>/b', 'src/*.py', 'a\nb', '', 'ada@example.org', 'sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaa', `rm -rf ${CWD}/src && echo $HOME > /tmp/x`, 'files_with_matches', 'content', 'count', 'view', 'insert', 'undo_edit'];
-const CONTENTS = ['', 'No files found', 'No matches found', 'Found 2 files\na.ts\nb.ts', `${CWD}/a.ts\n${CWD}/b.ts`, '     1→a\n     2→', '1: a\n2: b', 'a.ts:3:x', '3:x', 'Exit code 2\nboom', 'File does not exist.', '<system-reminder>x</system-reminder>', '(Results are truncated. Consider using a more specific path or pattern.)', '[Showing results with pagination = limit: 2, offset: 0]'];
-const DETAILS = [undefined, null, 'Error: x', { type: 'create', originalFile: null }, { type: 'update', originalFile: 5 }, { originalFile: 'a\nb', userModified: 'yes' }, { type: 'text', file: { content: 'a', startLine: 1, numLines: 1, totalLines: 1 } }, { file: { totalLines: -3 } }, { mode: 'content', numLines: 'x' }, { truncated: true }, [1, 2]];
+const NAMES = [
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'Bash',
+  'view',
+  'create',
+  'str_replace',
+  'insert',
+  'glob',
+  'grep',
+  'bash',
+  'str_replace_based_edit_tool',
+  'str_replace_editor',
+  'read_file',
+  'write_file',
+  'edit_file',
+  'MultiEdit',
+  'TodoWrite',
+  '__proto__',
+  'toString',
+  '',
+];
+const KEYS = [
+  'file_path',
+  'path',
+  'content',
+  'file_text',
+  'old_string',
+  'new_string',
+  'old_str',
+  'new_str',
+  'replace_all',
+  'offset',
+  'limit',
+  'view_range',
+  'pattern',
+  'glob',
+  'output_mode',
+  '-n',
+  '-i',
+  '-C',
+  'head_limit',
+  'type',
+  'command',
+  'timeout',
+  'run_in_background',
+  'insert_line',
+  'insert_text',
+  'old_text',
+  'new_text',
+];
+const STRINGS = [
+  `${CWD}/src/a.ts`,
+  CWD,
+  `${CWD}-other/x`,
+  '/etc/passwd',
+  '/tmp/claude-1000/-home-ada-proj/tasks/x.output',
+  '~/.claude/projects/x',
+  '../../up',
+  '<sandbox>/b',
+  'src/*.py',
+  'a\nb',
+  '',
+  'ada@example.org',
+  'sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaa',
+  `rm -rf ${CWD}/src && echo $HOME > /tmp/x`,
+  'files_with_matches',
+  'content',
+  'count',
+  'view',
+  'insert',
+  'undo_edit',
+];
+const CONTENTS = [
+  '',
+  'No files found',
+  'No matches found',
+  'Found 2 files\na.ts\nb.ts',
+  `${CWD}/a.ts\n${CWD}/b.ts`,
+  '     1→a\n     2→',
+  '1: a\n2: b',
+  'a.ts:3:x',
+  '3:x',
+  'Exit code 2\nboom',
+  'File does not exist.',
+  '<system-reminder>x</system-reminder>',
+  '(Results are truncated. Consider using a more specific path or pattern.)',
+  '[Showing results with pagination = limit: 2, offset: 0]',
+];
+const DETAILS = [
+  undefined,
+  null,
+  'Error: x',
+  { type: 'create', originalFile: null },
+  { type: 'update', originalFile: 5 },
+  { originalFile: 'a\nb', userModified: 'yes' },
+  { type: 'text', file: { content: 'a', startLine: 1, numLines: 1, totalLines: 1 } },
+  { file: { totalLines: -3 } },
+  { mode: 'content', numLines: 'x' },
+  { truncated: true },
+  [1, 2],
+];
 
 // xorshift32: a small seeded generator.
 function generator(seed: number): () => number {
@@ -34,9 +134,33 @@ function generator(seed: number): () => number {
 
 // Real calls, and one per tool name with the keys that name takes, so that every mapping is reached often.
 const PLAUSIBLE: Record<string, unknown> = {
-  file_path: `${CWD}/a.ts`, path: `${CWD}/a.ts`, content: 'x\n', file_text: 'x\n', old_string: 'x', new_string: 'y', old_str: 'x', new_str: 'y',
-  replace_all: false, offset: 2, limit: 3, view_range: [1, 2], pattern: 'x', glob: '*.ts', output_mode: 'content', '-n': true, '-i': false,
-  '-C': 0, head_limit: 5, type: '', command: 'ls', timeout: 1000, run_in_background: false, insert_line: 0, insert_text: 'x', old_text: 'x', new_text: 'y',
+  file_path: `${CWD}/a.ts`,
+  path: `${CWD}/a.ts`,
+  content: 'x\n',
+  file_text: 'x\n',
+  old_string: 'x',
+  new_string: 'y',
+  old_str: 'x',
+  new_str: 'y',
+  replace_all: false,
+  offset: 2,
+  limit: 3,
+  view_range: [1, 2],
+  pattern: 'x',
+  glob: '*.ts',
+  output_mode: 'content',
+  '-n': true,
+  '-i': false,
+  '-C': 0,
+  head_limit: 5,
+  type: '',
+  command: 'ls',
+  timeout: 1000,
+  run_in_background: false,
+  insert_line: 0,
+  insert_text: 'x',
+  old_text: 'x',
+  new_text: 'y',
 };
 const TAKES: Record<string, string[]> = {
   Read: ['file_path', 'offset', 'limit'],
@@ -56,17 +180,39 @@ const TAKES: Record<string, string[]> = {
 TAKES.glob = TAKES.Glob ?? [];
 TAKES.grep = TAKES.Grep ?? [];
 TAKES.bash = TAKES.Bash ?? [];
-const corpus: ImportedCall[] = NAMES.map((name) => call(name, Object.fromEntries(((Object.hasOwn(TAKES, name) ? TAKES[name] : undefined) ?? KEYS).map((k) => [k, PLAUSIBLE[k]])), 'ok'));
-for (const file of [fixture('spotter/tool_heavy.jsonl'), fixture('spotter/short.jsonl')]) corpus.push(...imported(await importTranscript(file)).calls);
+const corpus: ImportedCall[] = NAMES.map((name) =>
+  call(
+    name,
+    Object.fromEntries(((Object.hasOwn(TAKES, name) ? TAKES[name] : undefined) ?? KEYS).map((k) => [k, PLAUSIBLE[k]])),
+    'ok',
+  ),
+);
+for (const file of [fixture('spotter/tool_heavy.jsonl'), fixture('spotter/short.jsonl')])
+  corpus.push(...imported(await importTranscript(file)).calls);
 if (hasSharedTranscripts) {
-  for (const file of ['claude-code/claude-reliability/python-to-rust-port/transcript.jsonl', 'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-a93ccab.jsonl']) {
+  for (const file of [
+    'claude-code/claude-reliability/python-to-rust-port/transcript.jsonl',
+    'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-a93ccab.jsonl',
+  ]) {
     corpus.push(...imported(await importTranscript(shared(file))).calls);
   }
 }
 
 function damage(original: ImportedCall, next: () => number): ImportedCall {
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const value = (): unknown => pick([pick(STRINGS), pick([-1, 0, 1, 2.5, 600_001, 1e12]), Math.floor(next() * 4000), true, false, null, [1, -1], [pick(STRINGS)], { a: pick(STRINGS) }, undefined]);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const value = (): unknown =>
+    pick([
+      pick(STRINGS),
+      pick([-1, 0, 1, 2.5, 600_001, 1e12]),
+      Math.floor(next() * 4000),
+      true,
+      false,
+      null,
+      [1, -1],
+      [pick(STRINGS)],
+      { a: pick(STRINGS) },
+      undefined,
+    ]);
   const c: ImportedCall = { ...original, input: { ...(original.input ?? {}) } };
   const input = c.input as Record<string, unknown>;
   for (let n = 1 + Math.floor(next() * 6); n > 0; n--) {
@@ -85,19 +231,29 @@ function damage(original: ImportedCall, next: () => number): ImportedCall {
 describe('the pure pipeline under damage', () => {
   it(`maps, judges and seeds ${RUNS} damaged recordings without a throw`, async () => {
     expect(corpus.length).toBeGreaterThan(5);
-    const redactor = makeRedactor({ users: ['ada', 'marco'], homes: ['/home/ada', '/home/marco'], patterns: [/secret/] });
+    const redactor = makeRedactor({
+      users: ['ada', 'marco'],
+      homes: ['/home/ada', '/home/marco'],
+      patterns: [/secret/],
+    });
     for (let run = 0; run < RUNS; run++) {
       const seed = FIRST_SEED + run;
       const next = generator(seed);
       try {
-        const calls = Array.from({ length: 1 + Math.floor(next() * 4) }, () => damage(corpus[Math.floor(next() * corpus.length)] as ImportedCall, next));
+        const calls = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+          damage(corpus[Math.floor(next() * corpus.length)] as ImportedCall, next),
+        );
         const steps = prepareSteps(transcript(calls), redactor);
         for (const step of steps) {
           expect(step.mapped === undefined).toBe(typeof step.drop === 'string' && step.drop !== '');
           if (step.mapped === undefined) continue;
           expect(typeof step.mapped.call.tool).toBe('string');
           expect(step.mapped.call.input).toBeTypeOf('object');
-          const replayed = { content: CONTENTS[Math.floor(next() * CONTENTS.length)], is_error: next() < 0.3, exit_code: Math.floor(next() * 3) };
+          const replayed = {
+            content: CONTENTS[Math.floor(next() * CONTENTS.length)],
+            is_error: next() < 0.3,
+            exit_code: Math.floor(next() * 3),
+          };
           const verdict = verifyResult(step.mapped, step.imported.result, replayed, next() < 0.5 ? null : 'a\n');
           expect(typeof verdict.ok).toBe('boolean');
         }
@@ -108,7 +264,9 @@ describe('the pure pipeline under damage', () => {
           expect(typeof text).toBe('string');
         }
       } catch (error) {
-        throw new Error(`fuzz run failed with seed ${seed} (FUZZ_SEED=${seed} replays it): ${(error as Error).message}`);
+        throw new Error(
+          `fuzz run failed with seed ${seed} (FUZZ_SEED=${seed} replays it): ${(error as Error).message}`,
+        );
       }
     }
   });

@@ -27,10 +27,16 @@ describe('viewRangeFor', () => {
 
 describe.skipIf(!hasSharedTranscripts)('viewRangeFor on every recorded Read with offset or limit', async () => {
   // A skipped describe still runs its body to collect the tests: without ../shared there is nothing to read.
-  const calls = hasSharedTranscripts ? imported(await importTranscript(shared('claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'))).calls : [];
+  const calls = hasSharedTranscripts
+    ? imported(await importTranscript(shared('claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'))).calls
+    : [];
   const reads = calls.filter((c) => {
     const file = (c.result?.details as { file?: FileDetails } | undefined)?.file;
-    return c.name === 'Read' && file?.totalLines !== undefined && (c.input?.offset !== undefined || c.input?.limit !== undefined);
+    return (
+      c.name === 'Read' &&
+      file?.totalLines !== undefined &&
+      (c.input?.offset !== undefined || c.input?.limit !== undefined)
+    );
   });
 
   it('finds the partial Reads of the spotter session', () => {
@@ -38,7 +44,7 @@ describe.skipIf(!hasSharedTranscripts)('viewRangeFor on every recorded Read with
   });
 
   it.each(reads.map((c) => [c.id, c] as const))('%s shows the lines Claude Code showed', (_, c) => {
-    const file = (c.result?.details as { file: FileDetails }).file;
+    const file = (c.result!.details as { file: FileDetails }).file;
     const range = viewRangeFor(c.input?.offset, c.input?.limit, { totalLines: file.totalLines });
     const lastShown = file.startLine + file.numLines - 1;
     expect(range?.[0] ?? 1).toBe(file.startLine);

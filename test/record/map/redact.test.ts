@@ -13,11 +13,19 @@ describe('makeRedactor', () => {
     ['OpenAI key', 'OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz', 'OPENAI_API_KEY=<redacted:openai-key>'],
     ['GitHub token', `token ${FAKE_GITHUB}`, 'token <redacted:github-token>'],
     ['AWS key', 'AKIAIOSFODNN7EXAMPLE', '<redacted:aws-key>'],
-    ['AWS key', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key = <redacted:aws-secret>'],
+    [
+      'AWS key',
+      'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'aws_secret_access_key = <redacted:aws-secret>',
+    ],
     ['Slack token', 'xoxb-123456789012-abcdefghij', '<redacted:slack-token>'],
     ['bearer token', 'Authorization: Bearer abc.def.ghijklmnopqrstuv', 'Authorization: Bearer <redacted:bearer-token>'],
     ['private key', `x\n${KEY_BLOCK}\ny`, 'x\n<redacted:private-key>\ny'],
-    ['e-mail address', 'Co-Authored-By: Ada <ada.lovelace@analytical.co.uk>', 'Co-Authored-By: user <user@example.com>'],
+    [
+      'e-mail address',
+      'Co-Authored-By: Ada <ada.lovelace@analytical.co.uk>',
+      'Co-Authored-By: user <user@example.com>',
+    ],
     ['home directory', 'ls /home/ada/other && cat /home/ada', 'ls /home/user/other && cat /home/user'],
     ['user name', 'Owner: Ada Lovelace; -home-ada-proj', 'Owner: user Lovelace; -home-user-proj'],
     ['--redact ACME-\\d+', 'ticket ACME-1234', 'ticket <redacted>'],
@@ -63,7 +71,11 @@ describe('identityIn', () => {
 describe('leaks', () => {
   it('finds what redaction would have removed, and nothing in redacted text', () => {
     const sources = { users: ['ada'], homes: ['/home/ada'] };
-    expect(leaks('cd /home/ada/x; mail ada@site.org; ADA', sources)).toEqual(['/home/ada', 'ada', 'e-mail address: ada@site.org']);
+    expect(leaks('cd /home/ada/x; mail ada@site.org; ADA', sources)).toEqual([
+      '/home/ada',
+      'ada',
+      'e-mail address: ada@site.org',
+    ]);
     const redactor = makeRedactor({ ...sources, patterns: [] });
     expect(leaks(redactor.text(`cd /home/ada/x; mail ada@site.org; ADA; ${FAKE_GITHUB}`), sources)).toEqual([]);
   });

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_PLACEHOLDER } from '../../../program.ts';
 import { SANDBOX } from '../../../src/record/map/sandbox-placeholder.ts';
-import { harnessPath, insideSandbox, outsidePaths, sandboxer, subdirectory } from '../../../src/record/map/sandbox-paths.ts';
+import {
+  harnessPath,
+  insideSandbox,
+  outsidePaths,
+  sandboxer,
+  subdirectory,
+} from '../../../src/record/map/sandbox-paths.ts';
 
 describe('sandboxer', () => {
   const toSandbox = sandboxer('/home/ada/proj');
@@ -11,7 +17,10 @@ describe('sandboxer', () => {
     ['/home/ada/proj/src/a.ts', '<sandbox>/src/a.ts'],
     ['/home/ada/proj', '<sandbox>'],
     ['cd /home/ada/proj && cat /home/ada/proj/a', 'cd <sandbox> && cat <sandbox>/a'],
-    ["cat <<'EOF' > /home/ada/proj/x.sh\n#!/bin/sh\nls /home/ada/proj/\nEOF", "cat <<'EOF' > <sandbox>/x.sh\n#!/bin/sh\nls <sandbox>/\nEOF"],
+    [
+      "cat <<'EOF' > /home/ada/proj/x.sh\n#!/bin/sh\nls /home/ada/proj/\nEOF",
+      "cat <<'EOF' > <sandbox>/x.sh\n#!/bin/sh\nls <sandbox>/\nEOF",
+    ],
     ['"/home/ada/proj/a b.txt"', '"<sandbox>/a b.txt"'],
     ['/home/ada/project/a', '/home/ada/project/a'],
     ['/home/ada/proj-2/a', '/home/ada/proj-2/a'],
@@ -49,7 +58,10 @@ describe('subdirectory', () => {
 
 describe("harnessPath: Claude Code's own files, the session's directory dash-encoded in them", () => {
   it.each([
-    ['tail /tmp/claude-1000/-home-ada-proj/tasks/b7b23b2.output', '/tmp/claude-1000/-home-ada-proj/tasks/b7b23b2.output'],
+    [
+      'tail /tmp/claude-1000/-home-ada-proj/tasks/b7b23b2.output',
+      '/tmp/claude-1000/-home-ada-proj/tasks/b7b23b2.output',
+    ],
     ['ls ~/.claude/projects/-home-ada-proj/', '~/.claude/projects/-home-ada-proj/'],
     ['cat /home/ada/.claude/settings.json', '/home/ada/.claude/settings.json'],
     ['cat <sandbox>/.claude/settings.json', undefined],

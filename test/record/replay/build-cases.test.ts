@@ -13,23 +13,41 @@ import { call, claudeRead, CWD, transcript } from '../calls.ts';
 const A = `${CWD}/a.txt`;
 let pool: ReplayPool;
 let replays = 0;
-const counting: ReplayPool = { replay: (c) => ((replays += 1), pool.replay(c)), close: () => pool.close() };
+const counting: ReplayPool = {
+  replay: (c) => {
+    replays += 1;
+    return pool.replay(c);
+  },
+  close: () => pool.close(),
+};
 
 beforeAll(() => {
   pool = replayPool({ root: REPO, env: process.env, sandbox: SANDBOX, size: 2, boundMs: 3000 });
 });
 afterAll(() => pool.close());
 
-const build = async (calls: ImportedCall[], options: Partial<BuildOptions> = {}): Promise<Built & { tools: string[][] }> => {
+const build = async (
+  calls: ImportedCall[],
+  options: Partial<BuildOptions> = {},
+): Promise<Built & { tools: string[][] }> => {
   const steps = prepareSteps(transcript(calls), makeRedactor({ users: [], homes: [], patterns: [] }));
   const built = await buildCases(steps, { maxCalls: 25, bash: 'reproducible', pool: counting, ...options });
   return { ...built, tools: built.drafts.map((d) => d.calls.map((m) => m.call.tool)) };
 };
-const created = (path: string, content: string) => call('Write', { file_path: path, content }, { content: `File created successfully at: ${path}`, details: { type: 'create', originalFile: null } });
+const created = (path: string, content: string) =>
+  call(
+    'Write',
+    { file_path: path, content },
+    { content: `File created successfully at: ${path}`, details: { type: 'create', originalFile: null } },
+  );
 
 describe('buildCases', () => {
   it('keeps every call that reproduces, in one case, with the results the reference gave', async () => {
-    const built = await build([created(A, 'one\n'), call('Read', { file_path: A }, claudeRead(A, 'one\n')), call('Bash', { command: `cat ${A}` }, 'one')]);
+    const built = await build([
+      created(A, 'one\n'),
+      call('Read', { file_path: A }, claudeRead(A, 'one\n')),
+      call('Bash', { command: `cat ${A}` }, 'one'),
+    ]);
     expect(built.tools).toEqual([['Write', 'Read', 'Bash']]);
     expect(built.drafts[0]?.files).toEqual({});
     expect(built.drafts[0]?.results).toEqual([
@@ -41,16 +59,31 @@ describe('buildCases', () => {
   });
 
   it('drops a call that does not reproduce, with the reason, and keeps the rest', async () => {
-    const built = await build([call('Read', { file_path: A }, claudeRead(A, 'one\n')), call('Bash', { command: 'no-such-tool --run' }, 'all tests passed'), call('Read', { file_path: A }, claudeRead(A, 'one\n'))]);
+    const built = await build([
+      call('Read', { file_path: A }, claudeRead(A, 'one\n')),
+      call('Bash', { command: 'no-such-tool --run' }, 'all tests passed'),
+      call('Read', { file_path: A }, claudeRead(A, 'one\n')),
+    ]);
     expect(built.tools).toEqual([['Read', 'Read']]);
     expect([...built.dropped.values()]).toEqual(['did not reproduce: Bash: a different exit code']);
     expect(built.drafts[0]?.files).toEqual({ 'a.txt': 'one\n' });
   });
 
   it('ends the case where the recording shows the world changed outside the calls, and seeds the next from that evidence', async () => {
-    const edit = call('Edit', { file_path: A, old_string: 'one', new_string: 'two' }, { content: `The file ${A} has been updated successfully.`, details: { originalFile: 'one\n', userModified: false } });
+    const edit = call(
+      'Edit',
+      { file_path: A, old_string: 'one', new_string: 'two' },
+      {
+        content: `The file ${A} has been updated successfully.`,
+        details: { originalFile: 'one\n', userModified: false },
+      },
+    );
     // A formatter hook rewrote the file after the Edit: the next Read shows what it made of it.
-    const built = await build([call('Read', { file_path: A }, claudeRead(A, 'one\n')), edit, call('Read', { file_path: A }, claudeRead(A, 'TWO\n'))]);
+    const built = await build([
+      call('Read', { file_path: A }, claudeRead(A, 'one\n')),
+      edit,
+      call('Read', { file_path: A }, claudeRead(A, 'TWO\n')),
+    ]);
     expect(built.tools).toEqual([['Read', 'Edit'], ['Read']]);
     expect(built.drafts.map((d) => d.files)).toEqual([{ 'a.txt': 'one\n' }, { 'a.txt': 'TWO\n' }]);
     expect(built.dropped).toEqual(new Map());
@@ -90,7 +123,13 @@ describe('buildCases', () => {
   });
 
   it("seeds a later case's command with the files an earlier case's Glob listed", async () => {
-    const built = await build([call('Glob', { pattern: '*.py' }, `${CWD}/a.py\n${CWD}/b.py`), call('Bash', { command: `rm ${CWD}/a.py ${CWD}/b.py` }, '')], { maxCalls: 1 });
+    const built = await build(
+      [
+        call('Glob', { pattern: '*.py' }, `${CWD}/a.py\n${CWD}/b.py`),
+        call('Bash', { command: `rm ${CWD}/a.py ${CWD}/b.py` }, ''),
+      ],
+      { maxCalls: 1 },
+    );
     expect(built.tools).toEqual([['Glob'], ['Bash']]);
     expect(built.drafts[1]?.files).toEqual({ 'a.py': '', 'b.py': '' });
   });
@@ -124,7 +163,10 @@ describe('buildCases', () => {
   });
 
   it('with --bash drop, keeps no command', async () => {
-    const built = await build([call('Bash', { command: 'echo hi' }, 'hi'), call('Read', { file_path: A }, claudeRead(A, 'one\n'))], { bash: 'drop' });
+    const built = await build(
+      [call('Bash', { command: 'echo hi' }, 'hi'), call('Read', { file_path: A }, claudeRead(A, 'one\n'))],
+      { bash: 'drop' },
+    );
     expect(built.tools).toEqual([['Read']]);
     expect([...built.dropped.values()]).toEqual(['Bash, with --bash drop']);
   });
@@ -138,11 +180,19 @@ describe('buildCases: Bash modes', () => {
     const flaky: ReplayPool = {
       replay: async (c) => {
         const content = `${n++ === 1 ? 'other' : 'recorded'}\n`;
-        return { results: c.calls.map(() => ({ content, is_error: false, exit_code: 0 })), after: {}, unchanged: [0], bashMs: {} };
+        return {
+          results: c.calls.map(() => ({ content, is_error: false, exit_code: 0 })),
+          after: {},
+          unchanged: [0],
+          bashMs: {},
+        };
       },
       close: async () => [],
     };
-    const steps = prepareSteps(transcript([call('Bash', { command: 'flaky' }, 'recorded')]), makeRedactor({ users: [], homes: [], patterns: [] }));
+    const steps = prepareSteps(
+      transcript([call('Bash', { command: 'flaky' }, 'recorded')]),
+      makeRedactor({ users: [], homes: [], patterns: [] }),
+    );
     const built = await buildCases(steps, { maxCalls: 25, bash: 'reproducible', pool: flaky });
     expect([...built.dropped.values()]).toEqual(['did not reproduce: Bash: two replays differ']);
   });

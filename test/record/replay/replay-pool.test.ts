@@ -15,7 +15,13 @@ const SECRET = 'sk-ant-api03-replay-pool-test-secret';
 beforeAll(async () => {
   scratch = await makeScratch();
   outside = await mkdtemp(join(scratch.root, 'host-'));
-  pool = replayPool({ root: REPO, env: { ...process.env, ANTHROPIC_API_KEY: SECRET }, sandbox: SANDBOX, size: 1, boundMs: 3000 });
+  pool = replayPool({
+    root: REPO,
+    env: { ...process.env, ANTHROPIC_API_KEY: SECRET },
+    sandbox: SANDBOX,
+    size: 1,
+    boundMs: 3000,
+  });
 });
 
 afterAll(async () => {

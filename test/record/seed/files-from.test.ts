@@ -40,7 +40,12 @@ describe('readFilesFrom', () => {
 
 describe('readWorkspace', () => {
   it("reads a capture's text files, not its binary files, links or files too large to seed", async () => {
-    const read = readWorkspace({ 'a.txt': 'A\n', 'b.bin': { base64: 'AAE=' }, 'l': { symlink: 'a.txt' }, 'big.txt': 'x'.repeat(MAX_SEED_CHARS + 1) });
+    const read = readWorkspace({
+      'a.txt': 'A\n',
+      'b.bin': { base64: 'AAE=' },
+      l: { symlink: 'a.txt' },
+      'big.txt': 'x'.repeat(MAX_SEED_CHARS + 1),
+    });
     expect(await read('a.txt')).toBe('A\n');
     expect(await read('b.bin')).toBeUndefined();
     expect(await read('l')).toBeUndefined();

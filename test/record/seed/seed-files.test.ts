@@ -9,30 +9,69 @@ import type { ImportedCall } from '../../../src/record/types.ts';
 import { call, claudeRead, CWD, transcript } from '../calls.ts';
 
 const P = `${CWD}/a.txt`;
-const steps = (calls: ImportedCall[]) => prepareSteps(transcript(calls), makeRedactor({ users: [], homes: [], patterns: [] }));
+const steps = (calls: ImportedCall[]) =>
+  prepareSteps(transcript(calls), makeRedactor({ users: [], homes: [], patterns: [] }));
 const seedOf = async (calls: ImportedCall[], from = 0, filesFrom?: Record<string, string>) => {
   const s = steps(calls);
   const read = async (path: string) => filesFrom?.[path];
-  return deriveSeed(s, { from, to: s.length - 1 }, ['a.txt'], filesFrom === undefined ? undefined : { read, changedEarlier: () => false });
+  return deriveSeed(
+    s,
+    { from, to: s.length - 1 },
+    ['a.txt'],
+    filesFrom === undefined ? undefined : { read, changedEarlier: () => false },
+  );
 };
 
 describe('deriveSeed', () => {
   it.each([
     ['a whole Read', [call('Read', { file_path: P }, claudeRead(P, 'one\ntwo\n'))], 'one\ntwo\n', 'read'],
-    ["an Edit's original", [call('Edit', { file_path: P, old_string: 'one', new_string: '1' }, { content: 'ok', details: { originalFile: 'one\n' } })], 'one\n', 'edit'],
-    ["a Write's original", [call('Write', { file_path: P, content: 'x' }, { content: 'updated', details: { type: 'update', originalFile: 'old' } })], 'old', 'write'],
+    [
+      "an Edit's original",
+      [
+        call(
+          'Edit',
+          { file_path: P, old_string: 'one', new_string: '1' },
+          { content: 'ok', details: { originalFile: 'one\n' } },
+        ),
+      ],
+      'one\n',
+      'edit',
+    ],
+    [
+      "a Write's original",
+      [
+        call(
+          'Write',
+          { file_path: P, content: 'x' },
+          { content: 'updated', details: { type: 'update', originalFile: 'old' } },
+        ),
+      ],
+      'old',
+      'write',
+    ],
     ['a listing: exists, seeded empty', [call('Glob', { pattern: '*.txt' }, `${P}`)], '', 'listing'],
-    ['a partial Read: its lines, the others blank', [call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 }))], '\nb\n\n', 'partial-read'],
+    [
+      'a partial Read: its lines, the others blank',
+      [call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 }))],
+      '\nb\n\n',
+      'partial-read',
+    ],
     ['Grep lines', [call('Grep', { pattern: 'b', output_mode: 'content' }, 'a.txt:2:b')], '\nb\n', 'partial-read'],
     [
       'a partial Read, then a whole Read agreeing with it',
-      [call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 })), call('Read', { file_path: P }, claudeRead(P, 'a\nb\nc\n'))],
+      [
+        call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 })),
+        call('Read', { file_path: P }, claudeRead(P, 'a\nb\nc\n')),
+      ],
       'a\nb\nc\n',
       'read',
     ],
     [
       'a partial Read, then a whole Read that disagrees (the file changed between): the lines seen first',
-      [call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 })), call('Read', { file_path: P }, claudeRead(P, 'a\nB\nc\n'))],
+      [
+        call('Read', { file_path: P, offset: 2, limit: 1 }, claudeRead(P, 'a\nb\nc\n', { from: 2, count: 1 })),
+        call('Read', { file_path: P }, claudeRead(P, 'a\nB\nc\n')),
+      ],
       '\nb\n\n',
       'partial-read',
     ],
@@ -43,17 +82,34 @@ describe('deriveSeed', () => {
   });
 
   it('does not seed a file the first call creates', async () => {
-    expect((await seedOf([call('Write', { file_path: P, content: 'x' }, { content: 'created', details: { type: 'create', originalFile: null } })])).files).toEqual({});
+    expect(
+      (
+        await seedOf([
+          call(
+            'Write',
+            { file_path: P, content: 'x' },
+            { content: 'created', details: { type: 'create', originalFile: null } },
+          ),
+        ])
+      ).files,
+    ).toEqual({});
   });
 
   it('stops at a command that names the file: what follows may show what it did', async () => {
-    const seed = await seedOf([call('Bash', { command: `sed -i s/a/b/ ${P}` }, ''), call('Read', { file_path: P }, claudeRead(P, 'b\n'))]);
+    const seed = await seedOf([
+      call('Bash', { command: `sed -i s/a/b/ ${P}` }, ''),
+      call('Read', { file_path: P }, claudeRead(P, 'b\n')),
+    ]);
     expect(seed.files).toEqual({});
   });
 
   it("carries what earlier calls left the file as into a later case's seed", async () => {
     const calls = [
-      call('Write', { file_path: P, content: 'written\n' }, { content: 'created', details: { type: 'create', originalFile: null } }),
+      call(
+        'Write',
+        { file_path: P, content: 'written\n' },
+        { content: 'created', details: { type: 'create', originalFile: null } },
+      ),
       call('Bash', { command: 'ls' }, 'a.txt'),
       call('Bash', { command: `chmod +x ${P}` }, ''),
     ];
@@ -63,7 +119,11 @@ describe('deriveSeed', () => {
   it("carries a listing into a later case's seed, unless an earlier call shows the file's text", async () => {
     const listing = call('Glob', { pattern: '*.txt' }, P);
     const rm = call('Bash', { command: `rm ${P}` }, '');
-    expect(await seedOf([listing, rm], 1)).toEqual({ files: { 'a.txt': '' }, origins: { 'a.txt': 'listing' }, tooLarge: [] });
+    expect(await seedOf([listing, rm], 1)).toEqual({
+      files: { 'a.txt': '' },
+      origins: { 'a.txt': 'listing' },
+      tooLarge: [],
+    });
     const read = call('Read', { file_path: P }, claudeRead(P, 'one\n'));
     expect((await seedOf([read, listing, rm], 2)).files).toEqual({ 'a.txt': 'one\n' });
   });
@@ -90,7 +150,7 @@ describe('sparseText', () => {
 });
 
 describe('touchedPaths', () => {
-  it('expands a command\'s wildcards and directories over the files the recording knows', () => {
+  it("expands a command's wildcards and directories over the files the recording knows", () => {
     const [step] = steps([call('Bash', { command: `rm ${CWD}/src/*.py && rm -r ${CWD}/tests/` }, '')]);
     const known = ['src/a.py', 'src/b.rs', 'src/deep/c.py', 'tests/t.py', 'tests/x/y.py', 'other.py'];
     expect(touchedPaths(step!.evidence, undefined, known).sort()).toEqual(['src/a.py', 'tests/t.py', 'tests/x/y.py']);

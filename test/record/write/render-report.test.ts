@@ -25,7 +25,8 @@ const REPORT: TranscriptReport = {
   reproduced: 0,
   divergences: [],
 };
-const render = (r: Partial<TranscriptReport>): string[] => renderReport([{ ...REPORT, ...r }], [], { stage: 'register-tools', color: false }).split('\n');
+const render = (r: Partial<TranscriptReport>): string[] =>
+  renderReport([{ ...REPORT, ...r }], [], { stage: 'register-tools', color: false }).split('\n');
 
 describe('renderReport', () => {
   it('says where skipped input is: the line (the first of several), or the file left out whole', () => {
@@ -33,33 +34,56 @@ describe('renderReport', () => {
       skipped: [
         { reason: 'not valid JSON', count: 3, wholeFiles: false, first: 'line 4' },
         { reason: 'compact boundary', count: 1, wholeFiles: false, first: 'agent-a1.jsonl line 9' },
-        { reason: 'a compaction summariser, not part of the session', count: 1, wholeFiles: true, first: 'agent-acompact-1.jsonl' },
+        {
+          reason: 'a compaction summariser, not part of the session',
+          count: 1,
+          wholeFiles: true,
+          first: 'agent-acompact-1.jsonl',
+        },
       ],
     });
     expect(lines).toContain('  skipped      3  lines, the first line 4: not valid JSON');
     expect(lines).toContain('               1  agent-a1.jsonl line 9: compact boundary');
-    expect(lines).toContain('               1  file agent-acompact-1.jsonl: a compaction summariser, not part of the session');
+    expect(lines).toContain(
+      '               1  file agent-acompact-1.jsonl: a compaction summariser, not part of the session',
+    );
   });
 
   it('counts what is past the first few reasons instead of a row each', () => {
-    const skipped = Array.from({ length: 8 }, (_, i) => ({ reason: `not valid JSON (at position ${i})`, count: 1, wholeFiles: false, first: `line ${i + 1}` }));
+    const skipped = Array.from({ length: 8 }, (_, i) => ({
+      reason: `not valid JSON (at position ${i})`,
+      count: 1,
+      wholeFiles: false,
+      first: `line ${i + 1}`,
+    }));
     const lines = render({ skipped });
     expect(lines.filter((l) => l.includes('not valid JSON'))).toHaveLength(5);
     expect(lines).toContain('               3  more, for 3 other reasons');
   });
 
   it('counts redactions in words', () => {
-    const lines = render({ redactions: { 'e-mail address': 11, 'home directory': 2, 'user name': 1, '--redact ACME-\\d+': 2 } });
-    expect(lines).toContain('  redacted  11 e-mail addresses, 2 home directories, 1 user name, 2 matches of --redact ACME-\\d+');
+    const lines = render({
+      redactions: { 'e-mail address': 11, 'home directory': 2, 'user name': 1, '--redact ACME-\\d+': 2 },
+    });
+    expect(lines).toContain(
+      '  redacted  11 e-mail addresses, 2 home directories, 1 user name, 2 matches of --redact ACME-\\d+',
+    );
   });
 
   it('names the subagent files read with a session', () => {
-    expect(render({ subagentFiles: 2, sessionId: 'fa812bfe' })[0]).toBe('session.jsonl (claude-code, session fa812bfe, with 2 subagent files)');
+    expect(render({ subagentFiles: 2, sessionId: 'fa812bfe' })[0]).toBe(
+      'session.jsonl (claude-code, session fa812bfe, with 2 subagent files)',
+    );
   });
 
   it('leaves one blank line before the yield when no case was made', () => {
     const lines = render({});
-    expect(lines.slice(-4)).toEqual(['  fidelity  no call was replayed', '', 'yield: 0 of 3 calls (0 %) are in replay-verified cases', '']);
+    expect(lines.slice(-4)).toEqual([
+      '  fidelity  no call was replayed',
+      '',
+      'yield: 0 of 3 calls (0 %) are in replay-verified cases',
+      '',
+    ]);
   });
 });
 
@@ -85,8 +109,16 @@ describe('reportFor', () => {
   });
 
   it('keeps the first divergence of each kind before any second of one kind', () => {
-    const calls = [call('Bash', { command: 'mix test' }, 'ok'), call('Bash', { command: 'mix format' }, 'ok'), call('Grep', { pattern: 'x' }, 'a.ex'), call('Bash', { command: 'ls' }, 'a')];
-    const steps = calls.map((imported, position) => ({ position, imported, subdir: '', evidence: { before: new Map(), changes: [] }, ran: true }) as Step);
+    const calls = [
+      call('Bash', { command: 'mix test' }, 'ok'),
+      call('Bash', { command: 'mix format' }, 'ok'),
+      call('Grep', { pattern: 'x' }, 'a.ex'),
+      call('Bash', { command: 'ls' }, 'a'),
+    ];
+    const steps = calls.map(
+      (imported, position) =>
+        ({ position, imported, subdir: '', evidence: { before: new Map(), changes: [] }, ran: true }) as Step,
+    );
     const differ = (reason: string): Verdict => ({ ok: false, reason, recorded: 'r', replayed: 'p' });
     const built: Built = {
       drafts: [],
@@ -100,6 +132,11 @@ describe('reportFor', () => {
       ]),
     };
     const report = reportFor({ transcript: transcript(calls), steps, built, redactor: quiet }, { cases: [] });
-    expect(report.divergences.map((d) => d.reason)).toEqual(['Bash: a different exit code', 'Grep: different files', 'Bash: different output', 'Bash: a different exit code']);
+    expect(report.divergences.map((d) => d.reason)).toEqual([
+      'Bash: a different exit code',
+      'Grep: different files',
+      'Bash: different output',
+      'Bash: a different exit code',
+    ]);
   });
 });

@@ -13,15 +13,28 @@ const named = (name: string, description = 'A recorded case.'): NamedCase & { sn
   results: [{ content: name }],
   snapshotText: `{\n  "results": [\n    {\n      "content": "${name}"\n    }\n  ]\n}\n`,
 });
-const options = (dir: string, o: { force?: boolean; dryRun?: boolean } = {}) => ({ dir, stage: STAGE, force: o.force ?? false, dryRun: o.dryRun ?? false });
+const options = (dir: string, o: { force?: boolean; dryRun?: boolean } = {}) => ({
+  dir,
+  stage: STAGE,
+  force: o.force ?? false,
+  dryRun: o.dryRun ?? false,
+});
 const tree = async (dir: string): Promise<string[]> => (await readdir(dir, { recursive: true })).sort();
 
 describe('writeCases', () => {
   it('adds new cases and their snapshots, then finds them unchanged', async () => {
     const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
-    expect((await writeCases([named('recorded-a'), named('recorded-b')], options(dir))).map((c) => c.status)).toEqual(['added', 'added']);
-    expect(await readFile(join(dir, 'cases', STAGE, 'recorded-a.json'), 'utf8')).toBe(formatCase(named('recorded-a').data));
-    expect((await writeCases([named('recorded-a'), named('recorded-b')], options(dir))).map((c) => c.status)).toEqual(['unchanged', 'unchanged']);
+    expect((await writeCases([named('recorded-a'), named('recorded-b')], options(dir))).map((c) => c.status)).toEqual([
+      'added',
+      'added',
+    ]);
+    expect(await readFile(join(dir, 'cases', STAGE, 'recorded-a.json'), 'utf8')).toBe(
+      formatCase(named('recorded-a').data),
+    );
+    expect((await writeCases([named('recorded-a'), named('recorded-b')], options(dir))).map((c) => c.status)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
   });
 
   it('refuses a case that exists with other content, and then writes none of the others either', async () => {
@@ -29,8 +42,17 @@ describe('writeCases', () => {
     await writeCases([named('recorded-a')], options(dir));
     const result = await writeCases([named('recorded-a', 'Other words.'), named('recorded-new')], options(dir));
     expect(result.map((c) => c.status)).toEqual(['refused', 'added']);
-    expect(await tree(dir)).toEqual(['cases', `cases/${STAGE}`, `cases/${STAGE}/recorded-a.json`, 'snapshots', `snapshots/${STAGE}`, `snapshots/${STAGE}/recorded-a.json`]);
-    expect((await writeCases([named('recorded-a', 'Other words.')], options(dir, { force: true })))[0]?.status).toBe('replaced');
+    expect(await tree(dir)).toEqual([
+      'cases',
+      `cases/${STAGE}`,
+      `cases/${STAGE}/recorded-a.json`,
+      'snapshots',
+      `snapshots/${STAGE}`,
+      `snapshots/${STAGE}/recorded-a.json`,
+    ]);
+    expect((await writeCases([named('recorded-a', 'Other words.')], options(dir, { force: true })))[0]?.status).toBe(
+      'replaced',
+    );
     expect(await readFile(join(dir, 'cases', STAGE, 'recorded-a.json'), 'utf8')).toContain('Other words.');
   });
 

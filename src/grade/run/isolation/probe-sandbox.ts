@@ -37,22 +37,35 @@ export function findBwrap(env: NodeJS.ProcessEnv): string | undefined {
 
 async function run(path: string): Promise<SandboxProbe> {
   if (process.platform !== 'linux') {
-    return { available: false, reason: `the sandbox needs Linux (bubblewrap) and this is ${process.platform}`, fix: 'grade on Linux: in CI, a container or WSL 2' };
+    return {
+      available: false,
+      reason: `the sandbox needs Linux (bubblewrap) and this is ${process.platform}`,
+      fix: 'grade on Linux: in CI, a container or WSL 2',
+    };
   }
   const bwrap = findBwrap({ PATH: path });
-  if (bwrap === undefined) return { available: false, reason: 'bubblewrap (bwrap) is not installed', fix: INSTALL_LINE };
+  if (bwrap === undefined)
+    return { available: false, reason: 'bubblewrap (bwrap) is not installed', fix: INSTALL_LINE };
   let layout: SandboxLayout;
   try {
     // The reference's layout: the package root as the working directory, its snapshots hidden.
     layout = sandboxLayout({ dir: packageRoot(), id: 'probe', files: [] });
   } catch (error) {
-    return { available: false, reason: `the sandbox's layout cannot be found: ${(error as Error).message}`, fix: 'report this as a bug in theinference' };
+    return {
+      available: false,
+      reason: `the sandbox's layout cannot be found: ${(error as Error).message}`,
+      fix: 'report this as a bug in theinference',
+    };
   }
   const args = [...sandboxArgs(layout), '--', process.execPath, '--version'];
   const { code, stderr } = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp));
   if (code === 0) return { available: true, bwrap };
   const said = stderr.trim().split('\n')[0] ?? '';
-  return { available: false, reason: `bubblewrap cannot start a sandbox here (${said || `exit code ${code}`})`, fix: userNamespaceFix() };
+  return {
+    available: false,
+    reason: `bubblewrap cannot start a sandbox here (${said || `exit code ${code}`})`,
+    fix: userNamespaceFix(),
+  };
 }
 
 // The settings that refuse user namespaces, in the order they are met in practice.
@@ -67,8 +80,10 @@ function userNamespaceFix(): string {
   if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
     return 'allow user namespaces (Ubuntu 24.04 restricts them): sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0';
   }
-  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') return 'allow user namespaces: sudo sysctl -w kernel.unprivileged_userns_clone=1';
-  if (read('/proc/sys/user/max_user_namespaces') === '0') return 'allow user namespaces: sudo sysctl -w user.max_user_namespaces=15000';
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0')
+    return 'allow user namespaces: sudo sysctl -w kernel.unprivileged_userns_clone=1';
+  if (read('/proc/sys/user/max_user_namespaces') === '0')
+    return 'allow user namespaces: sudo sysctl -w user.max_user_namespaces=15000';
   return 'see "Isolation" in docs/grader.md for what bubblewrap needs';
 }
 
@@ -86,7 +101,11 @@ function findOnPath(name: string, path: string): string | undefined {
   return undefined;
 }
 
-function exitOf(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+function exitOf(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';

@@ -49,7 +49,9 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     args.push('--tmpfs', path);
     // What the process needs from under a hidden path comes back, read-only (mount points are made before the
     // empty tmpfs over it turns read-only).
-    const needed = [...layout.packageFiles, ...layout.readOnly, layout.dir].filter((p) => isInside(path, p) && p !== path);
+    const needed = [...layout.packageFiles, ...layout.readOnly, layout.dir].filter(
+      (p) => isInside(path, p) && p !== path,
+    );
     for (const p of outermost(needed)) args.push('--ro-bind', p, p);
     args.push('--remount-ro', path);
   }

@@ -11,7 +11,17 @@ import { isInside, type SandboxLayout } from './sandbox-args.ts';
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 // Of /etc, only what programs need to run: the dynamic linker's cache, Debian's alternatives (awk, editor…),
 // user and group names, the time zone. Nothing else of the host's configuration is visible.
-const ETC_ENTRIES = ['alternatives', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'passwd', 'group', 'nsswitch.conf', 'localtime', 'hosts'];
+const ETC_ENTRIES = [
+  'alternatives',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'passwd',
+  'group',
+  'nsswitch.conf',
+  'localtime',
+  'hosts',
+];
 // A program's TMPDIR holds its sandboxes and the cases' files: far less than this, unless something runs away.
 const TMP_BYTES = 1024 * 1024 * 1024;
 
@@ -35,14 +45,24 @@ function hostPaths(): HostPaths {
   const tsx = realpathSync(createRequire(import.meta.url).resolve('tsx/esm'));
   const tsxModules = tsx.slice(0, tsx.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
   const root = realpathSync(packageRoot());
-  host = { system: { symlinks, readOnly }, readOnly: [nodePrefix, tsxModules], packageRoot: root, packageJson: join(root, 'package.json') };
+  host = {
+    system: { symlinks, readOnly },
+    readOnly: [nodePrefix, tsxModules],
+    packageRoot: root,
+    packageJson: join(root, 'package.json'),
+  };
   return host;
 }
 
 // The layout of one program process: `dir` is its working directory, `id` names its TMPDIR (a tmpfs inside the
 // sandbox, `/tmp/theinference-run-<id>/tmp`, nothing on the host), `files` the grader package's files it runs (a
 // standby bootstrap), `tsxCache` the directory it shares its tsx transform cache through, as `<tmp>/<name>`.
-export function sandboxLayout(options: { dir: string; id: string; files: string[]; tsxCache?: { dir: string; name: string } }): SandboxLayout {
+export function sandboxLayout(options: {
+  dir: string;
+  id: string;
+  files: string[];
+  tsxCache?: { dir: string; name: string };
+}): SandboxLayout {
   const paths = hostPaths();
   const dir = realpathSync(options.dir);
   const readOnly = paths.readOnly.filter((p) => !paths.system.readOnly.some((s) => isInside(s, p)));
@@ -65,7 +85,9 @@ export function sandboxLayout(options: { dir: string; id: string; files: string[
     system: paths.system,
     tmp: join(parent, `theinference-run-${options.id}`, 'tmp'),
     tmpBytes: TMP_BYTES,
-    ...(options.tsxCache === undefined ? {} : { tsxCache: { dir: realpathSync(options.tsxCache.dir), name: options.tsxCache.name } }),
+    ...(options.tsxCache === undefined
+      ? {}
+      : { tsxCache: { dir: realpathSync(options.tsxCache.dir), name: options.tsxCache.name } }),
   };
 }
 

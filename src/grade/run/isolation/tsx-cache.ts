@@ -70,7 +70,9 @@ function sourcesDigest(courseDir: string): string | undefined {
   const hash = createHash('sha256');
   let count = 0;
   const walk = (dir: string, rel: string): boolean => {
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     for (const entry of entries) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
@@ -103,9 +105,13 @@ async function prune(course: string): Promise<void> {
   for (const name of await readdir(tmpdir()).catch(() => [])) {
     if (!isCourseCache(name)) continue;
     const used = (await stat(join(tmpdir(), name)).catch(() => undefined))?.mtimeMs;
-    if (used !== undefined) caches.push({ dir: join(tmpdir(), name), mine: name.startsWith(`${PREFIX}${course}-`), used });
+    if (used !== undefined)
+      caches.push({ dir: join(tmpdir(), name), mine: name.startsWith(`${PREFIX}${course}-`), used });
   }
-  const older = caches.filter((c) => c.mine).sort((a, b) => b.used - a.used).slice(KEPT_PER_COURSE);
+  const older = caches
+    .filter((c) => c.mine)
+    .sort((a, b) => b.used - a.used)
+    .slice(KEPT_PER_COURSE);
   const stale = caches.filter((c) => now - c.used > UNUSED_MS);
   for (const c of new Set([...older, ...stale])) if (now - c.used > IN_USE_MS) await removeTree(c.dir);
 }

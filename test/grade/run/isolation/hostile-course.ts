@@ -21,13 +21,22 @@ export type RunWith = { env?: Record<string, string>; plainPipe?: boolean };
 
 // Runs `bin test --stage register-tools … --isolation <mode>` in `dir` with the test's environment (TMPDIR is the
 // scratch area's).
-export function grade(bin: string, dir: string, isolation: 'required' | 'off', args: string[], how: RunWith = {}): Promise<Graded> {
+export function grade(
+  bin: string,
+  dir: string,
+  isolation: 'required' | 'off',
+  args: string[],
+  how: RunWith = {},
+): Promise<Graded> {
   return theinference(bin, dir, ['test', '--stage', 'register-tools', ...args, '--isolation', isolation], how);
 }
 
 // Runs `bin <args…>` in `dir` with the test's environment.
 export async function theinference(bin: string, dir: string, args: string[], how: RunWith = {}): Promise<Graded> {
-  const command = how.plainPipe === true ? ['bash', '-o', 'pipefail', '-c', '"$@" | cat', 'bash', 'node', bin, ...args] : ['node', bin, ...args];
+  const command =
+    how.plainPipe === true
+      ? ['bash', '-o', 'pipefail', '-c', '"$@" | cat', 'bash', 'node', bin, ...args]
+      : ['node', bin, ...args];
   const run = execa(command[0]!, command.slice(1), {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', ...how.env },
@@ -39,8 +48,12 @@ export async function theinference(bin: string, dir: string, args: string[], how
 }
 
 // The `tests` of a JSON report, by name, with what each printed.
-export function jsonTests(text: string): Map<string, { status: string; output: string | null; message: string | null }> {
-  const report = JSON.parse(text) as { tests: { name: string; status: string; output: string | null; message: string | null }[] };
+export function jsonTests(
+  text: string,
+): Map<string, { status: string; output: string | null; message: string | null }> {
+  const report = JSON.parse(text) as {
+    tests: { name: string; status: string; output: string | null; message: string | null }[];
+  };
   return new Map(report.tests.map((t) => [t.name, t]));
 }
 
@@ -62,7 +75,9 @@ export async function survivorsIn(root: string): Promise<string[]> {
 // A digest of every file under `dir` (name and content), to show that nothing there changed.
 export async function digestTree(dir: string): Promise<string> {
   const hash = createHash('sha256');
-  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).sort((a, b) =>
+    join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)),
+  )) {
     if (!entry.isFile()) continue;
     const file = join(entry.parentPath, entry.name);
     hash.update(file).update(await readFile(file));

@@ -45,8 +45,11 @@ describe('attack 10: line separators on stderr, in every reporter', () => {
   const split = (texts: string[]): string[] => texts.flatMap((t) => t.split(LINE_ENDS));
   type Seen = { diagnoses: string[]; outputs: string[] };
   const junitCases = (text: string): Array<Record<string, unknown>> =>
-    (new XMLParser({ ignoreAttributes: false, textNodeName: 'text' }).parse(text) as { testsuites: { testsuite: { testcase: Array<Record<string, unknown>> } } })
-      .testsuites.testsuite.testcase;
+    (
+      new XMLParser({ ignoreAttributes: false, textNodeName: 'text' }).parse(text) as {
+        testsuites: { testsuite: { testcase: Array<Record<string, unknown>> } };
+      }
+    ).testsuites.testsuite.testcase;
   const read: Record<string, (text: string) => Seen> = {
     pretty: (t) => ({ diagnoses: split([t]), outputs: [] }),
     tap: (t) => ({ diagnoses: split([t]), outputs: [] }),
@@ -57,19 +60,29 @@ describe('attack 10: line separators on stderr, in every reporter', () => {
     },
     junit: (t) => {
       const cases = junitCases(t);
-      const body = (c: Record<string, unknown>, key: string): string => String((c[key] as { text?: unknown } | undefined)?.text ?? c[key] ?? '');
-      return { diagnoses: split(cases.map((c) => body(c, 'failure'))), outputs: split(cases.map((c) => body(c, 'system-out'))) };
+      const body = (c: Record<string, unknown>, key: string): string =>
+        String((c[key] as { text?: unknown } | undefined)?.text ?? c[key] ?? '');
+      return {
+        diagnoses: split(cases.map((c) => body(c, 'failure'))),
+        outputs: split(cases.map((c) => body(c, 'system-out'))),
+      };
     },
   };
   const SHOWN = /before(\\u2028|\\u2029|\\u0085|␍|␋|␌|␛\[1G)FAKE-/;
 
-  it.each(REPORTER_NAMES.map((name) => [name]))('%s: no fake summary starts a line; each is shown on the line it came in, prefixed', async (name) => {
-    const { diagnoses, outputs } = read[name]!(rendered[name]!);
-    const fakes = diagnoses.filter((l) => l.includes('FAKE-'));
-    // Printed once, at import: the output of the first case of the one process.
-    expect(fakes.length).toBe(7);
-    for (const line of fakes) expect(line).toMatch(new RegExp(`\\[your_program\\] ${SHOWN.source}`));
-    for (const line of outputs.filter((l) => l.includes('FAKE-'))) expect(line).toMatch(new RegExp(`^${SHOWN.source}`));
-    expect([...diagnoses, ...outputs].filter((l) => SUMMARY.test(l.trim()) && l.trim() !== '0 passed, 3 failed')).toEqual([]);
-  });
+  it.each(REPORTER_NAMES.map((name) => [name]))(
+    '%s: no fake summary starts a line; each is shown on the line it came in, prefixed',
+    async (name) => {
+      const { diagnoses, outputs } = read[name]!(rendered[name]!);
+      const fakes = diagnoses.filter((l) => l.includes('FAKE-'));
+      // Printed once, at import: the output of the first case of the one process.
+      expect(fakes.length).toBe(7);
+      for (const line of fakes) expect(line).toMatch(new RegExp(`\\[your_program\\] ${SHOWN.source}`));
+      for (const line of outputs.filter((l) => l.includes('FAKE-')))
+        expect(line).toMatch(new RegExp(`^${SHOWN.source}`));
+      expect(
+        [...diagnoses, ...outputs].filter((l) => SUMMARY.test(l.trim()) && l.trim() !== '0 passed, 3 failed'),
+      ).toEqual([]);
+    },
+  );
 });

@@ -43,7 +43,10 @@ describe('attack 2: rewriting the snapshots so that the next run passes', () => 
     const { dir, bin } = await makeInstalledCourse(scratch, 'hostile-rewrites-snapshots');
     const snapshots = join(dir, 'node_modules', 'theinference', 'snapshots');
     const before = [await digestTree(snapshots), await digestTree(join(REPO, 'snapshots'))];
-    for (const run of [await grade(bin, dir, 'required', JSON_REPORT), await grade(bin, dir, 'required', JSON_REPORT)]) {
+    for (const run of [
+      await grade(bin, dir, 'required', JSON_REPORT),
+      await grade(bin, dir, 'required', JSON_REPORT),
+    ]) {
       expect(run.exitCode).toBe(1);
       expect(outputs(run.stdout)).toContain('[attack] snapshot files rewritten: 0');
     }
@@ -70,7 +73,8 @@ describe("attack 3: poisoning the tsx transform cache that a later run (the grad
     }
     return found;
   };
-  const courseCaches = async (): Promise<string[]> => (await readdir(scratch.tmp)).filter(isCourseCache).map((n) => join(scratch.tmp, n));
+  const courseCaches = async (): Promise<string[]> =>
+    (await readdir(scratch.tmp)).filter(isCourseCache).map((n) => join(scratch.tmp, n));
 
   it("reaches only its own course's cache in the sandbox: the grader's stays clean, and so the reference runs clean", async () => {
     const hostile = await makeInstalledCourse(scratch, 'hostile-poisons-tsx-cache');
@@ -85,7 +89,13 @@ describe("attack 3: poisoning the tsx transform cache that a later run (the grad
     // reference (through a cache of its own) run clean.
     expect((await readdir(graderCache())).length).toBeGreaterThan(0);
     expect(await poisonedIn(graderCache())).toBe(0);
-    const check = await theinference(hostile.bin, hostile.dir, ['snapshot', '--stage', 'register-tools', '--check', ...COURSE_CASES]);
+    const check = await theinference(hostile.bin, hostile.dir, [
+      'snapshot',
+      '--stage',
+      'register-tools',
+      '--check',
+      ...COURSE_CASES,
+    ]);
     expect([check.exitCode, check.stdout.trim().split('\n').at(-1)]).toEqual([0, '3 up to date']);
   });
 

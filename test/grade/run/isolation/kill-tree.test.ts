@@ -7,8 +7,13 @@ import { processRunning } from '../../course-fixture.ts';
 
 describe('killTree', () => {
   it('kills the root, a child in its group, and a grandchild that made a session of its own', async () => {
-    const root = spawn('sh', ['-c', 'sleep 9876401 & setsid sleep 9876402 & wait'], { detached: true, stdio: 'ignore' });
-    await expect.poll(async () => (await processRunning('sleep 9876401')) && (await processRunning('sleep 9876402'))).toBe(true);
+    const root = spawn('sh', ['-c', 'sleep 9876401 & setsid sleep 9876402 & wait'], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    await expect
+      .poll(async () => (await processRunning('sleep 9876401')) && (await processRunning('sleep 9876402')))
+      .toBe(true);
     const killed = killTree(root.pid!);
     expect(killed.length).toBeGreaterThanOrEqual(3);
     await expect.poll(() => allDead(killed)).toBe(true);

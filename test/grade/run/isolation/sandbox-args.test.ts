@@ -35,7 +35,13 @@ function operations(args: string[]): string[] {
 describe('sandboxArgs', () => {
   it('unshares every namespace, drops every capability and dies with the grader', () => {
     const ops = operations(sandboxArgs(layout({})));
-    expect(ops.slice(0, 5)).toEqual(['unshare-all', 'unshare-user', 'disable-userns', 'cap-drop ALL', 'die-with-parent']);
+    expect(ops.slice(0, 5)).toEqual([
+      'unshare-all',
+      'unshare-user',
+      'disable-userns',
+      'cap-drop ALL',
+      'die-with-parent',
+    ]);
     expect(ops).not.toContain('share-net');
     expect(ops).toContain('proc /proc');
   });
@@ -59,7 +65,13 @@ describe('sandboxArgs', () => {
 
   it('hides a grader installed in the course, snapshots and sources alike, and brings back only what it runs', () => {
     const root = '/home/me/course/node_modules/theinference';
-    const args = sandboxArgs(layout({ packageRoot: root, readOnly: [], packageFiles: [`${root}/package.json`, `${root}/dist/grade/run/standby.js`] }));
+    const args = sandboxArgs(
+      layout({
+        packageRoot: root,
+        readOnly: [],
+        packageFiles: [`${root}/package.json`, `${root}/dist/grade/run/standby.js`],
+      }),
+    );
     const ops = operations(args);
     const from = ops.indexOf(`tmpfs ${root}`);
     expect(from).toBeGreaterThan(ops.indexOf('ro-bind /home/me/course /home/me/course'));
@@ -73,7 +85,11 @@ describe('sandboxArgs', () => {
 
   it('hides a grader installed where the system is bound (a global install) and brings back its node_modules', () => {
     const root = '/usr/lib/node_modules/theinference';
-    const ops = operations(sandboxArgs(layout({ packageRoot: root, readOnly: [`${root}/node_modules`], packageFiles: [`${root}/package.json`] })));
+    const ops = operations(
+      sandboxArgs(
+        layout({ packageRoot: root, readOnly: [`${root}/node_modules`], packageFiles: [`${root}/package.json`] }),
+      ),
+    );
     const from = ops.indexOf(`tmpfs ${root}`);
     expect(ops.slice(from, from + 4)).toEqual([
       `tmpfs ${root}`,
@@ -87,11 +103,41 @@ describe('sandboxArgs', () => {
 describe('hiddenPaths', () => {
   it.each<[string, string, string[], string, string[]]>([
     ['a course beside the grader', '/opt/grader', ['/usr', '/opt/grader/node_modules', '/c'], '/c', []],
-    ['the grader installed in the course', '/c/node_modules/theinference', ['/usr', '/c'], '/c', ['/c/node_modules/theinference']],
-    ['a workspace whose node_modules holds the grader', '/w/node_modules/theinference', ['/usr', '/w/node_modules', '/w/c'], '/w/c', ['/w/node_modules/theinference']],
-    ['the reference, in the package root', '/opt/grader', ['/usr', '/opt/grader'], '/opt/grader', ['/opt/grader/snapshots']],
-    ['the reference in an installed copy', '/c/node_modules/theinference', ['/usr', '/c/node_modules', '/c/node_modules/theinference'], '/c/node_modules/theinference', ['/c/node_modules/theinference/snapshots']],
-    ['a course inside the package (a fixture)', '/opt/grader', ['/usr', '/opt/grader/node_modules', '/opt/grader/test/x'], '/opt/grader/test/x', []],
+    [
+      'the grader installed in the course',
+      '/c/node_modules/theinference',
+      ['/usr', '/c'],
+      '/c',
+      ['/c/node_modules/theinference'],
+    ],
+    [
+      'a workspace whose node_modules holds the grader',
+      '/w/node_modules/theinference',
+      ['/usr', '/w/node_modules', '/w/c'],
+      '/w/c',
+      ['/w/node_modules/theinference'],
+    ],
+    [
+      'the reference, in the package root',
+      '/opt/grader',
+      ['/usr', '/opt/grader'],
+      '/opt/grader',
+      ['/opt/grader/snapshots'],
+    ],
+    [
+      'the reference in an installed copy',
+      '/c/node_modules/theinference',
+      ['/usr', '/c/node_modules', '/c/node_modules/theinference'],
+      '/c/node_modules/theinference',
+      ['/c/node_modules/theinference/snapshots'],
+    ],
+    [
+      'a course inside the package (a fixture)',
+      '/opt/grader',
+      ['/usr', '/opt/grader/node_modules', '/opt/grader/test/x'],
+      '/opt/grader/test/x',
+      [],
+    ],
   ])('%s', (_, root, visible, dir, hidden) => {
     expect(hiddenPaths(root, visible, dir)).toEqual(hidden);
   });
