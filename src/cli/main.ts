@@ -80,6 +80,12 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--output <file>', 'write the report to a file instead of stdout')
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
+    .option(
+      '--variants',
+      'also run every case on renamed files, expected results from the reference (default: on in CI where the reference is)',
+    )
+    .option('--no-variants', 'run no variants, in CI too')
+    .option('--seed <n>', 'the seed the variants are made from, to repeat a run (implies --variants)')
     .addOption(isolationOption())
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.

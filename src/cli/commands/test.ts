@@ -13,6 +13,7 @@ import { recordFailures } from '../../grade/failed-record.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
 import { checkOutputFile } from './output-file.ts';
+import { chooseVariants } from './variants-flags.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -27,6 +28,8 @@ export type TestFlags = {
   output?: string;
   watch?: boolean;
   failed?: boolean;
+  variants?: boolean;
+  seed?: string;
   isolation?: IsolationMode;
 };
 
@@ -50,6 +53,9 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   if (isolation.warning !== undefined && flags.watch !== true)
     await write(io.stderr, `warning: ${isolation.warning}\n`);
   options.sandbox = isolation.sandbox;
+  const variants = await chooseVariants(flags, io);
+  if (variants.note !== undefined) await write(io.stderr, `note: ${variants.note}\n`);
+  if (variants.seed !== undefined) options.variants = { seed: variants.seed };
   if (flags.failed === true) {
     options.cases = await failedCases(options.dir, flags);
     if (options.cases.length === 0) {
@@ -129,6 +135,8 @@ export function rerunFailures(flags: TestFlags, report: RunReport, recorded = tr
   const parts = ['npx', 'theinference', 'test', '--stage', flags.stage];
   if (flags.dir !== undefined) parts.push('--dir', flags.dir);
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
+  // The same variants again: a failure on one is seen again, not another draw.
+  if (report.variants !== undefined) parts.push('--seed', String(report.variants.seed));
   const failed = report.cases.filter((r) => r.status === 'fail');
   if (recorded && failed.length > NAMED_RERUN) parts.push('--failed');
   else for (const c of failed) parts.push('--case', c.name);

@@ -1,4 +1,4 @@
-import type { CaseResult, RunReport } from '../types.ts';
+import type { CaseResult, RunReport, VariantSummary } from '../types.ts';
 import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
 import { visibleText } from './visible-text.ts';
@@ -12,6 +12,9 @@ export type JsonReport = {
   stage: string;
   passed: number;
   failed: number;
+  // The run's variants (null when it ran none): the seed, how many cases' variants were judged, and the cases that
+  // had none, with why.
+  variants: VariantSummary | null;
   tests: JsonTest[];
 };
 
@@ -55,6 +58,7 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
     stage: report.stage,
     passed: report.passed,
     failed: report.failed,
+    variants: report.variants ?? null,
     tests,
   };
 }

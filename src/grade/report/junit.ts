@@ -22,6 +22,7 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="theinference" ${counts}>`,
     `  <testsuite name=${stage} ${counts}>`,
+    ...properties(report),
     ...report.cases.flatMap((c) => testcase(c, stage, ctx.diagnose)),
     '  </testsuite>',
     '</testsuites>',
@@ -41,6 +42,19 @@ function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => str
   }
   if (c.output !== '') body.push(`      <system-out>${xmlCdata(visibleText(c.output))}</system-out>`);
   return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
+}
+
+// The run's variants as suite properties, which JUnit consumers keep beside the cases.
+function properties(report: RunReport): string[] {
+  const v = report.variants;
+  if (v === undefined) return [];
+  return [
+    '    <properties>',
+    `      <property name="variants.seed" value="${v.seed}"/>`,
+    `      <property name="variants.judged" value="${v.judged}"/>`,
+    `      <property name="variants.none" value="${v.none.length}"/>`,
+    '    </properties>',
+  ];
 }
 
 // JUnit times are seconds; three decimals keep milliseconds.

@@ -5,6 +5,7 @@ import { firstOfCause, groupFailures } from './group-failures.ts';
 import { painter } from './paint.ts';
 import { renderGroup } from './render-group.ts';
 import type { CaseResult, RunReport } from '../types.ts';
+import { variantsLine } from './variants-line.ts';
 import { visibleText } from './visible-text.ts';
 
 // One line for a case whose verdict just arrived.
@@ -44,6 +45,7 @@ export function renderPretty(report: RunReport, options: { color: boolean; rerun
   const summary = [
     ` ${c.dim('Stage')}  ${report.stage}`,
     ` ${c.dim('Cases')}  ${counts.join(c.dim(' | '))} ${c.dim(`(${total})`)}`,
+    ...(report.variants === undefined ? [] : [` ${c.dim('Also')}   ${variantsLine(report.variants)}`]),
     ` ${c.dim('Time')}   ${(report.durationMs / 1000).toFixed(2)} s`,
     '',
     // Alone on its line and never coloured, for scripts and for people skimming a log.

@@ -22,7 +22,8 @@ export function renderFailure(result: CaseResult, options: { color: boolean }): 
   const lines = [title, `  ${visibleText(failure.message)}`];
   if (failure.call !== undefined) lines.push(`  ${c.dim('input:')} ${short(failure.call.input, INPUT_CHARS)}`);
   if (failure.kind === 'mismatch' || failure.kind === 'result-count') {
-    const labels = { expected: 'expected (snapshot)', received: 'received (your program)' };
+    const expected = failure.variant === undefined ? 'expected (snapshot)' : 'expected (the reference, on the variant)';
+    const labels = { expected, received: 'received (your program)' };
     const diff = renderValueDiff(failure.expected, failure.received, { color: options.color, labels });
     lines.push('', indent(diff, '    '));
   }

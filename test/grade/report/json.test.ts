@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT_LIMIT, OUTPUT_NOTICE, render } from '../../../src/grade/report/json.ts';
 import { plainText } from '../../../src/grade/report/plain-text.ts';
 import { caseStatus } from '../../../src/grade/report/case-status.ts';
-import { ctx, diagnose, RUNS } from './reports.ts';
+import { ctx, diagnose, RUNS, VARIANT_SEED } from './reports.ts';
 
 // Every string in a parsed JSON value.
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
 
-const TOP_KEYS = ['version', 'status', 'message', 'stage', 'passed', 'failed', 'tests'];
+const TOP_KEYS = ['version', 'status', 'message', 'stage', 'passed', 'failed', 'variants', 'tests'];
 const TEST_KEYS = ['name', 'status', 'message', 'output'];
 
 describe('json reporter', () => {
@@ -53,6 +53,15 @@ describe('json reporter', () => {
   ])('the %s run has status %s', (name, status, message) => {
     const parsed = JSON.parse(render(RUNS[name]!, ctx));
     expect([parsed.status, parsed.message]).toEqual([status, message]);
+  });
+
+  it('says the seed of its variants, how many were judged and which cases had none; null without', () => {
+    expect(JSON.parse(render(RUNS.variants!, ctx)).variants).toEqual({
+      seed: VARIANT_SEED,
+      judged: 2,
+      none: [{ name: 'bash-environment', why: 'nothing in it to rename' }],
+    });
+    expect(JSON.parse(render(RUNS.passing!, ctx)).variants).toBeNull();
   });
 
   it('is an error, with the first diagnosis as its message, when every case errored', () => {

@@ -72,6 +72,21 @@ describe('renderPretty', () => {
     expect(text).toContain('warning: your cases affect each other');
   });
 
+  it("says the variants' seed, and labels a variant's expected result as the reference's", () => {
+    const failure = {
+      kind: 'mismatch' as const,
+      message: 'variant (seed 7): call 1 of 1 (Read) differs',
+      variant: { seed: 7 },
+    };
+    const failed: CaseResult = {
+      ...crash,
+      failure: { ...failure, expected: { content: '1: Q' }, received: { content: '1: A' } },
+    };
+    const text = renderPretty(report([failed], { variants: { seed: 7, judged: 1, none: [] } }), { color: false });
+    expect(text).toContain(' Also   variants: seed 7, 1 case also checked on renamed files (--seed 7 repeats them)');
+    expect(text).toContain('- expected (the reference, on the variant)');
+  });
+
   it('keeps the count line plain even in colour', () => {
     const lines = renderPretty(report([pass('a'), crash]), { color: true }).split('\n');
     expect(lines).toContain('1 passed, 1 failed');

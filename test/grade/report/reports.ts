@@ -1,6 +1,7 @@
 // Realistic run reports for the reporter tests, built in code: what runStage returns for a passing run, a
 // run with each kind of failure, and one full of hostile text from a student's program.
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
+import { variantHint } from '../../../src/grade/variants/judge-variant.ts';
 
 // A passing case, optionally with something the program printed.
 export const pass = (name: string, output = ''): CaseResult => ({
@@ -126,6 +127,28 @@ export function diagnose(c: CaseResult): string {
   return `${lines.join('\n')}\n`;
 }
 
+// A case that passed as written and failed its variant (src/grade/variants/judge-variant.ts), and a run with
+// variants: its seed, how many were judged, and a case that had none.
+export const VARIANT_SEED = 41730;
+export const variantFailure: CaseResult = {
+  ...mismatch,
+  name: 'read-routes-to-view',
+  failure: {
+    ...mismatch.failure!,
+    message: `variant (seed ${VARIANT_SEED}): call 1 of 1 (Read) differs: "content": expected "1: Q", received "1: A"`,
+    call: { tool: 'Read', input: { path: 'q.txt' } },
+    expected: { content: '1: Q' },
+    received: { content: '1: A' },
+    variant: { seed: VARIANT_SEED },
+    hint: variantHint(VARIANT_SEED),
+    hintCause: 'variant',
+  },
+};
+const withVariants = (run: RunReport): RunReport => ({
+  ...run,
+  variants: { seed: VARIANT_SEED, judged: 2, none: [{ name: 'bash-environment', why: 'nothing in it to rename' }] },
+});
+
 // The reporters' context, as the grader passes it.
 export const ctx = { diagnose };
 
@@ -139,6 +162,7 @@ export const RUNS: Record<string, RunReport> = {
   hostile: report('register-tools', [hostile, pass('echo', HOSTILE_OUTPUT)]),
   'all errored': report('register-tools', [crash, { ...crash, name: 'bash-alias-2' }]),
   empty: report('register-tools', []),
+  variants: withVariants(report('register-tools', [pass('echo'), variantFailure])),
   'many failures': report(
     'register-tools',
     Array.from({ length: 13 }, (_, i) => ({ ...mismatch, name: `case-${String(i).padStart(2, '0')}` })),
