@@ -66,7 +66,8 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .requiredOption('--stage <slug>', 'the stage to grade (list them with `theinference stages`)')
     .option(
       '--dir <path>',
-      'your course directory (default: the nearest directory at or above this one with program.ts and a package.json)',
+      'your course directory (default: the nearest directory at or above this one with program.ts and a package.json); repeat it, or give a glob, to grade a class',
+      collect,
     )
     .addOption(caseOption())
     .option('--bail', 'stop at the first failing case')
@@ -75,9 +76,13 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       '--jobs <n>',
       'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4)',
     )
-    .option('--shard <i/n>', 'grade only the i-th of n deterministic shards (CI matrices)')
+    .option('--shard <i/n>', 'grade only the i-th of n deterministic shards of the cases, or of a class (CI matrices)')
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
-    .option('--output <file>', 'write the report to a file instead of stdout')
+    .option(
+      '--output <file>',
+      "write the report to a file instead of stdout; for a class, a pattern ('reports/{name}.xml') or a directory",
+    )
+    .option('--summary <file>', "write the class's summary (submission, passed, failed, verdict) as .json or .csv")
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
     .option(

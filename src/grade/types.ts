@@ -1,4 +1,5 @@
 import type { Call } from '../course/types.ts';
+import type { Visibility } from './case-grading.ts';
 import type { StandbySource } from './run/run-program.ts';
 
 // Why a case failed. Errors are data until the CLI edge: reporters render these, nothing throws.
@@ -42,6 +43,10 @@ export type CaseResult = {
   failure?: Failure;
   // What the program wrote to stderr (and any stray stdout) for this case, tail-capped.
   output: string;
+  // What the case is worth and who sees it, when its case file says (src/grade/case-grading.ts): gradebooks read
+  // them, the other reporters do not.
+  points?: number;
+  visibility?: Visibility;
 };
 
 export type RunReport = {

@@ -42,7 +42,7 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     ],
     [
       ['test', '--stage', 'register-tools', '--reporter', 'xml'],
-      "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github.\n(add --help for usage)\n",
+      "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github, gradescope.\n(add --help for usage)\n",
     ],
     [['test'], "error: required option '--stage <slug>' not specified\n(add --help for usage)\n"],
     [
@@ -315,7 +315,7 @@ describe('rerunFailures', () => {
 
   it.each([
     [{}, 'npx theinference test --stage register-tools --case a --case b'],
-    [{ dir: 'my course' }, "npx theinference test --stage register-tools --dir 'my course' --case a --case b"],
+    [{ dir: ['my course'] }, "npx theinference test --stage register-tools --dir 'my course' --case a --case b"],
     [
       { timeout: '20000', jobs: '4', shard: '1/2' },
       'npx theinference test --stage register-tools --timeout 20000 --case a --case b',
@@ -327,7 +327,7 @@ describe('rerunFailures', () => {
   });
 
   it('names up to three failures, and re-runs more with --failed, so the command stays short', () => {
-    const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const, dir: 'c' };
+    const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const, dir: ['c'] };
     expect(rerunFailures(flags, report(['a', 'b', 'c']))).toBe(
       'npx theinference test --stage register-tools --dir c --case a --case b --case c',
     );

@@ -14,11 +14,17 @@ import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
 import { checkOutputFile } from './output-file.ts';
 import { chooseVariants } from './variants-flags.ts';
+import { basename } from 'node:path';
+import { NAME_TOKEN, summaryPath } from './report-paths.ts';
+import { isClass } from './submissions.ts';
+import { writeSummary } from './write-summary.ts';
+import { oneRun } from '../../grade/run-class.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
   stage: string;
-  dir?: string;
+  // Every --dir given: one course directory, or several (or a glob) for a class.
+  dir?: string[];
   case: string[];
   bail?: boolean;
   timeout?: string;
@@ -26,6 +32,7 @@ export type TestFlags = {
   shard?: string;
   reporter: ReporterName;
   output?: string;
+  summary?: string;
   watch?: boolean;
   failed?: boolean;
   variants?: boolean;
@@ -36,8 +43,10 @@ export type TestFlags = {
 // Failures up to this many are re-run by name (a command that works anywhere); more, with --failed.
 const NAMED_RERUN = 3;
 
-// Runs the command: watch mode, or one run whose report goes to stdout or --output.
+// Runs the command: a class (several --dir, or a glob), watch mode, or one run whose report goes to stdout or
+// --output.
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+  if (isClass(flags.dir ?? [])) return (await import('./test-class.ts')).classCommand(flags, io);
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.watch === true && (flags.output !== undefined || flags.reporter !== 'pretty')) {
@@ -46,7 +55,13 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
       '--watch shows the terminal report: drop --reporter and --output, or drop --watch.',
     );
   }
-  const output = flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output);
+  const name = basename(options.dir);
+  const output =
+    flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output.split(NAME_TOKEN).join(name));
+  const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
+  if (summary !== undefined && flags.watch === true) {
+    throw new HarnessError('BAD_FLAG', '--watch writes no summary: drop --summary, or drop --watch.');
+  }
   // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
   const isolation = await chooseSandbox(flags.isolation, io.env);
   // Watch mode shows it with every report instead: its first run would clear it off the screen at once.
@@ -97,8 +112,12 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     await writeAtomically(output, text);
     await write(
       io.stdout,
-      `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`,
+      `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output!.split(NAME_TOKEN).join(name)}\n`,
     );
+  }
+  if (summary !== undefined) {
+    const files = new Map(output === undefined ? [] : [[name, output]]);
+    await writeSummary(summary, oneRun(report, { name, dir: options.dir }), files);
   }
   return report.failed > 0 ? 'fail' : 'pass';
 }
@@ -107,7 +126,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
 export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
   return {
     stage: flags.stage,
-    dir: courseDirFor(io.cwd, flags.dir),
+    dir: courseDirFor(io.cwd, flags.dir?.[0]),
     cases: flags.case,
     env: io.env,
     ...(flags.bail === true ? { bail: true } : {}),
@@ -122,7 +141,7 @@ export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
   };
 }
 
-function positiveInteger(flag: string, text: string, what: string): number {
+export function positiveInteger(flag: string, text: string, what: string): number {
   const n = Number(text);
   if (/^\d+$/.test(text.trim()) && Number.isSafeInteger(n) && n > 0) return n;
   throw new HarnessError('BAD_FLAG', `${flag} '${text}' is not a whole number above 0: give ${what}.`);
@@ -133,7 +152,7 @@ function positiveInteger(flag: string, text: string, what: string): number {
 // directory), so the command stays short however many failed.
 export function rerunFailures(flags: TestFlags, report: RunReport, recorded = true): string {
   const parts = ['npx', 'theinference', 'test', '--stage', flags.stage];
-  if (flags.dir !== undefined) parts.push('--dir', flags.dir);
+  for (const dir of flags.dir ?? []) parts.push('--dir', dir);
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
   // The same variants again: a failure on one is seen again, not another draw.
   if (report.variants !== undefined) parts.push('--seed', String(report.variants.seed));
