@@ -5,23 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseResultLine } from './parse-result-line.ts';
-import { MAX_LINE_BYTES, runProgram, type InFlight, type ProgramResult, type ProgramRun } from './run-program.ts';
+import type { CaseOutcome } from './case-outcome.ts';
+import type { ProgramResult } from './program-machine.ts';
+import { runProgram, type ProgramRun } from './run-program.ts';
 
 // A case as the pool knows it: a name to report and the case file whose object program.ts is given.
 export type BatchCase = { name: string; file: string };
 
-// What the program did with one case. `beforeAnyCase`: the process failed before its first case (it does not
-// load, or prints something else first), so every case of its batch gets the same outcome. `calling`: the call
-// the case was making when its process timed out or died, or 'none' when the program reports its calls and none
-// of this case's had started (absent when it is not known: a program.ts that reports no calls).
-export type CaseOutcome = (
-  | { kind: 'results'; results: unknown[] }
-  | { kind: 'bad-line'; reason: string }
-  | { kind: 'exited'; code: number | null; signal: string | null }
-  | { kind: 'timeout'; timeoutMs: number }
-  | { kind: 'overflow'; limitBytes: number }
-  | { kind: 'spawn-failed'; message: string }
-) & { beforeAnyCase?: boolean; calling?: InFlight | 'none' };
+export type { CaseOutcome };
 
 // One case's outcome, its share of the output, and whether something ran before it in the same process.
 export type CaseRun = { name: string; outcome: CaseOutcome; output: string; durationMs: number; shared: boolean };
@@ -174,11 +165,10 @@ function endOutcome(result: ProgramResult, inCase: boolean): CaseOutcome {
     case 'exited':
       return { kind: 'exited', code: end.code, signal: end.signal, ...calling };
     case 'timeout':
-      return { kind: 'timeout', timeoutMs: end.limitMs, ...calling };
+      return { ...end, ...calling };
     case 'overflow':
-      return { kind: 'overflow', limitBytes: MAX_LINE_BYTES };
     case 'spawn-failed':
-      return { kind: 'spawn-failed', message: end.message };
+      return end;
     case 'stopped':
       return { kind: 'exited', code: null, signal: 'SIGKILL' };
   }
