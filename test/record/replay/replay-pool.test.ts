@@ -49,3 +49,16 @@ describe('a replayed command', () => {
     expect(await readFile(target, 'utf8').catch(() => null)).toBeNull();
   });
 });
+
+describe('a seed the reference cannot hold', () => {
+  it.each(['', '.', 'src/', '../x'])(
+    '%j fails the replay with what is wrong, and the worker serves the next',
+    async (path) => {
+      await expect(pool.replay({ files: { [path]: '' }, calls: [bash('true')] })).rejects.toThrow(
+        'must be a relative path inside the sandbox, naming a file',
+      );
+      const run = await pool.replay({ files: { 'a.txt': 'A' }, calls: [bash('cat a.txt')] });
+      expect(run.results).toEqual([{ content: 'A', is_error: false, exit_code: 0 }]);
+    },
+  );
+});
