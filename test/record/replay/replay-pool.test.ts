@@ -62,3 +62,51 @@ describe('a seed the reference cannot hold', () => {
     },
   );
 });
+
+describe('a session', () => {
+  it('replays a case call by call, each where the last left the sandbox, and undoes the last on request', async () => {
+    const session = await pool.session({ 'a.txt': 'A\n' });
+    try {
+      expect((await session.call(bash('echo B >> a.txt; cat a.txt'))).result).toEqual({
+        content: 'A\nB\n',
+        is_error: false,
+        exit_code: 0,
+      });
+      expect(await session.undo()).toBe(true);
+      const step = await session.call({ tool: 'Read', input: { path: 'a.txt' } });
+      expect(step.result).toEqual({ content: '1: A' });
+      // A whole case on the same worker meanwhile, in a sandbox of its own.
+      expect((await session.replay({ files: {}, calls: [bash('ls')] })).results).toEqual([
+        { content: '', is_error: false, exit_code: 0 },
+      ]);
+      expect((await session.call(bash('cat a.txt'))).result).toMatchObject({ content: 'A\n' });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('reports what each call did: the file a write left, whether a command changed the sandbox, its time', async () => {
+    const session = await pool.session({});
+    try {
+      expect(await session.call({ tool: 'Write', input: { path: '<sandbox>/b.txt', file_text: 'b' } })).toEqual({
+        result: { content: 'File created successfully at: <sandbox>/b.txt' },
+        after: 'b',
+        unchanged: false,
+        bashMs: 0,
+      });
+      expect(await session.call(bash('true'))).toMatchObject({ unchanged: true, bashMs: expect.any(Number) });
+      expect(await session.call(bash('touch c'))).toMatchObject({ unchanged: false });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('fails its first call with what is wrong when the seed cannot be held, and the worker serves the next', async () => {
+    const bad = await pool.session({ '': 'x' });
+    await expect(bad.call(bash('true'))).rejects.toThrow('must be a relative path inside the sandbox');
+    await bad.close();
+    const good = await pool.session({ 'a.txt': 'A' });
+    expect((await good.call(bash('cat a.txt'))).result).toMatchObject({ content: 'A' });
+    await good.close();
+  });
+});
