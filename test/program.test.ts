@@ -236,6 +236,11 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
       data: { files: { '../x': 'x' }, calls: [] },
       message: '"files"["../x"] must be a relative path',
     },
+    ...['', '.', 'src/', 'src/./a.ts', 'a//b', '/etc/x', 'C:\\x', '\\x'].map((path) => ({
+      name: `a file path naming no file below the sandbox: ${JSON.stringify(path)}`,
+      data: { files: { [path]: 'x' }, calls: [] },
+      message: `"files"[${JSON.stringify(path)}] must be a relative path inside the sandbox, naming a file`,
+    })),
     {
       name: 'files that cannot be seeded',
       data: { files: { a: 'x', 'a/b': 'y' }, calls: [] },
@@ -244,7 +249,7 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
   ];
   it.each(rows)('$name', async ({ name, data, message }) => {
     const first = await writeCase('good', good);
-    const bad = await writeCase(name.replace(/ /g, '-'), data);
+    const bad = await writeCase(name.replace(/[^\w]+/g, '-'), data);
     const run = await runProgram(['dispatch', first, bad]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(message.replace('<file>', bad));
