@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { packageRoot } from '../../course/stages.ts';
 import { HarnessError } from '../../errors.ts';
 import { ciIsSet } from '../../grade/run/isolation/isolation-mode.ts';
-import { hasReference, REFERENCE_FILE } from '../../grade/variants/plan-variants.ts';
+import { hasReference, REFERENCE_FILE } from '../../course/reference.ts';
 import type { CommandIo } from './io.ts';
 
 // The seed, when the run has variants; `note` when CI would have run them but cannot, said on stderr.

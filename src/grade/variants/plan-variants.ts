@@ -1,7 +1,7 @@
 // The variants of a run: made once for its selected cases (whatever the number of submissions), written as case
 // files into a temp dir of the grader's own (a program gets its cases on stdin, never this dir), and run through the
 // reference in its own sandbox while the submissions' programs run, for the results each variant must give.
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Case, CaseFile } from '../../course/types.ts';
@@ -79,24 +79,6 @@ export async function planVariants(request: VariantRequest): Promise<VariantPlan
       return removeTree(dir);
     },
   };
-}
-
-// The reference a variant's expected results come from: the package's own dispatcher beside its program.ts and
-// tools. A course repository has it; the package students install leaves it out.
-export const REFERENCE_FILE = 'src/execute.ts';
-
-// Whether the package at `root` holds the reference, so that variants can be judged.
-export async function hasReference(root: string): Promise<boolean> {
-  const files = [REFERENCE_FILE, 'program.ts', 'src/tools/index.ts'];
-  const found = await Promise.all(
-    files.map((f) =>
-      stat(join(root, f)).then(
-        (s) => s.isFile(),
-        () => false,
-      ),
-    ),
-  );
-  return found.every(Boolean);
 }
 
 // The pool's name for the variant of case `name`.
