@@ -5,7 +5,11 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,hangs,import,record,record-hangs,proxy]
+// And what variants cost (the grader with and without them), and a class of 50 submissions in one run against 50
+// separate runs.
+//
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--class-rounds N]
+//        [--only cold,memory,profile,phases,watch,hangs,variants,class,import,record,record-hangs,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -16,6 +20,7 @@ import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
 import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
 import { measureHangs, type HangSample } from './hangs.ts';
+import { measureClass, SUBMISSIONS, type ClassSample } from './class-run.ts';
 import { measureImport } from './record-import.ts';
 import { HANGING_COUNTS, measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
@@ -38,6 +43,8 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
+// A class round grades 50 submissions twice over (one run, then 50 runs), with and without variants: minutes each.
+const classRounds = flag('--class-rounds', 1);
 const SECTIONS = [
   'cold',
   'memory',
@@ -45,6 +52,8 @@ const SECTIONS = [
   'phases',
   'watch',
   'hangs',
+  'variants',
+  'class',
   'import',
   'record',
   'record-hangs',
@@ -90,6 +99,8 @@ async function main(): Promise<void> {
   const phases = only.has('phases') ? await measurePhases() : [];
   const watch = only.has('watch') ? await measureWatchMode() : [];
   const hangs = only.has('hangs') ? await measureHangMode() : [];
+  const variants = only.has('variants') ? await measureVariants() : new Map<string, number[]>();
+  const klass = only.has('class') ? await measureClassRuns() : [];
   const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
   const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
   const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
@@ -136,6 +147,19 @@ async function main(): Promise<void> {
       const seconds = `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
       log(`${name.padEnd(TARGET_WIDTH)}${seconds.padEnd(24)}${verdict(s.median <= 15_000)}`);
     }
+  }
+  if (only.has('variants')) {
+    const cost = ratio(variants.get(WITH_VARIANTS) ?? [], variants.get(WITHOUT_VARIANTS) ?? []);
+    log(`${'  with variants / without ≤ 2'.padEnd(TARGET_WIDTH)}${range(cost).padEnd(24)}${verdict(cost.median <= 2)}`);
+  }
+  for (const withVariants of [false, true]) {
+    const ms = (approach: string) =>
+      klass.filter((k) => k.variants === withVariants && k.approach === approach).map((k) => k.ms);
+    const [one, separate] = [ms('one run'), ms('separate runs')];
+    if (one.length === 0) continue;
+    const saved = ratio(separate, one);
+    const name = `  ${SUBMISSIONS} runs / 1 run of ${SUBMISSIONS}${withVariants ? ', variants' : ''} ≥ 1.3`;
+    log(`${name.padEnd(TARGET_WIDTH)}${range(saved).padEnd(24)}${verdict(saved.median >= 1.3)}`);
   }
   if (proxy !== undefined) {
     for (const [name, q] of [
@@ -199,6 +223,8 @@ async function main(): Promise<void> {
     phases,
     watch,
     hangs,
+    variants: Object.fromEntries(variants),
+    class: klass,
     import: imported,
     record: recorded,
     recordHangs,
@@ -351,6 +377,36 @@ async function measureHangMode(): Promise<HangSample[]> {
       );
     }
   }
+  log();
+  return samples;
+}
+
+const WITHOUT_VARIANTS = 'grader, cold, sandboxed, --no-variants';
+const WITH_VARIANTS = 'grader, cold, sandboxed, --variants';
+
+// Every case again as its variant, and the reference beside it: the same course, the same rounds.
+async function measureVariants(): Promise<Map<string, number[]>> {
+  log(`variants: the reference course graded without and with them, ${runs} rounds:`);
+  const grade = (flag: string) => () =>
+    runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'required', flag], {
+      cwd: dir,
+      env: { CI: '', THEINFERENCE_VARIANTS: '' },
+      expect: ALL_PASS,
+    });
+  const times = await measureRounds([
+    { name: WITHOUT_VARIANTS, run: grade('--no-variants') },
+    { name: WITH_VARIANTS, run: grade('--variants') },
+  ]);
+  for (const [name, ms] of times) log(`  ${name.padEnd(48)}${formatSeconds(summarise(ms))}`);
+  log();
+  return times;
+}
+
+async function measureClassRuns(): Promise<ClassSample[]> {
+  log(
+    `a class: ${SUBMISSIONS} submissions (every fifth wrong) in one run against ${SUBMISSIONS} separate runs one after another, default --jobs, sandboxed, ${classRounds} round(s) each way:`,
+  );
+  const samples = await measureClass({ packageRoot, stage: STAGE, rounds: classRounds, log });
   log();
   return samples;
 }

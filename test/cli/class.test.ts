@@ -104,6 +104,16 @@ describe('a class in one run', () => {
     );
   });
 
+  it('writes a summary of one course directory too, beside its full report', async () => {
+    const { exitCode, stdout } = await grade(['--dir', 'submissions/bob', '--summary', 'one.json']);
+    expect(exitCode).toBe(1);
+    expect(stdout).toMatch(/^─── \d+ failed ─+$/m);
+    const summary = JSON.parse(await readFile(join(root, 'one.json'), 'utf8'));
+    expect(summary.submissions.map((s: { name: string; verdict: string }) => [s.name, s.verdict])).toEqual([
+      ['bob', 'fail'],
+    ]);
+  });
+
   it('splits the submissions, not the cases, over a matrix', async () => {
     const shards = await Promise.all(
       ['1/2', '2/2'].map(async (shard) => {

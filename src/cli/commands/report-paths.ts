@@ -49,6 +49,12 @@ export async function reportPaths(
     for (const s of submissions)
       paths.set(s.name, await checkOutputFile(cwd, join(dir, `${s.name}.${EXTENSIONS[reporter]}`)));
   }
+  if (new Set(paths.values()).size < paths.size) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--output ${JSON.stringify(output)} gives several submissions the same file: keep ${NAME_TOKEN} in the file's own name, e.g. --output 'reports/${NAME_TOKEN}.${EXTENSIONS[reporter]}'.`,
+    );
+  }
   for (const [name, file] of paths) {
     const inside = submissions.find((s) => isWithin(s.dir, file));
     if (inside !== undefined) {

@@ -48,6 +48,10 @@ describe('reportPaths', () => {
     ['missing/', /^--output "missing\/" is a directory that does not exist: create it first \(mkdir -p missing\/\)/],
     ['nowhere/{name}.xml', /^--output ".*nowhere\/alice\.xml" is in .*nowhere, which does not exist/],
     [
+      'reports/{name}/../all.xml',
+      /^--output "reports\/\{name\}\/\.\.\/all\.xml" gives several submissions the same file/,
+    ],
+    [
       'subs/{name}/report.xml',
       /^--output would write alice's report to .*subs\/alice\/report\.xml, inside the submission .*subs\/alice: write reports outside the submissions/,
     ],
