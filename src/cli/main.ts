@@ -74,7 +74,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--timeout <ms>', 'per-case timeout in milliseconds (default: 10000)')
     .option(
       '--jobs <n>',
-      'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4)',
+      'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4; for a class, submissions at once, one per CPU)',
     )
     .option('--shard <i/n>', 'grade only the i-th of n deterministic shards of the cases, or of a class (CI matrices)')
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))

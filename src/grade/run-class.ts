@@ -6,6 +6,7 @@
 import { packageRoot, requireStage } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { checkCourseDir } from './run/check-course-dir.ts';
+import { availableParallelism } from 'node:os';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
@@ -45,6 +46,13 @@ export type ClassOptions = Omit<RunOptions, 'dir' | 'onCaseResult' | 'standbys' 
   onSubmission?: (result: SubmissionResult) => void;
 };
 
+// How many submissions are graded at once without --jobs: one per core. A run of one course directory keeps a core
+// for its cases' bash calls (default-jobs.ts), since a second process there costs a second start for no more work;
+// a class pays one start per submission however they are spread, so every core can start and run one.
+export function defaultClassJobs(): number {
+  return Math.max(1, availableParallelism());
+}
+
 // Grades every submission; misuse of the grader itself (unknown stage, a bad case file, --case matching nothing)
 // is a HarnessError before any submission is graded.
 export async function runClass(options: ClassOptions): Promise<ClassReport> {
@@ -66,10 +74,9 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
     // A bad case file is the course's, not a submission's: found once, before any submission runs.
     await plan.judging();
     const queue = [...options.submissions];
-    const jobs = options.jobs ?? defaultJobs();
-    const workers = Math.max(1, Math.min(jobs, queue.length));
+    const workers = Math.max(1, Math.min(options.jobs ?? defaultClassJobs(), queue.length));
     // Fewer submissions than jobs: each gets a share of the processes, as one run of its own would.
-    const share = Math.max(1, Math.floor(jobs / workers));
+    const share = Math.max(1, Math.floor((options.jobs ?? defaultJobs()) / workers));
     let broken = false;
     const work = async (): Promise<void> => {
       for (let next = queue.shift(); next !== undefined && !broken; next = queue.shift()) {
