@@ -5,10 +5,10 @@
 // submission, and `.git/config` holds the CI job's token after actions/checkout. Capped in files and bytes, so a
 // huge directory is one clear error rather than a full disk.
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, readdir, readlink } from 'node:fs/promises';
+import { readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '../../../errors.ts';
+import { readAsData } from './read-as-data.ts';
 
 // A regular file of the submission: its path relative to the submission, '/'-separated, and its bytes.
 export type SubmissionFile = { path: string; data: Buffer; executable: boolean };
@@ -75,9 +75,9 @@ export async function readSubmission(dir: string, limits = SUBMISSION_LIMITS): P
         const target = await readlink(join(dir, path)).catch(() => '?');
         skipped.push({ path, what: `a link to ${target}` });
       } else if (entry.isFile()) {
-        const file = await readRegular(join(dir, path), limits.bytes - bytes);
+        const file = await readAsData(join(dir, path), limits.bytes - bytes);
         if (file === 'too large') throw tooLarge(`more than ${limits.bytes / 1024 / 1024} MB of files`);
-        if (file === undefined) skipped.push({ path, what: 'not a regular file' });
+        if (file === 'missing' || file === 'not regular') skipped.push({ path, what: 'not a regular file' });
         else {
           bytes += file.data.length;
           files.push({ path, ...file });
@@ -90,26 +90,4 @@ export async function readSubmission(dir: string, limits = SUBMISSION_LIMITS): P
   const hash = createHash('sha256');
   for (const f of files) hash.update(`${f.path}\0${f.executable ? 'x' : '-'}\0${f.data.length}\0`).update(f.data);
   return { files, skipped, digest: hash.digest('hex') };
-}
-
-// A regular file's bytes, opened without following a link and without waiting on a FIFO (either could have
-// replaced what the listing saw); undefined when it is not a regular file any more, 'too large' past `budget`.
-async function readRegular(
-  path: string,
-  budget: number,
-): Promise<{ data: Buffer; executable: boolean } | undefined | 'too large'> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
-    () => undefined,
-  );
-  if (handle === undefined) return undefined;
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
-    if (info.size > budget) return 'too large';
-    const data = await handle.readFile();
-    if (data.length > budget) return 'too large';
-    return { data, executable: (info.mode & 0o111) !== 0 };
-  } finally {
-    await handle.close();
-  }
 }

@@ -93,6 +93,17 @@ describe('the submission is data: nothing in it configures the grader', () => {
   });
 });
 
+describe('a link where the grader reads the submission itself is never followed', () => {
+  it('refuses a package.json that is a link to /dev/zero (exit 2), reading none of it', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-postinstall');
+    await rm(join(submission, 'package.json'));
+    await symlink('/dev/zero', join(submission, 'package.json'));
+    const step = await gradeStep(grader, scratch.root, submission, COURSE_CASES);
+    expect(step.exitCode).toBe(2);
+    expect(step.stderr).toContain(`${join(submission, 'package.json')} is not valid JSON (it is not a regular file`);
+  });
+});
+
 describe('a node_modules that is a link is never followed or mounted', () => {
   it.each<[string, () => string, () => string]>([
     ['a checkout of the course repository', () => REPO, () => grader],
