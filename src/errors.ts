@@ -13,7 +13,8 @@ export type HarnessErrorCode =
   | 'CANNOT_WRITE'
   | 'NO_RECORD'
   | 'NO_SANDBOX'
-  | 'NO_REFERENCE';
+  | 'NO_REFERENCE'
+  | 'SUBMISSION_TOO_LARGE';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

@@ -116,12 +116,13 @@ async function gradeSubmission(
 ): Promise<SubmissionResult> {
   try {
     await checkCourseDir(submission.dir);
+    // The stage was validated before any submission ran: what is refused now is this submission (too large, say).
+    return outcome(submission, await gradeCourse(plan, { ...options, dir: submission.dir }));
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     const report = await unrunReport(plan, submission.dir, error.message);
     return { ...submission, verdict: 'misuse', passed: 0, failed: report.failed, message: error.message, report };
   }
-  return outcome(submission, await gradeCourse(plan, { ...options, dir: submission.dir }));
 }
 
 // A graded submission's outcome: its program did not start when every case failed before running.

@@ -13,6 +13,7 @@ import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { runClass, type SubmissionResult } from '../../grade/run-class.ts';
 import { parseShard, shardOf } from '../../grade/select-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { clearOutputFile } from './output-file.ts';
 import { NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
 import { findSubmissions } from './submissions.ts';
 import { positiveInteger, rerunFailures, type TestFlags } from './test.ts';
@@ -42,6 +43,8 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
       ? new Map<string, string>()
       : await reportPaths(io.cwd, flags.output, submissions, flags.reporter);
   const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
+  // Nothing earlier stays at a path the run will write: a run that ends without a report leaves none there.
+  for (const file of [...files.values(), summary?.file]) if (file !== undefined) await clearOutputFile(file);
   const isolation = await chooseSandbox(flags.isolation, io.env);
   if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
   const variants = await chooseVariants(flags, io);

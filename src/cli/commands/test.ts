@@ -12,7 +12,7 @@ import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
-import { checkOutputFile } from './output-file.ts';
+import { checkOutputFile, clearOutputFile } from './output-file.ts';
 import { chooseVariants } from './variants-flags.ts';
 import { basename } from 'node:path';
 import { NAME_TOKEN, summaryPath } from './report-paths.ts';
@@ -62,6 +62,8 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   if (summary !== undefined && flags.watch === true) {
     throw new HarnessError('BAD_FLAG', '--watch writes no summary: drop --summary, or drop --watch.');
   }
+  // Nothing earlier stays at a path the run will write: a run that ends without its report leaves none there.
+  for (const file of [output, summary?.file]) if (file !== undefined) await clearOutputFile(file);
   // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
   const isolation = await chooseSandbox(flags.isolation, io.env);
   // Watch mode shows it with every report instead: its first run would clear it off the screen at once.
