@@ -1,28 +1,43 @@
-// The register-tools suite is only as good as the wrong dispatchers it catches: every catalogued mistake must
-// fail at least one case, and the reference must pass them all (which proves the comparison itself).
+// The register-tools suite is only as good as the wrong dispatchers it catches, and the grader's diagnosis only
+// as good as what it says about them: every catalogued mistake must fail at least one case, its failures must be
+// one message (one cause: the finding the probe made), and that message's hint must name the mistake and its fix.
+// The reference must pass every case (which proves the comparison itself).
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
+import { dispatch, observe } from '../program.ts';
 import { makeExecute } from '../src/execute.ts';
+import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
+import { groupFailures } from '../src/grade/report/group-failures.ts';
 import { CATALOGUE } from './fixtures/wrong-execute/catalogue.ts';
-import { firstFailure, loadCases, type SnapshotCase } from './fixtures/wrong-execute/first-failure.ts';
+import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-execute/', import.meta.url));
-const HELPERS = ['catalogue', 'first-failure'];
+const HELPERS = ['catalogue'];
+const DRIVER = { dispatch, observe } as Driver;
 
-let cases: SnapshotCase[] = [];
+let cases: GradedCase[] = [];
 beforeAll(async () => {
-  cases = await loadCases('register-tools');
+  cases = await loadGradedCases(REPO, 'register-tools');
 });
 
 test('the reference passes every case', async () => {
-  expect(cases.length).toBeGreaterThan(0);
-  expect(await firstFailure(cases, makeExecute)).toBeUndefined();
+  expect(cases.length).toBeGreaterThan(100);
+  const failed = (await gradeInProcess(cases, makeExecute, DRIVER)).filter((r) => r.status === 'fail');
+  expect(failed.map((r) => r.name)).toEqual([]);
 });
 
-test.each(CATALOGUE)('$slug fails at least one case', async ({ make }) => {
-  expect(await firstFailure(cases, make)).toBeDefined();
-});
+test.concurrent.each(CATALOGUE)(
+  '$slug fails at least one case, and all its failures are one message whose hint names it',
+  async ({ make, hint }) => {
+    const failed = (await gradeInProcess(cases, make, DRIVER)).filter((r) => r.status === 'fail');
+    expect(failed.length, 'the suite does not catch this mistake').toBeGreaterThan(0);
+    const messages = groupFailures(failed).map((g) => `${g.results[0]!.name}: ${g.results[0]!.failure?.hint}`);
+    expect(messages, 'one message').toHaveLength(1);
+    expect(failed[0]!.failure?.hint).toMatch(hint);
+  },
+  60_000,
+);
 
 test('the catalogue lists every wrong implementation in its directory, and only those', async () => {
   const files = (await readdir(CATALOGUE_DIR)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -'.ts'.length));

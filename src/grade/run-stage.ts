@@ -8,7 +8,10 @@ import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { openCourseCache } from './run/isolation/tsx-cache.ts';
+import { explainFailures } from './judge/explain-failures.ts';
+import { findMistakes } from './judge/find-mistakes.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
+import { probeRequest } from './judge/probe-calls.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { runBatches, type CaseRun } from './run/run-batches.ts';
@@ -95,10 +98,16 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 
   // Programs first: they need only the case files, and take far longer to start than the rest takes to load.
   const early: CaseRun[] = [];
+  // Each process runs the probe after its cases (program.ts's probe mode); the first observation is kept.
+  let observed: unknown;
   const batches = runBatches({
     ...common,
     ...standbys,
     ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
+    observe: probeRequest(),
+    onObserved: (o) => {
+      observed ??= o;
+    },
     cases: selected.filter((c) => c.snapshotted).map((c) => ({ name: c.name, file: c.file })),
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
@@ -113,7 +122,12 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     options.signal?.throwIfAborted();
     const checked = await recheck.finish();
     for (const result of checked.results) emit(result);
-    const cases = selected.flatMap((c) => results.get(c.name) ?? []);
+    const findings = observed === undefined ? [] : findMistakes(observed);
+    const cases = explainFailures(
+      selected.flatMap((c) => results.get(c.name) ?? []),
+      findings,
+      (name) => judging?.cases.get(name)?.data.calls,
+    );
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const edited = failed > 0 ? await programEdited(options.dir, root) : undefined;

@@ -35,6 +35,10 @@ export type BatchContext = {
   run: Omit<ProgramRun, 'cases' | 'onLine'>;
   // Whether the process runs the startup probe first.
   probe: boolean;
+  // What the probe asks program.ts's probe mode to observe (carried by the first line the process is given: the
+  // startup probe, or a run's only case), and who hears what it observed (printed after the last result line).
+  observe?: unknown;
+  onObserved?: (observed: unknown) => void;
   onCase: (run: CaseRun) => void;
   onWarning: (warning: string) => void;
   // The process got through the probe (or, without one, printed a result line): the program loads.
@@ -60,6 +64,7 @@ export async function runBatch(batch: BatchCase[], ctx: BatchContext): Promise<B
   const probe = ctx.probe;
   const offset = probe ? 1 : 0;
   const cases = await Promise.all([...(probe ? [STARTUP_PROBE] : []), ...batch.map((c) => c.file)].map(caseLine));
+  if (ctx.observe !== undefined) cases[0] = withObserve(cases[0]!, ctx.observe);
   let startupOutput = '';
   let startupFailure: string | undefined;
   let held: CaseRun | undefined;
@@ -122,6 +127,7 @@ export async function runBatch(batch: BatchCase[], ctx: BatchContext): Promise<B
   const finished = runProgram({
     ...ctx.run,
     cases,
+    ...(ctx.onObserved === undefined ? {} : { onObserved: ctx.onObserved }),
     onLine: (line) => {
       const parsed = parseResultLine(line.text);
       if (probe && line.index === 0) {
@@ -162,6 +168,17 @@ async function caseLine(file: string): Promise<string> {
     return JSON.stringify(JSON.parse(text));
   } catch {
     return text.replace(/[\r\n]+/g, ' ');
+  }
+}
+
+// The first line of a process with the probe's request in it (a line that is not a JSON object goes as it is).
+function withObserve(line: string, observe: unknown): string {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return line;
+    return JSON.stringify({ ...value, observe });
+  } catch {
+    return line;
   }
 }
 

@@ -33,6 +33,9 @@ export type PoolOptions = {
   // How many processes may be left finishing a slow case at once (LINGERING_PER_JOB × jobs when absent).
   maxLingering?: number;
   onCase: (run: CaseRun) => void;
+  // What the probe observes in every process but the re-runs alone, and who hears it (see BatchContext).
+  observe?: unknown;
+  onObserved?: (observed: unknown) => void;
   // Something of a process's temp space could not be removed (an immutable file): said once, never fatal.
   onWarning?: (warning: string) => void;
 };
@@ -90,6 +93,9 @@ export async function runBatches(options: PoolOptions): Promise<void> {
           ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
         },
         probe: probeEvery || batch.length > 1,
+        ...(options.observe === undefined || options.alone === true
+          ? {}
+          : { observe: options.observe, ...(options.onObserved ? { onObserved: options.onObserved } : {}) }),
         onCase,
         onWarning: (warning) => options.onWarning?.(warning),
         onLoaded: () => {

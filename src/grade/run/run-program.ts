@@ -4,7 +4,7 @@
 // (sandbox or process group, TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
 import { LineSplitter } from './line-splitter.ts';
-import { parseCallingLine } from './parse-result-line.ts';
+import { parseCallingLine, parseObservedLine } from './parse-result-line.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
 import { TailBuffer } from './tail-buffer.ts';
 
@@ -63,6 +63,8 @@ export type ProgramRun = {
   // Warm processes waiting for work (watch mode); a cold process is started when none is ready.
   standbys?: StandbySource;
   onLine: (line: ProgramLine) => 'continue' | 'stop';
+  // The probe's observation, when the program prints one after its last result line (program.ts's probe mode).
+  onObserved?: (observed: unknown) => void;
 };
 
 // Where warm standby processes come from: each is taken once, for one batch, and never given back; only one
@@ -156,7 +158,9 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
 
     const onLine = (text: string): void => {
       if (lines >= run.cases.length) {
-        output.push(`${text}\n`); // stray stdout after the last case: shown, not graded
+        const observed = parseObservedLine(text);
+        if (observed !== undefined) run.onObserved?.(observed.observed);
+        else output.push(`${text}\n`); // stray stdout after the last case: shown, not graded
         return;
       }
       const call = parseCallingLine(text);
