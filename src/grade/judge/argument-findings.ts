@@ -24,12 +24,15 @@ export function argumentSpecs(facts: Fact[]): FindingSpec[] {
       const list = args.filter((f) => f.index === index);
       const source = sources[index] ?? '';
       const via = typeof source === 'string' ? {} : { via: [...source] };
+      const problem = problemOf(list);
       for (const f of list) {
         // The whole input goes in whatever it holds.
         const when = f.got.kind === 'input' ? [] : [{ key: f.key, class: f.class, ...via }];
         conditions.set(JSON.stringify(when), when);
       }
-      const problem = problemOf(list);
+      // A key read in the wrong place breaks a call that sends it, whatever the right key holds.
+      const wrong = problem?.misread ?? (problem?.fact.got.kind === 'key' ? problem.fact.got.key : undefined);
+      if (wrong !== undefined) conditions.set(`read ${wrong}`, [{ key: wrong, class: 'present' }]);
       if (problem !== undefined) problems.push(problem);
     }
     if (problems.length === 0) continue;
@@ -71,8 +74,9 @@ function expression(p: Problem): string {
   return shown(got.value, 40);
 }
 
+// `a timeout of 0`, `an empty insert_text ("")`.
 function empty(key: string): string {
-  return KEY_KINDS[key] === 'number' ? '0' : '""';
+  return KEY_KINDS[key] === 'number' ? `an input.${key} of 0` : `an empty input.${key} ("")`;
 }
 
 // The sentence for a method's branch, given how its names read.
@@ -116,7 +120,8 @@ function reason(p: Problem, method: string): string {
   if (got.kind === 'key' && keys.includes(got.key)) return 'its arguments are out of order';
   if (got.kind === 'key') return `input.${got.key} goes where input.${key} goes`;
   if (got.kind === 'missing' && p.misread !== undefined) {
-    const snake = key.includes('_') && !p.misread.includes('_') ? ', in snake_case' : '';
+    const camel = key.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+    const snake = p.misread === camel && camel !== key ? ', in snake_case' : '';
     return `the model sends \`${key}\`${snake}, not \`${p.misread}\``;
   }
   if (got.kind === 'missing') return `input.${key} never reaches it`;
@@ -140,7 +145,7 @@ function otherWords(p: Problem, target: string, method?: string): string {
   if (p.when === 'edged') {
     return `${target} gets input.${key} trimmed: pass it as the model sent it, spaces and line breaks included`;
   }
-  const what = `an empty input.${key} (${empty(key)})`;
+  const what = empty(key);
   if (got.kind === 'key') {
     const source = METHODS[method ?? '']?.args.find((a) => typeof a !== 'string' && a.includes(key));
     const fix =

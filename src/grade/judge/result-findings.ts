@@ -108,8 +108,11 @@ function words(seen: Seen, names: string[]): string {
       return `the result of ${call} was not awaited: ${who} ${verb(names, 'puts', 'put')} the Promise in \`content\`; return the ToolOutput of ${call}(…) itself`;
     case 'too late':
       return `${who} ${verb(names, 'returns', 'return')} before ${call} has answered (\`content\` is still ""): its promise was not awaited (fire-and-forget, or a .then that stores the result too late); return or await it`;
-    case 'not an object':
-      return `${who} ${verb(names, 'returns', 'return')} ${shown(seen.example.printed, 30)}, not a ToolOutput object ({ content, is_error?, exit_code? }): ${asIs}`;
+    case 'not an object': {
+      const what =
+        typeof seen.example.printed === 'string' ? 'a string (the content alone?)' : `a ${typeof seen.example.printed}`;
+      return `${who} ${verb(names, 'returns', 'return')} ${what} where a ToolOutput object ({ content, is_error?, exit_code? }) is due: ${asIs}`;
+    }
     case 'changed':
       return `${who} ${verb(names, 'changes', 'change')} what ${call} returns (the grader's stand-in Tools answered ${shown(seen.example.want, 70)} and got back ${shown(seen.example.printed, 70)}): ${asIs}`;
   }
