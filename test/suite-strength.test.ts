@@ -35,7 +35,7 @@ test.concurrent.each(CATALOGUE)(
     const hints = groupFailures(failed).map((g) => g.results[0]!.failure?.hint ?? `(no hint) ${g.results[0]!.name}`);
     const wanted = Array.isArray(hint) ? hint : [hint];
     expect(hints, 'one message per mistake').toHaveLength(wanted.length);
-    wanted.forEach((pattern, k) => expect(hints[k]).toMatch(pattern));
+    for (const [k, pattern] of wanted.entries()) expect(hints[k]).toMatch(pattern);
   },
   60_000,
 );
