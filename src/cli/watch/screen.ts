@@ -1,6 +1,7 @@
 // The text watch mode prints around the grader's report: a header per run (the time and what triggered it), the
 // verdict compared with the last run, the one-line key menu and the filter prompt. Pure: strings in, string out.
 import { Chalk } from 'chalk';
+import { renderLiveCount } from '../../grade/report/pretty.ts';
 import type { Comparison, Verdict } from './verdict.ts';
 import type { RunReason } from './watch-loop.ts';
 
@@ -80,9 +81,7 @@ export function renderPrompt(draft: string, options: ScreenOptions): string {
 // gets nothing: it would be a line per case.
 export function renderProgress(count: { done: number; failed: number } | undefined, options: ScreenOptions): string {
   if (!options.tty) return '';
-  if (count === undefined) return ERASE_LINE;
-  const failed = count.failed === 0 ? '' : `, ${count.failed} failed`;
-  return `${ERASE_LINE}${paint(options, chalk.dim, `grading… ${count.done} done${failed}`)}`;
+  return count === undefined ? ERASE_LINE : renderLiveCount(count, options);
 }
 
 // A notice (an unknown key, nothing to re-run) or a harness error between runs.
