@@ -4,7 +4,7 @@
 import { groupFailures } from './group-failures.ts';
 import { painter } from './paint.ts';
 import { renderGroup } from './render-group.ts';
-import type { CaseResult, RunReport } from '../types.ts';
+import type { RunReport } from '../types.ts';
 
 // Erases the live count's line on a terminal, cursor back at column 0.
 export const ERASE_LINE = '\r\u001b[2K';
