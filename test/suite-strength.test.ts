@@ -9,7 +9,7 @@ import { dispatch, observe } from '../program.ts';
 import { makeExecute } from '../src/execute.ts';
 import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
 import { groupFailures } from '../src/grade/report/group-failures.ts';
-import { CATALOGUE } from './fixtures/wrong-execute/catalogue.ts';
+import { CATALOGUE, LOAD_MISTAKES } from './fixtures/wrong-execute/catalogue.ts';
 import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-execute/', import.meta.url));
@@ -46,10 +46,16 @@ test('the catalogue lists every wrong implementation in its directory, and only 
   expect(CATALOGUE.map((w) => w.slug).sort()).toEqual(slugs.sort());
 });
 
+test('the load mistakes are every file of load/, and only those', async () => {
+  const files = (await readdir(`${CATALOGUE_DIR}load`)).map((f) => `load/${f}`);
+  expect(LOAD_MISTAKES.map((m) => m.file).sort()).toEqual(files.sort());
+});
+
 test('each wrong implementation names its mistake on its first line, and README.md lists it', async () => {
   const readme = await readFile(`${CATALOGUE_DIR}README.md`, 'utf8');
-  for (const { slug } of CATALOGUE) {
-    const firstLine = (await readFile(`${CATALOGUE_DIR}${slug}.ts`, 'utf8')).split('\n')[0];
+  const all = [...CATALOGUE.map(({ slug }) => ({ slug, file: `${slug}.ts` })), ...LOAD_MISTAKES];
+  for (const { slug, file } of all) {
+    const firstLine = (await readFile(`${CATALOGUE_DIR}${file}`, 'utf8')).split('\n')[0];
     expect(firstLine, slug).toMatch(/^\/\/ Mistake: \S/);
     expect(readme, slug).toContain(`| \`${slug}\` |`);
   }
