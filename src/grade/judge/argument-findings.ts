@@ -93,7 +93,10 @@ function methodWords(method: string, problems: Problem[]): (names: string, list?
     const whole = sent.some((p) => p.fact.got.kind === 'input');
     // Passing the input's fields one by one is the fix for every field the whole input left out.
     const shownReasons = whole ? sent.filter((p) => p.fact.got.kind !== 'missing') : sent;
-    const reasons = [...new Set(shownReasons.map((p) => reason(p, method)))];
+    // Keys misread the same way are one reason: "the model sends `old_str` and `new_str`, in snake_case, not …".
+    const misread = shownReasons.filter((p) => p.fact.got.kind === 'missing' && p.misread !== undefined);
+    const others = shownReasons.filter((p) => !misread.includes(p));
+    const reasons = [...new Set([...(misread.length > 0 ? [misreadReason(misread)] : []), ...others.map((p) => reason(p, method))])];
     parts.push(
       `{names} {calls} tools.${method}(${args.join(', ')}), where the contract calls ${contract.call}: ${reasons.join('; ')}`,
     );
@@ -119,11 +122,6 @@ function reason(p: Problem, method: string): string {
   }
   if (got.kind === 'key' && keys.includes(got.key)) return 'its arguments are out of order';
   if (got.kind === 'key') return `input.${got.key} goes where input.${key} goes`;
-  if (got.kind === 'missing' && p.misread !== undefined) {
-    const camel = key.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-    const snake = p.misread === camel && camel !== key ? ', in snake_case' : '';
-    return `the model sends \`${key}\`${snake}, not \`${p.misread}\``;
-  }
   if (got.kind === 'missing') return `input.${key} never reaches it`;
   if (got.kind === 'input')
     return `the whole input object goes where input.${key} goes: pass the input's fields one by one`;
@@ -132,6 +130,15 @@ function reason(p: Problem, method: string): string {
     return `input.${key} reaches it changed (${shown(got.value, 40)} for ${want}): pass it as the model sent it`;
   if (got.kind === 'trimmed') return `input.${key} reaches it trimmed: pass it as the model sent it`;
   return `where input.${key} goes it passes ${shown(got.value, 40)}`;
+}
+
+// Keys read under other names: "the model sends `old_str`, in snake_case, not `oldStr`".
+function misreadReason(problems: Problem[]): string {
+  const camel = (key: string) => key.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+  const snake = problems.every((p) => p.misread === camel(p.fact.key) && p.misread !== p.fact.key);
+  const sent = listNames(problems.map((p) => p.fact.key));
+  const read = listNames(problems.map((p) => p.misread ?? ''));
+  return `the model sends ${sent}${snake ? ', in snake_case' : ''}, not ${read}`;
 }
 
 // An empty value turned into something else, a value trimmed, the key behind `??` never read.
