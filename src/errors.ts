@@ -12,7 +12,8 @@ export type HarnessErrorCode =
   | 'FILES_EXIST'
   | 'CANNOT_WRITE'
   | 'NO_RECORD'
-  | 'NO_SANDBOX';
+  | 'NO_SANDBOX'
+  | 'NO_CATALOGUE';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

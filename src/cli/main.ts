@@ -10,6 +10,7 @@ import type { InitFlags } from './commands/init.ts';
 import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { RecordFlags } from './commands/record-flags.ts';
+import type { AuditFlags } from './commands/audit.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 
@@ -100,6 +101,17 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .command('stages')
     .description('list the stages and their case counts')
     .action(async () => done(await (await import('./commands/stages.ts')).stagesCommand(io)));
+  program
+    .command('audit')
+    .description("run the stage's catalogue of wrong dispatchers against its cases: the kill matrix (course authors)")
+    .requiredOption('--stage <slug>', 'the stage to audit')
+    .option('--json', 'print the matrix as JSON')
+    .addOption(
+      new Option('--mistake <slug>', 'audit only this catalogue entry; repeat for several')
+        .argParser(collect)
+        .default([], 'every entry'),
+    )
+    .action(async (flags: AuditFlags) => done(await (await import('./commands/audit.ts')).auditCommand(flags, io)));
   program
     .command('snapshot')
     .description('regenerate snapshots from the reference in this repository (course authors)')

@@ -96,7 +96,9 @@ function methodWords(method: string, problems: Problem[]): (names: string, list?
     // Keys misread the same way are one reason: "the model sends `old_str` and `new_str`, in snake_case, not …".
     const misread = shownReasons.filter((p) => p.fact.got.kind === 'missing' && p.misread !== undefined);
     const others = shownReasons.filter((p) => !misread.includes(p));
-    const reasons = [...new Set([...(misread.length > 0 ? [misreadReason(misread)] : []), ...others.map((p) => reason(p, method))])];
+    const reasons = [
+      ...new Set([...(misread.length > 0 ? [misreadReason(misread)] : []), ...others.map((p) => reason(p, method))]),
+    ];
     parts.push(
       `{names} {calls} tools.${method}(${args.join(', ')}), where the contract calls ${contract.call}: ${reasons.join('; ')}`,
     );
