@@ -11,11 +11,18 @@ export function failedRecordPath(dir: string, stage: string): string {
   return join(dir, 'node_modules', '.cache', 'theinference', `failed-${stage}.json`);
 }
 
-// Records the names of a run's failures (sorted), in the directory it graded; false when the record could not be
-// written (a read-only directory, say), in which case no command should send the student to it.
+// Records the names of a run's failures (sorted), in the directory it graded, beside the failures on record of the
+// cases it did not grade (a `--case` run, a shard, a run cut short by --bail): a run of some cases says nothing
+// about the others. False when the record could not be written (a read-only directory, say), in which case no
+// command should send the student to it.
 export async function recordFailures(report: RunReport): Promise<boolean> {
-  const failed = report.cases.filter((c) => c.status === 'fail').map((c) => c.name);
-  const text = `${JSON.stringify({ failed: failed.sort() }, null, 2)}\n`;
+  const graded = new Set(report.cases.map((c) => c.name));
+  const before = (await readFailures(report.dir, report.stage)) ?? [];
+  const failed = [
+    ...before.filter((name) => !graded.has(name)),
+    ...report.cases.filter((c) => c.status === 'fail').map((c) => c.name),
+  ];
+  const text = `${JSON.stringify({ failed: [...new Set(failed)].sort() }, null, 2)}\n`;
   return writeAtomically(failedRecordPath(report.dir, report.stage), text).then(
     () => true,
     () => false,
