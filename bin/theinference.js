@@ -14,8 +14,11 @@ const standbys = startEarly(argv, process.cwd(), process.env);
 const { runCli } = await import(pathToFileURL(cli.entry).href);
 const interrupt = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => interrupt.abort());
-// Whoever read our output is gone (a closed pipe): stop the run rather than die mid-cleanup.
-process.stdout.on('error', () => interrupt.abort());
+// Whoever read our output is gone (a closed pipe, `… | head`): stop the run rather than die mid-cleanup. It is not
+// an interrupt: the CLI exits 0 and says nothing (src/cli/main.ts, STDOUT_CLOSED).
+process.stdout.on('error', (error) =>
+  interrupt.abort(Object.assign(new Error('stdout closed'), { code: error.code ?? 'EPIPE', stdoutClosed: true })),
+);
 try {
   process.exitCode = await runCli({
     argv,

@@ -28,9 +28,14 @@ export async function runCli(io: CliIo): Promise<number> {
   } catch (error) {
     return exitCodeFor(error, io);
   }
-  if (outcome !== undefined) return EXIT[outcome];
+  if (outcome !== undefined) return outcome === 'interrupted' && stdoutClosed(io) ? 0 : EXIT[outcome];
   io.stderr.write(program.helpInformation());
   return EXIT.misuse;
+}
+
+// Whether the run was stopped because whoever read stdout went away (bin/theinference.js says so in the reason).
+function stdoutClosed(io: CliIo): boolean {
+  return (io.signal?.reason as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;
 }
 
 function exitCodeFor(error: unknown, io: CliIo): number {
@@ -43,6 +48,8 @@ function exitCodeFor(error: unknown, io: CliIo): number {
     return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.misuse;
   }
   if (io.signal?.aborted === true) {
+    // Whoever read stdout went away (`… | head`): nothing to say to it, and not an interrupt.
+    if (stdoutClosed(io)) return 0;
     io.stderr.write('interrupted: every program process was stopped and its temp directory removed\n');
     return 130;
   }
