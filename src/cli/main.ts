@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { packageRoot } from '../course/stages.ts';
+import { listStages, packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
@@ -26,11 +26,25 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
+    if (error instanceof CommanderError && missingStage(error)) await nameStages(io);
     return exitCodeFor(error, io);
   }
   if (outcome !== undefined) return outcome === 'interrupted' && stdoutClosed(io) ? 0 : EXIT[outcome];
   io.stderr.write(program.helpInformation());
   return EXIT.misuse;
+}
+
+function missingStage(error: CommanderError): boolean {
+  return error.code === 'commander.missingMandatoryOptionValue' && error.message.includes('--stage');
+}
+
+// After commander's "required option '--stage <slug>' not specified": the stages there are, and how to list them.
+async function nameStages(io: CliIo): Promise<void> {
+  const stages = await listStages(io.root ?? packageRoot()).catch(() => []);
+  const known = stages.map((s) => s.slug).join(', ') || '(none)';
+  io.stderr.write(
+    `The stages: ${known}, e.g. --stage ${stages[0]?.slug ?? '<slug>'}. \`npx theinference stages\` lists them with their cases.\n`,
+  );
 }
 
 // Whether the run was stopped because whoever read stdout went away (bin/theinference.js says so in the reason).
@@ -71,7 +85,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
   program
     .command('test')
     .description('grade your course directory against a stage')
-    .requiredOption('--stage <slug>', 'the stage to grade (list them with `theinference stages`)')
+    .requiredOption('--stage <slug>', 'the stage to grade (list them with `npx theinference stages`)')
     .option(
       '--dir <path>',
       'your course directory (default: the nearest directory at or above this one with program.ts and a package.json)',
