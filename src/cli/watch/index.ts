@@ -152,7 +152,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       case 'show-notice':
         return write(renderMessage('notice', effect.message, screen));
       case 'show-menu':
-        return write(renderMenu(effect.filter, screen));
+        return write(renderMenu(effect.filter, screen, effect.afterFailed === true));
       case 'show-prompt':
         return write(renderPrompt(effect.draft, screen));
       case 'exit':

@@ -58,8 +58,9 @@ export function renderComparison(comparison: Comparison): string {
   }
 }
 
-// The one-line key menu shown after each run.
-export function renderMenu(filter: string | undefined, options: ScreenOptions): string {
+// The one-line key menu shown after each run; on a terminal it replaces whatever the line held (the filter
+// prompt, after Esc), rather than joining it. After `f`, a filter still set is said to be the saves' only.
+export function renderMenu(filter: string | undefined, options: ScreenOptions, afterFailed = false): string {
   const key = (k: string): string => paint(options, chalk.bold, k);
   const keys = [
     `${key('a')}/${key('Enter')} run all`,
@@ -67,8 +68,9 @@ export function renderMenu(filter: string | undefined, options: ScreenOptions): 
     `${key('p')} filter by case name`,
     `${key('q')} quit`,
   ].join(' · ');
-  const current = filter === undefined ? '' : ` · filter: ${JSON.stringify(filter)}`;
-  return `${paint(options, chalk.dim, 'Watching for changes.')} ${keys}${current}\n`;
+  const scope = afterFailed ? ' (saves re-run it; f ran the last failures)' : '';
+  const current = filter === undefined ? '' : ` · filter: ${JSON.stringify(filter)}${scope}`;
+  return `${options.tty ? ERASE_LINE : ''}${paint(options, chalk.dim, 'Watching for changes.')} ${keys}${current}\n`;
 }
 
 // The filter prompt. On a terminal it is redrawn in place as the student types; through a pipe it asks for a line.

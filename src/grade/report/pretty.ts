@@ -31,8 +31,11 @@ export function renderPretty(report: RunReport, options: { color: boolean; rerun
   }
   for (const warning of report.warnings ?? []) blocks.push(`${c.yellow('warning:')} ${warning}`);
   const total = report.cases.length + (report.skipped ?? 0);
+  // Cases that did not run are not said to have failed beside "none of the N cases ran".
+  const notRun = failures.filter((r) => r.failure?.beforeAnyCase === true).length;
   const counts = [
-    report.failed > 0 ? c.red(`${report.failed} failed`) : undefined,
+    notRun > 0 ? c.red(`${notRun} not run (your program did not start)`) : undefined,
+    report.failed - notRun > 0 ? c.red(`${report.failed - notRun} failed`) : undefined,
     c.green(`${report.passed} passed`),
     report.skipped === undefined ? undefined : c.yellow(`${report.skipped} not run (--bail)`),
   ].filter((s) => s !== undefined);

@@ -143,5 +143,6 @@ describe('renderPretty: one message per problem', () => {
   it('says how many of the cases did not run when others did', () => {
     const text = renderPretty(report([loading('a'), pass('p'), loading('b')]), { color: false });
     expect(text).toContain('✗ your program did not start — 2 of the 3 cases did not run');
+    expect(text).toContain(' Cases  2 not run (your program did not start) | 1 passed (3)');
   });
 });
