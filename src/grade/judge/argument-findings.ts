@@ -9,7 +9,7 @@ import { type FindingSpec, factsByName, listNames, shown, verb } from './finding
 type ArgFact = Extract<Fact, { type: 'arg' }>;
 // What is wrong with one argument: with the key sent (`sent`; `misread`: the name it was read under instead), or
 // only when the key is empty, has spaces at its ends, or is left out for the key behind `??`.
-type Problem = { fact: ArgFact; misread?: string; when: 'sent' | 'falsy' | 'edged' | 'fallback' };
+type Problem = { fact: ArgFact; misread?: string; when: 'sent' | 'falsy' | 'edged' | 'mistyped' | 'fallback' };
 
 export function argumentSpecs(facts: Fact[]): FindingSpec[] {
   const specs: FindingSpec[] = [];
@@ -24,8 +24,12 @@ export function argumentSpecs(facts: Fact[]): FindingSpec[] {
       const list = args.filter((f) => f.index === index);
       const source = sources[index] ?? '';
       const via = typeof source === 'string' ? {} : { via: [...source] };
-      const problem = problemOf(list);
-      for (const f of list) {
+      const strong = list.filter((f) => f.weak !== true);
+      const problem = problemOf(strong);
+      // What a call leaving the key out gets counts only where the branch converts the key: the conversion of
+      // nothing (NaN, "undefined") is what breaks such a call; any other default the Tools may take alike.
+      const converts = problem?.fact.got.kind === 'converted';
+      for (const f of converts ? list : strong) {
         // The whole input goes in whatever it holds.
         const when = f.got.kind === 'input' ? [] : [{ key: f.key, class: f.class, ...via }];
         conditions.set(JSON.stringify(when), when);
@@ -57,6 +61,8 @@ function problemOf(list: ArgFact[]): Problem | undefined {
   }
   const falsy = list.find((f) => f.class === 'falsy');
   if (falsy !== undefined) return { fact: falsy, when: 'falsy' };
+  const mistyped = list.find((f) => f.class === 'mistyped');
+  if (mistyped !== undefined) return { fact: mistyped, when: 'mistyped' };
   const edged = list.find((f) => f.class === 'edged');
   if (edged !== undefined) return { fact: edged, when: 'edged' };
   const fallback = list.find((f) => f.probe.vary.kind === 'absent');
@@ -110,7 +116,9 @@ function methodWords(method: string, problems: Problem[]): (names: string, list?
         part
           .replace('{names}', names)
           .replace('{calls}', verb(list, 'calls', 'call'))
-          .replace('{reads}', verb(list, 'reads', 'read')),
+          .replace('{reads}', verb(list, 'reads', 'read'))
+          .replace('{turns}', verb(list, 'turns', 'turn'))
+          .replace('{changes}', verb(list, 'changes', 'change')),
       )
       .join('. Also: ');
 }
@@ -150,6 +158,14 @@ function otherWords(p: Problem, target: string, method?: string): string {
     const source = METHODS[method ?? '']?.args.find((a) => typeof a !== 'string' && a.includes(key));
     const [first, second] = typeof source === 'string' || source === undefined ? [key, key] : source;
     return `{names} {reads} only input.${first}: when the model sends the text as \`${second}\` (Anthropic's name for it), ${target} gets nothing. Pass ${source === undefined ? `input.${key}` : argumentText(source)}`;
+  }
+  if (p.when === 'mistyped') {
+    const sent = shown(p.fact.probe.input[key], 20);
+    const how =
+      got.kind === 'converted'
+        ? `{turns} input.${key} into a ${got.to} (${got.to === 'number' ? `Number(input.${key})` : `String(input.${key})`}: ${sent} became ${shown(got.value, 20)})`
+        : `{changes} an input.${key} of the wrong type (${sent} became ${expression(p)})`;
+    return `{names} ${how} before ${target} sees it: pass it as the model sent it; ${target} checks its type and answers a wrong one with its own error`;
   }
   if (p.when === 'edged') {
     return `${target} gets input.${key} trimmed: pass it as the model sent it, spaces and line breaks included`;

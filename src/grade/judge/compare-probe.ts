@@ -9,13 +9,15 @@ import type { Probe } from './probe-calls.ts';
 import { asPrinted, isRecord, type ObservedEntry, tagOf } from './read-observation.ts';
 
 // What reached a place where the contract puts an input key's value: the whole input, nothing, another key's
-// value, the value changed (a text holding it; a trimmed text), or something else (a constant, mostly).
+// value, the value changed (a text holding it; a trimmed text; turned into a number or a text), or something else
+// (a constant, mostly).
 export type Got =
   | { kind: 'input' }
   | { kind: 'missing' }
   | { kind: 'key'; key: string }
   | { kind: 'changed'; value: unknown }
   | { kind: 'trimmed'; how: 'trim' | 'trimEnd' | 'trimStart' | 'newlines' }
+  | { kind: 'converted'; to: 'number' | 'string'; value: unknown }
   | { kind: 'value'; value: unknown };
 
 // How a probe call went otherwise than the contract says.
@@ -24,7 +26,9 @@ export type Fact =
   | { type: 'pending'; probe: Probe }
   | { type: 'unbound'; probe: Probe; method: string }
   | { type: 'route'; probe: Probe; reached: string[]; printed: unknown; threw?: string }
-  | { type: 'arg'; probe: Probe; index: number; key: string; class: ValueClass; got: Got }
+  // `weak`: something reached the place of a key the call left out, where the contract passes nothing (a default
+  // the Tools would take alike, or a conversion of nothing: NaN, "undefined").
+  | { type: 'arg'; probe: Probe; index: number; key: string; class: ValueClass; got: Got; weak?: true }
   | { type: 'result'; probe: Probe; want: Record<string, unknown>; encoded: unknown; printed: unknown }
   | { type: 'unknown'; probe: Probe; reached: string[]; printed: unknown; threw?: string };
 
@@ -51,8 +55,14 @@ export function compareProbe(probe: Probe, entry: ObservedEntry, unwired: (entry
   if (target !== undefined) {
     METHODS[method!]!.args.forEach((source, index) => {
       const key = keyFor(source, probe.input);
-      const got = describeGot(target.args[index] ?? { $: 'undefined' }, probe, key);
-      if (got !== undefined) facts.push({ type: 'arg', probe, index, key, class: classOf(probe.input[key]), got });
+      const encoded = target.args[index] ?? { $: 'undefined' };
+      const got = describeGot(encoded, probe, key);
+      if (got !== undefined) facts.push({ type: 'arg', probe, index, key, class: classOf(probe.input[key], key), got });
+      // NaN reads as null through JSON, but it is something.
+      if (probe.input[key] === undefined && tagOf(encoded) !== 'undefined' && encoded !== null) {
+        const value = asPrinted(encoded, probe.input);
+        facts.push({ type: 'arg', probe, index, key, class: 'absent', got: { kind: 'value', value }, weak: true });
+      }
     });
   }
   if (entry.threw !== undefined) return [...facts, { type: 'threw', probe, message: entry.threw }];
@@ -75,7 +85,7 @@ function echoFacts(probe: Probe, encoded: unknown, printed: unknown): Fact[] {
   if (object && isRecord(encoded) && 'content' in encoded) {
     const got = describeGot(content, probe, ECHO_KEY);
     if (got !== undefined) {
-      facts.push({ type: 'arg', probe, index: 0, key: ECHO_KEY, class: classOf(text), got });
+      facts.push({ type: 'arg', probe, index: 0, key: ECHO_KEY, class: classOf(text, ECHO_KEY), got });
     }
     const rest = { ...(printed as Record<string, unknown>), content: text };
     if (!jsonEqual(rest, want)) facts.push({ type: 'result', probe, want, encoded, printed: rest });
@@ -96,6 +106,12 @@ export function describeGot(encoded: unknown, probe: Probe, key: string): Got | 
   if (tagOf(encoded) === 'undefined') return { kind: 'missing' };
   const value = asPrinted(encoded, probe.input);
   if (jsonEqual(value, want)) return undefined;
+  if (typeof value === 'number' && typeof want !== 'number' && Number(want) === value) {
+    return { kind: 'converted', to: 'number', value };
+  }
+  if (typeof value === 'string' && typeof want !== 'string' && String(want) === value) {
+    return { kind: 'converted', to: 'string', value };
+  }
   const other = Object.keys(probe.input).find(
     (k) => k !== key && classOf(probe.input[k]) === 'present' && jsonEqual(probe.input[k], value),
   );

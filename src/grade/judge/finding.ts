@@ -3,10 +3,11 @@
 // one of those. Pure.
 import type { Call } from '../../course/types.ts';
 import { jsonEqual } from './compare-results.ts';
-import { keyFor, type NameClass, nameClass } from './dispatcher-contract.ts';
+import { KEY_KINDS, keyFor, type NameClass, nameClass } from './dispatcher-contract.ts';
 
-// What a key holds in a call: nothing, null, "" or 0, text with spaces or line breaks at an end, anything else.
-export type ValueClass = 'absent' | 'null' | 'falsy' | 'edged' | 'present';
+// What a key holds in a call: nothing, null, "" or 0, a value of another type than the key's (a number for a
+// path, "7" for a line), text with spaces or line breaks at an end, anything else.
+export type ValueClass = 'absent' | 'null' | 'falsy' | 'mistyped' | 'edged' | 'present';
 
 // An input key holding a value of a class; with `via`, the key an argument read through `??` chose.
 export type Condition = { key: string; class: ValueClass; via?: string[] };
@@ -37,13 +38,20 @@ export type Trigger = {
 // same call, the lower rank is shown (a misrouted name before the arguments it was given).
 export type Finding = { cause: string; text: string; rank: number; triggers: Trigger[] };
 
-// The class of a value.
-export function classOf(value: unknown): ValueClass {
+// The class of a value, held by `key` when one is given (a type other than the key's is `mistyped`).
+export function classOf(value: unknown, key?: string): ValueClass {
   if (value === undefined) return 'absent';
   if (value === null) return 'null';
+  if (key !== undefined && mistyped(value, KEY_KINDS[key])) return 'mistyped';
   if (value === '' || value === 0 || value === false) return 'falsy';
   if (typeof value === 'string' && value !== value.trim()) return 'edged';
   return 'present';
+}
+
+function mistyped(value: unknown, kind: (typeof KEY_KINDS)[string] | undefined): boolean {
+  if (kind === 'text') return typeof value !== 'string';
+  if (kind === 'number') return typeof value !== 'number';
+  return false;
 }
 
 // Whether a value's class is the one a condition wants: text with spaces at its ends is text all the same.
@@ -78,7 +86,7 @@ function sent(t: Trigger, call: Call): boolean {
   if (t.nameClass !== undefined && nameClass(call.tool) !== t.nameClass) return false;
   for (const c of t.when ?? []) {
     if (c.via !== undefined && keyFor(c.via, call.input) !== c.key) return false;
-    if (!classMatches(classOf(call.input[c.key]), c.class)) return false;
+    if (!classMatches(classOf(call.input[c.key], c.key), c.class)) return false;
   }
   return true;
 }

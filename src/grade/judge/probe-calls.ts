@@ -2,7 +2,8 @@
 // dispatcher contract (dispatcher-contract.ts), each with the answer the stand-in Tools gives and what it varies.
 // Every name and alias; every key with a value no other key has (so an argument tells which key it was read
 // from); the names a key is misread under; each key empty ("" or 0), and each optional one null; the fallback key
-// alone; echo's text plain, empty and with spaces and newlines around it; names outside the contract. Pure.
+// alone; each key of another type than its own (a number for a path, "7" for a line); echo's text plain, empty and
+// with spaces and newlines around it; names outside the contract. Pure.
 import {
   ECHO,
   ECHO_KEY,
@@ -24,7 +25,7 @@ export type ProbeKind =
   | { kind: 'full' }
   | { kind: 'required' }
   | { kind: 'misread' }
-  | { kind: 'falsy' | 'null' | 'absent'; key: string }
+  | { kind: 'falsy' | 'null' | 'absent' | 'mistyped'; key: string }
   | { kind: 'edged' }
   | { kind: 'unknown' };
 
@@ -66,9 +67,21 @@ function methodProbes(contract: MethodContract): Omit<Probe, 'tool' | 'answer'>[
     probes.push({ input: { ...full, [key]: falsy(key) }, vary: { kind: 'falsy', key } });
   }
   for (const key of optional) probes.push({ input: { ...full, [key]: null }, vary: { kind: 'null', key } });
+  // A value of another type than the key's: the Tools reject it, so the dispatcher must pass it on as it is.
+  for (const key of effective.filter((k) => KEY_KINDS[k] !== 'range')) {
+    const value = full[key];
+    probes.push({
+      input: { ...full, [key]: typeof value === 'number' ? String(value) : 4242 },
+      vary: { kind: 'mistyped', key },
+    });
+  }
   for (const source of contract.args.filter((a) => typeof a !== 'string')) {
     const [first] = source;
     if (first !== undefined) probes.push({ input: omit(full, first), vary: { kind: 'absent', key: first } });
+  }
+  // Each required key left out: what a conversion (`Number(input.insert_line)`) makes of nothing.
+  for (const key of contract.required.filter((k) => typeof contract.args.find((a) => a.includes(k)) === 'string')) {
+    probes.push({ input: omit(full, key), vary: { kind: 'absent', key } });
   }
   return probes;
 }
