@@ -13,6 +13,8 @@ export type HarnessErrorCode =
   | 'CANNOT_WRITE'
   | 'NO_RECORD'
   | 'NO_SANDBOX'
+  | 'NO_REFERENCE'
+  | 'SUBMISSION_TOO_LARGE'
   | 'NO_CATALOGUE';
 
 export class HarnessError extends Error {
