@@ -191,6 +191,31 @@ describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', (
     );
   });
 
+  it("runs the probe asked for by the first line after the last case, silencing the code's prints, and prints what it saw", async () => {
+    const course = await studentCourse('probed', [
+      "if (name === 'echo') { console.log('debug'); return { content: String(input.text).trim() }; }",
+      'return tools.view(input.file_path);',
+    ]);
+    const observe = {
+      methods: ['view'],
+      calls: [
+        { tool: 'Read', input: { path: 'p', file_path: 'f' }, answer: { content: 'seen', is_error: true } },
+        { tool: 'echo', input: { text: ' t ' }, answer: { content: 'unused' } },
+      ],
+    };
+    const input = `${JSON.stringify({ calls: [], observe })}\n{"calls":[]}\n`;
+    const run = await runProgram(['dispatch', '-'], course, input);
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['{"results":[]}', '{"results":[]}']);
+    expect(JSON.parse(lines[2]!)).toEqual({
+      observed: [
+        { calls: [{ method: 'view', args: ['f'] }], result: { content: 'seen', is_error: true } },
+        { calls: [], result: { content: 't' } },
+      ],
+    });
+  });
+
   it('says which call it is before the call starts, so a call that never yields leaves it sent', async () => {
     const course = await studentCourse('loops', [
       "if (name === 'echo') while (true) {}",

@@ -3,13 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { packageRoot } from '../course/stages.ts';
+import { listStages, packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
 import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { RecordFlags } from './commands/record-flags.ts';
+import type { AuditFlags } from './commands/audit.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 
@@ -25,11 +26,30 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
+    if (error instanceof CommanderError && missingStage(error)) await nameStages(io);
     return exitCodeFor(error, io);
   }
-  if (outcome !== undefined) return EXIT[outcome];
+  if (outcome !== undefined) return outcome === 'interrupted' && stdoutClosed(io) ? 0 : EXIT[outcome];
   io.stderr.write(program.helpInformation());
   return EXIT.misuse;
+}
+
+function missingStage(error: CommanderError): boolean {
+  return error.code === 'commander.missingMandatoryOptionValue' && error.message.includes('--stage');
+}
+
+// After commander's "required option '--stage <slug>' not specified": the stages there are, and how to list them.
+async function nameStages(io: CliIo): Promise<void> {
+  const stages = await listStages(io.root ?? packageRoot()).catch(() => []);
+  const known = stages.map((s) => s.slug).join(', ') || '(none)';
+  io.stderr.write(
+    `The stages: ${known}, e.g. --stage ${stages[0]?.slug ?? '<slug>'}. \`npx theinference stages\` lists them with their cases.\n`,
+  );
+}
+
+// Whether the run was stopped because whoever read stdout went away (bin/theinference.js says so in the reason).
+function stdoutClosed(io: CliIo): boolean {
+  return (io.signal?.reason as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;
 }
 
 function exitCodeFor(error: unknown, io: CliIo): number {
@@ -42,6 +62,8 @@ function exitCodeFor(error: unknown, io: CliIo): number {
     return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.misuse;
   }
   if (io.signal?.aborted === true) {
+    // Whoever read stdout went away (`… | head`): nothing to say to it, and not an interrupt.
+    if (stdoutClosed(io)) return 0;
     io.stderr.write('interrupted: every program process was stopped and its temp directory removed\n');
     return 130;
   }
@@ -63,7 +85,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
   program
     .command('test')
     .description('grade your course directory against a stage')
-    .requiredOption('--stage <slug>', 'the stage to grade (list them with `theinference stages`)')
+    .requiredOption('--stage <slug>', 'the stage to grade (list them with `npx theinference stages`)')
     .option(
       '--dir <path>',
       'your course directory (default: the nearest directory at or above this one with program.ts and a package.json); repeat it, or give a glob, to grade a class',
@@ -111,6 +133,17 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .command('stages')
     .description('list the stages and their case counts')
     .action(async () => done(await (await import('./commands/stages.ts')).stagesCommand(io)));
+  program
+    .command('audit')
+    .description("run the stage's catalogue of wrong dispatchers against its cases: the kill matrix (course authors)")
+    .requiredOption('--stage <slug>', 'the stage to audit')
+    .option('--json', 'print the matrix as JSON')
+    .addOption(
+      new Option('--mistake <slug>', 'audit only this catalogue entry; repeat for several')
+        .argParser(collect)
+        .default([], 'every entry'),
+    )
+    .action(async (flags: AuditFlags) => done(await (await import('./commands/audit.ts')).auditCommand(flags, io)));
   program
     .command('snapshot')
     .description('regenerate snapshots from the reference in this repository (course authors)')

@@ -10,7 +10,10 @@ import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
+import { explainFailures } from './judge/explain-failures.ts';
+import { findMistakes } from './judge/find-mistakes.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
+import { probeRequest } from './judge/probe-calls.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
@@ -165,10 +168,16 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const early: CaseRun[] = [];
   // Variant runs that arrived before the reference's results.
   const waiting: CaseRun[] = [];
+  // Each process runs the probe after its cases (program.ts's probe mode); the first observation is kept.
+  let observed: unknown;
   const batches = runBatches({
     ...common,
     ...standbys,
     ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
+    observe: probeRequest(),
+    onObserved: (o) => {
+      observed ??= o;
+    },
     cases: interleave(
       selected.filter((c) => c.snapshotted),
       variants?.runs ?? [],
@@ -195,10 +204,15 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     const checked = await recheck.finish();
     for (const result of checked.results) emit(result);
     pairs.flush();
-    const cases = selected.flatMap((c) => {
-      const result = results.get(c.name);
-      return result === undefined ? [] : [withGrading(result, judging!.cases.get(c.name)?.data)];
-    });
+    const findings = observed === undefined ? [] : findMistakes(observed);
+    const cases = explainFailures(
+      selected.flatMap((c) => {
+        const result = results.get(c.name);
+        return result === undefined ? [] : [withGrading(result, judging!.cases.get(c.name)?.data)];
+      }),
+      findings,
+      (name) => judging?.cases.get(name)?.data.calls,
+    );
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const edited = failed > 0 ? await programEdited(options.dir, plan.root) : undefined;

@@ -126,6 +126,8 @@ describe('a class in one run', () => {
           '--summary',
           `shard-${shard[0]}.json`,
         ]);
+        // Each shard holds a failing submission.
+        expect(run.exitCode).toBe(1);
         const summary = JSON.parse(await readFile(join(root, `shard-${shard[0]}.json`), 'utf8'));
         return summary.submissions.map((s: { name: string; passed: number; failed: number }) => [
           s.name,

@@ -15,10 +15,18 @@ const scratch = useScratch((f) => f.startsWith('theinference-') && !isTsxCache(f
 const cli = (argv: string[], cwd = scratch.root, env: NodeJS.ProcessEnv = {}) => cliInProcess(argv, cwd, env);
 
 describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
+  it.each([['test'], ['audit'], ['snapshot']])('%s without --stage names the stages there are', async (command) => {
+    const { code, stderr } = await cli([command]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      "error: required option '--stage <slug>' not specified\n(add --help for usage)\nThe stages: register-tools, e.g. --stage register-tools. `npx theinference stages` lists them with their cases.\n",
+    );
+  });
+
   it.each([
     [
       ['test', '--stage', 'nope'],
-      "error: unknown stage 'nope'. Known stages: register-tools. Run `theinference stages` to list them.\n",
+      "error: unknown stage 'nope'. Known stages: register-tools. Run `npx theinference stages` to list them with their cases.\n",
     ],
     [
       ['test', '--stage', 'register-tools', '--jobs', '0'],

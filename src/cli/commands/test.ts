@@ -4,7 +4,7 @@ import { writeAtomically } from '../../course/snapshot-file.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
-import { progressLines } from '../../grade/report/pretty.ts';
+import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
@@ -90,17 +90,20 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
     return code === 0 ? 'pass' : code === 1 ? 'fail' : code === 130 ? 'interrupted' : 'misuse';
   }
-  const streaming = flags.reporter === 'pretty' && flags.output === undefined;
-  const progress = progressLines({ color });
+  // A terminal sees the count go up as verdicts arrive; a pipe or a file gets the report alone.
+  const live = flags.reporter === 'pretty' && flags.output === undefined && io.stdout.isTTY === true;
+  const count = { done: 0, failed: 0 };
   const onCaseResult = (result: CaseResult): void => {
-    const line = progress(result);
-    if (line !== undefined) io.stdout.write(`${line}\n`);
+    count.done += 1;
+    if (result.status === 'fail') count.failed += 1;
+    io.stdout.write(renderLiveCount(count, { color }));
   };
   const report = await runStage({
     ...options,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
-    ...(streaming ? { onCaseResult } : {}),
+    ...(live ? { onCaseResult } : {}),
   });
+  if (live && count.done > 0) io.stdout.write(ERASE_LINE);
   const recorded = await recordFailures(report);
   const rerunCommand = report.failed > 0 ? rerunFailures(flags, report, recorded) : undefined;
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.

@@ -191,7 +191,8 @@ function missingParameter({ call, expected, received }: HintContext): Hint | str
   if (key === 'insert_text') {
     return 'input.insert_text was not passed: current models send `insert_text`; pass input.insert_text ?? input.new_str';
   }
-  return `input.${key} was not passed: read \`${key}\` from the input (snake_case, as the model sends it)`;
+  const spelling = key.includes('_') ? 'in snake_case, as the model sends it' : 'as the model sends it';
+  return `input.${key} was not passed: read \`${key}\` from the input (${spelling})`;
 }
 
 // An error of the contract's own wording about one argument, where the call sent that argument fine: the

@@ -55,8 +55,9 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
       return hint === undefined ? failure : { ...failure, hint: hint.text, hintCause: hint.cause };
     }
     case 'bad-line': {
-      const when = early ? 'before running any case, the program' : 'the program';
-      return { kind: 'bad-output', message: `${when} ${o.reason}${BAD_LINE_ADVICE}` };
+      if (early)
+        return { kind: 'bad-output', message: `before running any case, the program ${o.reason}`, hint: LOAD_PRINT };
+      return { kind: 'bad-output', message: `the program ${o.reason}${BAD_LINE_ADVICE}` };
     }
     case 'exited':
       return exitFailure(c, o, early);
@@ -72,6 +73,10 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
   }
 }
 
+// A line on stdout before the first case's: printed while the program loaded, before program.ts sends what the
+// code under test prints to stderr (an edited program.ts is warned of apart).
+const LOAD_PRINT =
+  'something prints on stdout while your code is loaded: a `console.log` at the top level of a module (outside any function) in src/ runs when program.ts imports it, before program.ts can send prints to stderr. Remove it, move it into a function, or use console.error';
 // Result lines own stdout; most bad lines are a debugging print that went there.
 const BAD_LINE_ADVICE =
   '. Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it';

@@ -36,16 +36,3 @@ export function groupFailures(failures: CaseResult[]): FailureGroup[] {
   }
   return groups;
 }
-
-// Tells, case by case as verdicts stream in, whether a failure is the first of its cause (worth a progress line)
-// or one more of a cause already shown.
-export function firstOfCause(): (result: CaseResult) => boolean {
-  const seen = new Set<string>();
-  return (result) => {
-    const cause = causeOf(result);
-    if (cause === undefined) return true;
-    if (seen.has(cause)) return false;
-    seen.add(cause);
-    return true;
-  };
-}

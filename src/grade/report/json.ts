@@ -1,6 +1,7 @@
 import type { CaseResult, RunReport, VariantSummary } from '../types.ts';
 import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
+import { renderLoadFailure } from './render-group.ts';
 import { visibleText } from './visible-text.ts';
 
 // Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
@@ -26,6 +27,9 @@ export type JsonTest = {
   output: string | null;
 };
 
+// Each case's message when the program did not start.
+export const NOT_STARTED = 'your program did not start, so this case did not run: see the message at the top';
+
 // Exercism's per-test output limit, and the notice its spec suggests when output is cut.
 export const OUTPUT_LIMIT = 500;
 // Exercism's suggested wording, kept verbatim so tooling that knows it recognises it.
@@ -39,6 +43,27 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
 // The report as a results.json value. `error` (Exercism: "the tests did not run correctly") only when every
 // case errored, e.g. a program that does not compile; its message is then the first case's diagnosis.
 export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): JsonReport {
+  const first = report.cases[0];
+  // A program that did not start is one diagnosis, said once at the top (its stack trimmed as in the terminal);
+  // each case only points there.
+  if (first !== undefined && report.cases.every((c) => c.failure?.beforeAnyCase === true)) {
+    const total = report.cases.length;
+    return {
+      version: 2,
+      status: 'error',
+      message: plainText(renderLoadFailure(first, total, { color: false, total })),
+      stage: report.stage,
+      passed: report.passed,
+      failed: report.failed,
+      variants: report.variants ?? null,
+      tests: report.cases.map((c) => ({
+        name: plainText(c.name),
+        status: 'error',
+        message: NOT_STARTED,
+        output: null,
+      })),
+    };
+  }
   const tests = report.cases.map((c): JsonTest => {
     const status = caseStatus(c);
     return {
@@ -48,7 +73,6 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
       output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
     };
   });
-  const first = report.cases[0];
   const allErrored = first !== undefined && tests.every((t) => t.status === 'error');
   const status: CaseStatus = allErrored ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
   return {

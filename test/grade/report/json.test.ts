@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_LIMIT, OUTPUT_NOTICE, render } from '../../../src/grade/report/json.ts';
+import { NOT_STARTED, OUTPUT_LIMIT, OUTPUT_NOTICE, render } from '../../../src/grade/report/json.ts';
+import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
 import { plainText } from '../../../src/grade/report/plain-text.ts';
 import { caseStatus } from '../../../src/grade/report/case-status.ts';
 import { ctx, diagnose, RUNS, VARIANT_SEED } from './reports.ts';
@@ -70,6 +71,42 @@ describe('json reporter', () => {
     expect(parsed.status).toBe('error');
     expect(parsed.message).toBe(plainText(diagnose(report.cases[0]!)));
     expect(parsed.message).toContain("TypeError: Cannot read properties of undefined (reading 'trim')");
+  });
+
+  it('says a program that did not start once, at the top, with its stack trimmed; each case points there', () => {
+    const output =
+      'file:///c/src/execute.ts:3\nthrow new Error("not ready")\n      ^\n\nError: not ready\n    at file:///c/src/execute.ts:3:7\n    at ModuleJob.run (node:internal/modules/esm/module_job:271:25)\n    at async onImport.tracePromise.__proto__ (node:internal/modules/esm/loader:547:26)\n';
+    const notStarted = (name: string): CaseResult => ({
+      name,
+      description: `${name} proves something`,
+      status: 'fail',
+      durationMs: 0,
+      output,
+      failure: {
+        kind: 'crash',
+        message: 'the program exited with code 1 before running any case (it fails while loading: see its output)',
+        beforeAnyCase: true,
+        hint: 'your code throws `Error: not ready` while it is loaded, at /c/src/execute.ts:3',
+      },
+    });
+    const report: RunReport = {
+      stage: 'register-tools',
+      dir: '/c',
+      cases: [notStarted('a'), notStarted('b'), notStarted('c')],
+      passed: 0,
+      failed: 3,
+      durationMs: 5,
+    };
+    const parsed = JSON.parse(render(report, ctx));
+    expect(parsed.status).toBe('error');
+    expect(parsed.message).toMatch(/^✗ your program did not start — none of the 3 cases ran\n/);
+    expect(parsed.message).toContain('hint: your code throws `Error: not ready` while it is loaded');
+    expect(parsed.message).toContain('(2 lines of stack inside Node and node_modules left out)');
+    expect(parsed.message).not.toContain('ModuleJob.run');
+    expect(parsed.message).not.toContain('proves something');
+    expect(parsed.tests).toEqual(
+      ['a', 'b', 'c'].map((name) => ({ name, status: 'error', message: NOT_STARTED, output: null })),
+    );
   });
 
   it('cuts output over the cap to its head and the notice', () => {

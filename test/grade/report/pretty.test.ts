@@ -1,6 +1,6 @@
 // The terminal reporter: progress lines, failures in full, and a summary whose last lines a script can read.
 import { describe, expect, it } from 'vitest';
-import { progressLines, renderProgressLine, renderPretty } from '../../../src/grade/report/pretty.ts';
+import { renderLiveCount, renderPretty } from '../../../src/grade/report/pretty.ts';
 import { renderFailure } from '../../../src/grade/report/render-failure.ts';
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
 
@@ -29,12 +29,12 @@ const report = (cases: CaseResult[], extra: Partial<RunReport> = {}): RunReport 
   ...extra,
 });
 
-describe('renderProgressLine', () => {
+describe('renderLiveCount', () => {
   it.each([
-    [pass('read-a'), ' ✓ read-a 7 ms'],
-    [crash, ' ✗ bash-echo — the program exited with code 3 before printing results for this case'],
-  ])('%#', (result, line) => {
-    expect(renderProgressLine(result, { color: false })).toBe(line);
+    [{ done: 3, failed: 0 }, '\r\u001b[2Kgrading… 3 done'],
+    [{ done: 7, failed: 2 }, '\r\u001b[2Kgrading… 7 done, 2 failed'],
+  ])('redraws %o in place', (count, text) => {
+    expect(renderLiveCount(count, { color: false })).toBe(text);
   });
 });
 
@@ -158,18 +158,6 @@ describe('renderPretty: one message per problem', () => {
   it('says how many of the cases did not run when others did', () => {
     const text = renderPretty(report([loading('a'), pass('p'), loading('b')]), { color: false });
     expect(text).toContain('✗ your program did not start — 2 of the 3 cases did not run');
-  });
-
-  it('streams a progress line for every pass and for the first failure of each cause only', () => {
-    const progress = progressLines({ color: false });
-    const lines = [unwired('a'), pass('p'), unwired('b'), loading('c'), loading('d'), crash].map(progress);
-    expect(lines).toEqual([
-      ' ✗ a — call 1 of 1 (Read) differs in a',
-      ' ✓ p 7 ms',
-      undefined,
-      ' ✗ your program did not start — the program exited with code 1 before running any case (it fails while loading: see its output)',
-      undefined,
-      ' ✗ bash-echo — the program exited with code 3 before printing results for this case',
-    ]);
+    expect(text).toContain(' Cases  2 not run (your program did not start) | 1 passed (3)');
   });
 });
