@@ -102,10 +102,18 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .action(async () => done(await (await import('./commands/stages.ts')).stagesCommand(io)));
   program
     .command('snapshot')
-    .description('regenerate snapshots from the reference in this repository (course authors)')
+    .description(
+      'run the reference in this repository and write each snapshot that changes as a pending file to review (course authors)',
+    )
     .requiredOption('--stage <slug>', 'the stage whose snapshots to regenerate')
     .addOption(caseOption())
-    .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
+    .option('--check', 'write nothing; fail on any stale, missing, obsolete or pending snapshot (CI)')
+    .option('--review', 'walk the pending snapshots one by one: accept, reject or skip each')
+    .option('--accept <case...>', 'accept these pending snapshots (names or globs)')
+    .option('--reject <case...>', 'reject these pending snapshots (names or globs)')
+    .option('--accept-all', 'accept every pending snapshot (of the --case cases, when given)')
+    .option('--reject-all', 'reject every pending snapshot (of the --case cases, when given)')
+    .option('--remove-obsolete', 'remove the snapshots (and pending files) that have no case')
     .addOption(isolationOption())
     .action(async (flags: SnapshotFlags) =>
       done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)),

@@ -52,6 +52,12 @@ describe('snapshots/register-tools', () => {
     expect(missing, 'make them with `theinference snapshot --stage register-tools`').toEqual([]);
   });
 
+  // A pending file is a change nobody has reviewed yet: `theinference snapshot --review` decides it.
+  it('has no pending snapshot left', () => {
+    const pending = readdirSync(snapshotsDir).filter((f) => f.endsWith('.json.new'));
+    expect(pending, 'review them with `theinference snapshot --stage register-tools --review`').toEqual([]);
+  });
+
   it('has a case for every snapshot', () => {
     const orphans = snapshotSlugs.filter((slug) => !caseSlugs.includes(slug));
     expect(orphans, 'delete them, or run `theinference snapshot --stage register-tools`').toEqual([]);
