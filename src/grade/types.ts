@@ -1,3 +1,4 @@
+import type { Visibility } from '../course/case-weight.ts';
 import type { Call } from '../course/types.ts';
 import type { StandbySource } from './run/run-program.ts';
 
@@ -39,6 +40,10 @@ export type CaseResult = {
   failure?: Failure;
   // What the program wrote to stderr (and any stray stdout) for this case, tail-capped.
   output: string;
+  // The case file's `points` and `visibility` when it sets them (weightOf in src/course/case-weight.ts gives
+  // the defaults). A case whose expected result is withheld has a failure without it: no reporter can show it.
+  points?: number;
+  visibility?: Visibility;
 };
 
 export type RunReport = {

@@ -1,10 +1,13 @@
+import { weightOf, type Visibility } from '../../course/case-weight.ts';
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
+import { scoreOf } from './score.ts';
 import { visibleText } from './visible-text.ts';
 
 // Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
-// plus the stage and the counts. Keys are written in this order, always present (null when empty).
+// plus the stage, the counts and the score, and each case's points and visibility. Keys are written in this order,
+// always present (null when empty).
 export type JsonReport = {
   version: 2;
   status: CaseStatus;
@@ -12,6 +15,9 @@ export type JsonReport = {
   stage: string;
   passed: number;
   failed: number;
+  // The points of the passing cases, and of all (src/grade/report/score.ts).
+  score: number;
+  max_score: number;
   tests: JsonTest[];
 };
 
@@ -21,6 +27,9 @@ export type JsonTest = {
   status: CaseStatus;
   message: string | null;
   output: string | null;
+  // What the case is worth and who sees its expected result (src/course/case-weight.ts).
+  points: number;
+  visibility: Visibility;
 };
 
 // Exercism's per-test output limit, and the notice its spec suggests when output is cut.
@@ -43,8 +52,10 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
       status,
       message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
       output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
+      ...weightOf(c),
     };
   });
+  const { score, maxScore } = scoreOf(report);
   const first = report.cases[0];
   const allErrored = first !== undefined && tests.every((t) => t.status === 'error');
   const status: CaseStatus = allErrored ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
@@ -55,6 +66,8 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
     stage: report.stage,
     passed: report.passed,
     failed: report.failed,
+    score,
+    max_score: maxScore,
     tests,
   };
 }

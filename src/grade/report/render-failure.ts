@@ -21,7 +21,8 @@ export function renderFailure(result: CaseResult, options: { color: boolean }): 
   // A message can quote the program (a bad line, a thrown error): shown, never acted on.
   const lines = [title, `  ${visibleText(failure.message)}`];
   if (failure.call !== undefined) lines.push(`  ${c.dim('input:')} ${short(failure.call.input, INPUT_CHARS)}`);
-  if (failure.kind === 'mismatch' || failure.kind === 'result-count') {
+  // A hidden case's failure holds no expected result (src/grade/judge/withhold-expected.ts): nothing to diff.
+  if ((failure.kind === 'mismatch' || failure.kind === 'result-count') && 'expected' in failure) {
     const labels = { expected: 'expected (snapshot)', received: 'received (your program)' };
     const diff = renderValueDiff(failure.expected, failure.received, { color: options.color, labels });
     lines.push('', indent(diff, '    '));

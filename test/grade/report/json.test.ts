@@ -8,8 +8,8 @@ import { ctx, diagnose, RUNS } from './reports.ts';
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
 
-const TOP_KEYS = ['version', 'status', 'message', 'stage', 'passed', 'failed', 'tests'];
-const TEST_KEYS = ['name', 'status', 'message', 'output'];
+const TOP_KEYS = ['version', 'status', 'message', 'stage', 'passed', 'failed', 'score', 'max_score', 'tests'];
+const TEST_KEYS = ['name', 'status', 'message', 'output', 'points', 'visibility'];
 
 describe('json reporter', () => {
   describe.each(Object.entries(RUNS))('%s run', (_, report) => {
@@ -61,6 +61,17 @@ describe('json reporter', () => {
     expect(parsed.status).toBe('error');
     expect(parsed.message).toBe(plainText(diagnose(report.cases[0]!)));
     expect(parsed.message).toContain("TypeError: Cannot read properties of undefined (reading 'trim')");
+  });
+
+  it('gives the score and each case its points and visibility, defaults included', () => {
+    const parsed = JSON.parse(render(RUNS.weighted!, ctx));
+    expect([parsed.score, parsed.max_score]).toEqual([4, 6]);
+    expect(parsed.tests.map((t: { points: number; visibility: string }) => [t.points, t.visibility])).toEqual([
+      [3, 'visible'],
+      [2, 'hidden'],
+      [1, 'after_due_date'],
+    ]);
+    expect(JSON.parse(render(RUNS.failing!, ctx))).toMatchObject({ score: 1, max_score: 3 });
   });
 
   it('cuts output over the cap to its head and the notice', () => {
