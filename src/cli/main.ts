@@ -10,6 +10,7 @@ import type { InitFlags } from './commands/init.ts';
 import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { RecordFlags } from './commands/record-flags.ts';
+import type { RedactFlags } from './commands/redact.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 
@@ -164,6 +165,18 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       if (flags.live === true) done(await (await import('./commands/record-live.ts')).recordLiveCommand(flags, io));
       else done(await (await import('./commands/record.ts')).recordCommand(flags, io));
     });
+  program
+    .command('redact')
+    .description(
+      'redact the recorded cases of a stage and their snapshots in place, without their transcripts (course authors)',
+    )
+    .requiredOption('--stage <slug>', 'the stage whose recorded cases to redact')
+    .addOption(caseOption('a recorded case name or glob (* and ?); repeat for several', 'every recorded case'))
+    .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
+    .option('--dir <path>', 'the course directory the cases are in (default: the current directory)')
+    .option('--dry-run', 'print the report; write nothing')
+    .addOption(isolationOption('the reference'))
+    .action(async (flags: RedactFlags) => done(await (await import('./commands/redact.ts')).redactCommand(flags, io)));
   return program;
 }
 
@@ -176,10 +189,8 @@ function isolationOption(what = 'program processes'): Option {
 }
 
 // `--case`, repeatable; its default is shown in words, not as `[]`.
-function caseOption(): Option {
-  return new Option('--case <name>', 'a case name or glob (* and ?); repeat for several')
-    .argParser(collect)
-    .default([], 'every case');
+function caseOption(what = 'a case name or glob (* and ?); repeat for several', all = 'every case'): Option {
+  return new Option('--case <name>', what).argParser(collect).default([], all);
 }
 
 // This copy's version, for --version (a bug report says which one ran).
