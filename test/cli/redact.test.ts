@@ -75,7 +75,7 @@ describe('theinference redact', () => {
         'cases/register-tools/recorded-mail.json',
         '  redacted  3 e-mail addresses, 3 matches of --redact ACME-\\d+',
         '  replayed  the reference gives the redacted snapshot from the redacted case',
-        '  pending   its pending snapshot is redacted too',
+        '  also      its pending snapshot, redacted alike',
       ].join('\n'),
     );
     expect(stdout).toContain(

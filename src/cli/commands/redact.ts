@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { loadCases } from '../../course/load-cases.ts';
+import { recordingPath } from '../../course/recording-file.ts';
 import { pendingPath, readText, snapshotPath } from '../../course/snapshot-file.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
@@ -43,11 +44,12 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
   const sources = { users: [me.username], homes: [me.homedir], patterns };
   const redacted: RedactedCase[] = [];
   for (const c of selected) {
-    const [snapshot, pending] = await Promise.all([
+    const [snapshot, pending, recording] = await Promise.all([
       readText(snapshotPath(dir, flags.stage, c.name)),
       readText(pendingPath(dir, flags.stage, c.name)),
+      readText(recordingPath(dir, flags.stage, c.name)),
     ]);
-    redacted.push(redactCase({ name: c.name, data: c.data, snapshot, pending }, sources));
+    redacted.push(redactCase({ name: c.name, data: c.data, snapshot, pending, recording }, sources));
   }
 
   const refused = new Map<string, string>();
@@ -110,7 +112,8 @@ function selectRecorded<T extends { name: string }>(recorded: T[], patterns: str
   return patterns.length === 0 ? recorded : recorded.filter((c) => patterns.some((p) => nameMatcher(p)(c.name)));
 }
 
-// The files of every changed case: the case, its snapshot and its pending file, as paths under the course dir.
+// The files of every changed case: the case, its snapshot, pending file and recording, as paths under the course
+// dir.
 function filesOf(outcomes: RedactOutcome[], stage: string): { path: string; text: string }[] {
   return outcomes
     .filter((o) => o.status === 'replaced')
@@ -118,5 +121,6 @@ function filesOf(outcomes: RedactOutcome[], stage: string): { path: string; text
       { path: join('cases', stage, `${o.name}.json`), text: o.caseText },
       ...(o.snapshot === null ? [] : [{ path: join('snapshots', stage, `${o.name}.json`), text: o.snapshot }]),
       ...(o.pending === null ? [] : [{ path: join('snapshots', stage, `${o.name}.json.new`), text: o.pending }]),
+      ...(o.recording === null ? [] : [{ path: join('recordings', stage, `${o.name}.json`), text: o.recording }]),
     ]);
 }

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { HarnessError } from '../../errors.ts';
 import { loadCases } from '../../course/load-cases.ts';
+import { recordingNames } from '../../course/recording-file.ts';
 import { pendingNames, pendingPath, readText, snapshotNames, snapshotPath } from '../../course/snapshot-file.ts';
-import { packageRoot, requireStage, snapshotsDir } from '../../course/stages.ts';
+import { packageRoot, requireStage } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
 import { runReference } from '../../grade/run/run-reference.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
@@ -16,6 +17,7 @@ import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts'
 import { selectCases } from '../../grade/select-cases.ts';
 import { decidePending, renderDecided, type Decisions } from '../snapshot/decide-pending.ts';
 import { checkFails, planSnapshots, runActions, type OnDisk } from '../snapshot/plan-snapshots.ts';
+import { recordedDrift } from '../snapshot/recorded-drift.ts';
 import { renderSnapshotReport } from '../snapshot/snapshot-report.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 
@@ -75,20 +77,29 @@ async function regenerate(root: string, flags: SnapshotFlags, io: CommandIo): Pr
   const stage =
     flags.case.length === 0
       ? {
+          slug: flags.stage,
           cases: all.map((c) => c.name),
           snapshots: await snapshotNames(root, flags.stage),
           pending: await pendingNames(root, flags.stage),
+          recordings: await recordingNames(root, flags.stage),
         }
       : undefined;
   const entries = planSnapshots(names, runs, disk, stage);
   if (!check) {
-    const dir = snapshotsDir(root, flags.stage);
-    const actions = runActions(entries, { removeObsolete });
-    await writeFiles(dir, actions.write);
-    for (const file of actions.remove) await rm(join(dir, file), { force: true });
+    const actions = runActions(entries, { stage: flags.stage, removeObsolete });
+    await writeFiles(root, actions.write);
+    for (const file of actions.remove) await rm(join(root, file), { force: true });
   }
   const color = useColor(io);
-  await write(io.stdout, renderSnapshotReport(entries, flags.stage, { check, removeObsolete, color }));
+  const byName = new Map(selected.map((c) => [c.name, c]));
+  const recordings = new Map<string, string[]>();
+  for (const e of entries) {
+    const c = byName.get(e.name);
+    if (c === undefined || (e.status !== 'added' && e.status !== 'changed')) continue;
+    const lines = await recordedDrift(root, c, e.status === 'changed' ? e.before : null, e.text, { color });
+    if (lines !== undefined) recordings.set(e.name, lines);
+  }
+  await write(io.stdout, renderSnapshotReport(entries, flags.stage, { check, removeObsolete, color, recordings }));
   const failed = entries.some((e) => e.status === 'failed');
   return failed || (check && checkFails(entries)) ? 'fail' : 'pass';
 }

@@ -20,7 +20,10 @@ export function renderRedactReport(outcomes: RedactOutcome[], o: { stage: string
     if (c.why !== undefined) out.push(`  ${'refused'.padEnd(10)}${c.why}`);
     else if (c.changed)
       out.push(`  ${'replayed'.padEnd(10)}the reference gives the redacted snapshot from the redacted case`);
-    if (c.pending !== null && c.changed) out.push(`  ${'pending'.padEnd(10)}its pending snapshot is redacted too`);
+    const also = [c.pending !== null && 'its pending snapshot', c.recording !== null && 'its recording'].filter(
+      (x) => x !== false,
+    );
+    if (c.changed && also.length > 0) out.push(`  ${'also'.padEnd(10)}${also.join(' and ')}, redacted alike`);
     out.push('');
   }
   for (const c of outcomes) {

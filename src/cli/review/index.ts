@@ -30,10 +30,10 @@ const OUTCOMES: Record<number, Outcome> = {
 // Reviews until every pending snapshot is decided, `q`, the end of piped input, or Ctrl-C: 'pass' when none is
 // left pending, 'fail' when some are, 'interrupted' on Ctrl-C.
 export async function reviewPending(request: ReviewRequest, io: CommandIo): Promise<Outcome> {
-  const items = await reviewItems(request.root, request.stage, request.only);
+  const color = useColor(io);
+  const items = await reviewItems(request.root, request.stage, request.only, color);
   const out = io.stdout as CommandIo['stdout'] & { columns?: number; rows?: number };
   const tty = out.isTTY === true;
-  const color = useColor(io);
   // Read at every snapshot shown: the terminal may have been resized meanwhile.
   const layout = (): Layout & { tty: boolean } =>
     tty ? { tty, color, columns: out.columns ?? 80, rows: out.rows ?? 24 } : { tty, color };

@@ -12,14 +12,20 @@ export type SnapshotEntry =
   // `drift` is undefined when the file on disk is not a snapshot, or holds the same results laid out otherwise.
   | { status: 'changed'; name: string; text: string; before: string; drift: Drift | undefined; pending?: string }
   | { status: 'failed'; name: string; why: string; pending?: string }
-  // `files`: the names, in snapshots/<stage>/, of the snapshot and pending file that have no case.
+  // `files`: the snapshot, pending file and recording that have no case, as paths under the package root.
   | { status: 'obsolete'; name: string; files: string[] };
 
 // What is on disk for the cases of a run: each case's snapshot and pending file (null when absent).
 export type OnDisk = { snapshots: Map<string, string | null>; pending: Map<string, string | null> };
 
 // The whole stage's names, given only to a run over every case: obsolete files are judged against all of them.
-export type StageNames = { cases: string[]; snapshots: string[]; pending: string[] };
+export type StageNames = {
+  slug: string;
+  cases: string[];
+  snapshots: string[];
+  pending: string[];
+  recordings: string[];
+};
 
 // The entries of a run, in case order, then the obsolete files.
 export function planSnapshots(
@@ -31,11 +37,14 @@ export function planSnapshots(
   const entries = names.map((name) => entryFor(name, runs.get(name), disk));
   if (stage === undefined) return entries;
   const cases = new Set(stage.cases);
-  const orphans = [...new Set([...stage.snapshots, ...stage.pending])].filter((n) => !cases.has(n)).sort();
+  const orphans = [...new Set([...stage.snapshots, ...stage.pending, ...stage.recordings])]
+    .filter((n) => !cases.has(n))
+    .sort();
   for (const name of orphans) {
     const files = [
-      ...(stage.snapshots.includes(name) ? [`${name}.json`] : []),
-      ...(stage.pending.includes(name) ? [`${name}${PENDING_SUFFIX}`] : []),
+      ...(stage.snapshots.includes(name) ? [`snapshots/${stage.slug}/${name}.json`] : []),
+      ...(stage.pending.includes(name) ? [`snapshots/${stage.slug}/${name}${PENDING_SUFFIX}`] : []),
+      ...(stage.recordings.includes(name) ? [`recordings/${stage.slug}/${name}.json`] : []),
     ];
     entries.push({ status: 'obsolete', name, files });
   }
@@ -56,19 +65,20 @@ function entryFor(name: string, run: ReferenceResult | undefined, disk: OnDisk):
   return { status: 'changed', name, text, before, drift, ...pending };
 }
 
-// The files a run writes and removes, by their names in snapshots/<stage>/: a pending file for each new or
-// changed snapshot (unless it holds that already); an outdated pending file removed where the snapshot is up to
-// date again; the obsolete files removed only when asked. A snapshot itself is never written here.
+// The files a run writes and removes, as paths under the package root: a pending file for each new or changed
+// snapshot (unless it holds that already); an outdated pending file removed where the snapshot is up to date
+// again; the obsolete files removed only when asked. A snapshot itself is never written here.
 export function runActions(
   entries: SnapshotEntry[],
-  o: { removeObsolete: boolean },
+  o: { stage: string; removeObsolete: boolean },
 ): { write: { path: string; text: string }[]; remove: string[] } {
   const write: { path: string; text: string }[] = [];
   const remove: string[] = [];
+  const pending = (name: string) => `snapshots/${o.stage}/${name}${PENDING_SUFFIX}`;
   for (const e of entries) {
     if ((e.status === 'added' || e.status === 'changed') && e.pending !== e.text)
-      write.push({ path: `${e.name}${PENDING_SUFFIX}`, text: e.text });
-    if (e.status === 'unchanged' && e.pending !== undefined) remove.push(`${e.name}${PENDING_SUFFIX}`);
+      write.push({ path: pending(e.name), text: e.text });
+    if (e.status === 'unchanged' && e.pending !== undefined) remove.push(pending(e.name));
     if (e.status === 'obsolete' && o.removeObsolete) remove.push(...e.files);
   }
   return { write, remove };

@@ -8,7 +8,8 @@ import { DRIFT_WORDS, type Drift } from './classify-drift.ts';
 import type { SnapshotEntry } from './plan-snapshots.ts';
 
 type Status = SnapshotEntry['status'];
-type Mode = { check: boolean; removeObsolete: boolean; color: boolean };
+// `recordings`: for a recorded case whose snapshot is new or changed, its re-verification against the recording.
+type Mode = { check: boolean; removeObsolete: boolean; color: boolean; recordings?: Map<string, string[]> };
 
 // Words for each status: what a run did, or what --check found.
 const WORDS: Record<Status, { run: string; check: string }> = {
@@ -31,7 +32,8 @@ export function renderSnapshotReport(entries: SnapshotEntry[], stage: string, mo
   const lines: string[] = [];
   for (const e of entries) {
     lines.push(`${paint[e.status](word(e).padEnd(10))} ${e.name}${suffix(e, stage, mode)}`);
-    lines.push(...detail(e, mode.color).map((l) => (l === '' ? l : `    ${l}`)));
+    const recording = mode.recordings?.get(e.name) ?? [];
+    lines.push(...[...recording, ...detail(e, mode.color)].map((l) => (l === '' ? l : `    ${l}`)));
   }
   const tally = new Map<string, number>();
   for (const e of entries) tally.set(word(e), (tally.get(word(e)) ?? 0) + 1);
@@ -52,10 +54,7 @@ function leftPending(e: SnapshotEntry, mode: Mode): boolean {
 function suffix(e: SnapshotEntry, stage: string, mode: Mode): string {
   const parts: string[] = [];
   if (e.status === 'changed') parts.push(driftWords(e.drift, e.before));
-  if (e.status === 'obsolete')
-    parts.push(
-      `${e.files.map((f) => `snapshots/${stage}/${f}`).join(' and ')} ${verb(e.files, 'has', 'have')} no case`,
-    );
+  if (e.status === 'obsolete') parts.push(`${e.files.join(' and ')} ${verb(e.files, 'has', 'have')} no case`);
   if (e.status !== 'obsolete' && e.pending !== undefined) {
     if (mode.check) parts.push('pending review');
     else if (e.status === 'unchanged') parts.push('its pending file was outdated: removed');

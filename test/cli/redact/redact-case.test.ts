@@ -12,11 +12,12 @@ const data: CaseFile = {
 };
 const snapshot = formatSnapshot({ results: [{ content: `${KEY} ACME-42 alice@acme.io\n`, exit_code: 0 }] });
 const none = { users: [], homes: [], patterns: [] };
+const recording = JSON.stringify({ calls: [{ recorded: { content: `mail alice@acme.io ${KEY}` } }] });
 
 describe('redactCase', () => {
   it("applies the recorder's rules to every string of the case and its snapshots, and counts them by kind", () => {
     const r = redactCase(
-      { name: 'recorded-a', data, snapshot, pending: snapshot },
+      { name: 'recorded-a', data, snapshot, pending: snapshot, recording },
       { ...none, patterns: [/ACME-\d+/] },
     );
     expect(r.changed).toBe(true);
@@ -27,7 +28,10 @@ describe('redactCase', () => {
     expect(r.results).toEqual([{ content: '<redacted:anthropic-key> <redacted> user@example.com\n', exit_code: 0 }]);
     expect(r.snapshot).toBe(formatSnapshot({ results: r.results ?? [] }));
     expect(r.pending).toBe(r.snapshot);
-    expect(r.counts).toEqual({ 'Anthropic key': 3, 'e-mail address': 4, '--redact ACME-\\d+': 3 });
+    expect(JSON.parse(r.recording ?? '')).toEqual({
+      calls: [{ recorded: { content: 'mail user@example.com <redacted:anthropic-key>' } }],
+    });
+    expect(r.counts).toEqual({ 'Anthropic key': 4, 'e-mail address': 5, '--redact ACME-\\d+': 3 });
     expect(r.leaks).toEqual([]);
   });
 
@@ -35,7 +39,7 @@ describe('redactCase', () => {
     const clean: CaseFile = { description: 'd', calls: [{ tool: 'Read', input: { path: 'a.txt' } }] };
     const plain = formatSnapshot({ results: [{ content: '1: A' }] });
     const r = redactCase(
-      { name: 'a', data: clean, snapshot: plain, pending: null },
+      { name: 'a', data: clean, snapshot: plain, pending: null, recording: null },
       { ...none, patterns: [/nothing/] },
     );
     expect([r.changed, r.counts, r.pending]).toEqual([false, {}, null]);
@@ -44,7 +48,7 @@ describe('redactCase', () => {
   it('redacts the machine running it, as record does', () => {
     const mine: CaseFile = { description: 'd', calls: [{ tool: 'Read', input: { path: '/home/alice/x' } }] };
     const r = redactCase(
-      { name: 'a', data: mine, snapshot: null, pending: null },
+      { name: 'a', data: mine, snapshot: null, pending: null, recording: null },
       { users: ['alice'], homes: ['/home/alice'], patterns: [] },
     );
     expect(JSON.parse(r.caseText).calls[0].input.path).toBe('/home/user/x');

@@ -7,6 +7,7 @@ const outcome = (name: string, o: Partial<RedactOutcome>): RedactOutcome => ({
   caseText: '',
   snapshot: null,
   pending: null,
+  recording: null,
   counts: {},
   changed: false,
   results: undefined,

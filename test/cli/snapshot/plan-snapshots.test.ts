@@ -32,9 +32,11 @@ describe('planSnapshots', () => {
   };
   const names = ['same', 'same-pending', 'new', 'changed', 'changed-pending', 'broken', 'not-run'];
   const entries = planSnapshots(names, runs, disk, {
+    slug: 'demo',
     cases: names,
     snapshots: ['same', 'gone', 'gone-both'],
     pending: ['gone-both', 'gone-pending'],
+    recordings: ['same', 'gone-recorded'],
   });
 
   it.each([
@@ -58,9 +60,14 @@ describe('planSnapshots', () => {
 
   it('lists every file without a case as obsolete, after the cases', () => {
     expect(entries.slice(names.length)).toEqual([
-      { status: 'obsolete', name: 'gone', files: ['gone.json'] },
-      { status: 'obsolete', name: 'gone-both', files: ['gone-both.json', 'gone-both.json.new'] },
-      { status: 'obsolete', name: 'gone-pending', files: ['gone-pending.json.new'] },
+      { status: 'obsolete', name: 'gone', files: ['snapshots/demo/gone.json'] },
+      {
+        status: 'obsolete',
+        name: 'gone-both',
+        files: ['snapshots/demo/gone-both.json', 'snapshots/demo/gone-both.json.new'],
+      },
+      { status: 'obsolete', name: 'gone-pending', files: ['snapshots/demo/gone-pending.json.new'] },
+      { status: 'obsolete', name: 'gone-recorded', files: ['recordings/demo/gone-recorded.json'] },
     ]);
   });
 
@@ -69,22 +76,23 @@ describe('planSnapshots', () => {
   });
 
   it('writes a pending file only where it would change, removes an outdated one, and never writes a snapshot', () => {
-    expect(runActions(entries, { removeObsolete: false })).toEqual({
+    expect(runActions(entries, { stage: 'demo', removeObsolete: false })).toEqual({
       write: [
-        { path: 'new.json.new', text: text('a') },
-        { path: 'changed.json.new', text: text('b') },
+        { path: 'snapshots/demo/new.json.new', text: text('a') },
+        { path: 'snapshots/demo/changed.json.new', text: text('b') },
       ],
-      remove: ['same-pending.json.new'],
+      remove: ['snapshots/demo/same-pending.json.new'],
     });
   });
 
   it('removes obsolete files only when asked', () => {
-    expect(runActions(entries, { removeObsolete: true }).remove).toEqual([
-      'same-pending.json.new',
-      'gone.json',
-      'gone-both.json',
-      'gone-both.json.new',
-      'gone-pending.json.new',
+    expect(runActions(entries, { stage: 'demo', removeObsolete: true }).remove).toEqual([
+      'snapshots/demo/same-pending.json.new',
+      'snapshots/demo/gone.json',
+      'snapshots/demo/gone-both.json',
+      'snapshots/demo/gone-both.json.new',
+      'snapshots/demo/gone-pending.json.new',
+      'recordings/demo/gone-recorded.json',
     ]);
   });
 
