@@ -163,6 +163,14 @@ describe('theinference snapshot', () => {
     expect(await snapshotFiles()).toEqual(['a.json', 'b.json', 'c.json']);
   });
 
+  it('--review with nothing pending says how pending files come about, and exits 0', async () => {
+    const { code, stdout } = await snapshot('--review');
+    expect([code, stdout]).toEqual([
+      0,
+      "No pending snapshots in snapshots/demo/: `npx theinference snapshot --stage demo` writes them when the reference's results change.\n",
+    ]);
+  });
+
   it('--case checks only the named cases and leaves obsolete files alone', async () => {
     await writeFile(demo('y.json'), EMPTY);
     const { code, stdout } = await snapshot('--case', 'c', '--check');
