@@ -4,9 +4,9 @@
 import type { CaseFile } from './types.ts';
 
 // `visible`: everything is shown; `hidden`: the student sees the verdict and the hint, never the expected result;
-// `after_due_date`: as hidden wherever theinference reports (it does not know the due date), and so marked for a
-// platform that does (Gradescope shows such a test only once the due date has passed).
-export const VISIBILITIES = ['visible', 'hidden', 'after_due_date'] as const;
+// `after_due_date` and `after_published`: as hidden wherever theinference reports (it knows neither the due date
+// nor when grades are published), and so marked for a platform that does (Gradescope's test visibilities).
+export const VISIBILITIES = ['visible', 'hidden', 'after_due_date', 'after_published'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
 export const DEFAULT_POINTS = 1;

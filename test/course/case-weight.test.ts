@@ -19,6 +19,7 @@ describe('case weight', () => {
     ['visible', false],
     ['hidden', true],
     ['after_due_date', true],
+    ['after_published', true],
   ] as const)('%s withholds the expected result: %s', (visibility, withheld) => {
     expect(withholdsExpected(visibility)).toBe(withheld);
   });

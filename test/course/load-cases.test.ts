@@ -76,7 +76,7 @@ describe('parseCase', () => {
     [
       'an unknown visibility',
       { description: 'd', calls: [call], visibility: 'secret' },
-      ['/visibility must be one of: "visible", "hidden", "after_due_date"'],
+      ['/visibility must be one of: "visible", "hidden", "after_due_date", "after_published"'],
     ],
   ])('reports %s by field', (_, data, errors) => {
     expect(errorsOf(data)).toEqual(errors);

@@ -61,7 +61,7 @@ describe('a hidden case', () => {
     ['a wrong number of results', tooFew],
   ])('never shows its expected result: %s, in every reporter', (_, outcome) => {
     expect(everything(verdict(undefined, outcome))).toContain(SECRET);
-    for (const visibility of ['hidden', 'after_due_date'] as const) {
+    for (const visibility of ['hidden', 'after_due_date', 'after_published'] as const) {
       const result = verdict(visibility, outcome);
       expect(result.status).toBe('fail');
       expect(result.failure).not.toHaveProperty('expected');
