@@ -31,7 +31,7 @@ export function renderSnapshotReport(entries: SnapshotEntry[], stage: string, mo
     e.status === 'obsolete' && mode.removeObsolete ? 'removed' : WORDS[e.status][mode.check ? 'check' : 'run'];
   const lines: string[] = [];
   for (const e of entries) {
-    lines.push(`${paint[e.status](word(e).padEnd(10))} ${e.name}${suffix(e, stage, mode)}`);
+    lines.push(`${paint[e.status](word(e).padEnd(10))} ${e.name}${suffix(e, mode)}`);
     const recording = mode.recordings?.get(e.name) ?? [];
     lines.push(...[...recording, ...detail(e, mode.color)].map((l) => (l === '' ? l : `    ${l}`)));
   }
@@ -51,7 +51,7 @@ function leftPending(e: SnapshotEntry, mode: Mode): boolean {
   return e.status === 'added' || e.status === 'changed' || (e.status === 'failed' && e.pending !== undefined);
 }
 
-function suffix(e: SnapshotEntry, stage: string, mode: Mode): string {
+function suffix(e: SnapshotEntry, mode: Mode): string {
   const parts: string[] = [];
   if (e.status === 'changed') parts.push(driftWords(e.drift, e.before));
   if (e.status === 'obsolete') parts.push(`${e.files.join(' and ')} ${verb(e.files, 'has', 'have')} no case`);
