@@ -11,6 +11,7 @@ import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { RecordFlags } from './commands/record-flags.ts';
 import type { AuditFlags } from './commands/audit.ts';
+import type { RedactFlags } from './commands/redact.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 
@@ -146,10 +147,18 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .action(async (flags: AuditFlags) => done(await (await import('./commands/audit.ts')).auditCommand(flags, io)));
   program
     .command('snapshot')
-    .description('regenerate snapshots from the reference in this repository (course authors)')
+    .description(
+      'run the reference in this repository and write each snapshot that changes as a pending file to review (course authors)',
+    )
     .requiredOption('--stage <slug>', 'the stage whose snapshots to regenerate')
     .addOption(caseOption())
-    .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
+    .option('--check', 'write nothing; fail on any stale, missing, obsolete or pending snapshot (CI)')
+    .option('--review', 'walk the pending snapshots one by one: accept, reject or skip each')
+    .option('--accept <case...>', 'accept these pending snapshots (names or globs)')
+    .option('--reject <case...>', 'reject these pending snapshots (names or globs)')
+    .option('--accept-all', 'accept every pending snapshot (of the --case cases, when given)')
+    .option('--reject-all', 'reject every pending snapshot (of the --case cases, when given)')
+    .option('--remove-obsolete', 'remove the snapshots (and pending files) that have no case')
     .addOption(isolationOption())
     .action(async (flags: SnapshotFlags) =>
       done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)),
@@ -200,6 +209,18 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       if (flags.live === true) done(await (await import('./commands/record-live.ts')).recordLiveCommand(flags, io));
       else done(await (await import('./commands/record.ts')).recordCommand(flags, io));
     });
+  program
+    .command('redact')
+    .description(
+      'redact the recorded cases of a stage and their snapshots in place, without their transcripts (course authors)',
+    )
+    .requiredOption('--stage <slug>', 'the stage whose recorded cases to redact')
+    .addOption(caseOption('a recorded case name or glob (* and ?); repeat for several', 'every recorded case'))
+    .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
+    .option('--dir <path>', 'the course directory the cases are in (default: the current directory)')
+    .option('--dry-run', 'print the report; write nothing')
+    .addOption(isolationOption('the reference'))
+    .action(async (flags: RedactFlags) => done(await (await import('./commands/redact.ts')).redactCommand(flags, io)));
   return program;
 }
 
@@ -212,10 +233,8 @@ function isolationOption(what = 'program processes'): Option {
 }
 
 // `--case`, repeatable; its default is shown in words, not as `[]`.
-function caseOption(): Option {
-  return new Option('--case <name>', 'a case name or glob (* and ?); repeat for several')
-    .argParser(collect)
-    .default([], 'every case');
+function caseOption(what = 'a case name or glob (* and ?); repeat for several', all = 'every case'): Option {
+  return new Option('--case <name>', what).argParser(collect).default([], all);
 }
 
 // This copy's version, for --version (a bug report says which one ran).

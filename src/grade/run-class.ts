@@ -10,9 +10,10 @@ import { availableParallelism } from 'node:os';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
-import { gradeCourse, withGrading } from './run-stage.ts';
+import { weighing } from './judge/judge-case.ts';
+import { gradeCourse } from './run-stage.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
-import type { RunOptions, RunReport, VariantSummary } from './types.ts';
+import type { CaseResult, RunOptions, RunReport, VariantSummary } from './types.ts';
 
 // One submission: its name in reports (unique in the run) and its directory (absolute).
 export type Submission = { name: string; dir: string };
@@ -152,18 +153,17 @@ export function oneRun(report: RunReport, submission: Submission): ClassReport {
 // The report of a submission that could not be graded: every selected case failed, before running, with why.
 async function unrunReport(plan: StagePlan, dir: string, why: string): Promise<RunReport> {
   const judging = await plan.judging();
-  const cases = plan.selected.map((c) =>
-    withGrading(
-      {
-        name: c.name,
-        description: judging.cases.get(c.name)?.data.description ?? '',
-        status: 'fail' as const,
-        durationMs: 0,
-        failure: { kind: 'crash' as const, message: `the submission cannot be graded: ${why}`, beforeAnyCase: true },
-        output: '',
-      },
-      judging.cases.get(c.name)?.data,
-    ),
-  );
+  const cases = plan.selected.map((c): CaseResult => {
+    const known = judging.cases.get(c.name);
+    return {
+      name: c.name,
+      description: known?.data.description ?? '',
+      status: 'fail',
+      durationMs: 0,
+      failure: { kind: 'crash', message: `the submission cannot be graded: ${why}`, beforeAnyCase: true },
+      output: '',
+      ...(known === undefined ? {} : weighing(known)),
+    };
+  });
   return { stage: plan.stage, dir, cases, passed: 0, failed: cases.length, durationMs: 0 };
 }

@@ -18,7 +18,6 @@ import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
 import type { ReferenceResult } from './run/run-reference.ts';
-import { caseGrading } from './case-grading.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { CaseResult, RunOptions, RunReport } from './types.ts';
 import { judgeVariant, pairVerdicts } from './variants/judge-variant.ts';
@@ -206,10 +205,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     pairs.flush();
     const findings = observed === undefined ? [] : findMistakes(observed);
     const cases = explainFailures(
-      selected.flatMap((c) => {
-        const result = results.get(c.name);
-        return result === undefined ? [] : [withGrading(result, judging!.cases.get(c.name)?.data)];
-      }),
+      selected.flatMap((c) => results.get(c.name) ?? []),
       findings,
       (name) => judging?.cases.get(name)?.data.calls,
     );
@@ -247,14 +243,6 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
 function interleave(cases: BatchCase[], variantRuns: BatchCase[]): BatchCase[] {
   const runs = new Map(variantRuns.map((v) => [caseOfRun(v.name), v]));
   return cases.flatMap((c) => [{ name: c.name, file: c.file }, ...(runs.has(c.name) ? [runs.get(c.name)!] : [])]);
-}
-
-// A case's points and visibility, when its case file gives them.
-export function withGrading(result: CaseResult, data: unknown): CaseResult {
-  const given = (data ?? {}) as { points?: unknown; visibility?: unknown };
-  if (given.points === undefined && given.visibility === undefined) return result;
-  const { points, visibility } = caseGrading(data);
-  return { ...result, points, visibility };
 }
 
 function withWarnings(report: RunReport, more: string[]): RunReport {

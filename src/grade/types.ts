@@ -1,5 +1,5 @@
+import type { Visibility } from '../course/case-weight.ts';
 import type { Call } from '../course/types.ts';
-import type { Visibility } from './case-grading.ts';
 import type { StandbySource } from './run/run-program.ts';
 
 // Why a case failed. Errors are data until the CLI edge: reporters render these, nothing throws.
@@ -43,8 +43,8 @@ export type CaseResult = {
   failure?: Failure;
   // What the program wrote to stderr (and any stray stdout) for this case, tail-capped.
   output: string;
-  // What the case is worth and who sees it, when its case file says (src/grade/case-grading.ts): gradebooks read
-  // them, the other reporters do not.
+  // The case file's `points` and `visibility` when it sets them (weightOf in src/course/case-weight.ts gives
+  // the defaults). A case whose expected result is withheld has a failure without it: no reporter can show it.
   points?: number;
   visibility?: Visibility;
 };

@@ -1,15 +1,19 @@
 // A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
+import { withholdsExpected } from '../../course/case-weight.ts';
 import type { Case, Snapshot } from '../../course/types.ts';
 import { compareResults } from './compare-results.ts';
 import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
 import { hintFor } from './hints.ts';
 import { loadFailureHint } from './load-failure.ts';
 import type { CaseRun } from '../run/run-batches.ts';
+import { withholdExpected } from './withhold-expected.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
-// The verdict for one case.
+// The verdict for one case. A case whose expected result is withheld (its visibility) gets a failure without it.
 export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): CaseResult {
-  const failure = findFailure(c, snapshot, run);
+  const found = findFailure(c, snapshot, run);
+  const failure =
+    found !== undefined && withholdsExpected(c.data.visibility) ? withholdExpected(found, c.data.calls.length) : found;
   return {
     name: c.name,
     description: c.data.description,
@@ -17,6 +21,15 @@ export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): Cas
     durationMs: Math.round(run.durationMs),
     ...(failure === undefined ? {} : { failure }),
     output: run.output,
+    ...weighing(c),
+  };
+}
+
+// The case file's points and visibility, as it sets them, for the reporters (src/course/case-weight.ts).
+export function weighing(c: Case): Pick<CaseResult, 'points' | 'visibility'> {
+  return {
+    ...(c.data.points === undefined ? {} : { points: c.data.points }),
+    ...(c.data.visibility === undefined ? {} : { visibility: c.data.visibility }),
   };
 }
 
@@ -30,6 +43,7 @@ export function noSnapshot(c: Case): CaseResult {
     durationMs: 0,
     failure: { kind: 'no-snapshot', message: `the stage has no snapshot for this case (${how})` },
     output: '',
+    ...weighing(c),
   };
 }
 

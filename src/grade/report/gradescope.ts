@@ -3,7 +3,7 @@
 // declared plain (`output_format`, `test_output_format`, `test_name_format`: "text"), so nothing a student's
 // program prints is rendered as HTML or Markdown. A hidden case's output never shows its input or expected
 // result: only that it passed or which of its calls failed.
-import { DEFAULT_GRADING } from '../case-grading.ts';
+import { weightOf } from '../../course/case-weight.ts';
 import type { CaseResult, FailureKind, RunReport } from '../types.ts';
 import { plainText } from './plain-text.ts';
 import { variantsLine } from './variants-line.ts';
@@ -70,8 +70,7 @@ export function toGradescope(report: RunReport, ctx: { diagnose: (c: CaseResult)
 }
 
 function test(c: CaseResult, diagnose: (c: CaseResult) => string): GradescopeTest {
-  const points = c.points ?? DEFAULT_GRADING.points;
-  const visibility = c.visibility ?? DEFAULT_GRADING.visibility;
+  const { points, visibility } = weightOf(c);
   const passed = c.status === 'pass';
   const output = passed ? c.description : visibility === 'hidden' ? hiddenFailure(c) : diagnose(c);
   return {

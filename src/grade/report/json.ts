@@ -1,11 +1,14 @@
+import { weightOf, type Visibility } from '../../course/case-weight.ts';
 import type { CaseResult, RunReport, VariantSummary } from '../types.ts';
 import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
 import { renderLoadFailure } from './render-group.ts';
+import { scoreOf } from './score.ts';
 import { visibleText } from './visible-text.ts';
 
 // Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
-// plus the stage and the counts. Keys are written in this order, always present (null when empty).
+// plus the stage, the counts and the score, and each case's points and visibility. Keys are written in this order,
+// always present (null when empty).
 export type JsonReport = {
   version: 2;
   status: CaseStatus;
@@ -16,6 +19,9 @@ export type JsonReport = {
   // The run's variants (null when it ran none): the seed, how many cases' variants were judged, and the cases that
   // had none, with why.
   variants: VariantSummary | null;
+  // The points of the passing cases, and of all (src/grade/report/score.ts).
+  score: number;
+  max_score: number;
   tests: JsonTest[];
 };
 
@@ -25,6 +31,9 @@ export type JsonTest = {
   status: CaseStatus;
   message: string | null;
   output: string | null;
+  // What the case is worth and who sees its expected result (src/course/case-weight.ts).
+  points: number;
+  visibility: Visibility;
 };
 
 // Each case's message when the program did not start.
@@ -56,11 +65,14 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
       passed: report.passed,
       failed: report.failed,
       variants: report.variants ?? null,
+      score: 0,
+      max_score: scoreOf(report).maxScore,
       tests: report.cases.map((c) => ({
         name: plainText(c.name),
         status: 'error',
         message: NOT_STARTED,
         output: null,
+        ...weightOf(c),
       })),
     };
   }
@@ -71,8 +83,10 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
       status,
       message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
       output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
+      ...weightOf(c),
     };
   });
+  const { score, maxScore } = scoreOf(report);
   const allErrored = first !== undefined && tests.every((t) => t.status === 'error');
   const status: CaseStatus = allErrored ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
   return {
@@ -83,6 +97,8 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
     passed: report.passed,
     failed: report.failed,
     variants: report.variants ?? null,
+    score,
+    max_score: maxScore,
     tests,
   };
 }

@@ -4,6 +4,7 @@
 import { groupFailures } from './group-failures.ts';
 import { painter } from './paint.ts';
 import { renderGroup } from './render-group.ts';
+import { scoreOf } from './score.ts';
 import type { RunReport } from '../types.ts';
 import { variantsLine } from './variants-line.ts';
 
@@ -40,9 +41,12 @@ export function renderPretty(report: RunReport, options: { color: boolean; rerun
     c.green(`${report.passed} passed`),
     report.skipped === undefined ? undefined : c.yellow(`${report.skipped} not run (--bail)`),
   ].filter((s) => s !== undefined);
+  // Only a course that weighs its cases has a score that says more than the counts.
+  const score = scoreOf(report);
   const summary = [
     ` ${c.dim('Stage')}  ${report.stage}`,
     ` ${c.dim('Cases')}  ${counts.join(c.dim(' | '))} ${c.dim(`(${total})`)}`,
+    ...(score.weighted ? [` ${c.dim('Points')} ${score.score} of ${score.maxScore}`] : []),
     ...(report.variants === undefined ? [] : [` ${c.dim('Also')}   ${variantsLine(report.variants)}`]),
     ` ${c.dim('Time')}   ${(report.durationMs / 1000).toFixed(2)} s`,
     '',

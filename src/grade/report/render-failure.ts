@@ -23,7 +23,8 @@ export function renderFailure(result: CaseResult, options: { color: boolean }): 
   const lines = [title, `  ${visibleLine(failure.message)}`];
   if (failure.call !== undefined) lines.push(`  ${c.dim('input:')} ${short(failure.call.input, INPUT_CHARS)}`);
   if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${visibleLine(failure.hint)}`);
-  if (failure.kind === 'mismatch' || failure.kind === 'result-count') {
+  // A hidden case's failure holds no expected result (src/grade/judge/withhold-expected.ts): nothing to diff.
+  if ((failure.kind === 'mismatch' || failure.kind === 'result-count') && 'expected' in failure) {
     const expected = failure.variant === undefined ? 'expected (snapshot)' : 'expected (the reference, on the variant)';
     const labels = { expected, received: 'received (your program)' };
     const diff = renderValueDiff(failure.expected, failure.received, { color: options.color, labels });

@@ -81,4 +81,16 @@ describe('groupFailures', () => {
     const names = groupFailures(failures).map((g) => g.results.map((r) => r.name));
     expect(names).toEqual([['a', 'd', 'g'], ['b'], ['c', 'f'], ['e']]);
   });
+
+  it('shows in full a case whose expected result may be shown, before the hidden ones', () => {
+    const failures = [
+      { ...alias('a'), visibility: 'hidden' as const },
+      { ...alias('b'), visibility: 'after_due_date' as const },
+      alias('c'),
+      alias('d'),
+      { ...crash('e'), visibility: 'hidden' as const },
+    ];
+    const names = groupFailures(failures).map((g) => g.results.map((r) => r.name));
+    expect(names).toEqual([['c', 'a', 'b', 'd'], ['e']]);
+  });
 });

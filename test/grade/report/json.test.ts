@@ -9,8 +9,19 @@ import { ctx, diagnose, RUNS, VARIANT_SEED } from './reports.ts';
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
 
-const TOP_KEYS = ['version', 'status', 'message', 'stage', 'passed', 'failed', 'variants', 'tests'];
-const TEST_KEYS = ['name', 'status', 'message', 'output'];
+const TOP_KEYS = [
+  'version',
+  'status',
+  'message',
+  'stage',
+  'passed',
+  'failed',
+  'variants',
+  'score',
+  'max_score',
+  'tests',
+];
+const TEST_KEYS = ['name', 'status', 'message', 'output', 'points', 'visibility'];
 
 describe('json reporter', () => {
   describe.each(Object.entries(RUNS))('%s run', (_, report) => {
@@ -105,8 +116,27 @@ describe('json reporter', () => {
     expect(parsed.message).not.toContain('ModuleJob.run');
     expect(parsed.message).not.toContain('proves something');
     expect(parsed.tests).toEqual(
-      ['a', 'b', 'c'].map((name) => ({ name, status: 'error', message: NOT_STARTED, output: null })),
+      ['a', 'b', 'c'].map((name) => ({
+        name,
+        status: 'error',
+        message: NOT_STARTED,
+        output: null,
+        points: 1,
+        visibility: 'visible',
+      })),
     );
+    expect([parsed.score, parsed.max_score]).toEqual([0, 3]);
+  });
+
+  it('gives the score and each case its points and visibility, defaults included', () => {
+    const parsed = JSON.parse(render(RUNS.weighted!, ctx));
+    expect([parsed.score, parsed.max_score]).toEqual([4, 6]);
+    expect(parsed.tests.map((t: { points: number; visibility: string }) => [t.points, t.visibility])).toEqual([
+      [3, 'visible'],
+      [2, 'hidden'],
+      [1, 'after_due_date'],
+    ]);
+    expect(JSON.parse(render(RUNS.failing!, ctx))).toMatchObject({ score: 1, max_score: 3 });
   });
 
   it('cuts output over the cap to its head and the notice', () => {

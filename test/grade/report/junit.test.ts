@@ -112,6 +112,19 @@ describe('junit reporter', () => {
     expect(parse(render(RUNS.passing!, ctx)).testsuites.testsuite[0].properties).toBeUndefined();
   });
 
+  it("writes a weighted run's score on the suite and each case's points and visibility that its file sets", () => {
+    const xml = render(RUNS.weighted!, ctx);
+    parse(xml);
+    expect(xml).toContain(
+      '    <properties>\n      <property name="score" value="4"/>\n      <property name="max_score" value="6"/>\n    </properties>\n    <testcase',
+    );
+    expect(xml).toContain(
+      '<testcase classname="register-tools" name="edit-hidden" time="0.052">\n      <properties>\n        <property name="points" value="2"/>\n        <property name="visibility" value="hidden"/>\n      </properties>\n      <failure ',
+    );
+    expect(xml).toContain('<property name="visibility" value="after_due_date"/>');
+    expect(render(RUNS.failing!, ctx)).not.toContain('<properties>');
+  });
+
   it('writes a passing case as an empty element', () => {
     expect(render(report('s', [pass('echo')]), ctx)).toContain('<testcase classname="s" name="echo" time="0.041"/>');
   });

@@ -45,6 +45,13 @@ describe('renderPretty', () => {
     );
   });
 
+  it('gives the points of a course that weighs its cases', () => {
+    const text = renderPretty(report([{ ...pass('a'), points: 3 }, { ...crash, points: 0.5 }, pass('b')]), {
+      color: false,
+    });
+    expect(text).toContain('\n Cases  1 failed | 2 passed (3)\n Points 4 of 4.5\n Time   1.23 s\n');
+  });
+
   it('shows each failure in full, then the summary and the command that re-runs the failures', () => {
     const text = renderPretty(report([pass('a'), crash]), {
       color: false,

@@ -107,6 +107,25 @@ export const hostile: CaseResult = {
   },
 };
 
+// A case worth 3 points, passing, and a hidden one worth 2, failing as the judge words a hidden case's failure:
+// no expected result anywhere in it.
+export const weighty: CaseResult = { ...pass('view-range'), points: 3 };
+export const hiddenFailure: CaseResult = {
+  ...mismatch,
+  name: 'edit-hidden',
+  points: 2,
+  visibility: 'hidden',
+  failure: {
+    kind: 'mismatch',
+    message:
+      'call 1 of 2 (Read) differs: the expected result of this case is hidden; received {"content":"unknown tool: Read","is_error":true}',
+    callIndex: 0,
+    call: { tool: 'Read', input: { path: 'a.txt' } },
+    received: { content: 'unknown tool: Read', is_error: true },
+    hint: 'Read is the model-facing name of view: route it to tools.view(input.path, input.view_range).',
+  },
+};
+
 // A run report over `cases`, with counts that agree with them.
 export function report(stage: string, cases: CaseResult[]): RunReport {
   const passed = cases.filter((c) => c.status === 'pass').length;
@@ -163,6 +182,7 @@ export const RUNS: Record<string, RunReport> = {
   'all errored': report('register-tools', [crash, { ...crash, name: 'bash-alias-2' }]),
   empty: report('register-tools', []),
   variants: withVariants(report('register-tools', [pass('echo'), variantFailure])),
+  weighted: report('register-tools', [weighty, hiddenFailure, { ...pass('after'), visibility: 'after_due_date' }]),
   'many failures': report(
     'register-tools',
     Array.from({ length: 13 }, (_, i) => ({ ...mismatch, name: `case-${String(i).padStart(2, '0')}` })),
