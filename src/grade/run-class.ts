@@ -13,32 +13,8 @@ import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { weighing } from './judge/judge-case.ts';
 import { gradeCourse } from './run-stage.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
-import type { CaseResult, RunOptions, RunReport, VariantSummary } from './types.ts';
-
-// One submission: its name in reports (unique in the run) and its directory (absolute).
-export type Submission = { name: string; dir: string };
-
-// How a submission did: every case passed; a case failed; its program never started (every case failed before
-// running); or it could not be graded at all (`message` says why).
-export type SubmissionVerdict = 'pass' | 'fail' | 'did not start' | 'misuse';
-
-// A submission's outcome: its verdict and counts, and its report (a misused one's fails every case with why).
-export type SubmissionResult = Submission & {
-  verdict: SubmissionVerdict;
-  passed: number;
-  failed: number;
-  message?: string;
-  report: RunReport;
-};
-
-// A class's run: every submission's outcome in name order, the time, and the variants they shared.
-export type ClassReport = {
-  stage: string;
-  submissions: SubmissionResult[];
-  durationMs: number;
-  variants?: Pick<VariantSummary, 'seed'>;
-  warnings?: string[];
-};
+import type { RunOptions } from './run-options.ts';
+import type { CaseResult, ClassReport, RunReport, Submission, SubmissionResult } from './types.ts';
 
 // What a class run needs: the run options of one course directory, but the directories, and who hears each
 // submission's outcome as it is known.

@@ -16,15 +16,14 @@ import { judgeCase, noSnapshot } from './judge/judge-case.ts';
 import { probeRequest } from './judge/probe-calls.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
+import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
-import type { ReferenceResult } from './run/run-reference.ts';
+import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
-import type { CaseResult, RunOptions, RunReport } from './types.ts';
+import type { RunOptions } from './run-options.ts';
+import type { CaseResult, RunReport } from './types.ts';
 import { judgeVariant, pairVerdicts } from './variants/judge-variant.ts';
 import { caseOfRun } from './variants/plan-variants.ts';
-
-// Per case, when --timeout is not given: generous for the slowest case on a busy 2-core machine.
-export const DEFAULT_TIMEOUT_MS = 10_000;
 
 // Grades `options.dir`. Misuse (unknown stage, no program.ts, bad case file, a sandbox required but missing) is a
 // HarnessError; everything the program under test does is a verdict in the report. Rejects with the abort reason
@@ -62,7 +61,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const started = performance.now();
   const { selected, variants } = plan;
   const jobs = options.jobs ?? defaultJobs();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const env = options.env ?? process.env;
   const warnings = new Set<string>();
   // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.

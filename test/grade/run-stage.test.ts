@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
 import { runStage } from '../../src/grade/run-stage.ts';
-import type { CaseResult, RunOptions } from '../../src/grade/types.ts';
+import type { RunOptions } from '../../src/grade/run-options.ts';
+import type { CaseResult } from '../../src/grade/types.ts';
 import { makeCourse, useScratch, processRunning } from './course-fixture.ts';
 import { writeAnswers } from '../support/lookup-table.ts';
 

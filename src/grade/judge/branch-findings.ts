@@ -2,7 +2,7 @@
 // throw), it never returns although its method answered at once, or it calls its method without the Tools object.
 // Pure.
 import type { Fact } from './compare-probe.ts';
-import { KEY_KINDS, METHODS, methodOf } from './dispatcher-contract.ts';
+import { KEY_KINDS, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
 import type { Condition } from './finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, substitute, targetOf, verb } from './finding-spec.ts';
 import type { Probe } from './probe-calls.ts';

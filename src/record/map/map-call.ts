@@ -9,7 +9,7 @@ import type { CheckSpec, MappedCall } from '../record-types.ts';
 import { asRecord, defaultPath, keep, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
 import { mapGrep } from './map-grep.ts';
 import { viewRangeFor } from './read-range.ts';
-import { SANDBOX } from './sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { harnessPath, insideSandbox, outsidePaths } from './sandbox-paths.ts';
 import { readShownFile } from '../replay/view-text.ts';
 

@@ -6,7 +6,7 @@ import type { ImportedResult } from '../types.ts';
 import type { CheckSpec, SeedOrigin } from '../record-types.ts';
 import { asRecord, sandboxRelative } from '../map/call-input.ts';
 import { listedPaths } from '../replay/listed-paths.ts';
-import { SANDBOX } from '../map/sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { fileTextFromView, readShownFile, showsEmptyFile } from '../replay/view-text.ts';
 import { isSeedPath } from './seed-path.ts';
 
