@@ -5,7 +5,7 @@
 // module package) is that submission's verdict, not the run's end.
 import { packageRoot, requireStage } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
-import { checkCourseDir } from './run/check-course-dir.ts';
+import { checkCourseDir } from '../course/check-course-dir.ts';
 import { availableParallelism } from 'node:os';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';

@@ -4,7 +4,7 @@
 // judged against the reference's results for it.
 import { packageRoot, requireStage } from '../course/stages.ts';
 import type { Judging } from './case-plan.ts';
-import { checkCourseDir } from './run/check-course-dir.ts';
+import { checkCourseDir } from '../course/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';

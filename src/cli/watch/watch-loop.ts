@@ -6,7 +6,7 @@ import type { RunReport } from '../../grade/types.ts';
 import type { Outcome } from '../commands/io.ts';
 import { filterOf, filterOfCases, type CaseFilter } from './case-filter.ts';
 import type { KeyAction } from './keys.ts';
-import { compareVerdicts, verdictOf, type Comparison, type Verdict } from './verdict.ts';
+import { compareVerdicts, verdictOf, type Comparison, type RunVerdict } from './verdict.ts';
 
 // Why a run started; its header says so.
 export type RunReason =
@@ -32,7 +32,7 @@ export type WatchState = {
   // The failing cases of the last finished run, for `f`; undefined before any run finished.
   lastFailed: string[] | undefined;
   // The last verdict per case selection, so "same verdict" compares like with like.
-  verdicts: Record<string, Verdict>;
+  verdicts: Record<string, RunVerdict>;
   // What quitting returns: the last settled run's outcome ('fail' before any), or 'interrupted' once Ctrl-C asked
   // to quit. src/cli/main.ts alone turns it into an exit code.
   outcome: Outcome;

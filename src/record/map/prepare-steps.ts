@@ -4,7 +4,7 @@
 import { METHODS } from '../../course/dispatcher-contract.ts';
 import type { ImportedCall, ImportedTranscript } from '../types.ts';
 import type { MappedCall } from '../record-types.ts';
-import { evidenceOf, type Evidence } from '../seed/evidence.ts';
+import { evidenceOf, type Evidence } from './evidence.ts';
 import { sandboxRelative } from './call-input.ts';
 import { mapCall } from './map-call.ts';
 import type { Redactor } from './redact.ts';
