@@ -9,7 +9,6 @@ import { checkCourseDir } from '../course/check-course-dir.ts';
 import { availableParallelism } from 'node:os';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { weighing } from './judge/judge-case.ts';
 import { gradeCourse } from './run-stage.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
@@ -38,7 +37,7 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
   await requireStage(root, options.stage);
   const env = options.env ?? process.env;
   const choice =
-    options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
+    options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
   const plan = await planStage({
     root,
     stage: options.stage,

@@ -7,7 +7,6 @@ import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
 import { explainFailures } from './judge/explain-failures.ts';
@@ -35,7 +34,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const env = options.env ?? process.env;
   // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
   const choice =
-    options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
+    options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
   const plan = await planStage({
     root,
     stage: options.stage,
