@@ -20,8 +20,10 @@ export function explainFailures(
   if (findings.length === 0) return results;
   return results.map((result) => {
     const f = result.failure;
-    // The stub answering every call is one mistake, not one unwired name per tool.
-    if (f?.call === undefined || f.beforeAnyCase === true || f.hintCause === STUB_CAUSE) return result;
+    // The stub answering every call is one mistake, not one unwired name per tool; a variant's failure is of a
+    // case that passed as written, so no wiring mistake explains it (its hint says where results come from).
+    if (f?.call === undefined || f.beforeAnyCase === true || f.hintCause === STUB_CAUSE || f.variant !== undefined)
+      return result;
     const inFlight = f.kind === 'timeout' || f.kind === 'crash';
     if (!inFlight && f.kind !== 'mismatch') return result;
     const failed = { call: f.call, expected: f.expected, received: f.received, inFlight };

@@ -63,6 +63,11 @@ it("keeps the stub's hint: every tool unwired is the one mistake of a stub not y
   expect(explain([result('v', stub)])).toEqual([result('v', stub)]);
 });
 
+it("keeps a variant's hint: the case passed as written, so no wiring mistake explains its variant", () => {
+  const variant: Failure = { ...mismatch(call('view')), hint: 'the case passes as written', variant: { seed: 7 } };
+  expect(explain([result('v', variant)])).toEqual([result('v', variant)]);
+});
+
 it('without findings, returns the results as they are', () => {
   const results = [result('v', mismatch(call('view')))];
   expect(explainFailures(results, [], () => undefined)).toBe(results);
