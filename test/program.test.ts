@@ -224,8 +224,20 @@ describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', (
     const input = '{"calls":[{"tool":"Bash","input":{"command":"true"}},{"tool":"echo","input":{"text":"x"}}]}\n';
     const killedTmp = join(work, 'loops-tmp');
     await mkdir(killedTmp);
-    const run = await runProgram(['dispatch', '-'], course, input, { timeout: 3000, tmpdir: killedTmp });
-    expect(run.timedOut).toBe(true);
+    const program = runProgram(['dispatch', '-'], course, input, { tmpdir: killedTmp });
+    // However long the load takes on a busy machine: stopped a moment after the second call says it starts (its
+    // loop never yields, so nothing can follow), or after a minute without it.
+    let seen = '';
+    await new Promise<void>((settle) => {
+      const deadline = setTimeout(settle, 60_000);
+      program.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('"call":2')) setTimeout(() => settle(clearTimeout(deadline)), 500);
+      });
+    });
+    program.kill('SIGKILL');
+    const run = await program;
+    expect(run.signal).toBe('SIGKILL');
     expect(run.stdout).toBe(
       '{"calling":{"call":1,"of":2,"tool":"Bash"}}\n{"calling":{"call":2,"of":2,"tool":"echo"}}\n',
     );

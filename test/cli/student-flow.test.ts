@@ -100,7 +100,7 @@ describe("a student's first hour", () => {
     async () => {
       const { exitCode, stdout } = await run('npx', ['theinference', 'test', '--stage', 'register-tools'], course);
       expect(exitCode).toBe(1);
-      expect(stdout.split('\n').length).toBeLessThan(40);
+      expect(stdout.split('\n').length, stdout).toBeLessThan(40);
       expect(
         stdout.match(/hint: src\/execute\.ts is still the stub `theinference init` wrote: write makeExecute/g),
       ).toHaveLength(1);

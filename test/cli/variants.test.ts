@@ -37,7 +37,7 @@ describe('--variants, in CI', () => {
     const { exitCode, stdout } = await grade(dir, ['--seed', '41730']);
     expect(exitCode).toBe(1);
     expect(stdout).toMatch(/^ Cases {2}(\d{2,}) failed \| \d+ passed/m);
-    expect(stdout).toContain(' — variant (seed 41730): call 1 of ');
+    expect(stdout).toContain('\n  variant (seed 41730): call 1 of ');
     expect(stdout).toContain('- expected (the reference, on the variant)');
     expect(stdout).toContain('hint: the case passes as written but not its variant');
     expect(stdout).toMatch(/^npx theinference test --stage register-tools --dir \S+ --seed 41730 --failed$/m);

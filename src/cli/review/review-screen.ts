@@ -46,10 +46,11 @@ export function renderItem(
   let head = renderHead(item, at, layout, columns, room >= 20 ? FULL : SHORT);
   const p = painter(layout.color);
   const labels = { expected: 'snapshot (old)', received: 'pending (new)' };
+  // Cut to the terminal below (with "d shows it whole"), not to a failure report's screenful.
   const diff = snapshotDiff(item.before, item.after, {
     color: layout.color,
     labels,
-    ...(whole ? { maxLines: Number.POSITIVE_INFINITY } : {}),
+    maxLines: Number.POSITIVE_INFINITY,
   }).split('\n');
   const more = (n: number) => p.dim(`  … ${n} more lines: d shows them`);
   if (head.length > room - 2) head = limit(head, Math.max(1, room - 2), more);

@@ -4,6 +4,7 @@
 import type { Call } from '../../course/types.ts';
 import type { CaseResult } from '../types.ts';
 import { breaksEarlier, explains, type Finding } from './finding.ts';
+import { STUB_CAUSE } from './hints.ts';
 
 // The hint cause of a case a finding explains.
 export const FINDING_CAUSE = 'finding';
@@ -19,7 +20,10 @@ export function explainFailures(
   if (findings.length === 0) return results;
   return results.map((result) => {
     const f = result.failure;
-    if (f?.call === undefined || f.beforeAnyCase === true) return result;
+    // The stub answering every call is one mistake, not one unwired name per tool; a variant's failure is of a
+    // case that passed as written, so no wiring mistake explains it (its hint says where results come from).
+    if (f?.call === undefined || f.beforeAnyCase === true || f.hintCause === STUB_CAUSE || f.variant !== undefined)
+      return result;
     const inFlight = f.kind === 'timeout' || f.kind === 'crash';
     if (!inFlight && f.kind !== 'mismatch') return result;
     const failed = { call: f.call, expected: f.expected, received: f.received, inFlight };

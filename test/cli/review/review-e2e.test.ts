@@ -1,7 +1,7 @@
 // `theinference snapshot --review`, the real binary of an installed copy of this package, under a pseudo-
 // terminal: a person walks the pending snapshots with the keys, each shown within the terminal's 80×24, then the
 // files are as decided. Also a plain terminal (TERM=dumb: not one escape sequence), and a pipe.
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,10 @@ beforeAll(async () => {
   const course = await makeInstalledCourse(scratch);
   pkg = join(course.dir, 'node_modules', 'theinference');
   bin = course.bin;
+  // A course repository: the package as installed, plus what a checkout holds and the package handed to students
+  // does not: the reference (snapshot replays it) and an install of its own.
+  await cp(join(REPO, 'src', 'execute.ts'), join(pkg, 'src', 'execute.ts'));
+  await symlink(join(REPO, 'node_modules'), join(pkg, 'node_modules'), 'dir');
   for (const dir of ['cases', 'snapshots']) {
     for (const f of await readdir(join(pkg, dir, STAGE))) {
       if (!CASES.some((c) => f === `${c}.json`)) await rm(join(pkg, dir, STAGE, f));
@@ -43,7 +47,7 @@ beforeAll(async () => {
     env: env({ NO_COLOR: '1' }),
     reject: false,
   });
-  expect(run.exitCode).toBe(0);
+  expect(run.exitCode, `${run.stdout}${run.stderr}`).toBe(0);
   const files = (await readdir(join(pkg, 'snapshots', STAGE))).sort();
   expect(files.filter((f) => f.endsWith('.new'))).toEqual(CASES.map((c) => `${c}.json.new`));
   pending = new Map(await Promise.all(files.map(async (f) => [f, await readFile(snapshotFile(f), 'utf8')] as const)));

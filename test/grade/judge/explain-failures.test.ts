@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import type { Call } from '../../../src/course/types.ts';
 import { explainFailures } from '../../../src/grade/judge/explain-failures.ts';
 import type { Finding } from '../../../src/grade/judge/finding.ts';
+import { STUB_CAUSE } from '../../../src/grade/judge/hints.ts';
 import type { CaseResult, Failure } from '../../../src/grade/types.ts';
 
 const call = (tool: string, input: Record<string, unknown> = {}): Call => ({ tool, input });
@@ -55,6 +56,16 @@ it('leaves alone a failure before any case, and one that is not about a call', (
   const early = result('e', { kind: 'crash', message: 'x', call: call('view'), beforeAnyCase: true });
   const bad = result('b', { kind: 'bad-output', message: 'x' });
   expect(explain([early, bad])).toEqual([early, bad]);
+});
+
+it("keeps the stub's hint: every tool unwired is the one mistake of a stub not yet written", () => {
+  const stub: Failure = { ...mismatch(call('view')), hint: 'src/execute.ts is still the stub', hintCause: STUB_CAUSE };
+  expect(explain([result('v', stub)])).toEqual([result('v', stub)]);
+});
+
+it("keeps a variant's hint: the case passed as written, so no wiring mistake explains its variant", () => {
+  const variant: Failure = { ...mismatch(call('view')), hint: 'the case passes as written', variant: { seed: 7 } };
+  expect(explain([result('v', variant)])).toEqual([result('v', variant)]);
 });
 
 it('without findings, returns the results as they are', () => {

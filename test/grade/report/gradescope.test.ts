@@ -22,7 +22,8 @@ const TOP_KEYS = [
 const TEST_KEYS = ['name', 'score', 'max_score', 'status', 'visibility', 'output'];
 
 describe('gradescope reporter', () => {
-  describe.each(Object.entries(RUNS))('%s run', (_, run) => {
+  // Every run of one point a case, all visible (the weighted run has its own test below).
+  describe.each(Object.entries(RUNS).filter(([name]) => name !== 'weighted'))('%s run', (_, run) => {
     const text = render(run, ctx);
     const parsed = JSON.parse(text);
 
@@ -63,6 +64,18 @@ describe('gradescope reporter', () => {
         typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
       for (const s of strings(parsed)) expect(s).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     });
+  });
+
+  it("scores the judge's weighted run by points, and tells its hidden failure without its calls", () => {
+    const parsed = JSON.parse(render(RUNS.weighted!, ctx));
+    expect([parsed.score, parsed.max_score]).toEqual([4, 6]);
+    expect(parsed.tests.map((t: Record<string, unknown>) => [t.name, t.score, t.max_score, t.visibility])).toEqual([
+      ['view-range', 3, 3, 'visible'],
+      ['edit-hidden', 0, 2, 'hidden'],
+      ['after', 1, 1, 'after_due_date'],
+    ]);
+    expect(parsed.tests[1].output).not.toContain('unknown tool: Read');
+    expect(parsed.tests[1].output).toContain('a hidden case');
   });
 
   it('reads points and visibility off the cases, and scores by points', () => {
