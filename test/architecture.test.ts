@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..');
 
 // Bottom first. Files and folders on one line are one floor: they may import each other.
-export const ROOMS: string[][] = [
+const ROOMS: string[][] = [
   ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts'],
   ['src/tools/'],
   ['src/contract.ts', 'src/execute.ts', 'src/index.ts'],
@@ -43,7 +43,7 @@ function roomOf(path: string): { prefix: string; floor: number } | undefined {
 }
 
 // Every relative import and re-export of a file, static or dynamic, as a path from the repository root.
-export function importsOf(file: string, source: string): string[] {
+function importsOf(file: string, source: string): string[] {
   const specs = [
     ...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm),
     ...source.matchAll(/^\s*import\s+'(\.[^']+)'/gm),

@@ -36,8 +36,7 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
   const root = packageRoot();
   await requireStage(root, options.stage);
   const env = options.env ?? process.env;
-  const choice =
-    options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
+  const choice = options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
   const plan = await planStage({
     root,
     stage: options.stage,

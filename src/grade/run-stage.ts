@@ -33,8 +33,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   await checkCourseDir(options.dir);
   const env = options.env ?? process.env;
   // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
-  const choice =
-    options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
+  const choice = options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
   const plan = await planStage({
     root,
     stage: options.stage,
