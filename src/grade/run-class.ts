@@ -25,7 +25,7 @@ export type ClassOptions = Omit<RunOptions, 'dir' | 'onCaseResult' | 'standbys' 
 // How many submissions are graded at once without --jobs: one per core. A run of one course directory keeps a core
 // for its cases' bash calls (default-jobs.ts), since a second process there costs a second start for no more work;
 // a class pays one start per submission however they are spread, so every core can start and run one.
-export function defaultClassJobs(): number {
+function defaultClassJobs(): number {
   return Math.max(1, availableParallelism());
 }
 

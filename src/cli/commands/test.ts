@@ -128,7 +128,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
 }
 
 // The flags checked and turned into RunOptions; a bad value is a HarnessError saying what a good one is.
-export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
+function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
   return {
     stage: flags.stage,
     dir: courseDirFor(io.cwd, flags.dir?.[0]),

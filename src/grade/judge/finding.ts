@@ -55,7 +55,7 @@ function mistyped(value: unknown, kind: (typeof KEY_KINDS)[string] | undefined):
 }
 
 // Whether a value's class is the one a condition wants: text with spaces at its ends is text all the same.
-export function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
+function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
   return actual === wanted || (wanted === 'present' && actual === 'edged');
 }
 

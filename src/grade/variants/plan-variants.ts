@@ -82,7 +82,7 @@ export async function planVariants(request: VariantRequest): Promise<VariantPlan
 }
 
 // The pool's name for the variant of case `name`.
-export function variantRun(name: string): string {
+function variantRun(name: string): string {
   return `${name}${RUN_SUFFIX}`;
 }
 
