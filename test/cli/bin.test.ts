@@ -1,11 +1,12 @@
 // The real binary, end to end: `node bin/theinference.js …` with NO_COLOR, asserting stdout and exit codes,
 // and that the grader's TMPDIR is empty and no process is left behind afterwards.
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
 import { makeCourse, processRunning, REPO } from '../grade/course-fixture.ts';
 import { useBinary } from '../support/binary.ts';
+import { sampleChildren, zombiesLeftBy } from '../support/child-zombies.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
 const { scratch, env, theinference } = useBinary();
@@ -16,6 +17,18 @@ const courses: string[] = [];
 afterEach(async () => {
   for (const dir of courses.splice(0)) expect(await processRunning('sleep 987654', dir)).toBe(false);
 });
+
+// Resolves once the grader of the 'hangs' course has passed its Bash case: it has run (leaving its background
+// sleep) and Glob is hanging.
+function bashHasRun(grader: ResultPromise): Promise<void> {
+  let seen = '';
+  return new Promise<void>((resolve) => {
+    grader.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('✓ course-bash-echo-hi')) resolve();
+    });
+  });
+}
 
 describe('theinference (the binary)', () => {
   it('lists the stages', async () => {
@@ -86,17 +99,43 @@ describe('theinference (the binary)', () => {
     courses.push(course);
     const args = ['test', '--stage', 'register-tools', '--case', 'course-*', '--jobs', '1', '--timeout', '600000'];
     const grader = execa('node', [BIN, ...args], { cwd: course, env: env(), reject: false });
-    // Bash's progress line means it has run (leaving its background sleep) and Glob is hanging.
-    let seen = '';
-    await new Promise<void>((resolve) => {
-      grader.stdout?.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('✓ course-bash-echo-hi')) resolve();
-      });
-    });
+    await bashHasRun(grader);
     grader.kill('SIGINT');
     const { exitCode, stderr } = await grader;
     expect(exitCode).toBe(130);
     expect(stderr).toContain('interrupted: every program process was stopped and its temp directory removed');
   });
+
+  // Every kind of process the grader starts: early standbys (two, one left unused when a batch is handed back), a
+  // hung case killed, the isolation re-check, the reference (snapshot), and a run stopped by Ctrl-C.
+  it.each<[string, string | undefined, string[], boolean]>([
+    ['a hang killed, standbys', 'hangs', ['test', '--case', 'course-*', '--jobs', '2', '--timeout', '1500'], false],
+    // Every case passes alone: the re-check finds the leak and reports the verdicts of the cases run alone.
+    ['the isolation re-check', 'leaks-state', ['test', '--case', 'course-*', '--case', 'read-*'], false],
+    ['the reference', undefined, ['snapshot', '--case', 'course-*', '--check'], false],
+    ['a run stopped by Ctrl-C', 'hangs', ['test', '--case', 'course-*', '--timeout', '600000'], true],
+  ])(
+    'exits only once every process it started was waited for, leaving no <defunct>: %s',
+    async (_, scenario, args, interrupt) => {
+      const cwd = scenario === undefined ? REPO : await makeCourse(scratch, scenario);
+      if (scenario !== undefined) courses.push(cwd);
+      const [command = '', ...rest] = args;
+      const grader = execa('node', [BIN, command, '--stage', 'register-tools', ...rest], {
+        cwd,
+        env: env(),
+        reject: false,
+        // A session of its own, so that what it starts without one (the sandbox probe) is found by its session.
+        detached: true,
+      });
+      const children = sampleChildren(grader.pid!);
+      if (interrupt) {
+        await bashHasRun(grader);
+        grader.kill('SIGINT');
+      }
+      const { exitCode } = await grader;
+      const seen = [grader.pid!, ...children.stop()];
+      expect([exitCode, seen.length > 1]).toEqual([interrupt ? 130 : scenario === 'hangs' ? 1 : 0, true]);
+      expect(await zombiesLeftBy(seen)).toEqual([]);
+    },
+  );
 });
