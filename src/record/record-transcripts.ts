@@ -5,9 +5,10 @@
 //   steps (prepare-steps.ts) -> cases (build-cases.ts, replayed by replay-pool.ts) -> names, descriptions and
 //   sources (describe-case.ts) -> privacy check (redact.ts) -> snapshots and files (write-cases.ts) -> report
 import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
 import type { ImportedTranscript } from './types.ts';
 import type { CaseDraft, RecordOptions, TranscriptReport } from './record-types.ts';
-import { buildCases, type Built } from './replay/build-cases.ts';
+import { buildCases, type Built, candidates } from './replay/build-cases.ts';
 import { caseFileFor, defaultName } from './write/describe-case.ts';
 import { readFilesFrom, readWorkspace } from './seed/files-from.ts';
 import { prepareSteps, type Step } from './map/prepare-steps.ts';
@@ -57,19 +58,25 @@ export async function recordTranscripts(
   const warnings: string[] = [];
   try {
     const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
+    const prepared = transcripts.map((transcript) => {
+      const sources = redactionSources(transcript, options);
+      const redactor = makeRedactor(sources);
+      return { transcript, sources, redactor, steps: prepareSteps(transcript, redactor) };
+    });
+    const of = prepared.reduce((n, p) => n + candidates(p.steps, options.bash), 0);
+    let replayed = 0;
     worked = await Promise.all(
-      transcripts.map(async (transcript) => {
+      prepared.map(async ({ transcript, sources, redactor, steps }) => {
         const filesFrom =
           given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
-        const sources = redactionSources(transcript, options);
-        const redactor = makeRedactor(sources);
-        const steps = prepareSteps(transcript, redactor);
+        const name = basename(transcript.files[0] ?? '');
         const built = await buildCases(steps, {
           maxCalls: options.maxCalls,
           bash: options.bash,
           pool,
           ...(filesFrom === undefined ? {} : { filesFrom }),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onReplayed: () => options.onProgress?.({ replayed: ++replayed, of, transcript: name }),
         });
         return { transcript, steps, built, redactor, sources };
       }),

@@ -4,8 +4,10 @@
 // says how to fix it. No temp dir or process is left behind.
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { recordCommand } from '../../src/cli/commands/record.ts';
 import { makeScratch, processRunning, REPO, type Scratch } from '../grade/course-fixture.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
@@ -124,6 +126,21 @@ describe('theinference record', () => {
     expect(exitCode).toBe(2);
     if (typeof message === 'string') expect(stderr.trim()).toBe(message);
     else expect(stderr).toMatch(message);
+  });
+
+  it('on a terminal, says on stderr how far the replay is, then clears the line before the report', async () => {
+    const stdout = new PassThrough();
+    const stderr = Object.assign(new PassThrough(), { isTTY: true });
+    const err: string[] = [];
+    stderr.on('data', (c: Buffer) => err.push(c.toString()));
+    stdout.resume();
+    const flags = { operands: [TRANSCRIPT], stage: 'register-tools', dir: await courseDir(), dryRun: true };
+    const io = { cwd: scratch.root, env: { ...process.env, ...env() }, stdin: new PassThrough(), stdout, stderr };
+    expect(await recordCommand(flags, io)).toBe('pass');
+    // The first line at once, the last whatever the time since the one before, then the line cleared.
+    expect(err.join('')).toMatch(
+      /^\rreplaying: 1 of 2 calls \(50 %\), tool_heavy\.jsonl\u001b\[K(?:.*)\rreplaying: 2 of 2 calls \(100 %\), tool_heavy\.jsonl\u001b\[K\r\u001b\[K$/,
+    );
   });
 
   it('writes into the course directory it is run under, as `theinference test` grades it, not into a subdirectory', async () => {

@@ -10,6 +10,8 @@ import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/det
 import { importTranscript } from '../../record/import-transcript.ts';
 import { recordTranscripts } from '../../record/record-transcripts.ts';
 import { renderReport } from '../../record/write/render-report.ts';
+import { progressLine } from '../../record/write/render-progress.ts';
+import type { RecordProgress } from '../../record/record-types.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
 import { formatCase } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -49,6 +51,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     files: [given, ...transcript.files.slice(1)],
   }));
   const me = userInfo();
+  const progress = progressOn(io.stderr);
   const outcome = await recordTranscripts(transcripts, {
     stage: flags.stage,
     ...(flags.name === undefined ? {} : { name: flags.name }),
@@ -64,7 +67,8 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     force: flags.force === true,
     env: io.env,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
-  });
+    ...(progress === undefined ? {} : { onProgress: progress.show }),
+  }).finally(() => progress?.clear());
   io.signal?.throwIfAborted();
   for (const warning of outcome.warnings) await write(io.stderr, `warning: ${warning}\n`);
   const shown =
@@ -108,6 +112,28 @@ function readOnce(read: { given: string; transcript: ImportedTranscript }[]): { 
     return session === undefined;
   });
   return { once, notes };
+}
+
+// On a terminal, a line rewritten in place (at most ten times a second) saying how far the replay is; nothing
+// elsewhere, so a log or a pipe gets only the report.
+function progressOn(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+): { show: (p: RecordProgress) => void; clear: () => void } | undefined {
+  if (stream.isTTY !== true) return undefined;
+  let last = 0;
+  let shown = false;
+  return {
+    show: (p) => {
+      const now = Date.now();
+      if (now - last < 100 && p.replayed < p.of) return;
+      last = now;
+      shown = true;
+      stream.write(`\r${progressLine({ ...p, replayed: Math.min(p.replayed, p.of) })}\u001b[K`);
+    },
+    clear: () => {
+      if (shown) stream.write('\r\u001b[K');
+    },
+  };
 }
 
 type Checked = SharedFlags & { filesFrom?: string };
