@@ -4,7 +4,7 @@
 import { packageRoot, requireStage } from '../course/stages.ts';
 import { loadJudging, planCases, type Judging } from './case-plan.ts';
 import { checkCourseDir } from './run/check-course-dir.ts';
-import { defaultJobs } from './run/default-jobs.ts';
+import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { openCourseCache } from './run/isolation/tsx-cache.ts';
@@ -26,7 +26,13 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   await requireStage(root, options.stage);
   await checkCourseDir(options.dir);
   const selected = await planCases(root, options.stage, options.cases ?? [], options.shard);
-  const jobs = options.jobs ?? defaultJobs();
+  const toRun = selected.filter((c) => c.snapshotted).map((c) => ({ name: c.name, file: c.file }));
+  const jobs =
+    options.jobs ??
+    jobsForWork(
+      toRun.map((c) => c.name),
+      options.timings,
+    );
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const env = options.env ?? process.env;
   // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
@@ -99,7 +105,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     ...common,
     ...standbys,
     ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
-    cases: selected.filter((c) => c.snapshotted).map((c) => ({ name: c.name, file: c.file })),
+    cases: toRun,
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
   });

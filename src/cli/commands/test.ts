@@ -10,6 +10,7 @@ import { parseShard } from '../../grade/select-cases.ts';
 import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
+import { readTimings, writeTimings } from '../../grade/case-timings.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
 import { checkOutputFile } from './output-file.ts';
@@ -73,12 +74,15 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     const line = progress(result);
     if (line !== undefined) io.stdout.write(`${line}\n`);
   };
+  // The last run's times choose the number of processes and balance the batches; this run's replace them.
+  const timings = readTimings(options.dir, flags.stage);
   const report = await runStage({
     ...options,
+    timings,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
     ...(streaming ? { onCaseResult } : {}),
   });
-  const recorded = await recordFailures(report);
+  const [recorded] = await Promise.all([recordFailures(report), writeTimings(options.dir, flags.stage, timings)]);
   const rerunCommand = report.failed > 0 ? rerunFailures(flags, report, recorded) : undefined;
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (!(flags.reporter === 'pretty' && output === undefined)) {
