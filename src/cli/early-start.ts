@@ -41,7 +41,6 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
     env,
     size: Math.min(jobs, availableParallelism()),
     sandbox,
-    cache: 'course',
   });
   void pool.fill();
   return pool;
