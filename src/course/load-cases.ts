@@ -73,7 +73,7 @@ export function parseCase(
 
 // Ajv reports every failed branch of a `oneOf`; a reader wants one line per wrong value. Errors inside a
 // failed oneOf are folded into that oneOf: the branch that got deepest into the value speaks for it.
-export function describeErrors(errors: ErrorObject[]): string[] {
+function describeErrors(errors: ErrorObject[]): string[] {
   const oneOfs = errors.filter((e) => e.keyword === 'oneOf');
   const inside = (e: ErrorObject, o: ErrorObject): boolean =>
     e.schemaPath.startsWith(`${o.schemaPath}/`) &&
@@ -106,6 +106,10 @@ function describe(error: ErrorObject): string {
     const pattern = (error.schema as { pattern?: string } | undefined)?.pattern;
     const rule = pattern === undefined ? '' : ` (must match ${pattern})`;
     return `${at}has a key that is not allowed: '${String(params.propertyName)}'${rule}`;
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (params.allowedValues as unknown[] | undefined) ?? [];
+    return `${at}must be one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   }
   return `${at}${error.message ?? 'is invalid'}`;
 }

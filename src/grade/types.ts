@@ -1,5 +1,5 @@
+import type { Visibility } from '../course/case-weight.ts';
 import type { Call } from '../course/types.ts';
-import type { StandbySource } from './run/run-program.ts';
 
 // Why a case failed. Errors are data until the CLI edge: reporters render these, nothing throws.
 export type FailureKind =
@@ -29,6 +29,9 @@ export type Failure = {
   // The program failed before its first case (it does not load, or prints something else first): every case
   // of its process has this same failure, and the terminal report shows it once.
   beforeAnyCase?: boolean;
+  // The case passed as written and failed its variant (src/grade/variants/): the call, input and expected result
+  // are the variant's, the expected result the reference's for it; `seed` reproduces it (`--seed`).
+  variant?: { seed: number };
 };
 
 export type CaseResult = {
@@ -39,6 +42,10 @@ export type CaseResult = {
   failure?: Failure;
   // What the program wrote to stderr (and any stray stdout) for this case, tail-capped.
   output: string;
+  // The case file's `points` and `visibility` when it sets them (weightOf in src/course/case-weight.ts gives
+  // the defaults). A case whose expected result is withheld has a failure without it: no reporter can show it.
+  points?: number;
+  visibility?: Visibility;
 };
 
 export type RunReport = {
@@ -52,35 +59,35 @@ export type RunReport = {
   skipped?: number;
   // Things the student should know beyond the verdicts (the program leaks state between cases, say).
   warnings?: string[];
+  // When the run also ran each case's variant: the seed, how many cases' variants were judged, and the cases
+  // that had none (or whose variant the reference gave no result for), with why.
+  variants?: VariantSummary;
 };
 
-// What `theinference test` asks of src/grade/run-stage.ts (`runStage(options): Promise<RunReport>`).
-export type RunOptions = {
+// What a run's variants came to.
+export type VariantSummary = { seed: number; judged: number; none: { name: string; why: string }[] };
+
+// One submission: its name in reports (unique in the run) and its directory (absolute).
+export type Submission = { name: string; dir: string };
+
+// How a submission did: every case passed; a case failed; its program never started (every case failed before
+// running); or it could not be graded at all (`message` says why).
+export type SubmissionVerdict = 'pass' | 'fail' | 'did not start' | 'misuse';
+
+// A submission's outcome: its verdict and counts, and its report (a misused one's fails every case with why).
+export type SubmissionResult = Submission & {
+  verdict: SubmissionVerdict;
+  passed: number;
+  failed: number;
+  message?: string;
+  report: RunReport;
+};
+
+// A class's run: every submission's outcome in name order, the time, and the variants they shared.
+export type ClassReport = {
   stage: string;
-  // The course directory whose program.ts is graded (absolute).
-  dir: string;
-  // Case names or globs over names; all cases when absent or empty.
-  cases?: string[];
-  bail?: boolean;
-  // Per case, in milliseconds.
-  timeoutMs?: number;
-  // How many program processes at once.
-  jobs?: number;
-  // 1-based shard index of total: a deterministic split of the selected cases.
-  shard?: { index: number; total: number };
-  // Cancels the run: every program process is killed and its temp directory removed before runStage settles.
-  signal?: AbortSignal;
-  // Called as each case's verdict is known (cases may finish out of order).
-  onCaseResult?: (result: CaseResult) => void;
-  // The grader's environment (process.env when absent): it decides the default --isolation mode and where bwrap
-  // is found; program processes get only the few names docs/grader.md lists from it, and a TMPDIR of their own.
-  env?: NodeJS.ProcessEnv;
-  // Whether program processes run in the sandbox, as the caller decided from --isolation
-  // (src/grade/run/isolation/choose-sandbox.ts); when absent, decided here from the default mode.
-  sandbox?: boolean;
-  // Warm program processes to use before starting cold ones (watch mode keeps a pool for its course dir).
-  standbys?: StandbySource;
-  // How long each case took when it last ran in a batch, by name (ms): read to balance this run's batches so
-  // that they finish together, and updated with what this run measures. Watch mode keeps one across runs.
-  timings?: Map<string, number>;
+  submissions: SubmissionResult[];
+  durationMs: number;
+  variants?: Pick<VariantSummary, 'seed'>;
+  warnings?: string[];
 };

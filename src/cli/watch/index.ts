@@ -12,8 +12,9 @@ import { recordFailures } from '../../grade/failed-record.ts';
 import { readTimings } from '../../grade/case-timings.ts';
 import { runStage } from '../../grade/run-stage.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
-import { progressLines, renderPretty } from '../../grade/report/pretty.ts';
-import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
+import { renderPretty } from '../../grade/report/pretty.ts';
+import type { RunOptions } from '../../grade/run-options.ts';
+import type { CaseResult, RunReport } from '../../grade/types.ts';
 import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
 import { readKeys, type KeyInput, type KeyInputEvent } from './key-input.ts';
@@ -29,6 +30,7 @@ import {
 } from './screen.ts';
 import { initialState, step, type Effect, type RunRequest, type WatchEvent } from './watch-loop.ts';
 import { watchTargets } from './watch-paths.ts';
+import type { Outcome } from '../commands/io.ts';
 
 // What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset). `warnings`
 // hold for the whole session (no sandbox here): each run clears the screen, so every report repeats them.
@@ -46,9 +48,9 @@ const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };
 const FATAL: ReadonlySet<HarnessErrorCode> = new Set<HarnessErrorCode>(['UNKNOWN_STAGE', 'NO_COURSE_DIR', 'BAD_FLAG']);
 
 // Grades once, then again whenever the course's code or the stage's cases change, until `q` or Ctrl-C; resolves
-// to the last verdict's exit code on `q` (0 all passed, 1 a case failed, 2 the last run was a harness error),
-// and to 130 on Ctrl-C, SIGTERM or SIGHUP.
-export async function runWatch(options: RunOptions, io: WatchIo): Promise<number> {
+// to the last verdict's outcome on `q` ('pass', 'fail', or 'misuse' when the last run was a harness error), and
+// to 'interrupted' on Ctrl-C, SIGTERM or SIGHUP.
+export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcome> {
   const screen: ScreenOptions = { tty: (io.stdout as { isTTY?: boolean }).isTTY === true, color: io.color };
   const write = (text: string): void => void io.stdout.write(text);
   const targets = watchTargets({
@@ -83,8 +85,8 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   let run: { controller: AbortController; error?: unknown } | undefined;
   let watcher: FileWatcher | undefined;
   let keys: KeyInput | undefined;
-  let finish: (outcome: { code: number } | { error: unknown }) => void = () => {};
-  const outcome = new Promise<{ code: number } | { error: unknown }>((resolve) => (finish = resolve));
+  let finish: (ended: { outcome: Outcome } | { error: unknown }) => void = () => {};
+  const ended = new Promise<{ outcome: Outcome } | { error: unknown }>((resolve) => (finish = resolve));
 
   // Events can arrive while effects are being carried out (a key during a write); queue them so each step sees
   // the state the previous one left.
@@ -112,20 +114,14 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     const filter = request.reason.kind === 'run-failed' ? undefined : state.filter?.label;
     write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter }, screen));
     const { signal } = current.controller;
-    // Only failures are listed as they arrive (a passing case is one tick of the counter on a terminal), so the
-    // header naming the trigger stays on screen.
+    // A verdict is one tick of the counter on a terminal: failures are told in full, once per mistake, in the
+    // report (the probe's findings come with the end of the run), and the header naming the trigger stays on screen.
     let done = 0;
     let failed = 0;
-    const progress = progressLines({ color: io.color });
     const onCaseResult = (result: CaseResult): void => {
       if (signal.aborted) return;
       done += 1;
-      const line = progress(result);
-      if (result.status === 'fail') {
-        failed += 1;
-        // A failure of a cause already listed is counted, not listed again.
-        if (line !== undefined) write(`${renderProgress(undefined, screen)}${line}\n`);
-      }
+      if (result.status === 'fail') failed += 1;
       write(renderProgress({ done, failed }, screen));
     };
     runStage({ ...options, sandbox, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
@@ -160,11 +156,11 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       case 'show-notice':
         return write(renderMessage('notice', effect.message, screen));
       case 'show-menu':
-        return write(renderMenu(effect.filter, screen));
+        return write(renderMenu(effect.filter, screen, effect.afterFailed === true));
       case 'show-prompt':
         return write(renderPrompt(effect.draft, screen));
       case 'exit':
-        return finish({ code: effect.code });
+        return finish({ outcome: effect.outcome });
       case 'fail':
         return finish({ error: run?.error ?? new Error(effect.message) });
     }
@@ -198,10 +194,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     if (options.signal?.aborted === true) onAbort();
     else dispatch({ type: 'start' });
 
-    const result = await outcome;
+    const result = await ended;
     if ('error' in result) throw result.error;
     if (screen.tty) write('\n');
-    return result.code;
+    return result.outcome;
   } finally {
     burst.cancel();
     keys?.close();

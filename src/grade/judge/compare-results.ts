@@ -88,7 +88,7 @@ function describeObjects(expected: Record<string, unknown>, received: Record<str
 
 // How two different strings differ, naming the invisible differences a reader would otherwise miss; the
 // phrase follows the string's name (`"content" has an extra newline at the end`).
-export function describeStrings(expected: string, received: string): string {
+function describeStrings(expected: string, received: string): string {
   if (received === `${expected}\n`) return ' has an extra newline at the end';
   if (expected === `${received}\n`) return ' is missing the newline at the end';
   if (received.trimEnd() === expected.trimEnd() && received !== expected) {
@@ -125,10 +125,15 @@ function kindOf(value: unknown): string {
   return t === 'object' ? 'an object' : `a ${t}`;
 }
 
-// JSON text of a value, cut to `max` characters.
+// JSON text of a value, cut to `max` characters; a string cut short keeps its closing quote ("abc…"), so a
+// one-line summary never reads as if the quote ran on into the rest of it.
 export function short(value: unknown, max = 60): string {
   const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  if (typeof value !== 'string') return `${text.slice(0, max - 1)}…`;
+  // Not inside an escape (`\n`, `\u2028`): cut before its backslash.
+  const cut = text.slice(0, max - 2).replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
+  return `${cut}…"`;
 }
 
 function count(n: number, noun: string): string {

@@ -2,6 +2,7 @@ import type { CaseResult, RunReport } from '../types.ts';
 import { failureMessage } from './case-status.ts';
 import { groupFailures } from './group-failures.ts';
 import { cut, oneLine, plainText } from './plain-text.ts';
+import { variantsLine } from './variants-line.ts';
 import { quarantine, workflowCommand } from './workflow-command.ts';
 
 // GitHub keeps 10 error annotations per step (actions/toolkit docs/problem-matchers.md: 10 of each kind per
@@ -11,7 +12,7 @@ export const ANNOTATIONS_PER_STEP = 10;
 // Characters of an annotation message the runner keeps.
 export const MESSAGE_LIMIT = 4096;
 // Characters of an annotation title.
-export const TITLE_LIMIT = 255;
+const TITLE_LIMIT = 255;
 
 // For a GitHub Actions step: an `::error` annotation per failing case (up to the bound, then one notice
 // saying how many were left out), the summary, each failure's full diagnosis in a collapsed `::group::`, and
@@ -65,9 +66,11 @@ function bounded(text: string, max: number): string {
 function summary(report: RunReport, failed: CaseResult[], rerunCommand: string | undefined): string {
   const time = `${(report.durationMs / 1000).toFixed(2)} s`;
   const total = report.cases.length;
-  if (failed.length === 0) return `${report.stage}: all ${total} cases passed (${time})`;
+  const variants = report.variants === undefined ? [] : [variantsLine(report.variants)];
+  if (failed.length === 0) return [`${report.stage}: all ${total} cases passed (${time})`, ...variants].join('\n');
   return [
     `${report.stage}: ${failed.length} of ${total} cases failed (${time})`,
+    ...variants,
     ...failed.map((c) => `FAIL ${oneLine(c.name)}: ${oneLine(failureMessage(c))}`),
     ...(rerunCommand === undefined ? [] : [`Re-run just the failures: ${oneLine(rerunCommand)}`]),
   ].join('\n');
