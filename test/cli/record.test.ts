@@ -45,7 +45,8 @@ describe('theinference record', () => {
     expect(exitCode).toBe(0);
     const lines = stdout.split('\n');
     expect(lines).toContain('  calls     6 seen, 2 mapped, 2 replayed, 2 kept in 1 case');
-    expect(lines).toContain('  redacted  2 user names');
+    // /tmp/claude-1000/-home-marco-projects-spotter/…: the home, dash-encoded as Claude Code names its task files.
+    expect(lines).toContain('  redacted  2 home directories');
     expect(lines).toContain('  fidelity  2 of 2 replayed calls reproduce the recording (100 %)');
     expect(lines).toContain(
       'added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json',

@@ -49,3 +49,39 @@ describe('a Windows session', () => {
     WIDE,
   );
 });
+
+describe('privacy', () => {
+  it(
+    'removes JWTs anywhere, URL credentials and the home in every encoding, and leaves what only looks like them',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/privacy.jsonl']);
+      expect(reports[0]).toMatchObject({ seen: 4, kept: 4 });
+      expect(reports[0]?.redactions).toMatchObject({ JWT: 2, 'GitHub token': 2, 'URL credentials': 4, 'user name': 2 });
+      const text = cases.map((c) => `${c.caseText}${c.snapshotText}`).join('');
+      for (const secret of [
+        'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9',
+        'hunter2-db',
+        'ghp_',
+        '/home/alex',
+        '-home-alex',
+        '%2Fhome%2Falex',
+        '\\/home\\/alex',
+        'alex@devbox',
+        'alex.doe@',
+      ])
+        expect(text).not.toContain(secret);
+      for (const kept of [
+        'alex/ent-221-login',
+        'alex/ent-230-refresh',
+        'git@github.com:acme/api.git',
+        'USER@EXAMPLE.COM',
+        'Bearer $TOKEN',
+        'Bearer YOUR_JWT_TOKEN',
+        'The Bearer scheme',
+      ])
+        expect(text).toContain(kept);
+      expect(text).toContain('postgresql://<redacted:credentials>@db.internal:5432/api');
+    },
+    WIDE,
+  );
+});

@@ -2,6 +2,8 @@
 // yield. Divergences are shown as diffs by the grader's own diff renderer.
 import { painter } from '../../grade/report/paint.ts';
 import { renderLineDiff } from '../../grade/report/render-diff.ts';
+import { visibleText } from '../../grade/report/visible-text.ts';
+import { visibleLine } from './describe-case.ts';
 import type { SeedOrigin, TranscriptReport } from '../record-types.ts';
 import type { WrittenCase } from './write-cases.ts';
 
@@ -61,7 +63,9 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   const subagents =
     r.subagentFiles === 0 ? '' : `, with ${r.subagentFiles} subagent file${r.subagentFiles === 1 ? '' : 's'}`;
   const lines = [
-    p.bold(`${r.transcript} (${r.format}${r.sessionId === undefined ? '' : `, session ${r.sessionId}`}${subagents})`),
+    p.bold(
+      `${v(r.transcript)} (${r.format}${r.sessionId === undefined ? '' : `, session ${v(r.sessionId)}`}${subagents})`,
+    ),
   ];
   const row = (label: string, text: string): void => void lines.push(`  ${label.padEnd(10)}${text}`);
   row(
@@ -71,13 +75,13 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   const dropped = Object.entries(r.dropped).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   if (dropped.length === 0) row('dropped', 'none');
   for (const [i, [reason, n]] of dropped.entries())
-    row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${reason}`);
+    row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${v(reason)}`);
   // `1  line 1584: …`, `3  lines, the first line 4: …`, `1  file agent-acompact-1.jsonl: …`; a damaged file's
   // lines each have a reason of their own (where its JSON broke), so past a few the rest are counted.
   r.skipped.slice(0, SHOWN_SKIPS).forEach((s, i) => {
     const at = s.wholeFiles ? `file ${s.first}` : s.first;
     const where = s.count === 1 ? at : `${s.wholeFiles ? 'files' : 'lines'}, the first ${at}`;
-    row(i === 0 ? 'skipped' : '', `${String(s.count).padStart(4)}  ${where}: ${s.reason}`);
+    row(i === 0 ? 'skipped' : '', `${String(s.count).padStart(4)}  ${v(where)}: ${v(s.reason)}`);
   });
   const more = r.skipped.slice(SHOWN_SKIPS).reduce((n, s) => n + s.count, 0);
   const others = r.skipped.length - SHOWN_SKIPS;
@@ -106,8 +110,8 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   if (shown.length > 0)
     lines.push(`  divergences (the first of each kind; the recording against the reference's replay):`);
   for (const d of shown) {
-    lines.push(`    ${d.tool} ${d.id}: ${d.reason}`);
-    const diff = renderLineDiff(d.recorded.split('\n'), d.replayed.split('\n'), {
+    lines.push(`    ${v(d.tool)} ${v(d.id)}: ${v(d.reason)}`);
+    const diff = renderLineDiff(visibleText(d.recorded).split('\n'), visibleText(d.replayed).split('\n'), {
       color,
       labels: { expected: 'recorded (the agent)', received: 'replayed (the reference)' },
       context: 2,
@@ -118,11 +122,15 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   return lines;
 }
 
+// What the transcript said, shown rather than acting on the terminal: a session id, a tool name or a command's
+// output with an escape sequence in it must not move the cursor or recolour the report.
+const v = (text: string): string => visibleLine(text);
+
 // `n` redactions of a kind: `2 e-mail addresses`, `1 home directory`, `3 matches of --redact ACME-\d+`.
 function counted(kind: string, n: number): string {
   if (kind.startsWith('--redact ')) return `${n} match${n === 1 ? '' : 'es'} of ${kind}`;
-  if (n === 1) return `${n} ${kind}`;
-  return `${n} ${kind.replace(/y$/, 'ie').replace(/s$/, 'se')}s`;
+  if (n === 1 || (/s$/.test(kind) && !/ss$/.test(kind))) return `${n} ${kind}`;
+  return `${n} ${kind.replace(/y$/, 'ie').replace(/ss$/, 'sse')}s`;
 }
 
 function percent(n: number, of: number): string {

@@ -29,6 +29,28 @@ const render = (r: Partial<TranscriptReport>): string[] =>
   renderReport([{ ...REPORT, ...r }], [], { stage: 'register-tools', color: false }).split('\n');
 
 describe('renderReport', () => {
+  it("shows the transcript's control characters instead of letting them act: session id, reasons, divergences", () => {
+    const text = render({
+      sessionId: 'ab\u001b[2Jcd',
+      dropped: { "not in the course's toolset: Evil\u001b]0;title\u0007": 1 },
+      replayed: 1,
+      divergences: [
+        {
+          id: 'toolu_1\u202e',
+          tool: 'Bash',
+          reason: 'Bash: different output',
+          recorded: 'exit 0\n\u001b[31mred',
+          replayed: 'exit 0\nred',
+        },
+      ],
+    }).join('\n');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+    expect(text).toContain('(claude-code, session ab\u241b[2Jcd)');
+    expect(text).toContain("not in the course's toolset: Evil\u241b]0;title\u2407");
+    expect(text).toContain('Bash toolu_1\\u202e: Bash: different output');
+    expect(text).toContain('\u241b[31mred');
+  });
+
   it('says where skipped input is: the line (the first of several), or the file left out whole', () => {
     const lines = render({
       skipped: [
