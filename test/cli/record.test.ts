@@ -104,6 +104,13 @@ describe('theinference record', () => {
     expect((await record(course, '--max-calls', '1', '--dry-run')).stdout).not.toContain('  replay    reused');
   });
 
+  it('with --verbose, lists each dropped call by tool and id, to find it in the transcript', async () => {
+    const { exitCode, stdout } = await record(await courseDir(), '--dry-run', '--verbose', '--divergences', 'all');
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^ {18}WebSearch toolu_\w+: not in the course's toolset: WebSearch$/m);
+    expect(stdout).toMatch(/^ {18}Bash toolu_\w+: Bash in the background$/m);
+  });
+
   it('with --dry-run, prints the cases and the report and writes nothing', async () => {
     const empty = await courseDir();
     const { exitCode, stdout } = await record(empty, '--dry-run', '--name', 'recorded-dry');

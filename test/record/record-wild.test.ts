@@ -85,3 +85,23 @@ describe('privacy', () => {
     WIDE,
   );
 });
+
+describe('a call dropped because of what came before it', () => {
+  it(
+    'starts a new window at a call that reproduces from its own evidence, though nothing was kept before it',
+    async () => {
+      // A Grep showed the TODO line as it was; the user reworded it in an editor; the Read shows it reworded.
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/world-changed-first.jsonl']);
+      expect(reports[0]).toMatchObject({
+        seen: 3,
+        kept: 2,
+        dropped: { 'did not reproduce: Grep: different lines': 1 },
+      });
+      expect(cases.map((c) => c.data.calls.map((call) => call.tool))).toEqual([['Read', 'Edit']]);
+      expect(reports[0]?.droppedCalls).toEqual([
+        { id: expect.stringMatching(/^toolu_/), tool: 'Grep', reason: 'did not reproduce: Grep: different lines' },
+      ]);
+    },
+    WIDE,
+  );
+});

@@ -23,6 +23,8 @@ export type RecordFlags = {
   redact?: string[];
   dryRun?: boolean;
   force?: boolean;
+  verbose?: boolean;
+  divergences?: string;
   isolation?: IsolationMode;
   live?: boolean;
   workspace?: string;

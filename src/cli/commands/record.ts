@@ -76,7 +76,12 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
       ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('')
       : '';
   const readNotes = notes.length === 0 ? '' : `${notes.join('\n')}\n\n`;
-  const report = renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) });
+  const report = renderReport(outcome.reports, outcome.cases, {
+    stage: flags.stage,
+    color: useColor(io),
+    verbose: flags.verbose === true,
+    divergences: flags.divergences === 'all' ? 'all' : 'first',
+  });
   await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`);
   if (outcome.refused.length > 0) {
     throw new HarnessError(

@@ -30,15 +30,19 @@ const STATUS_WORDS: Record<WrittenCase['status'], string> = {
   'would replace': 'would replace',
 };
 
+// How much of it: `verbose` lists every dropped call; `divergences: 'all'` shows every divergence as a diff, not only
+// the first few.
+export type ReportDetail = { verbose?: boolean; divergences?: 'first' | 'all' };
+
 // The whole report.
 export function renderReport(
   reports: TranscriptReport[],
   cases: WrittenCase[],
-  o: { stage: string; color: boolean },
+  o: { stage: string; color: boolean } & ReportDetail,
 ): string {
   const p = painter(o.color);
   const out: string[] = [];
-  for (const r of reports) out.push(...renderTranscript(r, o.color), '');
+  for (const r of reports) out.push(...renderTranscript(r, o), '');
   for (const c of cases) {
     const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
     out.push(
@@ -58,7 +62,8 @@ export function renderReport(
   return `${out.join('\n')}\n`;
 }
 
-function renderTranscript(r: TranscriptReport, color: boolean): string[] {
+function renderTranscript(r: TranscriptReport, o: { color: boolean } & ReportDetail): string[] {
+  const color = o.color;
   const p = painter(color);
   const subagents =
     r.subagentFiles === 0 ? '' : `, with ${r.subagentFiles} subagent file${r.subagentFiles === 1 ? '' : 's'}`;
@@ -76,6 +81,8 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   if (dropped.length === 0) row('dropped', 'none');
   for (const [i, [reason, n]] of dropped.entries())
     row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${v(reason)}`);
+  // Each dropped call, to find it in the transcript by its id.
+  if (o.verbose === true) for (const d of r.droppedCalls) row('', `      ${v(d.tool)} ${v(d.id)}: ${v(d.reason)}`);
   // `1  line 1584: …`, `3  lines, the first line 4: …`, `1  file agent-acompact-1.jsonl: …`; a damaged file's
   // lines each have a reason of their own (where its JSON broke), so past a few the rest are counted.
   r.skipped.slice(0, SHOWN_SKIPS).forEach((s, i) => {
@@ -104,11 +111,15 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
       ? 'no call was replayed'
       : `${r.reproduced} of ${r.replayed} replayed calls reproduce the recording (${percent(r.reproduced, r.replayed)})`,
   );
-  const shown = r.divergences.slice(0, SHOWN_DIVERGENCES);
+  const shown = o.divergences === 'all' ? r.divergences : r.divergences.slice(0, SHOWN_DIVERGENCES);
   // A divergence is where the course's tools differ from the agent's, or where the sandbox lacks what the recording
   // machine had (a `cargo`, a network, a file made by a call that could not be replayed): the diff says which.
   if (shown.length > 0)
-    lines.push(`  divergences (the first of each kind; the recording against the reference's replay):`);
+    lines.push(
+      o.divergences === 'all'
+        ? `  divergences (all ${shown.length}, the first of each kind first; the recording against the reference's replay):`
+        : `  divergences (the first of each kind; the recording against the reference's replay):`,
+    );
   for (const d of shown) {
     lines.push(`    ${v(d.tool)} ${v(d.id)}: ${v(d.reason)}`);
     const diff = renderLineDiff(visibleText(d.recorded).split('\n'), visibleText(d.replayed).split('\n'), {
@@ -119,6 +130,9 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
     });
     lines.push(...diff.split('\n').map((l) => (l === '' ? l : `      ${l}`)));
   }
+  const unshown = r.divergences.length - shown.length;
+  if (unshown > 0)
+    lines.push(`    ${unshown} more divergence${unshown === 1 ? '' : 's'} (--divergences all shows every one)`);
   return lines;
 }
 
