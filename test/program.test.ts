@@ -281,11 +281,6 @@ describe('dispatch: seeding never writes through a seeded symlink that leads out
       'out/planted.txt',
     ],
     [
-      'a file whose own name is a link to outside',
-      (o: string) => ({ f: { symlink: join(o, 'planted.txt') }, './f': 'x' }),
-      './f',
-    ],
-    [
       'a file under a dangling link',
       (o: string) => ({ gone: { symlink: join(o, 'missing') }, 'gone/planted.txt': 'x' }),
       'gone/planted.txt',
@@ -302,6 +297,16 @@ describe('dispatch: seeding never writes through a seeded symlink that leads out
     expect(run.stderr).toContain(
       `"files"["${path}"] would be written outside the sandbox, through a symlink seeded before it`,
     );
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readdir(tmp)).toEqual([]);
+  });
+
+  it('refuses a second name for a seeded link (./f beside f) before seeding anything', async () => {
+    const files = { f: { symlink: join(outside, 'planted.txt') }, './f': 'x' };
+    const file = await writeCase('through-a-link', { files, calls: [] });
+    const run = await runProgram(['dispatch', file]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('"files"["./f"] must be a relative path inside the sandbox, naming a file');
     expect(await readdir(outside)).toEqual([]);
     expect(await readdir(tmp)).toEqual([]);
   });
