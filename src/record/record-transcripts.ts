@@ -16,7 +16,14 @@ import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor }
 import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from './replay/replay-cache.ts';
 import { replayPool } from './replay/replay-pool.ts';
 import { reportFor } from './write/report.ts';
-import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write/write-cases.ts';
+import {
+  formatCase,
+  snapshotCases,
+  type StaleCase,
+  writeCases,
+  type NamedCase,
+  type WrittenCase,
+} from './write/write-cases.ts';
 
 // The longest a recorded Bash call may run in a replay: past it, the call is a timeout and not kept.
 export const REPLAY_BASH_MS = 5_000;
@@ -24,8 +31,11 @@ export const REPLAY_BASH_MS = 5_000;
 // Everything one run of the pipeline did.
 export type RecordOutcome = {
   cases: WrittenCase[];
+  // Cases of the sets this run replaced that it did not make again: removed with --force, else refused.
+  stale: StaleCase[];
   reports: TranscriptReport[];
-  // Cases that exist with other content (not written without --force; then nothing was written).
+  // Cases that exist with other content, and stale ones (not written or removed without --force; then nothing
+  // was written).
   refused: string[];
   // What the user should know beyond the report: a temp dir that could not be removed.
   warnings: string[];
@@ -140,11 +150,12 @@ export async function recordTranscripts(
   const ready = named
     .filter(({ c }) => !rejected.has(c.name))
     .map(({ c }) => ({ ...c, snapshotText: snapshots.get(c.name) ?? '' }));
-  const cases = await writeCases(ready, {
+  const { cases, stale } = await writeCases(ready, {
     dir: options.dir,
     stage: options.stage,
     force: options.force,
     dryRun: options.dryRun,
+    sets: [...new Set(named.map((n) => n.base))],
   });
 
   const reports = worked.map((w) =>
@@ -154,7 +165,8 @@ export async function recordTranscripts(
         .map(({ c, draft }) => ({ name: c.name, draft, rejected: rejected.get(c.name) })),
     }),
   );
-  return { cases, reports, refused: cases.filter((c) => c.status === 'refused').map((c) => c.name), warnings };
+  const refused = [...cases, ...stale].filter((c) => c.status === 'refused').map((c) => c.name);
+  return { cases, stale, reports, refused, warnings };
 }
 
 // Who recorded, read off the transcript's directory (`/home/<user>/…`) and given by the caller, and the author's
@@ -168,8 +180,12 @@ function redactionSources(transcript: ImportedTranscript, options: RecordOptions
   };
 }
 
-// Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise.
-function nameCases(worked: Worked[], name: string | undefined): { c: NamedCase; w: Worked; draft: CaseDraft }[] {
+// Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise; `base`
+// is the name of its set.
+function nameCases(
+  worked: Worked[],
+  name: string | undefined,
+): { c: NamedCase; w: Worked; draft: CaseDraft; base: string }[] {
   const all = worked.flatMap((w) =>
     w.built.drafts.map((draft) => ({ w, draft, base: name ?? defaultName(w.transcript) })),
   );
@@ -180,6 +196,6 @@ function nameCases(worked: Worked[], name: string | undefined): { c: NamedCase; 
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
     const caseName = (uses.get(base) ?? 0) > 1 ? `${base}-${String(n).padStart(2, '0')}` : base;
-    return { c: { name: caseName, data: caseFileFor(draft, w.transcript), results: draft.results }, w, draft };
+    return { c: { name: caseName, data: caseFileFor(draft, w.transcript), results: draft.results }, w, draft, base };
   });
 }

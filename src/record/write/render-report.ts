@@ -5,7 +5,7 @@ import { renderLineDiff } from '../../grade/report/render-diff.ts';
 import { visibleText } from '../../grade/report/visible-text.ts';
 import { visibleLine } from './describe-case.ts';
 import type { SeedOrigin, TranscriptReport } from '../record-types.ts';
-import type { WrittenCase } from './write-cases.ts';
+import type { StaleCase, WrittenCase } from './write-cases.ts';
 
 // How many divergences are shown as diffs per transcript.
 export const SHOWN_DIVERGENCES = 3;
@@ -38,22 +38,30 @@ export type ReportDetail = { verbose?: boolean; divergences?: 'first' | 'all' };
 export function renderReport(
   reports: TranscriptReport[],
   cases: WrittenCase[],
-  o: { stage: string; color: boolean } & ReportDetail,
+  o: { stage: string; color: boolean; stale?: StaleCase[] } & ReportDetail,
 ): string {
   const p = painter(o.color);
   const out: string[] = [];
+  const files = (name: string): string => `cases/${o.stage}/${name}.json, snapshots/${o.stage}/${name}.json`;
   for (const r of reports) out.push(...renderTranscript(r, o), '');
   for (const c of cases) {
     const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
-    out.push(
-      `${colour(STATUS_WORDS[c.status].padEnd(14))}cases/${o.stage}/${c.name}.json, snapshots/${o.stage}/${c.name}.json`,
-    );
+    out.push(`${colour(STATUS_WORDS[c.status].padEnd(14))}${files(c.name)}`);
   }
-  if (cases.some((c) => c.status === 'refused')) {
-    out.push(
-      '',
-      p.red('Nothing was written: the refused cases exist with other content. Re-run with --force to replace them.'),
-    );
+  const stale = o.stale ?? [];
+  for (const c of stale) {
+    const colour = c.status === 'refused' ? p.red : p.yellow;
+    const why = c.status === 'refused' ? ' (stale: this run does not make it again)' : '';
+    out.push(`${colour(c.status.padEnd(14))}${files(c.name)}${why}`);
+  }
+  const otherContent = cases.some((c) => c.status === 'refused');
+  const staleRefused = stale.some((c) => c.status === 'refused');
+  if (otherContent || staleRefused) {
+    const what = [
+      ...(otherContent ? ['the refused cases exist with other content'] : []),
+      ...(staleRefused ? ['the stale cases belong to a set this run replaces and would be graded beside it'] : []),
+    ].join('; ');
+    out.push('', p.red(`Nothing was written: ${what}. Re-run with --force to replace the set as a whole.`));
   }
   if (out.at(-1) !== '') out.push('');
   const seen = reports.reduce((n, r) => n + r.seen, 0);
