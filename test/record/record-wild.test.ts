@@ -105,3 +105,22 @@ describe('a call dropped because of what came before it', () => {
     WIDE,
   );
 });
+
+describe("Claude Code's own refusals", () => {
+  it(
+    'are calls that never ran, like a rejected one: not replayed, no divergence',
+    async () => {
+      const { reports } = await recordFixtures(scratch, ['claude-code-2.1/refusals.jsonl']);
+      expect(reports[0]).toMatchObject({
+        seen: 5,
+        mapped: 3,
+        replayed: 3,
+        kept: 3,
+        reproduced: 3,
+        dropped: { 'never ran: refused by Claude Code': 2 },
+        divergences: [],
+      });
+    },
+    WIDE,
+  );
+});
