@@ -29,7 +29,7 @@ describe('a Windows session', () => {
       expect(reports[0]).toMatchObject({
         seen: 11,
         kept: 10,
-        dropped: { 'did not reproduce: Bash: different output': 1 },
+        dropped: { "Bash runs node, not one of the course's portable commands (docs/tools.md)": 1 },
       });
       const calls = cases[0]?.data.calls ?? [];
       expect(calls.map((c) => c.input.path ?? c.input.command)).toEqual([
@@ -120,6 +120,24 @@ describe("Claude Code's own refusals", () => {
         dropped: { 'never ran: refused by Claude Code': 2 },
         divergences: [],
       });
+    },
+    WIDE,
+  );
+});
+
+describe('a command that works only where the author works', () => {
+  it(
+    'drops `… | jq` as outside the portable commands, and keeps it with --bash keep',
+    async () => {
+      const portable = await recordFixtures(scratch, ['claude-code-2.1/jq-pipe.jsonl']);
+      expect(portable.reports[0]).toMatchObject({
+        seen: 3,
+        kept: 2,
+        replayed: 2,
+        dropped: { "Bash runs jq, not one of the course's portable commands (docs/tools.md)": 1 },
+      });
+      const kept = await recordFixtures(scratch, ['claude-code-2.1/jq-pipe.jsonl'], { bash: 'keep' });
+      expect(kept.reports[0]).toMatchObject({ seen: 3, kept: 3, dropped: {} });
     },
     WIDE,
   );
