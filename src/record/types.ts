@@ -21,6 +21,7 @@ export type TranscriptFormat =
   | 'anthropic' // Messages API: a request body, a bare messages array, a response Message, or a raw SSE stream
   | 'openai-chat' // Chat Completions: tool_calls[].function.arguments, role "tool" results
   | 'openai-responses' // Responses API items: function_call / function_call_output
+  | 'codex' // Codex CLI rollouts, ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
   | 'live'; // the request/response pairs `theinference record --live` captures (src/record/live/)
 
 // A tool call as the agent made it: the name and input exactly as the model sent them.

@@ -142,3 +142,32 @@ describe('a command that works only where the author works', () => {
     WIDE,
   );
 });
+
+describe('a Codex CLI rollout', () => {
+  it(
+    'imports shell, exec_command and apply_patch calls by call_id, and keeps the commands that reproduce',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['codex/rollout-shop.jsonl']);
+      expect(reports[0]).toMatchObject({
+        format: 'codex',
+        seen: 8,
+        kept: 5,
+        dropped: {
+          "Bash runs git, not one of the course's portable commands (docs/tools.md)": 1,
+          "not in the course's toolset: apply_patch": 1,
+          'Bash in the background': 1,
+        },
+      });
+      expect(cases.map((c) => c.data.calls.map((call) => call.input.command))).toEqual([
+        [
+          "printf 'Mon-Fri 9-18\\nSat 10-14\\n' > notes.txt",
+          'cat notes.txt',
+          'wc -l notes.txt',
+          'grep -c Sat notes.txt',
+          'cat missing.txt',
+        ],
+      ]);
+    },
+    WIDE,
+  );
+});

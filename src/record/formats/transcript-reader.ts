@@ -2,6 +2,7 @@
 // held until the shape is clear (at most a few), then streamed through.
 import type { ImportProblem, TranscriptFormat } from '../types.ts';
 import { createClaudeCodeParser } from './claude-code.ts';
+import { createCodexParser } from './codex.ts';
 import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
 import { createLiveParser } from './live.ts';
 import { LOOKED_FOR } from './looked-for.ts';
@@ -93,6 +94,9 @@ export class TranscriptReader {
       case 'claude-code':
         this.format = 'claude-code';
         return createClaudeCodeParser(this.file);
+      case 'codex':
+        this.format = 'codex';
+        return createCodexParser(this.file);
       case 'live':
         this.format = 'live';
         return createLiveParser(this.file);

@@ -94,7 +94,10 @@ function numbered(shown: ShownFile, other: ShownFile): string {
 // Claude Code writes a failing command's exit code (`Exit code N`); an agent that only marks the result an error
 // (the course's own, recorded from the API) says no more than that it failed, so any non-zero code matches it.
 function verifyBash(recorded: ImportedResult, replayed: Replayed, text: string): Verdict {
-  const stated = /^Exit code (\d+)/.exec(recorded.content)?.[1];
+  // Codex gives the code beside the output (formats/codex.ts), Claude Code in it.
+  const beside = (recorded.details as { exit_code?: unknown } | undefined)?.exit_code;
+  const stated =
+    /^Exit code (\d+)/.exec(recorded.content)?.[1] ?? (typeof beside === 'number' ? String(beside) : undefined);
   const failed = replayed.exit_code !== undefined && replayed.exit_code !== 0;
   const code = stated ?? (!recorded.isError ? '0' : failed ? String(replayed.exit_code) : 'non-zero');
   const left = `exit ${code}\n${bashOutput(recorded.content)}`;
