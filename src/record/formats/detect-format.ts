@@ -40,6 +40,8 @@ export function detectShape(texts: string[]): Shape | undefined {
   for (const [i, text] of texts.entries()) {
     const parsed = parseJson(text);
     if (!parsed.ok || (!isObject(parsed.value) && !Array.isArray(parsed.value))) continue;
+    // A whole array on one line is a document: it may hold a line-based format's lines (json-array-lines.ts).
+    if (texts.length === 1 && Array.isArray(parsed.value)) return 'json-document';
     values += 1;
     if (i === 0) firstIsValue = true;
     if (isLiveCaptureLine(parsed.value)) return 'live';

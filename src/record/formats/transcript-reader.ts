@@ -4,6 +4,7 @@ import type { ImportProblem, TranscriptFormat } from '../types.ts';
 import { createClaudeCodeParser } from './claude-code.ts';
 import { createCodexParser } from './codex.ts';
 import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
+import { createDocumentParser } from './json-array-lines.ts';
 import { createLiveParser } from './live.ts';
 import { LOOKED_FOR } from './looked-for.ts';
 import type { LineParser, ParsedFile } from './parsed-file.ts';
@@ -104,9 +105,21 @@ export class TranscriptReader {
         this.values = createSseParser(this.file, forcedValues);
         return this.values;
       case 'json-lines':
-      case 'json-document':
-        this.values = createValuesParser(this.file, shape === 'json-lines' ? 'lines' : 'document', forcedValues);
+        this.values = createValuesParser(this.file, 'lines', forcedValues);
         return this.values;
+      case 'json-document':
+        if (forcedValues !== undefined) {
+          this.values = createValuesParser(this.file, 'document', forcedValues);
+          return this.values;
+        }
+        return createDocumentParser(
+          this.file,
+          () => {
+            this.values = createValuesParser(this.file, 'document');
+            return this.values;
+          },
+          (lines) => this.parserFor(lines),
+        );
     }
   }
 }
