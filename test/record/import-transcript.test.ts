@@ -145,12 +145,13 @@ describe('--format', () => {
       'openai-chat',
       'openai-responses',
       'codex',
+      'gemini',
       'live',
     ]);
     expect(await importTranscript(fixture('spotter/short.jsonl'), { format: 'claude' as TranscriptFormat })).toEqual({
       file: fixture('spotter/short.jsonl'),
       message:
-        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, codex, live",
+        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, codex, gemini, live",
     });
   });
 

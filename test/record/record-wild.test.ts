@@ -171,3 +171,34 @@ describe('a Codex CLI rollout', () => {
     WIDE,
   );
 });
+
+describe('a Gemini CLI session', () => {
+  it.each(['gemini/session-2026-03-12T10-00-5e0c9a7b.json', 'gemini/session-2026-03-12T10-00-5e0c9a7b.jsonl'])(
+    '%s: keeps its file tools and commands that reproduce, in the directory its paths show',
+    async (file) => {
+      const { reports, cases } = await recordFixtures(scratch, [file]);
+      expect(reports[0]).toMatchObject({
+        format: 'gemini',
+        seen: 10,
+        kept: 7,
+        dropped: {
+          'never ran: cancelled by the user': 1,
+          "Bash runs npm, not one of the course's portable commands (docs/tools.md)": 1,
+          "search_file_content: Gemini's grouped search output is not compared with the course's grep": 1,
+        },
+      });
+      expect(
+        cases.flatMap((c) => c.data.calls.map((call) => [call.tool, call.input.path ?? call.input.command])),
+      ).toEqual([
+        ['Write', '<sandbox>/src/cart.ts'],
+        ['Read', '<sandbox>/src/cart.ts'],
+        ['Edit', '<sandbox>/src/cart.ts'],
+        ['glob', undefined],
+        ['Bash', 'wc -l src/cart.ts'],
+        ['Bash', 'cd <sandbox>/src && ls'],
+        ['Bash', 'cat notes.txt'],
+      ]);
+    },
+    WIDE,
+  );
+});

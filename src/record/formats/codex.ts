@@ -16,7 +16,7 @@ import {
   parseToolInput,
   stringAt,
 } from './json-values.ts';
-import { type LineParser, type ParsedFile, SessionFacts, tooLongSkip } from './parsed-file.ts';
+import { type LineParser, lineObject, type ParsedFile, SessionFacts } from './parsed-file.ts';
 import type { Line } from './read-lines.ts';
 
 const LINE_TYPES = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted']);
@@ -77,26 +77,17 @@ export function createCodexParser(file: string): LineParser {
 
   return {
     line(entry: Line): void {
-      if ('tooLong' in entry) {
-        skipped.push(tooLongSkip(file, entry));
-        return;
-      }
-      if (entry.text.trim() === '') return;
-      const parsed = parseJson(entry.text);
-      if (!parsed.ok) {
-        skipped.push({ file, line: entry.line, reason: `not valid JSON (${parsed.error})` });
-        return;
-      }
-      if (!isObject(parsed.value) || !isObject(parsed.value.payload)) return;
-      const timestamp = stringAt(parsed.value, 'timestamp');
-      const payload = parsed.value.payload;
-      if (parsed.value.type === 'session_meta') {
+      const record = lineObject(file, entry, skipped);
+      if (record === undefined || !isObject(record.payload)) return;
+      const timestamp = stringAt(record, 'timestamp');
+      const payload = record.payload;
+      if (record.type === 'session_meta') {
         facts.see({ sessionId: payload.id, cwd: payload.cwd, timestamp });
         cwd = stringAt(payload, 'cwd') ?? cwd;
-      } else if (parsed.value.type === 'turn_context') cwd = stringAt(payload, 'cwd') ?? cwd;
-      else if (parsed.value.type === 'compacted') skipped.push({ file, line: entry.line, reason: 'a compaction line' });
+      } else if (record.type === 'turn_context') cwd = stringAt(payload, 'cwd') ?? cwd;
+      else if (record.type === 'compacted') skipped.push({ file, line: entry.line, reason: 'a compaction line' });
       if (timestamp !== undefined) facts.see({ timestamp });
-      if (parsed.value.type === 'response_item') item(payload, entry.line, timestamp);
+      if (record.type === 'response_item') item(payload, entry.line, timestamp);
     },
     finish(): ParsedFile {
       return { calls: book.finish(), skipped, ...facts.toParsed() };

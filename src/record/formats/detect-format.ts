@@ -5,6 +5,7 @@ import type { ImportProblem, TranscriptFormat } from '../types.ts';
 import { ANTHROPIC_EVENT_TYPES } from './anthropic-sse.ts';
 import { isClaudeCodeLine } from './claude-code.ts';
 import { isCodexLine } from './codex.ts';
+import { isGeminiRecord } from './gemini.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { isLiveCaptureLine } from './live.ts';
 import { isSseLine } from './sse-framer.ts';
@@ -16,10 +17,11 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'openai-chat',
   'openai-responses',
   'codex',
+  'gemini',
   'live',
 ];
 
-export type Shape = 'claude-code' | 'codex' | 'sse' | 'json-lines' | 'json-document' | 'live';
+export type Shape = 'claude-code' | 'codex' | 'gemini' | 'sse' | 'json-lines' | 'json-document' | 'live';
 
 export function isTranscriptFormat(value: unknown): value is TranscriptFormat {
   return typeof value === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(value);
@@ -47,6 +49,7 @@ export function detectShape(texts: string[]): Shape | undefined {
     if (isLiveCaptureLine(parsed.value)) return 'live';
     if (isClaudeCodeLine(parsed.value)) return 'claude-code';
     if (isCodexLine(parsed.value)) return 'codex';
+    if (isGeminiRecord(parsed.value)) return texts.length === 1 ? 'json-document' : 'gemini';
     if (isObject(parsed.value) && typeof parsed.value.type === 'string' && ANTHROPIC_EVENT_TYPES.has(parsed.value.type))
       return 'sse';
   }
@@ -59,5 +62,6 @@ export function detectShape(texts: string[]): Shape | undefined {
 export function shapeForFormat(format: TranscriptFormat, texts: string[]): Shape {
   if (format === 'claude-code' || format === 'codex' || format === 'live') return format;
   const shape = detectShape(texts);
+  if (format === 'gemini') return shape === 'json-document' ? shape : 'gemini';
   return shape === 'sse' || shape === 'json-document' ? shape : 'json-lines';
 }

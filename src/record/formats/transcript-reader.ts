@@ -3,6 +3,7 @@
 import type { ImportProblem, TranscriptFormat } from '../types.ts';
 import { createClaudeCodeParser } from './claude-code.ts';
 import { createCodexParser } from './codex.ts';
+import { createGeminiParser } from './gemini.ts';
 import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
 import { createDocumentParser } from './json-array-lines.ts';
 import { createLiveParser } from './live.ts';
@@ -98,6 +99,9 @@ export class TranscriptReader {
       case 'codex':
         this.format = 'codex';
         return createCodexParser(this.file);
+      case 'gemini':
+        this.format = 'gemini';
+        return createGeminiParser(this.file);
       case 'live':
         this.format = 'live';
         return createLiveParser(this.file);
@@ -113,7 +117,6 @@ export class TranscriptReader {
           return this.values;
         }
         return createDocumentParser(
-          this.file,
           () => {
             this.values = createValuesParser(this.file, 'document');
             return this.values;

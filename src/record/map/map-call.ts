@@ -1,12 +1,15 @@
 // A recorded tool call in the course's vocabulary: Claude Code's tools (`Read {file_path, offset, limit}`, `Write`,
 // `Edit`, `Glob`, `Grep`, `Bash`), Anthropic's text-editor tool (`str_replace_based_edit_tool {command, …}`), the
-// lesson's own agent (`read_file`, `write_file`, `edit_file`, `bash`) and the course's names as they are. The
+// lesson's own agent (`read_file`, `write_file`, `edit_file`, `bash`), Codex's shell tools (map-codex.ts), Gemini
+// CLI's tools (map-gemini.ts) and the course's names as they are. The
 // original name and keys are kept for the case's `source`. Tools the course lacks, and inputs it cannot express,
 // are dropped with a reason the report counts.
 import type { Call } from '../../course/types.ts';
 import type { ImportedCall } from '../types.ts';
 import type { CheckSpec, MappedCall } from '../record-types.ts';
 import { asRecord, defaultPath, keep, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
+import { mapCodexShell } from './map-codex.ts';
+import { mapGeminiCall } from './map-gemini.ts';
 import { mapGrep } from './map-grep.ts';
 import { viewRangeFor } from './read-range.ts';
 import { SANDBOX } from './sandbox-placeholder.ts';
@@ -81,9 +84,14 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
     case 'str_replace_editor':
       return mapTextEditor(name, input);
     case 'read_file':
-      return mapReadFile(imported, input);
+      return 'path' in input ? mapReadFile(imported, input) : mapGeminiCall(imported, input, context);
     case 'write_file':
-      return rename('Write', input, { path: 'path', content: 'file_text' }, { kind: 'write' });
+      return rename('Write', input, { path: 'path', file_path: 'path', content: 'file_text' }, { kind: 'write' });
+    case 'replace':
+    case 'run_shell_command':
+    case 'search_file_content':
+    case 'grep_search':
+      return mapGeminiCall(imported, input, context);
     case 'edit_file':
       return rename('Edit', input, { path: 'path', old_text: 'old_str', new_text: 'new_str' }, { kind: 'edit' });
     default:
@@ -143,7 +151,9 @@ function mapGlob(imported: ImportedCall, input: Record<string, unknown>, context
   if (details?.truncated === true || /\(Results are truncated/.test(imported.result?.content ?? '')) {
     return { drop: 'Glob result truncated by the agent' };
   }
-  const mapping = rename(imported.name, input, { pattern: 'pattern', path: 'path' }, { kind: 'glob', base: '' });
+  // Gemini CLI's glob names its directory `dir_path` (`path` before 0.5).
+  const keys = { pattern: 'pattern', path: 'path', dir_path: 'path' };
+  const mapping = rename(imported.name, input, keys, { kind: 'glob', base: '' });
   const path = defaultPath(mapping.call.input, context);
   mapping.check = { kind: 'glob', base: path };
   return mapping;
@@ -158,44 +168,6 @@ function mapBash(name: string, input: Record<string, unknown>, context: MapConte
   if (typeof command === 'string' && context.subdir !== '')
     mapping.call.input.command = `cd ${SANDBOX}/${context.subdir} && ${command}`;
   return mapping;
-}
-
-// Codex's shell tools: `shell {command: argv, workdir?, timeout_ms?}`, `exec_command {cmd, workdir?}`, a
-// local_shell_call's action `{command: argv, working_directory?}` and the `exec` custom tool's line (`{input}`). `bash -lc LINE` is the line; another argv is
-// quoted into one. A workdir below the session's directory is a `cd` first, as for Claude Code's shell.
-function mapCodexShell(imported: ImportedCall, input: Record<string, unknown>, context: MapContext): Mapping | Dropped {
-  if (asRecord(imported.result?.details)?.running === true) return { drop: 'Bash in the background' };
-  const line = input.cmd ?? (imported.name === 'exec' ? input.input : undefined);
-  const command = typeof line === 'string' ? line : shellLine(input.command);
-  if (command === undefined) return { drop: `${imported.name} without a command` };
-  const workdir = input.workdir ?? input.working_directory;
-  let cd = context.subdir === undefined ? undefined : context.subdir === '' ? SANDBOX : `${SANDBOX}/${context.subdir}`;
-  if (typeof workdir === 'string') cd = workdir === SANDBOX || workdir.startsWith(`${SANDBOX}/`) ? workdir : undefined;
-  if (cd === undefined) return { drop: "Bash after a cd out of the session's directory" };
-  const renamedKeys: Record<string, string> = {};
-  const droppedKeys: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (key === 'cmd' || key === 'command' || (key === 'input' && imported.name === 'exec'))
-      renamedKeys[key] = 'command';
-    else if (key === 'timeout_ms' && typeof value === 'number') renamedKeys[key] = 'timeout';
-    else droppedKeys[key] = value;
-  }
-  const timeout = typeof input.timeout_ms === 'number' ? { timeout: input.timeout_ms } : {};
-  return {
-    call: { tool: 'Bash', input: { command: cd === SANDBOX ? command : `cd ${cd} && ${command}`, ...timeout } },
-    renamedKeys,
-    droppedKeys,
-    check: { kind: 'bash' },
-  };
-}
-
-// The shell line an argv runs: the script of `bash -lc LINE` (or sh, zsh; -c), else the words quoted as needed.
-function shellLine(argv: unknown): string | undefined {
-  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((w) => typeof w === 'string')) return undefined;
-  const words = argv as string[];
-  if (words.length === 3 && /(?:^|\/)(?:ba|z)?sh$/.test(words[0] as string) && /^-l?c$/.test(words[1] as string))
-    return words[2];
-  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`)).join(' ');
 }
 
 function mapTextEditor(name: string, input: Record<string, unknown>): Mapping | Dropped {

@@ -87,6 +87,8 @@ function numbered(shown: ShownFile, other: ShownFile): string {
   const last = lines.at(-1);
   const otherLast = other.lines.at(-1)?.n ?? 0;
   if (shown.style === 'arrow' && last?.text === '' && last.n !== undefined && last.n === otherLast + 1) lines.pop();
+  // Unnumbered text as read shows a final newline as one more, empty, line.
+  if (shown.style === 'plain' && last?.text === '' && lines.length === other.lines.length + 1) lines.pop();
   const plain = shown.style === 'plain' || other.style === 'plain';
   return lines.map((l) => (plain || l.n === undefined ? l.text : `${l.n}: ${l.text}`)).join('\n');
 }
@@ -127,7 +129,7 @@ function writeKind(result: ImportedResult): 'created' | 'overwritten' | undefine
   if (details?.type === 'create') return 'created';
   if (details?.type === 'update') return 'overwritten';
   if (/created/i.test(result.content)) return 'created';
-  if (/overwritten|updated/i.test(result.content)) return 'overwritten';
+  if (/overwritten|overwrote|updated/i.test(result.content)) return 'overwritten';
   return undefined;
 }
 

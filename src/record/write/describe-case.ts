@@ -14,6 +14,7 @@ const FORMAT_NAMES: Record<string, string> = {
   'openai-chat': 'OpenAI Chat Completions transcript',
   'openai-responses': 'OpenAI Responses API transcript',
   codex: 'Codex CLI session',
+  gemini: 'Gemini CLI session',
   live: 'live recording',
 };
 
