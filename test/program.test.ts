@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, writeReferenceCourse } from './support/reference-course.ts';
+import { tsxLoaderUrl } from '../src/grade/run/program-process.ts';
 
 const SECRET = 'hunter2-theinference';
 
@@ -28,7 +29,8 @@ async function writeCase(name: string, data: unknown): Promise<string> {
 // whatever appears there is the program's); `input` goes to its stdin.
 // `extra`: a time limit (the program is then killed, its sandbox left in `extra.tmpdir`).
 function runProgram(args: string[], cwd = REPO, input = '', extra: { timeout?: number; tmpdir?: string } = {}) {
-  return execa('node', ['--import', 'tsx', 'program.ts', ...args], {
+  // tsx from this repository, as the grader gives it: a course's own node_modules has only what its tools import.
+  return execa('node', ['--import', tsxLoaderUrl(), 'program.ts', ...args], {
     cwd,
     input,
     reject: false,

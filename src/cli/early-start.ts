@@ -35,7 +35,6 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
     env,
     size: Math.min(jobs, availableParallelism()),
     sandbox,
-    cache: 'course',
   });
   void pool.fill();
   return pool;

@@ -5,6 +5,7 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
+import { requireReference } from '../../course/reference.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/detect-format.ts';
 import { importTranscript } from '../../record/import-transcript.ts';
@@ -33,6 +34,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   const root = io.root ?? packageRoot();
   const checked = await checkFlags(flags, io);
   await requireStage(root, flags.stage);
+  await requireReference(root, 'record');
   const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
   for (const file of flags.operands) {
