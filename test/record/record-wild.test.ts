@@ -202,3 +202,24 @@ describe('a Gemini CLI session', () => {
     WIDE,
   );
 });
+
+describe("Claude Code's MultiEdit", () => {
+  it(
+    'is the sequence of Edits it applied, each checked against the file the edit before it left',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/multi-edit.jsonl']);
+      expect(reports[0]).toMatchObject({ seen: 4, kept: 4, dropped: {} });
+      expect(cases[0]?.data.calls.map((c) => [c.tool, c.input.old_str ?? null])).toEqual([
+        ['Write', null],
+        ['Edit', '0.2'],
+        ['Edit', 'net * 1.2'],
+        ['Read', null],
+      ]);
+      expect(cases[0]?.data.source?.tool_use_ids?.slice(1, 3)).toEqual([
+        'toolu_01MUe1f2a3b4c5d6e7f8a9b0#1',
+        'toolu_01MUe1f2a3b4c5d6e7f8a9b0#2',
+      ]);
+    },
+    WIDE,
+  );
+});
