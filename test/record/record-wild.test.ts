@@ -215,7 +215,7 @@ describe("Claude Code's MultiEdit", () => {
         ['Edit', 'net * 1.2'],
         ['Read', null],
       ]);
-      expect(cases[0]?.data.source?.tool_use_ids?.slice(1, 3)).toEqual([
+      expect((cases[0]?.data.source as { tool_use_ids?: string[] } | undefined)?.tool_use_ids?.slice(1, 3)).toEqual([
         'toolu_01MUe1f2a3b4c5d6e7f8a9b0#1',
         'toolu_01MUe1f2a3b4c5d6e7f8a9b0#2',
       ]);
