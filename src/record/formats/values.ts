@@ -4,6 +4,7 @@
 import type { Skip } from '../types.ts';
 import { createAnthropicValues, looksAnthropic } from './anthropic.ts';
 import { LOOKED_FOR } from './looked-for.ts';
+import { recogniseUnsupported } from './unsupported-formats.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { createOpenAiChatValues, looksOpenAiChat } from './openai-chat.ts';
 import { createOpenAiResponsesValues, looksOpenAiResponses } from './openai-responses.ts';
@@ -109,6 +110,8 @@ export function createValuesParser(file: string, mode: 'lines' | 'document', for
         take(parsed.value, 1);
       }
       if (handler === undefined) {
+        const known = undecided.map((u) => recogniseUnsupported(u.value)).find((m) => m !== undefined);
+        if (known !== undefined) return { calls: [], skipped, problem: { file, message: known } };
         const count = undecided.length;
         return {
           calls: [],
