@@ -23,6 +23,7 @@ export type TranscriptFormat =
   | 'openai-responses' // Responses API items: function_call / function_call_output
   | 'codex' // Codex CLI rollouts, ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
   | 'gemini' // Gemini CLI sessions, ~/.gemini/tmp/<project hash>/chats/session-*.json(l)
+  | 'ai-sdk' // Vercel AI SDK messages: ModelMessage tool-call/tool-result parts, UIMessage tool parts
   | 'live'; // the request/response pairs `theinference record --live` captures (src/record/live/)
 
 // A tool call as the agent made it: the name and input exactly as the model sent them.

@@ -144,6 +144,7 @@ describe('--format', () => {
       'anthropic',
       'openai-chat',
       'openai-responses',
+      'ai-sdk',
       'codex',
       'gemini',
       'live',
@@ -151,7 +152,7 @@ describe('--format', () => {
     expect(await importTranscript(fixture('spotter/short.jsonl'), { format: 'claude' as TranscriptFormat })).toEqual({
       file: fixture('spotter/short.jsonl'),
       message:
-        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, codex, gemini, live",
+        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, ai-sdk, codex, gemini, live",
     });
   });
 

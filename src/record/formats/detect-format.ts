@@ -16,6 +16,7 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'anthropic',
   'openai-chat',
   'openai-responses',
+  'ai-sdk',
   'codex',
   'gemini',
   'live',

@@ -89,7 +89,10 @@ export class TranscriptReader {
 
   private parserFor(shape: Shape): LineParser {
     const forcedValues =
-      this.forced === 'anthropic' || this.forced === 'openai-chat' || this.forced === 'openai-responses'
+      this.forced === 'anthropic' ||
+      this.forced === 'openai-chat' ||
+      this.forced === 'openai-responses' ||
+      this.forced === 'ai-sdk'
         ? (this.forced as ValueFormat)
         : undefined;
     switch (shape) {

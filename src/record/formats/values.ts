@@ -2,6 +2,7 @@
 // arrays, either one per line (JSONL) or one (pretty-printed) document. Which API they speak is decided from the
 // first value that shows it (tool_use blocks, tool_calls, function_call items), unless --format forced one.
 import type { Skip } from '../types.ts';
+import { createAiSdkValues, looksAiSdk } from './ai-sdk.ts';
 import { createAnthropicValues, looksAnthropic } from './anthropic.ts';
 import { LOOKED_FOR } from './looked-for.ts';
 import { recogniseUnsupported } from './unsupported-formats.ts';
@@ -11,7 +12,7 @@ import { createOpenAiResponsesValues, looksOpenAiResponses } from './openai-resp
 import { type LineParser, type ParsedFile, tooLongSkip } from './parsed-file.ts';
 import type { Line } from './read-lines.ts';
 
-export type ValueFormat = 'anthropic' | 'openai-chat' | 'openai-responses';
+export type ValueFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk';
 
 // Reads one API's values into one transcript.
 export type ValueHandler = { value(value: unknown, line: number): void; finish(): ParsedFile };
@@ -21,6 +22,7 @@ export const HANDLERS: Record<ValueFormat, (file: string) => ValueHandler> = {
   anthropic: createAnthropicValues,
   'openai-chat': createOpenAiChatValues,
   'openai-responses': createOpenAiResponsesValues,
+  'ai-sdk': createAiSdkValues,
 };
 
 // A document is parsed whole, so it is capped; a larger transcript must come as JSONL.
@@ -31,6 +33,8 @@ const MAX_UNDECIDED = 10_000;
 // Which API a value speaks, when it shows it.
 export function classifyValue(value: unknown): ValueFormat | undefined {
   if (looksAnthropic(value)) return 'anthropic';
+  // Before Chat Completions: an AI SDK tool message has `role: "tool"` too.
+  if (looksAiSdk(value)) return 'ai-sdk';
   if (looksOpenAiChat(value)) return 'openai-chat';
   if (looksOpenAiResponses(value)) return 'openai-responses';
   return undefined;

@@ -13,6 +13,7 @@ const FORMAT_NAMES: Record<string, string> = {
   anthropic: 'Anthropic Messages API transcript',
   'openai-chat': 'OpenAI Chat Completions transcript',
   'openai-responses': 'OpenAI Responses API transcript',
+  'ai-sdk': 'AI SDK conversation',
   codex: 'Codex CLI session',
   gemini: 'Gemini CLI session',
   live: 'live recording',
