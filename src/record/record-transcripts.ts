@@ -3,7 +3,8 @@
 // files it was given; `theinference record --live` after capturing a session.
 //
 //   steps (prepare-steps.ts) -> cases (build-cases.ts, replayed by replay-pool.ts) -> names, descriptions and
-//   sources (describe-case.ts) -> privacy check (redact.ts) -> snapshots and files (write-cases.ts) -> report
+//   sources (describe-case.ts) -> repeats, privacy and size (case-noise.ts, redact.ts) -> snapshots and files
+//   (write-cases.ts) -> report
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import type { ImportedTranscript } from './types.ts';
@@ -15,6 +16,7 @@ import { prepareSteps, type Step } from './map/prepare-steps.ts';
 import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
 import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from './replay/replay-cache.ts';
 import { replayPool } from './replay/replay-pool.ts';
+import { oversized, repeatedCases } from './write/case-noise.ts';
 import { reportFor } from './write/report.ts';
 import {
   formatCase,
@@ -123,8 +125,9 @@ export async function recordTranscripts(
   }
 
   const named = nameCases(worked, options.name);
-  const rejected = new Map<string, string>();
+  const rejected = repeatedCases(named.map(({ c }) => c));
   for (const { c, w } of named) {
+    if (rejected.has(c.name)) continue;
     const found = leaks(formatCase(c.data), w.sources);
     if (found.length > 0) rejected.set(c.name, `it would carry the recording machine's ${found.join(', ')}`);
   }
@@ -146,6 +149,8 @@ export async function recordTranscripts(
     const snapshot = snapshots.get(c.name);
     if (snapshot !== undefined && leaks(snapshot, w.sources).length > 0)
       rejected.set(c.name, "its snapshot would carry the recording machine's paths or names");
+    const large = snapshot === undefined ? undefined : oversized(formatCase(c.data), snapshot);
+    if (large !== undefined) rejected.set(c.name, large);
   }
   const ready = named
     .filter(({ c }) => !rejected.has(c.name))

@@ -223,3 +223,20 @@ describe("Claude Code's MultiEdit", () => {
     WIDE,
   );
 });
+
+describe('noisy cases', () => {
+  it(
+    'keeps a case that repeats an earlier one (the same calls from the same files) once, and says so',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/repeated-triple.jsonl'], {
+        maxCalls: 3,
+      });
+      expect(reports[0]).toMatchObject({ seen: 9, kept: 3 });
+      expect(reports[0]?.dropped).toMatchObject({
+        'case not written: the same calls from the same files as recorded-repeated-triple-01': 6,
+      });
+      expect(cases.map((c) => c.name)).toEqual(['recorded-repeated-triple-01']);
+    },
+    WIDE,
+  );
+});
