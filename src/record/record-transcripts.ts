@@ -3,7 +3,7 @@
 // files it was given; `theinference record --live` after capturing a session.
 //
 //   steps (prepare-steps.ts) -> cases (build-cases.ts, replayed by replay-pool.ts) -> names, descriptions and
-//   sources (describe-case.ts) -> repeats, privacy and size (case-noise.ts, redact.ts) -> snapshots and files
+//   sources (describe-case.ts) -> repeats and privacy (case-noise.ts, redact.ts) -> snapshots and files
 //   (write-cases.ts) -> report
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
@@ -16,7 +16,7 @@ import { prepareSteps, type Step } from './map/prepare-steps.ts';
 import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
 import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from './replay/replay-cache.ts';
 import { replayPool } from './replay/replay-pool.ts';
-import { oversized, repeatedCases } from './write/case-noise.ts';
+import { repeatedCases } from './write/case-noise.ts';
 import { reportFor } from './write/report.ts';
 import {
   formatCase,
@@ -149,8 +149,6 @@ export async function recordTranscripts(
     const snapshot = snapshots.get(c.name);
     if (snapshot !== undefined && leaks(snapshot, w.sources).length > 0)
       rejected.set(c.name, "its snapshot would carry the recording machine's paths or names");
-    const large = snapshot === undefined ? undefined : oversized(formatCase(c.data), snapshot);
-    if (large !== undefined) rejected.set(c.name, large);
   }
   const ready = named
     .filter(({ c }) => !rejected.has(c.name))

@@ -1,7 +1,7 @@
-// Cases that add noise: a repeat of an earlier case, and one too large with its snapshot.
+// Cases that add noise: a repeat of an earlier case.
 import { describe, expect, it } from 'vitest';
 import type { CaseFile } from '../../../src/course/types.ts';
-import { MAX_CASE_BYTES, oversized, repeatedCases } from '../../../src/record/write/case-noise.ts';
+import { repeatedCases } from '../../../src/record/write/case-noise.ts';
 
 const data = (files: Record<string, string>, command: string): CaseFile =>
   ({ files, calls: [{ tool: 'Bash', input: { command } }] }) as unknown as CaseFile;
@@ -15,15 +15,5 @@ describe('repeatedCases', () => {
       { name: 'd', data: data({ 'x.txt': '1' }, 'wc x.txt') },
     ];
     expect(repeatedCases(cases)).toEqual(new Map([['c', 'the same calls from the same files as a']]));
-  });
-});
-
-describe('oversized', () => {
-  it('counts the case and its snapshot together, in bytes', () => {
-    const half = 'x'.repeat(MAX_CASE_BYTES / 2);
-    expect(oversized(half, half)).toBeUndefined();
-    expect(oversized(half, `${half}é`)).toBe(
-      '65 KB with its snapshot, over the 64 KB a case may take (record it with a lower --max-calls)',
-    );
   });
 });
