@@ -110,8 +110,7 @@ function renderTranscript(r: TranscriptReport, o: { color: boolean } & ReportDet
       ? 'none'
       : `${seedCount} file${seedCount === 1 ? '' : 's'}: ${seeds.map(([o, n]) => `${n} from ${ORIGIN_WORDS[o]}`).join(', ')}`,
   );
-  const redactions = Object.entries(r.redactions);
-  row('redacted', redactions.length === 0 ? 'nothing' : redactions.map(([kind, n]) => counted(kind, n)).join(', '));
+  row('redacted', redactionWords(r.redactions));
   if (r.reused === true) row('replay', "reused: an earlier run's of the same transcript, options and reference");
   row(
     'fidelity',
@@ -147,6 +146,12 @@ function renderTranscript(r: TranscriptReport, o: { color: boolean } & ReportDet
 // What the transcript said, shown rather than acting on the terminal: a session id, a tool name or a command's
 // output with an escape sequence in it must not move the cursor or recolour the report.
 const v = (text: string): string => visibleLine(text);
+
+// The redactions by kind, as the report's `redacted` row says them (`theinference redact` says them so too).
+export function redactionWords(redactions: Record<string, number>): string {
+  const kinds = Object.entries(redactions);
+  return kinds.length === 0 ? 'nothing' : kinds.map(([kind, n]) => counted(kind, n)).join(', ');
+}
 
 // `n` redactions of a kind: `2 e-mail addresses`, `1 home directory`, `3 matches of --redact ACME-\d+`.
 function counted(kind: string, n: number): string {

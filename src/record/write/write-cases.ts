@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCases } from '../../course/load-cases.ts';
+import { recordingPath } from '../../course/recording-file.ts';
 import { formatSnapshot, readText, snapshotPath } from '../../course/snapshot-file.ts';
 import { casesDir } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
@@ -73,7 +74,7 @@ export type StaleCase = { name: string; status: 'removed' | 'would remove' | 're
 // `sets` (the names the cases were made under) is replaced as a whole: its cases this run does not make are stale,
 // removed with `force` and refused without it.
 export async function writeCases(
-  cases: (NamedCase & { snapshotText: string })[],
+  cases: (NamedCase & { snapshotText: string; recordingText?: string })[],
   o: { dir: string; stage: string; force: boolean; dryRun: boolean; sets: string[] },
 ): Promise<{ cases: WrittenCase[]; stale: StaleCase[] }> {
   const planned: (WrittenCase & { files: [string, string][] })[] = [];
@@ -84,6 +85,13 @@ export async function writeCases(
     const [oldCase, oldSnap] = await Promise.all([readText(caseFile), readText(snapFile)]);
     const same = oldCase === caseText && oldSnap === c.snapshotText;
     const exists = oldCase !== null || oldSnap !== null;
+    // The recording beside the case (src/course/recording-file.ts) is written whenever it is not there as it
+    // should be, also for an unchanged case (one recorded before recordings were kept).
+    const recordingFile = recordingPath(o.dir, o.stage, c.name);
+    const recording =
+      c.recordingText === undefined || (await readText(recordingFile)) === c.recordingText
+        ? []
+        : [[recordingFile, c.recordingText] as [string, string]];
     const status: CaseStatus = same
       ? 'unchanged'
       : !exists
@@ -96,11 +104,8 @@ export async function writeCases(
             ? 'would replace'
             : 'replaced';
     const files: [string, string][] = same
-      ? []
-      : [
-          [caseFile, caseText],
-          [snapFile, c.snapshotText],
-        ];
+      ? recording
+      : [[caseFile, caseText], [snapFile, c.snapshotText], ...recording];
     planned.push({ ...c, caseText, status, files });
   }
   const made = new Set(cases.map((c) => c.name));
@@ -116,7 +121,11 @@ export async function writeCases(
       planned.flatMap((c) => c.files.map(([target, text]) => ({ path: relative(o.dir, target), text }))),
     );
     for (const name of staleNames)
-      for (const file of [join(casesDir(o.dir, o.stage), `${name}.json`), snapshotPath(o.dir, o.stage, name)])
+      for (const file of [
+        join(casesDir(o.dir, o.stage), `${name}.json`),
+        snapshotPath(o.dir, o.stage, name),
+        recordingPath(o.dir, o.stage, name),
+      ])
         await rm(file, { force: true });
   }
   return { cases: planned.map(({ files: _, ...c }) => c), stale };
