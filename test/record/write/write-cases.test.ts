@@ -86,7 +86,8 @@ describe('writeCases', () => {
 
   it("replaces a name's set of cases as a whole: stale ones are refused without force, removed with it", async () => {
     const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
-    const set = ['recorded-s-01', 'recorded-s-02', 'recorded-s-03'].map((n) => named(n));
+    const recordingText = '{\n  "calls": []\n}\n';
+    const set = ['recorded-s-01', 'recorded-s-02', 'recorded-s-03'].map((n) => ({ ...named(n), recordingText }));
     await writeCases([...set, named('recorded-s-other'), named('recorded-sx')], options(dir, { sets: ['recorded-s'] }));
     // Re-recorded with other options: two cases now, under the same name.
     const again = [named('recorded-s-01'), named('recorded-s-02', 'Other words.')];
@@ -116,6 +117,11 @@ describe('writeCases', () => {
       'recorded-s-02.json',
       'recorded-s-other.json',
       'recorded-sx.json',
+    ]);
+    // The stale case's recording goes with it.
+    expect((await readdir(join(dir, 'recordings', STAGE))).sort()).toEqual([
+      'recorded-s-01.json',
+      'recorded-s-02.json',
     ]);
   });
 
