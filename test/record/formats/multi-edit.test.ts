@@ -22,7 +22,12 @@ describe('expandMultiEdit', () => {
   it('makes one Edit per edit, in order, each with the file as the edits before it left it', () => {
     const edits = expandMultiEdit(multi(false, 'a b\n'));
     expect(
-      edits.map((e) => [e.id, e.name, e.input, (e.result?.details as { originalFile?: string }).originalFile]),
+      edits.map((e) => [
+        e.id,
+        e.name,
+        e.input,
+        (e.result?.details as { originalFile?: string } | undefined)?.originalFile,
+      ]),
     ).toEqual([
       ['toolu_1#1', 'Edit', { file_path: '/p/a.ts', old_string: 'a', new_string: 'b' }, 'a b\n'],
       ['toolu_1#2', 'Edit', { file_path: '/p/a.ts', old_string: 'b', new_string: 'c', replace_all: true }, 'b b\n'],
@@ -37,7 +42,7 @@ describe('expandMultiEdit', () => {
   });
 
   it('without the original file, the Edits carry none', () => {
-    expect(expandMultiEdit(multi(false)).map((e) => 'originalFile' in (e.result?.details as object))).toEqual([
+    expect(expandMultiEdit(multi(false)).map((e) => 'originalFile' in ((e.result?.details ?? {}) as object))).toEqual([
       false,
       false,
     ]);
