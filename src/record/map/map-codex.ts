@@ -1,7 +1,7 @@
 // Codex CLI's shell tools as the course's Bash.
 import type { ImportedCall } from '../types.ts';
 import { asRecord, type Dropped, type MapContext, type Mapping } from './call-input.ts';
-import { SANDBOX } from './sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 
 // Codex's shell tools: `shell {command: argv, workdir?, timeout_ms?}`, `exec_command {cmd, workdir?}`, a
 // local_shell_call's action `{command: argv, working_directory?}` and the `exec` custom tool's line (`{input}`). `bash -lc LINE` is the line; another argv is

@@ -5,7 +5,7 @@
 // Its search tool prints matches grouped per file (`File: a.ts` / `L12: text`), which no rule compares yet.
 import type { ImportedCall } from '../types.ts';
 import { rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
-import { SANDBOX } from './sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 
 // The mapping of a Gemini CLI call, or why there is none.
 export function mapGeminiCall(

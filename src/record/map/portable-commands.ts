@@ -4,7 +4,7 @@
 // dropped with its reason (or kept with --bash keep). A script the case itself makes (`./build.sh`,
 // `<sandbox>/x.sh`) is run by path and counts as portable; what it runs is in the case for all to see.
 
-import { SANDBOX } from './sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 
 // POSIX.1-2017 utilities (XCU) found on every Linux distribution's base system and on macOS.
 const POSIX_UTILITIES: readonly string[] = `
