@@ -10,7 +10,7 @@ import { packageRoot, requireStage } from '../../course/stages.ts';
 import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/detect-format.ts';
 import { importTranscript } from '../../record/import-transcript.ts';
 import { recordTranscripts } from '../../record/record-transcripts.ts';
-import { renderReport } from '../../record/write/render-report.ts';
+import { renderRecordReport } from '../../record/write/render-report.ts';
 import { progressLine } from '../../record/write/render-progress.ts';
 import type { RecordProgress } from '../../record/record-types.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
@@ -78,7 +78,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
       ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('')
       : '';
   const readNotes = notes.length === 0 ? '' : `${notes.join('\n')}\n\n`;
-  const report = renderReport(outcome.reports, outcome.cases, {
+  const report = renderRecordReport(outcome.reports, outcome.cases, {
     stage: flags.stage,
     stale: outcome.stale,
     color: useColor(io),

@@ -13,7 +13,7 @@ import { parseCallingLine, parseObservedLine } from './parse-result-line.ts';
 import { appendTail, EMPTY_TAIL, tailText, type Tail } from './tail-buffer.ts';
 
 // A result line longer than this is not a result: the process is killed rather than buffered without end.
-export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+export const MAX_RESULT_LINE_BYTES = 8 * 1024 * 1024;
 // Characters of stderr (and stray stdout) kept per case.
 export const MAX_OUTPUT_CHARS = 64 * 1024;
 // Added to the timeout of a process's first line until its first call starts: loading program.ts and compiling the
@@ -78,7 +78,7 @@ export type ProgramState = {
 // Every event carries its time (performance.now()), so durations are part of the table.
 export type ProgramEvent =
   | { type: 'line'; text: string; at: number } // a stdout line (the last one may lack its newline)
-  | { type: 'overflow'; at: number } // the unfinished stdout line is past MAX_LINE_BYTES
+  | { type: 'overflow'; at: number } // the unfinished stdout line is past MAX_RESULT_LINE_BYTES
   | { type: 'stderr'; text: string; at: number }
   | { type: 'closed'; stream: ProgramStream; at: number }
   | { type: 'exit'; code: number | null; signal: string | null; at: number }
@@ -131,7 +131,7 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
       return takesLines(state) ? onLine(state, event.text, event.at) : [state, []];
     case 'overflow':
       return takesLines(state)
-        ? stopFor(state, { kind: 'overflow', limitBytes: MAX_LINE_BYTES }, event.at)
+        ? stopFor(state, { kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES }, event.at)
         : [state, []];
     case 'stderr':
       return [{ ...state, output: appendTail(state.output, event.text, MAX_OUTPUT_CHARS) }, []];

@@ -7,7 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { driveMachine } from './drive-machine.ts';
 import { LineSplitter } from './line-splitter.ts';
 import {
-  MAX_LINE_BYTES,
+  MAX_RESULT_LINE_BYTES,
   startProgram,
   step,
   takesLines,
@@ -81,7 +81,7 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
   const { child } = proc;
   return new Promise((resolve) => {
     const decoder = new StringDecoder('utf8');
-    const splitter = new LineSplitter(MAX_LINE_BYTES);
+    const splitter = new LineSplitter(MAX_RESULT_LINE_BYTES);
     const timers = new Map<ProgramTimer, NodeJS.Timeout>();
     const plan = { cases: run.cases.length, timeoutMs: run.timeoutMs, tmpSpellings: proc.tmpSpellings };
     const perform = (effect: ProgramEffect): void => {

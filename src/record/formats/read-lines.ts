@@ -10,7 +10,7 @@ export type Line = { line: number; text: string } | { line: number; tooLong: num
 
 // How long one line may be. Claude Code lines reach a few megabytes (an Edit's `originalFile`); this is far above
 // any real line and keeps a runaway line (a binary or corrupted file) from taking the memory.
-export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+export const MAX_TRANSCRIPT_LINE_BYTES = 32 * 1024 * 1024;
 
 // How much of the start is checked for NUL bytes: text transcripts never hold one, binary files almost always do.
 const BINARY_PROBE_BYTES = 8000;
@@ -59,7 +59,7 @@ async function readRawStart(file: string): Promise<Uint8Array> {
 // The lines of a file, read in 1 MiB chunks. A trailing "\r" is dropped (CRLF files), invalid UTF-8 becomes U+FFFD,
 // a byte order mark is dropped.
 export async function* linesOfFile(file: string, limits: LineLimits = {}): AsyncGenerator<Line> {
-  const max = limits.maxLineBytes ?? MAX_LINE_BYTES;
+  const max = limits.maxLineBytes ?? MAX_TRANSCRIPT_LINE_BYTES;
   const gzip = isGzip(await readRawStart(file));
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let parts: Uint8Array[] = [];
@@ -146,7 +146,7 @@ function decode(decoder: TextDecoder, parts: Uint8Array[], held: number): string
 
 // The lines of text already in memory, under the same limit (measured in UTF-8 bytes, as for a file).
 export function* linesOfText(text: string, limits: LineLimits = {}): Generator<Line> {
-  const max = limits.maxLineBytes ?? MAX_LINE_BYTES;
+  const max = limits.maxLineBytes ?? MAX_TRANSCRIPT_LINE_BYTES;
   let line = 1;
   let from = text.startsWith('\uFEFF') ? 1 : 0;
   while (from < text.length) {

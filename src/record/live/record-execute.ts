@@ -14,7 +14,7 @@ import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { DEFAULT_MAX_CALLS, type BashMode } from '../record-types.ts';
 import { recordTranscripts } from '../record-transcripts.ts';
-import { renderReport } from '../write/render-report.ts';
+import { renderRecordReport } from '../write/render-report.ts';
 import type { ImportedCall, ImportedTranscript } from '../types.ts';
 import type { WrittenCase } from '../write/write-cases.ts';
 import { snapshotWorkspace } from './snapshot-workspace.ts';
@@ -138,7 +138,11 @@ export async function recordExecute<E extends AnyExecute>(
         .map((w) => `warning: ${w}\n`);
       const report =
         warnings.join('') +
-        renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false, stale: outcome.stale });
+        renderRecordReport(outcome.reports, outcome.cases, {
+          stage: options.stage,
+          color: false,
+          stale: outcome.stale,
+        });
       return { cases: outcome.cases, refused: outcome.refused, report };
     })());
 

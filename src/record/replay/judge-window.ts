@@ -15,7 +15,7 @@ import type { FileSpec } from '../../course/types.ts';
 import type { BashMode, MappedCall } from '../record-types.ts';
 import type { Step } from '../map/prepare-steps.ts';
 import type { ReplayPool, ReplaySession, ReplayStep } from './replay-pool.ts';
-import { type Replayed, verifyResult, type Verdict } from './verify-result.ts';
+import { type Replayed, verifyResult, type ReplayVerdict } from './verify-result.ts';
 
 // A command that takes longer than this in a replay is not kept: a student's run of the case has 10 s in all
 // (docs/cases.md: sleeps of at most 2 s).
@@ -25,7 +25,7 @@ export const SLOW_CALL_MS = 2_000;
 // reproduce, which calls were replayed.
 export type Judged = {
   dropped: Map<number, string>;
-  divergences: Map<number, Verdict>;
+  divergences: Map<number, ReplayVerdict>;
   replayed: Set<number>;
 };
 
@@ -120,7 +120,7 @@ export async function judgeWindow(
   }
 }
 
-function twoReplaysDiffer(a: Replayed, b: Replayed): Verdict {
+function twoReplaysDiffer(a: Replayed, b: Replayed): ReplayVerdict {
   return { ok: false, reason: 'Bash: two replays differ', recorded: JSON.stringify(a), replayed: JSON.stringify(b) };
 }
 

@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import type { Built } from './build-cases.ts';
-import type { Verdict } from './verify-result.ts';
+import type { ReplayVerdict } from './verify-result.ts';
 
 // Bumped whenever what is cached, or how a replay is judged, changes meaning.
 const CACHE_VERSION = 1;
@@ -46,7 +46,7 @@ export async function readCachedBuild(dir: string, key: string): Promise<Built |
     const data = JSON.parse(text) as {
       drafts: Built['drafts'];
       dropped: [number, string][];
-      divergences: [number, Verdict][];
+      divergences: [number, ReplayVerdict][];
       replayed: number[];
     };
     if (!Array.isArray(data.drafts) || !Array.isArray(data.dropped)) return undefined;

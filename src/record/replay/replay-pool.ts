@@ -18,7 +18,7 @@ const WORKER = sibling('replay-worker');
 // What the worker runs besides itself, bound into the sandbox with it.
 const WORKER_FILES = [WORKER, sibling('replay-session'), sibling('sandbox-checkpoint')];
 // A result line longer than this is not one: the worker is killed rather than buffered without end.
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_REPLAY_LINE_BYTES = 64 * 1024 * 1024;
 // Starting Node, tsx and the reference takes about half a second idle, several seconds on a loaded machine.
 const STARTUP_MS = 20_000;
 // Beyond its Bash bound, what one call may take (a view of a big file, a glob over many).
@@ -59,7 +59,13 @@ export type ReplayPool = {
 
 // What the pool starts: the reference's package root, the environment, whether the workers are sandboxed (the
 // command's --isolation decision), how many workers, the Bash bound.
-export type PoolOptions = { root: string; env: NodeJS.ProcessEnv; sandbox: boolean; size: number; boundMs: number };
+export type ReplayPoolOptions = {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  sandbox: boolean;
+  size: number;
+  boundMs: number;
+};
 
 type Worker = {
   proc: ProgramProcess;
@@ -68,7 +74,7 @@ type Worker = {
 };
 
 // A pool of replay workers; close() kills them all.
-export function replayPool(options: PoolOptions): ReplayPool {
+export function replayPool(options: ReplayPoolOptions): ReplayPool {
   const workers = new Set<Worker>();
   const waiting: ((w: Worker) => void)[] = [];
   let closed = false;
@@ -184,7 +190,7 @@ export function replayPool(options: PoolOptions): ReplayPool {
 // Starts a worker the way every program process starts (startProcess), so its kill takes down the commands it
 // replays too: the PID namespace in the sandbox, the process tree found through /proc without it.
 async function startWorker(
-  options: PoolOptions,
+  options: ReplayPoolOptions,
   tsxCache: string | undefined,
   gone: (w: Worker, disposed: Promise<string | undefined>) => void,
 ): Promise<Worker> {
@@ -197,7 +203,7 @@ async function startWorker(
     tsxCache,
     files: WORKER_FILES,
   });
-  const splitter = new LineSplitter(MAX_LINE_BYTES);
+  const splitter = new LineSplitter(MAX_REPLAY_LINE_BYTES);
   const stderr = new TailBuffer(4096);
   let pending: { resolve: (line: string) => void; reject: (e: Error) => void } | undefined;
   // Why the worker is gone, once it is: a request after that fails at once instead of waiting out its deadline.

@@ -11,7 +11,7 @@ import { readShownFile, type ShownFile } from '../map/view-text.ts';
 export type Replayed = { content?: unknown; is_error?: boolean; exit_code?: number; threw?: string };
 
 // The verdict, with both sides as compared (for the report's diff) when they differ.
-export type Verdict = { ok: true } | { ok: false; reason: string; recorded: string; replayed: string };
+export type ReplayVerdict = { ok: true } | { ok: false; reason: string; recorded: string; replayed: string };
 
 // Judges one call. `after`: the file the call wrote, as it was right after it in the replay.
 export function verifyResult(
@@ -19,7 +19,7 @@ export function verifyResult(
   recorded: ImportedResult | undefined,
   replayed: Replayed,
   after?: string | null,
-): Verdict {
+): ReplayVerdict {
   const tool = mapped.call.tool;
   if (recorded === undefined) return differ('no recorded result', '(none)', show(replayed));
   if (replayed.threw !== undefined) return differ(`${tool} threw in the replay`, recorded.content, replayed.threw);
@@ -72,7 +72,7 @@ export function verifyResult(
   }
 }
 
-function verifyView(tool: string, recorded: string, replayed: string): Verdict {
+function verifyView(tool: string, recorded: string, replayed: string): ReplayVerdict {
   const a = readShownFile(recorded);
   const b = readShownFile(replayed.replace(/\n\[truncated: [^\]]*\]$/, ''));
   const left = numbered(a, b);
@@ -95,7 +95,7 @@ function numbered(shown: ShownFile, other: ShownFile): string {
 
 // Claude Code writes a failing command's exit code (`Exit code N`); an agent that only marks the result an error
 // (the course's own, recorded from the API) says no more than that it failed, so any non-zero code matches it.
-function verifyBash(recorded: ImportedResult, replayed: Replayed, text: string): Verdict {
+function verifyBash(recorded: ImportedResult, replayed: Replayed, text: string): ReplayVerdict {
   // Codex gives the code beside the output (formats/codex.ts), Claude Code in it.
   const beside = (recorded.details as { exit_code?: unknown } | undefined)?.exit_code;
   const stated =
@@ -151,7 +151,7 @@ function errorKind(text: string): string {
   return ERROR_KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'other';
 }
 
-function differ(reason: string, recorded: string, replayed: string): Verdict {
+function differ(reason: string, recorded: string, replayed: string): ReplayVerdict {
   return { ok: false, reason, recorded, replayed };
 }
 

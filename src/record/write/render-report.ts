@@ -35,7 +35,7 @@ const STATUS_WORDS: Record<WrittenCase['status'], string> = {
 export type ReportDetail = { verbose?: boolean; divergences?: 'first' | 'all' };
 
 // The whole report.
-export function renderReport(
+export function renderRecordReport(
   reports: TranscriptReport[],
   cases: WrittenCase[],
   o: { stage: string; color: boolean; stale?: StaleCase[] } & ReportDetail,

@@ -11,7 +11,7 @@ import {
   type BatchState,
   type CaseRun,
 } from '../../../src/grade/run/batch-machine.ts';
-import { MAX_LINE_BYTES, type ProgramResult } from '../../../src/grade/run/program-machine.ts';
+import { MAX_RESULT_LINE_BYTES, type ProgramResult } from '../../../src/grade/run/program-machine.ts';
 
 const cases = ['a', 'b', 'c'].map((name) => ({ name, file: `/cases/${name}.json` }));
 const PLAN: BatchPlan = { cases, probe: true, timeoutMs: 10_000 };
@@ -121,7 +121,7 @@ describe('the batch machine: what it tells the pool', () => {
     ],
     [
       'a flood in the first case',
-      [line(0), ended({ end: { kind: 'overflow', limitBytes: MAX_LINE_BYTES }, lines: 1 })],
+      [line(0), ended({ end: { kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES }, lines: 1 })],
       ['a: overflow', 'ran, rest: b c'],
     ],
     [
@@ -288,7 +288,7 @@ describe('the batch machine: each outcome and its output', () => {
   it('names the call in flight for a timeout, never for a flood', () => {
     const timeout = ended({ end: { kind: 'timeout', timeoutMs: 10_000 }, lines: 1, calling: { call: 1, ms: 9000 } });
     const flood = ended({
-      end: { kind: 'overflow', limitBytes: MAX_LINE_BYTES },
+      end: { kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES },
       lines: 1,
       calling: { call: 1, ms: 9 },
     });
@@ -297,7 +297,7 @@ describe('the batch machine: each outcome and its output', () => {
       timeoutMs: 10_000,
       calling: { call: 1, ms: 9000 },
     });
-    expect(reported([line(0), flood])[0]?.outcome).toEqual({ kind: 'overflow', limitBytes: MAX_LINE_BYTES });
+    expect(reported([line(0), flood])[0]?.outcome).toEqual({ kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES });
   });
 
   it("keeps the lingering case's output after its line, and its results", () => {

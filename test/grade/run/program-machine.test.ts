@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DRAIN_MS,
   EXIT_GRACE_MS,
-  MAX_LINE_BYTES,
+  MAX_RESULT_LINE_BYTES,
   STARTUP_ALLOWANCE_MS,
   startProgram,
   step,
@@ -159,7 +159,7 @@ describe('the program machine: how it ends', () => {
     [
       'floods stdout: killed at once, what follows is dropped',
       [result(10), overflow(20), result(21), exit(30), ...closed(30)],
-      { end: { kind: 'overflow', limitBytes: MAX_LINE_BYTES }, lines: 1 },
+      { end: { kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES }, lines: 1 },
     ],
     [
       'stopped by the batch (or an abort): lines after it are dropped',
@@ -174,7 +174,7 @@ describe('the program machine: how it ends', () => {
     [
       'the first reason wins: a flood, then a stop',
       [overflow(5), stop(6), exit(7), ...closed(7)],
-      { end: { kind: 'overflow', limitBytes: MAX_LINE_BYTES } },
+      { end: { kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES } },
     ],
     [
       'a timeout, then an abort',

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_BYTES } from '../../../src/grade/run/program-machine.ts';
+import { MAX_RESULT_LINE_BYTES } from '../../../src/grade/run/program-machine.ts';
 import { runProgram, type ProgramLine } from '../../../src/grade/run/run-program.ts';
 import { CONFINEMENT } from '../../support/isolation.ts';
 import { makeCourse, useScratch, processRunning, REPO } from '../course-fixture.ts';
@@ -89,7 +89,7 @@ describe('runProgram', () => {
     const dir = await makeCourse(scratch, 'prints-a-gigabyte');
     const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')]);
     expect(lines.length).toBe(1);
-    expect(result.end).toEqual({ kind: 'overflow', limitBytes: MAX_LINE_BYTES });
+    expect(result.end).toEqual({ kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES });
   });
 
   it('keeps only the tail of a flood on stderr and reads it all, so the program is never blocked', async () => {

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { Built } from '../../../src/record/replay/build-cases.ts';
 import type { Step } from '../../../src/record/map/prepare-steps.ts';
 import type { TranscriptReport } from '../../../src/record/record-types.ts';
-import { renderReport } from '../../../src/record/write/render-report.ts';
+import { renderRecordReport } from '../../../src/record/write/render-report.ts';
 import { reportFor } from '../../../src/record/write/report.ts';
-import type { Verdict } from '../../../src/record/replay/verify-result.ts';
+import type { ReplayVerdict } from '../../../src/record/replay/verify-result.ts';
 import { call, transcript } from '../calls.ts';
 
 const REPORT: TranscriptReport = {
@@ -27,9 +27,9 @@ const REPORT: TranscriptReport = {
   droppedCalls: [],
 };
 const render = (r: Partial<TranscriptReport>): string[] =>
-  renderReport([{ ...REPORT, ...r }], [], { stage: 'register-tools', color: false }).split('\n');
+  renderRecordReport([{ ...REPORT, ...r }], [], { stage: 'register-tools', color: false }).split('\n');
 
-describe('renderReport, in detail', () => {
+describe('renderRecordReport, in detail', () => {
   const divergence = (n: number) => ({
     id: `toolu_${n}`,
     tool: 'Bash',
@@ -54,7 +54,7 @@ describe('renderReport, in detail', () => {
   });
 
   it('with --divergences all, shows every one', () => {
-    const lines = renderReport([{ ...REPORT, ...many }], [], {
+    const lines = renderRecordReport([{ ...REPORT, ...many }], [], {
       stage: 'register-tools',
       color: false,
       divergences: 'all',
@@ -64,7 +64,7 @@ describe('renderReport, in detail', () => {
   });
 
   it('with --verbose, lists every dropped call: its tool, id and reason', () => {
-    const lines = renderReport([{ ...REPORT, ...many }], [], {
+    const lines = renderRecordReport([{ ...REPORT, ...many }], [], {
       stage: 'register-tools',
       color: false,
       verbose: true,
@@ -74,7 +74,7 @@ describe('renderReport, in detail', () => {
   });
 });
 
-describe('renderReport', () => {
+describe('renderRecordReport', () => {
   it("shows the transcript's control characters instead of letting them act: session id, reasons, divergences", () => {
     const text = render({
       sessionId: 'ab\u001b[2Jcd',
@@ -187,7 +187,7 @@ describe('reportFor', () => {
       (imported, position) =>
         ({ position, imported, subdir: '', evidence: { before: new Map(), changes: [] }, ran: true }) as Step,
     );
-    const differ = (reason: string): Verdict => ({ ok: false, reason, recorded: 'r', replayed: 'p' });
+    const differ = (reason: string): ReplayVerdict => ({ ok: false, reason, recorded: 'r', replayed: 'p' });
     const built: Built = {
       drafts: [],
       dropped: new Map(),
