@@ -81,6 +81,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
     .addOption(isolationOption())
+    .option('--memory <MiB>', 'memory each program process may use, in MiB (default: 1024)')
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));

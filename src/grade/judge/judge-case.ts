@@ -4,6 +4,7 @@ import { compareResults } from './compare-results.ts';
 import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
 import { hintFor } from './hints.ts';
 import { loadFailureHint } from './load-failure.ts';
+import { OUT_OF_MEMORY_HINT, outOfMemory } from './out-of-memory.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
@@ -39,7 +40,7 @@ function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure 
   const crashed = run.outcome.kind === 'exited' && run.outcome.code !== 0 && run.outcome.calling === undefined;
   const hint = crashed && (run.outcome.beforeAnyCase === true || !run.shared) ? loadFailureHint(run.output) : undefined;
   const early = run.outcome.beforeAnyCase === true || hint !== undefined;
-  const failure = outcomeFailure(c, snapshot, run, early);
+  const failure = ranOutOfMemory(outcomeFailure(c, snapshot, run, early), run);
   if (failure === undefined || !early) return failure;
   return { ...failure, beforeAnyCase: true, ...(hint === undefined ? {} : { hint }) };
 }
@@ -70,6 +71,23 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
     case 'spawn-failed':
       return { kind: 'crash', message: `the program could not be started: ${o.message}` };
   }
+}
+
+// A crash that Node's output shows was the memory limit, or a call that threw for want of memory, says so, whatever
+// else it would have said.
+function ranOutOfMemory(failure: Failure | undefined, run: CaseRun): Failure | undefined {
+  if (failure === undefined) return undefined;
+  const threw = (failure.received as { threw?: unknown } | undefined)?.threw;
+  const short =
+    (failure.kind === 'crash' && outOfMemory(run.output)) ||
+    (failure.kind === 'mismatch' && typeof threw === 'string' && outOfMemory(threw));
+  if (!short) return failure;
+  return {
+    ...failure,
+    message: `out of memory: ${failure.message}`,
+    hint: OUT_OF_MEMORY_HINT,
+    hintCause: 'out of memory',
+  };
 }
 
 // Result lines own stdout; most bad lines are a debugging print that went there.

@@ -5,6 +5,7 @@
 // workers here too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { constants, tmpdir } from 'node:os';
@@ -14,8 +15,10 @@ import { packageRoot } from '../../course/stages.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
+import { limitedCommand, programLimits } from './isolation/program-limits.ts';
 import { sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
+import { BIND_FDS, SANDBOX_USER } from './isolation/sandbox-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { track, untrack } from './live-groups.ts';
@@ -62,6 +65,19 @@ export function tsxLoaderUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 }
 
+// `node --import <tsx> <args…>`, under the limits of every program process (isolation/program-limits.ts).
+function programCommand(start: ProcessStart, sandbox: boolean): string[] {
+  const node = [process.execPath, '--import', tsxLoaderUrl(), ...start.args];
+  return limitedCommand(bashPath(), programLimits(start.env, sandbox), node);
+}
+
+// The host's bash, which the sandbox shows where it is (under /usr, or /bin).
+let bash: string | undefined;
+function bashPath(): string {
+  bash ??= ['/usr/bin/bash', '/bin/bash'].find((path) => existsSync(path)) ?? 'bash';
+  return bash;
+}
+
 // How long disposal waits for a killed program to be gone before removing its temp dir anyway.
 const DEATH_WAIT_MS = 5000;
 
@@ -82,31 +98,44 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   const stage = dir === (await realpath(packageRoot())) ? undefined : await holdStage(dir);
   let child: ChildProcess;
   let tmp: string;
+  // Handed to bubblewrap open, when it runs as another user (isolation/sandbox-user.ts).
+  const handed: number[] = [];
   try {
     const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
     const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
+    if (SANDBOX_USER !== undefined) {
+      handed.push(stage === undefined ? openSync('/dev/null', 'r') : openSync(stage.path, 'r'));
+      handed.push(noCache ? openSync('/dev/null', 'r') : openSync(start.tsxCache!, 'r'));
+    }
     const layout = sandboxLayout({
       dir,
       ...(stage === undefined ? {} : { stage: stage.path }),
       id: randomBytes(6).toString('hex'),
       files: start.files ?? [],
       ...cache,
+      ...(SANDBOX_USER === undefined
+        ? {}
+        : {
+            unprivileged: {
+              ...(stage === undefined ? {} : { stageFd: BIND_FDS.stage }),
+              ...(noCache ? {} : { tsxCacheFd: BIND_FDS.tsxCache }),
+            },
+          }),
     });
     tmp = layout.tmp;
     const env = programEnv(start.env, tmp);
-    child = spawn(
-      bwrap,
-      [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args],
-      {
-        cwd: layout.dir,
-        env,
-        detached: true,
-        stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
-      },
-    );
+    child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', '--', ...programCommand(start, true)], {
+      cwd: layout.dir,
+      env,
+      detached: true,
+      stdio: [start.stdin, 'pipe', 'pipe', 'pipe', ...handed],
+      ...(SANDBOX_USER ?? {}),
+    });
   } catch (error) {
     await stage?.release();
     throw error;
+  } finally {
+    for (const fd of handed) closeSync(fd);
   }
   // bwrap says on fd 3 which host pid its init has: killing that one kills the whole namespace, and it is gone
   // (a zombie at most) only once every process in the namespace is.
@@ -148,7 +177,8 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
       await symlink(start.tsxCache, join(tmp, tsxCacheName()), 'dir');
     }
     const spellings = [await realpath(tmp), tmp];
-    const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), ...start.args], {
+    const [command, ...args] = programCommand(start, false);
+    const child = spawn(command!, args, {
       cwd: start.dir,
       env,
       detached: true,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Case } from '../../../src/course/types.ts';
 import { hintFor } from '../../../src/grade/judge/hints.ts';
 import { judgeCase, noSnapshot } from '../../../src/grade/judge/judge-case.ts';
+import { OUT_OF_MEMORY_HINT } from '../../../src/grade/judge/out-of-memory.ts';
 import type { CaseOutcome } from '../../../src/grade/run/run-batches.ts';
 
 const readCase: Case = {
@@ -188,5 +189,34 @@ describe('noSnapshot', () => {
       message:
         'the stage has no snapshot for this case (a course author runs `theinference snapshot --stage register-tools --case read-a` to make it)',
     });
+  });
+});
+
+describe('a program that ran out of memory', () => {
+  it('is said to have, when Node aborted because its heap could not grow', () => {
+    const output = 'FATAL ERROR: CALL_AND_RETRY_LAST Allocation failed - JavaScript heap out of memory\n';
+    const failure = judge(
+      { kind: 'exited', code: null, signal: 'SIGABRT', calling: { call: 1, ms: 900 } },
+      output,
+    ).failure;
+    expect(failure?.message).toMatch(/^out of memory: the program was killed by SIGABRT during call 1 of 1 \(Read\)/);
+    expect(failure?.hint).toBe(OUT_OF_MEMORY_HINT);
+  });
+
+  it('is said to have, when execute threw for want of a buffer', () => {
+    const failure = judge({
+      kind: 'results',
+      results: [{ threw: 'RangeError: Array buffer allocation failed' }],
+    }).failure;
+    expect(failure?.message).toBe(
+      'out of memory: call 1 of 1 (Read) differs: execute threw instead of returning a result: "RangeError: Array buffer allocation failed"',
+    );
+    expect(failure?.hint).toBe(OUT_OF_MEMORY_HINT);
+  });
+
+  it('is not said of any other crash', () => {
+    expect(
+      judge({ kind: 'exited', code: 1, signal: null, calling: { call: 1, ms: 1 } }, 'Error: boom\n').failure?.hint,
+    ).not.toBe(OUT_OF_MEMORY_HINT);
   });
 });

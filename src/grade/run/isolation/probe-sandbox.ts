@@ -2,12 +2,13 @@
 // kernel may refuse it the user namespaces it needs (AppArmor on Ubuntu 24.04, a disabled sysctl). Asked once per
 // grader process and remembered, since the answer does not change while it runs.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../../course/stages.ts';
 import { programEnv } from './program-env.ts';
 import { sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
 import { sandboxLayout } from './sandbox-layout.ts';
+import { BIND_FDS, SANDBOX_USER } from './sandbox-user.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
 export type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
@@ -49,7 +50,12 @@ async function run(path: string): Promise<SandboxProbe> {
   let layout: SandboxLayout;
   try {
     // The reference's layout: the package root as the working directory, its snapshots hidden.
-    layout = sandboxLayout({ dir: packageRoot(), id: 'probe', files: [] });
+    layout = sandboxLayout({
+      dir: packageRoot(),
+      id: 'probe',
+      files: [],
+      ...(SANDBOX_USER === undefined ? {} : { unprivileged: {} }),
+    });
   } catch (error) {
     return {
       available: false,
@@ -57,8 +63,18 @@ async function run(path: string): Promise<SandboxProbe> {
       fix: 'report this as a bug in theinference',
     };
   }
-  const args = [...sandboxArgs(layout), '--', process.execPath, '--version'];
-  const { code, stderr } = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp));
+  // Run as the sandboxes are (sandbox-user.ts), binding a directory from a descriptor as they do: a bubblewrap too
+  // old for that (before 0.7) is found here, not by every program process.
+  const handed = SANDBOX_USER === undefined ? [] : [openSync(layout.dir, 'r')];
+  const byFd = handed.length === 0 ? [] : ['--ro-bind-fd', String(BIND_FDS.stage), '/theinference-probe'];
+  const args = [...sandboxArgs(layout), ...byFd, '--', process.execPath, '--version'];
+  let exit: { code: number | null; stderr: string };
+  try {
+    exit = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp), handed);
+  } finally {
+    for (const fd of handed) closeSync(fd);
+  }
+  const { code, stderr } = exit;
   if (code === 0) return { available: true, bwrap };
   const said = stderr.trim().split('\n')[0] ?? '';
   return {
@@ -105,9 +121,11 @@ function exitOf(
   command: string,
   args: string[],
   env: Record<string, string>,
+  handed: number[],
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const stdio = ['ignore', 'ignore', 'pipe', ...(handed.length === 0 ? [] : ['ignore', ...handed])];
+    const child = spawn(command, args, { env, stdio: stdio as ['ignore', 'ignore', 'pipe'], ...(SANDBOX_USER ?? {}) });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

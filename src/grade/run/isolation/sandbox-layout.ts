@@ -98,6 +98,7 @@ export function sandboxLayout(options: {
   id: string;
   files: string[];
   tsxCache?: { dir: string; name: string };
+  unprivileged?: SandboxLayout['unprivileged'];
 }): SandboxLayout {
   const paths = hostPaths();
   const dir = realpathSync(options.dir);
@@ -119,6 +120,7 @@ export function sandboxLayout(options: {
     ...(options.tsxCache === undefined
       ? {}
       : { tsxCache: { dir: realpathSync(options.tsxCache.dir), name: options.tsxCache.name } }),
+    ...(options.unprivileged === undefined ? {} : { unprivileged: options.unprivileged }),
   };
 }
 

@@ -5,11 +5,12 @@
 // its own), not another submission, not the next run. So each command makes its own, `theinference-tsx-<random>`
 // in the grader's temp dir, shared by its processes (a one-off run's, a watch session's across its runs) and removed
 // with it.
-import { mkdtemp } from 'node:fs/promises';
+import { chown, mkdtemp } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { track, untrack } from '../live-groups.ts';
 import { removeTree } from '../remove-tree.ts';
+import { SANDBOX_USER } from './sandbox-user.ts';
 
 // A cache directory and what to do when its owner is done with it (a warning when something could not be removed).
 // `dir` is undefined when the caller's environment sets TSX_DISABLE_CACHE: no cache at all, as tsx itself would do.
@@ -26,6 +27,8 @@ export function tsxCacheName(): string {
 export async function openTsxCache(env: NodeJS.ProcessEnv): Promise<TsxCache> {
   if (env.TSX_DISABLE_CACHE) return { dir: undefined, close: async () => undefined };
   const dir = await mkdtemp(join(tmpdir(), PREFIX));
+  // A sandbox run as another user (sandbox-user.ts) writes it as that user.
+  if (SANDBOX_USER !== undefined) await chown(dir, SANDBOX_USER.uid, SANDBOX_USER.gid);
   const key = {};
   track(key, () => {}, dir);
   let closed: Promise<string | undefined> | undefined;

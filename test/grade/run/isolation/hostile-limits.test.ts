@@ -1,0 +1,103 @@
+// Issue 14's attacks on the machine, against the trusted job (test/support/trusted-job.ts), run as this suite runs
+// (as root, as CI does here: the sandbox then runs as nobody, so that the process count holds). Each program process
+// may use 1 GiB of memory (--memory changes it) and says so in the verdict when it dies of it, start at most 256
+// processes and threads, and write no file past 64 MiB; nothing it writes stays on the host (useScratch checks the
+// temp dir after each test, the tsx cache included); and no file descriptor the grader inherited reaches it.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { OUT_OF_MEMORY_HINT } from '../../../../src/grade/judge/out-of-memory.ts';
+import { useScratch } from '../../course-fixture.ts';
+import { checkOut, gradeStep, installGrader, type Step } from '../../../support/trusted-job.ts';
+import { jsonTests, survivorsIn } from './hostile-course.ts';
+
+const scratch = useScratch();
+let grader: string;
+beforeAll(async () => {
+  grader = await installGrader(scratch.root);
+});
+afterEach(async () => expect(await survivorsIn(join(scratch.root, 'submissions'))).toEqual([]));
+
+const REPORT = ['--reporter', 'json', '--timeout', '60000'];
+const tested = (step: Step, name: string) => jsonTests(step.stdout).get(name);
+
+describe('memory', () => {
+  it('stops a process at 1 GiB, and the verdict says it ran out of memory', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-exhausts-limits');
+    const step = await gradeStep(grader, scratch.root, submission, ['--case', 'course-read-*', ...REPORT]);
+    expect(step.exitCode).toBe(1);
+    const message = tested(step, 'course-read-seeded-file')?.message ?? '';
+    expect(message).toMatch(/out of memory: call 1 of 1 \(Read\) differs: execute threw .*allocation failed/);
+    expect(message).toContain(`hint: ${OUT_OF_MEMORY_HINT}`);
+  });
+
+  it('lets it hold more with --memory', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-exhausts-limits');
+    const step = await gradeStep(grader, scratch.root, submission, [
+      '--case',
+      'course-read-*',
+      '--memory',
+      '2048',
+      ...REPORT,
+    ]);
+    expect(step.exitCode).toBe(1);
+    expect(tested(step, 'course-read-seeded-file')?.output).toContain('[attack] held 1536 MiB');
+    expect(tested(step, 'course-read-seeded-file')?.message).not.toContain('out of memory');
+  });
+
+  it('refuses a --memory too small to start Node (exit 2)', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-exhausts-limits');
+    const step = await gradeStep(grader, scratch.root, submission, ['--memory', '100']);
+    expect([step.exitCode, step.stderr]).toEqual([
+      2,
+      'error: --memory 100 is too little: Node and tsx need 256 MiB to start. Give at least --memory 256 (the default is 1024).',
+    ]);
+  });
+});
+
+describe('processes and files', () => {
+  it('starts fewer than 256 processes, and writes no file past 64 MiB, in its TMPDIR or through the tsx cache', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-exhausts-limits');
+    const step = await gradeStep(grader, scratch.root, submission, [
+      '--case',
+      'course-bash-*',
+      '--case',
+      'course-glob-*',
+      ...REPORT,
+    ]);
+    expect(step.exitCode).toBe(1);
+    const started = Number(
+      /\[attack\] processes started: (\d+)/.exec(tested(step, 'course-bash-echo-hi')?.output ?? '')?.[1],
+    );
+    expect(started).toBeGreaterThan(0);
+    expect(started).toBeLessThan(256);
+    const wrote = tested(step, 'course-glob-everything')?.output ?? '';
+    expect(wrote).toContain('[attack] writing in TMPDIR: EFBIG');
+    expect(wrote).toContain('[attack] writing in the tsx cache: EFBIG');
+  });
+});
+
+describe('file descriptors', () => {
+  it('never hands the program one the grader inherited (a low one and a high one)', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-exhausts-limits');
+    const secret = join(scratch.root, 'inherited-secret.txt');
+    await writeFile(secret, 'the grader inherited this file\n');
+    const { THEINFERENCE_ISOLATION: _, ...env } = process.env;
+    const args = ['test', '--stage', 'register-tools', '--dir', submission, '--case', 'course-glob-*', ...REPORT];
+    const step = await execa(
+      'bash',
+      ['-c', 'exec 9<"$1" 200<"$1"; shift; exec node "$@"', 'bash', secret, grader, ...args],
+      {
+        cwd: scratch.root,
+        env: { ...env, CI: 'true', NO_COLOR: '1' },
+        extendEnv: false,
+        reject: false,
+      },
+    );
+    expect(step.exitCode).toBe(1);
+    const output = jsonTests(step.stdout).get('course-glob-everything')?.output ?? '';
+    expect(output).toContain('[attack] descriptors on files: none');
+    expect(step.stdout).not.toContain(secret);
+  });
+});
