@@ -16,10 +16,16 @@ const interrupt = new AbortController();
 // A run stops well within this once its signal fires; should anything hold it longer, the grader exits anyway, and
 // its exit hook (src/grade/run/live-groups.ts) kills every program process and removes their temp dirs.
 const STOP_WITHIN_MS = 800;
+// Except `record --live`: its first Ctrl-C stops the agent, and what the agent did is then recorded, which takes
+// as long as the replays take. A second signal, there as anywhere, exits at once.
+const finishesAfterInterrupt = argv[0] === 'record' && argv.includes('--live');
+let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
     interrupt.abort();
-    setTimeout(() => process.exit(130), STOP_WITHIN_MS).unref();
+    if (!finishesAfterInterrupt) setTimeout(() => process.exit(130), STOP_WITHIN_MS).unref();
   });
 }
 // Whoever read our output is gone (a closed pipe): stop the run rather than die mid-cleanup.

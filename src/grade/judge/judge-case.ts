@@ -4,7 +4,7 @@ import { compareResults } from './compare-results.ts';
 import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
 import { hintFor } from './hints.ts';
 import { loadFailureHint } from './load-failure.ts';
-import { OUT_OF_MEMORY_HINT, outOfMemory } from './out-of-memory.ts';
+import { limitReached } from './limit-reached.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
@@ -40,7 +40,7 @@ function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure 
   const crashed = run.outcome.kind === 'exited' && run.outcome.code !== 0 && run.outcome.calling === undefined;
   const hint = crashed && (run.outcome.beforeAnyCase === true || !run.shared) ? loadFailureHint(run.output) : undefined;
   const early = run.outcome.beforeAnyCase === true || hint !== undefined;
-  const failure = ranOutOfMemory(outcomeFailure(c, snapshot, run, early), run);
+  const failure = reachedLimit(outcomeFailure(c, snapshot, run, early), run);
   if (failure === undefined || !early) return failure;
   return { ...failure, beforeAnyCase: true, ...(hint === undefined ? {} : { hint }) };
 }
@@ -73,21 +73,21 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
   }
 }
 
-// A crash that Node's output shows was the memory limit, or a call that threw for want of memory, says so, whatever
-// else it would have said.
-function ranOutOfMemory(failure: Failure | undefined, run: CaseRun): Failure | undefined {
+// A crash whose output shows a limit of the program process reached (memory, processes, file size), or a call that
+// threw or failed for that, says so, whatever else it would have said.
+function reachedLimit(failure: Failure | undefined, run: CaseRun): Failure | undefined {
   if (failure === undefined) return undefined;
-  const threw = (failure.received as { threw?: unknown } | undefined)?.threw;
-  const short =
-    (failure.kind === 'crash' && outOfMemory(run.output)) ||
-    (failure.kind === 'mismatch' && typeof threw === 'string' && outOfMemory(threw));
-  if (!short) return failure;
-  return {
-    ...failure,
-    message: `out of memory: ${failure.message}`,
-    hint: OUT_OF_MEMORY_HINT,
-    hintCause: 'out of memory',
-  };
+  const received = failure.received as { threw?: unknown; is_error?: unknown; content?: unknown } | undefined;
+  const said =
+    typeof received?.threw === 'string' ? received.threw : received?.is_error === true ? received.content : undefined;
+  const limit =
+    failure.kind === 'crash'
+      ? limitReached(run.output)
+      : failure.kind === 'mismatch' && typeof said === 'string'
+        ? limitReached(said)
+        : undefined;
+  if (limit === undefined) return failure;
+  return { ...failure, message: `${limit.name}: ${failure.message}`, hint: limit.hint, hintCause: limit.name };
 }
 
 // Result lines own stdout; most bad lines are a debugging print that went there.

@@ -5,7 +5,7 @@
 // workers here too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { constants, tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { programEnv } from './isolation/program-env.ts';
 import { limitedCommand, programLimits } from './isolation/program-limits.ts';
 import { sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
-import { BIND_FDS, SANDBOX_USER } from './isolation/sandbox-user.ts';
+import { SANDBOX_USER } from './isolation/sandbox-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { track, untrack } from './live-groups.ts';
@@ -45,7 +45,7 @@ export type ProgramProcess = {
 // What to start: the working directory, the grader's environment (only the names program-env.ts passes reach
 // the program), the arguments after `node --import <tsx>`, and how it is confined. `sandbox`: in bubblewrap
 // (the caller checked that it works here, isolation/choose-sandbox.ts). `tsxCache`: the transform cache it shares
-// with the other processes of its command (isolation/tsx-cache.ts; undefined for none). `files`: files of the
+// with the other processes of its command (isolation/tsx-cache.ts; undefined for none), outside the sandbox only. `files`: files of the
 // grader package it runs (the standby bootstrap), made visible in the sandbox.
 export type ProcessStart = {
   dir: string;
@@ -87,10 +87,12 @@ export function startProcess(start: ProcessStart): Promise<ProgramProcess> {
   return start.sandbox ? startSandboxed(start) : startUnconfined(start);
 }
 
-// In bubblewrap: its TMPDIR is a tmpfs inside the sandbox (nothing on the host to remove), its processes live in a
-// PID namespace whose first process (bwrap's init) takes every other one down when it dies. A submission is seen
-// only through the grader's staged copy of it (isolation/stage-submission.ts); the reference, in the package root,
-// as it is.
+// In bubblewrap: its TMPDIR is a tmpfs inside the sandbox (nothing on the host to remove), and so is its tsx cache,
+// which a program can write: a cache shared through the host would let it fill the host's disk (file by file, each
+// under the size limit) and outlive the process; the price is a cold compile per process (docs/performance.md). Its
+// processes live in a PID namespace whose first process (bwrap's init) takes every other one down when it dies. A
+// submission is seen only through the grader's staged copy of it (isolation/stage-submission.ts); the reference, in
+// the package root, as it is.
 async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   const bwrap = findBwrap(start.env);
   if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
@@ -98,29 +100,13 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   const stage = dir === (await realpath(packageRoot())) ? undefined : await holdStage(dir);
   let child: ChildProcess;
   let tmp: string;
-  // Handed to bubblewrap open, when it runs as another user (isolation/sandbox-user.ts).
-  const handed: number[] = [];
   try {
-    const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
-    const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
-    if (SANDBOX_USER !== undefined) {
-      handed.push(stage === undefined ? openSync('/dev/null', 'r') : openSync(stage.path, 'r'));
-      handed.push(noCache ? openSync('/dev/null', 'r') : openSync(start.tsxCache!, 'r'));
-    }
     const layout = sandboxLayout({
       dir,
       ...(stage === undefined ? {} : { stage: stage.path }),
       id: randomBytes(6).toString('hex'),
       files: start.files ?? [],
-      ...cache,
-      ...(SANDBOX_USER === undefined
-        ? {}
-        : {
-            unprivileged: {
-              ...(stage === undefined ? {} : { stageFd: BIND_FDS.stage }),
-              ...(noCache ? {} : { tsxCacheFd: BIND_FDS.tsxCache }),
-            },
-          }),
+      ...(SANDBOX_USER === undefined ? {} : { unprivileged: true }),
     });
     tmp = layout.tmp;
     const env = programEnv(start.env, tmp);
@@ -128,14 +114,13 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       cwd: layout.dir,
       env,
       detached: true,
-      stdio: [start.stdin, 'pipe', 'pipe', 'pipe', ...handed],
+      stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
+      // As nobody when the grader is root (isolation/sandbox-user.ts).
       ...(SANDBOX_USER ?? {}),
     });
   } catch (error) {
     await stage?.release();
     throw error;
-  } finally {
-    for (const fd of handed) closeSync(fd);
   }
   // bwrap says on fd 3 which host pid its init has: killing that one kills the whole namespace, and it is gone
   // (a zombie at most) only once every process in the namespace is.

@@ -2,13 +2,14 @@
 // kernel may refuse it the user namespaces it needs (AppArmor on Ubuntu 24.04, a disabled sysctl). Asked once per
 // grader process and remembered, since the answer does not change while it runs.
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../../course/stages.ts';
 import { programEnv } from './program-env.ts';
 import { sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
 import { sandboxLayout } from './sandbox-layout.ts';
-import { BIND_FDS, SANDBOX_USER } from './sandbox-user.ts';
+import { bindableTmpdir, closedToOthers, SANDBOX_USER } from './sandbox-user.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
 export type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
@@ -20,13 +21,15 @@ const PROBE_TIMEOUT_MS = 10_000;
 const probes = new Map<string, Promise<SandboxProbe>>();
 
 // Starts a trivial sandbox (Node printing its version, in the layout every program gets) with `bwrap` found
-// on the grader's PATH; the answer is remembered per PATH.
+// on the grader's PATH; the answer is remembered per PATH and temp dir.
 export function probeSandbox(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
   const path = env.PATH ?? '';
-  let probe = probes.get(path);
+  // The temp dir matters too, to a grader run as root (below).
+  const key = `${path}\0${tmpdir()}`;
+  let probe = probes.get(key);
   if (probe === undefined) {
     probe = run(path);
-    probes.set(path, probe);
+    probes.set(key, probe);
   }
   return probe;
 }
@@ -54,7 +57,7 @@ async function run(path: string): Promise<SandboxProbe> {
       dir: packageRoot(),
       id: 'probe',
       files: [],
-      ...(SANDBOX_USER === undefined ? {} : { unprivileged: {} }),
+      ...(SANDBOX_USER === undefined ? {} : { unprivileged: true }),
     });
   } catch (error) {
     return {
@@ -63,18 +66,18 @@ async function run(path: string): Promise<SandboxProbe> {
       fix: 'report this as a bug in theinference',
     };
   }
-  // Run as the sandboxes are (sandbox-user.ts), binding a directory from a descriptor as they do: a bubblewrap too
-  // old for that (before 0.7) is found here, not by every program process.
-  const handed = SANDBOX_USER === undefined ? [] : [openSync(layout.dir, 'r')];
-  const byFd = handed.length === 0 ? [] : ['--ro-bind-fd', String(BIND_FDS.stage), '/theinference-probe'];
-  const args = [...sandboxArgs(layout), ...byFd, '--', process.execPath, '--version'];
-  let exit: { code: number | null; stderr: string };
-  try {
-    exit = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp), handed);
-  } finally {
-    for (const fd of handed) closeSync(fd);
+  // Run as the sandboxes are (sandbox-user.ts): as nobody, for a grader run as root, who must be able to enter the
+  // temp dir where the staged copies are made.
+  const closed = SANDBOX_USER === undefined ? undefined : closedToOthers(bindableTmpdir());
+  if (closed !== undefined) {
+    return {
+      available: false,
+      reason: `the grader runs as root, so it starts its sandboxes as nobody (no process count holds for root), and nobody cannot enter ${closed}, where its staged copies would be`,
+      fix: 'give it a temp dir every user can enter (TMPDIR=/tmp, the default), or run the grader as a user other than root',
+    };
   }
-  const { code, stderr } = exit;
+  const args = [...sandboxArgs(layout), '--', process.execPath, '--version'];
+  const { code, stderr } = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp));
   if (code === 0) return { available: true, bwrap };
   const said = stderr.trim().split('\n')[0] ?? '';
   return {
@@ -121,11 +124,9 @@ function exitOf(
   command: string,
   args: string[],
   env: Record<string, string>,
-  handed: number[],
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const stdio = ['ignore', 'ignore', 'pipe', ...(handed.length === 0 ? [] : ['ignore', ...handed])];
-    const child = spawn(command, args, { env, stdio: stdio as ['ignore', 'ignore', 'pipe'], ...(SANDBOX_USER ?? {}) });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'], ...(SANDBOX_USER ?? {}) });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

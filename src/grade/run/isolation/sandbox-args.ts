@@ -22,19 +22,18 @@ export type SandboxLayout = {
   packageFiles: string[];
   // System paths: symlinks recreated as they are (merged /usr), paths bound read-only.
   system: { symlinks: Array<{ target: string; path: string }>; readOnly: string[] };
-  // The process's TMPDIR: an empty tmpfs mounted here, gone with the sandbox.
+  // The process's TMPDIR: an empty tmpfs mounted here, gone with the sandbox. It is the only place the process can
+  // write, its tsx transform cache included (tsx keeps it in `<TMPDIR>/tsx-<euid>`): no host directory is bound
+  // writable, so whatever a program writes is held to these bytes and never reaches the host's disk.
   tmp: string;
   // Bytes the TMPDIR may hold.
   tmpBytes: number;
-  // A host directory bound read-write as `<tmp>/<name>`: the tsx transform cache the command's processes share.
-  tsxCache?: { dir: string; name: string };
-  // Run as an unprivileged host user (isolation/sandbox-user.ts): the program is uid 0 inside all the same, and the
-  // staged copy and the tsx cache are bound from these open descriptors rather than by path.
-  unprivileged?: { stageFd?: number; tsxCacheFd?: number };
+  // Run as an unprivileged host user (isolation/sandbox-user.ts): the program is uid 0 inside all the same.
+  unprivileged?: boolean;
 };
 
-// A read-only bind: what the host has at `source`, shown at `dest` (bound from the descriptor `fd` when there is one).
-export type Bind = { source: string; dest: string; fd?: number };
+// A read-only bind: what the host has at `source`, shown at `dest`.
+export type Bind = { source: string; dest: string };
 
 // bwrap's options, up to (not including) the `--` before the command.
 export function sandboxArgs(layout: SandboxLayout): string[] {
@@ -48,7 +47,7 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     'ALL',
     // The grader dying (even of SIGKILL) takes the sandbox with it.
     '--die-with-parent',
-    ...(layout.unprivileged === undefined ? [] : ['--uid', '0', '--gid', '0']),
+    ...(layout.unprivileged === true ? ['--uid', '0', '--gid', '0'] : []),
     '--proc',
     '/proc',
     '--dev',
@@ -56,10 +55,7 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
   ];
   for (const { target, path } of layout.system.symlinks) args.push('--symlink', target, path);
   const binds = bindsOf(layout);
-  for (const { source, dest, fd } of binds) {
-    if (fd === undefined) args.push('--ro-bind', source, dest);
-    else args.push('--ro-bind-fd', String(fd), dest);
-  }
+  for (const { source, dest } of binds) args.push('--ro-bind', source, dest);
   for (const hidden of hiddenPaths(layout.packageRoot, binds, layout)) {
     args.push('--tmpfs', hidden.path);
     // What the process needs from under a hidden path comes back, read-only (mount points are made before the
@@ -76,12 +72,6 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     if (!shownAsItself(binds, file)) args.push('--ro-bind', file, file);
   }
   args.push('--size', String(layout.tmpBytes), '--tmpfs', layout.tmp);
-  if (layout.tsxCache !== undefined) {
-    const at = join(layout.tmp, layout.tsxCache.name);
-    const fd = layout.unprivileged?.tsxCacheFd;
-    if (fd === undefined) args.push('--bind', layout.tsxCache.dir, at);
-    else args.push('--bind-fd', String(fd), at);
-  }
   args.push('--chdir', layout.dir);
   return args;
 }
@@ -97,10 +87,7 @@ export function bindsOf(layout: SandboxLayout): Bind[] {
     return [...system, ...outermost([...readOnly, layout.dir]).map(own)];
   }
   const outside = readOnly.filter((p) => !isInside(layout.dir, p));
-  const stageFd = layout.unprivileged?.stageFd;
-  const work: Bind[] = [
-    { source: layout.stage.copy, dest: layout.dir, ...(stageFd === undefined ? {} : { fd: stageFd }) },
-  ];
+  const work: Bind[] = [{ source: layout.stage.copy, dest: layout.dir }];
   if (layout.stage.modules !== undefined)
     work.push({ source: layout.stage.modules, dest: join(layout.dir, 'node_modules') });
   const inside = readOnly.filter((p) => isInside(layout.dir, p) && !shownAsItself(work, p));

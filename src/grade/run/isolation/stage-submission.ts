@@ -7,11 +7,10 @@
 // content changed; removed once nothing holds it, and by the exit hook if the grader dies first.
 import { realpath } from 'node:fs/promises';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { track, untrack } from '../live-groups.ts';
 import { readSubmission, type Submission } from './read-submission.ts';
-import { SANDBOX_USER } from './sandbox-user.ts';
+import { bindableTmpdir, SANDBOX_USER } from './sandbox-user.ts';
 
 // The directory in the staged copy where the grader's own runtime packages are mounted (sandbox-layout.ts).
 export const MODULES_MOUNT = 'node_modules';
@@ -72,9 +71,9 @@ export function submissionDir(dir: string): Promise<string> {
 function stageOf(dir: string): Stage {
   let stage = STAGES.get(dir);
   if (stage !== undefined) return stage;
-  const made = mkdtemp(join(tmpdir(), 'theinference-stage-')).then(async (path) => {
+  const made = mkdtemp(join(bindableTmpdir(), 'theinference-stage-')).then(async (path) => {
     await mkdir(join(path, MODULES_MOUNT));
-    // A sandbox run as another user (sandbox-user.ts) reads the copy through an open descriptor, as that user.
+    // A sandbox run as another user (sandbox-user.ts) reads the copy as that user.
     if (SANDBOX_USER !== undefined) await chmod(path, 0o755);
     return path;
   });

@@ -4,13 +4,14 @@
 // (which, run from its sources, has its own `<os.tmpdir()>/tsx-<euid>`), not the reference (`snapshot` makes one of
 // its own), not another submission, not the next run. So each command makes its own, `theinference-tsx-<random>`
 // in the grader's temp dir, shared by its processes (a one-off run's, a watch session's across its runs) and removed
-// with it.
-import { chown, mkdtemp } from 'node:fs/promises';
+// with it. That holds for processes run with `--isolation off`; a sandboxed one compiles into a cache in its own
+// tmpfs instead, gone with it, since a directory shared through the host would let a program fill the host's disk
+// (program-process.ts).
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { track, untrack } from '../live-groups.ts';
 import { removeTree } from '../remove-tree.ts';
-import { SANDBOX_USER } from './sandbox-user.ts';
 
 // A cache directory and what to do when its owner is done with it (a warning when something could not be removed).
 // `dir` is undefined when the caller's environment sets TSX_DISABLE_CACHE: no cache at all, as tsx itself would do.
@@ -27,8 +28,6 @@ export function tsxCacheName(): string {
 export async function openTsxCache(env: NodeJS.ProcessEnv): Promise<TsxCache> {
   if (env.TSX_DISABLE_CACHE) return { dir: undefined, close: async () => undefined };
   const dir = await mkdtemp(join(tmpdir(), PREFIX));
-  // A sandbox run as another user (sandbox-user.ts) writes it as that user.
-  if (SANDBOX_USER !== undefined) await chown(dir, SANDBOX_USER.uid, SANDBOX_USER.gid);
   const key = {};
   track(key, () => {}, dir);
   let closed: Promise<string | undefined> | undefined;
