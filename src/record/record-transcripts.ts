@@ -13,6 +13,7 @@ import { caseFileFor, defaultName } from './write/describe-case.ts';
 import { readFilesFrom, readWorkspace } from './seed/files-from.ts';
 import { prepareSteps, type Step } from './map/prepare-steps.ts';
 import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
+import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from './replay/replay-cache.ts';
 import { replayPool } from './replay/replay-pool.ts';
 import { reportFor } from './write/report.ts';
 import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write/write-cases.ts';
@@ -36,7 +37,13 @@ type Worked = {
   built: Built;
   redactor: Redactor;
   sources: RedactionSources;
+  // The replay was an earlier run's, of the same transcript with the same options and reference.
+  reused: boolean;
 };
+
+function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, object[k]])) as Pick<T, K>;
+}
 
 // Records every transcript: their cases are named, checked, snapshotted and written together.
 export async function recordTranscripts(
@@ -65,11 +72,29 @@ export async function recordTranscripts(
     });
     const of = prepared.reduce((n, p) => n + candidates(p.steps, options.bash), 0);
     let replayed = 0;
+    // --files-from is a directory the key cannot see into: its replays are not kept.
+    const reference = given === undefined ? await referenceIdentity(options.root) : undefined;
     worked = await Promise.all(
       prepared.map(async ({ transcript, sources, redactor, steps }) => {
         const filesFrom =
           given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
         const name = basename(transcript.files[0] ?? '');
+        const key =
+          reference === undefined
+            ? undefined
+            : replayKey({
+                reference,
+                transcript,
+                sources,
+                ...pick(options, ['sandbox', 'maxCalls', 'bash']),
+                REPLAY_BASH_MS,
+              });
+        const cached = key === undefined ? undefined : await readCachedBuild(options.dir, key);
+        if (cached !== undefined) {
+          replayed += candidates(steps, options.bash);
+          options.onProgress?.({ replayed, of, transcript: name });
+          return { transcript, steps, built: cached, redactor, sources, reused: true };
+        }
         const built = await buildCases(steps, {
           maxCalls: options.maxCalls,
           bash: options.bash,
@@ -78,7 +103,8 @@ export async function recordTranscripts(
           ...(options.signal === undefined ? {} : { signal: options.signal }),
           onReplayed: () => options.onProgress?.({ replayed: ++replayed, of, transcript: name }),
         });
-        return { transcript, steps, built, redactor, sources };
+        if (key !== undefined && built.replayed.size > 0) await writeCachedBuild(options.dir, key, built);
+        return { transcript, steps, built, redactor, sources, reused: false };
       }),
     );
   } finally {

@@ -117,4 +117,6 @@ export type TranscriptReport = {
   reproduced: number;
   // The first divergence of each kind, then the others, each group in the order of the calls.
   divergences: Divergence[];
+  // The replay was reused from an earlier run (a dry run) of the same transcript, options and reference.
+  reused?: true;
 };

@@ -86,6 +86,23 @@ describe('theinference record', () => {
     expect(await readFile(join(dir, CASE), 'utf8')).not.toBe(edited);
   });
 
+  it('reuses the replay of a dry run in the real run right after it, writing what a fresh run writes', async () => {
+    const course = await courseDir();
+    // A course directory set up with npm install: the cache goes under its node_modules/.cache/.
+    await mkdir(join(course, 'node_modules'));
+    const dry = await record(course, '--dry-run');
+    expect(dry.stdout).not.toContain('  replay    reused');
+    const real = await record(course);
+    expect(real.exitCode).toBe(0);
+    expect(real.stdout).toContain("  replay    reused: an earlier run's of the same transcript, options and reference");
+    const fresh = await courseDir();
+    expect((await record(fresh)).exitCode).toBe(0);
+    for (const file of [CASE, SNAPSHOT])
+      expect(await readFile(join(course, file), 'utf8')).toBe(await readFile(join(fresh, file), 'utf8'));
+    // Other options, another replay.
+    expect((await record(course, '--max-calls', '1', '--dry-run')).stdout).not.toContain('  replay    reused');
+  });
+
   it('with --dry-run, prints the cases and the report and writes nothing', async () => {
     const empty = await courseDir();
     const { exitCode, stdout } = await record(empty, '--dry-run', '--name', 'recorded-dry');

@@ -20,3 +20,32 @@ describe('a Grep result that is no listing', () => {
     WIDE,
   );
 });
+
+describe('a Windows session', () => {
+  it(
+    'maps drive letters, backslashes, any case and Git Bash paths as POSIX ones, and keeps what reproduces',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/windows-session.jsonl']);
+      expect(reports[0]).toMatchObject({
+        seen: 11,
+        kept: 10,
+        dropped: { 'did not reproduce: Bash: different output': 1 },
+      });
+      const calls = cases[0]?.data.calls ?? [];
+      expect(calls.map((c) => c.input.path ?? c.input.command)).toEqual([
+        undefined,
+        '<sandbox>/src/cart.ts',
+        '<sandbox>/src/util/money.ts',
+        '<sandbox>/src',
+        '<sandbox>/src',
+        '<sandbox>/src/cart.ts',
+        '<sandbox>/docs/discounts.md',
+        'cat src/cart.ts | head -4',
+        'ls <sandbox>/src',
+        'src/cart.ts',
+      ]);
+      expect(Object.keys(cases[0]?.data.files ?? {}).sort()).toEqual(['src/cart.ts', 'src/util/money.ts']);
+    },
+    WIDE,
+  );
+});
