@@ -3,12 +3,13 @@
 // may use 1 GiB of memory (--memory changes it) and says so in the verdict when it dies of it, start at most 256
 // processes and threads, and write no file past 64 MiB; its tsx cache is in its own tmpfs, so nothing it writes there
 // fills or stays on the host (useScratch checks the temp dir after each test); and no file descriptor the grader
-// inherited reaches it, by /proc or by number.
-import { writeFile } from 'node:fs/promises';
+// inherited reaches it, by /proc or by number; SIGTERM mid-fill stops the grader within a second, leaving nothing.
+import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OUT_OF_MEMORY, TOO_MANY_PROCESSES } from '../../../../src/grade/judge/limit-reached.ts';
+import { tsxCacheName } from '../../../../src/grade/run/isolation/tsx-cache.ts';
 import { useScratch } from '../../course-fixture.ts';
 import { checkOut, gradeStep, installGrader, type Step } from '../../../support/trusted-job.ts';
 import { jsonTests, survivorsIn } from './hostile-course.ts';
@@ -91,6 +92,59 @@ describe('processes and files', () => {
     expect(Number(filled![1])).toBeLessThanOrEqual(1024);
     // …and none of it is on the host afterwards: useScratch finds the grader's temp dir empty after each test.
   });
+});
+
+describe('stopped mid-run', () => {
+  // The sandboxed program's Node (a standby: its working directory is the submission), and how many files the
+  // attack has put in its tsx cache, read through /proc/<pid>/root as root can.
+  const programIn = async (dir: string): Promise<number | undefined> => {
+    for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
+      const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      if (cwd === dir && cmdline.startsWith(`${process.execPath}\0`)) return Number(pid);
+    }
+    return undefined;
+  };
+  const cacheFilled = async (pid: number): Promise<number> => {
+    const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+    const tmp = /(?:^|\0)TMPDIR=([^\0]*)/.exec(environ)?.[1];
+    if (tmp === undefined) return 0;
+    const entries = await readdir(`/proc/${pid}/root${tmp}/${tsxCacheName().replace(/\d+$/, '0')}`).catch(() => []);
+    return entries.filter((e) => e.startsWith('fill-')).length;
+  };
+
+  // Reading another user's sandbox through /proc takes root, as this suite runs.
+  it.runIf(process.getuid?.() === 0)(
+    'by SIGTERM while its program fills its tsx cache: exits 130 within a second, leaving nothing on the host',
+    async () => {
+      const submission = await checkOut(scratch.root, 'hostile-exhausts-limits');
+      const { THEINFERENCE_ISOLATION: _, ...env } = process.env;
+      const args = ['test', '--stage', 'register-tools', '--dir', submission, '--case', 'write-empty-file-text'];
+      const run = execa('node', [grader, ...args, '--timeout', '600000'], {
+        cwd: scratch.root,
+        env: { ...env, CI: 'true', NO_COLOR: '1' },
+        extendEnv: false,
+        reject: false,
+      });
+      let filled = 0;
+      await expect
+        .poll(
+          async () => {
+            const pid = await programIn(submission);
+            filled = pid === undefined ? 0 : await cacheFilled(pid);
+            return filled;
+          },
+          { timeout: 60_000, interval: 100 },
+        )
+        .toBeGreaterThanOrEqual(3);
+      const sent = performance.now();
+      run.kill('SIGTERM');
+      const { exitCode } = await run;
+      expect(performance.now() - sent).toBeLessThan(1000);
+      expect(exitCode).toBe(130);
+      // useScratch then finds the grader's temp dir empty, and the afterEach above no process left.
+    },
+  );
 });
 
 describe('file descriptors', () => {
