@@ -12,6 +12,11 @@
 //
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes
 // SANDBOX_PLACEHOLDER, and the placeholder in a case's inputs and symlink targets becomes the real path.
+//
+// Probe mode: when a case read from stdin carries `observe` (the grader puts it in the first line it sends, a case
+// with no calls), then once every case has printed its results, `makeExecute` is run against a stand-in `Tools`
+// that records each call and its arguments and answers what the grader asked for, and one more line is printed:
+// `{"observed":[…]}`, what happened in each call. The grader infers the dispatcher's mistakes from it.
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
@@ -25,7 +30,7 @@ export const SANDBOX_PLACEHOLDER = '<sandbox>';
 
 type FileSpec = string | { base64: string } | { symlink: string };
 type Call = { tool: string; input: Record<string, unknown> };
-type Case = { files?: Record<string, FileSpec>; calls: Call[] };
+type Case = { files?: Record<string, FileSpec>; calls: Call[]; observe?: unknown };
 
 // Awaited before each call with its number (from 1), the number of calls, and its tool.
 type BeforeCall = (call: number, of: number, tool: string) => Promise<void>;
@@ -152,7 +157,8 @@ function parseCase(text: string): Case {
       throw new Error(`"calls"[${i}] must be { "tool": string, "input": object }`);
     }
   });
-  return { files: files as Record<string, FileSpec>, calls: calls as Call[] };
+  const observe = parsed.observe === undefined ? {} : { observe: parsed.observe };
+  return { files: files as Record<string, FileSpec>, calls: calls as Call[], ...observe };
 }
 
 // The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
@@ -209,6 +215,7 @@ async function main(argv: string[]): Promise<number> {
   const beforeCall: BeforeCall | undefined = fromStdin(args)
     ? (call, of, tool) => print({ calling: { call, of, tool } })
     : undefined;
+  let request: unknown;
   // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
   for await (const { where, read } of caseSource(args)) {
     let testCase: Case;
@@ -218,6 +225,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`error: cannot read case ${where}: ${describeThrow(error)}\n`);
       return 2;
     }
+    if (fromStdin(args)) request ??= testCase.observe;
     let results: unknown[];
     try {
       results = await dispatch(testCase, makeExecute, beforeCall);
@@ -228,7 +236,124 @@ async function main(argv: string[]): Promise<number> {
     }
     await print({ results });
   }
-  return 0;
+  if (request === undefined) return 0;
+  await print({ observed: await observe(request) });
+  // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
+  process.exit(0);
+}
+
+// The probe's request: the Tools methods to stand in for, and each call with what those methods answer.
+type ObserveRequest = { methods: string[]; calls: { tool: string; input: Record<string, unknown>; answer: unknown }[] };
+// What happened in one call: the stand-in's calls (method, arguments as `encode` writes them, and whether it was
+// called on the Tools object), then the result, the error thrown, or that it had not settled by PROBE_WAIT_MS.
+type Observed = {
+  calls: { method: string; args: unknown[]; unbound?: true }[];
+  result?: unknown;
+  threw?: string;
+  pending?: true;
+};
+
+// How long the probe waits for its calls: the stand-in answers at once, so only a promise that never settles
+// takes longer.
+const PROBE_WAIT_MS = 250;
+
+// Runs the probe's calls, each with a stand-in Tools and an `execute` of its own, all at once, while whatever the
+// code under test prints goes nowhere; the stand-in's `root` is an empty directory.
+export async function observe(request: unknown, make?: typeof makeExecute): Promise<Observed[] | { error: string }> {
+  if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
+  const factory = make ?? makeExecute;
+  const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
+  const unmute = mute();
+  try {
+    const entries = request.calls.map((): Observed => ({ calls: [] }));
+    const done = request.calls.map(async (call, k) => {
+      const entry = entries[k]!;
+      const input = structuredClone(call.input);
+      const spy: Record<string, unknown> = { root };
+      for (const method of request.methods) {
+        spy[method] = function (this: unknown, ...args: unknown[]) {
+          entry.calls.push({
+            method,
+            args: args.map((a) => encode(a, input)),
+            ...(this === spy ? {} : { unbound: true }),
+          });
+          return Promise.resolve(structuredClone(call.answer));
+        };
+      }
+      entry.pending = true;
+      try {
+        const result = await factory(spy as unknown as Tools)(call.tool, input);
+        entry.result = encode(result, input);
+      } catch (error) {
+        entry.threw = describeThrow(error);
+      }
+      delete entry.pending;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(done), new Promise((ready) => (timer = setTimeout(ready, PROBE_WAIT_MS)))]);
+    clearTimeout(timer);
+    return entries.map((e) => ({ ...e, calls: [...e.calls] }));
+  } finally {
+    unmute();
+    await removeSandbox(root);
+  }
+}
+
+function isObserveRequest(value: unknown): value is ObserveRequest {
+  return (
+    isObject(value) &&
+    Array.isArray(value.methods) &&
+    value.methods.every((m) => typeof m === 'string') &&
+    Array.isArray(value.calls) &&
+    value.calls.every((c: unknown) => isObject(c) && typeof c.tool === 'string' && isObject(c.input))
+  );
+}
+
+// Silences stdout and stderr (writes are dropped, their callbacks still called) until the last of the probes
+// running at once returns what it was given.
+let muted: { count: number; saved: [typeof process.stdout.write, typeof process.stderr.write] } | undefined;
+function mute(): () => void {
+  if (muted === undefined) {
+    muted = { count: 0, saved: [process.stdout.write, process.stderr.write] };
+    const drop = ((_chunk: unknown, encoding?: unknown, done?: unknown) => {
+      const callback = typeof encoding === 'function' ? encoding : done;
+      if (typeof callback === 'function') queueMicrotask(() => callback());
+      return true;
+    }) as typeof process.stdout.write;
+    process.stdout.write = drop;
+    process.stderr.write = drop;
+  }
+  muted.count += 1;
+  return () => {
+    if (muted === undefined || --muted.count > 0) return;
+    [process.stdout.write, process.stderr.write] = muted.saved;
+    muted = undefined;
+  };
+}
+
+// A value as JSON can carry it, saying what JSON cannot: `{"$":"undefined"}`, the call's own input object
+// (`{"$":"input"}`), a promise, a function, an instance of a class, an object that has a key "$" of its own.
+function encode(value: unknown, input: unknown, depth = 0): unknown {
+  try {
+    if (value === input) return { $: 'input' };
+    if (value === undefined) return { $: 'undefined' };
+    if (value === null || typeof value === 'boolean') return value;
+    if (typeof value === 'string') return value.length > 500 ? `${value.slice(0, 500)}…` : value;
+    if (typeof value === 'number') return Number.isFinite(value) ? value : { $: 'number', text: String(value) };
+    if (typeof value !== 'object') return { $: typeof value };
+    if (typeof (value as { then?: unknown }).then === 'function') return { $: 'promise' };
+    if (depth >= 4) return { $: 'deep' };
+    if (Array.isArray(value)) return value.slice(0, 20).map((v) => encode(v, input, depth + 1));
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      return { $: 'instance', name: String(prototype?.constructor?.name ?? '?') };
+    }
+    const entries = Object.entries(value).slice(0, 20);
+    const object = Object.fromEntries(entries.map(([k, v]) => [k, encode(v, input, depth + 1)]));
+    return '$' in object ? { $: 'object', value: object } : object;
+  } catch {
+    return { $: 'unreadable' };
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

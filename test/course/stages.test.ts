@@ -58,7 +58,7 @@ describe('requireStage', () => {
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('UNKNOWN_STAGE');
     expect((error as HarnessError).message).toBe(
-      "unknown stage 'gamma'. Known stages: alpha, beta. Run `theinference stages` to list them.",
+      "unknown stage 'gamma'. Known stages: alpha, beta. Run `npx theinference stages` to list them with their cases.",
     );
   });
 });

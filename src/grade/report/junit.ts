@@ -1,6 +1,7 @@
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, failureMessage } from './case-status.ts';
 import { oneLine } from './plain-text.ts';
+import { scoreOf } from './score.ts';
 import { visibleText } from './visible-text.ts';
 import { xmlAttribute, xmlCdata } from './xml-escape.ts';
 
@@ -22,6 +23,7 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="theinference" ${counts}>`,
     `  <testsuite name=${stage} ${counts}>`,
+    ...suiteProperties(report),
     ...report.cases.flatMap((c) => testcase(c, stage, ctx.diagnose)),
     '  </testsuite>',
     '</testsuites>',
@@ -32,7 +34,13 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
 function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => string): string[] {
   const open = `    <testcase classname=${stage} name=${xmlAttribute(c.name)} time="${seconds(c.durationMs)}"`;
   const status = caseStatus(c);
-  const body: string[] = [];
+  const body: string[] = properties(
+    [
+      ['points', c.points],
+      ['visibility', c.visibility],
+    ],
+    '      ',
+  );
   if (status !== 'pass') {
     const element = status === 'error' ? 'error' : 'failure';
     const type = xmlAttribute(c.failure?.kind ?? 'failure');
@@ -41,6 +49,37 @@ function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => str
   }
   if (c.output !== '') body.push(`      <system-out>${xmlCdata(visibleText(c.output))}</system-out>`);
   return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
+}
+
+// The run's variants and a weighted run's score, where JUnit keeps a suite's facts (the score only when some case
+// sets its points: the counts say the rest).
+function suiteProperties(report: RunReport): string[] {
+  const { score, maxScore, weighted } = scoreOf(report);
+  const v = report.variants;
+  return properties(
+    [
+      ['variants.seed', v?.seed],
+      ['variants.judged', v?.judged],
+      ['variants.none', v?.none.length],
+      ['score', weighted ? score : undefined],
+      ['max_score', weighted ? maxScore : undefined],
+    ],
+    '    ',
+  );
+}
+
+// `<properties>` with a `<property>` per value that is set (pytest's record_property layout: the first child of
+// its element); nothing when none is.
+function properties(values: [string, string | number | undefined][], indent: string): string[] {
+  const set = values.filter((v): v is [string, string | number] => v[1] !== undefined);
+  if (set.length === 0) return [];
+  return [
+    `${indent}<properties>`,
+    ...set.map(
+      ([name, value]) => `${indent}  <property name=${xmlAttribute(name)} value=${xmlAttribute(String(value))}/>`,
+    ),
+    `${indent}</properties>`,
+  ];
 }
 
 // JUnit times are seconds; three decimals keep milliseconds.
