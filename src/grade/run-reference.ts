@@ -1,13 +1,13 @@
 // Runs the reference (this package's own program.ts, src/execute.ts and src/tools/) on case files through the
 // grader's process pool and returns, per case, the results a snapshot holds or why there are none. The one way
 // a snapshot's content is produced: `theinference snapshot` and `theinference record` both come here.
-import type { Case } from '../../course/types.ts';
-import { judgeCase } from '../judge/judge-case.ts';
-import { renderOutput } from '../report/render-failure.ts';
-import { DEFAULT_TIMEOUT_MS } from '../run-stage.ts';
-import { defaultJobs } from './default-jobs.ts';
-import { openTsxCache } from './isolation/tsx-cache.ts';
-import { runBatches, type CaseRun } from './run-batches.ts';
+import type { Case } from '../course/types.ts';
+import { noResultsWords } from './judge/judge-case.ts';
+import { renderOutput } from './report/render-failure.ts';
+import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
+import { defaultJobs } from './run/default-jobs.ts';
+import { openTsxCache } from './run/isolation/tsx-cache.ts';
+import { runBatches, type CaseRun } from './run/run-batches.ts';
 
 // One case's results from the reference, or the grader's own words for why it gave none.
 export type ReferenceResult = { ok: true; results: unknown[] } | { ok: false; why: string };
@@ -37,7 +37,7 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
       dir: run.root,
       cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
       jobs: defaultJobs(),
-      timeoutMs: DEFAULT_TIMEOUT_MS,
+      timeoutMs: DEFAULT_CASE_TIMEOUT_MS,
       env: run.env,
       confinement: { sandbox: run.sandbox, tsxCache: cache.dir },
       ...(run.signal === undefined ? {} : { signal: run.signal }),
@@ -62,7 +62,7 @@ function referenceResult(c: Case, run: CaseRun): ReferenceResult {
   if (results !== undefined && results.length === c.data.calls.length) return { ok: true, results };
   const why =
     results === undefined
-      ? (judgeCase(c, { results: [] }, run).failure?.message ?? 'no results')
+      ? noResultsWords(c, run)
       : `printed ${results.length} results for ${c.data.calls.length} calls`;
   const output = renderOutput(run.output);
   return { ok: false, why: `${why}${output === '' ? '' : `\n${output}`}` };
