@@ -5,7 +5,7 @@ import type { Case } from '../course/types.ts';
 import { noResultsWords } from './judge/judge-case.ts';
 import { renderOutput } from './report/render-failure.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
-import { defaultJobs } from './run/default-jobs.ts';
+import { jobsForWork } from './run/default-jobs.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
 import { runBatches, type CaseRun } from './run/run-batches.ts';
 
@@ -36,7 +36,7 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
     await runBatches({
       dir: run.root,
       cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
-      jobs: defaultJobs(),
+      jobs: jobsForWork(run.cases.map((c) => c.name)),
       timeoutMs: DEFAULT_CASE_TIMEOUT_MS,
       env: run.env,
       confinement: { sandbox: run.sandbox, tsxCache: cache.dir },

@@ -5,7 +5,7 @@
 import { packageRoot, requireStage } from '../course/stages.ts';
 import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
-import { defaultJobs } from './run/default-jobs.ts';
+import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
@@ -58,7 +58,16 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandbox: boolean }): Promise<RunReport> {
   const started = performance.now();
   const { selected, variants } = plan;
-  const jobs = options.jobs ?? defaultJobs();
+  const toRun = interleave(
+    selected.filter((c) => c.snapshotted),
+    variants?.runs ?? [],
+  );
+  const jobs =
+    options.jobs ??
+    jobsForWork(
+      toRun.map((c) => c.name),
+      options.timings,
+    );
   const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const env = options.env ?? process.env;
   const warnings = new Set<string>();
@@ -174,10 +183,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     onObserved: (o) => {
       observed ??= o;
     },
-    cases: interleave(
-      selected.filter((c) => c.snapshotted),
-      variants?.runs ?? [],
-    ),
+    cases: toRun,
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
   });

@@ -16,7 +16,7 @@ import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
 import { limitedCommand, programLimits } from './isolation/program-limits.ts';
-import { sandboxArgs } from './isolation/sandbox-args.ts';
+import { AS_PID_1, INIT_SHELL, sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
 import { SANDBOX_USER } from './isolation/sandbox-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
@@ -66,9 +66,10 @@ export function tsxLoaderUrl(): string {
 }
 
 // `node --import <tsx> <args…>`, under the limits of every program process (isolation/program-limits.ts).
+// In the sandbox the init shell runs node, under those limits too.
 function programCommand(start: ProcessStart, sandbox: boolean): string[] {
   const node = [process.execPath, '--import', tsxLoaderUrl(), ...start.args];
-  return limitedCommand(bashPath(), programLimits(start.env, sandbox), node);
+  return limitedCommand(bashPath(), programLimits(start.env, sandbox), sandbox ? [...INIT_SHELL, ...node] : node);
 }
 
 // The host's bash, which the sandbox shows where it is (under /usr, or /bin).
@@ -80,6 +81,8 @@ function bashPath(): string {
 
 // How long disposal waits for a killed program to be gone before removing its temp dir anyway.
 const DEATH_WAIT_MS = 5000;
+// How long a kill waits for bwrap to name its init before it kills bwrap and its group instead.
+const KILL_FALLBACK_MS = 1000;
 
 // Starts the process; resolves once it is spawned (or failed to spawn) and tracked for the exit hook. Rejects
 // when it cannot even be set up (a course directory that does not exist, say).
@@ -110,7 +113,8 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
     });
     tmp = layout.tmp;
     const env = programEnv(start.env, tmp);
-    child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', '--', ...programCommand(start, true)], {
+    // The limits' bash first: it closes the inherited descriptors, then becomes the init shell (pid 1).
+    child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', ...AS_PID_1, ...programCommand(start, true)], {
       cwd: layout.dir,
       env,
       detached: true,
@@ -126,15 +130,27 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   // (a zombie at most) only once every process in the namespace is.
   let init: number | undefined;
   let info = '';
+  let killWanted = false;
   child.stdio[3]?.on('data', (chunk: Buffer) => {
     info += chunk.toString();
     init = Number(/"child-pid":\s*(\d+)/.exec(info)?.[1]) || init;
+    if (killWanted) kill();
   });
   child.stdio[3]?.on('error', () => {});
+  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
+  // Only the init is killed: bwrap, its parent, then reaps it and exits, and the grader reaps bwrap. Killing bwrap
+  // too would orphan the init, a zombie for good where the system's init does not reap (a container's, a VM's).
+  // Before bwrap has said which pid its init has, the kill waits for that (bwrap says it as soon as it has one);
+  // a bwrap that never does is killed with its group after KILL_FALLBACK_MS.
   const kill = (): void => {
     // bwrap reaps its init before it exits itself: once it has exited, that pid may be anyone's.
-    if (init !== undefined && child.exitCode === null && child.signalCode === null) signal(init, 'SIGKILL');
-    if (child.pid !== undefined) signal(-child.pid, 'SIGKILL');
+    if (!alive()) return;
+    if (init !== undefined) return signal(init, 'SIGKILL');
+    if (killWanted) return;
+    killWanted = true;
+    setTimeout(() => {
+      if (alive() && child.pid !== undefined) signal(-child.pid, 'SIGKILL');
+    }, KILL_FALLBACK_MS).unref();
   };
   return started(child, [tmp], kill, {
     exitOf: (code, sig) =>

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../../course/stages.ts';
 import { programEnv } from './program-env.ts';
-import { sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
+import { SANDBOX_INIT, sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
 import { sandboxLayout } from './sandbox-layout.ts';
 import { bindableTmpdir, closedToOthers, SANDBOX_USER } from './sandbox-user.ts';
 
@@ -76,7 +76,7 @@ async function run(path: string): Promise<SandboxProbe> {
       fix: 'give it a temp dir every user can enter (TMPDIR=/tmp, the default), or run the grader as a user other than root',
     };
   }
-  const args = [...sandboxArgs(layout), '--', process.execPath, '--version'];
+  const args = [...sandboxArgs(layout), ...SANDBOX_INIT, process.execPath, '--version'];
   const { code, stderr } = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp));
   if (code === 0) return { available: true, bwrap };
   const said = stderr.trim().split('\n')[0] ?? '';
@@ -126,7 +126,13 @@ function exitOf(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'], ...(SANDBOX_USER ?? {}) });
+    // A session of its own, as every sandbox has: what it leaves is found by it. As nobody for a root grader.
+    const child = spawn(command, args, {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+      ...(SANDBOX_USER ?? {}),
+    });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

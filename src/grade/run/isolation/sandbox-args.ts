@@ -32,6 +32,17 @@ export type SandboxLayout = {
   unprivileged?: boolean;
 };
 
+// What follows sandboxArgs, before the command: the sandbox's first process (pid 1 of its PID namespace) is a shell
+// that runs the command and exits with its status (128 + the signal's number for one killed by a signal, as
+// bwrap's own init would). bwrap's own init is not used: bwrap exits as soon as that init reports the command's
+// exit, before the init is reaped, which leaves it orphaned, a zombie (`<defunct>`) for the system's init to reap
+// (a container's or a VM's may never do it). With --as-pid-1, bwrap waits for its one child, the shell.
+// The shell alone, for a command that must come before it (program-limits.ts's, which closes the descriptors the
+// grader inherited before pid 1 is the shell: pid 1's descriptors are in reach of the program, /proc/1/fd).
+export const INIT_SHELL = ['/bin/sh', '-c', '"$@"; exit $?', 'sh'];
+export const AS_PID_1 = ['--as-pid-1', '--'];
+export const SANDBOX_INIT = [...AS_PID_1, ...INIT_SHELL];
+
 // A read-only bind: what the host has at `source`, shown at `dest`.
 export type Bind = { source: string; dest: string };
 
