@@ -9,7 +9,7 @@
 // separate runs.
 //
 //   node --import tsx bench/run.ts [--runs N] [--saves N] [--class-rounds N]
-//        [--only cold,memory,profile,phases,watch,hangs,variants,class,import,record,record-hangs,proxy]
+//        [--only cold,stage,memory,profile,phases,watch,hangs,variants,class,import,record,record-hangs,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -27,6 +27,7 @@ import { measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
+import { measureStaging } from './stage-cost.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
 import { REPLAY_BASH_MS } from '../src/record/record-transcripts.ts';
 import { measureWatch, type SaveSample } from './watch-latency.ts';
@@ -48,6 +49,7 @@ const saves = flag('--saves', 6);
 const classRounds = flag('--class-rounds', 1);
 const SECTIONS = [
   'cold',
+  'stage',
   'memory',
   'profile',
   'phases',
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
   log();
 
   const times = only.has('cold') ? await measureApproaches() : new Map<string, number[]>();
+  const staged = only.has('stage') ? await measureStagedRuns() : undefined;
   const memory = only.has('memory') ? await measureGraderMemory() : [];
   const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
   const phases = only.has('phases') ? await measurePhases() : [];
@@ -132,6 +135,16 @@ async function main(): Promise<void> {
     );
     log(
       `${'  sandboxed / --isolation off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsOff).padEnd(24)}${verdict(vsOff.median <= 1.05)}`,
+    );
+  }
+  if (staged !== undefined) {
+    const vsShown = ratio(staged.times.get(STAGED) ?? [], staged.times.get(SHOWN) ?? []);
+    log(
+      `${'  staged / shown as it is ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsShown).padEnd(24)}${verdict(vsShown.median <= 1.05)}`,
+    );
+    const copy = summarise(staged.staging);
+    log(
+      `${'  staging a course directory ≤ 20 ms'.padEnd(TARGET_WIDTH)}${`${copy.median.toFixed(1)} ms`.padEnd(24)}${verdict(copy.median <= 20)}`,
     );
   }
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
@@ -237,6 +250,7 @@ async function main(): Promise<void> {
     caseCount,
     runs,
     times: Object.fromEntries(times),
+    staged: staged === undefined ? undefined : { times: Object.fromEntries(staged.times), staging: staged.staging },
     memory,
     profile: Object.fromEntries(profile),
     phases,
@@ -329,6 +343,37 @@ async function measureApproaches(): Promise<Map<string, number[]>> {
   } finally {
     await vitest.remove();
     await tenfold.remove();
+    await course.remove();
+  }
+}
+
+const STAGED = 'a course directory (staged: the grader copies it)';
+const SHOWN = 'the package root (the reference: shown as it is)';
+
+// The grader on a student's course directory, which it stages, beside the same files graded where they are (this
+// repository, whose reference the sandbox shows as it is), same rounds; and the staging alone.
+async function measureStagedRuns(): Promise<{ times: Map<string, number[]>; staging: number[] }> {
+  log('the staged copy (issue 14), both sandboxed, same rounds method:');
+  const course = await copyCourse();
+  try {
+    const grade = (where: string) => () =>
+      runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', where, '--isolation', 'required'], {
+        cwd: where,
+        expect: ALL_PASS,
+      });
+    const approaches = [
+      { name: STAGED, run: grade(course.dir) },
+      { name: SHOWN, run: grade(dir) },
+    ];
+    const times = await measureRounds(approaches);
+    for (const a of approaches) log(`  ${a.name.padEnd(58)}${formatSeconds(summarise(times.get(a.name) ?? []))}`);
+    const staging = await measureStaging(20);
+    log(
+      `  ${'staging alone (read + copy, after an edit), in process'.padEnd(58)}${summarise(staging).median.toFixed(1)} ms`,
+    );
+    log();
+    return { times, staging };
+  } finally {
     await course.remove();
   }
 }

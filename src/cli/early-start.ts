@@ -15,6 +15,7 @@ import { defaultJobs, jobsForWork } from '../grade/run/default-jobs.ts';
 import { nameMatcher, parseShard, shardOf } from '../grade/select-cases.ts';
 import { defaultIsolationMode, isIsolationMode } from '../grade/run/isolation/isolation-mode.ts';
 import { findBwrap, probeSandbox } from '../grade/run/isolation/probe-sandbox.ts';
+import { MEMORY_ENV } from '../grade/run/isolation/program-limits.ts';
 import { standbyPool, type StandbyPool } from '../grade/run/standby-pool.ts';
 
 // Starts the program processes a one-off `test` run will want, or returns undefined for any other command
@@ -39,9 +40,11 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
     mode === 'off'
       ? false
       : findBwrap(env) !== undefined || (mode === 'required' ? Promise.reject(new Error('no bwrap')) : false);
+  // As the CLI will pass --memory on (src/cli/commands/test.ts), so that the run takes these standbys.
+  const memory = flagValue(argv, '--memory');
   const pool = standbyPool({
     dir,
-    env,
+    env: memory === undefined ? env : { ...env, [MEMORY_ENV]: memory },
     size: Math.min(jobs, availableParallelism()),
     sandbox,
   });

@@ -118,6 +118,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--no-variants', 'run no variants, in CI too')
     .option('--seed <n>', 'the seed the variants are made from, to repeat a run (implies --variants)')
     .addOption(isolationOption())
+    .option('--memory <MiB>', 'memory each program process may use, in MiB (default: 1024)')
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));

@@ -4,7 +4,7 @@
 // types the package exports, then a correct src/execute.ts graded green from a subdirectory. One install is
 // shared by every step, so the steps run in order.
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -61,6 +61,8 @@ async function packTarball(): Promise<string> {
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'theinference-student-'));
+  // As a student's home is to the sandbox, which a grader run as root starts as nobody.
+  await chmod(root, 0o755);
   course = join(root, 'my-course');
   caseCount = (await loadCases(REPO, 'register-tools')).length;
   tarball = await packTarball();

@@ -1,7 +1,7 @@
 // Course directories for tests, made at test time: the reference course (test/support/reference-course.ts), its
 // src/execute.ts also as src/reference-execute.ts for fixtures that wrap the reference dispatcher, then the
 // scenario's own files from test/fixtures/<scenario>/ on top.
-import { cp, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -14,9 +14,11 @@ export { REPO };
 // A scratch area for one test file: `courses/` for course dirs, `tmp/` to point the grader's TMPDIR at.
 export type Scratch = { root: string; tmp: string; remove: () => Promise<void> };
 
-// Makes a scratch area outside whatever TMPDIR the grader will be given.
+// Makes a scratch area outside whatever TMPDIR the grader will be given. Readable by every user, as an install of
+// the grader is (a grader run as root sandboxes its programs as nobody: src/grade/run/isolation/sandbox-user.ts).
 export async function makeScratch(): Promise<Scratch> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-test-'));
+  await chmod(root, 0o755);
   const tmp = join(root, 'tmp');
   await mkdir(tmp);
   await mkdir(join(root, 'courses'));
@@ -63,6 +65,7 @@ export async function makeCourse(scratch: Scratch, scenario?: string): Promise<s
 // scenario's files over the reference; `bin` is the installed copy's command.
 export async function makeInstalledCourse(scratch: Scratch, scenario?: string): Promise<{ dir: string; bin: string }> {
   const dir = await mkdtemp(join(scratch.root, 'courses', `${scenario ?? 'reference'}-installed-`));
+  await chmod(dir, 0o755);
   const bin = await writeInstalledCourse(dir);
   await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'reference-execute.ts'));
   if (scenario !== undefined) await cp(join(REPO, 'test', 'fixtures', scenario), dir, { recursive: true });

@@ -4,7 +4,7 @@
 // its own .git with the job's token in .git/config, as actions/checkout leaves it), graded with `--dir` from the
 // job's workspace, with CI set, so the sandbox is required.
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { REPO, writeInstall, writeReferenceCourse } from './reference-course.ts';
@@ -27,6 +27,8 @@ export const CHECKOUT_BIN = join(REPO, 'bin', 'theinference.js');
 export async function checkOut(root: string, scenario: string): Promise<string> {
   await mkdir(join(root, 'submissions'), { recursive: true });
   const dir = await mkdtemp(join(root, 'submissions', `${scenario}-`));
+  // As a checkout is, readable by every user (a test installs the grader in some).
+  await chmod(dir, 0o755);
   await writeReferenceCourse(dir, { linkModules: false });
   // For the fixtures that wrap the reference dispatcher, as test/grade/course-fixture.ts's courses have it.
   await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'reference-execute.ts'));

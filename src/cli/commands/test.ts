@@ -3,6 +3,7 @@ import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import { DEFAULT_MEMORY_MIB, MEMORY_ENV, MIN_MEMORY_MIB } from '../../grade/run/isolation/program-limits.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
 import { runStage } from '../../grade/run-stage.ts';
@@ -40,6 +41,7 @@ export type TestFlags = {
   variants?: boolean;
   seed?: string;
   isolation?: IsolationMode;
+  memory?: string;
 };
 
 // Failures up to this many are re-run by name (a command that works anywhere); more, with --failed.
@@ -137,7 +139,8 @@ function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
     stage: flags.stage,
     dir: courseDirFor(io.cwd, flags.dir?.[0]),
     cases: flags.case,
-    env: io.env,
+    // --memory reaches every program process through its starting environment, as early standbys get it.
+    env: flags.memory === undefined ? io.env : { ...io.env, [MEMORY_ENV]: String(memoryMiB(flags.memory)) },
     ...(flags.bail === true ? { bail: true } : {}),
     ...(flags.timeout === undefined
       ? {}
@@ -148,6 +151,16 @@ function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
     ...(flags.shard === undefined ? {} : { shard: parseShard(flags.shard) }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
+}
+
+// --memory, checked: a whole number of MiB, at least what Node and tsx need to start.
+function memoryMiB(text: string): number {
+  const n = positiveInteger('--memory', text, 'MiB of memory per program process, e.g. --memory 2048');
+  if (n >= MIN_MEMORY_MIB) return n;
+  throw new HarnessError(
+    'BAD_FLAG',
+    `--memory ${n} is too little: Node and tsx need ${MIN_MEMORY_MIB} MiB to start. Give at least --memory ${MIN_MEMORY_MIB} (the default is ${DEFAULT_MEMORY_MIB}).`,
+  );
 }
 
 export function positiveInteger(flag: string, text: string, what: string): number {

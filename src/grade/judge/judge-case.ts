@@ -5,6 +5,7 @@ import { compareResults } from './compare-results.ts';
 import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
 import { hintFor } from './hints.ts';
 import { loadFailureHint } from './load-failure.ts';
+import { limitReached } from './limit-reached.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import { withholdExpected } from './withhold-expected.ts';
 import type { CaseResult, Failure } from '../types.ts';
@@ -60,7 +61,7 @@ function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure 
   const hint =
     crashed && (run.outcome.beforeAnyCase === true || !run.afterProbe) ? loadFailureHint(run.output) : undefined;
   const early = run.outcome.beforeAnyCase === true || hint !== undefined;
-  const failure = outcomeFailure(c, snapshot, run, early);
+  const failure = reachedLimit(outcomeFailure(c, snapshot, run, early), run);
   if (failure === undefined || !early) return failure;
   return { ...failure, beforeAnyCase: true, ...(hint === undefined ? {} : { hint }) };
 }
@@ -92,6 +93,23 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
     case 'spawn-failed':
       return { kind: 'crash', message: `the program could not be started: ${o.message}` };
   }
+}
+
+// A crash whose output shows a limit of the program process reached (memory, processes, file size), or a call that
+// threw or failed for that, says so, whatever else it would have said.
+function reachedLimit(failure: Failure | undefined, run: CaseRun): Failure | undefined {
+  if (failure === undefined) return undefined;
+  const received = failure.received as { threw?: unknown; is_error?: unknown; content?: unknown } | undefined;
+  const said =
+    typeof received?.threw === 'string' ? received.threw : received?.is_error === true ? received.content : undefined;
+  const limit =
+    failure.kind === 'crash'
+      ? limitReached(run.output)
+      : failure.kind === 'mismatch' && typeof said === 'string'
+        ? limitReached(said)
+        : undefined;
+  if (limit === undefined) return failure;
+  return { ...failure, message: `${limit.name}: ${failure.message}`, hint: limit.hint, hintCause: limit.name };
 }
 
 // A line on stdout before the first case's: printed while the program loaded, before program.ts sends what the

@@ -24,7 +24,7 @@ function typesAsValues(output: string): string | undefined {
   return `${where} ${what} as a value, but the package exports only types: write \`import type { Execute, ToolOutput, Tools } from 'theinference'\` (with \`type\`; \`npm run typecheck\` says TS1484 for the import without it)`;
 }
 
-// A sandboxed program gets the grader's own runtime packages, never the course directory's node_modules
+// A sandboxed program gets the packages of the grader's own install, never the course directory's node_modules
 // (src/grade/run/isolation/sandbox-layout.ts): a package the course does not provide is not one to install.
 function packageNotInstalled(output: string): string | undefined {
   const missing = /Cannot find package '([^']+)' imported from (\S+)/.exec(output);
@@ -33,7 +33,7 @@ function packageNotInstalled(output: string): string | undefined {
   if (TOOL_DEPENDENCIES.includes(name)) {
     return `the package \`${name}\` is not installed (${missing[2]} imports it): it comes with theinference, so run \`npm install\` in your course directory (or wherever theinference is installed)`;
   }
-  return `the package \`${name}\` is not one the grader gives your program (${missing[2]} imports it): your code is graded with Node's built-in modules and the course's own packages (${TOOL_DEPENDENCIES.join(', ')}) only, never your node_modules, so that it grades the same on every machine and in CI. Do without it`;
+  return `the package \`${name}\` is not one the grader gives your program (${missing[2]} imports it): your code is graded with Node's built-in modules and the course's own packages (${TOOL_DEPENDENCIES.join(', ')}) only, from theinference's own install, never from your course directory, so that it grades the same on every machine and in CI. Do without it`;
 }
 
 function fileNotThere(output: string): string | undefined {

@@ -5,6 +5,7 @@
 // workers here too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { constants, tmpdir } from 'node:os';
@@ -14,8 +15,10 @@ import { packageRoot } from '../../course/stages.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
-import { SANDBOX_INIT, sandboxArgs } from './isolation/sandbox-args.ts';
+import { limitedCommand, programLimits } from './isolation/program-limits.ts';
+import { AS_PID_1, INIT_SHELL, sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
+import { SANDBOX_USER } from './isolation/sandbox-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { track, untrack } from './live-groups.ts';
@@ -42,7 +45,7 @@ export type ProgramProcess = {
 // What to start: the working directory, the grader's environment (only the names program-env.ts passes reach
 // the program), the arguments after `node --import <tsx>`, and how it is confined. `sandbox`: in bubblewrap
 // (the caller checked that it works here, isolation/choose-sandbox.ts). `tsxCache`: the transform cache it shares
-// with the other processes of its command (isolation/tsx-cache.ts; undefined for none). `files`: files of the
+// with the other processes of its command (isolation/tsx-cache.ts; undefined for none), outside the sandbox only. `files`: files of the
 // grader package it runs (the standby bootstrap), made visible in the sandbox.
 export type ProcessStart = {
   dir: string;
@@ -62,6 +65,20 @@ export function tsxLoaderUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 }
 
+// `node --import <tsx> <args…>`, under the limits of every program process (isolation/program-limits.ts).
+// In the sandbox the init shell runs node, under those limits too.
+function programCommand(start: ProcessStart, sandbox: boolean): string[] {
+  const node = [process.execPath, '--import', tsxLoaderUrl(), ...start.args];
+  return limitedCommand(bashPath(), programLimits(start.env, sandbox), sandbox ? [...INIT_SHELL, ...node] : node);
+}
+
+// The host's bash, which the sandbox shows where it is (under /usr, or /bin).
+let bash: string | undefined;
+function bashPath(): string {
+  bash ??= ['/usr/bin/bash', '/bin/bash'].find((path) => existsSync(path)) ?? 'bash';
+  return bash;
+}
+
 // How long disposal waits for a killed program to be gone before removing its temp dir anyway.
 const DEATH_WAIT_MS = 5000;
 // How long a kill waits for bwrap to name its init before it kills bwrap and its group instead.
@@ -73,10 +90,12 @@ export function startProcess(start: ProcessStart): Promise<ProgramProcess> {
   return start.sandbox ? startSandboxed(start) : startUnconfined(start);
 }
 
-// In bubblewrap: its TMPDIR is a tmpfs inside the sandbox (nothing on the host to remove), its processes live in a
-// PID namespace whose first process (bwrap's init) takes every other one down when it dies. A submission is seen
-// only through the grader's staged copy of it (isolation/stage-submission.ts); the reference, in the package root,
-// as it is.
+// In bubblewrap: its TMPDIR is a tmpfs inside the sandbox (nothing on the host to remove), and so is its tsx cache,
+// which a program can write: a cache shared through the host would let it fill the host's disk (file by file, each
+// under the size limit) and outlive the process; the price is a cold compile per process (docs/performance.md). Its
+// processes live in a PID namespace whose first process (bwrap's init) takes every other one down when it dies. A
+// submission is seen only through the grader's staged copy of it (isolation/stage-submission.ts); the reference, in
+// the package root, as it is.
 async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   const bwrap = findBwrap(start.env);
   if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
@@ -85,36 +104,24 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   let child: ChildProcess;
   let tmp: string;
   try {
-    const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
-    const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
     const layout = sandboxLayout({
       dir,
       ...(stage === undefined ? {} : { stage: stage.path }),
       id: randomBytes(6).toString('hex'),
       files: start.files ?? [],
-      ...cache,
+      ...(SANDBOX_USER === undefined ? {} : { unprivileged: true }),
     });
     tmp = layout.tmp;
     const env = programEnv(start.env, tmp);
-    child = spawn(
-      bwrap,
-      [
-        ...sandboxArgs(layout),
-        '--info-fd',
-        '3',
-        ...SANDBOX_INIT,
-        process.execPath,
-        '--import',
-        tsxLoaderUrl(),
-        ...start.args,
-      ],
-      {
-        cwd: layout.dir,
-        env,
-        detached: true,
-        stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
-      },
-    );
+    // The limits' bash first: it closes the inherited descriptors, then becomes the init shell (pid 1).
+    child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', ...AS_PID_1, ...programCommand(start, true)], {
+      cwd: layout.dir,
+      env,
+      detached: true,
+      stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
+      // As nobody when the grader is root (isolation/sandbox-user.ts).
+      ...(SANDBOX_USER ?? {}),
+    });
   } catch (error) {
     await stage?.release();
     throw error;
@@ -171,7 +178,8 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
       await symlink(start.tsxCache, join(tmp, tsxCacheName()), 'dir');
     }
     const spellings = [await realpath(tmp), tmp];
-    const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), ...start.args], {
+    const [command, ...args] = programCommand(start, false);
+    const child = spawn(command!, args, {
       cwd: start.dir,
       env,
       detached: true,

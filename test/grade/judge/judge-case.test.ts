@@ -3,6 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { Case } from '../../../src/course/types.ts';
 import { hintFor } from '../../../src/grade/judge/hints.ts';
 import { judgeCase, noSnapshot } from '../../../src/grade/judge/judge-case.ts';
+import {
+  FILE_TOO_LARGE,
+  type LimitReached,
+  OUT_OF_MEMORY,
+  TOO_MANY_PROCESSES,
+} from '../../../src/grade/judge/limit-reached.ts';
 import type { CaseOutcome } from '../../../src/grade/run/run-batches.ts';
 
 const readCase: Case = {
@@ -197,5 +203,65 @@ describe('noSnapshot', () => {
       message:
         'the stage has no snapshot for this case (a course author runs `theinference snapshot --stage register-tools --case read-a` to make it)',
     });
+  });
+});
+
+describe('a program that reached a limit of its process', () => {
+  it('is said to have, when Node aborted because its heap could not grow', () => {
+    const output = 'FATAL ERROR: CALL_AND_RETRY_LAST Allocation failed - JavaScript heap out of memory\n';
+    const failure = judge(
+      { kind: 'exited', code: null, signal: 'SIGABRT', calling: { call: 1, ms: 900 } },
+      output,
+    ).failure;
+    expect(failure?.message).toMatch(/^out of memory: the program was killed by SIGABRT during call 1 of 1 \(Read\)/);
+    expect(failure?.hint).toBe(OUT_OF_MEMORY.hint);
+  });
+
+  it('is said to have, when execute threw for want of a buffer', () => {
+    const failure = judge({
+      kind: 'results',
+      results: [{ threw: 'RangeError: Array buffer allocation failed' }],
+    }).failure;
+    expect(failure?.message).toBe(
+      'out of memory: call 1 of 1 (Read) differs: execute threw instead of returning a result: "RangeError: Array buffer allocation failed"',
+    );
+    expect(failure?.hint).toBe(OUT_OF_MEMORY.hint);
+  });
+
+  it.each<[string, unknown, string, LimitReached]>([
+    [
+      'a spawn that failed for want of a process',
+      { threw: 'Error: spawn sleep EAGAIN' },
+      'too many processes',
+      TOO_MANY_PROCESSES,
+    ],
+    [
+      "a tool's error from a fork that failed",
+      { content: 'bash: fork: retry: Resource temporarily unavailable', is_error: true },
+      'too many processes',
+      TOO_MANY_PROCESSES,
+    ],
+    ['a write past the file size', { threw: 'Error: EFBIG: file too large, write' }, 'file too large', FILE_TOO_LARGE],
+    [
+      'a command killed for writing past it',
+      { content: 'bash: line 1: 12 File size limit exceeded  seq 1e9 > big', is_error: true },
+      'file too large',
+      FILE_TOO_LARGE,
+    ],
+  ])('is said to have, for %s', (_, received, name, limit) => {
+    const failure = judge({ kind: 'results', results: [received as { content: string }] }).failure;
+    expect(failure?.message).toMatch(new RegExp(`^${name}: call 1 of 1 \\(Read\\) differs: `));
+    expect([failure?.hint, failure?.hintCause]).toEqual([limit.hint, name]);
+  });
+
+  it('is not said of a result that merely mentions a limit without being an error', () => {
+    const failure = judge({ kind: 'results', results: [{ content: 'EFBIG EAGAIN' }] }).failure;
+    expect(failure?.message).toMatch(/^call 1 of 1 \(Read\) differs: /);
+  });
+
+  it('is not said of any other crash', () => {
+    expect(
+      judge({ kind: 'exited', code: 1, signal: null, calling: { call: 1, ms: 1 } }, 'Error: boom\n').failure?.hint,
+    ).not.toBe(OUT_OF_MEMORY.hint);
   });
 });

@@ -1,10 +1,11 @@
-// How a program process is started, for real: its TMPDIR holds the tsx cache of its command (never the grader's
-// own), TSX_DISABLE_CACHE is honoured, a program killed by a signal is reported as such (bubblewrap reports it as
+// How a program process is started, for real: its TMPDIR holds its tsx cache (in the sandbox, one of its own, in its
+// tmpfs; without it, a link to its command's; never the grader's own), TSX_DISABLE_CACHE is honoured, a program killed by a signal is reported as such (bubblewrap reports it as
 // an exit code), and a process that cannot be set up is a spawn failure, not a crash of the grader.
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_USER } from '../../../src/grade/run/isolation/sandbox-user.ts';
 import { openTsxCache, tsxCacheName } from '../../../src/grade/run/isolation/tsx-cache.ts';
 import { startProcess } from '../../../src/grade/run/program-process.ts';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
@@ -15,12 +16,16 @@ const scratch = useScratch();
 
 // Runs one case whose Bash call counts the entries of the process's `$TMPDIR/tsx-<euid>` (the sandbox lives in
 // that TMPDIR; Bash itself gets a fixed environment), and returns that count as printed.
-async function cacheSeenByProgram(env: NodeJS.ProcessEnv, tsxCache: string | undefined): Promise<unknown> {
+async function cacheSeenByProgram(
+  env: NodeJS.ProcessEnv,
+  tsxCache: string | undefined,
+  sandbox = SANDBOX,
+): Promise<unknown> {
   const dir = await makeCourse(scratch);
   const command = `ls "<sandbox>/../${tsxCacheName()}" 2>/dev/null | wc -l`;
   const line = JSON.stringify({ calls: [{ tool: 'Bash', input: { command } }] });
   const lines: string[] = [];
-  const confinement = { sandbox: SANDBOX, tsxCache };
+  const confinement = { sandbox, tsxCache };
   const result = await runProgram({
     dir,
     cases: [line],
@@ -37,10 +42,24 @@ async function cacheSeenByProgram(env: NodeJS.ProcessEnv, tsxCache: string | und
 }
 
 describe('the tsx cache of a command', () => {
-  it("is the program's $TMPDIR/tsx-<euid>, filled as it compiles; the grader's own cache is never created", async () => {
+  it.runIf(SANDBOX)(
+    "in the sandbox, is the program's own $TMPDIR/tsx-<euid>, filled as it compiles; nothing reaches the command's",
+    async () => {
+      const cache = await openTsxCache(process.env);
+      try {
+        expect(Number(await cacheSeenByProgram(process.env, cache.dir, true))).toBeGreaterThan(0);
+        expect(await readdir(cache.dir!)).toEqual([]);
+        expect(existsSync(join(scratch.tmp, tsxCacheName()))).toBe(false);
+      } finally {
+        expect(await cache.close()).toBeUndefined();
+      }
+    },
+  );
+
+  it("without the sandbox, is the command's, linked as the program's $TMPDIR/tsx-<euid>; the grader's own cache is never created", async () => {
     const cache = await openTsxCache(process.env);
     try {
-      const seen = Number(await cacheSeenByProgram(process.env, cache.dir));
+      const seen = Number(await cacheSeenByProgram(process.env, cache.dir, false));
       const written = await readdir(cache.dir!);
       expect(seen).toBeGreaterThan(0);
       expect(written.length).toBe(seen);
@@ -60,6 +79,37 @@ describe('the tsx cache of a command', () => {
 });
 
 describe('startProcess', () => {
+  it.runIf(SANDBOX && SANDBOX_USER !== undefined)(
+    'run as root, grades a submission under a TMPDIR only root can enter (its copy is made in /tmp), leaving nothing there',
+    async () => {
+      const dir = await makeCourse(scratch);
+      const closed = join(scratch.tmp, 'closed');
+      await mkdir(closed, { mode: 0o700 });
+      const saved = process.env.TMPDIR;
+      process.env.TMPDIR = closed;
+      try {
+        const lines: string[] = [];
+        const result = await runProgram({
+          dir,
+          cases: [JSON.stringify({ files: { 'a.txt': 'A' }, calls: [{ tool: 'Read', input: { path: 'a.txt' } }] })],
+          timeoutMs: 30_000,
+          env: process.env,
+          confinement: { sandbox: true, tsxCache: undefined },
+          onLine: (l) => {
+            lines.push(l.text);
+            return 'continue';
+          },
+        });
+        expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
+        expect(lines).toEqual(['{"results":[{"content":"1: A"}]}']);
+        expect(await readdir(closed)).toEqual([]);
+      } finally {
+        process.env.TMPDIR = saved;
+        await rm(closed, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('reports a program killed by a signal as killed by it', async () => {
     const dir = await makeCourse(scratch, 'killed-by-signal');
     const result = await runProgram({

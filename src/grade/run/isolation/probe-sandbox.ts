@@ -3,11 +3,13 @@
 // grader process and remembered, since the answer does not change while it runs.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../../course/stages.ts';
 import { programEnv } from './program-env.ts';
 import { SANDBOX_INIT, sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
 import { sandboxLayout } from './sandbox-layout.ts';
+import { bindableTmpdir, closedToOthers, SANDBOX_USER } from './sandbox-user.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
 export type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
@@ -19,13 +21,15 @@ const PROBE_TIMEOUT_MS = 10_000;
 const probes = new Map<string, Promise<SandboxProbe>>();
 
 // Starts a trivial sandbox (Node printing its version, in the layout every program gets) with `bwrap` found
-// on the grader's PATH; the answer is remembered per PATH.
+// on the grader's PATH; the answer is remembered per PATH and temp dir.
 export function probeSandbox(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
   const path = env.PATH ?? '';
-  let probe = probes.get(path);
+  // The temp dir matters too, to a grader run as root (below).
+  const key = `${path}\0${tmpdir()}`;
+  let probe = probes.get(key);
   if (probe === undefined) {
     probe = run(path);
-    probes.set(path, probe);
+    probes.set(key, probe);
   }
   return probe;
 }
@@ -49,12 +53,27 @@ async function run(path: string): Promise<SandboxProbe> {
   let layout: SandboxLayout;
   try {
     // The reference's layout: the package root as the working directory, its snapshots hidden.
-    layout = sandboxLayout({ dir: packageRoot(), id: 'probe', files: [] });
+    layout = sandboxLayout({
+      dir: packageRoot(),
+      id: 'probe',
+      files: [],
+      ...(SANDBOX_USER === undefined ? {} : { unprivileged: true }),
+    });
   } catch (error) {
     return {
       available: false,
       reason: `the sandbox's layout cannot be found: ${(error as Error).message}`,
       fix: 'report this as a bug in theinference',
+    };
+  }
+  // Run as the sandboxes are (sandbox-user.ts): as nobody, for a grader run as root, who must be able to enter the
+  // temp dir where the staged copies are made.
+  const closed = SANDBOX_USER === undefined ? undefined : closedToOthers(bindableTmpdir());
+  if (closed !== undefined) {
+    return {
+      available: false,
+      reason: `the grader runs as root, so it starts its sandboxes as nobody (no process count holds for root), and nobody cannot enter ${closed}, where its staged copies would be`,
+      fix: 'give it a temp dir every user can enter (TMPDIR=/tmp, the default), or run the grader as a user other than root',
     };
   }
   const args = [...sandboxArgs(layout), ...SANDBOX_INIT, process.execPath, '--version'];
@@ -107,8 +126,13 @@ function exitOf(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    // A session of its own, as every sandbox has: what it leaves is found by it.
-    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    // A session of its own, as every sandbox has: what it leaves is found by it. As nobody for a root grader.
+    const child = spawn(command, args, {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+      ...(SANDBOX_USER ?? {}),
+    });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

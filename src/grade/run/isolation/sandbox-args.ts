@@ -22,12 +22,14 @@ export type SandboxLayout = {
   packageFiles: string[];
   // System paths: symlinks recreated as they are (merged /usr), paths bound read-only.
   system: { symlinks: Array<{ target: string; path: string }>; readOnly: string[] };
-  // The process's TMPDIR: an empty tmpfs mounted here, gone with the sandbox.
+  // The process's TMPDIR: an empty tmpfs mounted here, gone with the sandbox. It is the only place the process can
+  // write, its tsx transform cache included (tsx keeps it in `<TMPDIR>/tsx-<euid>`): no host directory is bound
+  // writable, so whatever a program writes is held to these bytes and never reaches the host's disk.
   tmp: string;
   // Bytes the TMPDIR may hold.
   tmpBytes: number;
-  // A host directory bound read-write as `<tmp>/<name>`: the tsx transform cache the command's processes share.
-  tsxCache?: { dir: string; name: string };
+  // Run as an unprivileged host user (isolation/sandbox-user.ts): the program is uid 0 inside all the same.
+  unprivileged?: boolean;
 };
 
 // What follows sandboxArgs, before the command: the sandbox's first process (pid 1 of its PID namespace) is a shell
@@ -35,7 +37,11 @@ export type SandboxLayout = {
 // bwrap's own init would). bwrap's own init is not used: bwrap exits as soon as that init reports the command's
 // exit, before the init is reaped, which leaves it orphaned, a zombie (`<defunct>`) for the system's init to reap
 // (a container's or a VM's may never do it). With --as-pid-1, bwrap waits for its one child, the shell.
-export const SANDBOX_INIT = ['--as-pid-1', '--', '/bin/sh', '-c', '"$@"; exit $?', 'sh'];
+// The shell alone, for a command that must come before it (program-limits.ts's, which closes the descriptors the
+// grader inherited before pid 1 is the shell: pid 1's descriptors are in reach of the program, /proc/1/fd).
+export const INIT_SHELL = ['/bin/sh', '-c', '"$@"; exit $?', 'sh'];
+export const AS_PID_1 = ['--as-pid-1', '--'];
+export const SANDBOX_INIT = [...AS_PID_1, ...INIT_SHELL];
 
 // A read-only bind: what the host has at `source`, shown at `dest`.
 export type Bind = { source: string; dest: string };
@@ -52,6 +58,7 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     'ALL',
     // The grader dying (even of SIGKILL) takes the sandbox with it.
     '--die-with-parent',
+    ...(layout.unprivileged === true ? ['--uid', '0', '--gid', '0'] : []),
     '--proc',
     '/proc',
     '--dev',
@@ -76,7 +83,6 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     if (!shownAsItself(binds, file)) args.push('--ro-bind', file, file);
   }
   args.push('--size', String(layout.tmpBytes), '--tmpfs', layout.tmp);
-  if (layout.tsxCache !== undefined) args.push('--bind', layout.tsxCache.dir, join(layout.tmp, layout.tsxCache.name));
   args.push('--chdir', layout.dir);
   return args;
 }

@@ -91,13 +91,13 @@ function realModulesOf(specifier: string): string | undefined {
 // The layout of one program process: `dir` is its working directory (a real path), `stage` the grader's staged copy
 // of it when it is a submission, `id` names its TMPDIR (a tmpfs inside the sandbox,
 // `/tmp/theinference-run-<id>/tmp`, nothing on the host), `files` the grader package's files it runs (a standby
-// bootstrap), `tsxCache` the directory it shares its tsx transform cache through, as `<tmp>/<name>`.
+// bootstrap).
 export function sandboxLayout(options: {
   dir: string;
   stage?: string;
   id: string;
   files: string[];
-  tsxCache?: { dir: string; name: string };
+  unprivileged?: boolean;
 }): SandboxLayout {
   const paths = hostPaths();
   const dir = realpathSync(options.dir);
@@ -116,9 +116,7 @@ export function sandboxLayout(options: {
     system: paths.system,
     tmp: join(parent, `theinference-run-${options.id}`, 'tmp'),
     tmpBytes: TMP_BYTES,
-    ...(options.tsxCache === undefined
-      ? {}
-      : { tsxCache: { dir: realpathSync(options.tsxCache.dir), name: options.tsxCache.name } }),
+    ...(options.unprivileged === true ? { unprivileged: true } : {}),
   };
 }
 

@@ -7,10 +7,10 @@
 // content changed; removed once nothing holds it, and by the exit hook if the grader dies first.
 import { realpath } from 'node:fs/promises';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { track, untrack } from '../live-groups.ts';
 import { readSubmission, type Submission } from './read-submission.ts';
+import { bindableTmpdir, SANDBOX_USER } from './sandbox-user.ts';
 
 // The directory in the staged copy where the grader's own runtime packages are mounted (sandbox-layout.ts).
 export const MODULES_MOUNT = 'node_modules';
@@ -71,8 +71,10 @@ export function submissionDir(dir: string): Promise<string> {
 function stageOf(dir: string): Stage {
   let stage = STAGES.get(dir);
   if (stage !== undefined) return stage;
-  const made = mkdtemp(join(tmpdir(), 'theinference-stage-')).then(async (path) => {
+  const made = mkdtemp(join(bindableTmpdir(), 'theinference-stage-')).then(async (path) => {
     await mkdir(join(path, MODULES_MOUNT));
+    // A sandbox run as another user (sandbox-user.ts) reads the copy as that user.
+    if (SANDBOX_USER !== undefined) await chmod(path, 0o755);
     return path;
   });
   stage = { made, holders: 0, digest: undefined, filling: made.then(() => undefined) };
@@ -119,13 +121,16 @@ async function fill(path: string, submission: Submission): Promise<void> {
     if (entry !== MODULES_MOUNT) await rm(join(path, entry), { recursive: true, force: true });
   }
   const made = new Set<string>([path]);
+  const makeDir = async (dir: string): Promise<void> => {
+    if (made.has(dir)) return;
+    await makeDir(dirname(dir));
+    await mkdir(dir);
+    await chmod(dir, 0o755);
+    made.add(dir);
+  };
   for (const file of submission.files) {
     const target = join(path, file.path);
-    const parent = dirname(target);
-    if (!made.has(parent)) {
-      await mkdir(parent, { recursive: true, mode: 0o755 });
-      made.add(parent);
-    }
+    await makeDir(dirname(target));
     const mode = file.executable ? 0o755 : 0o644;
     await writeFile(target, file.data, { mode });
     await chmod(target, mode);

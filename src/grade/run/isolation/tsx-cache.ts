@@ -4,7 +4,9 @@
 // (which, run from its sources, has its own `<os.tmpdir()>/tsx-<euid>`), not the reference (`snapshot` makes one of
 // its own), not another submission, not the next run. So each command makes its own, `theinference-tsx-<random>`
 // in the grader's temp dir, shared by its processes (a one-off run's, a watch session's across its runs) and removed
-// with it.
+// with it. That holds for processes run with `--isolation off`; a sandboxed one compiles into a cache in its own
+// tmpfs instead, gone with it, since a directory shared through the host would let a program fill the host's disk
+// (program-process.ts).
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';

@@ -32,6 +32,12 @@ async function pidsOf(marker: string): Promise<number[]> {
   return pids;
 }
 
+// Whether the process `pid` is still alive: neither gone nor a zombie.
+async function stillAlive(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat !== undefined && !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+}
+
 describe("attack 4: reading the grader's environment (tokens, GITHUB_ENV, NODE_OPTIONS)", () => {
   const SECRETS = {
     ANTHROPIC_API_KEY: 'sk-ant-canary-4',
@@ -122,8 +128,10 @@ describe('attack 6: a setsid, double-forked watcher that rewrites --output once 
         .poll(() => readFile(join(dir, 'results.json'), 'utf8').then((t) => JSON.parse(t).status), { timeout: 10_000 })
         .toBe('pass');
     } finally {
-      // Ours to end: started by this test's hostile program.
-      for (const pid of await pidsOf(MARKER)) process.kill(pid, 'SIGKILL');
+      // Ours to end: started by this test's hostile program. Killed, each is gone (or a zombie) only a moment later.
+      const pids = await pidsOf(MARKER);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      await expect.poll(async () => (await Promise.all(pids.map(stillAlive))).some(Boolean)).toBe(false);
     }
   });
 });

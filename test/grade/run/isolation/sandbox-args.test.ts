@@ -1,6 +1,6 @@
 // What a program process sees in the sandbox, decided from its layout alone: every namespace and no capability,
 // the course read-only, the grader package hidden but for what the process runs (its snapshots never visible,
-// wherever it is installed), an empty TMPDIR, the command's tsx cache.
+// wherever it is installed), an empty TMPDIR, and no host directory it can write (not even a tsx cache).
 import { describe, expect, it } from 'vitest';
 import { hiddenPaths, sandboxArgs, type SandboxLayout } from '../../../../src/grade/run/isolation/sandbox-args.ts';
 
@@ -21,10 +21,12 @@ function operations(args: string[]): string[] {
   const ops: string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
-    if (['--ro-bind', '--bind', '--symlink'].includes(arg)) {
+    if (['--ro-bind', '--bind', '--ro-bind-fd', '--bind-fd', '--dev-bind', '--symlink'].includes(arg)) {
       ops.push(`${arg.slice(2)} ${args[i + 1]} ${args[i + 2]}`);
       i += 2;
-    } else if (['--tmpfs', '--remount-ro', '--proc', '--dev', '--chdir', '--size', '--cap-drop'].includes(arg)) {
+    } else if (
+      ['--tmpfs', '--remount-ro', '--proc', '--dev', '--chdir', '--size', '--cap-drop', '--uid', '--gid'].includes(arg)
+    ) {
       ops.push(`${arg.slice(2)} ${args[i + 1]}`);
       i += 1;
     } else ops.push(arg.slice(2));
@@ -46,8 +48,8 @@ describe('sandboxArgs', () => {
     expect(ops).toContain('proc /proc');
   });
 
-  it('binds the system, the course and the grader files it runs read-only; the TMPDIR is a sized tmpfs; the cache is the one writable bind', () => {
-    const ops = operations(sandboxArgs(layout({ tsxCache: { dir: '/tmp/theinference-tsx-1', name: 'tsx-0' } })));
+  it('binds the system, the course and the grader files it runs read-only; the TMPDIR is a sized tmpfs, and nothing is writable', () => {
+    const ops = operations(sandboxArgs(layout({})));
     expect(ops.filter((o) => /^(ro-bind|bind|symlink|tmpfs|size|remount-ro|chdir) /.test(o))).toEqual([
       'symlink usr/bin /bin',
       'ro-bind /usr /usr',
@@ -58,9 +60,9 @@ describe('sandboxArgs', () => {
       'ro-bind /opt/grader/dist/grade/run/standby.js /opt/grader/dist/grade/run/standby.js',
       'size 1024',
       'tmpfs /tmp/theinference-run-1/tmp',
-      'bind /tmp/theinference-tsx-1 /tmp/theinference-run-1/tmp/tsx-0',
       'chdir /home/me/course',
     ]);
+    expect(ops.filter((o) => /^(bind|bind-fd|dev-bind) /.test(o))).toEqual([]);
   });
 
   it('hides a grader installed in the course, snapshots and sources alike, and brings back only what it runs', () => {
@@ -122,6 +124,20 @@ describe('sandboxArgs with a staged submission', () => {
       'ro-bind /opt/grader/dist/grade/run/standby.js /opt/grader/dist/grade/run/standby.js',
       'tmpfs /tmp/theinference-run-1/tmp',
     ]);
+  });
+
+  it('run as another user, is uid 0 inside, and binds the same, read-only', () => {
+    const ops = operations(
+      sandboxArgs(
+        layout({
+          stage: { copy: '/tmp/theinference-stage-1', modules: '/opt/grader/node_modules' },
+          unprivileged: true,
+        }),
+      ),
+    );
+    expect(ops).toContain('ro-bind /tmp/theinference-stage-1 /home/me/course');
+    expect(ops).toEqual(expect.arrayContaining(['uid 0', 'gid 0']));
+    expect(ops.filter((o) => /^(bind|bind-fd|dev-bind) /.test(o))).toEqual([]);
   });
 
   it('hides a grader installed separately (a CI job) wherever its node_modules is shown, bringing back what it runs where it is', () => {

@@ -1,0 +1,54 @@
+// What each program process may use, and the command that holds it to that: memory (RLIMIT_DATA, which bounds
+// Node's heap and its buffers alike, where RLIMIT_AS would stop Node reserving its address space at start), the
+// size of any file it writes (RLIMIT_FSIZE: Node gets EFBIG), and in the sandbox the number of its processes and
+// threads (RLIMIT_NPROC, counted per user namespace, so per sandbox). Node cannot set a limit on a child, so a bash
+// started in its place sets them, closes every file descriptor the grader inherited (a CI runner's, a parent
+// shell's: Node's own are close-on-exec, these are not), and becomes the program with exec. Pure.
+
+// The memory when neither --memory nor THEINFERENCE_MEMORY_MIB says otherwise, and the least that starts Node
+// with tsx at all.
+export const DEFAULT_MEMORY_MIB = 1024;
+export const MIN_MEMORY_MIB = 256;
+// Where --memory is passed on to the program processes the grader starts (early standbys included): a CI job can
+// set it too; the flag wins.
+export const MEMORY_ENV = 'THEINFERENCE_MEMORY_MIB';
+// Processes and threads in one sandbox (Node alone runs about a dozen threads; a case's bash calls add a few each),
+// and the largest file a program may write.
+export const MAX_PROCESSES = 256;
+export const MAX_FILE_MIB = 64;
+
+// The limits of one program process.
+export type ProgramLimits = { memoryMiB: number; processes: number | undefined; fileMiB: number };
+
+// The limits for a process started with the grader's environment `env`, sandboxed or not. Without the sandbox no
+// process count is set: RLIMIT_NPROC would count every process of the user on the machine.
+export function programLimits(env: NodeJS.ProcessEnv, sandbox: boolean): ProgramLimits {
+  const named = Number(env[MEMORY_ENV]);
+  const memoryMiB = Number.isSafeInteger(named) && named >= MIN_MEMORY_MIB ? named : DEFAULT_MEMORY_MIB;
+  return { memoryMiB, processes: sandbox ? MAX_PROCESSES : undefined, fileMiB: MAX_FILE_MIB };
+}
+
+// bash's part: set each limit, soft and hard (so the program cannot raise it), close every descriptor above
+// stderr, then exec the program. The values come as arguments, never as text of the script.
+const SCRIPT = [
+  'ulimit -d "$1" -f "$2" || exit 126',
+  'if [ -n "$3" ]; then ulimit -u "$3" || exit 126; fi',
+  'shift 3',
+  'for fd in /proc/self/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done',
+  'exec "$@"',
+].join('\n');
+
+// The command that runs `command` under `limits` (bash's -d is in KiB, and -f in 1024-byte blocks outside POSIX
+// mode).
+export function limitedCommand(bash: string, limits: ProgramLimits, command: string[]): string[] {
+  return [
+    bash,
+    '-c',
+    SCRIPT,
+    'bash',
+    String(limits.memoryMiB * 1024),
+    String(limits.fileMiB * 1024),
+    limits.processes === undefined ? '' : String(limits.processes),
+    ...command,
+  ];
+}
