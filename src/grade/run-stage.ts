@@ -23,7 +23,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export async function runStage(options: RunOptions): Promise<RunReport> {
   const started = performance.now();
   const root = packageRoot();
-  await requireStage(root, options.stage);
+  const { mode } = await requireStage(root, options.stage);
   await checkCourseDir(options.dir);
   const selected = await planCases(root, options.stage, options.cases ?? [], options.shard);
   const jobs = options.jobs ?? defaultJobs();
@@ -37,6 +37,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const confinement = { sandbox: choice.sandbox, tsxCache: cache.dir };
   const common = {
     dir: options.dir,
+    mode,
     jobs,
     timeoutMs,
     env,

@@ -18,7 +18,7 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
   it.each([
     [
       ['test', '--stage', 'nope'],
-      "error: unknown stage 'nope'. Known stages: register-tools. Run `theinference stages` to list them.\n",
+      "error: unknown stage 'nope'. Known stages: agent-loop, register-tools. Run `theinference stages` to list them.\n",
     ],
     [
       ['test', '--stage', 'register-tools', '--jobs', '0'],
@@ -89,10 +89,12 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
 });
 
 describe('runCli stages', () => {
-  it('lists each stage with its case count', async () => {
+  it('lists each stage in course order with its title and case count', async () => {
     const { code, stdout } = await cli(['stages']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^register-tools {2}\d+ cases\n\nGrade one with: npx theinference test --stage <stage>\n$/);
+    expect(stdout).toMatch(
+      /^1 {2}agent-loop {6}Run the loop {10}\d+ cases\n2 {2}register-tools {2}Register the toolset {2}\d+ cases\n\nGrade one with: npx theinference test --stage <stage>\n$/,
+    );
   });
 });
 

@@ -1,9 +1,7 @@
 // A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
 import type { Case, Snapshot } from '../../course/types.ts';
-import { compareResults } from './compare-results.ts';
-import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
-import { hintFor } from './hints.ts';
 import { loadFailureHint } from './load-failure.ts';
+import { judgeOf } from './mode-judges.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
@@ -49,19 +47,16 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
   switch (o.kind) {
     case 'results': {
       if (snapshot === null) return noSnapshot(c).failure;
-      const failure = compareResults(c.data.calls, snapshot.results, o.results);
-      if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
-      const hint = hintFor({ call: failure.call, expected: failure.expected, received: failure.received });
-      return hint === undefined ? failure : { ...failure, hint: hint.text, hintCause: hint.cause };
+      return judgeOf(c).compare(c, snapshot.results, o.results);
     }
     case 'bad-line': {
       const when = early ? 'before running any case, the program' : 'the program';
       return { kind: 'bad-output', message: `${when} ${o.reason}${BAD_LINE_ADVICE}` };
     }
     case 'exited':
-      return exitFailure(c, o, early);
+      return judgeOf(c).exited(c, o, early);
     case 'timeout':
-      return timeoutFailure(c, o, !run.shared, early);
+      return judgeOf(c).timeout(c, o, !run.shared, early);
     case 'overflow':
       return {
         kind: 'bad-output',

@@ -2,6 +2,7 @@
 // at once (run-batch.ts runs one). A process that crashes, hangs or prints garbage mid-batch costs only the case in
 // flight; a case that runs long hands the rest of its batch back, so that hangs wait out their timeouts side by
 // side; and a program that cannot start is found once: every case gets that verdict and no other process starts.
+import type { DriverMode } from '../../course/stages.ts';
 import type { Confinement } from './program-process.ts';
 import { runBatch, type BatchCase, type BatchEnd, type CaseOutcome, type CaseRun } from './run-batch.ts';
 import { dealBatches } from './deal-batches.ts';
@@ -16,6 +17,8 @@ export const LINGERING_PER_JOB = 4;
 // What the pool runs, where, and who hears each case's outcome.
 export type PoolOptions = {
   dir: string;
+  // How program.ts runs the cases: the stage's driver mode (`dispatch` when absent).
+  mode?: DriverMode;
   cases: BatchCase[];
   jobs: number;
   timeoutMs: number;
@@ -83,6 +86,7 @@ export async function runBatches(options: PoolOptions): Promise<void> {
       const end = await runBatch(batch, {
         run: {
           dir: options.dir,
+          ...(options.mode === undefined ? {} : { mode: options.mode }),
           timeoutMs: options.timeoutMs,
           env: options.env,
           confinement: options.confinement,

@@ -3,6 +3,7 @@
 // lines as they stream, and noting from its progress lines which call of a case is running. How it is confined
 // (sandbox or process group, TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
+import type { DriverMode } from '../../course/stages.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { parseCallingLine } from './parse-result-line.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
@@ -55,6 +56,8 @@ export type ProgramResult = {
 // is confined, and who hears each line.
 export type ProgramRun = {
   dir: string;
+  // How program.ts runs the cases (`program.ts <mode> -`): the stage's driver mode, `dispatch` when absent.
+  mode?: DriverMode;
   cases: string[];
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
@@ -66,12 +69,18 @@ export type ProgramRun = {
 };
 
 // Where warm standby processes come from: each is taken once, for one batch, and never given back; only one
-// started for the same directory and confined the same way (sandboxed or not) is handed out.
-export type StandbySource = { take: (dir: string, sandbox: boolean) => Promise<ProgramProcess | undefined> };
+// started for the same directory, confined the same way (sandboxed or not) and waiting to run the same mode
+// (`dispatch` when not named) is handed out.
+export type StandbySource = {
+  take: (dir: string, sandbox: boolean, mode?: DriverMode) => Promise<ProgramProcess | undefined>;
+};
 
 // Runs the program on its cases; settles once the process and everything it started are dead and its temp dir gone.
 export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
-  const standby = run.signal?.aborted === true ? undefined : await run.standbys?.take(run.dir, run.confinement.sandbox);
+  const standby =
+    run.signal?.aborted === true
+      ? undefined
+      : await run.standbys?.take(run.dir, run.confinement.sandbox, run.mode ?? 'dispatch');
   let proc: ProgramProcess;
   try {
     // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
@@ -80,7 +89,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
       (await startProcess({
         dir: run.dir,
         env: run.env,
-        args: ['program.ts', 'dispatch', '-'],
+        args: ['program.ts', run.mode ?? 'dispatch', '-'],
         stdin: 'pipe',
         ...run.confinement,
       }));
