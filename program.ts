@@ -287,21 +287,18 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   };
   const server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
   await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
+  // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
+  const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
   const execute: Execute = async (name, input) => {
     const next = waiting[0];
     const call = `execute(${JSON.stringify(name)}, ${JSON.stringify(input)})`;
-    if (next === undefined) {
-      return {
-        content: `theinference's scripted execute: ${call} was called, but no tool_use is waiting for a result`,
-        is_error: true,
-      };
-    }
-    if (name !== next.name || canonical(input) !== canonical(next.input)) {
+    if (next === undefined) return refuse(`${call} was called, but no tool_use is waiting for a result`);
+    const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
+    if (!asks(next)) {
       const asked = `execute(${JSON.stringify(next.name)}, ${JSON.stringify(next.input)})`;
-      return {
-        content: `theinference's scripted execute: ${call} is not the call tool_use ${next.id} asks for, ${asked}`,
-        is_error: true,
-      };
+      const later = waiting.find(asks);
+      if (later === undefined) return refuse(`${call} is not the call tool_use ${next.id} asks for, ${asked}`);
+      return refuse(`${call} is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);
     }
     waiting.shift();
     const output = testCase.outputs[String(next.id)];

@@ -8,6 +8,7 @@
 // the caller closes the pool, killing whatever is left, however the command ends.
 import { availableParallelism } from 'node:os';
 import { courseDirFor } from '../course/find-course-dir.ts';
+import { stageOf } from '../course/stages.ts';
 import { defaultJobs } from '../grade/run/default-jobs.ts';
 import { defaultIsolationMode, isIsolationMode } from '../grade/run/isolation/isolation-mode.ts';
 import { findBwrap, probeSandbox } from '../grade/run/isolation/probe-sandbox.ts';
@@ -36,6 +37,8 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
     size: Math.min(jobs, availableParallelism()),
     sandbox,
     cache: 'course',
+    // The stage's program.ts mode: a standby waiting in another is never handed out.
+    mode: stageOf(flagValue(argv, '--stage') ?? '')?.mode ?? 'dispatch',
   });
   void pool.fill();
   return pool;

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
-import { packageRoot } from '../../course/stages.ts';
+import { packageRoot, stageOf } from '../../course/stages.ts';
 import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
@@ -72,7 +72,8 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     sandbox = choice.sandbox;
     if (choice.warning !== undefined) warnings.push(choice.warning);
   }
-  const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox });
+  const mode = stageOf(options.stage)?.mode ?? 'dispatch';
+  const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox, mode });
   const refill = (): void => void standbys.fill();
   // How long each case took when it last ran in a batch: each run balances its batches with it and updates it.
   const timings = new Map<string, number>();

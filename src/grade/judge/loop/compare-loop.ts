@@ -42,7 +42,7 @@ function firstDifference(data: LoopCaseFile, want: LoopRun, got: LoopRun): Diffe
       const last = want.requests.length;
       const ctx: LoopHintContext = { ...base, at: 'extra', index: k, expected: want.end, received: r };
       const stop = `turn ${last} ended with stop_reason ${stopReason(data, last)}, which ends the loop: it returns the conversation`;
-      return { ctx, message: `the loop sent request ${k + 1}, but the script has ${n} turns: ${stop}` };
+      return { ctx, message: `the loop sent request ${k + 1}, but the script has ${count(n, 'turn')}: ${stop}` };
     }
     const ctx: LoopHintContext = { ...base, at: 'missing', index: k, expected: e, received: got.end };
     const threw = threwOf(got.end);
@@ -110,11 +110,15 @@ export function describeConversation(e: unknown[], r: unknown[]): string {
   const i = e.findIndex((m, k) => !jsonEqual(m, r[k]));
   const at = i === -1 ? e.length : i;
   const role = (m: unknown) => (isEntry(m) && typeof m.role === 'string' ? m.role : 'none');
-  if (e.length !== r.length) {
-    const from = `message ${at + 1} is ${role(r[at]) === 'none' ? 'missing' : `a ${role(r[at])} message`}, expected ${role(e[at]) === 'none' ? 'none' : `a ${role(e[at])} message`}`;
-    return `${count(r.length, 'message')} where ${e.length} were expected; ${from}`;
-  }
-  return `message ${at + 1} of ${e.length} (${role(e[at])}) differs: ${describeDifference(e[at], r[at])}`;
+  const a = (m: unknown) =>
+    role(m) === 'none' ? 'none' : `${role(m) === 'assistant' ? 'an' : 'a'} ${role(m)} message`;
+  const differs = `message ${at + 1}${e.length === r.length ? ` of ${e.length}` : ''} (${role(e[at])}) differs: ${describeDifference(e[at], r[at])}`;
+  if (e.length === r.length) return differs;
+  const sameRole = role(e[at]) !== 'none' && role(e[at]) === role(r[at]);
+  const from = sameRole
+    ? differs
+    : `message ${at + 1} is ${role(r[at]) === 'none' ? 'missing' : a(r[at])}, expected ${a(e[at])}`;
+  return `${count(r.length, 'message')} where ${e.length} were expected; ${from}`;
 }
 
 function count(n: number, noun: string): string {

@@ -17,7 +17,7 @@ function standing(data: LoopCaseFile, call: number): string {
   const served = `after turn ${call - 1} of ${n} (stop_reason ${stopReason(data, call - 1)})`;
   if (call - 1 < n) return `${served}, before request ${call}`;
   if (call - 1 === n) return `${served}, the script's last, where the loop returns`;
-  return `after request ${call - 1}, past the script's ${n} turns (the fake API answered it with an error)`;
+  return `after request ${call - 1}, past the script's ${n} turn${n === 1 ? '' : 's'} (the fake API answered it with an error)`;
 }
 
 const inFlight = (o: Timeout | Exited): number | undefined =>

@@ -212,6 +212,7 @@ function toolResults(ctx: LoopHintContext): Hint | undefined {
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
   fieldDropped,
+  conversationCut,
   resultsSplit,
   assistantMissing,
   assistantTextOnly,
@@ -221,7 +222,6 @@ const RECOGNISERS: Recogniser[] = [
   stoppedOnText,
   keptGoing,
   throwEscaped,
-  conversationCut,
 ];
 
 // Names the mistake behind the first difference, or undefined when none is recognised.

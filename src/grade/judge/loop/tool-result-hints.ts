@@ -6,7 +6,9 @@ import { isEntry } from './loop-results.ts';
 
 type Json = Record<string, unknown>;
 
-// What program.ts's scripted execute answers a call that is not the one the model asked for next.
+// What program.ts's scripted execute answers a call that is not the one the model asked for next: a later block's
+// call made too early, or a call no block asks for.
+const CALLED_EARLY = /^theinference's scripted execute: execute\(.*\) is tool_use \S+'s call, made before/s;
 const SCRIPTED_REFUSAL = /^theinference's scripted execute: (execute\(.*?\)) (?:is not the call|was called, but no)/s;
 
 const results = (message: unknown): Json[] =>
@@ -63,6 +65,12 @@ function contentHint(data: LoopCaseFile, w: Json, g: Json): Hint | undefined {
     return hint(
       "the ToolOutput's JSON went in as the tool_result's content: send its text, content: output.content, not JSON.stringify(output)",
       'ToolOutput JSON as content',
+    );
+  }
+  if (CALLED_EARLY.test(text ?? '')) {
+    return hint(
+      "execute was called for a later tool_use before an earlier one: run a turn's tool_use blocks one after another, in the order they came (a tool may read what the one before it wrote)",
+      'tools run out of order',
     );
   }
   const refused = SCRIPTED_REFUSAL.exec(text ?? '');
