@@ -22,9 +22,13 @@ export type Stage = {
   // The files the student writes at this stage: `init --stage` writes the stub of each from course-template/, and a
   // course directory that holds them all has reached the stage (`test --previous` grades it).
   writes: string[];
+  // What the student writes in them, as the stage page names it.
+  entry: string;
+  // What makes a first case pass, for the line after `npm run watch` that init prints.
+  untilPass: string;
   // Directories of the package that `init` copies into a course directory at this stage (work of earlier lessons
-  // the stage builds on).
-  provides: string[];
+  // the stage builds on), and what they are to the student.
+  provides: { path: string; what: string }[];
   // The packages the course's code imports at this stage: the course's package.json depends on them.
   dependencies: string[];
   // The page with the stage's contract, in the package (a course directory has it in node_modules/theinference/).
@@ -39,6 +43,8 @@ export const STAGES: readonly Stage[] = [
     mode: 'loop',
     schema: 'agent-loop.schema.json',
     writes: ['src/agent-loop.ts'],
+    entry: 'runLoop',
+    untilPass: 'runLoop calls the model and runs its tools',
     provides: [],
     dependencies: ['@anthropic-ai/sdk'],
     doc: 'docs/stages/agent-loop.md',
@@ -49,7 +55,9 @@ export const STAGES: readonly Stage[] = [
     mode: 'dispatch',
     schema: 'case.schema.json',
     writes: ['src/execute.ts'],
-    provides: ['src/tools'],
+    entry: 'makeExecute',
+    untilPass: 'makeExecute routes the tools',
+    provides: [{ path: 'src/tools', what: 'the tools of the earlier stages' }],
     dependencies: ['fast-glob'],
     doc: 'docs/tools.md',
   },

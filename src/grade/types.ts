@@ -52,6 +52,9 @@ export type RunReport = {
   skipped?: number;
   // Things the student should know beyond the verdicts (the program leaks state between cases, say).
   warnings?: string[];
+  // With --previous: the reports of the earlier stages the course directory has reached, nearest first, graded
+  // after this one (src/grade/run-course.ts). Reporters show each stage apart.
+  previous?: RunReport[];
 };
 
 // What `theinference test` asks of src/grade/run-stage.ts (`runStage(options): Promise<RunReport>`).
@@ -83,4 +86,8 @@ export type RunOptions = {
   // How long each case took when it last ran in a batch, by name (ms): read to balance this run's batches so
   // that they finish together, and updated with what this run measures. Watch mode keeps one across runs.
   timings?: Map<string, number>;
+  // Grade the earlier stages the course directory has reached too, after this one (runCourse; runStage grades one).
+  previous?: boolean;
+  // Called as each stage's grading starts, with --previous (the first is `stage` itself).
+  onStageStart?: (stage: string, index: number, of: number) => void;
 };

@@ -51,7 +51,7 @@ describe('STAGES', () => {
       const r = packageRoot();
       expect(existsSync(join(r, 'cases', s.schema))).toBe(true);
       for (const file of s.writes) expect(existsSync(join(r, 'course-template', file)), file).toBe(true);
-      for (const dir of s.provides) expect(existsSync(join(r, dir)), dir).toBe(true);
+      for (const { path } of s.provides) expect(existsSync(join(r, path)), path).toBe(true);
       expect(existsSync(join(r, s.doc))).toBe(true);
       expect(DRIVER_MODES).toContain(s.mode);
     },

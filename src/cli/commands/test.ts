@@ -5,7 +5,8 @@ import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { progressLines } from '../../grade/report/pretty.ts';
-import { runStage } from '../../grade/run-stage.ts';
+import { allPassed, runCourse, stageReports } from '../../grade/run-course.ts';
+import { stageOf } from '../../course/stages.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -27,6 +28,7 @@ export type TestFlags = {
   output?: string;
   watch?: boolean;
   failed?: boolean;
+  previous?: boolean;
   isolation?: IsolationMode;
 };
 
@@ -73,13 +75,18 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     const line = progress(result);
     if (line !== undefined) io.stdout.write(`${line}\n`);
   };
-  const report = await runStage({
+  // With --previous, each stage's progress lines come under its name (none when the stage is graded alone).
+  const onStageStart = (stage: string, index: number, of: number): void => {
+    if (streaming) io.stdout.write(`${index === 0 ? '' : '\n'}${stageHeading(stage, index, of)}\n`);
+  };
+  const report = await runCourse({
     ...options,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
     ...(streaming ? { onCaseResult } : {}),
+    onStageStart,
   });
-  const recorded = await recordFailures(report);
-  const rerunCommand = report.failed > 0 ? rerunFailures(flags, report, recorded) : undefined;
+  const recorded = await Promise.all(stageReports(report).map(recordFailures));
+  const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (!(flags.reporter === 'pretty' && output === undefined)) {
     for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
@@ -94,7 +101,21 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
       `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`,
     );
   }
-  return report.failed > 0 ? 'fail' : 'pass';
+  return allPassed(report) ? 'pass' : 'fail';
+}
+
+// "── agent-loop (stage 1, Run the loop): graded after register-tools ──", above a stage's progress lines.
+export function stageHeading(stage: string, index: number, of: number): string {
+  const title = stageOf(stage)?.title;
+  const place = index === 0 ? `the stage, then ${of - 1} before it` : `before it, ${index} of ${of - 1}`;
+  return `── ${stage}${title === undefined ? '' : ` "${title}"`} (${place}) ──`;
+}
+
+// The commands that re-run the failures, one per stage that has any, joined by newlines.
+function rerunAll(flags: TestFlags, report: RunReport, recorded: boolean[]): string {
+  return stageReports(report)
+    .flatMap((r, i) => (r.failed > 0 ? [rerunFailures({ ...flags, stage: r.stage }, r, recorded[i])] : []))
+    .join('\n');
 }
 
 // The flags checked and turned into RunOptions; a bad value is a HarnessError saying what a good one is.
@@ -112,6 +133,7 @@ export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
       ? {}
       : { jobs: positiveInteger('--jobs', flags.jobs, 'program processes at once, e.g. --jobs 2') }),
     ...(flags.shard === undefined ? {} : { shard: parseShard(flags.shard) }),
+    ...(flags.previous === true ? { previous: true } : {}),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
 }
@@ -126,7 +148,7 @@ function positiveInteger(flag: string, text: string, what: string): number {
 // by name when there are few, else `--failed` (when `recorded`: the run's failures are on record in the course
 // directory), so the command stays short however many failed.
 export function rerunFailures(flags: TestFlags, report: RunReport, recorded = true): string {
-  const parts = ['npx', 'theinference', 'test', '--stage', flags.stage];
+  const parts = ['npx', 'theinference', 'test', '--stage', report.stage];
   if (flags.dir !== undefined) parts.push('--dir', flags.dir);
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
   const failed = report.cases.filter((r) => r.status === 'fail');

@@ -9,7 +9,7 @@ import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
-import { runStage } from '../../grade/run-stage.ts';
+import { runCourse, stageReports } from '../../grade/run-course.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
 import { progressLines, renderPretty } from '../../grade/report/pretty.ts';
 import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
@@ -127,10 +127,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       }
       write(renderProgress({ done, failed }, screen));
     };
-    runStage({ ...options, sandbox, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
+    runCourse({ ...options, sandbox, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
       (report) => {
         refill();
-        if (!signal.aborted) void recordFailures(report);
+        if (!signal.aborted) for (const r of stageReports(report)) void recordFailures(r);
         dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
       },
       (error: unknown) => {

@@ -191,7 +191,7 @@ function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] 
     current: undefined,
     lastFailed: verdict.failedNames,
     verdicts: { ...state.verdicts, [key]: verdict },
-    exitCode: report.failed > 0 ? 1 : 0,
+    exitCode: verdict.failed > 0 ? 1 : 0,
   };
   return [next, [{ type: 'show-report', report, comparison }, ...idleScreen(next)]];
 }

@@ -1,3 +1,4 @@
+import { STAGES } from '../../course/stages.ts';
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
@@ -5,19 +6,26 @@ import { visibleText } from './visible-text.ts';
 
 // Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
 // plus the stage and the counts. Keys are written in this order, always present (null when empty).
+// With earlier stages graded too (--previous): version 3, each test's `task_id` its stage's place in the course (the
+// tasks of Exercism's version 3), the counts over every stage, and each stage's own in `stages`.
 export type JsonReport = {
-  version: 2;
+  version: 2 | 3;
   status: CaseStatus;
   message: string | null;
   stage: string;
   passed: number;
   failed: number;
+  stages?: JsonStage[];
   tests: JsonTest[];
 };
+
+// One stage of a run that graded several.
+export type JsonStage = { stage: string; task_id: number; passed: number; failed: number };
 
 // One case in results.json.
 export type JsonTest = {
   name: string;
+  task_id?: number;
   status: CaseStatus;
   message: string | null;
   output: string | null;
@@ -36,25 +44,37 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
 // The report as a results.json value. `error` (Exercism: "the tests did not run correctly") only when every
 // case errored, e.g. a program that does not compile; its message is then the first case's diagnosis.
 export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): JsonReport {
-  const tests = report.cases.map((c): JsonTest => {
-    const status = caseStatus(c);
-    return {
-      name: plainText(c.name),
-      status,
-      message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
-      output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
-    };
-  });
-  const first = report.cases[0];
+  const stages = [report, ...(report.previous ?? [])];
+  const several = stages.length > 1;
+  const taskId = (stage: string) => STAGES.findIndex((s) => s.slug === stage) + 1;
+  const tests = stages.flatMap((r) =>
+    r.cases.map((c): JsonTest => {
+      const status = caseStatus(c);
+      return {
+        name: plainText(c.name),
+        ...(several ? { task_id: taskId(r.stage) } : {}),
+        status,
+        message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
+        output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
+      };
+    }),
+  );
+  const first = stages.flatMap((r) => r.cases)[0];
   const allErrored = first !== undefined && tests.every((t) => t.status === 'error');
   const status: CaseStatus = allErrored ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
+  const sum = (key: 'passed' | 'failed') => stages.reduce((n, r) => n + r[key], 0);
   return {
-    version: 2,
+    version: several ? 3 : 2,
     status,
     message: allErrored ? plainText(ctx.diagnose(first)) : null,
     stage: report.stage,
-    passed: report.passed,
-    failed: report.failed,
+    passed: sum('passed'),
+    failed: sum('failed'),
+    ...(several
+      ? {
+          stages: stages.map((r) => ({ stage: r.stage, task_id: taskId(r.stage), passed: r.passed, failed: r.failed })),
+        }
+      : {}),
     tests,
   };
 }

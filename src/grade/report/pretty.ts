@@ -6,6 +6,7 @@ import { painter } from './paint.ts';
 import { renderGroup } from './render-group.ts';
 import type { CaseResult, RunReport } from '../types.ts';
 import { visibleText } from './visible-text.ts';
+import { renderStages } from './pretty-stages.ts';
 
 // One line for a case whose verdict just arrived.
 export function renderProgressLine(result: CaseResult, options: { color: boolean }): string {
@@ -22,8 +23,15 @@ export function progressLines(options: { color: boolean }): (result: CaseResult)
   return (result) => (result.status === 'pass' || isFirst(result) ? renderProgressLine(result, options) : undefined);
 }
 
-// The end of a run: failures in full, warnings, and the summary.
-export function renderPretty(report: RunReport, options: { color: boolean; rerunCommand?: string }): string {
+// The end of a run: failures in full, warnings, and the summary. With earlier stages graded too (--previous), each
+// stage's part, then the whole run's counts (pretty-stages.ts). `ofStages`: this is one stage's part of that.
+export function renderPretty(
+  report: RunReport,
+  options: { color: boolean; rerunCommand?: string; ofStages?: boolean },
+): string {
+  if (report.previous !== undefined && report.previous.length > 0 && options.ofStages !== true) {
+    return renderStages(report, options);
+  }
   const c = painter(options.color);
   const failures = report.cases.filter((r) => r.status === 'fail');
   const blocks: string[] = [];
@@ -45,10 +53,14 @@ export function renderPretty(report: RunReport, options: { color: boolean; rerun
     ` ${c.dim('Stage')}  ${report.stage}`,
     ` ${c.dim('Cases')}  ${counts.join(c.dim(' | '))} ${c.dim(`(${total})`)}`,
     ` ${c.dim('Time')}   ${(report.durationMs / 1000).toFixed(2)} s`,
+  ];
+  // The whole run's counts end it, once: a stage's part has none of its own.
+  if (options.ofStages === true) return `\n${[...blocks, summary.join('\n')].join('\n\n')}\n`;
+  summary.push(
     '',
     // Alone on its line and never coloured, for scripts and for people skimming a log.
     `${report.passed} passed, ${report.failed} failed`,
-  ];
+  );
   if (total === 0) summary.push('No case was selected (an empty shard?).');
   if (options.rerunCommand !== undefined && report.failed > 0) {
     summary.push('', 'Re-run just the failures:', options.rerunCommand);
