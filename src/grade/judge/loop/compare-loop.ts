@@ -44,7 +44,15 @@ function firstDifference(data: LoopCaseFile, want: LoopRun, got: LoopRun): Diffe
       const stop = `turn ${last} ended with stop_reason ${stopReason(data, last)}, which ends the loop: it returns the conversation`;
       return { ctx, message: `the loop sent request ${k + 1}, but the script has ${count(n, 'turn')}: ${stop}` };
     }
-    const ctx: LoopHintContext = { ...base, at: 'missing', index: k, expected: e, received: got.end };
+    // The diff shows how the request never sent would have ended, and how the loop ended instead.
+    const shown = k === 0 ? 1 : 2;
+    const ctx: LoopHintContext = {
+      ...base,
+      at: 'missing',
+      index: k,
+      expected: tailOf(e, shown),
+      received: tailOf(got.end, 2),
+    };
     const threw = threwOf(got.end);
     const ended = threw === undefined ? 'returned' : `threw (${short(threw, 120)})`;
     const why =
@@ -123,4 +131,12 @@ export function describeConversation(e: unknown[], r: unknown[]): string {
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+// The last `n` messages of a request or a returned conversation, to show in a diff; anything else as it is.
+function tailOf(entry: unknown, n: number): unknown {
+  const messages = requestOf(entry)?.messages;
+  if (Array.isArray(messages)) return { request: { messages: messages.slice(-n) } };
+  const returned = returnedOf(entry);
+  return returned === undefined ? entry : { returned: returned.slice(-n) };
 }
