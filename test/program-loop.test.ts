@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLoopCase } from '../program.ts';
 import { runLoop } from '../src/agent-loop.ts';
+import { wholeRequests } from '../src/grade/judge/loop/loop-results.ts';
 import type { Execute, LoopRequest } from '../src/index.ts';
 import { REPO } from './support/reference-course.ts';
 
@@ -44,15 +45,16 @@ const run = (loop: Loop, testCase: object = twoReads) =>
   runLoopCase(testCase as Parameters<typeof runLoopCase>[0], loop as never).then(
     (results) => JSON.parse(JSON.stringify(results)) as Record<string, unknown>[],
   );
-const messagesOf = (entry: unknown) => (entry as { request: { messages: unknown[] } }).request.messages;
+// A request's messages, whole again (program.ts gives a later request's as the ones after the request before's).
+const messagesOf = (results: unknown[], k: number) =>
+  (wholeRequests(results.slice(0, k + 1))[k] as { request: { messages: unknown[] } }).request.messages;
 
 describe('runLoopCase: the fake Messages API', () => {
   it('serves the turns in order, records what each request asked for, and ends with the conversation', async () => {
     const results = await run(runLoop);
     expect(results).toHaveLength(3);
     expect(results[0]).toEqual({ request });
-    expect(messagesOf(results[1])).toEqual([
-      ...request.messages,
+    const added = [
       { role: 'assistant', content: [readA, readB] },
       {
         role: 'user',
@@ -61,10 +63,22 @@ describe('runLoopCase: the fake Messages API', () => {
           { type: 'tool_result', tool_use_id: 'toolu_b', content: 'disk on fire', is_error: true },
         ],
       },
-    ]);
+    ];
+    // Said once: the fields as the request before sent them, the messages after its messages.
+    expect(results[1]).toEqual({ request: { as_before: ['model', 'max_tokens', 'tools'], new_messages: added } });
     expect(results[2]).toEqual({
-      returned: [...messagesOf(results[1]), { role: 'assistant', content: [{ type: 'text', text: 'A and B.' }] }],
+      returned: [...request.messages, ...added, { role: 'assistant', content: [{ type: 'text', text: 'A and B.' }] }],
     });
+  });
+
+  it('records in full a field or messages that are not what the request before sent', async () => {
+    const forgetful: Loop = async (client, execute, req) => {
+      const conversation = (await runLoop(client, execute, req)) as unknown[];
+      const { tools: _, ...rest } = req;
+      return [conversation, await client.messages.create({ ...rest, messages: req.messages }).catch(() => null)];
+    };
+    const results = await run(forgetful);
+    expect(results[2]).toEqual({ request: { as_before: ['model', 'max_tokens'], messages: request.messages } });
   });
 
   it('records only what a request asked for: a streamed request reads as a plain one', async () => {
@@ -100,7 +114,7 @@ describe('runLoopCase: the fake Messages API', () => {
     };
     const results = await run(onceMore);
     expect(results).toHaveLength(4);
-    expect(messagesOf(results[2])).toHaveLength(4);
+    expect(messagesOf(results, 2)).toHaveLength(4);
     expect(results[3]?.threw).toMatch(
       /^BadRequestError: 400 .*theinference: request 3 is past the end of the script \(2 turns\)/,
     );

@@ -1,6 +1,8 @@
 // The loop mode's results as program.ts prints them (`program.ts loop`), read back: one entry per request the loop
 // sent, `{"request":{…}}` (or `{"other":"GET /x"}` for one that was not POST /v1/messages), then how the loop ended,
-// `{"returned":[…]}` or `{"threw":"…"}`. Pure.
+// `{"returned":[…]}` or `{"threw":"…"}`. A request after the first names in `as_before` the fields it sent as the
+// request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
+// request is whole again. Pure.
 import type { LoopCaseFile } from '../../../course/types.ts';
 
 type Entry = Record<string, unknown>;
@@ -11,7 +13,24 @@ export type LoopRun = { requests: unknown[]; end: unknown };
 export function splitLoopResults(results: unknown[]): LoopRun {
   const last = results.at(-1);
   const ended = isEntry(last) && ('returned' in last || 'threw' in last);
-  return { requests: ended ? results.slice(0, -1) : results, end: ended ? last : undefined };
+  return { requests: wholeRequests(ended ? results.slice(0, -1) : results), end: ended ? last : undefined };
+}
+
+// Each request entry with every field it sent, `as_before` and `new_messages` expanded from the request before it.
+export function wholeRequests(entries: unknown[]): unknown[] {
+  let before: Entry | undefined;
+  return entries.map((entry) => {
+    const request = requestOf(entry);
+    if (request === undefined) return entry;
+    const { as_before: same, new_messages: added, ...sent } = request;
+    const whole: Entry = { ...sent };
+    for (const key of Array.isArray(same) ? same : []) {
+      if (typeof key === 'string' && before !== undefined && key in before) whole[key] = before[key];
+    }
+    if (Array.isArray(added)) whole.messages = [...(Array.isArray(before?.messages) ? before.messages : []), ...added];
+    before = whole;
+    return { request: whole };
+  });
 }
 
 // The request a `{"request":…}` entry holds, or undefined for another entry.

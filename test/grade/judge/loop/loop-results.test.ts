@@ -1,6 +1,12 @@
 // Reading the loop mode's results back: the requests, and how the loop ended.
 import { describe, expect, it } from 'vitest';
-import { requestOf, returnedOf, splitLoopResults, threwOf } from '../../../../src/grade/judge/loop/loop-results.ts';
+import {
+  requestOf,
+  returnedOf,
+  splitLoopResults,
+  threwOf,
+  wholeRequests,
+} from '../../../../src/grade/judge/loop/loop-results.ts';
 
 describe('splitLoopResults', () => {
   it('splits the requests from the end', () => {
@@ -25,5 +31,24 @@ describe('requestOf, returnedOf, threwOf', () => {
     expect(returnedOf({ returned: null })).toBeUndefined();
     expect(threwOf({ threw: 'E' })).toBe('E');
     expect(threwOf({ returned: [] })).toBeUndefined();
+  });
+});
+
+describe('wholeRequests', () => {
+  it('expands a field sent as before and the new messages from the request before, and leaves a whole one as it is', () => {
+    const first = { request: { model: 'm', tools: [1], messages: ['a'] } };
+    expect(
+      wholeRequests([
+        first,
+        { other: 'GET /x' },
+        { request: { as_before: ['model', 'tools'], new_messages: ['b', 'c'] } },
+        { request: { as_before: ['model'], messages: ['z'] } },
+      ]),
+    ).toEqual([
+      first,
+      { other: 'GET /x' },
+      { request: { model: 'm', tools: [1], messages: ['a', 'b', 'c'] } },
+      { request: { model: 'm', messages: ['z'] } },
+    ]);
   });
 });
