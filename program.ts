@@ -34,8 +34,9 @@ type Case = { files?: Record<string, FileSpec>; calls: Call[] };
 // Awaited before each call with its number (from 1), the number of calls, and its tool.
 type BeforeCall = (call: number, of: number, tool: string) => Promise<void>;
 
-// The loop's one verb, as the course's code gives it: a tool name and the input the model sent.
-type Execute = (name: string, input: any) => Promise<unknown>;
+// The loop's one verb, as the course's code gives it: a tool name and the input the model sent; its output as it
+// is or as a promise (awaited either way).
+type Execute = (name: string, input: any) => unknown;
 type MakeExecute = (tools: any) => Execute;
 
 // The named exports of a module of the course directory (its path from here), failing as a static import would
@@ -85,6 +86,10 @@ export async function dispatch(testCase: Case, make?: MakeExecute, beforeCall?: 
 
 async function seed(sandbox: string, files: Record<string, FileSpec>): Promise<void> {
   for (const [path, spec] of Object.entries(files)) {
+    // dispatch is also called without parseCase (the recorder's replay worker): a path that names the sandbox
+    // itself or leaves it must never be written, whoever built the case.
+    const problem = seedPathProblem(path);
+    if (problem !== undefined) throw new Error(problem);
     const target = join(sandbox, path);
     // A seeded symlink may point anywhere (the escape cases point one at /etc), but nothing is written
     // through one that leads out of the sandbox.
@@ -162,9 +167,8 @@ function parseCase(text: string): Case {
       typeof spec === 'string' ||
       (isObject(spec) && (typeof spec.base64 === 'string' || typeof spec.symlink === 'string'));
     if (!ok) throw new Error(`"files"["${path}"] must be a string, {"base64": "…"} or {"symlink": "…"}`);
-    if (path === '' || path.startsWith('/') || path.split('/').includes('..')) {
-      throw new Error(`"files"["${path}"] must be a relative path inside the sandbox`);
-    }
+    const problem = seedPathProblem(path);
+    if (problem !== undefined) throw new Error(problem);
   }
   if (!Array.isArray(calls)) throw new Error('"calls" must be an array of { "tool": …, "input": {…} }');
   calls.forEach((call: unknown, i) => {
@@ -187,6 +191,19 @@ async function* caseSource(args: string[]): AsyncGenerator<{ where: string; read
   } else {
     for (const file of args) yield { where: file, read: () => readFile(file, 'utf8') };
   }
+}
+
+// Why a `files` key cannot be seeded, or undefined when it can: it must name a file below the sandbox, as
+// `src/a.ts` does. Empty, `.` or a trailing `/` name the sandbox or a directory (writing them fails with EISDIR);
+// an absolute path (`/x`, `C:\\x`, `\\x`) or `..` leaves it.
+function seedPathProblem(path: string): string | undefined {
+  const segments = path.split('/');
+  const bad =
+    /^(?:[A-Za-z]:|[\\/])/.test(path) ||
+    path.includes('\0') ||
+    segments.some((s) => s === '' || s === '.' || s === '..');
+  if (!bad) return undefined;
+  return `"files"[${JSON.stringify(path)}] must be a relative path inside the sandbox, naming a file (such as "src/a.ts"): not empty, not absolute, with no empty, "." or ".." segment`;
 }
 
 function fromStdin(args: string[]): boolean {

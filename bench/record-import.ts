@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCommand } from './run-command.ts';
+import { sharedDir } from './shared-dir.ts';
 import { summarise, type Summary } from './stats.ts';
 
 const SESSION = 'transcripts/claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl';
@@ -37,7 +38,7 @@ export async function measureImport(options: {
   log: (line?: string) => void;
 }): Promise<ImportBench | undefined> {
   const { packageRoot, runs, log } = options;
-  const session = resolve(packageRoot, '..', 'shared', SESSION);
+  const session = resolve(sharedDir(packageRoot), SESSION);
   if (!existsSync(session)) {
     log(`import: skipped, ${session} is absent`);
     return undefined;

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCommand } from './run-command.ts';
+import { sharedDir } from './shared-dir.ts';
 import { summarise, type Summary } from './stats.ts';
 
 const SESSION = 'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl';
@@ -28,7 +29,7 @@ export async function measureRecord(options: {
   log: (line?: string) => void;
 }): Promise<RecordBench | undefined> {
   const { packageRoot, runs, log } = options;
-  const shared = resolve(packageRoot, '..', 'shared', 'transcripts');
+  const shared = resolve(sharedDir(packageRoot), 'transcripts');
   if (!existsSync(join(shared, SESSION))) {
     log(`record: skipped, ${shared} is absent`);
     return undefined;

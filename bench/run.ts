@@ -5,7 +5,7 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,hangs,import,record,proxy]
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,hangs,import,record,record-hangs,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -17,10 +17,12 @@ import { freshTmp, profileSteps } from './profile.ts';
 import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
 import { measureHangs, type HangSample } from './hangs.ts';
 import { measureImport } from './record-import.ts';
+import { HANGING_COUNTS, measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
+import { REPLAY_BASH_MS } from '../src/record/record-transcripts.ts';
 import { measureWatch, type SaveSample } from './watch-latency.ts';
 
 const STAGE = 'register-tools';
@@ -36,7 +38,18 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
-const SECTIONS = ['cold', 'memory', 'profile', 'phases', 'watch', 'hangs', 'import', 'record', 'proxy'] as const;
+const SECTIONS = [
+  'cold',
+  'memory',
+  'profile',
+  'phases',
+  'watch',
+  'hangs',
+  'import',
+  'record',
+  'record-hangs',
+  'proxy',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const only = sections();
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -80,6 +93,7 @@ async function main(): Promise<void> {
   const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
   const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
   const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
+  const recordHangs = only.has('record-hangs') ? await measureRecordHangs({ packageRoot, log }) : [];
 
   const per = (name: string): number[] => times.get(name) ?? [];
   const ratio = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
@@ -155,6 +169,23 @@ async function main(): Promise<void> {
     log(`  record yield ≥ 40 % of calls       ${`${(100 * share).toFixed(1)} %`.padEnd(24)}${verdict(share >= 0.4)}`);
   }
 
+  // Linear: each hanging command waits out the replay's bound once, so the slope from the fewest to the most is
+  // about the bound (5 s) per command; replaying a window again without each dropped one makes it grow with N.
+  const [fewest, most] = [recordHangs[0], recordHangs.at(-1)];
+  if (fewest !== undefined && most !== undefined && most !== fewest) {
+    const slope = (most.ms - fewest.ms) / (most.commands - fewest.commands) / REPLAY_BASH_MS;
+    log(
+      '  record: each hanging command ≤ 1.2 × bound'.padEnd(TARGET_WIDTH) +
+        `${`${slope.toFixed(2)} × ${REPLAY_BASH_MS / 1000} s`.padEnd(24)}${verdict(slope <= 1.2)}`,
+    );
+    const growth = most.ms / fewest.ms;
+    const linear = most.commands / fewest.commands;
+    log(
+      `  record: ${most.commands} / ${fewest.commands} hanging ≤ ${linear} (N², ${linear ** 2})`.padEnd(TARGET_WIDTH) +
+        `${`${growth.toFixed(2)}`.padEnd(24)}${verdict(growth <= linear)}`,
+    );
+  }
+
   await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
   const results = {
     date: new Date().toISOString(),
@@ -170,6 +201,7 @@ async function main(): Promise<void> {
     hangs,
     import: imported,
     record: recorded,
+    recordHangs,
     proxy,
   };
   await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);

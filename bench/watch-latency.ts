@@ -8,7 +8,6 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { isCourseCache } from '../src/grade/run/isolation/tsx-cache.ts';
 import { copyCourse } from './course-copy.ts';
 
 // The verdict line every run of the pretty reporter ends its summary with.
@@ -87,9 +86,8 @@ export async function measureWatch(options: {
     child.stdin?.write('q\n');
     const result = await Promise.race([child, new Promise<null>((r) => setTimeout(() => r(null), timeoutMs))]);
     if (result === null) throw new Error('bench: watch mode did not exit after q');
-    // tsx's transform caches (the CLI's own tsx-<uid>, a course's) are kept in the OS temp dir on purpose; anything
-    // else is a leftover.
-    const left = (await readdir(graderTmp)).filter((name) => !/^tsx-\d+$/.test(name) && !isCourseCache(name));
+    // The CLI's own tsx cache (tsx-<uid>) is kept in the OS temp dir on purpose; anything else is a leftover.
+    const left = (await readdir(graderTmp)).filter((name) => !/^tsx-\d+$/.test(name));
     if (left.length > 0) throw new Error(`bench: watch mode left temp files behind: ${left.join(', ')}`);
     return samples;
   } finally {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `theinference` command: runs the compiled CLI when it is up to date, else the sources through tsx
 // (bin/find-cli.js), then hands over to runCli. A one-off `test` run's program processes are started before the
-// CLI is even loaded (src/cli/early-start.ts). The first Ctrl-C (or SIGTERM, SIGHUP) stops the run cleanly:
-// program processes killed, temp dirs removed.
+// CLI is even loaded (src/cli/early-start.ts). The first Ctrl-C (or SIGTERM, SIGHUP) stops the run cleanly, within
+// a second: program processes killed, temp dirs removed.
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { findCli } from './find-cli.js';
 
@@ -13,7 +13,21 @@ const { startEarly } = await import(pathToFileURL(cli.early).href);
 const standbys = startEarly(argv, process.cwd(), process.env);
 const { runCli } = await import(pathToFileURL(cli.entry).href);
 const interrupt = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => interrupt.abort());
+// A run stops well within this once its signal fires; should anything hold it longer, the grader exits anyway, and
+// its exit hook (src/grade/run/live-groups.ts) kills every program process and removes their temp dirs.
+const STOP_WITHIN_MS = 800;
+// Except `record --live`: its first Ctrl-C stops the agent, and what the agent did is then recorded, which takes
+// as long as the replays take. A second signal, there as anywhere, exits at once.
+const finishesAfterInterrupt = argv[0] === 'record' && argv.includes('--live');
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    interrupt.abort();
+    if (!finishesAfterInterrupt) setTimeout(() => process.exit(130), STOP_WITHIN_MS).unref();
+  });
+}
 // Whoever read our output is gone (a closed pipe): stop the run rather than die mid-cleanup.
 process.stdout.on('error', () => interrupt.abort());
 try {

@@ -12,7 +12,9 @@ export type HarnessErrorCode =
   | 'FILES_EXIST'
   | 'CANNOT_WRITE'
   | 'NO_RECORD'
-  | 'NO_SANDBOX';
+  | 'NO_SANDBOX'
+  | 'NO_REFERENCE'
+  | 'SUBMISSION_TOO_LARGE';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

@@ -1,7 +1,7 @@
-import type { Tools, ToolOutput } from './tools/index.ts';
+import type { Execute } from './contract.ts';
+import type { Tools } from './tools/index.ts';
 
-// The loop's one verb: a tool name the model chose and the input it sent.
-export type Execute = (name: string, input: any) => Promise<ToolOutput>;
+export type { Execute } from './contract.ts';
 
 // Routes each tool name (Anthropic's client-tool name and its text-editor alias) to a Tools method,
 // translating the model's snake_case input keys into the method's arguments.

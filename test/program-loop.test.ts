@@ -148,7 +148,7 @@ describe('runLoopCase: the scripted execute', () => {
       await client.messages.create({ ...req });
       const answers: unknown[] = [];
       for (const [name, input] of made)
-        answers.push(await execute(name, input).catch((e: Error) => `threw ${e.message}`));
+        answers.push(await Promise.resolve(execute(name, input)).catch((e: Error) => `threw ${e.message}`));
       return answers;
     };
   const answers = async (made: [string, unknown][]) => (await run(calls(made))).at(-1)?.returned;

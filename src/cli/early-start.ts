@@ -36,7 +36,6 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
     env,
     size: Math.min(jobs, availableParallelism()),
     sandbox,
-    cache: 'course',
     // The stage's program.ts mode: a standby waiting in another is never handed out.
     mode: stageOf(flagValue(argv, '--stage') ?? '')?.mode ?? 'dispatch',
   });

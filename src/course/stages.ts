@@ -63,6 +63,10 @@ export const STAGES: readonly Stage[] = [
   },
 ];
 
+// The packages the course's code imports at any stage: the grader gives a program its own copies of these, and no
+// others.
+export const COURSE_DEPENDENCIES: readonly string[] = [...new Set(STAGES.flatMap((s) => s.dependencies))];
+
 // One stage as `theinference stages` lists it: its place in the course (from 1) and its number of cases.
 export type StageInfo = Stage & { order: number; caseCount: number };
 

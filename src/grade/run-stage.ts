@@ -7,7 +7,8 @@ import { checkCourseDir } from './run/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
-import { openCourseCache } from './run/isolation/tsx-cache.ts';
+import { stageForRun } from './run/isolation/stage-submission.ts';
+import { openTsxCache } from './run/isolation/tsx-cache.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
@@ -33,7 +34,13 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   const choice =
     options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
   const warnings = new Set<string>(choice.warning === undefined ? [] : [choice.warning]);
-  const cache = await openCourseCache(options.dir, env);
+  // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.
+  const stage = await stageForRun(options.dir, choice.sandbox, root);
+  for (const warning of stage.warnings) warnings.add(warning);
+  const cache = await openTsxCache(env).catch(async (error: unknown) => {
+    await stage.release();
+    throw error;
+  });
   const confinement = { sandbox: choice.sandbox, tsxCache: cache.dir };
   const common = {
     dir: options.dir,
@@ -136,6 +143,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
     options.signal?.removeEventListener('abort', onAbort);
     const removed = await cache.close();
     if (removed !== undefined) warnings.add(removed);
+    await stage.release();
   }
   return warnings.size === 0 ? report : { ...report, warnings: [...warnings] };
 }

@@ -5,13 +5,15 @@
 //   steps (prepare-steps.ts) -> cases (build-cases.ts, replayed by replay-pool.ts) -> names, descriptions and
 //   sources (describe-case.ts) -> privacy check (redact.ts) -> snapshots and files (write-cases.ts) -> report
 import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
 import type { ImportedTranscript } from './types.ts';
 import type { CaseDraft, RecordOptions, TranscriptReport } from './record-types.ts';
-import { buildCases, type Built } from './replay/build-cases.ts';
+import { buildCases, type Built, candidates } from './replay/build-cases.ts';
 import { caseFileFor, defaultName } from './write/describe-case.ts';
 import { readFilesFrom, readWorkspace } from './seed/files-from.ts';
 import { prepareSteps, type Step } from './map/prepare-steps.ts';
 import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
+import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from './replay/replay-cache.ts';
 import { replayPool } from './replay/replay-pool.ts';
 import { reportFor } from './write/report.ts';
 import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write/write-cases.ts';
@@ -35,7 +37,13 @@ type Worked = {
   built: Built;
   redactor: Redactor;
   sources: RedactionSources;
+  // The replay was an earlier run's, of the same transcript with the same options and reference.
+  reused: boolean;
 };
+
+function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, object[k]])) as Pick<T, K>;
+}
 
 // Records every transcript: their cases are named, checked, snapshotted and written together.
 export async function recordTranscripts(
@@ -57,21 +65,46 @@ export async function recordTranscripts(
   const warnings: string[] = [];
   try {
     const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
+    const prepared = transcripts.map((transcript) => {
+      const sources = redactionSources(transcript, options);
+      const redactor = makeRedactor(sources);
+      return { transcript, sources, redactor, steps: prepareSteps(transcript, redactor) };
+    });
+    const of = prepared.reduce((n, p) => n + candidates(p.steps, options.bash), 0);
+    let replayed = 0;
+    // --files-from is a directory the key cannot see into: its replays are not kept.
+    const reference = given === undefined ? await referenceIdentity(options.root) : undefined;
     worked = await Promise.all(
-      transcripts.map(async (transcript) => {
+      prepared.map(async ({ transcript, sources, redactor, steps }) => {
         const filesFrom =
           given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
-        const sources = redactionSources(transcript, options);
-        const redactor = makeRedactor(sources);
-        const steps = prepareSteps(transcript, redactor);
+        const name = basename(transcript.files[0] ?? '');
+        const key =
+          reference === undefined
+            ? undefined
+            : replayKey({
+                reference,
+                transcript,
+                sources,
+                ...pick(options, ['sandbox', 'maxCalls', 'bash']),
+                REPLAY_BASH_MS,
+              });
+        const cached = key === undefined ? undefined : await readCachedBuild(options.dir, key);
+        if (cached !== undefined) {
+          replayed += candidates(steps, options.bash);
+          options.onProgress?.({ replayed, of, transcript: name });
+          return { transcript, steps, built: cached, redactor, sources, reused: true };
+        }
         const built = await buildCases(steps, {
           maxCalls: options.maxCalls,
           bash: options.bash,
           pool,
           ...(filesFrom === undefined ? {} : { filesFrom }),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onReplayed: () => options.onProgress?.({ replayed: ++replayed, of, transcript: name }),
         });
-        return { transcript, steps, built, redactor, sources };
+        if (key !== undefined && built.replayed.size > 0) await writeCachedBuild(options.dir, key, built);
+        return { transcript, steps, built, redactor, sources, reused: false };
       }),
     );
   } finally {

@@ -40,7 +40,13 @@ export type RecordOptions = {
   sandbox: boolean;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  // Told after each call replayed, for a progress line.
+  onProgress?: (progress: RecordProgress) => void;
 };
+
+// How far the replay is: calls replayed out of all the calls to replay (of every transcript), and the transcript
+// whose call was replayed last.
+export type RecordProgress = { replayed: number; of: number; transcript: string };
 
 // A call in the course's vocabulary, with where it came from and what the recording says it returned.
 export type MappedCall = {
@@ -111,4 +117,6 @@ export type TranscriptReport = {
   reproduced: number;
   // The first divergence of each kind, then the others, each group in the order of the calls.
   divergences: Divergence[];
+  // The replay was reused from an earlier run (a dry run) of the same transcript, options and reference.
+  reused?: true;
 };

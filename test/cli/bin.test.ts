@@ -101,4 +101,23 @@ describe('theinference (the binary)', () => {
     expect(exitCode).toBe(130);
     expect(stderr).toContain('interrupted: every program process was stopped and its temp directory removed');
   });
+
+  it('stops within a second of SIGTERM, mid-run, leaving nothing running and no temp dir', async () => {
+    const course = await makeCourse(scratch, 'hangs');
+    courses.push(course);
+    const args = ['test', '--stage', 'register-tools', '--jobs', '2', '--timeout', '600000'];
+    const grader = execa('node', [BIN, ...args], { cwd: course, env: env(), reject: false });
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      grader.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('✓ ')) resolve();
+      });
+    });
+    const sent = performance.now();
+    grader.kill('SIGTERM');
+    const { exitCode } = await grader;
+    expect(performance.now() - sent).toBeLessThan(1000);
+    expect(exitCode).toBe(130);
+  });
 });

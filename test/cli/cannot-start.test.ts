@@ -1,6 +1,6 @@
 // A program that cannot start, graded on the whole stage by the real binary: one verdict, under 40 lines of
 // pretty output, its error once and a hint naming the cause; and no temp dir left behind.
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
@@ -19,13 +19,19 @@ describe('a program that cannot start', () => {
       /^ {2}hint: \S+\/src\/execute\.ts:8:\d+ does not compile \(Expected "\)" but found ";"\): fix it and save/m,
     ],
     [
-      'a package not installed',
+      'a package the grader does not give the program (the course directory has it installed)',
       undefined,
       async (course) => {
-        await rm(join(course, 'node_modules'));
-        await mkdir(join(course, 'node_modules'));
+        const execute = join(course, 'src', 'execute.ts');
+        await writeFile(execute, `import 'left-pad';\n${await readFile(execute, 'utf8')}`);
+        await mkdir(join(course, 'node_modules', 'left-pad'));
+        await writeFile(
+          join(course, 'node_modules', 'left-pad', 'package.json'),
+          '{ "name": "left-pad", "main": "i.js" }',
+        );
+        await writeFile(join(course, 'node_modules', 'left-pad', 'i.js'), '');
       },
-      /^ {2}hint: the package `fast-glob` is not installed \(\S+\/src\/tools\/find-entries\.ts imports it\): run `npm install`/m,
+      /^ {2}hint: the package `left-pad` is not one the grader gives your program \(\S+\/src\/execute\.ts imports it\): your code is graded with Node's built-in modules and the course's own packages \(fast-glob\) only, never your node_modules/m,
     ],
     [
       'a missing src/execute.ts',

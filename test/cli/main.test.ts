@@ -1,6 +1,6 @@
 // The CLI in process, with injected streams: flags to options, outcomes and misuse to exit codes, reports to
 // stdout or to a file.
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../support/cli-in-process.ts';
@@ -168,20 +168,14 @@ describe('runCli test', () => {
 
 describe('runCli test --failed', () => {
   // A course whose node_modules is its own (the tools' fast-glob linked in), so that its record of failures is too.
-  async function course(scenario?: string): Promise<string> {
-    const dir = await makeCourse(scratch, scenario);
-    await rm(join(dir, 'node_modules'));
-    await mkdir(join(dir, 'node_modules'));
-    await symlink(join(REPO, 'node_modules', 'fast-glob'), join(dir, 'node_modules', 'fast-glob'), 'dir');
-    return dir;
-  }
+  const course = (scenario?: string): Promise<string> => makeCourse(scratch, scenario);
 
   it("re-runs only the last run's failures, from the record the run left in the course directory", async () => {
     const dir = await course('exits-non-zero');
     const first = await cli(['test', '--stage', 'register-tools', '--case', 'course-*'], dir);
     expect([first.code, first.stdout.split('\n')]).toEqual([1, expect.arrayContaining(['2 passed, 1 failed'])]);
     const record = JSON.parse(await readFile(failedRecordPath(dir, 'register-tools'), 'utf8')) as unknown;
-    expect(record).toEqual({ failed: ['course-bash-echo-hi'] });
+    expect(record).toEqual({ dir: await realpath(dir), failed: ['course-bash-echo-hi'] });
     const again = await cli(['test', '--stage', 'register-tools', '--failed'], join(dir, 'src'));
     expect(again.code).toBe(1);
     expect(again.stdout).toContain('✗ course-bash-echo-hi — ');
@@ -201,7 +195,10 @@ describe('runCli test --failed', () => {
   it('leaves out recorded names the stage no longer has', async () => {
     const dir = await course();
     await mkdir(dirname(failedRecordPath(dir, 'register-tools')), { recursive: true });
-    await writeFile(failedRecordPath(dir, 'register-tools'), '{ "failed": ["a-case-since-renamed"] }\n');
+    await writeFile(
+      failedRecordPath(dir, 'register-tools'),
+      `${JSON.stringify({ dir: await realpath(dir), failed: ['a-case-since-renamed'] })}\n`,
+    );
     const { code, stdout } = await cli(['test', '--stage', 'register-tools', '--failed'], dir);
     expect([code, stdout]).toEqual([0, expect.stringMatching(/had no failures: nothing to re-run/)]);
   });

@@ -4,8 +4,10 @@
 // says how to fix it. No temp dir or process is left behind.
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { recordCommand } from '../../src/cli/commands/record.ts';
 import { makeScratch, processRunning, REPO, type Scratch } from '../grade/course-fixture.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
@@ -84,6 +86,23 @@ describe('theinference record', () => {
     expect(await readFile(join(dir, CASE), 'utf8')).not.toBe(edited);
   });
 
+  it('reuses the replay of a dry run in the real run right after it, writing what a fresh run writes', async () => {
+    const course = await courseDir();
+    // A course directory set up with npm install: the cache goes under its node_modules/.cache/.
+    await mkdir(join(course, 'node_modules'));
+    const dry = await record(course, '--dry-run');
+    expect(dry.stdout).not.toContain('  replay    reused');
+    const real = await record(course);
+    expect(real.exitCode).toBe(0);
+    expect(real.stdout).toContain("  replay    reused: an earlier run's of the same transcript, options and reference");
+    const fresh = await courseDir();
+    expect((await record(fresh)).exitCode).toBe(0);
+    for (const file of [CASE, SNAPSHOT])
+      expect(await readFile(join(course, file), 'utf8')).toBe(await readFile(join(fresh, file), 'utf8'));
+    // Other options, another replay.
+    expect((await record(course, '--max-calls', '1', '--dry-run')).stdout).not.toContain('  replay    reused');
+  });
+
   it('with --dry-run, prints the cases and the report and writes nothing', async () => {
     const empty = await courseDir();
     const { exitCode, stdout } = await record(empty, '--dry-run', '--name', 'recorded-dry');
@@ -124,6 +143,21 @@ describe('theinference record', () => {
     expect(exitCode).toBe(2);
     if (typeof message === 'string') expect(stderr.trim()).toBe(message);
     else expect(stderr).toMatch(message);
+  });
+
+  it('on a terminal, says on stderr how far the replay is, then clears the line before the report', async () => {
+    const stdout = new PassThrough();
+    const stderr = Object.assign(new PassThrough(), { isTTY: true });
+    const err: string[] = [];
+    stderr.on('data', (c: Buffer) => err.push(c.toString()));
+    stdout.resume();
+    const flags = { operands: [TRANSCRIPT], stage: 'register-tools', dir: await courseDir(), dryRun: true };
+    const io = { cwd: scratch.root, env: { ...process.env, ...env() }, stdin: new PassThrough(), stdout, stderr };
+    expect(await recordCommand(flags, io)).toBe('pass');
+    // The first line at once, the last whatever the time since the one before, then the line cleared.
+    expect(err.join('')).toMatch(
+      /^\rreplaying: 1 of 2 calls \(50 %\), tool_heavy\.jsonl\u001b\[K(?:.*)\rreplaying: 2 of 2 calls \(100 %\), tool_heavy\.jsonl\u001b\[K\r\u001b\[K$/,
+    );
   });
 
   it('writes into the course directory it is run under, as `theinference test` grades it, not into a subdirectory', async () => {

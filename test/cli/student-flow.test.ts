@@ -3,6 +3,7 @@
 // which every case fails with the stub's message on one screen, the stub and a solution type-checked against the
 // types the package exports, then a correct src/execute.ts graded green from a subdirectory. One install is
 // shared by every step, so the steps run in order.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,7 +91,7 @@ describe("a student's first hour", () => {
     async () => {
       const reference = await readFile(join(REPO, 'src', 'execute.ts'), 'utf8');
       const header =
-        "import type { Tools, ToolOutput } from './tools/index.ts';\n\n// The loop's one verb: a tool name the model chose and the input it sent.\nexport type Execute = (name: string, input: any) => Promise<ToolOutput>;\n";
+        "import type { Execute } from './contract.ts';\nimport type { Tools } from './tools/index.ts';\n\nexport type { Execute } from './contract.ts';\n";
       expect(reference.startsWith(header)).toBe(true);
       await writeFile(
         join(course, 'src', 'execute.ts'),
@@ -107,6 +108,46 @@ describe("a student's first hour", () => {
     },
     STEP_TIMEOUT_MS,
   );
+
+  it("the course page's own skeleton, a plain switch returning without a promise, type-checks", async () => {
+    const skeleton = [
+      "import type { Execute, Tools } from 'theinference';",
+      '',
+      'export function makeExecute(tools: Tools): Execute {',
+      '  return (name, input: any) => {',
+      '    switch (name) {',
+      "      case 'Read':",
+      "      case 'view':",
+      '        return tools.view(input.path, input.view_range);',
+      "      case 'echo':",
+      '        return { content: input.text };',
+      '      default:',
+      '        return { content: `unknown tool: ${name}`, is_error: true };',
+      '    }',
+      '  };',
+      '}',
+      '',
+    ].join('\n');
+    const solution = await readFile(join(course, 'src', 'execute.ts'), 'utf8');
+    try {
+      await writeFile(join(course, 'src', 'execute.ts'), skeleton);
+      const { exitCode, stdout } = await run('npm', ['run', '--silent', 'typecheck'], course);
+      expect([exitCode, stdout]).toEqual([0, '']);
+    } finally {
+      await writeFile(join(course, 'src', 'execute.ts'), solution);
+    }
+  });
+
+  it('the installed package holds no reference dispatcher, and snapshot says where to run it', async () => {
+    const installed = join(course, 'node_modules', 'theinference');
+    for (const file of ['src/execute.ts', 'dist/execute.js', 'dist/execute.d.ts', 'dist/execute.js.map'])
+      expect(existsSync(join(installed, file)), file).toBe(false);
+    expect(await readFile(join(installed, 'dist', 'index.d.ts'), 'utf8')).not.toContain('execute');
+    const { exitCode, stderr } = await run('npx', ['theinference', 'snapshot', '--stage', 'register-tools'], course);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('replays the reference solution (src/execute.ts), which this copy of theinference');
+    expect(stderr).toContain('Run it in the course repository, a git checkout of theinference');
+  });
 
   it('the installed package exports recordExecute as theinference/record', async () => {
     const script = "const m = await import('theinference/record'); console.log(typeof m.recordExecute);";

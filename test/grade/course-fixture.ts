@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { REPO, writeInstalledCourse, writeLoopCourse, writeReferenceCourse } from '../support/reference-course.ts';
-import { isCourseCache, tsxCacheName } from '../../src/grade/run/isolation/tsx-cache.ts';
+import { tsxCacheName } from '../../src/grade/run/isolation/tsx-cache.ts';
 
 // This repository's root.
 export { REPO };
@@ -23,10 +23,9 @@ export async function makeScratch(): Promise<Scratch> {
   return { root, tmp, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
-// The tsx caches kept on purpose between runs, not leftovers: the grader's own (`tsx-<euid>`, when it runs from
-// its sources) and a course's (src/grade/run/isolation/tsx-cache.ts). Any other entry (a `theinference-*` dir
-// above all) is a leak.
-export const isTsxCache = (entry: string): boolean => entry === tsxCacheName() || isCourseCache(entry);
+// The tsx cache kept on purpose between runs, not a leftover: the grader's own (`tsx-<euid>`, when it runs from its
+// sources). Any other entry (a `theinference-*` dir above all: a command's tsx cache, a staged copy) is a leak.
+export const isTsxCache = (entry: string): boolean => entry === tsxCacheName();
 
 // Hooks for one test file: a scratch area made before its tests, TMPDIR pointed at its `tmp/` so every temp dir
 // the grader and its programs make lands there, `tmp/` checked empty after each test but for the tsx cache

@@ -1,7 +1,7 @@
 // --output checked before anything runs: a report that cannot be written is found out before the cases, not
 // after them.
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 
@@ -28,4 +28,11 @@ export async function checkOutputFile(cwd: string, output: string): Promise<stri
     throw bad(`is in ${parent}, where you cannot write: pick a directory you own.`);
   }
   return file;
+}
+
+// Removes whatever is at the report's path before the run starts (a link is removed, never followed), so that a run
+// that ends without a report (exit 2, a crash) leaves no file there: never an earlier report, nor one a submission
+// put there for the grader to leave in place (a committed, all-passing junit.xml).
+export async function clearOutputFile(file: string): Promise<void> {
+  await rm(file, { force: true });
 }

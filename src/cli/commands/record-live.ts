@@ -6,6 +6,7 @@
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { requireReference } from '../../course/reference.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { HarnessError } from '../../errors.ts';
 import { recordLiveSession, type LiveSession } from '../../record/live/record-live-session.ts';
@@ -19,6 +20,7 @@ import { write, type CommandIo, type Outcome } from './io.ts';
 export async function recordLiveCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const live = await checkLiveFlags(flags, io);
   await requireStage(io.root ?? packageRoot(), flags.stage);
+  await requireReference(io.root ?? packageRoot(), 'record --live');
   const say = (line: string): Promise<void> => write(io.stderr, `[theinference] ${line}\n`);
   const session = await recordLiveSession({
     workspace: live.workspace,

@@ -5,11 +5,14 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
+import { requireReference } from '../../course/reference.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/detect-format.ts';
 import { importTranscript } from '../../record/import-transcript.ts';
 import { recordTranscripts } from '../../record/record-transcripts.ts';
 import { renderReport } from '../../record/write/render-report.ts';
+import { progressLine } from '../../record/write/render-progress.ts';
+import type { RecordProgress } from '../../record/record-types.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
 import { formatCase } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -34,6 +37,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     return (await import('./record-loop.ts')).recordLoopCommand(flags, io);
   }
   const checked = await checkFlags(flags, io);
+  await requireReference(root, 'record');
   const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
   for (const file of flags.operands) {
@@ -52,6 +56,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     files: [given, ...transcript.files.slice(1)],
   }));
   const me = userInfo();
+  const progress = progressOn(io.stderr);
   const outcome = await recordTranscripts(transcripts, {
     stage: flags.stage,
     ...(flags.name === undefined ? {} : { name: flags.name }),
@@ -67,7 +72,8 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     force: flags.force === true,
     env: io.env,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
-  });
+    ...(progress === undefined ? {} : { onProgress: progress.show }),
+  }).finally(() => progress?.clear());
   io.signal?.throwIfAborted();
   for (const warning of outcome.warnings) await write(io.stderr, `warning: ${warning}\n`);
   const shown =
@@ -111,6 +117,28 @@ function readOnce(read: { given: string; transcript: ImportedTranscript }[]): { 
     return session === undefined;
   });
   return { once, notes };
+}
+
+// On a terminal, a line rewritten in place (at most ten times a second) saying how far the replay is; nothing
+// elsewhere, so a log or a pipe gets only the report.
+function progressOn(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+): { show: (p: RecordProgress) => void; clear: () => void } | undefined {
+  if (stream.isTTY !== true) return undefined;
+  let last = 0;
+  let shown = false;
+  return {
+    show: (p) => {
+      const now = Date.now();
+      if (now - last < 100 && p.replayed < p.of) return;
+      last = now;
+      shown = true;
+      stream.write(`\r${progressLine({ ...p, replayed: Math.min(p.replayed, p.of) })}\u001b[K`);
+    },
+    clear: () => {
+      if (shown) stream.write('\r\u001b[K');
+    },
+  };
 }
 
 type Checked = SharedFlags & { filesFrom?: string };

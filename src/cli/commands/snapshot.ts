@@ -18,6 +18,7 @@ import { painter } from '../../grade/report/paint.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { selectCases } from '../../grade/select-cases.ts';
+import { requireReference } from '../../course/reference.ts';
 import type { Case } from '../../course/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 
@@ -34,6 +35,7 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   const check = flags.check === true;
   const color = useColor(io);
   await requireStage(root, flags.stage);
+  await requireReference(root, 'snapshot');
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
   const isolation = await chooseSandbox(flags.isolation, io.env);

@@ -13,7 +13,7 @@ import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
-import { checkOutputFile } from './output-file.ts';
+import { checkOutputFile, clearOutputFile } from './output-file.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -46,6 +46,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     );
   }
   const output = flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output);
+  if (output !== undefined) await clearOutputFile(output);
   // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
   const isolation = await chooseSandbox(flags.isolation, io.env);
   // Watch mode shows it with every report instead: its first run would clear it off the screen at once.

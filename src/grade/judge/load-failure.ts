@@ -2,6 +2,8 @@
 // a file that does not compile, a package not installed, a file not there, an export missing, a throw at the top
 // level of a module. Pure: the output in, a hint out (or undefined when the output says none of these).
 
+import { COURSE_DEPENDENCIES } from '../../course/stages.ts';
+
 type Recogniser = (output: string) => string | undefined;
 
 // esbuild, through tsx: `/c/src/execute.ts:8:36: ERROR: Expected ")" but found ";"`.
@@ -11,11 +13,16 @@ function doesNotCompile(output: string): string | undefined {
   return `${error[1]} does not compile (${error[2]}): fix it and save. Nothing runs until every file the program imports compiles`;
 }
 
+// A sandboxed program gets the grader's own runtime packages, never the course directory's node_modules
+// (src/grade/run/isolation/sandbox-layout.ts): a package the course does not provide is not one to install.
 function packageNotInstalled(output: string): string | undefined {
   const missing = /Cannot find package '([^']+)' imported from (\S+)/.exec(output);
   if (missing === null) return undefined;
   const name = missing[1]!.startsWith('@') ? missing[1]!.split('/').slice(0, 2).join('/') : missing[1]!.split('/')[0]!;
-  return `the package \`${name}\` is not installed (${missing[2]} imports it): run \`npm install\` in your course directory, or \`npm install ${name}\` if its package.json does not list it`;
+  if (COURSE_DEPENDENCIES.includes(name)) {
+    return `the package \`${name}\` is not installed (${missing[2]} imports it): it comes with theinference, so run \`npm install\` in your course directory (or wherever theinference is installed)`;
+  }
+  return `the package \`${name}\` is not one the grader gives your program (${missing[2]} imports it): your code is graded with Node's built-in modules and the course's own packages (${COURSE_DEPENDENCIES.join(', ')}) only, never your node_modules, so that it grades the same on every machine and in CI. Do without it`;
 }
 
 function fileNotThere(output: string): string | undefined {

@@ -1,5 +1,5 @@
 import type { CaseResult, FailureKind } from '../types.ts';
-import { visibleText } from './visible-text.ts';
+import { visibleLine } from './visible-text.ts';
 
 // How CI formats tell the two kinds of failure apart: `fail` when the program ran and answered wrongly,
 // `error` when it produced no verdict-worthy answer at all (JUnit <failure> vs <error>, Exercism fail vs error).
@@ -16,5 +16,5 @@ export function caseStatus(result: CaseResult): CaseStatus {
 // The failure's one-line message (what it quotes of the program made visible), or a stand-in when a failed case
 // carries none.
 export function failureMessage(result: CaseResult): string {
-  return visibleText(result.failure?.message ?? 'the case failed');
+  return visibleLine(result.failure?.message ?? 'the case failed');
 }

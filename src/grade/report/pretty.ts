@@ -5,7 +5,7 @@ import { firstOfCause, groupFailures } from './group-failures.ts';
 import { painter } from './paint.ts';
 import { renderGroup } from './render-group.ts';
 import type { CaseResult, RunReport } from '../types.ts';
-import { visibleText } from './visible-text.ts';
+import { visibleLine } from './visible-text.ts';
 import { renderStages } from './pretty-stages.ts';
 
 // One line for a case whose verdict just arrived.
@@ -13,7 +13,7 @@ export function renderProgressLine(result: CaseResult, options: { color: boolean
   const c = painter(options.color);
   if (result.status === 'pass') return ` ${c.green('✓')} ${result.name} ${c.dim(`${result.durationMs} ms`)}`;
   const name = result.failure?.beforeAnyCase === true ? 'your program did not start' : result.name;
-  return ` ${c.red('✗')} ${name} ${c.dim(`— ${visibleText(result.failure?.message ?? 'failed')}`)}`;
+  return ` ${c.red('✗')} ${name} ${c.dim(`— ${visibleLine(result.failure?.message ?? 'failed')}`)}`;
 }
 
 // The progress lines of one run, as verdicts stream in: every pass, and a failure only the first time its cause

@@ -4,7 +4,7 @@ import type { CaseResult } from '../types.ts';
 import { short } from '../judge/compare-results.ts';
 import { painter } from './paint.ts';
 import { renderValueDiff } from './render-diff.ts';
-import { visibleText } from './visible-text.ts';
+import { visibleLine, visibleText } from './visible-text.ts';
 
 // Lines of the program's output shown at most (the last ones: a crash explains itself at the end).
 const OUTPUT_LINES = 30;
@@ -19,14 +19,14 @@ export function renderFailure(result: CaseResult, options: { color: boolean }): 
   const failure = result.failure;
   if (result.status === 'pass' || failure === undefined) return title;
   // A message can quote the program (a bad line, a thrown error): shown, never acted on.
-  const lines = [title, `  ${visibleText(failure.message)}`];
+  const lines = [title, `  ${visibleLine(failure.message)}`];
   if (failure.call !== undefined) lines.push(`  ${c.dim('input:')} ${short(failure.call.input, INPUT_CHARS)}`);
   if (failure.kind === 'mismatch' || failure.kind === 'result-count') {
     const labels = { expected: 'expected (snapshot)', received: 'received (your program)' };
     const diff = renderValueDiff(failure.expected, failure.received, { color: options.color, labels });
     lines.push('', indent(diff, '    '));
   }
-  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${visibleText(failure.hint)}`);
+  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${visibleLine(failure.hint)}`);
   const output = renderOutput(result.output);
   if (output !== '') lines.push('', indent(output, '  '));
   return lines.join('\n');

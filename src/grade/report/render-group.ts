@@ -5,6 +5,7 @@ import type { FailureGroup } from './group-failures.ts';
 import { painter } from './paint.ts';
 import { renderFailure, renderOutput } from './render-failure.ts';
 import { trimStack } from './trim-stack.ts';
+import { visibleLine } from './visible-text.ts';
 
 // Names listed after "fail the same way", at most this many characters' worth (about four lines), then a count.
 const NAMES_CHARS = 360;
@@ -33,14 +34,14 @@ function renderLoadFailure(first: CaseResult, count: number, options: { color: b
   const failure = first.failure!;
   const lines = [
     `${c.red('✗')} ${c.bold('your program did not start')}${c.dim(` — ${which}`)}`,
-    `  ${failure.message}`,
+    `  ${visibleLine(failure.message)}`,
   ];
   const trimmed = trimStack(first.output);
   const output = renderOutput(trimmed.text);
   if (output !== '') lines.push('', output.replace(/^/gm, '  '));
   if (trimmed.dropped > 0)
     lines.push(c.dim(`  (${trimmed.dropped} lines of stack inside Node and node_modules left out)`));
-  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${failure.hint}`);
+  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${visibleLine(failure.hint)}`);
   return lines.join('\n');
 }
 

@@ -17,3 +17,10 @@ export function visibleText(text: string): string {
     .replace(C0_CONTROL, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))))
     .replace(INVISIBLE_BREAK, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// Text that is one line by contract (a verdict's message, a hint) but may quote the program (a thrown error's
+// message, a key of its result): made visible as above, and each line break shown as `\n`, so that nothing the
+// program wrote starts a line of the report (GitHub Actions reads every line of a step's log for commands).
+export function visibleLine(text: string): string {
+  return visibleText(text).replace(/\n/g, '\\n');
+}

@@ -1,9 +1,10 @@
 import { plainText } from './plain-text.ts';
 
 // YAML 1.2 is a superset of JSON, so a JSON value is a YAML flow node. JSON.stringify leaves a few characters
-// raw that YAML parsers reject or read as line breaks (C1 controls, U+2028/9, a BOM, noncharacters); they only
-// occur inside strings, where a \uXXXX escape means the same thing to both.
-const NOT_YAML_PRINTABLE = /[\u0080-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+// raw that YAML parsers reject or read as line breaks (C1 controls, U+2028/9, a BOM, noncharacters), and the
+// bidirectional controls that reorder what a log viewer shows (as every other format escapes them); they only occur
+// inside strings, where a \uXXXX escape means the same thing to both.
+const NOT_YAML_PRINTABLE = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
 
 // Any JSON value as a one-line YAML flow node (`undefined` becomes null); strings inside keep every character.
 export function yamlValue(value: unknown): string {

@@ -1,10 +1,14 @@
 // What a course directory must hold before any program process is spawned, checked up front so that a
 // wrong --dir is one clear message instead of a crash in every case.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { packageRoot } from '../../course/stages.ts';
 import { HarnessError } from '../../errors.ts';
 import { shellQuote } from '../../shell-quote.ts';
+import { readAsData } from './isolation/read-as-data.ts';
+
+// Past this, a package.json is not one (a submission's could be a link to /dev/zero: never read through a link).
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 // Fails with a HarnessError saying how to fix a missing directory, a missing program.ts, or a directory
 // whose .ts files would not load as ES modules (program.ts uses top-level await).
@@ -52,8 +56,16 @@ type Scope = { file: string; type: unknown; broken?: string };
 async function packageScope(dir: string): Promise<Scope | undefined> {
   for (let at = dir; ; at = dirname(at)) {
     const file = join(at, 'package.json');
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined) {
+    const read = await readAsData(file, MAX_MANIFEST_BYTES);
+    if (read === 'not regular' || read === 'too large') {
+      return {
+        file,
+        type: undefined,
+        broken: 'it is not a regular file of at most 1 MB: a link, a FIFO or a device, which the grader never reads',
+      };
+    }
+    if (read !== 'missing') {
+      const text = read.data.toString('utf8');
       try {
         return { file, type: (JSON.parse(text) as { type?: unknown } | null)?.type };
       } catch (error) {

@@ -1,7 +1,9 @@
-// The running program processes and their temp dirs. Programs run detached (in a sandbox, or in process groups of
-// their own), so a grader that dies of an uncaught error would leave them running: on exit it takes them down,
-// synchronously (an exit handler cannot wait). A clean run never needs this: each run kills its processes and
-// removes their dirs. (A sandbox also dies with the grader on its own, killed or not: bwrap --die-with-parent.)
+// The running program processes and the grader's temp dirs for them (a process's own, a staged copy of a
+// submission, a command's tsx cache). Programs run detached (in a sandbox, or in process groups of their own), so a
+// grader that dies of an uncaught error, or exits on a signal its run did not stop at once, would leave them: on exit it
+// takes them down and removes the dirs, synchronously (an exit handler cannot wait). A clean run never needs this:
+// each run kills its processes and removes its dirs. (A sandbox also dies with the grader on its own, killed or
+// not: bwrap --die-with-parent.)
 import { rmSync } from 'node:fs';
 
 const LIVE = new Map<object, { kill: () => void; dir: string | undefined }>();
@@ -22,8 +24,8 @@ export function untrack(key: object): void {
 }
 
 function killAll(): void {
-  for (const { kill, dir } of LIVE.values()) {
-    kill();
+  for (const { kill } of LIVE.values()) kill();
+  for (const { dir } of LIVE.values()) {
     try {
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     } catch {

@@ -1,5 +1,6 @@
 // One stdout line of `program.ts dispatch -`, read as `{"results":[…]}` or explained as not being one, or read as
 // the call about to run (`{"calling":{"call":2,"of":3,"tool":"echo"}}`). Pure.
+import { markTooLarge } from './result-size.ts';
 
 // The results, or why the line is not a result line.
 export type ParsedLine = { ok: true; results: unknown[] } | { ok: false; reason: string };
@@ -7,7 +8,7 @@ export type ParsedLine = { ok: true; results: unknown[] } | { ok: false; reason:
 // Characters of a bad line quoted back to the student.
 const PREVIEW_CHARS = 200;
 
-// Parses a result line.
+// Parses a result line; a result too large to compare comes back as its marker (result-size.ts).
 export function parseResultLine(text: string): ParsedLine {
   if (text.trim() === '') return { ok: false, reason: 'printed an empty line where a result line was expected' };
   let data: unknown;
@@ -20,7 +21,7 @@ export function parseResultLine(text: string): ParsedLine {
   if (data === null || typeof data !== 'object' || Array.isArray(data) || !Array.isArray(results)) {
     return { ok: false, reason: `printed JSON without a "results" array: ${preview(text)}` };
   }
-  return { ok: true, results };
+  return { ok: true, results: markTooLarge(results) };
 }
 
 // Where a progress line starts: program.ts prints it in exactly this form, and a result line never starts so.

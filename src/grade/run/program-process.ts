@@ -10,11 +10,13 @@ import { createRequire } from 'node:module';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../../course/stages.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
 import { sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
+import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { track, untrack } from './live-groups.ts';
 import { removeTree } from './remove-tree.ts';
@@ -70,30 +72,42 @@ export function startProcess(start: ProcessStart): Promise<ProgramProcess> {
 }
 
 // In bubblewrap: its TMPDIR is a tmpfs inside the sandbox (nothing on the host to remove), its processes live in a
-// PID namespace whose first process (bwrap's init) takes every other one down when it dies.
+// PID namespace whose first process (bwrap's init) takes every other one down when it dies. A submission is seen
+// only through the grader's staged copy of it (isolation/stage-submission.ts); the reference, in the package root,
+// as it is.
 async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   const bwrap = findBwrap(start.env);
   if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
-  const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
-  const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
-  const layout = sandboxLayout({
-    dir: start.dir,
-    id: randomBytes(6).toString('hex'),
-    files: start.files ?? [],
-    ...cache,
-  });
-  const tmp = layout.tmp;
-  const env = programEnv(start.env, tmp);
-  const child = spawn(
-    bwrap,
-    [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args],
-    {
-      cwd: layout.dir,
-      env,
-      detached: true,
-      stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
-    },
-  );
+  const dir = await realpath(start.dir);
+  const stage = dir === (await realpath(packageRoot())) ? undefined : await holdStage(dir);
+  let child: ChildProcess;
+  let tmp: string;
+  try {
+    const noCache = start.tsxCache === undefined || (start.env.TSX_DISABLE_CACHE ?? '') !== '';
+    const cache = noCache ? {} : { tsxCache: { dir: start.tsxCache!, name: tsxCacheName() } };
+    const layout = sandboxLayout({
+      dir,
+      ...(stage === undefined ? {} : { stage: stage.path }),
+      id: randomBytes(6).toString('hex'),
+      files: start.files ?? [],
+      ...cache,
+    });
+    tmp = layout.tmp;
+    const env = programEnv(start.env, tmp);
+    child = spawn(
+      bwrap,
+      [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args],
+      {
+        cwd: layout.dir,
+        env,
+        detached: true,
+        stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
+      },
+    );
+  } catch (error) {
+    await stage?.release();
+    throw error;
+  }
   // bwrap says on fd 3 which host pid its init has: killing that one kills the whole namespace, and it is gone
   // (a zombie at most) only once every process in the namespace is.
   let init: number | undefined;
@@ -114,7 +128,10 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
         ? { code: null, signal: signalName(code - 128)! }
         : { code, signal: sig },
     gone: () => init === undefined || allDead([init]),
-    remove: async () => undefined,
+    remove: async () => {
+      await stage?.release();
+      return undefined;
+    },
   });
 }
 

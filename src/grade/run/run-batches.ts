@@ -4,7 +4,8 @@
 // side; and a program that cannot start is found once: every case gets that verdict and no other process starts.
 import type { DriverMode } from '../../course/stages.ts';
 import type { Confinement } from './program-process.ts';
-import { runBatch, type BatchCase, type BatchEnd, type CaseOutcome, type CaseRun } from './run-batch.ts';
+import type { CaseOutcome } from './case-outcome.ts';
+import { runBatch, type BatchCase, type BatchEnd, type CaseRun } from './run-batch.ts';
 import { dealBatches } from './deal-batches.ts';
 import type { StandbySource } from './run-program.ts';
 
@@ -83,25 +84,27 @@ export async function runBatches(options: PoolOptions): Promise<void> {
       if (options.signal?.aborted === true || cannotStart) return;
       const own = new AbortController();
       starting.add(own);
-      const end = await runBatch(batch, {
-        run: {
-          dir: options.dir,
-          ...(options.mode === undefined ? {} : { mode: options.mode }),
-          timeoutMs: options.timeoutMs,
-          env: options.env,
-          confinement: options.confinement,
-          signal: options.signal === undefined ? own.signal : AbortSignal.any([options.signal, own.signal]),
-          ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
+      const end = await runBatch(
+        { dir: options.dir, cases: batch },
+        {
+          run: {
+            ...(options.mode === undefined ? {} : { mode: options.mode }),
+            timeoutMs: options.timeoutMs,
+            env: options.env,
+            confinement: options.confinement,
+            signal: options.signal === undefined ? own.signal : AbortSignal.any([options.signal, own.signal]),
+            ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
+          },
+          probe: probeEvery || batch.length > 1,
+          onCase,
+          onWarning: (warning) => options.onWarning?.(warning),
+          onLoaded: () => {
+            loaded = true;
+            starting.delete(own);
+          },
+          mayRelease: () => lingering.size < (options.maxLingering ?? LINGERING_PER_JOB * options.jobs),
         },
-        probe: probeEvery || batch.length > 1,
-        onCase,
-        onWarning: (warning) => options.onWarning?.(warning),
-        onLoaded: () => {
-          loaded = true;
-          starting.delete(own);
-        },
-        mayRelease: () => lingering.size < (options.maxLingering ?? LINGERING_PER_JOB * options.jobs),
-      });
+      );
       starting.delete(own);
       if (end.kind === 'not-started') notStarted(end, batch);
       if (end.kind === 'released') {

@@ -1,56 +1,25 @@
 // Runs one program process: `node --import <tsx> program.ts dispatch -` in the course directory (or a warm standby
 // that will import program.ts the same way), writing its cases to its stdin as JSON lines and reading result
-// lines as they stream, and noting from its progress lines which call of a case is running. How it is confined
-// (sandbox or process group, TMPDIR, environment) is program-process.ts's.
+// lines as they stream. What each pipe event, exit and timer means is program-machine.ts's to decide; this file
+// only turns them into events and carries out the effects. How the process is confined (sandbox or process group,
+// TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
 import type { DriverMode } from '../../course/stages.ts';
+import { driveMachine } from './drive-machine.ts';
 import { LineSplitter } from './line-splitter.ts';
-import { parseCallingLine } from './parse-result-line.ts';
+import {
+  MAX_LINE_BYTES,
+  startProgram,
+  step,
+  takesLines,
+  type ProgramEffect,
+  type ProgramLine,
+  type ProgramResult,
+  type ProgramTimer,
+} from './program-machine.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
-import { TailBuffer } from './tail-buffer.ts';
 
-export { tsxLoaderUrl } from './program-process.ts';
-
-// A result line longer than this is not a result: the process is killed rather than buffered without end.
-export const MAX_LINE_BYTES = 8 * 1024 * 1024;
-// Characters of stderr (and stray stdout) kept per case.
-export const MAX_OUTPUT_CHARS = 64 * 1024;
-// Added to the timeout of a process's first line until its first call starts: loading program.ts and compiling the
-// student's code takes under a second on an idle machine but several on a busy one, and that is not the case's fault.
-export const STARTUP_ALLOWANCE_MS = 10_000;
-// After the last expected line, how long the process may take to exit before it is killed.
-const EXIT_GRACE_MS = 2000;
-// After the process exits, how long to wait for output still in the pipes (a child that left the process
-// group could hold them open forever).
-const DRAIN_MS = 500;
-
-// One result line: its 0-based position, its text, and what the program printed to stderr before it.
-export type ProgramLine = { index: number; text: string; output: string; durationMs: number };
-
-// The call a case was making when its process ended: its number (from 1, as its progress line said) and how
-// long it had been running.
-export type InFlight = { call: number; ms: number };
-
-// How the process ended.
-export type ProgramEnd =
-  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'timeout'; limitMs: number } // no line within limitMs (or no exit after the last line)
-  | { kind: 'overflow' } // a line past MAX_LINE_BYTES
-  | { kind: 'stopped' } // onLine said stop, or the run was aborted
-  | { kind: 'spawn-failed'; message: string };
-
-// The end, how many lines arrived, the output after the last of them, the call in flight (when a progress line
-// came after the last result line), whether the process printed progress lines at all (a program.ts older than the
-// grader prints none), and a warning when something of the process's temp space could not be removed.
-export type ProgramResult = {
-  end: ProgramEnd;
-  lines: number;
-  output: string;
-  durationMs: number;
-  calling?: InFlight;
-  reportsCalls: boolean;
-  warning?: string;
-};
+export type { ProgramLine, ProgramResult };
 
 // One process to run: the course dir, its cases (one JSON object each, on one line), the per-case timeout, how it
 // is confined, and who hears each line.
@@ -114,115 +83,67 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   }
 }
 
+// Carries out the machine's effects on the real process: the pipes become events, its timers are Node's.
 function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramResult> {
-  const { child, tmpSpellings } = proc;
+  const { child } = proc;
   return new Promise((resolve) => {
-    const output = new TailBuffer(MAX_OUTPUT_CHARS);
     const decoder = new StringDecoder('utf8');
     const splitter = new LineSplitter(MAX_LINE_BYTES);
-    let lines = 0;
-    let since = performance.now();
-    // The call in flight: the last progress line since the last result line, and when it came.
-    let calling: { call: number; at: number } | undefined;
-    let called = false;
-    let endedAt: number | undefined;
-    let end: ProgramEnd | undefined;
-    let exit: ProgramEnd | undefined;
-    let open = 2;
-    let timer: NodeJS.Timeout | undefined;
-    let drain: NodeJS.Timeout | undefined;
-    let settled = false;
-
-    // The temp dir's path means nothing to a student and differs on every run.
-    const take = (): string => tmpSpellings.reduce((text, p) => text.split(p).join('$TMPDIR'), output.take());
-    const arm = (ms: number): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => stop({ kind: 'timeout', limitMs: ms }), ms);
-    };
-    const kill = (): void => proc.kill();
-    const finish = (): void => {
-      if (settled || exit === undefined || open > 0) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(drain);
-      run.signal?.removeEventListener('abort', onAbort);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      const durationMs = performance.now() - since;
-      const inFlight =
-        calling === undefined
-          ? {}
-          : { calling: { call: calling.call, ms: (endedAt ?? performance.now()) - calling.at } };
-      resolve({ end: end ?? exit, lines, output: take(), durationMs, reportsCalls: called, ...inFlight });
-    };
-    const stop = (why: ProgramEnd): void => {
-      endedAt ??= performance.now();
-      end ??= why;
-      clearTimeout(timer);
-      kill();
-    };
-    const onAbort = (): void => stop({ kind: 'stopped' });
-
-    const onLine = (text: string): void => {
-      if (lines >= run.cases.length) {
-        output.push(`${text}\n`); // stray stdout after the last case: shown, not graded
-        return;
+    const timers = new Map<ProgramTimer, NodeJS.Timeout>();
+    const plan = { cases: run.cases.length, timeoutMs: run.timeoutMs, tmpSpellings: proc.tmpSpellings };
+    const perform = (effect: ProgramEffect): void => {
+      switch (effect.type) {
+        case 'arm':
+          clearTimeout(timers.get(effect.timer));
+          timers.set(
+            effect.timer,
+            setTimeout(() => dispatch({ type: 'timer', timer: effect.timer, at: performance.now() }), effect.ms),
+          );
+          return;
+        case 'disarm':
+          clearTimeout(timers.get(effect.timer));
+          timers.delete(effect.timer);
+          return;
+        case 'kill':
+          proc.kill();
+          return;
+        case 'deliver':
+          if (run.onLine(effect.line) === 'stop') dispatch({ type: 'stop', at: performance.now() });
+          return;
+        case 'settle':
+          run.signal?.removeEventListener('abort', onAbort);
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          resolve(effect.result);
+          return;
       }
-      const call = parseCallingLine(text);
-      if (call !== undefined) {
-        // Loaded, and into its first case: from here on the process's clock is that case's alone.
-        if (!called && lines === 0) arm(run.timeoutMs);
-        called = true;
-        calling = { call, at: performance.now() };
-        return;
-      }
-      const now = performance.now();
-      const line = { index: lines, text, output: take(), durationMs: now - since };
-      since = now;
-      calling = undefined;
-      lines += 1;
-      arm(lines === run.cases.length ? Math.min(run.timeoutMs, EXIT_GRACE_MS) : run.timeoutMs);
-      if (run.onLine(line) === 'stop') stop({ kind: 'stopped' });
     };
+    const machine = driveMachine(startProgram(plan, performance.now()), step, perform);
+    const dispatch = machine.dispatch;
+    const onAbort = (): void => dispatch({ type: 'stop', at: performance.now() });
 
-    // Once the process is being stopped its stdout is read and dropped: nothing more is graded.
     child.stdout?.on('data', (chunk: Buffer) => {
-      if (end !== undefined) return;
-      const { lines: complete, overflow } = splitter.push(chunk);
-      for (const text of complete) if (end === undefined) onLine(text);
-      if (overflow) stop({ kind: 'overflow' });
+      if (!takesLines(machine.state())) return;
+      const { lines, overflow } = splitter.push(chunk);
+      for (const text of lines) dispatch({ type: 'line', text, at: performance.now() });
+      if (overflow) dispatch({ type: 'overflow', at: performance.now() });
     });
     // Stderr is attributed by arrival: what came in before line k (and after line k-1) is case k's.
-    child.stderr?.on('data', (chunk: Buffer) => output.push(decoder.write(chunk)));
+    child.stderr?.on('data', (chunk: Buffer) =>
+      dispatch({ type: 'stderr', text: decoder.write(chunk), at: performance.now() }),
+    );
+    // A last line without its newline is still a line.
     child.stdout?.on('end', () => {
       const last = splitter.flush();
-      if (end === undefined && last !== undefined) onLine(last);
+      if (last !== undefined) dispatch({ type: 'line', text: last, at: performance.now() });
     });
-    for (const stream of [child.stdout, child.stderr]) {
-      stream?.on('close', () => {
-        open -= 1;
-        finish();
-      });
-    }
-    void proc.spawnFailure.then((error) => {
-      end ??= { kind: 'spawn-failed', message: error.message };
-      exit = end;
-      open = 0;
-      finish();
-    });
-    child.on('exit', (code, signal) => {
-      endedAt ??= performance.now();
-      exit = { kind: 'exited', ...proc.exitOf(code, signal) };
-      // Whatever it left running in its group goes with it.
-      kill();
-      drain = setTimeout(() => {
-        open = 0;
-        finish();
-      }, DRAIN_MS);
-      finish();
-    });
-    if (run.signal?.aborted) stop({ kind: 'stopped' });
+    child.stdout?.on('close', () => dispatch({ type: 'closed', stream: 'stdout', at: performance.now() }));
+    child.stderr?.on('close', () => dispatch({ type: 'closed', stream: 'stderr', at: performance.now() }));
+    void proc.spawnFailure.then((error) =>
+      dispatch({ type: 'spawn-failed', message: error.message, at: performance.now() }),
+    );
+    child.on('exit', (code, signal) => dispatch({ type: 'exit', ...proc.exitOf(code, signal), at: performance.now() }));
+    if (run.signal?.aborted) onAbort();
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    arm(run.timeoutMs + STARTUP_ALLOWANCE_MS);
   });
 }

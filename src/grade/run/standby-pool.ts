@@ -1,11 +1,11 @@
 // Warm standby program processes for watch mode. Starting Node and registering tsx takes about 0.4 s a process
 // and does not depend on the student's code, so watch mode starts them while it waits for a save. Each is
 // taken once (for one batch) and never reused; one that died while waiting is discarded. A run that finds the
-// pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts):
-// one made for the pool and removed with it, or the course's for its sources as they are.
+// pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts),
+// made for the pool and removed with it.
 import { fileURLToPath } from 'node:url';
 import type { DriverMode } from '../../course/stages.ts';
-import { openCourseCache, openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
+import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
 import type { StandbySource } from './run-program.ts';
 
@@ -29,14 +29,12 @@ export type StandbyPool = StandbySource & {
 };
 
 // A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR), in the sandbox
-// or not as `sandbox` says (a promise when that is still being found out: none starts before it settles). `cache`:
-// the pool's own tsx cache (watch mode: the sources change under it), or the course's (a one-off run).
+// or not as `sandbox` says (a promise when that is still being found out: none starts before it settles).
 export function standbyPool(options: {
   dir: string;
   env: NodeJS.ProcessEnv;
   size: number;
   sandbox: boolean | Promise<boolean>;
-  cache?: 'pool' | 'course';
   // The program.ts mode its standbys run once their work arrives (the stage's; `dispatch` when absent).
   mode?: DriverMode;
 }): StandbyPool {
@@ -62,7 +60,7 @@ export function standbyPool(options: {
     const started = (async () => {
       sandboxed = await sandbox;
       if (closed) return;
-      cache ??= options.cache === 'course' ? openCourseCache(options.dir, options.env) : openTsxCache(options.env);
+      cache ??= openTsxCache(options.env);
       const { dir: tsxCache } = await cache;
       if (closed) return;
       const proc = await startProcess({

@@ -8,6 +8,7 @@
 //   const { report } = await execute.finish();
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
+import { requireReference } from '../../course/reference.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
@@ -20,7 +21,7 @@ import { snapshotWorkspace } from './snapshot-workspace.ts';
 
 // What a course's `execute` returns (src/tools/types.ts's ToolOutput, and any richer object).
 type Output = { content: string; is_error?: boolean };
-type AnyExecute = (name: string, input: any) => Promise<Output>;
+type AnyExecute = (name: string, input: any) => Output | Promise<Output>;
 
 export type RecordExecuteOptions = {
   // The directory the tools work in (`new Tools(workspace)`): its files now are the seed, its path becomes <sandbox>.
@@ -104,6 +105,7 @@ export async function recordExecute<E extends AnyExecute>(
     (finished ??= (async () => {
       const root = options.root ?? packageRoot();
       await requireStage(root, options.stage);
+      await requireReference(root, 'record');
       const env = options.env ?? process.env;
       const isolation = await chooseSandbox(options.isolation, env);
       const transcript: ImportedTranscript = {

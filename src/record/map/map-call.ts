@@ -13,12 +13,19 @@ import { SANDBOX } from './sandbox-placeholder.ts';
 import { harnessPath, insideSandbox, outsidePaths } from './sandbox-paths.ts';
 import { readShownFile } from '../replay/view-text.ts';
 
+// Claude Code (2.1) saves a result too large for the conversation to a file and hands the model only its start:
+// `<persisted-output>\nOutput too large (40.1KB). Full output saved to: …\n\nPreview (first 2KB):\n…`. The
+// transcript holds just that preview, so no replay can be compared with what the tool gave.
+const PERSISTED_OUTPUT = /^\s*<persisted-output>/;
+export const PERSISTED_DROP = 'result too large for the transcript: the agent kept only a preview (<persisted-output>)';
+
 // The course call for a recorded one, or why there is none.
 export function mapCall(imported: ImportedCall, context: MapContext): MappedCall | Dropped {
   // Reasons are counted, so their details (a hook's message, a parse error) stay out of them.
   if (imported.notRun !== undefined) return { drop: `never ran: ${imported.notRun.split(':')[0] ?? ''}` };
   if (imported.input === undefined) return { drop: 'malformed input' };
   if (imported.result === undefined) return { drop: 'no recorded result' };
+  if (PERSISTED_OUTPUT.test(imported.result.content)) return { drop: PERSISTED_DROP };
   const harness = Object.values(imported.input).some((v) => typeof v === 'string' && harnessPath(v) !== undefined);
   if (harness) return { drop: "uses the agent's own files (~/.claude, /tmp/claude-*)" };
   const mapped = mapByName(imported, imported.input, context);

@@ -8,6 +8,7 @@ import { sandboxRelative } from './call-input.ts';
 import { mapCall } from './map-call.ts';
 import type { Redactor } from './redact.ts';
 import { sandboxer, subdirectory } from './sandbox-paths.ts';
+import { isWindowsPath, posixListing, posixPaths } from './windows-paths.ts';
 
 // One call of the transcript on its way to a case.
 export type Step = {
@@ -31,8 +32,9 @@ const NO_EVIDENCE: Evidence = { before: new Map(), changes: [] };
 export function prepareSteps(transcript: ImportedTranscript, redactor: Redactor): Step[] {
   const toSandbox = sandboxer(transcript.cwd);
   const clean = (text: string): string => redactor.text(toSandbox(text));
+  const windows = isWindowsPath(transcript.cwd);
   return transcript.calls.map((raw, position) => {
-    const imported = cleanCall(raw, clean);
+    const imported = windows ? posixCall(cleanCall(raw, clean)) : cleanCall(raw, clean);
     const subdir = subdirectory(raw.cwd, transcript.cwd);
     const ran = imported.notRun === undefined;
     const mapped = mapCall(imported, { subdir, claudeCode: transcript.format === 'claude-code' });
@@ -68,6 +70,23 @@ function cleanCall(call: ImportedCall, clean: (text: string) => string): Importe
     if (call.result.details !== undefined) out.result.details = mapStrings(call.result.details, clean);
   }
   return out;
+}
+
+// A Windows session's call with its path inputs and its listing's paths `/`-separated (map/windows-paths.ts).
+function posixCall(call: ImportedCall): ImportedCall {
+  if (call.input === undefined) return call;
+  const input = posixPaths(call.input);
+  // Claude Code's Grep lists files unless asked for content; the course's grep always prints lines.
+  const listing =
+    call.name === 'Glob' || call.name === 'glob'
+      ? 'paths'
+      : call.name === 'grep' || (call.name === 'Grep' && input.output_mode === 'content')
+        ? 'lines'
+        : call.name === 'Grep'
+          ? 'paths'
+          : undefined;
+  if (listing === undefined || call.result === undefined) return { ...call, input };
+  return { ...call, input, result: { ...call.result, content: posixListing(call.result.content, listing) } };
 }
 
 // A copy of a JSON value with `f` applied to every string in it (keys included: a path can be a key).

@@ -3,6 +3,7 @@
 // `Read /home/me/proj/a.ts` replays as `Read <sandbox>/a.ts`. What stays outside the sandbox is found here too:
 // a call that needs such a path cannot be replayed and is dropped with the path as its reason.
 import { SANDBOX } from './sandbox-placeholder.ts';
+import { comparable, isWindowsPath, windowsPathPattern } from './windows-paths.ts';
 
 // Every spelling of the session's directory: as recorded, and macOS's /private twin of /tmp and /var.
 export function rootSpellings(cwd: string): string[] {
@@ -16,9 +17,14 @@ export function rootSpellings(cwd: string): string[] {
 }
 
 // A function replacing the session's directory with `<sandbox>` in a text. A spelling counts only as a whole path
-// segment: `/tmp/abc` is replaced in `/tmp/abc/x` and `/tmp/abc` but not in `/tmp/abcd`.
+// segment: `/tmp/abc` is replaced in `/tmp/abc/x` and `/tmp/abc` but not in `/tmp/abcd`. A Windows directory is
+// matched in any case and spelling, and the path after it becomes `/`-separated (map/windows-paths.ts).
 export function sandboxer(cwd: string | undefined): (text: string) => string {
   if (cwd === undefined || cwd === '/' || cwd === '') return (text) => text;
+  if (isWindowsPath(cwd)) {
+    const pattern = new RegExp(windowsPathPattern(cwd), 'gi');
+    return (text) => text.replace(pattern, (_, rest: string) => `${SANDBOX}${rest.replace(/\\/g, '/')}`);
+  }
   const pattern = new RegExp(`(?:${rootSpellings(cwd).map(escapeRegExp).join('|')})(?![\\w.@+-])`, 'g');
   return (text) => (text.includes(cwd) || text.includes('/private') ? text.replace(pattern, SANDBOX) : text);
 }
@@ -27,6 +33,17 @@ export function sandboxer(cwd: string | undefined): (text: string) => string {
 // undefined when it ran outside (after a `cd /elsewhere`).
 export function subdirectory(callCwd: string | undefined, sessionCwd: string | undefined): string | undefined {
   if (callCwd === undefined || sessionCwd === undefined) return '';
+  if (isWindowsPath(sessionCwd)) {
+    const [root, here] = [comparable(sessionCwd), comparable(callCwd)];
+    if (here === root) return '';
+    // The subdirectory as the call's own spelling has it (its case is the files' case).
+    return here.startsWith(`${root}/`)
+      ? callCwd
+          .replace(/\\/g, '/')
+          .slice(root.length + 1)
+          .replace(/\/+$/, '')
+      : undefined;
+  }
   const root = sessionCwd.replace(/\/+$/, '');
   const here = callCwd.replace(/\/+$/, '');
   if (here === root) return '';
@@ -35,8 +52,17 @@ export function subdirectory(callCwd: string | undefined, sessionCwd: string | u
 
 // Claude Code's own files: `~/.claude/…` (its projects keep the session's directory dash-encoded,
 // `-home-me-proj`) and `/tmp/claude-<uid>/…` (background task output). A sandbox never has them.
-const HARNESS_PATH =
-  /(?:~|\/home\/[^/\s"']+|\/Users\/[^/\s"']+|\/root)\/\.claude(?:\/[^\s"'`)]*)?|\/tmp\/claude-\d+\/[^\s"'`)]*/;
+// On Windows: `C:\Users\<user>\.claude\…` (any separator, any case), `%USERPROFILE%\.claude`, and the temp
+// directory's `claude\…`.
+const HARNESS_PATH = new RegExp(
+  [
+    String.raw`(?:~|\/home\/[^/\s"']+|\/Users\/[^/\s"']+|\/root)\/\.claude(?:\/[^\s"'\`)]*)?`,
+    String.raw`\/tmp\/claude-\d+\/[^\s"'\`)]*`,
+    String.raw`(?:[A-Za-z]:[\\/]Users[\\/][^\\/\s"']+|\/[a-z]\/Users\/[^/\s"']+|%USERPROFILE%|~)[\\/]\.claude(?:[\\/][^\s"'\`)]*)?`,
+    String.raw`[A-Za-z]:[\\/]Users[\\/][^\\/\s"']+[\\/]AppData[\\/]Local[\\/]Temp[\\/]claude[\\/][^\s"'\`)]*`,
+  ].join('|'),
+  'i',
+);
 
 // The first of Claude Code's own paths a text mentions, if any.
 export function harnessPath(text: string): string | undefined {
@@ -49,7 +75,8 @@ const SYSTEM_DIRS = ['/dev', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc', 
 
 // An absolute path in a command: after a start, a space, a quote, `=`, `>`, `<`, `(` or `:`, never inside a word
 // or a URL (`https://x/y`), a `sed s/a/b/` or `<sandbox>/…` itself.
-const ABSOLUTE = /(?<=^|[\s"'=><(:;|&`])(\/[^\s"'`;|&()<>$]*|~\/[^\s"'`;|&()<>]*|\$HOME\b|\$\{HOME\})/g;
+const ABSOLUTE =
+  /(?<=^|[\s"'=><(:;|&`])(\/[^\s"'`;|&()<>$]*|~\/[^\s"'`;|&()<>]*|\$HOME\b|\$\{HOME\}|[A-Za-z]:[\\/][^\s"'`;|&()<>$]*|%USERPROFILE%[^\s"'`;|&()<>$]*)/g;
 
 // The paths a command names outside the sandbox and the system directories.
 export function outsidePaths(command: string): string[] {
@@ -67,8 +94,8 @@ export function outsidePaths(command: string): string[] {
 // Whether a path input stays in the sandbox: relative without climbing out, or `<sandbox>` and below.
 export function insideSandbox(path: string): boolean {
   if (path === SANDBOX || path.startsWith(`${SANDBOX}/`)) return !climbsOut(path.slice(SANDBOX.length + 1));
-  // `<sandbox>-other/…` is beside the sandbox, not in it.
-  if (path.startsWith('/') || path.startsWith('~') || path.startsWith(SANDBOX)) return false;
+  // `<sandbox>-other/…` is beside the sandbox, not in it; `D:/x` is absolute on another drive.
+  if (path.startsWith('/') || path.startsWith('~') || path.startsWith(SANDBOX) || /^[A-Za-z]:/.test(path)) return false;
   return !climbsOut(path);
 }
 

@@ -25,6 +25,11 @@ export function listedPaths(check: ListCheck, content: string): Listing {
   const texts: string[] = [];
   for (const row of rows) {
     const match = check.singleFile !== undefined ? /^()(\d+):(.*)$/s.exec(row) : /^(.+?):(\d+):(.*)$/s.exec(row);
+    if (check.mode === 'lines' && match === null && check.singleFile === undefined) {
+      // A row shaped as no `file:N:text` line (a note, a preview) names no file; it still counts among the texts.
+      texts.push(`\u0000${row}`);
+      continue;
+    }
     if (check.mode === 'text' || match === null) {
       const [file, text] = check.singleFile !== undefined ? [check.singleFile, row] : splitOnce(row, ':');
       texts.push(`${check.singleFile ?? sandboxRelative(file, check.base)}\u0000${text}`);
@@ -38,7 +43,9 @@ export function listedPaths(check: ListCheck, content: string): Listing {
     texts.push(`${file}\u0000${n}\u0000${text}`);
   }
   return {
-    files: [...new Set([...lines.keys(), ...texts.map((t) => t.split('\u0000')[0] ?? '')])].sort(),
+    files: [...new Set([...lines.keys(), ...texts.map((t) => t.split('\u0000')[0] ?? '')])]
+      .filter((f) => f !== '')
+      .sort(),
     lines,
     texts: texts.sort(),
   };

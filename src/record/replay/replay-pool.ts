@@ -1,8 +1,9 @@
 // Long-lived replay workers (src/record/replay/replay-worker.ts), each started the way every program process is
-// (startProcess: its own process group and TMPDIR, killed and removed with it). A worker serves one case at a
-// time; the pool hands each request to an idle worker, starting one (up to `size`) when none is idle. A worker
-// that dies, prints garbage or runs past its deadline is killed and the request fails with the reason; the next
-// request starts a fresh worker.
+// (startProcess: its own process group and TMPDIR, killed and removed with it). A worker serves one owner at a
+// time: a whole case (`replay`), or a session (`session`) in which a case is replayed call by call and the last
+// call can be undone. The pool hands each request to an idle worker, starting one (up to `size`) when none is idle.
+// A worker that dies, prints garbage or runs past its deadline is killed and the request fails with the reason;
+// the next request starts a fresh worker.
 import { fileURLToPath } from 'node:url';
 import { LineSplitter } from '../../grade/run/line-splitter.ts';
 import { openTsxCache, type TsxCache } from '../../grade/run/isolation/tsx-cache.ts';
@@ -11,9 +12,11 @@ import { TailBuffer } from '../../grade/run/tail-buffer.ts';
 import type { Call, FileSpec } from '../../course/types.ts';
 import type { Replayed } from './verify-result.ts';
 
-const WORKER = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? './replay-worker.ts' : './replay-worker.js', import.meta.url),
-);
+const sibling = (name: string): string =>
+  fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? `./${name}.ts` : `./${name}.js`, import.meta.url));
+const WORKER = sibling('replay-worker');
+// What the worker runs besides itself, bound into the sandbox with it.
+const WORKER_FILES = [WORKER, sibling('replay-session'), sibling('sandbox-checkpoint')];
 // A result line longer than this is not one: the worker is killed rather than buffered without end.
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 // Starting Node, tsx and the reference takes about half a second idle, several seconds on a loaded machine.
@@ -33,14 +36,36 @@ export type ReplayRun = {
   bashMs: Record<number, number>;
 };
 
+// One call replayed in a session: its result, the written file's text after it, whether a Bash call left the
+// sandbox as it was and how long it took.
+export type ReplayStep = { result: Replayed; after?: string | null; unchanged: boolean; bashMs: number };
+
+// A case replayed call by call on one worker, held until `close`. `undo` puts the sandbox back as it was before the
+// last call (false when it cannot: the sandbox could not be saved); `replay` runs a whole other case on the same
+// worker meanwhile.
+export type ReplaySession = {
+  call: (call: Call) => Promise<ReplayStep>;
+  undo: () => Promise<boolean>;
+  replay: (c: ReplayCase) => Promise<ReplayRun>;
+  close: () => Promise<void>;
+};
+
 // The pool. `close` resolves to what the user should know (a temp dir that could not be removed).
-export type ReplayPool = { replay: (c: ReplayCase) => Promise<ReplayRun>; close: () => Promise<string[]> };
+export type ReplayPool = {
+  replay: (c: ReplayCase) => Promise<ReplayRun>;
+  session: (files: Record<string, FileSpec>) => Promise<ReplaySession>;
+  close: () => Promise<string[]>;
+};
 
 // What the pool starts: the reference's package root, the environment, whether the workers are sandboxed (the
 // command's --isolation decision), how many workers, the Bash bound.
 export type PoolOptions = { root: string; env: NodeJS.ProcessEnv; sandbox: boolean; size: number; boundMs: number };
 
-type Worker = { proc: ProgramProcess; busy: boolean; send: (line: string, deadlineMs: number) => Promise<string> };
+type Worker = {
+  proc: ProgramProcess;
+  busy: boolean;
+  send: (request: unknown, deadlineMs: number) => Promise<Record<string, unknown>>;
+};
 
 // A pool of replay workers; close() kills them all.
 export function replayPool(options: PoolOptions): ReplayPool {
@@ -80,30 +105,66 @@ export function replayPool(options: PoolOptions): ReplayPool {
     else void acquire().then(next);
   };
 
+  const replayOn = async (worker: Worker, c: ReplayCase): Promise<ReplayRun> => {
+    const deadline = STARTUP_MS + c.calls.length * (options.boundMs + PER_CALL_MS);
+    const reply = await worker.send({ files: c.files, calls: c.calls, boundMs: options.boundMs }, deadline);
+    if (typeof reply.error === 'string') throw new Error(reply.error);
+    if (!Array.isArray(reply.results) || reply.results.length !== c.calls.length)
+      throw new Error('the replay worker gave no result per call');
+    return {
+      results: reply.results as Replayed[],
+      after: (reply.after ?? {}) as ReplayRun['after'],
+      unchanged: (reply.unchanged ?? []) as number[],
+      bashMs: (reply.bashMs ?? {}) as ReplayRun['bashMs'],
+    };
+  };
+
+  const openSession = async (files: Record<string, FileSpec>): Promise<ReplaySession> => {
+    if (closed) throw new Error('the replay pool is closed');
+    const worker = await acquire();
+    let opened = false;
+    let ended = false;
+    const step = STARTUP_MS + options.boundMs + PER_CALL_MS;
+    return {
+      call: async (call) => {
+        const request = opened ? { session: 'call', call } : { session: 'open', files, call, boundMs: options.boundMs };
+        const reply = await worker.send(request, step);
+        if (typeof reply.error === 'string') throw new Error(reply.error);
+        opened = true;
+        return {
+          result: (reply.result ?? {}) as Replayed,
+          ...(reply.after === undefined ? {} : { after: reply.after as string | null }),
+          unchanged: reply.unchanged === true,
+          bashMs: typeof reply.bashMs === 'number' ? reply.bashMs : 0,
+        };
+      },
+      undo: async () => (await worker.send({ session: 'undo' }, step)).undone === true,
+      replay: (c) => replayOn(worker, c),
+      close: async () => {
+        if (ended) return;
+        ended = true;
+        try {
+          if (opened) await worker.send({ session: 'close' }, step);
+        } catch {
+          // A worker that cannot close its case is gone already (its failure disposed of it).
+        } finally {
+          release(worker);
+        }
+      },
+    };
+  };
+
   return {
     replay: async (c) => {
       if (closed) throw new Error('the replay pool is closed');
       const worker = await acquire();
       try {
-        const deadline = STARTUP_MS + c.calls.length * (options.boundMs + PER_CALL_MS);
-        const line = await worker.send(
-          JSON.stringify({ files: c.files, calls: c.calls, boundMs: options.boundMs }),
-          deadline,
-        );
-        const reply = JSON.parse(line) as Partial<ReplayRun> & { error?: string };
-        if (reply.error !== undefined) throw new Error(reply.error);
-        if (!Array.isArray(reply.results) || reply.results.length !== c.calls.length)
-          throw new Error('the replay worker gave no result per call');
-        return {
-          results: reply.results,
-          after: reply.after ?? {},
-          unchanged: reply.unchanged ?? [],
-          bashMs: reply.bashMs ?? {},
-        };
+        return await replayOn(worker, c);
       } finally {
         release(worker);
       }
     },
+    session: openSession,
     // Every caller waits for the same stop: the CLI must not exit (and SIGKILL what is left) while a worker is
     // still killing the commands it runs.
     close: () =>
@@ -134,34 +195,47 @@ async function startWorker(
     stdin: 'pipe',
     sandbox: options.sandbox,
     tsxCache,
-    files: [WORKER],
+    files: WORKER_FILES,
   });
   const splitter = new LineSplitter(MAX_LINE_BYTES);
   const stderr = new TailBuffer(4096);
   let pending: { resolve: (line: string) => void; reject: (e: Error) => void } | undefined;
+  // Why the worker is gone, once it is: a request after that fails at once instead of waiting out its deadline.
+  let dead: string | undefined;
+  const send = (line: string, deadlineMs: number): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      if (dead !== undefined) {
+        reject(new Error(dead));
+        return;
+      }
+      const timer = setTimeout(() => fail(`the replay did not finish within ${deadlineMs} ms`), deadlineMs);
+      pending = {
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      };
+      proc.child.stdin?.write(`${line}\n`);
+    });
   const worker: Worker = {
     proc,
     busy: false,
-    send: (line, deadlineMs) =>
-      new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => fail(`the replay did not finish within ${deadlineMs} ms`), deadlineMs);
-        pending = {
-          resolve: (l) => {
-            clearTimeout(timer);
-            resolve(l);
-          },
-          reject: (e) => {
-            clearTimeout(timer);
-            reject(e);
-          },
-        };
-        proc.child.stdin?.write(`${line}\n`);
-      }),
+    send: async (request, deadlineMs) => {
+      const reply = JSON.parse(await send(JSON.stringify(request), deadlineMs)) as unknown;
+      if (typeof reply !== 'object' || reply === null) throw new Error('the replay worker replied with no object');
+      return reply as Record<string, unknown>;
+    },
   };
   const fail = (why: string): void => {
-    gone(worker, proc.dispose());
+    if (dead === undefined) gone(worker, proc.dispose());
     const detail = stderr.take().trim();
-    pending?.reject(new Error(detail === '' ? why : `${why}: ${detail.split('\n').slice(-5).join(' / ')}`));
+    const error = new Error(detail === '' ? why : `${why}: ${detail.split('\n').slice(-5).join(' / ')}`);
+    dead ??= error.message;
+    pending?.reject(error);
     pending = undefined;
   };
   proc.child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));

@@ -8,6 +8,7 @@ import { asRecord, sandboxRelative } from '../map/call-input.ts';
 import { listedPaths } from '../replay/listed-paths.ts';
 import { SANDBOX } from '../map/sandbox-placeholder.ts';
 import { fileTextFromView, readShownFile, showsEmptyFile } from '../replay/view-text.ts';
+import { isSeedPath } from './seed-path.ts';
 
 // What the recording shows of one file before a call.
 export type Knowledge =
@@ -70,8 +71,8 @@ export function evidenceOf(call: Call, check: CheckSpec, result: ImportedResult 
     case 'grep': {
       if (result.isError) return NONE;
       const listed = listedPaths(check, result.content);
-      const before = new Map<string, Knowledge>(listed.files.map((f) => [f, { kind: 'exists' }]));
-      for (const [file, lines] of listed.lines) before.set(file, { kind: 'lines', lines });
+      const before = new Map<string, Knowledge>(listed.files.filter(isSeedPath).map((f) => [f, { kind: 'exists' }]));
+      for (const [file, lines] of listed.lines) if (isSeedPath(file)) before.set(file, { kind: 'lines', lines });
       return { before, changes: [] };
     }
   }

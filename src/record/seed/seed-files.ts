@@ -6,6 +6,7 @@
 // it, so the search stops there.
 import type { Evidence, Knowledge } from './evidence.ts';
 import type { SeedOrigin } from '../record-types.ts';
+import { isSeedPath } from './seed-path.ts';
 
 // A file's text past which it is not seeded (its calls are dropped): a case is read in a failure.
 export const MAX_SEED_CHARS = 100_000;
@@ -28,7 +29,17 @@ export async function deriveSeed(
   filesFrom?: { read: FilesFrom; changedEarlier: (path: string) => boolean },
 ): Promise<Seed> {
   const seed: Seed = { files: {}, origins: {}, tooLarge: [] };
-  for (const path of [...new Set(paths)].sort()) {
+  const wanted = [...new Set(paths)].filter(isSeedPath).sort();
+  // A file cannot also be a directory: a path some other wanted path lies below was a directory by then.
+  const directories = new Set(
+    wanted.flatMap((p) =>
+      p
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, a) => a.slice(0, i + 1).join('/')),
+    ),
+  );
+  for (const path of wanted.filter((p) => !directories.has(p))) {
     let found = fromEvidence(steps, range, path);
     // The recording's own view of the file wins; --files-from stands in for guesses (blank lines, empty files).
     const seen =

@@ -93,6 +93,7 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   );
   const redactions = Object.entries(r.redactions);
   row('redacted', redactions.length === 0 ? 'nothing' : redactions.map(([kind, n]) => counted(kind, n)).join(', '));
+  if (r.reused === true) row('replay', "reused: an earlier run's of the same transcript, options and reference");
   row(
     'fidelity',
     r.replayed === 0

@@ -18,7 +18,7 @@ export type ReportedCase = { name: string; draft: CaseDraft; rejected: string | 
 
 // The report for a transcript.
 export function reportFor(
-  w: { transcript: ImportedTranscript; steps: Step[]; built: Built; redactor: Redactor },
+  w: { transcript: ImportedTranscript; steps: Step[]; built: Built; redactor: Redactor; reused?: boolean },
   o: { cases: ReportedCase[] },
 ): TranscriptReport {
   const dropped: Record<string, number> = {};
@@ -79,5 +79,6 @@ export function reportFor(
     redactions: { ...w.redactor.counts },
     reproduced: w.built.replayed.size - notReproduced,
     divergences,
+    ...(w.reused === true ? { reused: true as const } : {}),
   };
 }

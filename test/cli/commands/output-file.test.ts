@@ -1,8 +1,10 @@
-// --output is checked before any case runs: a name the report can be written to, or a message saying why not.
-import { mkdir, writeFile } from 'node:fs/promises';
+// --output is checked before any case runs: a name the report can be written to, or a message saying why not; and
+// whatever was at that name is gone before the run, so that a run without a report leaves none there.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkOutputFile } from '../../../src/cli/commands/output-file.ts';
+import { checkOutputFile, clearOutputFile } from '../../../src/cli/commands/output-file.ts';
 import { HarnessError } from '../../../src/errors.ts';
 import { useScratch } from '../../grade/course-fixture.ts';
 
@@ -40,5 +42,21 @@ describe('checkOutputFile', () => {
     const error = await checkOutputFile(scratch.root, await name(scratch.root)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).message).toMatch(message);
+  });
+});
+
+describe('clearOutputFile', () => {
+  it('removes an earlier report, and a link in its place without touching what it points at', async () => {
+    const earlier = join(scratch.root, 'earlier.xml');
+    await writeFile(earlier, '<forged/>');
+    await clearOutputFile(earlier);
+    expect(existsSync(earlier)).toBe(false);
+    const target = join(scratch.root, 'target.txt');
+    await writeFile(target, 'kept');
+    await symlink(target, join(scratch.root, 'linked.xml'));
+    await clearOutputFile(join(scratch.root, 'linked.xml'));
+    expect(existsSync(join(scratch.root, 'linked.xml'))).toBe(false);
+    expect(await readFile(target, 'utf8')).toBe('kept');
+    await clearOutputFile(join(scratch.root, 'never-there.xml'));
   });
 });

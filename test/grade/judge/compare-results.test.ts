@@ -77,6 +77,12 @@ describe('describeDifference', () => {
       { threw: 'Error: unknown tool x' },
       'execute threw instead of returning a result: "Error: unknown tool x"',
     ],
+    [
+      'a result too large to compare',
+      { content: 'A' },
+      { tooLarge: 'nested 100000 deep' },
+      'the result is nested 100000 deep: too large to compare',
+    ],
     ['not an object', { content: 'A' }, 'A', 'the result: expected an object {"content":"A"}, received a string "A"'],
     ['nothing', { content: 'A' }, undefined, 'the result: expected an object {"content":"A"}, received nothing'],
   ])('names %s', (_, expected, received, phrase) => {

@@ -13,7 +13,7 @@ describe('loadFailureHint', () => {
     ],
     [
       'package-not-installed',
-      'the package `fast-glob` is not installed (/c/src/tools/find-entries.ts imports it): run `npm install` in your course directory, or `npm install fast-glob` if its package.json does not list it',
+      'the package `fast-glob` is not installed (/c/src/tools/find-entries.ts imports it): it comes with theinference, so run `npm install` in your course directory (or wherever theinference is installed)',
     ],
     [
       'execute-missing',
@@ -42,7 +42,15 @@ describe('loadFailureHint', () => {
   it('names the scoped package, not its subpath', () => {
     expect(
       loadFailureHint("Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@scope/pkg/sub' imported from /c/src/x.ts"),
-    ).toMatch(/^the package `@scope\/pkg` is not installed/);
+    ).toMatch(/^the package `@scope\/pkg` is not one the grader gives your program/);
+  });
+
+  it("says a package the course does not provide is not one to install: the grader never uses the course's node_modules", () => {
+    expect(
+      loadFailureHint("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'left-pad' imported from /c/src/execute.ts"),
+    ).toBe(
+      "the package `left-pad` is not one the grader gives your program (/c/src/execute.ts imports it): your code is graded with Node's built-in modules and the course's own packages (@anthropic-ai/sdk, fast-glob) only, never your node_modules, so that it grades the same on every machine and in CI. Do without it",
+    );
   });
 
   it('knows nothing of a crash that is not about loading', () => {

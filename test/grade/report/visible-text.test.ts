@@ -1,6 +1,6 @@
 // A student's text made visible: what a terminal or a reader would act on is shown instead.
 import { describe, expect, it } from 'vitest';
-import { visibleText } from '../../../src/grade/report/visible-text.ts';
+import { visibleLine, visibleText } from '../../../src/grade/report/visible-text.ts';
 
 describe('visibleText', () => {
   it.each([
@@ -17,5 +17,13 @@ describe('visibleText', () => {
     ['bidirectional controls escaped', '\u202e\u2066\u200f', '\\u202e\\u2066\\u200f'],
   ])('%s', (_, text, shown) => {
     expect(visibleText(text)).toBe(shown);
+  });
+});
+
+describe('visibleLine', () => {
+  it('shows each line break as \\n, so that a quoted thrown error starts no line of its own', () => {
+    expect(visibleLine('Error: x\n::add-mask::hunter2\r\n115 passed, 0 failed\u2028y')).toBe(
+      'Error: x\\n::add-mask::hunter2\\n115 passed, 0 failed\\u2028y',
+    );
   });
 });

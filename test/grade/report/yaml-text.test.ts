@@ -31,6 +31,12 @@ describe('yamlValue', () => {
   it('writes undefined as null', () => {
     expect(yamlValue(undefined)).toBe('null');
   });
+
+  it('escapes the bidirectional controls, as every other format does, and reads back the same', () => {
+    const value = { content: 'a\u202eb\u2066c\u200fd\u061ce' };
+    expect(yamlValue(value)).toBe('{"content":"a\\u202eb\\u2066c\\u200fd\\u061ce"}');
+    expect(diagnostic([`  v: ${yamlValue(value)}`]).v).toEqual(value);
+  });
 });
 
 describe('yamlString', () => {

@@ -7,6 +7,10 @@ describe('parseResultLine', () => {
     ['{"results":[]}', []],
     ['{"results":[{"content":"1: A"}]}', [{ content: '1: A' }]],
     ['  {"results":[1,"x",null]}\r', [1, 'x', null]],
+    [
+      `{"results":[{"content":"ok"},${'['.repeat(100_000)}${']'.repeat(100_000)}]}`,
+      [{ content: 'ok' }, { tooLarge: 'nested 100000 deep' }],
+    ],
   ])('reads %s', (text, results) => {
     expect(parseResultLine(text)).toEqual({ ok: true, results });
   });

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_LINE_BYTES } from '../../../src/grade/run/program-machine.ts';
 import { runProgram, type ProgramLine } from '../../../src/grade/run/run-program.ts';
 import { CONFINEMENT } from '../../support/isolation.ts';
 import { makeCourse, useScratch, processRunning, REPO } from '../course-fixture.ts';
@@ -58,16 +59,10 @@ describe('runProgram', () => {
     const dir = await makeCourse(scratch, 'hangs');
     const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')], 1500);
     expect(lines.map((l) => l.text)).toEqual(['{"results":[]}']);
-    expect(result.end).toEqual({ kind: 'timeout', limitMs: 1500 });
+    expect(result.end).toEqual({ kind: 'timeout', timeoutMs: 1500 });
     expect(result.calling?.call).toBe(1);
     expect(result.calling?.ms).toBeGreaterThan(1000);
     expect(await processRunning('sleep 987654', dir)).toBe(false);
-  });
-
-  it("ends a process's startup allowance when its first call starts", async () => {
-    const dir = await makeCourse(scratch, 'hangs');
-    const { lines, result } = await run(dir, [caseFile('course-glob-everything')], 1500);
-    expect([lines.length, result.end, result.calling?.call]).toEqual([0, { kind: 'timeout', limitMs: 1500 }, 1]);
   });
 
   it('knows no call in flight once the case has printed its results', async () => {
@@ -94,7 +89,7 @@ describe('runProgram', () => {
     const dir = await makeCourse(scratch, 'prints-a-gigabyte');
     const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')]);
     expect(lines.length).toBe(1);
-    expect(result.end).toEqual({ kind: 'overflow' });
+    expect(result.end).toEqual({ kind: 'overflow', limitBytes: MAX_LINE_BYTES });
   });
 
   it('keeps only the tail of a flood on stderr and reads it all, so the program is never blocked', async () => {

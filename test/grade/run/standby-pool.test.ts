@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
+import { stageForRun } from '../../../src/grade/run/isolation/stage-submission.ts';
 import { standbyPool } from '../../../src/grade/run/standby-pool.ts';
 import { CONFINEMENT, SANDBOX } from '../../support/isolation.ts';
 import { makeCourse, standbysIn, useScratch, REPO } from '../course-fixture.ts';
@@ -24,6 +25,8 @@ describe('standbyPool', () => {
       // Saved after the standby started: a standby imports nothing of the course until it is given work.
       const execute = join(dir, 'src', 'execute.ts');
       await writeFile(execute, (await readFile(execute, 'utf8')).replace(/^\s*case 'Read':\n/m, ''));
+      // As a run does before it hands out work: the sandbox's copy of the course is made to hold the save.
+      const staged = await stageForRun(dir, SANDBOX, REPO);
       const lines: string[] = [];
       const result = await runProgram({
         dir,
@@ -41,6 +44,7 @@ describe('standbyPool', () => {
       expect(JSON.parse(lines[0]!)).toEqual({ results: [{ content: 'unknown tool: Read', is_error: true }] });
       expect(standbys.size()).toBe(0);
       expect(await standbys.take(dir, SANDBOX)).toBeUndefined();
+      await staged.release();
     } finally {
       await standbys.close();
     }

@@ -1,12 +1,16 @@
 // Where the tests find transcripts: the real ones in ../shared/transcripts/ (present on developer machines and in
-// CI, beside the clone; tests that need them skip cleanly without), and the copies in test/fixtures/transcripts/.
+// CI, beside the clone, or beside the folder of worktrees a clone's worktrees share; tests that need them skip
+// cleanly without), and the copies in test/fixtures/transcripts/.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ImportedCall, ImportedTranscript, ImportProblem } from '../../../src/record/types.ts';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
-export const SHARED_TRANSCRIPTS = resolve(root, '..', 'shared', 'transcripts');
+export const SHARED_TRANSCRIPTS =
+  [resolve(root, '..', 'shared', 'transcripts'), resolve(root, '..', '..', 'shared', 'transcripts')].find((dir) =>
+    existsSync(dir),
+  ) ?? resolve(root, '..', 'shared', 'transcripts');
 export const hasSharedTranscripts = existsSync(SHARED_TRANSCRIPTS);
 export const shared = (path: string): string => resolve(SHARED_TRANSCRIPTS, path);
 export const fixture = (path: string): string => resolve(root, 'test', 'fixtures', 'transcripts', path);

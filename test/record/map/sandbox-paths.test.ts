@@ -43,6 +43,22 @@ describe('sandboxer', () => {
   });
 });
 
+describe('sandboxer, on a Windows session', () => {
+  const toSandbox = sandboxer('C:\\Users\\alex\\shop');
+  it.each([
+    ['C:\\Users\\alex\\shop\\src\\a.ts', '<sandbox>/src/a.ts'],
+    ['c:\\users\\ALEX\\Shop\\src', '<sandbox>/src'],
+    ['C:/Users/alex/shop/docs/x.md', '<sandbox>/docs/x.md'],
+    ['cd /c/Users/alex/shop && ls src', 'cd <sandbox> && ls src'],
+    ['C:\\Users\\alex\\shop\\src\\a.ts:4:  return x;', '<sandbox>/src/a.ts:4:  return x;'],
+    ['The file C:\\Users\\alex\\shop\\a.ts has been updated.', 'The file <sandbox>/a.ts has been updated.'],
+    ['C:\\Users\\alex\\shopping\\a.ts', 'C:\\Users\\alex\\shopping\\a.ts'],
+    ['D:\\Users\\alex\\shop\\a.ts', 'D:\\Users\\alex\\shop\\a.ts'],
+  ])('%j -> %j', (text, expected) => {
+    expect(toSandbox(text)).toBe(expected);
+  });
+});
+
 describe('subdirectory', () => {
   it.each([
     ['/home/ada/proj', ''],
@@ -53,6 +69,16 @@ describe('subdirectory', () => {
     ['/tmp', undefined],
   ])('%s -> %j', (cwd, expected) => {
     expect(subdirectory(cwd, '/home/ada/proj')).toBe(expected);
+  });
+
+  it.each([
+    ['C:\\Users\\alex\\shop', ''],
+    ['c:\\users\\alex\\shop\\', ''],
+    ['C:\\Users\\alex\\shop\\assets\\css', 'assets/css'],
+    ['C:\\Users\\alex\\shopping', undefined],
+    ['D:\\work', undefined],
+  ])('on Windows, %s -> %j', (cwd, expected) => {
+    expect(subdirectory(cwd, 'C:\\Users\\alex\\shop')).toBe(expected);
   });
 });
 
@@ -66,6 +92,12 @@ describe("harnessPath: Claude Code's own files, the session's directory dash-enc
     ['cat /home/ada/.claude/settings.json', '/home/ada/.claude/settings.json'],
     ['cat <sandbox>/.claude/settings.json', undefined],
     ['ls /tmp/claude', undefined],
+    [
+      'C:\\Users\\alex\\.claude\\projects\\C--Users-alex-shop\\memory\\a.md',
+      'C:\\Users\\alex\\.claude\\projects\\C--Users-alex-shop\\memory\\a.md',
+    ],
+    ['cat /c/Users/alex/.claude/settings.json', '/c/Users/alex/.claude/settings.json'],
+    ['type %USERPROFILE%\\.claude\\settings.json', '%USERPROFILE%\\.claude\\settings.json'],
   ])('%j -> %j', (text, expected) => {
     expect(harnessPath(text)).toBe(expected);
   });
@@ -83,6 +115,8 @@ describe('outsidePaths', () => {
     ['curl https://example.com/a/b', []],
     ["sed 's/a/b/' x", []],
     ['cp a /var/tmp/b', ['/var/tmp/b']],
+    ['type D:\\data\\x.csv', ['D:\\data\\x.csv']],
+    ['cat C:/Windows/win.ini', ['C:/Windows/win.ini']],
   ])('%j -> %j', (command, expected) => {
     expect(outsidePaths(command)).toEqual(expected);
   });
@@ -98,6 +132,7 @@ describe('insideSandbox', () => {
     ['/etc/passwd', false],
     ['~/x', false],
     ['<sandbox>-other/a', false],
+    ['D:/other/a.ts', false],
   ])('%s -> %s', (path, expected) => {
     expect(insideSandbox(path)).toBe(expected);
   });

@@ -12,19 +12,43 @@ import { call, claudeRead, CWD, transcript } from '../calls.ts';
 
 const A = `${CWD}/a.txt`;
 let pool: ReplayPool;
-let replays = 0;
-const counting: ReplayPool = {
+// What the pool was asked: whole cases replayed, calls replayed in sessions, undos.
+let asked = { replays: 0, calls: 0, undos: 0 };
+const counted = (of: () => ReplayPool): ReplayPool => ({
   replay: (c) => {
-    replays += 1;
-    return pool.replay(c);
+    asked.replays += 1;
+    return of().replay(c);
   },
-  close: () => pool.close(),
+  session: async (files) => {
+    const session = await of().session(files);
+    return {
+      ...session,
+      call: (c) => {
+        asked.calls += 1;
+        return session.call(c);
+      },
+      undo: () => {
+        asked.undos += 1;
+        return session.undo();
+      },
+    };
+  },
+  close: () => of().close(),
+});
+const counting = counted(() => pool);
+const reset = () => {
+  asked = { replays: 0, calls: 0, undos: 0 };
 };
 
+// A pool whose Bash bound is short, for commands that hang.
+let quick: ReplayPool;
 beforeAll(() => {
   pool = replayPool({ root: REPO, env: process.env, sandbox: SANDBOX, size: 2, boundMs: 3000 });
+  quick = replayPool({ root: REPO, env: process.env, sandbox: SANDBOX, size: 1, boundMs: 300 });
 });
-afterAll(() => pool.close());
+afterAll(async () => {
+  await Promise.all([pool.close(), quick.close()]);
+});
 
 const build = async (
   calls: ImportedCall[],
@@ -89,7 +113,7 @@ describe('buildCases', () => {
     expect(built.dropped).toEqual(new Map());
   });
 
-  it('replays again only when a dropped call changed the sandbox', async () => {
+  it('replays every call once: a dropped call that changed the sandbox is undone, never replayed around', async () => {
     const calls = (command: string) => [
       // The course's glob leaves hidden files out unless the pattern names them.
       call('Glob', { pattern: '*' }, `${CWD}/.env\n${A}`),
@@ -97,18 +121,30 @@ describe('buildCases', () => {
       call('Bash', { command }, 'ok'),
       call('Read', { file_path: A }, claudeRead(A, 'one\n')),
     ];
-    // Neither dropped call changes anything (a listing that differs, a command not found): one replay judges every
-    // call, and one more confirms the case as written.
-    replays = 0;
+    // Neither dropped call changes anything (a listing that differs, a command not found): each call runs once, and
+    // the case is confirmed as written.
+    reset();
     const quiet = await build(calls('no-such-tool'), { bash: 'keep' });
     expect(quiet.tools).toEqual([['Read', 'Read']]);
-    expect(replays).toBe(2);
-    // A command that changed the sandbox and is dropped: the calls after it are replayed again without it.
-    replays = 0;
+    expect(asked).toEqual({ calls: 4, undos: 0, replays: 1 });
+    // A command that removed the file and is dropped: undone, so the Read after it still finds the file.
+    reset();
     const noisy = await build(calls(`rm ${A}; no-such-tool`), { bash: 'keep' });
     expect(noisy.tools).toEqual([['Read', 'Read']]);
-    expect(replays).toBe(3);
+    expect(asked).toEqual({ calls: 4, undos: 1, replays: 1 });
   });
+
+  it('waits out each hanging command once, however many there are', async () => {
+    const hanging = Array.from({ length: 3 }, (_, k) =>
+      call('Bash', { command: `touch ${CWD}/log-${k}; sleep 30` }, 'server started'),
+    );
+    reset();
+    const read = () => call('Read', { file_path: A }, claudeRead(A, 'one\n'));
+    const built = await build([read(), ...hanging, read()], { pool: counted(() => quick) });
+    expect(built.tools).toEqual([['Read', 'Read']]);
+    expect([...built.dropped.values()]).toEqual(Array(3).fill('did not reproduce: Bash: a different exit code'));
+    expect(asked).toMatchObject({ calls: 5, undos: 3 });
+  }, 30_000);
 
   it('makes cases of at most --max-calls calls', async () => {
     const reads = Array.from({ length: 5 }, () => call('Read', { file_path: A }, claudeRead(A, 'one\n')));
@@ -174,19 +210,28 @@ describe('buildCases', () => {
 
 describe('buildCases: Bash modes', () => {
   it('reproducible: a command must give the same result in a second replay', async () => {
-    // A pool whose second replay gives another output than its first: what a command reading the clock or a
-    // random number does.
+    // A pool whose second replay of a call gives another output than its first: what a command reading the clock or
+    // a random number does.
     let n = 0;
     const flaky: ReplayPool = {
-      replay: async (c) => {
-        const content = `${n++ === 1 ? 'other' : 'recorded'}\n`;
-        return {
-          results: c.calls.map(() => ({ content, is_error: false, exit_code: 0 })),
-          after: {},
-          unchanged: [0],
-          bashMs: {},
-        };
-      },
+      replay: async (c) => ({
+        results: c.calls.map(() => ({ content: 'recorded\n', is_error: false, exit_code: 0 })),
+        after: {},
+        unchanged: [0],
+        bashMs: {},
+      }),
+      session: async () => ({
+        call: async () => ({
+          result: { content: `${n++ === 1 ? 'other' : 'recorded'}\n`, is_error: false, exit_code: 0 },
+          unchanged: true,
+          bashMs: 1,
+        }),
+        undo: async () => true,
+        replay: async () => {
+          throw new Error('not asked');
+        },
+        close: async () => {},
+      }),
       close: async () => [],
     };
     const steps = prepareSteps(
@@ -199,11 +244,12 @@ describe('buildCases: Bash modes', () => {
 
   it('keep: one replay agreeing with the recording is enough; reproducible replays it once more', async () => {
     const session = [call('Bash', { command: 'echo hi' }, 'hi')];
-    replays = 0;
+    reset();
     expect((await build(session, { bash: 'keep' })).tools).toEqual([['Bash']]);
-    expect(replays).toBe(2); // the judging replay, and the case confirmed as written
-    replays = 0;
+    // The judging replay, and the case confirmed as written.
+    expect(asked).toEqual({ calls: 1, undos: 0, replays: 1 });
+    reset();
     expect((await build(session, { bash: 'reproducible' })).tools).toEqual([['Bash']]);
-    expect(replays).toBe(3);
+    expect(asked).toEqual({ calls: 2, undos: 1, replays: 1 });
   });
 });

@@ -49,3 +49,64 @@ describe('a replayed command', () => {
     expect(await readFile(target, 'utf8').catch(() => null)).toBeNull();
   });
 });
+
+describe('a seed the reference cannot hold', () => {
+  it.each(['', '.', 'src/', '../x'])(
+    '%j fails the replay with what is wrong, and the worker serves the next',
+    async (path) => {
+      await expect(pool.replay({ files: { [path]: '' }, calls: [bash('true')] })).rejects.toThrow(
+        'must be a relative path inside the sandbox, naming a file',
+      );
+      const run = await pool.replay({ files: { 'a.txt': 'A' }, calls: [bash('cat a.txt')] });
+      expect(run.results).toEqual([{ content: 'A', is_error: false, exit_code: 0 }]);
+    },
+  );
+});
+
+describe('a session', () => {
+  it('replays a case call by call, each where the last left the sandbox, and undoes the last on request', async () => {
+    const session = await pool.session({ 'a.txt': 'A\n' });
+    try {
+      expect((await session.call(bash('echo B >> a.txt; cat a.txt'))).result).toEqual({
+        content: 'A\nB\n',
+        is_error: false,
+        exit_code: 0,
+      });
+      expect(await session.undo()).toBe(true);
+      const step = await session.call({ tool: 'Read', input: { path: 'a.txt' } });
+      expect(step.result).toEqual({ content: '1: A' });
+      // A whole case on the same worker meanwhile, in a sandbox of its own.
+      expect((await session.replay({ files: {}, calls: [bash('ls')] })).results).toEqual([
+        { content: '', is_error: false, exit_code: 0 },
+      ]);
+      expect((await session.call(bash('cat a.txt'))).result).toMatchObject({ content: 'A\n' });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('reports what each call did: the file a write left, whether a command changed the sandbox, its time', async () => {
+    const session = await pool.session({});
+    try {
+      expect(await session.call({ tool: 'Write', input: { path: '<sandbox>/b.txt', file_text: 'b' } })).toEqual({
+        result: { content: 'File created successfully at: <sandbox>/b.txt' },
+        after: 'b',
+        unchanged: false,
+        bashMs: 0,
+      });
+      expect(await session.call(bash('true'))).toMatchObject({ unchanged: true, bashMs: expect.any(Number) });
+      expect(await session.call(bash('touch c'))).toMatchObject({ unchanged: false });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('fails its first call with what is wrong when the seed cannot be held, and the worker serves the next', async () => {
+    const bad = await pool.session({ '': 'x' });
+    await expect(bad.call(bash('true'))).rejects.toThrow('must be a relative path inside the sandbox');
+    await bad.close();
+    const good = await pool.session({ 'a.txt': 'A' });
+    expect((await good.call(bash('cat a.txt'))).result).toMatchObject({ content: 'A' });
+    await good.close();
+  });
+});

@@ -81,6 +81,23 @@ describe('deriveSeed', () => {
     expect(seed.origins).toEqual({ 'a.txt': origin });
   });
 
+  it('seeds no file from a listing row that names none: a note, a preview, a line not shaped file:N:text', async () => {
+    const grep = call(
+      'Grep',
+      { pattern: 'x', output_mode: 'content' },
+      'a.txt:1:x\nassets/logo.png: binary file matches (found "\\0" byte around offset 4)\nsome note without a colon',
+    );
+    const s = steps([grep]);
+    expect([...(s[0]?.evidence.before.keys() ?? [])]).toEqual(['a.txt']);
+    const seed = await deriveSeed(s, { from: 0, to: 0 }, ['', '.', 'a.txt', 'src/', '/etc/passwd']);
+    expect(seed.files).toEqual({ 'a.txt': 'x\n' });
+  });
+
+  it('seeds no file where another seeded path lies below it: it was a directory', async () => {
+    const s = steps([call('Glob', { pattern: '**' }, `${CWD}/lib\n${CWD}/lib/a.txt`)]);
+    expect((await deriveSeed(s, { from: 0, to: 0 }, ['lib', 'lib/a.txt'])).files).toEqual({ 'lib/a.txt': '' });
+  });
+
   it('does not seed a file the first call creates', async () => {
     expect(
       (

@@ -2,15 +2,21 @@
 // read-only or hidden is decided here and nowhere else, so a table of layouts tests it.
 import { isAbsolute, join, relative, sep } from 'node:path';
 
-// What one program process may see. Every path is absolute and real (no symlinks), and is mounted at the same
-// path inside the sandbox as outside, so paths in its output and in its errors read as on the host.
+// What one program process may see. Every path is absolute and real (no symlinks). What the host has at a path is
+// shown at the same path inside the sandbox, so paths in its output and in its errors read as on the host; the one
+// exception is a submission, whose staged copy is shown at the submission's own path.
 export type SandboxLayout = {
-  // The working directory: the course directory, or the package root when the reference runs. Read-only.
+  // The working directory: the submission's path, or the package root when the reference runs. Read-only.
   dir: string;
-  // The grader package's root. Its snapshots are never visible; when it lies inside something visible (installed
-  // as a dependency, it is the course's node_modules/theinference) all of it is hidden but `packageFiles`.
+  // A submission's working directory holds the grader's staged copy of it (stage-submission.ts), never the
+  // directory itself, with the grader's own runtime packages at `<dir>/node_modules`. Absent for the reference,
+  // which is shown as it is.
+  stage?: { copy: string; modules?: string };
+  // The grader package's root. Its snapshots are never visible; wherever a bind shows the whole package (installed
+  // as a dependency, it is in the node_modules its runtime packages come from) all of it is hidden but
+  // `packageFiles`.
   packageRoot: string;
-  // Further directories bound read-only: Node's install, the node_modules holding tsx, a linked node_modules.
+  // Further directories shown read-only where they are: Node's install, the node_modules holding tsx.
   readOnly: string[];
   // Files of the grader package the process runs or needs to load them (the standby bootstrap, package.json).
   packageFiles: string[];
@@ -23,6 +29,9 @@ export type SandboxLayout = {
   // A host directory bound read-write as `<tmp>/<name>`: the tsx transform cache the command's processes share.
   tsxCache?: { dir: string; name: string };
 };
+
+// A read-only bind: what the host has at `source`, shown at `dest`.
+export type Bind = { source: string; dest: string };
 
 // bwrap's options, up to (not including) the `--` before the command.
 export function sandboxArgs(layout: SandboxLayout): string[] {
@@ -42,21 +51,22 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     '/dev',
   ];
   for (const { target, path } of layout.system.symlinks) args.push('--symlink', target, path);
-  for (const path of layout.system.readOnly) args.push('--ro-bind', path, path);
-  for (const path of outermost([...layout.readOnly, layout.dir])) args.push('--ro-bind', path, path);
-  const visible = [...layout.system.readOnly, ...layout.readOnly, layout.dir];
-  for (const path of hiddenPaths(layout.packageRoot, visible, layout.dir)) {
-    args.push('--tmpfs', path);
+  const binds = bindsOf(layout);
+  for (const { source, dest } of binds) args.push('--ro-bind', source, dest);
+  for (const hidden of hiddenPaths(layout.packageRoot, binds, layout)) {
+    args.push('--tmpfs', hidden.path);
     // What the process needs from under a hidden path comes back, read-only (mount points are made before the
-    // empty tmpfs over it turns read-only).
-    const needed = [...layout.packageFiles, ...layout.readOnly, layout.dir].filter(
-      (p) => isInside(path, p) && p !== path,
-    );
-    for (const p of outermost(needed)) args.push('--ro-bind', p, p);
-    args.push('--remount-ro', path);
+    // empty tmpfs over it turns read-only). Only where the host's own path is hidden: elsewhere it needs nothing.
+    if (hidden.own) {
+      const needed = [...layout.packageFiles, ...layout.readOnly].filter(
+        (p) => isInside(hidden.path, p) && p !== hidden.path,
+      );
+      for (const p of outermost(needed)) args.push('--ro-bind', p, p);
+    }
+    args.push('--remount-ro', hidden.path);
   }
   for (const file of layout.packageFiles) {
-    if (!visible.some((v) => isInside(v, file))) args.push('--ro-bind', file, file);
+    if (!shownAsItself(binds, file)) args.push('--ro-bind', file, file);
   }
   args.push('--size', String(layout.tmpBytes), '--tmpfs', layout.tmp);
   if (layout.tsxCache !== undefined) args.push('--bind', layout.tsxCache.dir, join(layout.tmp, layout.tsxCache.name));
@@ -64,15 +74,55 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
   return args;
 }
 
-// What to hide of the grader package given what is visible and the working directory: the whole package when it
-// lies strictly inside a visible path (installed in the course's node_modules, its source, the reference
-// solution, would be in reach too), else its snapshots when a visible path holds them. A process working in the
-// package itself (the reference, for `snapshot` and the recorder) keeps the package but never its snapshots.
-export function hiddenPaths(packageRoot: string, visible: string[], dir: string): string[] {
+// Every read-only bind, in mount order: the system, the paths shown where they are (outside the working directory
+// first), the working directory (a submission's staged copy, or itself), the runtime packages in it, then the paths
+// inside it that its copy does not show.
+export function bindsOf(layout: SandboxLayout): Bind[] {
+  const own = (path: string): Bind => ({ source: path, dest: path });
+  const system = layout.system.readOnly.map(own);
+  const readOnly = outermost(layout.readOnly).filter((p) => !shownAsItself(system, p));
+  if (layout.stage === undefined) {
+    return [...system, ...outermost([...readOnly, layout.dir]).map(own)];
+  }
+  const outside = readOnly.filter((p) => !isInside(layout.dir, p));
+  const work: Bind[] = [{ source: layout.stage.copy, dest: layout.dir }];
+  if (layout.stage.modules !== undefined)
+    work.push({ source: layout.stage.modules, dest: join(layout.dir, 'node_modules') });
+  const inside = readOnly.filter((p) => isInside(layout.dir, p) && !shownAsItself(work, p));
+  return [...system, ...outside.map(own), ...work, ...inside.map(own)];
+}
+
+// A path to cover with an empty read-only tmpfs, and whether it is the host's own path (then what the process
+// needs from under it comes back).
+export type Hidden = { path: string; own: boolean };
+
+// What to hide of the grader package given what the binds show: wherever a bind shows the whole package (installed
+// as a dependency, its source and the reference would be in reach too), all of it; else its snapshots where a bind
+// shows them. A process working in the package itself (the reference, for `snapshot` and the recorder) keeps the
+// package but never its snapshots.
+export function hiddenPaths(
+  packageRoot: string,
+  binds: Bind[],
+  layout: Pick<SandboxLayout, 'dir' | 'stage'>,
+): Hidden[] {
+  const hidden: Hidden[] = [];
+  const add = (bind: Bind, path: string): void => {
+    const at = join(bind.dest, relative(bind.source, path));
+    if (!hidden.some((h) => h.path === at)) hidden.push({ path: at, own: at === path });
+  };
   const snapshots = join(packageRoot, 'snapshots');
-  const hideSnapshots = visible.some((v) => isInside(v, snapshots)) ? [snapshots] : [];
-  if (isInside(packageRoot, dir)) return hideSnapshots;
-  return visible.some((v) => v !== packageRoot && isInside(v, packageRoot)) ? [packageRoot] : hideSnapshots;
+  const reference = layout.stage === undefined && isInside(packageRoot, layout.dir);
+  for (const bind of binds) {
+    if (!reference && isInside(bind.source, packageRoot) && bind.source !== packageRoot) add(bind, packageRoot);
+    else if (isInside(bind.source, snapshots)) add(bind, snapshots);
+  }
+  return hidden;
+}
+
+// Whether `path` is shown in the sandbox as the host has it: the last bind that covers it shows its own path.
+export function shownAsItself(binds: Bind[], path: string): boolean {
+  const last = binds.findLast((b) => isInside(b.dest, path));
+  return last !== undefined && join(last.source, relative(last.dest, path)) === path;
 }
 
 // Whether `child` is `parent` or below it.

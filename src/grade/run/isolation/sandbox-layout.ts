@@ -1,10 +1,12 @@
-// Finds, on this machine, the real paths a sandboxed program process needs: the system's programs and
-// libraries (the cases' bash calls use coreutils), Node's install, the node_modules that holds tsx, the course
-// directory, and the few files of the grader package it runs. sandbox-args.ts turns them into bwrap's options.
+// Finds, on this machine, the real paths a sandboxed program process needs: the system's programs and libraries
+// (the cases' bash calls use coreutils), Node's install, the grader's own runtime packages (tsx, and what the
+// course's tools import), the working directory, and the few files of the grader package it runs.
+// sandbox-args.ts turns them into bwrap's options. Nothing of a submission is looked at here: not its
+// node_modules, not a link in it (the staged copy is the grader's own, stage-submission.ts).
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
-import { packageRoot } from '../../../course/stages.ts';
+import { COURSE_DEPENDENCIES, packageRoot } from '../../../course/stages.ts';
 import { isInside, type SandboxLayout } from './sandbox-args.ts';
 
 // Top-level directories that are either real (bound read-only) or, on a merged-/usr system, links into /usr.
@@ -25,7 +27,13 @@ const ETC_ENTRIES = [
 // A program's TMPDIR holds its sandboxes and the cases' files: far less than this, unless something runs away.
 const TMP_BYTES = 1024 * 1024 * 1024;
 
-type HostPaths = { system: SandboxLayout['system']; readOnly: string[]; packageRoot: string; packageJson: string };
+type HostPaths = {
+  system: SandboxLayout['system'];
+  readOnly: string[];
+  modules: string | undefined;
+  packageRoot: string;
+  packageJson: string;
+};
 let host: HostPaths | undefined;
 
 // What every sandbox of this grader shares, found once.
@@ -41,24 +49,51 @@ function hostPaths(): HostPaths {
   }
   // Node's install prefix (`<prefix>/bin/node`): under /usr here, under /opt/hostedtoolcache on GitHub's runners.
   const nodePrefix = dirname(dirname(realpathSync(process.execPath)));
-  // The node_modules that holds tsx holds its own dependencies (esbuild and its binary) too.
-  const tsx = realpathSync(createRequire(import.meta.url).resolve('tsx/esm'));
-  const tsxModules = tsx.slice(0, tsx.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
   const root = realpathSync(packageRoot());
+  // Each runtime package's real node_modules holds its own dependencies (tsx's esbuild and its binary), whatever
+  // the install's shape (hoisted, nested, pnpm's links into .pnpm).
+  const runtime = ['tsx/esm', ...COURSE_DEPENDENCIES].flatMap((name) => realModulesOf(name) ?? []);
   host = {
     system: { symlinks, readOnly },
-    readOnly: [nodePrefix, tsxModules],
+    readOnly: [...new Set([nodePrefix, ...runtime])],
+    modules: runtimeModules(root),
     packageRoot: root,
     packageJson: join(root, 'package.json'),
   };
   return host;
 }
 
-// The layout of one program process: `dir` is its working directory, `id` names its TMPDIR (a tmpfs inside the
-// sandbox, `/tmp/theinference-run-<id>/tmp`, nothing on the host), `files` the grader package's files it runs (a
-// standby bootstrap), `tsxCache` the directory it shares its tsx transform cache through, as `<tmp>/<name>`.
+// The node_modules where Node, resolving from the grader package, finds the packages the course's tools import:
+// the grader's own install (a course's node_modules when the student installed it there, the course repository's
+// own, or a CI job's separate install). Undefined when it has none.
+function runtimeModules(root: string): string | undefined {
+  for (let at = root; ; at = dirname(at)) {
+    if (basename(at) !== 'node_modules') {
+      const modules = join(at, 'node_modules');
+      if (COURSE_DEPENDENCIES.every((name) => tryLstat(join(modules, name)) !== undefined)) return tryRealpath(modules);
+    }
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+// The real node_modules directory holding the package that `specifier` resolves to from the grader.
+function realModulesOf(specifier: string): string | undefined {
+  try {
+    const file = realpathSync(createRequire(import.meta.url).resolve(specifier));
+    const cut = file.lastIndexOf(`${sep}node_modules${sep}`);
+    return cut < 0 ? undefined : file.slice(0, cut + `${sep}node_modules`.length);
+  } catch {
+    return undefined;
+  }
+}
+
+// The layout of one program process: `dir` is its working directory (a real path), `stage` the grader's staged copy
+// of it when it is a submission, `id` names its TMPDIR (a tmpfs inside the sandbox,
+// `/tmp/theinference-run-<id>/tmp`, nothing on the host), `files` the grader package's files it runs (a standby
+// bootstrap), `tsxCache` the directory it shares its tsx transform cache through, as `<tmp>/<name>`.
 export function sandboxLayout(options: {
   dir: string;
+  stage?: string;
   id: string;
   files: string[];
   tsxCache?: { dir: string; name: string };
@@ -69,16 +104,11 @@ export function sandboxLayout(options: {
   // Under /tmp, as temp dirs are, unless /tmp is itself visible read-only (a course directory there, say).
   const visible = [...paths.system.readOnly, ...readOnly, dir];
   const parent = visible.some((v) => isInside(v, '/tmp')) ? '/' : '/tmp';
-  // Where Node looks for the course's packages: node_modules in it (which may be a link to one shared elsewhere,
-  // as the tests' courses have) and above it (a workspace's hoisted dependencies; the package's neighbours when
-  // the reference runs in an installed copy).
-  for (let at = dir; ; at = dirname(at)) {
-    const real = tryRealpath(basename(at) === 'node_modules' ? at : join(at, 'node_modules'));
-    if (real !== undefined && !isInside(dir, real)) readOnly.push(real);
-    if (dirname(at) === at) break;
-  }
   return {
     dir,
+    ...(options.stage === undefined
+      ? {}
+      : { stage: { copy: options.stage, ...(paths.modules === undefined ? {} : { modules: paths.modules }) } }),
     packageRoot: paths.packageRoot,
     readOnly,
     packageFiles: [paths.packageJson, ...options.files.map((f) => realpathSync(f))],

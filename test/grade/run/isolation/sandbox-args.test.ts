@@ -100,7 +100,77 @@ describe('sandboxArgs', () => {
   });
 });
 
+describe('sandboxArgs with a staged submission', () => {
+  const staged = (over: Partial<SandboxLayout>): string[] =>
+    operations(
+      sandboxArgs(
+        layout({
+          stage: { copy: '/tmp/theinference-stage-1', modules: '/opt/grader/node_modules' },
+          ...over,
+        }),
+      ),
+    ).filter((o) => /^(ro-bind|bind|tmpfs|remount-ro) /.test(o));
+
+  it("shows the grader's copy at the submission's path, with the grader's runtime packages as its node_modules", () => {
+    expect(staged({})).toEqual([
+      'ro-bind /usr /usr',
+      'ro-bind /etc/passwd /etc/passwd',
+      'ro-bind /opt/grader/node_modules /opt/grader/node_modules',
+      'ro-bind /tmp/theinference-stage-1 /home/me/course',
+      'ro-bind /opt/grader/node_modules /home/me/course/node_modules',
+      'ro-bind /opt/grader/package.json /opt/grader/package.json',
+      'ro-bind /opt/grader/dist/grade/run/standby.js /opt/grader/dist/grade/run/standby.js',
+      'tmpfs /tmp/theinference-run-1/tmp',
+    ]);
+  });
+
+  it('hides a grader installed separately (a CI job) wherever its node_modules is shown, bringing back what it runs where it is', () => {
+    const root = '/opt/job/node_modules/theinference';
+    const ops = staged({
+      packageRoot: root,
+      readOnly: ['/opt/job/node_modules'],
+      packageFiles: [`${root}/package.json`, `${root}/dist/grade/run/standby.js`],
+      stage: { copy: '/tmp/theinference-stage-1', modules: '/opt/job/node_modules' },
+    });
+    expect(ops).toEqual([
+      'ro-bind /usr /usr',
+      'ro-bind /etc/passwd /etc/passwd',
+      'ro-bind /opt/job/node_modules /opt/job/node_modules',
+      'ro-bind /tmp/theinference-stage-1 /home/me/course',
+      'ro-bind /opt/job/node_modules /home/me/course/node_modules',
+      `tmpfs ${root}`,
+      `ro-bind ${root}/package.json ${root}/package.json`,
+      `ro-bind ${root}/dist/grade/run/standby.js ${root}/dist/grade/run/standby.js`,
+      `remount-ro ${root}`,
+      'tmpfs /home/me/course/node_modules/theinference',
+      'remount-ro /home/me/course/node_modules/theinference',
+      'tmpfs /tmp/theinference-run-1/tmp',
+    ]);
+  });
+
+  it("hides a grader the student installed in the course's own node_modules, which is the grader's install", () => {
+    const root = '/home/me/course/node_modules/theinference';
+    const ops = staged({
+      packageRoot: root,
+      readOnly: ['/home/me/course/node_modules'],
+      packageFiles: [`${root}/package.json`],
+      stage: { copy: '/tmp/theinference-stage-1', modules: '/home/me/course/node_modules' },
+    });
+    expect(ops).toEqual([
+      'ro-bind /usr /usr',
+      'ro-bind /etc/passwd /etc/passwd',
+      'ro-bind /tmp/theinference-stage-1 /home/me/course',
+      'ro-bind /home/me/course/node_modules /home/me/course/node_modules',
+      `tmpfs ${root}`,
+      `ro-bind ${root}/package.json ${root}/package.json`,
+      `remount-ro ${root}`,
+      'tmpfs /tmp/theinference-run-1/tmp',
+    ]);
+  });
+});
+
 describe('hiddenPaths', () => {
+  const own = (p: string) => ({ source: p, dest: p });
   it.each<[string, string, string[], string, string[]]>([
     ['a course beside the grader', '/opt/grader', ['/usr', '/opt/grader/node_modules', '/c'], '/c', []],
     [
@@ -131,14 +201,7 @@ describe('hiddenPaths', () => {
       '/c/node_modules/theinference',
       ['/c/node_modules/theinference/snapshots'],
     ],
-    [
-      'a course inside the package (a fixture)',
-      '/opt/grader',
-      ['/usr', '/opt/grader/node_modules', '/opt/grader/test/x'],
-      '/opt/grader/test/x',
-      [],
-    ],
   ])('%s', (_, root, visible, dir, hidden) => {
-    expect(hiddenPaths(root, visible, dir)).toEqual(hidden);
+    expect(hiddenPaths(root, visible.map(own), { dir }).map((h) => h.path)).toEqual(hidden);
   });
 });

@@ -1,0 +1,156 @@
+// The grader stages what it grades: a sandboxed program never sees the submission's directory, only the grader's
+// own copy of its regular files (read-submission.ts), mounted read-only at the submission's path so that every path
+// in its output reads as the student's own (`src/execute.ts:8:36`). The copy lives in the grader's temp dir, one per
+// submission directory for as long as anything holds it: a run, which makes it hold the submission as it is now
+// before any of its processes reads it, and each program process that mounts it (a warm standby mounts it before
+// its run has refreshed it, and reads nothing of it until its work arrives). Rewritten only when the submission's
+// content changed; removed once nothing holds it, and by the exit hook if the grader dies first.
+import { realpath } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { track, untrack } from '../live-groups.ts';
+import { readSubmission, type Submission } from './read-submission.ts';
+
+// The directory in the staged copy where the grader's own runtime packages are mounted (sandbox-layout.ts).
+export const MODULES_MOUNT = 'node_modules';
+
+// One hold on a staged copy: the host directory to mount, and how to let go of it (safe to call twice).
+export type StageHold = { path: string; release: () => Promise<void> };
+
+type Stage = {
+  made: Promise<string>;
+  holders: number;
+  // The content it holds; undefined until first filled.
+  digest: string | undefined;
+  // The last fill, which every later one waits for.
+  filling: Promise<void>;
+};
+const STAGES = new Map<string, Stage>();
+
+// Holds the staged copy of the submission in `dir` (a real path), filling it from the submission when it has
+// never been filled. Rejects (a HarnessError past the limits) without holding anything.
+export async function holdStage(dir: string): Promise<StageHold> {
+  const stage = stageOf(dir);
+  stage.holders += 1;
+  const hold = holding(dir, stage);
+  try {
+    const path = await stage.made;
+    if (stage.digest === undefined) await refill(stage, () => readSubmission(dir));
+    return { path, release: hold };
+  } catch (error) {
+    await hold();
+    throw error;
+  }
+}
+
+// A run's hold: the copy made to hold the submission in `dir` (a real path) as it is now, and what was read.
+export type Staged = { submission: Submission; hold: StageHold };
+
+// Reads the submission in `dir` (a real path) and makes the staged copy hold exactly it, before any process of the
+// run reads it; the copy is held until the run releases it. A HarnessError when the submission is past the limits.
+export async function stageSubmission(dir: string): Promise<Staged> {
+  const submission = await readSubmission(dir);
+  const stage = stageOf(dir);
+  stage.holders += 1;
+  const release = holding(dir, stage);
+  try {
+    await refill(stage, async () => submission);
+    return { submission, hold: { path: await stage.made, release } };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+// The real path of `dir`, the key of its staged copy.
+export function submissionDir(dir: string): Promise<string> {
+  return realpath(dir);
+}
+
+function stageOf(dir: string): Stage {
+  let stage = STAGES.get(dir);
+  if (stage !== undefined) return stage;
+  const made = mkdtemp(join(tmpdir(), 'theinference-stage-')).then(async (path) => {
+    await mkdir(join(path, MODULES_MOUNT));
+    return path;
+  });
+  stage = { made, holders: 0, digest: undefined, filling: made.then(() => undefined) };
+  const created = stage;
+  // If the grader dies before a release, its exit hook removes the copy.
+  void made.then((path) => track(created, () => {}, path)).catch(() => {});
+  STAGES.set(dir, stage);
+  return stage;
+}
+
+// The release of one hold: the last one removes the copy.
+function holding(dir: string, stage: Stage): () => Promise<void> {
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    stage.holders -= 1;
+    if (stage.holders > 0) return;
+    if (STAGES.get(dir) === stage) STAGES.delete(dir);
+    const path = await stage.made.catch(() => undefined);
+    untrack(stage);
+    if (path !== undefined) await rm(path, { recursive: true, force: true });
+  };
+}
+
+// Makes the copy hold what `read` gives, after every earlier fill, unless it holds that already.
+async function refill(stage: Stage, read: () => Promise<Submission>): Promise<void> {
+  const previous = stage.filling;
+  const next = (async () => {
+    await previous.catch(() => {});
+    const submission = await read();
+    if (stage.digest === submission.digest) return;
+    stage.digest = undefined;
+    await fill(await stage.made, submission);
+    stage.digest = submission.digest;
+  })();
+  stage.filling = next;
+  await next;
+}
+
+// Replaces everything in `path` but the modules' mount point with the submission's files.
+async function fill(path: string, submission: Submission): Promise<void> {
+  for (const entry of await readdir(path)) {
+    if (entry !== MODULES_MOUNT) await rm(join(path, entry), { recursive: true, force: true });
+  }
+  const made = new Set<string>([path]);
+  for (const file of submission.files) {
+    const target = join(path, file.path);
+    const parent = dirname(target);
+    if (!made.has(parent)) {
+      await mkdir(parent, { recursive: true, mode: 0o755 });
+      made.add(parent);
+    }
+    const mode = file.executable ? 0o755 : 0o644;
+    await writeFile(target, file.data, { mode });
+    await chmod(target, mode);
+  }
+}
+
+// What a run is told about its submission's staged copy, and the hold to release when the run ends.
+export type RunStage = { warnings: string[]; release: () => Promise<void> };
+
+// Stages the submission in `dir` for a run whose processes are sandboxed; nothing to do for an unsandboxed run
+// (the program runs in the directory itself) or for the reference (the package root, shown as it is).
+export async function stageForRun(dir: string, sandbox: boolean, root: string): Promise<RunStage> {
+  const real = await submissionDir(dir);
+  if (!sandbox || real === (await realpath(root))) return { warnings: [], release: async () => undefined };
+  const { submission, hold } = await stageSubmission(real);
+  return { warnings: skippedWarning(submission), release: hold.release };
+}
+
+// The links and special files left out of the copy, said once: the program will not find them.
+function skippedWarning(submission: Submission): string[] {
+  const { skipped } = submission;
+  if (skipped.length === 0) return [];
+  const named = skipped.slice(0, 3).map((s) => `${s.path} (${s.what})`);
+  const more = skipped.length > 3 ? `, and ${skipped.length - 3} more` : '';
+  return [
+    `the grader copies only your own regular files into its sandbox, and never follows a link: ${named.join(', ')}${more} ${skipped.length === 1 ? 'is' : 'are'} not there for your program. Replace a link with the file or directory itself.`,
+  ];
+}

@@ -1,0 +1,229 @@
+// One program process as a pure state machine: what the process does (a stdout line, stderr, a stream closing,
+// its exit), the timers and the grader's stop come in as events; the next state and the effects to carry out
+// (arm a timer, kill the process, hand a result line to the batch, settle) come out. It decides everything about
+// a process's lifetime; run-program.ts only spawns, reads the pipes and keeps the timers.
+//
+// Phases: `running` (alive, lines graded), `stopping` (killed for a reason, waiting for the exit), `draining`
+// (exited, reading what is left in the pipes for DRAIN_MS at most), `done` (settled once: the exit is known and both
+// pipes closed). A process's first line has the timeout plus STARTUP_ALLOWANCE_MS, until its first call starts;
+// every later line has the timeout, and after the last expected line it has EXIT_GRACE_MS (or the timeout, if
+// shorter) to exit. Once it has exited no timeout applies: only the drain bounds the wait.
+import type { InFlight, ProcessEnd } from './case-outcome.ts';
+import { parseCallingLine } from './parse-result-line.ts';
+import { appendTail, EMPTY_TAIL, tailText, type Tail } from './tail-buffer.ts';
+
+// A result line longer than this is not a result: the process is killed rather than buffered without end.
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+// Characters of stderr (and stray stdout) kept per case.
+export const MAX_OUTPUT_CHARS = 64 * 1024;
+// Added to the timeout of a process's first line until its first call starts: loading program.ts and compiling the
+// student's code takes under a second on an idle machine but several on a busy one, and that is not the case's fault.
+export const STARTUP_ALLOWANCE_MS = 10_000;
+// After the last expected line, how long the process may take to exit before it is killed.
+export const EXIT_GRACE_MS = 2000;
+// After the process exits, how long to wait for output still in the pipes (a child that left the process
+// group could hold them open forever).
+export const DRAIN_MS = 500;
+
+// One result line: its 0-based position, its text, what the program printed to stderr before it, and how long
+// after the previous one (or the start) it came.
+export type ProgramLine = { index: number; text: string; output: string; durationMs: number };
+
+// How the process ended: as the outcome the case in flight gets, or `stopped` by the grader (the batch said stop,
+// or the run was aborted), which is no case's outcome: whoever stopped it knows why.
+export type ProgramEnd = ProcessEnd | { kind: 'stopped' };
+
+// The end, how many result lines arrived, the output after the last of them, the call in flight (when a progress
+// line came after the last result line), whether the process printed progress lines at all (a program.ts older
+// than the grader prints none), and a warning when something of the process's temp space could not be removed.
+export type ProgramResult = {
+  end: ProgramEnd;
+  lines: number;
+  output: string;
+  durationMs: number;
+  calling?: InFlight;
+  reportsCalls: boolean;
+  warning?: string;
+};
+
+// What the machine is told at the start: how many cases the process was given, the per-case timeout, and the
+// spellings of its TMPDIR (shown as $TMPDIR: the path means nothing to a student and differs on every run).
+export type ProgramPlan = { cases: number; timeoutMs: number; tmpSpellings: string[] };
+
+export type ProgramTimer = 'deadline' | 'drain';
+export type ProgramStream = 'stdout' | 'stderr';
+
+export type ProgramState = {
+  phase: 'running' | 'stopping' | 'draining' | 'done';
+  plan: ProgramPlan;
+  // Result lines so far, and when the last came (or the process started).
+  lines: number;
+  since: number;
+  // The call in flight: the last progress line since the last result line, and when it came.
+  calling: { call: number; at: number } | undefined;
+  reportsCalls: boolean;
+  // What the deadline timer was last armed with: the limit a timeout reports.
+  deadlineMs: number;
+  // When the process was stopped or exited, whichever came first: a call in flight ran until then.
+  endedAt: number | undefined;
+  // Why the grader stopped it; the first reason wins.
+  end: ProgramEnd | undefined;
+  // How it exited (or failed to spawn).
+  exit: ProcessEnd | undefined;
+  open: ProgramStream[];
+  // Stderr and stray stdout since the last result line.
+  output: Tail;
+};
+
+// Every event carries its time (performance.now()), so durations are part of the table.
+export type ProgramEvent =
+  | { type: 'line'; text: string; at: number } // a stdout line (the last one may lack its newline)
+  | { type: 'overflow'; at: number } // the unfinished stdout line is past MAX_LINE_BYTES
+  | { type: 'stderr'; text: string; at: number }
+  | { type: 'closed'; stream: ProgramStream; at: number }
+  | { type: 'exit'; code: number | null; signal: string | null; at: number }
+  | { type: 'spawn-failed'; message: string; at: number }
+  | { type: 'timer'; timer: ProgramTimer; at: number }
+  | { type: 'stop'; at: number }; // the batch said stop, or the run was aborted
+
+// What run-program.ts does, in order. `arm` replaces a timer of that name. `deliver` is always an event's last
+// effect: the batch's answer to it (stop or go on) is the next event, before any other.
+export type ProgramEffect =
+  | { type: 'arm'; timer: ProgramTimer; ms: number }
+  | { type: 'disarm'; timer: ProgramTimer }
+  | { type: 'kill' }
+  | { type: 'deliver'; line: ProgramLine }
+  | { type: 'settle'; result: ProgramResult };
+
+type Step = [ProgramState, ProgramEffect[]];
+
+// The state of a process just started at `at`, and its first deadline.
+export function startProgram(plan: ProgramPlan, at: number): Step {
+  const deadlineMs = plan.timeoutMs + STARTUP_ALLOWANCE_MS;
+  const state: ProgramState = {
+    phase: 'running',
+    plan,
+    lines: 0,
+    since: at,
+    calling: undefined,
+    reportsCalls: false,
+    deadlineMs,
+    endedAt: undefined,
+    end: undefined,
+    exit: undefined,
+    open: ['stdout', 'stderr'],
+    output: EMPTY_TAIL,
+  };
+  return [state, [{ type: 'arm', timer: 'deadline', ms: deadlineMs }]];
+}
+
+// Whether stdout is still graded: once the process is being stopped it is read and dropped.
+export function takesLines(state: ProgramState): boolean {
+  return state.phase !== 'done' && state.end === undefined;
+}
+
+// The next state and what to do, for one event.
+export function step(state: ProgramState, event: ProgramEvent): Step {
+  if (state.phase === 'done') return [state, []];
+  switch (event.type) {
+    case 'line':
+      return takesLines(state) ? onLine(state, event.text, event.at) : [state, []];
+    case 'overflow':
+      return takesLines(state)
+        ? stopFor(state, { kind: 'overflow', limitBytes: MAX_LINE_BYTES }, event.at)
+        : [state, []];
+    case 'stderr':
+      return [{ ...state, output: appendTail(state.output, event.text, MAX_OUTPUT_CHARS) }, []];
+    case 'closed':
+      return settleIfOver({ ...state, open: state.open.filter((s) => s !== event.stream) }, event.at, []);
+    case 'exit':
+      return onExit(state, { kind: 'exited', code: event.code, signal: event.signal }, event.at);
+    case 'spawn-failed': {
+      const failed: ProcessEnd = { kind: 'spawn-failed', message: event.message };
+      return settleIfOver({ ...state, end: state.end ?? failed, exit: failed, open: [] }, event.at, []);
+    }
+    case 'timer':
+      if (event.timer === 'deadline') {
+        if (state.phase !== 'running') return [state, []];
+        return stopFor(state, { kind: 'timeout', timeoutMs: state.deadlineMs }, event.at);
+      }
+      return state.phase === 'draining' ? settleIfOver({ ...state, open: [] }, event.at, []) : [state, []];
+    case 'stop':
+      return stopFor(state, { kind: 'stopped' }, event.at);
+  }
+}
+
+function onLine(state: ProgramState, text: string, at: number): Step {
+  const { cases, timeoutMs } = state.plan;
+  if (state.lines >= cases) {
+    // Stray stdout after the last case: shown, not graded.
+    return [{ ...state, output: appendTail(state.output, `${text}\n`, MAX_OUTPUT_CHARS) }, []];
+  }
+  const running = state.phase === 'running';
+  const call = parseCallingLine(text);
+  if (call !== undefined) {
+    const calling = { call, at };
+    // Loaded, and into its first case: from here on the process's clock is that case's alone.
+    if (running && !state.reportsCalls && state.lines === 0) {
+      const next = { ...state, reportsCalls: true, calling, deadlineMs: timeoutMs };
+      return [next, [{ type: 'arm', timer: 'deadline', ms: timeoutMs }]];
+    }
+    return [{ ...state, reportsCalls: true, calling }, []];
+  }
+  const line: ProgramLine = { index: state.lines, text, output: taken(state), durationMs: at - state.since };
+  const lines = state.lines + 1;
+  const next: ProgramState = { ...state, lines, since: at, calling: undefined, output: EMPTY_TAIL };
+  if (!running) return [next, [{ type: 'deliver', line }]];
+  const limit = lines === cases ? Math.min(timeoutMs, EXIT_GRACE_MS) : timeoutMs;
+  return [
+    { ...next, deadlineMs: limit },
+    [
+      { type: 'arm', timer: 'deadline', ms: limit },
+      { type: 'deliver', line },
+    ],
+  ];
+}
+
+function onExit(state: ProgramState, exit: ProcessEnd, at: number): Step {
+  if (state.exit !== undefined) return [state, []];
+  const exited: ProgramState = { ...state, phase: 'draining', exit, endedAt: state.endedAt ?? at };
+  // Whatever it left running goes with it.
+  const effects: ProgramEffect[] = [{ type: 'disarm', timer: 'deadline' }, { type: 'kill' }];
+  if (exited.open.length === 0) return settleIfOver(exited, at, effects);
+  return [exited, [...effects, { type: 'arm', timer: 'drain', ms: DRAIN_MS }]];
+}
+
+function stopFor(state: ProgramState, why: ProgramEnd, at: number): Step {
+  if (state.end !== undefined) return [state, []];
+  const next: ProgramState = {
+    ...state,
+    phase: state.exit === undefined ? 'stopping' : 'draining',
+    end: why,
+    endedAt: state.endedAt ?? at,
+  };
+  return [next, [{ type: 'disarm', timer: 'deadline' }, { type: 'kill' }]];
+}
+
+// Settles once the exit is known and both pipes are closed (or the drain gave up on them).
+function settleIfOver(state: ProgramState, at: number, effects: ProgramEffect[]): Step {
+  if (state.exit === undefined || state.open.length > 0) return [state, effects];
+  const calling = state.calling;
+  const result: ProgramResult = {
+    end: state.end ?? state.exit,
+    lines: state.lines,
+    output: taken(state),
+    durationMs: at - state.since,
+    reportsCalls: state.reportsCalls,
+    ...(calling === undefined ? {} : { calling: { call: calling.call, ms: (state.endedAt ?? at) - calling.at } }),
+  };
+  const done: ProgramState = { ...state, phase: 'done', output: EMPTY_TAIL };
+  return [
+    done,
+    [...effects, { type: 'disarm', timer: 'deadline' }, { type: 'disarm', timer: 'drain' }, { type: 'settle', result }],
+  ];
+}
+
+// The output since the last result line, its temp dir's path replaced.
+function taken(state: ProgramState): string {
+  return state.plan.tmpSpellings.reduce((text, p) => text.split(p).join('$TMPDIR'), tailText(state.output));
+}

@@ -1,0 +1,79 @@
+// The grader's staged copy of a submission: made on first hold, made to hold the submission as it is when a run
+// stages it (and only rewritten when it changed), kept while anything holds it, removed with the last hold.
+import { existsSync } from 'node:fs';
+import { readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  holdStage,
+  MODULES_MOUNT,
+  stageForRun,
+  stageSubmission,
+} from '../../../../src/grade/run/isolation/stage-submission.ts';
+import { makeCourse, REPO, useScratch } from '../../course-fixture.ts';
+
+// useScratch checks after each test that no staged copy is left in the temp dir.
+const scratch = useScratch();
+
+describe('the staged copy', () => {
+  it("holds the submission's own files and an empty mount point for the grader's runtime packages", async () => {
+    const dir = await realpath(await makeCourse(scratch));
+    const hold = await holdStage(dir);
+    try {
+      expect(hold.path.startsWith(join(scratch.tmp, 'theinference-stage-'))).toBe(true);
+      expect((await readdir(hold.path)).sort()).toEqual(
+        [MODULES_MOUNT, 'package.json', 'program.ts', 'src', 'tsconfig.json'].sort(),
+      );
+      expect(await readdir(join(hold.path, MODULES_MOUNT))).toEqual([]);
+      expect(await readFile(join(hold.path, 'program.ts'), 'utf8')).toBe(
+        await readFile(join(dir, 'program.ts'), 'utf8'),
+      );
+    } finally {
+      await hold.release();
+    }
+    expect(existsSync(hold.path)).toBe(false);
+  });
+
+  it('is one copy for every holder, refreshed when a run stages a changed submission, gone with the last hold', async () => {
+    const dir = await realpath(await makeCourse(scratch));
+    const standby = await holdStage(dir);
+    await writeFile(join(dir, 'src', 'extra.ts'), 'export const saved = 1;\n');
+    expect(existsSync(join(standby.path, 'src', 'extra.ts'))).toBe(false);
+    const run = await stageSubmission(dir);
+    expect(run.hold.path).toBe(standby.path);
+    expect(await readFile(join(standby.path, 'src', 'extra.ts'), 'utf8')).toBe('export const saved = 1;\n');
+    await run.hold.release();
+    expect(existsSync(standby.path)).toBe(true);
+    await standby.release();
+    await standby.release();
+    expect(existsSync(standby.path)).toBe(false);
+  });
+});
+
+describe('stageForRun', () => {
+  it('stages nothing for a run without the sandbox, or for the reference in the package root', async () => {
+    const dir = await makeCourse(scratch);
+    for (const [d, sandbox] of [
+      [dir, false],
+      [REPO, true],
+    ] as const) {
+      const staged = await stageForRun(d, sandbox, REPO);
+      expect(staged.warnings).toEqual([]);
+      expect((await readdir(scratch.tmp)).filter((e) => e.startsWith('theinference-stage-'))).toEqual([]);
+      await staged.release();
+    }
+  });
+
+  it('warns of the links it left out, which the program will not find', async () => {
+    const dir = await makeCourse(scratch);
+    await symlink('../shared/helpers.ts', join(dir, 'src', 'helpers.ts'));
+    const staged = await stageForRun(dir, true, REPO);
+    try {
+      expect(staged.warnings).toEqual([
+        'the grader copies only your own regular files into its sandbox, and never follows a link: src/helpers.ts (a link to ../shared/helpers.ts) is not there for your program. Replace a link with the file or directory itself.',
+      ]);
+    } finally {
+      await staged.release();
+    }
+  });
+});

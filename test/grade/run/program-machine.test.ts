@@ -1,0 +1,253 @@
+// One program process's lifetime, without a process: every interleaving of its lines, stderr, pipes closing, exit,
+// timers and the grader's stop is a row, with the effects of its last event (and, where it settles, the result).
+import { describe, expect, it } from 'vitest';
+import {
+  DRAIN_MS,
+  EXIT_GRACE_MS,
+  MAX_LINE_BYTES,
+  STARTUP_ALLOWANCE_MS,
+  startProgram,
+  step,
+  takesLines,
+  type ProgramEffect,
+  type ProgramEvent,
+  type ProgramPlan,
+  type ProgramResult,
+  type ProgramState,
+} from '../../../src/grade/run/program-machine.ts';
+
+const TIMEOUT = 1000;
+const PLAN: ProgramPlan = { cases: 2, timeoutMs: TIMEOUT, tmpSpellings: ['/tmp/run-1/tmp'] };
+
+// The events of one process, each at its time (ms after the start at 0).
+const result = (at: number, text = '{"results":[]}'): ProgramEvent => ({ type: 'line', text, at });
+const calling = (call: number, at: number): ProgramEvent => ({
+  type: 'line',
+  text: JSON.stringify({ calling: { call, of: 3, tool: 'echo' } }),
+  at,
+});
+const stderr = (text: string, at = 0): ProgramEvent => ({ type: 'stderr', text, at });
+const exit = (at: number, code: number | null = 0, signal: string | null = null): ProgramEvent => ({
+  type: 'exit',
+  code,
+  signal,
+  at,
+});
+const closed = (at: number): ProgramEvent[] => [
+  { type: 'closed', stream: 'stdout', at },
+  { type: 'closed', stream: 'stderr', at },
+];
+const deadline = (at: number): ProgramEvent => ({ type: 'timer', timer: 'deadline', at });
+const drain = (at: number): ProgramEvent => ({ type: 'timer', timer: 'drain', at });
+const stop = (at: number): ProgramEvent => ({ type: 'stop', at });
+const overflow = (at: number): ProgramEvent => ({ type: 'overflow', at });
+
+function run(events: ProgramEvent[], plan = PLAN): { state: ProgramState; effects: ProgramEffect[][] } {
+  let [state, first] = startProgram(plan, 0);
+  const effects: ProgramEffect[][] = [first];
+  for (const event of events) {
+    const [next, out] = step(state, event);
+    state = next;
+    effects.push(out);
+  }
+  return { state, effects };
+}
+
+// The result a run settled with (it must settle exactly once).
+function settled(events: ProgramEvent[], plan = PLAN): ProgramResult {
+  const settles = run(events, plan)
+    .effects.flat()
+    .filter((e) => e.type === 'settle');
+  expect(settles).toHaveLength(1);
+  return (settles[0] as Extract<ProgramEffect, { type: 'settle' }>).result;
+}
+
+const arm = (ms: number): ProgramEffect => ({ type: 'arm', timer: 'deadline', ms });
+const deliver = (index: number, output: string, durationMs: number): ProgramEffect => ({
+  type: 'deliver',
+  line: { index, text: '{"results":[]}', output, durationMs },
+});
+const kill: ProgramEffect = { type: 'kill' };
+const disarm: ProgramEffect = { type: 'disarm', timer: 'deadline' };
+
+describe('the program machine: timers', () => {
+  it.each<[string, ProgramEvent[], ProgramEffect[]]>([
+    ['the first line has the timeout plus the startup allowance', [], [arm(TIMEOUT + STARTUP_ALLOWANCE_MS)]],
+    ['the first call of the first case ends the allowance', [calling(1, 300)], [arm(TIMEOUT)]],
+    ['a later call does not move the deadline', [calling(1, 300), calling(2, 400)], []],
+    ['a call after the first result line does not move the deadline', [result(100), calling(1, 300)], []],
+    ['each result line restarts the clock', [result(100)], [arm(TIMEOUT), deliver(0, '', 100)]],
+    [
+      'after the last expected line, the exit grace (or the timeout, if shorter)',
+      [result(100), result(250)],
+      [arm(Math.min(TIMEOUT, EXIT_GRACE_MS)), deliver(1, '', 150)],
+    ],
+    ['the deadline kills the process', [deadline(11_000)], [disarm, kill]],
+    [
+      'once exited, the deadline is off and the drain is on',
+      [exit(50)],
+      [disarm, kill, { type: 'arm', timer: 'drain', ms: DRAIN_MS }],
+    ],
+    ['a deadline firing after the exit is ignored', [exit(50), deadline(60)], []],
+    ['a deadline firing after a stop is ignored', [stop(50), deadline(60)], []],
+    ['a line after the exit (still in the pipe) arms nothing', [exit(50), result(60)], [deliver(0, '', 60)]],
+    ['a drain timer before the exit is ignored', [drain(50)], []],
+  ])('%s', (_, events, last) => {
+    expect(run(events).effects.at(-1)).toEqual(last);
+  });
+
+  it('reports a timeout with the limit it had, and the call in flight until the kill', () => {
+    const end = settled([result(100), calling(2, 200), deadline(1100), exit(1150), ...closed(1160)]);
+    expect(end).toEqual({
+      end: { kind: 'timeout', timeoutMs: TIMEOUT },
+      lines: 1,
+      output: '',
+      durationMs: 1060,
+      reportsCalls: true,
+      calling: { call: 2, ms: 900 },
+    });
+  });
+
+  it('reports the startup allowance as the limit of a process that never printed a line', () => {
+    expect(settled([deadline(11_000), exit(11_010), ...closed(11_010)]).end).toEqual({
+      kind: 'timeout',
+      timeoutMs: TIMEOUT + STARTUP_ALLOWANCE_MS,
+    });
+  });
+
+  it('reports an exit grace that ran out as a timeout of that length', () => {
+    const long = { ...PLAN, timeoutMs: 5000 };
+    expect(settled([result(10), result(20), deadline(2020), exit(2030), ...closed(2030)], long).end).toEqual({
+      kind: 'timeout',
+      timeoutMs: EXIT_GRACE_MS,
+    });
+  });
+});
+
+describe('the program machine: how it ends', () => {
+  it.each<[string, ProgramEvent[], Partial<ProgramResult>]>([
+    [
+      'exits after its lines',
+      [result(10), result(20), exit(30), ...closed(31)],
+      { end: { kind: 'exited', code: 0, signal: null }, lines: 2 },
+    ],
+    [
+      'exits before its last stdout line is read: the line still counts',
+      [result(10), exit(20), result(21), ...closed(22)],
+      { end: { kind: 'exited', code: 0, signal: null }, lines: 2 },
+    ],
+    [
+      'pipes close before the exit: settles at the exit',
+      [result(10), ...closed(15), exit(20)],
+      { lines: 1, durationMs: 10 },
+    ],
+    [
+      'a child holds the pipes: the drain gives up on them',
+      [result(10), result(20), exit(30), drain(530)],
+      { end: { kind: 'exited', code: 0, signal: null }, durationMs: 510 },
+    ],
+    [
+      'crashes in a call',
+      [calling(1, 5), exit(45, 3), ...closed(45)],
+      { end: { kind: 'exited', code: 3, signal: null } },
+    ],
+    [
+      'is killed by a signal',
+      [exit(45, null, 'SIGTERM'), ...closed(45)],
+      { end: { kind: 'exited', code: null, signal: 'SIGTERM' } },
+    ],
+    [
+      'floods stdout: killed at once, what follows is dropped',
+      [result(10), overflow(20), result(21), exit(30), ...closed(30)],
+      { end: { kind: 'overflow', limitBytes: MAX_LINE_BYTES }, lines: 1 },
+    ],
+    [
+      'stopped by the batch (or an abort): lines after it are dropped',
+      [result(10), stop(11), result(12), exit(20), ...closed(20)],
+      { end: { kind: 'stopped' }, lines: 1 },
+    ],
+    [
+      'stopped while draining (a bad line read after the exit): stopped',
+      [exit(10), result(11), stop(11), ...closed(12)],
+      { end: { kind: 'stopped' }, lines: 1 },
+    ],
+    [
+      'the first reason wins: a flood, then a stop',
+      [overflow(5), stop(6), exit(7), ...closed(7)],
+      { end: { kind: 'overflow', limitBytes: MAX_LINE_BYTES } },
+    ],
+    [
+      'a timeout, then an abort',
+      [deadline(11_000), stop(11_001), exit(11_002), ...closed(11_002)],
+      { end: { kind: 'timeout', timeoutMs: 11_000 } },
+    ],
+    [
+      'a spawn failure settles at once',
+      [{ type: 'spawn-failed', message: 'ENOENT', at: 1 }],
+      { end: { kind: 'spawn-failed', message: 'ENOENT' }, lines: 0 },
+    ],
+    [
+      'a spawn failure after an abort is the stop',
+      [stop(0), { type: 'spawn-failed', message: 'ENOENT', at: 1 }],
+      { end: { kind: 'stopped' } },
+    ],
+    ['no progress lines: reportsCalls is false', [result(10), exit(20), ...closed(20)], { reportsCalls: false }],
+  ])('%s', (_, events, expected) => {
+    expect(settled(events)).toMatchObject(expected);
+  });
+
+  it('knows no call in flight once the case has printed its results', () => {
+    expect(settled([calling(1, 5), result(10), exit(20), ...closed(20)])).not.toHaveProperty('calling');
+  });
+
+  it('measures the call in flight up to the exit, not the settle', () => {
+    expect(settled([calling(1, 5), exit(45, 3), drain(545)]).calling).toEqual({ call: 1, ms: 40 });
+  });
+
+  it('settles once: events after it change nothing', () => {
+    const { state, effects } = run([exit(10), ...closed(10), result(11), stop(12), exit(13), drain(14)]);
+    expect([state.phase, effects.slice(-4)]).toEqual(['done', [[], [], [], []]]);
+  });
+
+  it('stops reading stdout once stopped, and not before', () => {
+    expect([run([result(1)]).state, run([stop(1)]).state, run([exit(1)]).state].map(takesLines)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+});
+
+describe('the program machine: output', () => {
+  it('gives each result line the stderr since the previous one, the rest to the end, temp paths hidden', () => {
+    const events = [
+      stderr('loading /tmp/run-1/tmp/x\n'),
+      result(10),
+      stderr('before 1\n'),
+      result(20),
+      stderr('after the last\n'),
+      exit(30),
+      ...closed(30),
+    ];
+    const delivered = run(events)
+      .effects.flat()
+      .flatMap((e) => (e.type === 'deliver' ? [e.line.output] : []));
+    expect(delivered).toEqual(['loading $TMPDIR/x\n', 'before 1\n']);
+    expect(settled(events).output).toBe('after the last\n');
+  });
+
+  it('shows stray stdout after the last case as output, and grades it not', () => {
+    const events = [
+      result(10),
+      result(20),
+      { type: 'line', text: 'bye', at: 21 } as ProgramEvent,
+      exit(30),
+      ...closed(30),
+    ];
+    expect(settled(events)).toMatchObject({ lines: 2, output: 'bye\n' });
+  });
+
+  it('keeps stderr that arrives after a stop, for the case in flight', () => {
+    expect(settled([stop(5), stderr('dying words\n'), exit(6), ...closed(6)]).output).toBe('dying words\n');
+  });
+});
