@@ -1,7 +1,7 @@
 // The agent loop (stage "Run the loop", docs/stages/agent-loop.md): call the model with the conversation so far,
 // run every tool it asks for through `execute` and send the results back, until it stops for any other reason.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Execute } from './execute.ts';
+import type { Execute } from './contract.ts';
 import type { LoopRequest } from './loop-request.ts';
 
 // Runs the loop from `request` and returns the whole conversation: its messages, then every turn and result.

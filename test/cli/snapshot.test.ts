@@ -10,27 +10,27 @@ import { makeCourse, useScratch, REPO } from '../grade/course-fixture.ts';
 const scratch = useScratch();
 let root: string;
 const committed = (name: string) => readFile(join(REPO, 'snapshots', 'register-tools', `${name}.json`), 'utf8');
-const snapshotFiles = async () => (await readdir(join(root, 'snapshots', 'demo'))).sort();
+const snapshotFiles = async () => (await readdir(join(root, 'snapshots', 'register-tools'))).sort();
 
 beforeAll(async () => {
-  // A package root: the reference course files, and a stage `demo` made of three register-tools cases.
+  // A package root: the reference course files, and the stage register-tools made of three of its cases.
   root = await makeCourse(scratch);
-  await mkdir(join(root, 'cases', 'demo'), { recursive: true });
-  await mkdir(join(root, 'snapshots', 'demo'), { recursive: true });
+  await mkdir(join(root, 'cases', 'register-tools'), { recursive: true });
+  await mkdir(join(root, 'snapshots', 'register-tools'), { recursive: true });
   await cp(join(REPO, 'cases', 'case.schema.json'), join(root, 'cases', 'case.schema.json'));
   for (const [slug, name] of [
     ['a', 'course-bash-echo-hi'],
     ['b', 'course-glob-everything'],
     ['c', 'course-read-seeded-file'],
   ]) {
-    await cp(join(REPO, 'cases', 'register-tools', `${name}.json`), join(root, 'cases', 'demo', `${slug}.json`));
+    await cp(join(REPO, 'cases', 'register-tools', `${name}.json`), join(root, 'cases', 'register-tools', `${slug}.json`));
   }
-  await writeFile(join(root, 'snapshots', 'demo', 'a.json'), await committed('course-bash-echo-hi'));
+  await writeFile(join(root, 'snapshots', 'register-tools', 'a.json'), await committed('course-bash-echo-hi'));
   await writeFile(
-    join(root, 'snapshots', 'demo', 'b.json'),
+    join(root, 'snapshots', 'register-tools', 'b.json'),
     '{\n  "results": [\n    {\n      "content": "b.txt"\n    }\n  ]\n}\n',
   );
-  await writeFile(join(root, 'snapshots', 'demo', 'z.json'), '{\n  "results": []\n}\n');
+  await writeFile(join(root, 'snapshots', 'register-tools', 'z.json'), '{\n  "results": []\n}\n');
 });
 
 async function snapshot(...argv: string[]) {
@@ -45,14 +45,14 @@ async function snapshot(...argv: string[]) {
     stdout,
     stderr: new PassThrough(),
   };
-  const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'demo', ...argv] });
+  const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'register-tools', ...argv] });
   return { code, stdout: out.join('') };
 }
 
 describe('theinference snapshot', () => {
   it('--check names each missing, stale and obsolete snapshot, writes nothing and fails', async () => {
     const before = await Promise.all(
-      (await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'demo', f), 'utf8')),
+      (await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'register-tools', f), 'utf8')),
     );
     const { code, stdout } = await snapshot('--check');
     expect(code).toBe(1);
@@ -64,11 +64,11 @@ describe('theinference snapshot', () => {
       'obsolete   z',
       '1 missing, 1 stale, 1 up to date, 1 obsolete',
       'Snapshots out of date: b (stale), c (missing), z (obsolete).',
-      'Run `npx theinference snapshot --stage demo`, read the diff against docs/tools.md, and commit it.',
+      'Run `npx theinference snapshot --stage register-tools`, read the diff against docs/tools.md, and commit it.',
     ]);
     expect(stdout).toContain('-     "content": "b.txt"\n    +     "content": "a.txt"');
     const after = await Promise.all(
-      (await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'demo', f), 'utf8')),
+      (await snapshotFiles()).map((f) => readFile(join(root, 'snapshots', 'register-tools', f), 'utf8')),
     );
     expect(after).toEqual(before);
   });
@@ -84,10 +84,10 @@ describe('theinference snapshot', () => {
       '1 added, 1 changed, 1 unchanged, 1 removed',
     ]);
     expect(await snapshotFiles()).toEqual(['a.json', 'b.json', 'c.json']);
-    expect(await readFile(join(root, 'snapshots', 'demo', 'b.json'), 'utf8')).toBe(
+    expect(await readFile(join(root, 'snapshots', 'register-tools', 'b.json'), 'utf8')).toBe(
       await committed('course-glob-everything'),
     );
-    expect(await readFile(join(root, 'snapshots', 'demo', 'c.json'), 'utf8')).toBe(
+    expect(await readFile(join(root, 'snapshots', 'register-tools', 'c.json'), 'utf8')).toBe(
       await committed('course-read-seeded-file'),
     );
   });
@@ -99,7 +99,7 @@ describe('theinference snapshot', () => {
   });
 
   it('--case regenerates only the named cases and leaves obsolete files alone', async () => {
-    await writeFile(join(root, 'snapshots', 'demo', 'y.json'), '{\n  "results": []\n}\n');
+    await writeFile(join(root, 'snapshots', 'register-tools', 'y.json'), '{\n  "results": []\n}\n');
     const { code, stdout } = await snapshot('--case', 'c', '--check');
     expect(code).toBe(0);
     expect(stdout).toBe('up to date c\n\n1 up to date\n');

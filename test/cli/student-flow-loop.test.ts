@@ -4,6 +4,7 @@
 // solution grades green in the sandbox with the SDK the install brought. Then `init --stage register-tools` in the
 // same directory adds the next stage, and `npm test` grades it and, after it, agent-loop (--previous). One install
 // is shared by every step, so the steps run in order.
+import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,8 @@ afterAll(async () => {
 // The reference loop as a student writes it: its types from the package, not from this repository's files.
 async function writeReferenceLoop(): Promise<void> {
   const reference = await readFile(join(REPO, 'src', 'agent-loop.ts'), 'utf8');
-  const local = "import type { Execute } from './execute.ts';\nimport type { LoopRequest } from './loop-request.ts';\n";
+  const local =
+    "import type { Execute } from './contract.ts';\nimport type { LoopRequest } from './loop-request.ts';\n";
   expect(reference).toContain(local);
   await writeFile(
     join(course, 'src', 'agent-loop.ts'),
@@ -94,6 +96,15 @@ describe("a student's course, from the first stage", () => {
     },
     STEP_TIMEOUT_MS,
   );
+
+  it('the installed package holds no reference loop, and snapshot says where to run it', async () => {
+    const installed = join(course, 'node_modules', 'theinference');
+    for (const file of ['src/agent-loop.ts', 'dist/agent-loop.js', 'dist/agent-loop.d.ts'])
+      expect(existsSync(join(installed, file)), file).toBe(false);
+    const { exitCode, stderr } = await run('npx', ['theinference', 'snapshot', '--stage', 'agent-loop'], course);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('replays the reference solution (src/agent-loop.ts), which this copy of theinference');
+  });
 
   it(
     'init --stage register-tools adds the next stage; npm test grades it, then agent-loop',

@@ -33,11 +33,10 @@ const LIVE_ONLY: [keyof RecordFlags, string][] = [
 export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
   // A loop stage's cases are recorded by their own builder (src/record/loop/).
-  if ((await requireStage(root, flags.stage)).mode === 'loop') {
-    return (await import('./record-loop.ts')).recordLoopCommand(flags, io);
-  }
+  const stage = await requireStage(root, flags.stage);
+  await requireReference(root, 'record', stage.writes);
+  if (stage.mode === 'loop') return (await import('./record-loop.ts')).recordLoopCommand(flags, io);
   const checked = await checkFlags(flags, io);
-  await requireReference(root, 'record');
   const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
   for (const file of flags.operands) {

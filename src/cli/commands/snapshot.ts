@@ -34,8 +34,8 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   const root = io.root ?? packageRoot();
   const check = flags.check === true;
   const color = useColor(io);
-  await requireStage(root, flags.stage);
-  await requireReference(root, 'snapshot');
+  const stage = await requireStage(root, flags.stage);
+  await requireReference(root, 'snapshot', stage.writes);
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
   const isolation = await chooseSandbox(flags.isolation, io.env);
