@@ -23,7 +23,10 @@ beforeAll(async () => {
     ['b', 'course-glob-everything'],
     ['c', 'course-read-seeded-file'],
   ]) {
-    await cp(join(REPO, 'cases', 'register-tools', `${name}.json`), join(root, 'cases', 'register-tools', `${slug}.json`));
+    await cp(
+      join(REPO, 'cases', 'register-tools', `${name}.json`),
+      join(root, 'cases', 'register-tools', `${slug}.json`),
+    );
   }
   await writeFile(join(root, 'snapshots', 'register-tools', 'a.json'), await committed('course-bash-echo-hi'));
   await writeFile(

@@ -1,11 +1,11 @@
 // `theinference record <transcript>… --stage agent-loop`: each transcript read as loops (src/record/loop/), every
 // loop that ran to its end a case, snapshotted by the reference loop and written as `record` writes cases (never
-// over a different case without --force; --dry-run writes nothing). Claude Code sessions are read today.
+// over a different case without --force; --dry-run writes nothing). Claude Code sessions and live captures are read.
 import { userInfo } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { packageRoot } from '../../course/stages.ts';
-import { readClaudeCodeLoops } from '../../record/loop/claude-code-loops.ts';
+import { LOOP_FORMATS, readLoops } from '../../record/loop/read-loops.ts';
 import { baseName, loopCases, type LoopCaseDraft } from '../../record/loop/loop-cases.ts';
 import { parallelTurns, toolUses, type LoopSession } from '../../record/loop/recorded-loop.ts';
 import { snapshotLoopCases } from '../../record/loop/snapshot-loop-cases.ts';
@@ -25,10 +25,10 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       'BAD_FLAG',
       'name at least one transcript to record: theinference record <transcript>… --stage agent-loop',
     );
-  if (flags.format !== undefined && flags.format !== 'claude-code') {
+  if (flags.format !== undefined && !(LOOP_FORMATS as readonly string[]).includes(flags.format)) {
     throw new HarnessError(
       'BAD_FLAG',
-      `--stage agent-loop reads Claude Code sessions (--format claude-code); got '${flags.format}'`,
+      `--stage ${flags.stage} reads Claude Code sessions and live captures (--format claude-code or live); got '${flags.format}'`,
     );
   }
   const shared = await checkSharedFlags(flags, io);
@@ -37,9 +37,11 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
   const read: { file: string; session: LoopSession; drafts: LoopCaseDraft[] }[] = [];
   for (const given of flags.operands) {
     const file = resolve(io.cwd, given);
-    const session = await readClaudeCodeLoops(file).catch((error: NodeJS.ErrnoException) => {
-      throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
-    });
+    const session = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
+      },
+    );
     for (const loop of session.loops.filter((l) => l.turns.length > maxTurns)) {
       session.skipped.push({ prompt: loop.prompt, why: `${loop.turns.length} turns, over --max-calls ${maxTurns}` });
     }
@@ -96,6 +98,11 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       const why = failed.get(d.name);
       lines.push(
         `  case      ${d.name}: ${turns.length} turns, ${calls} tool calls, ${parallel} in parallel${why === undefined ? '' : ` (refused: ${why})`}`,
+        ...(d.differs.length === 0
+          ? []
+          : [
+              `  note      ${d.name}: the recording's agent sent request ${d.differs.join(', ')} otherwise than a loop keeping to the contract (the snapshot is the reference loop's)`,
+            ]),
       );
     }
     for (const s of r.session.skipped) lines.push(`  skipped   "${s.prompt}": ${s.why}`);

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { ApiObject, LoopTurn, ScriptedOutput } from '../../course/types.ts';
 import { CLAUDE_CODE_MAX_TOKENS, CLAUDE_CODE_SYSTEM, claudeCodeTools } from './claude-code-defaults.ts';
-import { toolUses, type LoopSession, type RecordedLoop } from './recorded-loop.ts';
+import { firstLine, isObject, type LoopSession, parseObject, type RecordedLoop, toolUses } from './recorded-loop.ts';
 
 // Text Claude Code writes as a user message for itself, not a prompt of the human's.
 const OWN_TEXT =
@@ -38,7 +38,7 @@ export async function readClaudeCodeLoops(file: string): Promise<LoopSession> {
   let cwd: string | undefined;
   let current: Draft | undefined;
   for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    const line = parse(text);
+    const line = parseObject(text) as Line | undefined;
     if (line === undefined || line.isSidechain === true || line.message === undefined) continue;
     session ??= typeof line.sessionId === 'string' ? line.sessionId : undefined;
     cwd ??= typeof line.cwd === 'string' ? line.cwd : undefined;
@@ -188,22 +188,4 @@ function resultBlock(id: string, out: ScriptedOutput | undefined): ApiObject {
     content: out.content,
     ...(out.is_error === true ? { is_error: true } : {}),
   };
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
-
-function parse(text: string): Line | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? (value as Line) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(value: unknown): value is ApiObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

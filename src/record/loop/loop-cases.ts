@@ -11,7 +11,7 @@ const FORMAT_NAMES: Record<LoopSession['format'], string> = {
 };
 
 // A loop ready to be written: its name, its case, what the redactor removed from it.
-export type LoopCaseDraft = { name: string; data: LoopCaseFile; redacted: Record<string, number> };
+export type LoopCaseDraft = { name: string; data: LoopCaseFile; redacted: Record<string, number>; differs: number[] };
 
 // The cases of a session's loops, named from `base`.
 export function loopCases(
@@ -22,7 +22,7 @@ export function loopCases(
     const redactor = makeRedactor(o.sources);
     const name = session.loops.length > 1 ? `${o.base}-${String(i + 1).padStart(2, '0')}` : o.base;
     const data = redactStrings(caseFile(loop, session, o.transcript), redactor.text) as LoopCaseFile;
-    return { name, data, redacted: { ...redactor.counts } };
+    return { name, data, redacted: { ...redactor.counts }, differs: loop.differs ?? [] };
   });
 }
 

@@ -13,6 +13,10 @@ export type RecordedLoop = {
   // The prompt that started it (its first line, for the report) and when its first turn was made.
   prompt: string;
   recorded?: string;
+  // The requests (numbered from 1) the recording's agent sent otherwise than a loop keeping to the contract would
+  // (its own additions to the conversation, another system prompt): the script serves the recorded turns all the
+  // same, and the snapshot is the reference loop's.
+  differs?: number[];
 };
 
 // A loop that cannot be a case, and why.
@@ -35,4 +39,24 @@ export function toolUses(message: { content: ApiObject[] }): { id: string; name:
 // How many of a loop's turns call more than one tool.
 export function parallelTurns(loop: RecordedLoop): number {
   return loop.turns.filter((t) => toolUses(t.message).length > 1).length;
+}
+
+// The first line of a prompt, cut for the report.
+export function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+// A line of JSON as an object, or undefined.
+export function parseObject(text: string): ApiObject | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isObject(value: unknown): value is ApiObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
