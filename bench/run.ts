@@ -5,7 +5,7 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,memory,profile,phases,watch,hangs,import,record,record-hangs,proxy]
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,loop,memory,profile,phases,watch,hangs,import,record,record-hangs,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
 import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
 import { measureHangs, type HangSample } from './hangs.ts';
+import { measureLoopStage } from './loop-stage.ts';
 import { measureImport } from './record-import.ts';
 import { HANGING_COUNTS, measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
@@ -40,6 +41,7 @@ const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
 const SECTIONS = [
   'cold',
+  'loop',
   'memory',
   'profile',
   'phases',
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
   log();
 
   const times = only.has('cold') ? await measureApproaches() : new Map<string, number[]>();
+  const loop = only.has('loop') ? await measureLoopStage({ packageRoot, tsx, log, rounds: measureRounds }) : undefined;
   const memory = only.has('memory') ? await measureGraderMemory() : [];
   const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
   const phases = only.has('phases') ? await measurePhases() : [];
@@ -112,6 +115,15 @@ async function main(): Promise<void> {
     );
     log(
       `${'  sandboxed / --isolation off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsOff).padEnd(24)}${verdict(vsOff.median <= 1.05)}`,
+    );
+  }
+  // The loop stage is held to register-tools' targets: a student's run of either stage should feel the same.
+  if (loop !== undefined) {
+    log(
+      `${'  agent-loop: grader / floor ≤ 1.5'.padEnd(TARGET_WIDTH)}${range(loop.vsFloor).padEnd(24)}${verdict(loop.vsFloor.median <= 1.5)}`,
+    );
+    log(
+      `${'  agent-loop: sandboxed / off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(loop.vsOff).padEnd(24)}${verdict(loop.vsOff.median <= 1.05)}`,
     );
   }
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
@@ -194,6 +206,7 @@ async function main(): Promise<void> {
     caseCount,
     runs,
     times: Object.fromEntries(times),
+    loop,
     memory,
     profile: Object.fromEntries(profile),
     phases,
