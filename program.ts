@@ -14,6 +14,11 @@
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes
 // SANDBOX_PLACEHOLDER, and the placeholder in a case's inputs and symlink targets becomes the real path.
 //
+// Probe mode (dispatch): when a case read from stdin carries `observe` (the grader puts it in the first line it sends, a case
+// with no calls), then once every case has printed its results, `makeExecute` is run against a stand-in `Tools`
+// that records each call and its arguments and answers what the grader asked for, and one more line is printed:
+// `{"observed":[…]}`, what happened in each call. The grader infers the dispatcher's mistakes from it.
+//
 // A course directory holds only the stages it has reached, so each mode loads its modules when it starts, by a
 // path worked out at run time (the type checker then does not look for a stage's files in a course without them).
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
@@ -29,7 +34,7 @@ export const SANDBOX_PLACEHOLDER = '<sandbox>';
 
 type FileSpec = string | { base64: string } | { symlink: string };
 type Call = { tool: string; input: Record<string, unknown> };
-type Case = { files?: Record<string, FileSpec>; calls: Call[] };
+type Case = { files?: Record<string, FileSpec>; calls: Call[]; observe?: unknown };
 
 // Awaited before each call with its number (from 1), the number of calls, and its tool.
 type BeforeCall = (call: number, of: number, tool: string) => Promise<void>;
@@ -176,7 +181,8 @@ function parseCase(text: string): Case {
       throw new Error(`"calls"[${i}] must be { "tool": string, "input": object }`);
     }
   });
-  return { files: files as Record<string, FileSpec>, calls: calls as Call[] };
+  const observe = parsed.observe === undefined ? {} : { observe: parsed.observe };
+  return { files: files as Record<string, FileSpec>, calls: calls as Call[], ...observe };
 }
 
 // The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
@@ -212,6 +218,122 @@ function fromStdin(args: string[]): boolean {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ─── probe: how the dispatcher calls the Tools (stage "Register the toolset") ───────────────────────────────────
+
+// The probe's request: the Tools methods to stand in for, and each call with what those methods answer.
+type ObserveRequest = { methods: string[]; calls: { tool: string; input: Record<string, unknown>; answer: unknown }[] };
+// What happened in one call: the stand-in's calls (method, arguments as `encode` writes them, and whether it was
+// called on the Tools object), then the result, the error thrown, or that it had not settled by PROBE_WAIT_MS.
+type Observed = {
+  calls: { method: string; args: unknown[]; unbound?: true }[];
+  result?: unknown;
+  threw?: string;
+  pending?: true;
+};
+
+// How long the probe waits for its calls: the stand-in answers at once, so only a promise that never settles
+// takes longer.
+const PROBE_WAIT_MS = 250;
+
+// Runs the probe's calls, each with a stand-in Tools and an `execute` of its own, all at once, while whatever the
+// code under test prints goes nowhere; the stand-in's `root` is an empty directory.
+export async function observe(request: unknown, make?: MakeExecute): Promise<Observed[] | { error: string }> {
+  if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
+  const factory = make ?? (await dispatcher()).makeExecute;
+  const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
+  const unmute = mute();
+  try {
+    const entries = request.calls.map((): Observed => ({ calls: [] }));
+    const done = request.calls.map(async (call, k) => {
+      const entry = entries[k]!;
+      const input = structuredClone(call.input);
+      const spy: Record<string, unknown> = { root };
+      for (const method of request.methods) {
+        spy[method] = function (this: unknown, ...args: unknown[]) {
+          entry.calls.push({
+            method,
+            args: args.map((a) => encode(a, input)),
+            ...(this === spy ? {} : { unbound: true }),
+          });
+          return Promise.resolve(structuredClone(call.answer));
+        };
+      }
+      entry.pending = true;
+      try {
+        const result = await factory(spy)(call.tool, input);
+        entry.result = encode(result, input);
+      } catch (error) {
+        entry.threw = describeThrow(error);
+      }
+      delete entry.pending;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(done), new Promise((ready) => (timer = setTimeout(ready, PROBE_WAIT_MS)))]);
+    clearTimeout(timer);
+    return entries.map((e) => ({ ...e, calls: [...e.calls] }));
+  } finally {
+    unmute();
+    await removeSandbox(root);
+  }
+}
+
+function isObserveRequest(value: unknown): value is ObserveRequest {
+  return (
+    isObject(value) &&
+    Array.isArray(value.methods) &&
+    value.methods.every((m) => typeof m === 'string') &&
+    Array.isArray(value.calls) &&
+    value.calls.every((c: unknown) => isObject(c) && typeof c.tool === 'string' && isObject(c.input))
+  );
+}
+
+// Silences stdout and stderr (writes are dropped, their callbacks still called) until the last of the probes
+// running at once returns what it was given.
+let muted: { count: number; saved: [typeof process.stdout.write, typeof process.stderr.write] } | undefined;
+function mute(): () => void {
+  if (muted === undefined) {
+    muted = { count: 0, saved: [process.stdout.write, process.stderr.write] };
+    const drop = ((_chunk: unknown, encoding?: unknown, done?: unknown) => {
+      const callback = typeof encoding === 'function' ? encoding : done;
+      if (typeof callback === 'function') queueMicrotask(() => callback());
+      return true;
+    }) as typeof process.stdout.write;
+    process.stdout.write = drop;
+    process.stderr.write = drop;
+  }
+  muted.count += 1;
+  return () => {
+    if (muted === undefined || --muted.count > 0) return;
+    [process.stdout.write, process.stderr.write] = muted.saved;
+    muted = undefined;
+  };
+}
+
+// A value as JSON can carry it, saying what JSON cannot: `{"$":"undefined"}`, the call's own input object
+// (`{"$":"input"}`), a promise, a function, an instance of a class, an object that has a key "$" of its own.
+function encode(value: unknown, input: unknown, depth = 0): unknown {
+  try {
+    if (value === input) return { $: 'input' };
+    if (value === undefined) return { $: 'undefined' };
+    if (value === null || typeof value === 'boolean') return value;
+    if (typeof value === 'string') return value.length > 500 ? `${value.slice(0, 500)}…` : value;
+    if (typeof value === 'number') return Number.isFinite(value) ? value : { $: 'number', text: String(value) };
+    if (typeof value !== 'object') return { $: typeof value };
+    if (typeof (value as { then?: unknown }).then === 'function') return { $: 'promise' };
+    if (depth >= 4) return { $: 'deep' };
+    if (Array.isArray(value)) return value.slice(0, 20).map((v) => encode(v, input, depth + 1));
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      return { $: 'instance', name: String(prototype?.constructor?.name ?? '?') };
+    }
+    const entries = Object.entries(value).slice(0, 20);
+    const object = Object.fromEntries(entries.map(([k, v]) => [k, encode(v, input, depth + 1)]));
+    return '$' in object ? { $: 'object', value: object } : object;
+  } catch {
+    return { $: 'unreadable' };
+  }
 }
 
 // ─── loop: the stage "Run the loop" ───────────────────────────────────────────────────────────────────────────
@@ -486,6 +608,9 @@ type Mode = {
   parse: (text: string) => unknown;
   run: (testCase: any, beforeCall?: BeforeCall) => Promise<unknown[]>;
   cannot: string;
+  // The probe, for a mode that has one: what the grader's `observe` request (on the first case read from stdin)
+  // asks, answered as one more line `{"observed":…}` after every case's results.
+  probe?: (request: unknown) => Promise<unknown>;
 };
 
 // Each mode loads the stage's modules before reading any case, so that code which does not load fails at once.
@@ -493,7 +618,12 @@ const MODES: Record<string, () => Promise<Mode>> = {
   dispatch: async () => {
     await dispatcher();
     // execute's throws are recorded per call, so what fails outside them is seeding: the case's `files` are wrong.
-    return { parse: parseCase, run: (c, before) => dispatch(c, undefined, before), cannot: 'cannot seed case' };
+    return {
+      parse: parseCase,
+      run: (c, before) => dispatch(c, undefined, before),
+      cannot: 'cannot seed case',
+      probe: (request) => observe(request),
+    };
   },
   loop: async () => {
     await Promise.all([anthropicClient(), studentLoop()]);
@@ -524,6 +654,7 @@ async function main(argv: string[]): Promise<number> {
     ? (call, of, tool) => print({ calling: { call, of, tool } })
     : undefined;
   const mode = await start();
+  let request: unknown;
   // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
   for await (const { where, read } of caseSource(args)) {
     let testCase: unknown;
@@ -533,6 +664,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`error: cannot read case ${where}: ${describeThrow(error)}\n`);
       return 2;
     }
+    if (fromStdin(args) && mode.probe !== undefined) request ??= (testCase as { observe?: unknown }).observe;
     let results: unknown[];
     try {
       results = await mode.run(testCase, beforeCall);
@@ -542,7 +674,10 @@ async function main(argv: string[]): Promise<number> {
     }
     await print({ results });
   }
-  return 0;
+  if (request === undefined || mode.probe === undefined) return 0;
+  await print({ observed: await mode.probe(request) });
+  // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
+  process.exit(0);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -11,6 +11,11 @@ export default defineConfig({
     // Every program process the suite starts runs in the sandbox, and a machine without one fails the suite
     // rather than passing it unprotected (.ci/run installs bubblewrap). THEINFERENCE_ISOLATION=off runs the
     // suite's own program processes without it; the tests of the sandbox itself still need bubblewrap.
-    env: { THEINFERENCE_ISOLATION: process.env.THEINFERENCE_ISOLATION ?? 'required' },
+    // Variants are off unless a test asks for them (a CI machine's CI=true would otherwise turn them on in every
+    // run the suite starts); the tests of variants set CI or pass --variants themselves.
+    env: {
+      THEINFERENCE_ISOLATION: process.env.THEINFERENCE_ISOLATION ?? 'required',
+      THEINFERENCE_VARIANTS: process.env.THEINFERENCE_VARIANTS ?? 'off',
+    },
   },
 });

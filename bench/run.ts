@@ -5,7 +5,11 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-//   node --import tsx bench/run.ts [--runs N] [--saves N] [--only cold,loop,memory,profile,phases,watch,hangs,import,record,record-hangs,proxy]
+// And what variants cost (the grader with and without them), and a class of 50 submissions in one run against 50
+// separate runs.
+//
+//   node --import tsx bench/run.ts [--runs N] [--saves N] [--class-rounds N]
+//        [--only cold,loop,memory,profile,phases,watch,hangs,variants,class,import,record,record-hangs,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -17,8 +21,9 @@ import { freshTmp, profileSteps } from './profile.ts';
 import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
 import { measureHangs, type HangSample } from './hangs.ts';
 import { measureLoopStage } from './loop-stage.ts';
+import { measureClass, SUBMISSIONS, type ClassSample } from './class-run.ts';
 import { measureImport } from './record-import.ts';
-import { HANGING_COUNTS, measureRecordHangs } from './record-hangs.ts';
+import { measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
@@ -39,6 +44,8 @@ type Approach = { name: string; run: () => Promise<unknown> };
 
 const runs = flag('--runs', 3);
 const saves = flag('--saves', 6);
+// A class round grades 50 submissions twice over (one run, then 50 runs), with and without variants: minutes each.
+const classRounds = flag('--class-rounds', 1);
 const SECTIONS = [
   'cold',
   'loop',
@@ -47,6 +54,8 @@ const SECTIONS = [
   'phases',
   'watch',
   'hangs',
+  'variants',
+  'class',
   'import',
   'record',
   'record-hangs',
@@ -93,6 +102,8 @@ async function main(): Promise<void> {
   const phases = only.has('phases') ? await measurePhases() : [];
   const watch = only.has('watch') ? await measureWatchMode() : [];
   const hangs = only.has('hangs') ? await measureHangMode() : [];
+  const variants = only.has('variants') ? await measureVariants() : new Map<string, number[]>();
+  const klass = only.has('class') ? await measureClassRuns() : [];
   const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
   const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
   const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
@@ -129,12 +140,22 @@ async function main(): Promise<void> {
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
   for (const isolation of WATCH_MODES) {
     for (const passed of [false, true]) {
-      const ms = watch.filter((s) => s.passed === passed && s.isolation === isolation).map((s) => s.ms);
+      const of = (probe: boolean) =>
+        watch.filter((s) => s.passed === passed && s.isolation === isolation && s.probe === probe).map((s) => s.ms);
+      const ms = of(true);
       if (ms.length === 0) continue;
       const kind = `${passed ? 'passing' : 'failing'}${isolation === 'off' ? ', off' : ''}`;
       log(
         `  watch save → ${kind} verdict ≤ 1.5 s`.padEnd(TARGET_WIDTH) +
           `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 1500)}`,
+      );
+      // What the probe adds to a save: its verdict's median against the same with the probe off, in one run.
+      const off = of(false);
+      if (off.length === 0) continue;
+      const cost = summarise(ms).median / summarise(off).median;
+      log(
+        `  watch ${kind}: probe on/off ≤ 1.1`.padEnd(TARGET_WIDTH) +
+          `${cost.toFixed(2).padEnd(24)}${verdict(cost <= 1.1)}`,
       );
     }
   }
@@ -148,6 +169,19 @@ async function main(): Promise<void> {
       const seconds = `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
       log(`${name.padEnd(TARGET_WIDTH)}${seconds.padEnd(24)}${verdict(s.median <= 15_000)}`);
     }
+  }
+  if (only.has('variants')) {
+    const cost = ratio(variants.get(WITH_VARIANTS) ?? [], variants.get(WITHOUT_VARIANTS) ?? []);
+    log(`${'  with variants / without ≤ 2'.padEnd(TARGET_WIDTH)}${range(cost).padEnd(24)}${verdict(cost.median <= 2)}`);
+  }
+  for (const withVariants of [false, true]) {
+    const ms = (approach: string) =>
+      klass.filter((k) => k.variants === withVariants && k.approach === approach).map((k) => k.ms);
+    const [one, separate] = [ms('one run'), ms('separate runs')];
+    if (one.length === 0) continue;
+    const saved = ratio(separate, one);
+    const name = `  ${SUBMISSIONS} runs / 1 run of ${SUBMISSIONS}${withVariants ? ', variants' : ''} ≥ 1.3`;
+    log(`${name.padEnd(TARGET_WIDTH)}${range(saved).padEnd(24)}${verdict(saved.median >= 1.3)}`);
   }
   if (proxy !== undefined) {
     for (const [name, q] of [
@@ -212,6 +246,8 @@ async function main(): Promise<void> {
     phases,
     watch,
     hangs,
+    variants: Object.fromEntries(variants),
+    class: klass,
     import: imported,
     record: recorded,
     recordHangs,
@@ -332,20 +368,27 @@ async function measurePhases(): Promise<Array<Record<string, number>>> {
   return phases;
 }
 
-async function measureWatchMode(): Promise<Array<SaveSample & { isolation: string }>> {
+async function measureWatchMode(): Promise<Array<SaveSample & { isolation: string; probe: boolean }>> {
   log(
-    `watch mode, save to verdict (${saves} saves alternating broken/fixed src/execute.ts, each --isolation in turn):`,
+    `watch mode, save to verdict (${runs} rounds of ${saves} saves alternating broken/fixed src/execute.ts, the probe on and off in turn, each --isolation in turn):`,
   );
-  const watch: Array<SaveSample & { isolation: string }> = [];
+  const watch: Array<SaveSample & { isolation: string; probe: boolean }> = [];
   for (const isolation of WATCH_MODES) {
-    const samples = await measureWatch({ packageRoot, stage: STAGE, saves, isolation });
-    watch.push(...samples.map((s) => ({ ...s, isolation })));
-    const toFail = samples.filter((s) => !s.passed).map((s) => s.ms);
-    const toPass = samples.filter((s) => s.passed).map((s) => s.ms);
-    if (toFail.length > 0)
-      log(`  --isolation ${isolation.padEnd(8)} save → failing verdict: ${formatSeconds(summarise(toFail))}`);
-    if (toPass.length > 0)
-      log(`  --isolation ${isolation.padEnd(8)} save → passing verdict: ${formatSeconds(summarise(toPass))}`);
+    // The probe on and off side by side: the same course, its program.ts's probe mode switched off in the other,
+    // the two taking turns for `runs` rounds so that the machine's load weighs on both alike.
+    for (let round = 0; round < runs; round++) {
+      for (const probe of round % 2 === 0 ? [true, false] : [false, true]) {
+        const samples = await measureWatch({ packageRoot, stage: STAGE, saves, isolation, probe });
+        watch.push(...samples.map((s) => ({ ...s, isolation, probe })));
+      }
+    }
+    for (const probe of [true, false]) {
+      const of = (passed: boolean) =>
+        watch.filter((s) => s.isolation === isolation && s.probe === probe && s.passed === passed).map((s) => s.ms);
+      const which = `--isolation ${isolation.padEnd(8)}${probe ? '' : ' probe off'}`.padEnd(32);
+      if (of(false).length > 0) log(`  ${which} save → failing verdict: ${formatSeconds(summarise(of(false)))}`);
+      if (of(true).length > 0) log(`  ${which} save → passing verdict: ${formatSeconds(summarise(of(true)))}`);
+    }
   }
   log();
   return watch;
@@ -364,6 +407,36 @@ async function measureHangMode(): Promise<HangSample[]> {
       );
     }
   }
+  log();
+  return samples;
+}
+
+const WITHOUT_VARIANTS = 'grader, cold, sandboxed, --no-variants';
+const WITH_VARIANTS = 'grader, cold, sandboxed, --variants';
+
+// Every case again as its variant, and the reference beside it: the same course, the same rounds.
+async function measureVariants(): Promise<Map<string, number[]>> {
+  log(`variants: the reference course graded without and with them, ${runs} rounds:`);
+  const grade = (flag: string) => () =>
+    runCommand(node, [bin, 'test', '--stage', STAGE, '--dir', dir, '--isolation', 'required', flag], {
+      cwd: dir,
+      env: { CI: '', THEINFERENCE_VARIANTS: '' },
+      expect: ALL_PASS,
+    });
+  const times = await measureRounds([
+    { name: WITHOUT_VARIANTS, run: grade('--no-variants') },
+    { name: WITH_VARIANTS, run: grade('--variants') },
+  ]);
+  for (const [name, ms] of times) log(`  ${name.padEnd(48)}${formatSeconds(summarise(ms))}`);
+  log();
+  return times;
+}
+
+async function measureClassRuns(): Promise<ClassSample[]> {
+  log(
+    `a class: ${SUBMISSIONS} submissions (every fifth wrong) in one run against ${SUBMISSIONS} separate runs one after another, default --jobs, sandboxed, ${classRounds} round(s) each way:`,
+  );
+  const samples = await measureClass({ packageRoot, stage: STAGE, rounds: classRounds, log });
   log();
   return samples;
 }

@@ -26,8 +26,12 @@ export async function measureWatch(options: {
   saves: number;
   isolation: string;
   timeoutMs?: number;
+  // false: the course's program.ts with its probe mode switched off (it then grades as a program.ts older than
+  // probe mode does), to measure what the probe costs side by side.
+  probe?: boolean;
 }): Promise<SaveSample[]> {
   const course = await copyCourse();
+  if (options.probe === false) await withoutProbe(join(course.dir, 'program.ts'));
   const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const executeFile = join(course.dir, 'src', 'execute.ts');
@@ -95,4 +99,12 @@ export async function measureWatch(options: {
     await rm(graderTmp, { recursive: true, force: true });
     await course.remove();
   }
+}
+
+// Switches program.ts's probe mode off: it never takes the request the grader's first line carries.
+async function withoutProbe(file: string): Promise<void> {
+  const text = await readFile(file, 'utf8');
+  const off = text.replace('request ??= testCase.observe;', 'request ??= undefined;');
+  if (off === text) throw new Error('bench: program.ts has no `request ??= testCase.observe;` to switch its probe off');
+  await writeFile(file, off);
 }

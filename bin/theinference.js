@@ -28,8 +28,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     if (!finishesAfterInterrupt) setTimeout(() => process.exit(130), STOP_WITHIN_MS).unref();
   });
 }
-// Whoever read our output is gone (a closed pipe): stop the run rather than die mid-cleanup.
-process.stdout.on('error', () => interrupt.abort());
+// Whoever read our output is gone (a closed pipe, `… | head`): stop the run rather than die mid-cleanup. It is not
+// an interrupt: the CLI exits 0 and says nothing (src/cli/main.ts).
+process.stdout.on('error', (error) =>
+  interrupt.abort(Object.assign(new Error('stdout closed'), { code: error.code ?? 'EPIPE', stdoutClosed: true })),
+);
 try {
   process.exitCode = await runCli({
     argv,

@@ -14,7 +14,8 @@ export type HarnessErrorCode =
   | 'NO_RECORD'
   | 'NO_SANDBOX'
   | 'NO_REFERENCE'
-  | 'SUBMISSION_TOO_LARGE';
+  | 'SUBMISSION_TOO_LARGE'
+  | 'NO_CATALOGUE';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

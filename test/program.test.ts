@@ -191,6 +191,31 @@ describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', (
     );
   });
 
+  it("runs the probe asked for by the first line after the last case, silencing the code's prints, and prints what it saw", async () => {
+    const course = await studentCourse('probed', [
+      "if (name === 'echo') { console.log('debug'); return { content: String(input.text).trim() }; }",
+      'return tools.view(input.file_path);',
+    ]);
+    const observe = {
+      methods: ['view'],
+      calls: [
+        { tool: 'Read', input: { path: 'p', file_path: 'f' }, answer: { content: 'seen', is_error: true } },
+        { tool: 'echo', input: { text: ' t ' }, answer: { content: 'unused' } },
+      ],
+    };
+    const input = `${JSON.stringify({ calls: [], observe })}\n{"calls":[]}\n`;
+    const run = await runProgram(['dispatch', '-'], course, input);
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['{"results":[]}', '{"results":[]}']);
+    expect(JSON.parse(lines[2]!)).toEqual({
+      observed: [
+        { calls: [{ method: 'view', args: ['f'] }], result: { content: 'seen', is_error: true } },
+        { calls: [], result: { content: 't' } },
+      ],
+    });
+  });
+
   it('says which call it is before the call starts, so a call that never yields leaves it sent', async () => {
     const course = await studentCourse('loops', [
       "if (name === 'echo') while (true) {}",
@@ -199,8 +224,20 @@ describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', (
     const input = '{"calls":[{"tool":"Bash","input":{"command":"true"}},{"tool":"echo","input":{"text":"x"}}]}\n';
     const killedTmp = join(work, 'loops-tmp');
     await mkdir(killedTmp);
-    const run = await runProgram(['dispatch', '-'], course, input, { timeout: 3000, tmpdir: killedTmp });
-    expect(run.timedOut).toBe(true);
+    const program = runProgram(['dispatch', '-'], course, input, { tmpdir: killedTmp });
+    // However long the load takes on a busy machine: stopped a moment after the second call says it starts (its
+    // loop never yields, so nothing can follow), or after a minute without it.
+    let seen = '';
+    await new Promise<void>((settle) => {
+      const deadline = setTimeout(settle, 60_000);
+      program.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('"call":2')) setTimeout(() => settle(clearTimeout(deadline)), 500);
+      });
+    });
+    program.kill('SIGKILL');
+    const run = await program;
+    expect(run.signal).toBe('SIGKILL');
     expect(run.stdout).toBe(
       '{"calling":{"call":1,"of":2,"tool":"Bash"}}\n{"calling":{"call":2,"of":2,"tool":"echo"}}\n',
     );

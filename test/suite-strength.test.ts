@@ -1,28 +1,44 @@
-// The register-tools suite is only as good as the wrong dispatchers it catches: every catalogued mistake must
-// fail at least one case, and the reference must pass them all (which proves the comparison itself).
+// The register-tools suite is only as good as the wrong dispatchers it catches, and the grader's diagnosis only
+// as good as what it says about them: every catalogued mistake must fail at least one case, its failures must be
+// one message (one cause: the finding the probe made), and that message's hint must name the mistake and its fix.
+// The reference must pass every case (which proves the comparison itself).
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
+import { dispatch, observe } from '../program.ts';
 import { makeExecute } from '../src/execute.ts';
-import { CATALOGUE } from './fixtures/wrong-execute/catalogue.ts';
-import { firstFailure, loadCases, type SnapshotCase } from './fixtures/wrong-execute/first-failure.ts';
+import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
+import { groupFailures } from '../src/grade/report/group-failures.ts';
+import { CATALOGUE, LOAD_MISTAKES } from './fixtures/wrong-execute/catalogue.ts';
+import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-execute/', import.meta.url));
-const HELPERS = ['catalogue', 'first-failure'];
+const HELPERS = ['catalogue'];
+const DRIVER = { dispatch, observe } as Driver;
 
-let cases: SnapshotCase[] = [];
+let cases: GradedCase[] = [];
 beforeAll(async () => {
-  cases = await loadCases('register-tools');
+  cases = await loadGradedCases(REPO, 'register-tools');
 });
 
 test('the reference passes every case', async () => {
-  expect(cases.length).toBeGreaterThan(0);
-  expect(await firstFailure(cases, makeExecute)).toBeUndefined();
+  expect(cases.length).toBeGreaterThan(100);
+  const failed = (await gradeInProcess(cases, makeExecute, DRIVER)).filter((r) => r.status === 'fail');
+  expect(failed.map((r) => r.name)).toEqual([]);
 });
 
-test.each(CATALOGUE)('$slug fails at least one case', async ({ make }) => {
-  expect(await firstFailure(cases, make)).toBeDefined();
-});
+test.concurrent.each(CATALOGUE)(
+  '$slug fails at least one case, and its failures are one message per mistake, whose hint names it',
+  async ({ make, hint }) => {
+    const failed = (await gradeInProcess(cases, make, DRIVER)).filter((r) => r.status === 'fail');
+    expect(failed.length, 'the suite does not catch this mistake').toBeGreaterThan(0);
+    const hints = groupFailures(failed).map((g) => g.results[0]!.failure?.hint ?? `(no hint) ${g.results[0]!.name}`);
+    const wanted = Array.isArray(hint) ? hint : [hint];
+    expect(hints, 'one message per mistake').toHaveLength(wanted.length);
+    for (const [k, pattern] of wanted.entries()) expect(hints[k]).toMatch(pattern);
+  },
+  60_000,
+);
 
 test('the catalogue lists every wrong implementation in its directory, and only those', async () => {
   const files = (await readdir(CATALOGUE_DIR)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -'.ts'.length));
@@ -30,10 +46,16 @@ test('the catalogue lists every wrong implementation in its directory, and only 
   expect(CATALOGUE.map((w) => w.slug).sort()).toEqual(slugs.sort());
 });
 
+test('the load mistakes are every file of load/, and only those', async () => {
+  const files = (await readdir(`${CATALOGUE_DIR}load`)).map((f) => `load/${f}`);
+  expect(LOAD_MISTAKES.map((m) => m.file).sort()).toEqual(files.sort());
+});
+
 test('each wrong implementation names its mistake on its first line, and README.md lists it', async () => {
   const readme = await readFile(`${CATALOGUE_DIR}README.md`, 'utf8');
-  for (const { slug } of CATALOGUE) {
-    const firstLine = (await readFile(`${CATALOGUE_DIR}${slug}.ts`, 'utf8')).split('\n')[0];
+  const all = [...CATALOGUE.map(({ slug }) => ({ slug, file: `${slug}.ts` })), ...LOAD_MISTAKES];
+  for (const { slug, file } of all) {
+    const firstLine = (await readFile(`${CATALOGUE_DIR}${file}`, 'utf8')).split('\n')[0];
     expect(firstLine, slug).toMatch(/^\/\/ Mistake: \S/);
     expect(readme, slug).toContain(`| \`${slug}\` |`);
   }

@@ -18,6 +18,9 @@ import { standbyPool, type StandbyPool } from '../grade/run/standby-pool.ts';
 // (and for --watch, which keeps standbys of its own).
 export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv): StandbyPool | undefined {
   if (argv[0] !== 'test' || argv.some((a) => a === '--watch' || a === '--help' || a === '-h')) return undefined;
+  // A class (several --dir, or a glob) is graded a submission at a time: no one directory to start in.
+  const dirs = argv.filter((a, i) => a.startsWith('--dir=') || argv[i - 1] === '--dir');
+  if (dirs.length > 1 || dirs.some((d) => /[*?[\]{}]/.test(d))) return undefined;
   const jobs = Number(flagValue(argv, '--jobs') ?? defaultJobs());
   if (!Number.isSafeInteger(jobs) || jobs < 1) return undefined; // the CLI says what is wrong with it
   const given = flagValue(argv, '--isolation');

@@ -3,13 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { packageRoot } from '../course/stages.ts';
+import { listStages, packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import type { InitFlags } from './commands/init.ts';
 import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
 import type { RecordFlags } from './commands/record-flags.ts';
+import type { AuditFlags } from './commands/audit.ts';
+import type { RedactFlags } from './commands/redact.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
 
@@ -25,11 +27,30 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
+    if (error instanceof CommanderError && missingStage(error)) await nameStages(io);
     return exitCodeFor(error, io);
   }
-  if (outcome !== undefined) return EXIT[outcome];
+  if (outcome !== undefined) return outcome === 'interrupted' && stdoutClosed(io) ? 0 : EXIT[outcome];
   io.stderr.write(program.helpInformation());
   return EXIT.misuse;
+}
+
+function missingStage(error: CommanderError): boolean {
+  return error.code === 'commander.missingMandatoryOptionValue' && error.message.includes('--stage');
+}
+
+// After commander's "required option '--stage <slug>' not specified": the stages there are, and how to list them.
+async function nameStages(io: CliIo): Promise<void> {
+  const stages = await listStages(io.root ?? packageRoot()).catch(() => []);
+  const known = stages.map((s) => s.slug).join(', ') || '(none)';
+  io.stderr.write(
+    `The stages: ${known}, e.g. --stage ${stages[0]?.slug ?? '<slug>'}. \`npx theinference stages\` lists them with their cases.\n`,
+  );
+}
+
+// Whether the run was stopped because whoever read stdout went away (bin/theinference.js says so in the reason).
+function stdoutClosed(io: CliIo): boolean {
+  return (io.signal?.reason as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;
 }
 
 function exitCodeFor(error: unknown, io: CliIo): number {
@@ -42,6 +63,8 @@ function exitCodeFor(error: unknown, io: CliIo): number {
     return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.misuse;
   }
   if (io.signal?.aborted === true) {
+    // Whoever read stdout went away (`… | head`): nothing to say to it, and not an interrupt.
+    if (stdoutClosed(io)) return 0;
     io.stderr.write('interrupted: every program process was stopped and its temp directory removed\n');
     return 130;
   }
@@ -63,24 +86,35 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
   program
     .command('test')
     .description('grade your course directory against a stage')
-    .requiredOption('--stage <slug>', 'the stage to grade (list them with `theinference stages`)')
+    .requiredOption('--stage <slug>', 'the stage to grade (list them with `npx theinference stages`)')
     .option(
       '--dir <path>',
-      'your course directory (default: the nearest directory at or above this one with program.ts and a package.json)',
+      'your course directory (default: the nearest directory at or above this one with program.ts and a package.json); repeat it, or give a glob, to grade a class',
+      collect,
     )
     .addOption(caseOption())
     .option('--bail', 'stop at the first failing case')
     .option('--timeout <ms>', 'per-case timeout in milliseconds (default: 10000)')
     .option(
       '--jobs <n>',
-      'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4)',
+      'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4; for a class, submissions at once, one per CPU)',
     )
-    .option('--shard <i/n>', 'grade only the i-th of n deterministic shards (CI matrices)')
+    .option('--shard <i/n>', 'grade only the i-th of n deterministic shards of the cases, or of a class (CI matrices)')
     .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
-    .option('--output <file>', 'write the report to a file instead of stdout')
+    .option(
+      '--output <file>',
+      "write the report to a file instead of stdout; for a class, a pattern ('reports/{name}.xml') or a directory",
+    )
+    .option('--summary <file>', "write the class's summary (submission, passed, failed, verdict) as .json or .csv")
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
     .option('--previous', 'then grade the earlier stages this course directory has reached (their every case)')
+    .option(
+      '--variants',
+      'also run every case on renamed files, expected results from the reference (default: on in CI where the reference is)',
+    )
+    .option('--no-variants', 'run no variants, in CI too')
+    .option('--seed <n>', 'the seed the variants are made from, to repeat a run (implies --variants)')
     .addOption(isolationOption())
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
@@ -108,11 +142,30 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .description('list the stages and their case counts')
     .action(async () => done(await (await import('./commands/stages.ts')).stagesCommand(io)));
   program
+    .command('audit')
+    .description("run the stage's catalogue of wrong dispatchers against its cases: the kill matrix (course authors)")
+    .requiredOption('--stage <slug>', 'the stage to audit')
+    .option('--json', 'print the matrix as JSON')
+    .addOption(
+      new Option('--mistake <slug>', 'audit only this catalogue entry; repeat for several')
+        .argParser(collect)
+        .default([], 'every entry'),
+    )
+    .action(async (flags: AuditFlags) => done(await (await import('./commands/audit.ts')).auditCommand(flags, io)));
+  program
     .command('snapshot')
-    .description('regenerate snapshots from the reference in this repository (course authors)')
+    .description(
+      'run the reference in this repository and write each snapshot that changes as a pending file to review (course authors)',
+    )
     .requiredOption('--stage <slug>', 'the stage whose snapshots to regenerate')
     .addOption(caseOption())
-    .option('--check', 'write nothing; fail on any stale, missing or obsolete snapshot (CI)')
+    .option('--check', 'write nothing; fail on any stale, missing, obsolete or pending snapshot (CI)')
+    .option('--review', 'walk the pending snapshots one by one: accept, reject or skip each')
+    .option('--accept <case...>', 'accept these pending snapshots (names or globs)')
+    .option('--reject <case...>', 'reject these pending snapshots (names or globs)')
+    .option('--accept-all', 'accept every pending snapshot (of the --case cases, when given)')
+    .option('--reject-all', 'reject every pending snapshot (of the --case cases, when given)')
+    .option('--remove-obsolete', 'remove the snapshots (and pending files) that have no case')
     .addOption(isolationOption())
     .action(async (flags: SnapshotFlags) =>
       done(await (await import('./commands/snapshot.ts')).snapshotCommand(flags, io)),
@@ -163,6 +216,18 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       if (flags.live === true) done(await (await import('./commands/record-live.ts')).recordLiveCommand(flags, io));
       else done(await (await import('./commands/record.ts')).recordCommand(flags, io));
     });
+  program
+    .command('redact')
+    .description(
+      'redact the recorded cases of a stage and their snapshots in place, without their transcripts (course authors)',
+    )
+    .requiredOption('--stage <slug>', 'the stage whose recorded cases to redact')
+    .addOption(caseOption('a recorded case name or glob (* and ?); repeat for several', 'every recorded case'))
+    .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
+    .option('--dir <path>', 'the course directory the cases are in (default: the current directory)')
+    .option('--dry-run', 'print the report; write nothing')
+    .addOption(isolationOption('the reference'))
+    .action(async (flags: RedactFlags) => done(await (await import('./commands/redact.ts')).redactCommand(flags, io)));
   return program;
 }
 
@@ -175,10 +240,8 @@ function isolationOption(what = 'program processes'): Option {
 }
 
 // `--case`, repeatable; its default is shown in words, not as `[]`.
-function caseOption(): Option {
-  return new Option('--case <name>', 'a case name or glob (* and ?); repeat for several')
-    .argParser(collect)
-    .default([], 'every case');
+function caseOption(what = 'a case name or glob (* and ?); repeat for several', all = 'every case'): Option {
+  return new Option('--case <name>', what).argParser(collect).default([], all);
 }
 
 // This copy's version, for --version (a bug report says which one ran).

@@ -112,6 +112,10 @@ function describe(error: ErrorObject): string {
     const rule = pattern === undefined ? '' : ` (must match ${pattern})`;
     return `${at}has a key that is not allowed: '${String(params.propertyName)}'${rule}`;
   }
+  if (error.keyword === 'enum') {
+    const allowed = (params.allowedValues as unknown[] | undefined) ?? [];
+    return `${at}must be one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
   return `${at}${error.message ?? 'is invalid'}`;
 }
 

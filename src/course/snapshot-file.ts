@@ -92,9 +92,47 @@ export async function writeAtomically(file: string, text: string): Promise<void>
 
 // The names (without .json) of every snapshot file of a stage, sorted.
 export async function snapshotNames(root: string, stage: string): Promise<string[]> {
-  const entries = await readdir(snapshotsDir(root, stage), { withFileTypes: true }).catch(() => []);
+  return namesEndingIn(snapshotsDir(root, stage), '.json');
+}
+
+// What ends a pending snapshot's file name: `theinference snapshot` writes a result that differs from the
+// snapshot beside it, as insta writes `.snap.new`, and only a review (accept) puts it in the snapshot's place.
+export const PENDING_SUFFIX = '.json.new';
+
+// `snapshots/<stage>/<name>.json.new` under the package root.
+export function pendingPath(root: string, stage: string, name: string): string {
+  return join(snapshotsDir(root, stage), `${name}${PENDING_SUFFIX}`);
+}
+
+// The names of every pending snapshot of a stage, sorted.
+export async function pendingNames(root: string, stage: string): Promise<string[]> {
+  return namesEndingIn(snapshotsDir(root, stage), PENDING_SUFFIX);
+}
+
+// A pending snapshot put in its snapshot's place, by a rename: the snapshot is the old file or the new one,
+// never a mix. A pending file that is not a snapshot (edited by hand, cut short) is refused and left as it is.
+export async function acceptPending(root: string, stage: string, name: string): Promise<void> {
+  const file = pendingPath(root, stage, name);
+  const text = await readText(file);
+  const parsed = text === null ? 'it does not exist' : parseSnapshot(text);
+  if (typeof parsed === 'string') {
+    throw new HarnessError(
+      'BAD_SNAPSHOT',
+      `snapshots/${stage}/${name}${PENDING_SUFFIX}: ${parsed}. Reject it (\`--reject ${name}\`) and run \`theinference snapshot --stage ${stage} --case ${name}\` again.`,
+    );
+  }
+  await rename(file, snapshotPath(root, stage, name));
+}
+
+// A pending snapshot thrown away; the snapshot stays as it was.
+export async function rejectPending(root: string, stage: string, name: string): Promise<void> {
+  await rm(pendingPath(root, stage, name), { force: true });
+}
+
+async function namesEndingIn(dir: string, suffix: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   return entries
-    .filter((e) => e.isFile() && e.name.endsWith('.json') && !e.name.startsWith('.'))
-    .map((e) => e.name.slice(0, -'.json'.length))
+    .filter((e) => e.isFile() && e.name.endsWith(suffix) && !e.name.startsWith('.'))
+    .map((e) => e.name.slice(0, -suffix.length))
     .sort();
 }

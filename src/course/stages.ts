@@ -124,6 +124,6 @@ export async function requireStage(root: string, slug: string): Promise<StageInf
   const known = stages.map((s) => s.slug).join(', ');
   throw new HarnessError(
     'UNKNOWN_STAGE',
-    `unknown stage '${slug}'. Known stages: ${known}. Run \`theinference stages\` to list them.`,
+    `unknown stage '${slug}'. Known stages: ${known}. Run \`npx theinference stages\` to list them with their cases.`,
   );
 }

@@ -1,4 +1,6 @@
 // The case file formats: cases/<stage>/<slug>.json, each stage's validated against its schema (src/course/stages.ts).
+import type { Visibility } from './case-weight.ts';
+
 export type FileSpec = string | { base64: string } | { symlink: string };
 
 export type Call = { tool: string; input: Record<string, unknown> };
@@ -9,6 +11,10 @@ export type CaseFile = {
   description: string;
   files?: Record<string, FileSpec>;
   calls: Call[];
+  // What the case is worth (1 when absent) and who sees its expected result ('visible' when absent):
+  // src/course/case-weight.ts.
+  points?: number;
+  visibility?: Visibility;
   // Where a recorded case came from (transcript file, tool_use id…); informational.
   source?: Record<string, unknown>;
 };
@@ -43,11 +49,19 @@ export type LoopCaseFile = {
   request: LoopRequestData;
   turns: LoopTurn[];
   outputs?: Record<string, ScriptedOutput>;
+  // As a register-tools case's (src/course/case-weight.ts).
+  points?: number;
+  visibility?: Visibility;
   source?: Record<string, unknown>;
 };
 
 // Any stage's case file.
 export type CaseData = CaseFile | LoopCaseFile;
+
+// A dispatcher case's calls; undefined for a case of another mode (a loop case has turns).
+export function callsOf(data: CaseData | undefined): Call[] | undefined {
+  return data !== undefined && 'calls' in data ? data.calls : undefined;
+}
 
 // A case as the grader knows it: its stage, its slug (file name without .json) and its file. What `data` holds is
 // the stage's format: code of one driver mode names it (`Case<CaseFile>`), the rest reads only its description.

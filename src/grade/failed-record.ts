@@ -18,10 +18,19 @@ export function failedRecordPath(dir: string, stage: string): string {
   return join(dir, ...RECORD_DIRS, `failed-${stage}.json`);
 }
 
-// Records the names of a run's failures (sorted), in the directory it graded; false when the record could not be
-// written (a read-only directory, a link on the way), in which case no command should send the student to it.
+// Records the names of a run's failures (sorted), in the directory it graded, beside the failures on record of the
+// cases it did not grade (a `--case` run, a shard, a run cut short by --bail): a run of some cases says nothing
+// about the others. False when the record could not be written (a read-only directory, a link on the way), in
+// which case no command should send the student to it.
 export async function recordFailures(report: RunReport): Promise<boolean> {
-  const failed = report.cases.filter((c) => c.status === 'fail').map((c) => c.name);
+  const graded = new Set(report.cases.map((c) => c.name));
+  const before = (await readFailures(report.dir, report.stage)) ?? [];
+  const failed = [
+    ...new Set([
+      ...before.filter((name) => !graded.has(name)),
+      ...report.cases.filter((c) => c.status === 'fail').map((c) => c.name),
+    ]),
+  ];
   try {
     const dir = await realpath(report.dir);
     let at = dir;

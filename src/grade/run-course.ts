@@ -8,16 +8,13 @@ import type { RunOptions, RunReport } from './types.ts';
 // The stage, then each earlier one reached (all their cases: --case, --failed and the timings are the stage's
 // own), nearest first. --bail stops at the first failure in any of them.
 export async function runCourse(options: RunOptions): Promise<RunReport> {
-  const { previous, onStageStart, ...one } = options;
+  const { previous, ...one } = options;
   const earlier = previous === true ? await reachedEarlierStages(options.dir, options.stage) : [];
-  const of = earlier.length + 1;
-  if (of > 1) onStageStart?.(options.stage, 0, of);
   const report = await runStage(one);
   if (earlier.length === 0) return report;
   const reports: RunReport[] = [];
-  for (const [i, stage] of earlier.entries()) {
+  for (const stage of earlier) {
     if (options.bail === true && [report, ...reports].some((r) => r.failed > 0)) break;
-    onStageStart?.(stage.slug, i + 1, of);
     const { cases: _, timings: __, ...rest } = one;
     reports.push(await runStage({ ...rest, stage: stage.slug }));
   }

@@ -1,19 +1,28 @@
 // Grades a course directory against a stage: select the cases, start the program processes, validate the cases
 // and read the snapshots while they start, judge each result against its snapshot as it streams, and check
-// that failures are the program's own and not a neighbour's.
-import { packageRoot, requireStage } from '../course/stages.ts';
-import { loadJudging, planCases, type Judging } from './case-plan.ts';
+// that failures are the program's own and not a neighbour's. With variants, each case also runs as its variant,
+// judged against the reference's results for it.
+import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
+import { callsOf } from '../course/types.ts';
+import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from './run/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
+import { explainFailures } from './judge/explain-failures.ts';
+import { findMistakes } from './judge/find-mistakes.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
+import { probeRequest } from './judge/probe-calls.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
-import { runBatches, type CaseRun } from './run/run-batches.ts';
+import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
+import type { ReferenceResult } from './run/run-reference.ts';
+import { planStage, type StagePlan } from './stage-plan.ts';
 import type { CaseResult, RunOptions, RunReport } from './types.ts';
+import { judgeVariant, pairVerdicts } from './variants/judge-variant.ts';
+import { caseOfRun } from './variants/plan-variants.ts';
 
 // Per case, when --timeout is not given: generous for the slowest case on a busy 2-core machine.
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -22,26 +31,51 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 // HarnessError; everything the program under test does is a verdict in the report. Rejects with the abort reason
 // when options.signal fires. Settles only once every program process it started is dead and its temp dir gone.
 export async function runStage(options: RunOptions): Promise<RunReport> {
-  const started = performance.now();
   const root = packageRoot();
-  const { mode } = await requireStage(root, options.stage);
+  await requireStage(root, options.stage);
   await checkCourseDir(options.dir);
-  const selected = await planCases(root, options.stage, options.cases ?? [], options.shard);
-  const jobs = options.jobs ?? defaultJobs();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const env = options.env ?? process.env;
   // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
   const choice =
     options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
-  const warnings = new Set<string>(choice.warning === undefined ? [] : [choice.warning]);
+  const plan = await planStage({
+    root,
+    stage: options.stage,
+    cases: options.cases ?? [],
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...(options.variants === undefined ? {} : { variants: { ...options.variants, env, sandbox: choice.sandbox } }),
+  });
+  let report: RunReport;
+  let removed: string[] = [];
+  try {
+    report = await gradeCourse(plan, { ...options, sandbox: choice.sandbox });
+  } finally {
+    removed = await plan.close();
+  }
+  // The sandbox's warning first, as the run's first news.
+  const first = choice.warning === undefined ? [] : [choice.warning];
+  return withWarnings({ ...report, warnings: [...first, ...(report.warnings ?? [])] }, removed);
+}
+
+// Grades `options.dir` on a planned stage (checked to be a course directory already; `options.sandbox` decided):
+// the part of a run each submission of a class has of its own.
+export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandbox: boolean }): Promise<RunReport> {
+  const started = performance.now();
+  const { selected, variants } = plan;
+  // How program.ts runs the stage's cases; only the dispatcher has a probe (program.ts's probe mode).
+  const mode = stageOf(options.stage)?.mode ?? 'dispatch';
+  const jobs = options.jobs ?? defaultJobs();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const env = options.env ?? process.env;
+  const warnings = new Set<string>();
   // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.
-  const stage = await stageForRun(options.dir, choice.sandbox, root);
+  const stage = await stageForRun(options.dir, options.sandbox, plan.root);
   for (const warning of stage.warnings) warnings.add(warning);
   const cache = await openTsxCache(env).catch(async (error: unknown) => {
     await stage.release();
     throw error;
   });
-  const confinement = { sandbox: choice.sandbox, tsxCache: cache.dir };
+  const confinement = { sandbox: options.sandbox, tsxCache: cache.dir };
   const common = {
     dir: options.dir,
     mode,
@@ -64,27 +98,45 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   if (options.signal?.aborted === true) onAbort();
 
   const results = new Map<string, CaseResult>();
-  const emit = (result: CaseResult): void => {
-    results.set(result.name, result);
-    options.onCaseResult?.(result);
-  };
+  const pairs = pairVerdicts(
+    (name) => variants?.cases.has(name) === true,
+    (result) => {
+      results.set(result.name, result);
+      options.onCaseResult?.(result);
+    },
+  );
+  const emit = (result: CaseResult): void => pairs.add(result, caseOfRun(result.name));
   let judging: Judging | undefined;
-  const judge = (run: CaseRun): CaseResult => {
+  // The reference's results for the variants, once it has run them all.
+  let expected: Map<string, ReferenceResult> | undefined;
+  const unjudged: { name: string; why: string }[] = [];
+  const judge = (run: CaseRun): CaseResult | undefined => {
+    const variantOf = caseOfRun(run.name);
+    if (variantOf !== undefined) {
+      const verdict = judgeVariant(variants!.cases.get(variantOf)!, expected?.get(variantOf), run, variants!.seed);
+      return verdict === undefined ? undefined : { ...verdict, name: run.name };
+    }
     const c = judging!.cases.get(run.name)!;
     const snapshot = judging!.snapshots.get(run.name) ?? null;
     return snapshot === null ? noSnapshot(c) : judgeCase(c, snapshot, run);
   };
+  const files = new Map<string, string>([
+    ...selected.map((c) => [c.name, c.file] as const),
+    ...(variants?.runs ?? []).map((c) => [c.name, c.file] as const),
+  ]);
   const recheck = startRecheck({
     runAlone: async (names) => {
       const alone: CaseResult[] = [];
-      const cases = names.map((name) => ({ name, file: judging!.cases.get(name)!.file }));
       await runBatches({
         ...common,
         ...standbys,
-        cases,
+        cases: names.map((name) => ({ name, file: files.get(name)! })),
         alone: true,
         signal: cancel.signal,
-        onCase: (run) => alone.push(judge(run)),
+        onCase: (run) => {
+          const verdict = judge(run);
+          if (verdict !== undefined) alone.push(verdict);
+        },
       });
       cancel.signal.throwIfAborted();
       return alone;
@@ -93,9 +145,23 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   // A failure that ran after something else in its process may have been caused by it: judged again alone,
   // starting now. Not a timeout: re-running a hang costs a whole timeout again, and is rarely a neighbour's doing.
   const onRun = (run: CaseRun): void => {
+    const variantOf = caseOfRun(run.name);
+    if (variantOf !== undefined && expected === undefined) {
+      waiting.push(run);
+      return;
+    }
     // Only a case that ran after the probe has a time of its own: alone, it would include the process's start.
-    if (run.shared) options.timings?.set(run.name, run.durationMs);
+    if (run.shared && variantOf === undefined) options.timings?.set(run.name, run.durationMs);
     const verdict = judge(run);
+    if (verdict === undefined) {
+      const why = expected?.get(variantOf ?? '');
+      unjudged.push({
+        name: variantOf ?? run.name,
+        why: `the reference gave no result for its variant: ${why?.ok === false ? why.why : 'it did not run'}`,
+      });
+      pairs.without(variantOf ?? run.name);
+      return;
+    }
     if (verdict.status === 'fail' && run.shared && verdict.failure?.kind !== 'timeout') recheck.suspect(verdict);
     else emit(verdict);
     if (verdict.status === 'fail' && options.bail === true) stop.abort();
@@ -103,28 +169,57 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 
   // Programs first: they need only the case files, and take far longer to start than the rest takes to load.
   const early: CaseRun[] = [];
+  // Variant runs that arrived before the reference's results.
+  const waiting: CaseRun[] = [];
+  // Each process runs the probe after its cases (program.ts's probe mode); the first observation is kept.
+  let observed: unknown;
   const batches = runBatches({
     ...common,
     ...standbys,
     ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
-    cases: selected.filter((c) => c.snapshotted).map((c) => ({ name: c.name, file: c.file })),
+    ...(mode === 'dispatch'
+      ? {
+          observe: probeRequest(),
+          onObserved: (o: unknown) => {
+            observed ??= o;
+          },
+        }
+      : {}),
+    cases: interleave(
+      selected.filter((c) => c.snapshotted),
+      variants?.runs ?? [],
+    ),
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
   });
+  // A reference that could not run at all judges no variant: never a failure of the program's.
+  const reference = variants?.expected
+    .catch(() => new Map<string, ReferenceResult>())
+    .then((e) => {
+      expected = e;
+      for (const run of waiting.splice(0)) onRun(run);
+    });
   let report: RunReport;
   try {
-    judging = await loadJudging(root, options.stage, selected);
+    judging = await plan.judging();
     for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null))
       emit(noSnapshot(judging.cases.get(c.name)!));
     for (const run of early.splice(0)) onRun(run);
     await batches;
+    await reference;
     options.signal?.throwIfAborted();
     const checked = await recheck.finish();
     for (const result of checked.results) emit(result);
-    const cases = selected.flatMap((c) => results.get(c.name) ?? []);
+    pairs.flush();
+    const findings = observed === undefined ? [] : findMistakes(observed);
+    const cases = explainFailures(
+      selected.flatMap((c) => results.get(c.name) ?? []),
+      findings,
+      (name) => callsOf(judging?.cases.get(name)?.data),
+    );
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
-    const edited = failed > 0 ? await programEdited(options.dir, root) : undefined;
+    const edited = failed > 0 ? await programEdited(options.dir, plan.root) : undefined;
     if (edited !== undefined) warnings.add(edited);
     report = {
       stage: options.stage,
@@ -134,16 +229,32 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
       failed,
       durationMs: Math.round(performance.now() - started),
       ...(cases.length < selected.length ? { skipped: selected.length - cases.length } : {}),
+      ...(variants === undefined
+        ? {}
+        : { variants: { seed: variants.seed, judged: pairs.judged(), none: [...variants.none, ...unjudged] } }),
     };
   } finally {
     // On any way out (a bad case file, an abort), nothing is left running.
     onAbort();
     await batches;
+    await reference?.catch(() => {});
     await recheck.settled();
     options.signal?.removeEventListener('abort', onAbort);
     const removed = await cache.close();
     if (removed !== undefined) warnings.add(removed);
     await stage.release();
   }
-  return warnings.size === 0 ? report : { ...report, warnings: [...warnings] };
+  return withWarnings(report, [...warnings]);
+}
+
+// Each case followed by its variant's run, so that a batch runs both.
+function interleave(cases: BatchCase[], variantRuns: BatchCase[]): BatchCase[] {
+  const runs = new Map(variantRuns.map((v) => [caseOfRun(v.name), v]));
+  return cases.flatMap((c) => [{ name: c.name, file: c.file }, ...(runs.has(c.name) ? [runs.get(c.name)!] : [])]);
+}
+
+function withWarnings(report: RunReport, more: string[]): RunReport {
+  const { warnings, ...rest } = report;
+  const all = [...new Set([...(warnings ?? []), ...more])];
+  return all.length === 0 ? rest : { ...rest, warnings: all };
 }

@@ -1,3 +1,4 @@
+import type { Visibility } from '../course/case-weight.ts';
 import type { Call } from '../course/types.ts';
 import type { StandbySource } from './run/run-program.ts';
 
@@ -29,6 +30,9 @@ export type Failure = {
   // The program failed before its first case (it does not load, or prints something else first): every case
   // of its process has this same failure, and the terminal report shows it once.
   beforeAnyCase?: boolean;
+  // The case passed as written and failed its variant (src/grade/variants/): the call, input and expected result
+  // are the variant's, the expected result the reference's for it; `seed` reproduces it (`--seed`).
+  variant?: { seed: number };
 };
 
 export type CaseResult = {
@@ -39,6 +43,10 @@ export type CaseResult = {
   failure?: Failure;
   // What the program wrote to stderr (and any stray stdout) for this case, tail-capped.
   output: string;
+  // The case file's `points` and `visibility` when it sets them (weightOf in src/course/case-weight.ts gives
+  // the defaults). A case whose expected result is withheld has a failure without it: no reporter can show it.
+  points?: number;
+  visibility?: Visibility;
 };
 
 export type RunReport = {
@@ -55,7 +63,13 @@ export type RunReport = {
   // With --previous: the reports of the earlier stages the course directory has reached, nearest first, graded
   // after this one (src/grade/run-course.ts). Reporters show each stage apart.
   previous?: RunReport[];
+  // When the run also ran each case's variant: the seed, how many cases' variants were judged, and the cases
+  // that had none (or whose variant the reference gave no result for), with why.
+  variants?: VariantSummary;
 };
+
+// What a run's variants came to.
+export type VariantSummary = { seed: number; judged: number; none: { name: string; why: string }[] };
 
 // What `theinference test` asks of src/grade/run-stage.ts (`runStage(options): Promise<RunReport>`).
 export type RunOptions = {
@@ -88,6 +102,6 @@ export type RunOptions = {
   timings?: Map<string, number>;
   // Grade the earlier stages the course directory has reached too, after this one (runCourse; runStage grades one).
   previous?: boolean;
-  // Called as each stage's grading starts, with --previous (the first is `stage` itself).
-  onStageStart?: (stage: string, index: number, of: number) => void;
+  // Also run each case's variant (src/grade/variants/), made from this seed, expected results from the reference.
+  variants?: { seed: number };
 };

@@ -17,6 +17,8 @@ import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from 
 import { replayPool } from './replay/replay-pool.ts';
 import { reportFor } from './write/report.ts';
 import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write/write-cases.ts';
+import { recordingOf } from './write/recording-of.ts';
+import { formatRecording } from '../course/recording-file.ts';
 
 // The longest a recorded Bash call may run in a replay: past it, the call is a timeout and not kept.
 export const REPLAY_BASH_MS = 5_000;
@@ -139,7 +141,11 @@ export async function recordTranscripts(
   }
   const ready = named
     .filter(({ c }) => !rejected.has(c.name))
-    .map(({ c }) => ({ ...c, snapshotText: snapshots.get(c.name) ?? '' }));
+    .map(({ c, w, draft }) => ({
+      ...c,
+      snapshotText: snapshots.get(c.name) ?? '',
+      recordingText: formatRecording(recordingOf(draft, w.steps)),
+    }));
   const cases = await writeCases(ready, {
     dir: options.dir,
     stage: options.stage,

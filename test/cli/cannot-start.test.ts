@@ -70,4 +70,20 @@ describe('a program that cannot start', () => {
       'npx theinference test --stage register-tools --failed',
     ]);
   });
+
+  it('is said once at the top of the JSON report, its stack trimmed, not once per case', async () => {
+    const course = await makeCourse(scratch, 'throws-at-import');
+    const args = ['test', '--stage', 'register-tools', '--jobs', '2', '--reporter', 'json'];
+    const { exitCode, stdout } = await theinference(args, course);
+    const parsed = JSON.parse(stdout);
+    expect([exitCode, parsed.status]).toEqual([1, 'error']);
+    expect(parsed.message).toMatch(/^✗ your program did not start — none of the \d+ cases ran\n/);
+    expect(parsed.message).toMatch(
+      /\n {2}hint: your code throws `Error: dispatcher table is not ready` while it is loaded/,
+    );
+    expect(parsed.message).not.toMatch(/node:internal/);
+    const said = (text: string) => text.match(/dispatcher table is not ready/g)?.length ?? 0;
+    expect(said(stdout)).toBe(said(parsed.message));
+    expect(new Set(parsed.tests.map((t: { message: string }) => t.message)).size).toBe(1);
+  });
 });

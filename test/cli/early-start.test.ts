@@ -29,6 +29,9 @@ describe('startEarly', () => {
     [['test', '--help']],
     [['test', '--jobs', 'many']],
     [['test', '--jobs', '0']],
+    [['test', '--stage', 'register-tools', '--dir', 'a', '--dir', 'b']],
+    [['test', '--stage', 'register-tools', '--dir', 'submissions/*']],
+    [['test', '--stage', 'register-tools', '--dir=submissions/{a,b}']],
   ])('starts nothing for %j', (argv) => {
     expect(startEarly(argv, scratch.root, process.env)).toBeUndefined();
   });

@@ -17,7 +17,7 @@ describe('a case that hangs', () => {
       'pretty',
       'required',
       (stdout) => {
-        expect(stdout).toContain(` ✗ course-glob-everything — ${HANG}\n`);
+        expect(stdout).toContain(`✗ course-glob-everything — `);
         expect(stdout).toContain(`\n  ${HANG}\n  input: {"pattern":"**"}\n\n  hint: ${HINT}: a loop that never ends`);
       },
     ],

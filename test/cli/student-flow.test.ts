@@ -4,7 +4,7 @@
 // types the package exports, then a correct src/execute.ts graded green from a subdirectory. One install is
 // shared by every step, so the steps run in order.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ describe("a student's first hour", () => {
     async () => {
       const { exitCode, stdout } = await run('npx', ['theinference', 'test', '--stage', 'register-tools'], course);
       expect(exitCode).toBe(1);
-      expect(stdout.split('\n').length).toBeLessThan(40);
+      expect(stdout.split('\n').length, stdout).toBeLessThan(40);
       expect(
         stdout.match(/hint: src\/execute\.ts is still the stub `theinference init` wrote: write makeExecute/g),
       ).toHaveLength(1);
@@ -164,4 +164,36 @@ describe("a student's first hour", () => {
     };
     expect(manifest.devDependencies.theinference).toBe(`file:../${tarball.slice(root.length + 1)}`);
   });
+
+  // A few of test/fixtures/wrong-execute/, graded by the installed copy as a student's course has it: one message
+  // per mistake, whose hint names it (sandboxed, and for the types imported as values, unsandboxed too, where the
+  // package's files are there to load).
+  it.each<[string, string, RegExp[]]>([
+    ['glob-arguments-swapped.ts', 'required', [/^`Glob` and `glob` call tools\.glob\(input\.path, input\.pattern\)/]],
+    ['bash-drops-fields.ts', 'required', [/^`Bash` and `bash` drop `exit_code` and `is_error`/]],
+    [
+      'missing-alias-str-replace-throws.ts',
+      'required',
+      [/^the alias `str_replace` is not wired/, /^execute threw \(Error: unknown tool: NAME\) on a name outside/],
+    ],
+    [
+      'load/import-without-type.ts',
+      'required',
+      [/imports from 'theinference' as a value, but the package exports only types/],
+    ],
+    ['load/import-without-type.ts', 'off', [/^your code imports `Execute` from 'theinference' as a value/]],
+    ['load/top-level-console-log.ts', 'required', [/^something prints on stdout while your code is loaded/]],
+  ])(
+    'the catalogue mistake %s (--isolation %s) is one message per mistake, naming it',
+    async (file, isolation, hints) => {
+      await cp(join(REPO, 'test', 'fixtures', 'wrong-execute', file), join(course, 'src', 'execute.ts'));
+      const args = ['theinference', 'test', '--stage', 'register-tools', '--isolation', isolation];
+      const { exitCode, stdout } = await run('npx', args, course);
+      expect(exitCode).toBe(1);
+      const said = stdout.match(/^ {2}hint: .*$/gm) ?? [];
+      expect(said, stdout).toHaveLength(hints.length);
+      for (const [k, hint] of hints.entries()) expect(said[k]!.slice('  hint: '.length)).toMatch(hint);
+    },
+    STEP_TIMEOUT_MS,
+  );
 });

@@ -56,6 +56,19 @@ describe.each(STAGES.map((s) => [s.slug, s] as const))('stage %s', (slug, stage)
     expect(missing, `make them with \`theinference snapshot --stage ${slug}\``).toEqual([]);
   });
 
+  // A pending file is a change nobody has reviewed yet: `theinference snapshot --review` decides it.
+  it('has no pending snapshot left', () => {
+    const pending = readdirSync(snapshotsDir).filter((f) => f.endsWith('.json.new'));
+    expect(pending, 'review them with `theinference snapshot --stage register-tools --review`').toEqual([]);
+  });
+
+  // What each recorded case's agent was answered, so that a change of the reference is re-verified against it.
+  it.each(caseSlugs.filter((slug) => slug.startsWith('recorded-')))('%s has its recording, a call per call', (slug) => {
+    const recording = readJson(`${root}recordings/register-tools/${slug}.json`) as { calls: unknown[] };
+    const testCase = readJson(`${casesDir}${slug}.json`) as { calls: unknown[] };
+    expect(recording.calls.length).toBe(testCase.calls.length);
+  });
+
   it('has a case for every snapshot', () => {
     const orphans = snapshotSlugs.filter((name) => !caseSlugs.includes(name));
     expect(orphans, `delete them, or run \`theinference snapshot --stage ${slug}\``).toEqual([]);

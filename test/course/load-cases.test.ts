@@ -36,6 +36,8 @@ describe('parseCase', () => {
         calls: [call],
       },
     ],
+    ['points and a visibility', { description: 'd', calls: [call], points: 2.5, visibility: 'after_due_date' }],
+    ['no points', { description: 'd', calls: [call], points: 0, visibility: 'hidden' }],
   ])('accepts %s', (_, data) => {
     expect(errorsOf(data)).toEqual([]);
   });
@@ -52,7 +54,7 @@ describe('parseCase', () => {
     [
       'an unknown key',
       { description: 'd', calls: [call], extra: 1 },
-      ["has an unknown property 'extra' (allowed: $schema, description, files, calls, source)"],
+      ["has an unknown property 'extra' (allowed: $schema, description, files, calls, points, visibility, source)"],
     ],
     [
       'a file path with ..',
@@ -68,6 +70,13 @@ describe('parseCase', () => {
       'a file that is a number',
       { description: 'd', files: { a: 5 }, calls: [call] },
       ['/files/a must be one of: a string, { "base64": … }, { "symlink": … }'],
+    ],
+    ['negative points', { description: 'd', calls: [call], points: -1 }, ['/points must be >= 0']],
+    ['points as text', { description: 'd', calls: [call], points: '2' }, ['/points must be number']],
+    [
+      'an unknown visibility',
+      { description: 'd', calls: [call], visibility: 'secret' },
+      ['/visibility must be one of: "visible", "hidden", "after_due_date", "after_published"'],
     ],
   ])('reports %s by field', (_, data, errors) => {
     expect(errorsOf(data)).toEqual(errors);

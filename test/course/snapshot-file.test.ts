@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
 import {
+  acceptPending,
   formatSnapshot,
   parseSnapshot,
+  pendingNames,
+  rejectPending,
   readSnapshot,
   snapshotNames,
   sortKeys,
@@ -110,5 +113,44 @@ describe('snapshot files', () => {
     }
     expect(await snapshotNames(dir, 'demo')).toEqual(['a', 'b']);
     expect(await snapshotNames(dir, 'no-such-stage')).toEqual([]);
+  });
+
+  it('lists pending snapshots apart from snapshots', async () => {
+    await mkdir(join(dir, 'snapshots', 'demo'), { recursive: true });
+    for (const f of ['a.json', 'a.json.new', 'c.json.new', '.c.json.new.123.tmp']) {
+      await writeFile(join(dir, 'snapshots', 'demo', f), '');
+    }
+    expect(await snapshotNames(dir, 'demo')).toEqual(['a']);
+    expect(await pendingNames(dir, 'demo')).toEqual(['a', 'c']);
+  });
+
+  it('accepts a pending snapshot by renaming it over the snapshot, and rejects one by removing it', async () => {
+    const stage = join(dir, 'snapshots', 'demo');
+    await mkdir(stage, { recursive: true });
+    const [old, now] = [formatSnapshot({ results: [{ content: 'old' }] }), formatSnapshot({ results: [] })];
+    await writeFile(join(stage, 'a.json'), old);
+    await writeFile(join(stage, 'a.json.new'), now);
+    await writeFile(join(stage, 'b.json'), old);
+    await writeFile(join(stage, 'b.json.new'), now);
+    await acceptPending(dir, 'demo', 'a');
+    await rejectPending(dir, 'demo', 'b');
+    expect((await readdir(stage)).sort()).toEqual(['a.json', 'b.json']);
+    expect([await readFile(join(stage, 'a.json'), 'utf8'), await readFile(join(stage, 'b.json'), 'utf8')]).toEqual([
+      now,
+      old,
+    ]);
+  });
+
+  it('refuses to accept a pending file that is not a snapshot, leaving both files as they are', async () => {
+    const stage = join(dir, 'snapshots', 'demo');
+    await mkdir(stage, { recursive: true });
+    await writeFile(join(stage, 'a.json'), 'old');
+    await writeFile(join(stage, 'a.json.new'), '{"results": [');
+    const error = await acceptPending(dir, 'demo', 'a').catch((e: unknown) => e);
+    expect((error as HarnessError).message).toMatch(/^snapshots\/demo\/a\.json\.new: not valid JSON .*Reject it/);
+    expect([await readFile(join(stage, 'a.json'), 'utf8'), await readFile(join(stage, 'a.json.new'), 'utf8')]).toEqual([
+      'old',
+      '{"results": [',
+    ]);
   });
 });

@@ -102,7 +102,7 @@ describe('requireStage', () => {
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('UNKNOWN_STAGE');
     expect((error as HarnessError).message).toBe(
-      "unknown stage 'gamma'. Known stages: agent-loop, register-tools. Run `theinference stages` to list them.",
+      "unknown stage 'gamma'. Known stages: agent-loop, register-tools. Run `npx theinference stages` to list them with their cases.",
     );
   });
 });

@@ -58,6 +58,12 @@ it('says false, throwing nothing, when the record cannot be written', async () =
   expect(await recordFailures(report([result('a', 'fail')]))).toBe(false);
 });
 
+it('keeps the failures on record of the cases a run did not grade (a --case run), and drops those it passed', async () => {
+  await recordFailures(report([result('a', 'fail'), result('b', 'fail'), result('c', 'fail')]));
+  await recordFailures(report([result('a', 'pass'), result('d', 'fail')]));
+  expect(await readFailures(dir, 'register-tools')).toEqual(['b', 'c', 'd']);
+});
+
 it.each<[string, (other: string) => Promise<void>]>([
   [
     "node_modules is a link to another course's",

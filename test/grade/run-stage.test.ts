@@ -8,6 +8,7 @@ import { HarnessError } from '../../src/errors.ts';
 import { runStage } from '../../src/grade/run-stage.ts';
 import type { CaseResult, RunOptions } from '../../src/grade/types.ts';
 import { makeCourse, useScratch, processRunning } from './course-fixture.ts';
+import { writeAnswers } from '../support/lookup-table.ts';
 
 const BASH = 'course-bash-echo-hi';
 const GLOB = 'course-glob-everything';
@@ -100,6 +101,55 @@ describe('runStage', () => {
     });
     await expect(run).rejects.toThrow('This operation was aborted');
     expect(await processRunning('sleep 987654', dir)).toBe(false);
+  });
+});
+
+describe('runStage with variants', () => {
+  const CASES = ['course-*', 'story-edit-then-view', 'bash-pwd-is-sandbox'];
+
+  it('passes the reference on every variant, the reference run beside it, and says what the variants came to', async () => {
+    const report = await grade(await makeCourse(scratch), { cases: CASES, variants: { seed: 77 } });
+    expect([report.passed, report.failed]).toEqual([5, 0]);
+    expect(report.variants).toEqual({
+      seed: 77,
+      judged: 3,
+      none: [
+        { name: 'bash-pwd-is-sandbox', why: 'nothing in it to rename' },
+        { name: BASH, why: 'nothing in it to rename' },
+      ],
+    });
+  });
+
+  it('fails a lookup table of the stored results on every variant, and on nothing as written', async () => {
+    const dir = await makeCourse(scratch, 'lookup-table');
+    await writeAnswers(dir);
+    expect((await grade(dir, { cases: CASES })).failed).toBe(0);
+    const report = await grade(dir, { cases: CASES, variants: { seed: 77 } });
+    expect(verdicts(report.cases)).toEqual({
+      'bash-pwd-is-sandbox': 'pass',
+      [BASH]: 'pass',
+      [GLOB]: 'mismatch',
+      [READ]: 'mismatch',
+      'story-edit-then-view': 'mismatch',
+    });
+    for (const c of report.cases.filter((c) => c.status === 'fail')) {
+      expect(c.failure).toMatchObject({
+        variant: { seed: 77 },
+        message: expect.stringMatching(/^variant \(seed 77\): call 1 of \d/),
+      });
+    }
+  });
+
+  it('judges each variant once, in one batch with its case, when several processes share the work', async () => {
+    const streamed: string[] = [];
+    const report = await grade(await makeCourse(scratch), {
+      cases: CASES,
+      jobs: 2,
+      variants: { seed: 3 },
+      onCaseResult: (r) => streamed.push(r.name),
+    });
+    expect(streamed.sort()).toEqual(report.cases.map((c) => c.name).sort());
+    expect(report.cases.map((c) => c.name)).toEqual(['bash-pwd-is-sandbox', BASH, GLOB, READ, 'story-edit-then-view']);
   });
 });
 

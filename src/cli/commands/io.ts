@@ -19,9 +19,10 @@ export type CommandIo = {
 // How a command ended; src/cli/main.ts alone turns it into an exit code.
 export type Outcome = 'pass' | 'fail' | 'misuse' | 'interrupted';
 
-// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org).
+// Colour only on a terminal, never when NO_COLOR is set to anything non-empty (no-color.org), and never on a
+// terminal that says it has none (TERM=dumb: Emacs' shell, some CI consoles).
 export function useColor(io: CommandIo): boolean {
-  return io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '';
+  return io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '' && io.env.TERM !== 'dumb';
 }
 
 // Writes to a stream and resolves once it is flushed, so output is complete before the exit code is set.

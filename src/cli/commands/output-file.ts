@@ -5,14 +5,15 @@ import { access, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 
-// The absolute path --output names, once it is known to be writable as a file; else a HarnessError saying why.
-export async function checkOutputFile(cwd: string, output: string): Promise<string> {
-  const bad = (why: string): HarnessError => new HarnessError('BAD_FLAG', `--output ${JSON.stringify(output)} ${why}`);
-  if (output.trim() === '') throw bad('is empty: give the report a file name, e.g. --output results.xml.');
+// The absolute path --output (or `flag`) names, once it is known to be writable as a file; else a HarnessError
+// saying why.
+export async function checkOutputFile(cwd: string, output: string, flag = '--output'): Promise<string> {
+  const bad = (why: string): HarnessError => new HarnessError('BAD_FLAG', `${flag} ${JSON.stringify(output)} ${why}`);
+  if (output.trim() === '') throw bad(`is empty: give the report a file name, e.g. ${flag} results.xml.`);
   const file = resolve(cwd, output);
   if ((await stat(file).catch(() => undefined))?.isDirectory() === true) {
     throw bad(
-      `is a directory: give a file in it, e.g. --output ${JSON.stringify(`${output.replace(/\/+$/, '')}/results.xml`)}.`,
+      `is a directory: give a file in it, e.g. ${flag} ${JSON.stringify(`${output.replace(/\/+$/, '')}/results.xml`)}.`,
     );
   }
   const parent = dirname(file);

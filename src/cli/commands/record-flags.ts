@@ -62,9 +62,9 @@ export async function checkSharedFlags(flags: RecordFlags, io: CommandIo): Promi
   return { dir, maxCalls, bash, redact, sandbox: isolation.sandbox };
 }
 
-// A --redact pattern. One that matches empty text (`''`, `x*`, an unset shell variable) would put `<redacted>`
+// A --redact pattern (record's, and `theinference redact`'s). One that matches empty text (`''`, `x*`, an unset shell variable) would put `<redacted>`
 // between every two characters of every string, keys included, and no call would replay.
-function redactPattern(source: string): RegExp {
+export function redactPattern(source: string): RegExp {
   let pattern: RegExp;
   try {
     pattern = new RegExp(source);

@@ -1,41 +1,65 @@
-// `theinference snapshot --stage <slug> [--case …] [--check]`: runs the reference in this repository (its own
-// program.ts, through the grader's runner) and brings snapshots/<stage>/ up to date, or, with --check, only
-// says what is out of date. A student's run never comes here: `test` never writes a snapshot.
+// `theinference snapshot --stage <slug> [--case …]`: runs the reference in this repository (its own program.ts,
+// through the grader's runner) and writes each snapshot that would change as a pending file beside it
+// (`<case>.json.new`), never over it; `--review` walks the pending files one by one, `--accept`/`--reject`/
+// `--accept-all`/`--reject-all` decide them without a review, `--check` only says what is out of date or pending.
+// A student's run never comes here: `test` never writes a snapshot.
+import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
+import { HarnessError } from '../../errors.ts';
 import { loadCases } from '../../course/load-cases.ts';
-import {
-  formatSnapshot,
-  parseSnapshot,
-  readText,
-  snapshotNames,
-  snapshotPath,
-  writeIfChanged,
-} from '../../course/snapshot-file.ts';
-import { packageRoot, requireStage } from '../../course/stages.ts';
-import { renderLineDiff, renderValueDiff } from '../../grade/report/render-diff.ts';
-import { runReference, type ReferenceResult } from '../../grade/run/run-reference.ts';
-import { painter } from '../../grade/report/paint.ts';
+import { recordingNames } from '../../course/recording-file.ts';
+import { pendingNames, pendingPath, readText, snapshotNames, snapshotPath } from '../../course/snapshot-file.ts';
+import { packageRoot, requireStage, stageOf } from '../../course/stages.ts';
+import { writeFiles } from '../../course/write-files.ts';
+import { runReference } from '../../grade/run/run-reference.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { selectCases } from '../../grade/select-cases.ts';
 import { requireReference } from '../../course/reference.ts';
-import type { Case } from '../../course/types.ts';
+import { decidePending, renderDecided, type Decisions } from '../snapshot/decide-pending.ts';
+import { checkFails, planSnapshots, runActions, type OnDisk } from '../snapshot/plan-snapshots.ts';
+import { recordedDrift } from '../snapshot/recorded-drift.ts';
+import { renderSnapshotReport } from '../snapshot/snapshot-report.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 
 // The flags as commander hands them over.
-export type SnapshotFlags = { stage: string; case: string[]; check?: boolean; isolation?: IsolationMode };
+export type SnapshotFlags = {
+  stage: string;
+  case: string[];
+  check?: boolean;
+  review?: boolean;
+  accept?: string[];
+  reject?: string[];
+  acceptAll?: boolean;
+  rejectAll?: boolean;
+  removeObsolete?: boolean;
+  isolation?: IsolationMode;
+};
 
-// What happened (or, with --check, would happen) to one snapshot file.
-type Entry = { name: string; status: 'added' | 'changed' | 'unchanged' | 'removed' | 'failed'; detail?: string };
-
-// Regenerates (or checks) the stage's snapshots; 'fail' when --check finds anything out of date or the
-// reference itself fails a case.
+// Regenerates, checks, reviews or decides the stage's snapshots. 'fail' when --check finds anything out of date
+// or pending, or the reference itself fails a case.
 export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
-  const check = flags.check === true;
-  const color = useColor(io);
+  const decisions = decisionsOf(flags);
   const stage = await requireStage(root, flags.stage);
-  await requireReference(root, 'snapshot', stage.writes);
+  if (flags.review === true) {
+    await requireReference(root, 'snapshot', stage.writes);
+    const { reviewPending } = await import('../review/index.ts');
+    return reviewPending({ root, stage: flags.stage, only: flags.case }, io);
+  }
+  if (decisions !== undefined) {
+    const { decided, left } = await decidePending(root, flags.stage, decisions);
+    await write(io.stdout, renderDecided(decided, left, flags.stage));
+    return 'pass';
+  }
+  return regenerate(root, flags, io);
+}
+
+// A run of the reference over the selected cases: the report, and unless --check the pending files written.
+async function regenerate(root: string, flags: SnapshotFlags, io: CommandIo): Promise<Outcome> {
+  const check = flags.check === true;
+  const removeObsolete = flags.removeObsolete === true;
+  await requireReference(root, 'snapshot', stageOf(flags.stage)?.writes);
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
   const isolation = await chooseSandbox(flags.isolation, io.env);
@@ -50,78 +74,75 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
   io.signal?.throwIfAborted();
   for (const warning of warnings) await write(io.stderr, `warning: ${warning}\n`);
 
-  const entries: Entry[] = [];
-  for (const c of selected) entries.push(await settle(root, c, runs.get(c.name), { check, color }));
+  const names = selected.map((c) => c.name);
+  const disk = await readDisk(root, flags.stage, names);
   // Obsolete files are judged against every case, so only a run over the whole stage looks for them.
-  if (flags.case.length === 0) {
-    const names = new Set(all.map((c) => c.name));
-    for (const name of (await snapshotNames(root, flags.stage)).filter((n) => !names.has(n))) {
-      if (!check) await rm(snapshotPath(root, flags.stage, name));
-      entries.push({ name, status: 'removed', detail: `snapshots/${flags.stage}/${name}.json has no case` });
-    }
+  const stage =
+    flags.case.length === 0
+      ? {
+          slug: flags.stage,
+          cases: all.map((c) => c.name),
+          snapshots: await snapshotNames(root, flags.stage),
+          pending: await pendingNames(root, flags.stage),
+          recordings: await recordingNames(root, flags.stage),
+        }
+      : undefined;
+  const entries = planSnapshots(names, runs, disk, stage);
+  if (!check) {
+    const actions = runActions(entries, { stage: flags.stage, removeObsolete });
+    await writeFiles(root, actions.write);
+    for (const file of actions.remove) await rm(join(root, file), { force: true });
   }
-  await write(io.stdout, report(entries, flags.stage, { check, color }));
-  const stale = entries.some((e) => e.status !== 'unchanged');
-  return entries.some((e) => e.status === 'failed') || (check && stale) ? 'fail' : 'pass';
-}
-
-// Compares one case's fresh results with its file, writing the file unless checking.
-async function settle(
-  root: string,
-  c: Case,
-  run: ReferenceResult | undefined,
-  o: { check: boolean; color: boolean },
-): Promise<Entry> {
-  if (run === undefined) return { name: c.name, status: 'failed', detail: 'the reference did not run this case' };
-  if (!run.ok) return { name: c.name, status: 'failed', detail: `the reference failed: ${run.why}` };
-  const results = run.results;
-  const file = snapshotPath(root, c.stage, c.name);
-  const text = formatSnapshot({ results });
-  const before = await readText(file);
-  if (before === text) return { name: c.name, status: 'unchanged' };
-  if (!o.check) await writeIfChanged(file, text);
-  if (before === null) return { name: c.name, status: 'added' };
-  const old = parseSnapshot(before);
-  const labels = { expected: 'snapshot on disk', received: 'reference now' };
-  const diff =
-    typeof old !== 'string' && JSON.stringify(old.results) !== JSON.stringify(results)
-      ? renderValueDiff(old.results, results, { color: o.color, labels })
-      : renderLineDiff(before.split('\n'), text.split('\n'), { color: o.color, labels });
-  return { name: c.name, status: 'changed', detail: diff };
-}
-
-// Words for each status: what regenerating did, or what --check found.
-const WORDS: Record<Entry['status'], { done: string; check: string }> = {
-  added: { done: 'added', check: 'missing' },
-  changed: { done: 'changed', check: 'stale' },
-  unchanged: { done: 'unchanged', check: 'up to date' },
-  removed: { done: 'removed', check: 'obsolete' },
-  failed: { done: 'failed', check: 'failed' },
-};
-
-function report(entries: Entry[], stage: string, o: { check: boolean; color: boolean }): string {
-  const p = painter(o.color);
-  const c = { added: p.green, changed: p.yellow, unchanged: p.dim, removed: p.magenta, failed: p.red };
-  const word = (s: Entry['status']): string => (o.check ? WORDS[s].check : WORDS[s].done);
-  const lines: string[] = [];
+  const color = useColor(io);
+  const byName = new Map(selected.map((c) => [c.name, c]));
+  const recordings = new Map<string, string[]>();
   for (const e of entries) {
-    lines.push(`${c[e.status](word(e.status).padEnd(10))} ${e.name}`);
-    if (e.detail !== undefined) lines.push(...e.detail.split('\n').map((l) => (l === '' ? l : `    ${l}`)));
+    const c = byName.get(e.name);
+    if (c === undefined || (e.status !== 'added' && e.status !== 'changed')) continue;
+    const lines = await recordedDrift(root, c, e.status === 'changed' ? e.before : null, e.text, { color });
+    if (lines !== undefined) recordings.set(e.name, lines);
   }
-  const counts = (Object.keys(WORDS) as Entry['status'][])
-    .map((s) => [s, entries.filter((e) => e.status === s).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${word(s)}`);
-  lines.push('', counts.join(', ') || 'no snapshots');
-  const outOfDate = entries.filter((e) => e.status !== 'unchanged' && e.status !== 'failed');
-  if (o.check && outOfDate.length > 0) {
-    lines.push(
-      `Snapshots out of date: ${outOfDate.map((e) => `${e.name} (${word(e.status)})`).join(', ')}.`,
-      `Run \`npx theinference snapshot --stage ${stage}\`, read the diff against docs/tools.md, and commit it.`,
+  await write(io.stdout, renderSnapshotReport(entries, flags.stage, { check, removeObsolete, color, recordings }));
+  const failed = entries.some((e) => e.status === 'failed');
+  return failed || (check && checkFails(entries)) ? 'fail' : 'pass';
+}
+
+async function readDisk(root: string, stage: string, names: string[]): Promise<OnDisk> {
+  const read = (path: (n: string) => string) =>
+    Promise.all(names.map(async (n) => [n, await readText(path(n))] as const)).then((pairs) => new Map(pairs));
+  return {
+    snapshots: await read((n) => snapshotPath(root, stage, n)),
+    pending: await read((n) => pendingPath(root, stage, n)),
+  };
+}
+
+// The decisions --accept, --reject, --accept-all and --reject-all ask for (undefined: none), once the flags
+// are known to go together.
+function decisionsOf(flags: SnapshotFlags): Decisions | undefined {
+  const accept = flags.accept ?? [];
+  const reject = flags.reject ?? [];
+  const named = accept.length > 0 || reject.length > 0;
+  const all = flags.acceptAll === true ? 'accept' : flags.rejectAll === true ? 'reject' : undefined;
+  const modes = [
+    flags.check === true && '--check',
+    flags.review === true && '--review',
+    (named || all !== undefined) && 'a decision (--accept, --reject, --accept-all, --reject-all)',
+  ].filter((m) => m !== false);
+  if (modes.length > 1) badFlag(`${modes.join(' and ')} do not go together: give one of them.`);
+  if (flags.acceptAll === true && flags.rejectAll === true) badFlag('--accept-all and --reject-all: give one.');
+  if (all !== undefined && named) {
+    badFlag(`--${all}-all decides every pending snapshot: leave out --accept and --reject (or narrow it with --case).`);
+  }
+  if (flags.removeObsolete === true && (modes.length > 0 || flags.case.length > 0)) {
+    badFlag(
+      '--remove-obsolete goes with a run over the whole stage: `theinference snapshot --stage <slug> --remove-obsolete`.',
     );
   }
-  if (entries.some((e) => e.status === 'failed')) {
-    lines.push('The reference failed on some cases: fix src/tools/ or the case; their snapshots were not written.');
-  }
-  return `${lines.join('\n')}\n`;
+  if (named && flags.case.length > 0) badFlag('--accept and --reject name their cases: leave out --case.');
+  if (!named && all === undefined) return undefined;
+  return { accept, reject, ...(all === undefined ? {} : { all }), only: flags.case };
+}
+
+function badFlag(message: string): never {
+  throw new HarnessError('BAD_FLAG', message);
 }

@@ -4,9 +4,8 @@ import { writeAtomically } from '../../course/snapshot-file.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
-import { progressLines } from '../../grade/report/pretty.ts';
+import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
 import { allPassed, runCourse, stageReports } from '../../grade/run-course.ts';
-import { stageOf } from '../../course/stages.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -14,11 +13,18 @@ import { recordFailures } from '../../grade/failed-record.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
 import { checkOutputFile, clearOutputFile } from './output-file.ts';
+import { chooseVariants } from './variants-flags.ts';
+import { basename } from 'node:path';
+import { NAME_TOKEN, summaryPath } from './report-paths.ts';
+import { isClass } from './submissions.ts';
+import { writeSummary } from './write-summary.ts';
+import { oneRun } from '../../grade/run-class.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
   stage: string;
-  dir?: string;
+  // Every --dir given: one course directory, or several (or a glob) for a class.
+  dir?: string[];
   case: string[];
   bail?: boolean;
   timeout?: string;
@@ -26,17 +32,22 @@ export type TestFlags = {
   shard?: string;
   reporter: ReporterName;
   output?: string;
+  summary?: string;
   watch?: boolean;
   failed?: boolean;
   previous?: boolean;
+  variants?: boolean;
+  seed?: string;
   isolation?: IsolationMode;
 };
 
 // Failures up to this many are re-run by name (a command that works anywhere); more, with --failed.
 const NAMED_RERUN = 3;
 
-// Runs the command: watch mode, or one run whose report goes to stdout or --output.
+// Runs the command: a class (several --dir, or a glob), watch mode, or one run whose report goes to stdout or
+// --output.
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+  if (isClass(flags.dir ?? [])) return (await import('./test-class.ts')).classCommand(flags, io);
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.watch === true && (flags.output !== undefined || flags.reporter !== 'pretty')) {
@@ -45,14 +56,24 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
       '--watch shows the terminal report: drop --reporter and --output, or drop --watch.',
     );
   }
-  const output = flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output);
-  if (output !== undefined) await clearOutputFile(output);
+  const name = basename(options.dir);
+  const output =
+    flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output.split(NAME_TOKEN).join(name));
+  const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
+  if (summary !== undefined && flags.watch === true) {
+    throw new HarnessError('BAD_FLAG', '--watch writes no summary: drop --summary, or drop --watch.');
+  }
+  // Nothing earlier stays at a path the run will write: a run that ends without its report leaves none there.
+  for (const file of [output, summary?.file]) if (file !== undefined) await clearOutputFile(file);
   // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
   const isolation = await chooseSandbox(flags.isolation, io.env);
   // Watch mode shows it with every report instead: its first run would clear it off the screen at once.
   if (isolation.warning !== undefined && flags.watch !== true)
     await write(io.stderr, `warning: ${isolation.warning}\n`);
   options.sandbox = isolation.sandbox;
+  const variants = await chooseVariants(flags, io);
+  if (variants.note !== undefined) await write(io.stderr, `note: ${variants.note}\n`);
+  if (variants.seed !== undefined) options.variants = { seed: variants.seed };
   if (flags.failed === true) {
     options.cases = await failedCases(options.dir, flags);
     if (options.cases.length === 0) {
@@ -70,22 +91,20 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
     return code === 0 ? 'pass' : code === 1 ? 'fail' : code === 130 ? 'interrupted' : 'misuse';
   }
-  const streaming = flags.reporter === 'pretty' && flags.output === undefined;
-  const progress = progressLines({ color });
+  // A terminal sees the count go up as verdicts arrive; a pipe or a file gets the report alone.
+  const live = flags.reporter === 'pretty' && flags.output === undefined && io.stdout.isTTY === true;
+  const count = { done: 0, failed: 0 };
   const onCaseResult = (result: CaseResult): void => {
-    const line = progress(result);
-    if (line !== undefined) io.stdout.write(`${line}\n`);
-  };
-  // With --previous, each stage's progress lines come under its name (none when the stage is graded alone).
-  const onStageStart = (stage: string, index: number, of: number): void => {
-    if (streaming) io.stdout.write(`${index === 0 ? '' : '\n'}${stageHeading(stage, index, of)}\n`);
+    count.done += 1;
+    if (result.status === 'fail') count.failed += 1;
+    io.stdout.write(renderLiveCount(count, { color }));
   };
   const report = await runCourse({
     ...options,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
-    ...(streaming ? { onCaseResult } : {}),
-    onStageStart,
+    ...(live ? { onCaseResult } : {}),
   });
+  if (live && count.done > 0) io.stdout.write(ERASE_LINE);
   const recorded = await Promise.all(stageReports(report).map(recordFailures));
   const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
@@ -99,17 +118,14 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     await writeAtomically(output, text);
     await write(
       io.stdout,
-      `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output}\n`,
+      `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output!.split(NAME_TOKEN).join(name)}\n`,
     );
   }
+  if (summary !== undefined) {
+    const files = new Map(output === undefined ? [] : [[name, output]]);
+    await writeSummary(summary, oneRun(report, { name, dir: options.dir }), files);
+  }
   return allPassed(report) ? 'pass' : 'fail';
-}
-
-// "── agent-loop (stage 1, Run the loop): graded after register-tools ──", above a stage's progress lines.
-export function stageHeading(stage: string, index: number, of: number): string {
-  const title = stageOf(stage)?.title;
-  const place = index === 0 ? `the stage, then ${of - 1} before it` : `before it, ${index} of ${of - 1}`;
-  return `── ${stage}${title === undefined ? '' : ` "${title}"`} (${place}) ──`;
 }
 
 // The commands that re-run the failures, one per stage that has any, joined by newlines.
@@ -123,7 +139,7 @@ function rerunAll(flags: TestFlags, report: RunReport, recorded: boolean[]): str
 export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
   return {
     stage: flags.stage,
-    dir: courseDirFor(io.cwd, flags.dir),
+    dir: courseDirFor(io.cwd, flags.dir?.[0]),
     cases: flags.case,
     env: io.env,
     ...(flags.bail === true ? { bail: true } : {}),
@@ -139,7 +155,7 @@ export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
   };
 }
 
-function positiveInteger(flag: string, text: string, what: string): number {
+export function positiveInteger(flag: string, text: string, what: string): number {
   const n = Number(text);
   if (/^\d+$/.test(text.trim()) && Number.isSafeInteger(n) && n > 0) return n;
   throw new HarnessError('BAD_FLAG', `${flag} '${text}' is not a whole number above 0: give ${what}.`);
@@ -150,8 +166,10 @@ function positiveInteger(flag: string, text: string, what: string): number {
 // directory), so the command stays short however many failed.
 export function rerunFailures(flags: TestFlags, report: RunReport, recorded = true): string {
   const parts = ['npx', 'theinference', 'test', '--stage', report.stage];
-  if (flags.dir !== undefined) parts.push('--dir', flags.dir);
+  for (const dir of flags.dir ?? []) parts.push('--dir', dir);
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
+  // The same variants again: a failure on one is seen again, not another draw.
+  if (report.variants !== undefined) parts.push('--seed', String(report.variants.seed));
   const failed = report.cases.filter((r) => r.status === 'fail');
   if (recorded && failed.length > NAMED_RERUN) parts.push('--failed');
   else for (const c of failed) parts.push('--case', c.name);

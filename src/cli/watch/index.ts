@@ -11,7 +11,7 @@ import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { runCourse, stageReports } from '../../grade/run-course.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
-import { progressLines, renderPretty } from '../../grade/report/pretty.ts';
+import { renderPretty } from '../../grade/report/pretty.ts';
 import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
 import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
@@ -111,20 +111,14 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     const filter = request.reason.kind === 'run-failed' ? undefined : state.filter?.label;
     write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter }, screen));
     const { signal } = current.controller;
-    // Only failures are listed as they arrive (a passing case is one tick of the counter on a terminal), so the
-    // header naming the trigger stays on screen.
+    // A verdict is one tick of the counter on a terminal: failures are told in full, once per mistake, in the
+    // report (the probe's findings come with the end of the run), and the header naming the trigger stays on screen.
     let done = 0;
     let failed = 0;
-    const progress = progressLines({ color: io.color });
     const onCaseResult = (result: CaseResult): void => {
       if (signal.aborted) return;
       done += 1;
-      const line = progress(result);
-      if (result.status === 'fail') {
-        failed += 1;
-        // A failure of a cause already listed is counted, not listed again.
-        if (line !== undefined) write(`${renderProgress(undefined, screen)}${line}\n`);
-      }
+      if (result.status === 'fail') failed += 1;
       write(renderProgress({ done, failed }, screen));
     };
     runCourse({ ...options, sandbox, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
@@ -159,7 +153,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       case 'show-notice':
         return write(renderMessage('notice', effect.message, screen));
       case 'show-menu':
-        return write(renderMenu(effect.filter, screen));
+        return write(renderMenu(effect.filter, screen, effect.afterFailed === true));
       case 'show-prompt':
         return write(renderPrompt(effect.draft, screen));
       case 'exit':

@@ -1,6 +1,7 @@
 // The text watch mode prints around the grader's report: a header per run (the time and what triggered it), the
 // verdict compared with the last run, the one-line key menu and the filter prompt. Pure: strings in, string out.
 import { Chalk } from 'chalk';
+import { renderLiveCount } from '../../grade/report/pretty.ts';
 import type { Comparison, Verdict } from './verdict.ts';
 import type { RunReason } from './watch-loop.ts';
 
@@ -57,8 +58,9 @@ export function renderComparison(comparison: Comparison): string {
   }
 }
 
-// The one-line key menu shown after each run.
-export function renderMenu(filter: string | undefined, options: ScreenOptions): string {
+// The one-line key menu shown after each run; on a terminal it replaces whatever the line held (the filter
+// prompt, after Esc), rather than joining it. After `f`, a filter still set is said to be the saves' only.
+export function renderMenu(filter: string | undefined, options: ScreenOptions, afterFailed = false): string {
   const key = (k: string): string => paint(options, chalk.bold, k);
   const keys = [
     `${key('a')}/${key('Enter')} run all`,
@@ -66,8 +68,9 @@ export function renderMenu(filter: string | undefined, options: ScreenOptions): 
     `${key('p')} filter by case name`,
     `${key('q')} quit`,
   ].join(' · ');
-  const current = filter === undefined ? '' : ` · filter: ${JSON.stringify(filter)}`;
-  return `${paint(options, chalk.dim, 'Watching for changes.')} ${keys}${current}\n`;
+  const scope = afterFailed ? ' (saves re-run it; f ran the last failures)' : '';
+  const current = filter === undefined ? '' : ` · filter: ${JSON.stringify(filter)}${scope}`;
+  return `${options.tty ? ERASE_LINE : ''}${paint(options, chalk.dim, 'Watching for changes.')} ${keys}${current}\n`;
 }
 
 // The filter prompt. On a terminal it is redrawn in place as the student types; through a pipe it asks for a line.
@@ -80,9 +83,7 @@ export function renderPrompt(draft: string, options: ScreenOptions): string {
 // gets nothing: it would be a line per case.
 export function renderProgress(count: { done: number; failed: number } | undefined, options: ScreenOptions): string {
   if (!options.tty) return '';
-  if (count === undefined) return ERASE_LINE;
-  const failed = count.failed === 0 ? '' : `, ${count.failed} failed`;
-  return `${ERASE_LINE}${paint(options, chalk.dim, `grading… ${count.done} done${failed}`)}`;
+  return count === undefined ? ERASE_LINE : renderLiveCount(count, options);
 }
 
 // A notice (an unknown key, nothing to re-run) or a harness error between runs.

@@ -53,7 +53,8 @@ export type Effect =
   | { type: 'show-report'; report: RunReport; comparison: Comparison }
   | { type: 'show-error'; message: string }
   | { type: 'show-notice'; message: string }
-  | { type: 'show-menu'; filter: string | undefined }
+  // `afterFailed`: the run just shown was `f`'s, which ran the last failures whatever the filter.
+  | { type: 'show-menu'; filter: string | undefined; afterFailed?: true }
   | { type: 'show-prompt'; draft: string }
   | { type: 'exit'; code: number }
   // Stop watching and hand the run's error to the CLI edge: misuse no save can fix (an unknown stage).
@@ -193,7 +194,8 @@ function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] 
     verdicts: { ...state.verdicts, [key]: verdict },
     exitCode: verdict.failed > 0 ? 1 : 0,
   };
-  return [next, [{ type: 'show-report', report, comparison }, ...idleScreen(next)]];
+  const afterFailed = state.current?.reason.kind === 'run-failed' && next.filter !== undefined;
+  return [next, [{ type: 'show-report', report, comparison }, ...idleScreen(next, afterFailed)]];
 }
 
 // A run that settled after being cancelled: start what was asked meanwhile, or finish quitting.
@@ -207,8 +209,10 @@ function settledByCancel(state: WatchState): [WatchState, Effect[]] {
   return request(idle, state.pending);
 }
 
-function idleScreen(state: WatchState): Effect[] {
-  const effects: Effect[] = [{ type: 'show-menu', filter: state.filter?.label }];
+function idleScreen(state: WatchState, afterFailed = false): Effect[] {
+  const effects: Effect[] = [
+    { type: 'show-menu', filter: state.filter?.label, ...(afterFailed ? { afterFailed: true as const } : {}) },
+  ];
   if (state.draft !== undefined) effects.push({ type: 'show-prompt', draft: state.draft });
   return effects;
 }

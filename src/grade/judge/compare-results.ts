@@ -125,10 +125,15 @@ function kindOf(value: unknown): string {
   return t === 'object' ? 'an object' : `a ${t}`;
 }
 
-// JSON text of a value, cut to `max` characters.
+// JSON text of a value, cut to `max` characters; a string cut short keeps its closing quote ("abc…"), so a
+// one-line summary never reads as if the quote ran on into the rest of it.
 export function short(value: unknown, max = 60): string {
   const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  if (typeof value !== 'string') return `${text.slice(0, max - 1)}…`;
+  // Not inside an escape (`\n`, `\u2028`): cut before its backslash.
+  const cut = text.slice(0, max - 2).replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
+  return `${cut}…"`;
 }
 
 function count(n: number, noun: string): string {

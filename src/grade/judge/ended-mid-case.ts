@@ -5,6 +5,8 @@
 // (only a shell command may rightly need longer); Node's exit code 13 means a promise never settled. Pure.
 import type { Call, Case } from '../../course/types.ts';
 import type { CaseOutcome } from '../run/run-batches.ts';
+// The limit a run has by default, which snapshots are made under too (run-reference.ts).
+import { DEFAULT_TIMEOUT_MS } from '../run-stage.ts';
 import type { Failure } from '../types.ts';
 
 // Tools whose call runs a shell command (the reference routes them to `tools.bash`): one may rightly take longer.
@@ -41,13 +43,26 @@ export function timeoutFailure(c: Case, o: Timeout, first: boolean, early: boole
       ? `did not return within ${limit}`
       : `had run ${seconds(where.ms)} without returning when the case's ${limit} ran out`;
   const shell = SHELL_TOOLS.has(where.call.tool);
-  const why = shell
+  const longer = shell && mayNeedLonger(where.call, o.timeoutMs);
+  const why = longer
     ? 'its command may still be running, or your code waits for something that never comes'
-    : 'an infinite loop or a promise that never settles in your code';
-  const hint = shell
-    ? `if the command needs longer, raise the limit with --timeout <ms>. If not, ${lookAt(where.call.tool)}: a promise that never settles (an \`exit\` or \`close\` event never listened for) or a loop that never ends`
-    : `${lookAt(where.call.tool)}: a loop that never ends, or an \`await\` on something that never resolves (a callback never called, an event never emitted)`;
+    : shell
+      ? `the reference runs this command within ${seconds(DEFAULT_TIMEOUT_MS)}, so the wait is in your code`
+      : 'an infinite loop or a promise that never settles in your code';
+  const never = `a promise that never settles (an \`exit\` or \`close\` event never listened for) or a loop that never ends`;
+  const hint = longer
+    ? `if the command needs longer, raise the limit with --timeout <ms>. If not, ${lookAt(where.call.tool)}: ${never}`
+    : shell
+      ? `${lookAt(where.call.tool)}: ${never}. A higher --timeout would not help`
+      : `${lookAt(where.call.tool)}: a loop that never ends, or an \`await\` on something that never resolves (a callback never called, an event never emitted)`;
   return { kind: 'timeout', message: `${position(where)} ${ran} — ${why}`, ...located(where), hint };
+}
+
+// Whether a shell command may rightly need more than the run's limit: the limit is below the one the snapshots were
+// made under (the reference ran the command within that), or the call asks for a longer `timeout` of its own.
+function mayNeedLonger(call: Call, limitMs: number): boolean {
+  const own = call.input.timeout;
+  return limitMs < DEFAULT_TIMEOUT_MS || (typeof own === 'number' && own > limitMs);
 }
 
 // The case's failure for a process that ended before printing its results, `early` when before any case ran.

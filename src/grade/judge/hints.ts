@@ -53,9 +53,13 @@ const TOOLS_DOC = 'node_modules/theinference/docs/tools.md';
 // What the stub `theinference init` writes answers every call with (course-template/src/execute.ts).
 const STUB_ANSWER = /^makeExecute is not written yet\b/;
 
-function stillTheStub({ received }: HintContext): string | undefined {
+// The cause of the stub's hint: one mistake, whatever the probe finds unwired (src/grade/judge/explain-failures.ts).
+export const STUB_CAUSE = 'the stub';
+
+function stillTheStub({ received }: HintContext): Hint | undefined {
   if (!says(received, STUB_ANSWER)) return undefined;
-  return `src/execute.ts is still the stub \`theinference init\` wrote: write makeExecute, routing each tool name and its alias to its Tools method (the course page "Register the toolset"; ${TOOLS_DOC}, section "The dispatcher")`;
+  const text = `src/execute.ts is still the stub \`theinference init\` wrote: write makeExecute, routing each tool name and its alias to its Tools method (the course page "Register the toolset"; ${TOOLS_DOC}, section "The dispatcher")`;
+  return { text, cause: STUB_CAUSE };
 }
 
 // `toString`, `constructor`, `__proto__` found Object.prototype's members in a plain-object map.
@@ -191,7 +195,8 @@ function missingParameter({ call, expected, received }: HintContext): Hint | str
   if (key === 'insert_text') {
     return 'input.insert_text was not passed: current models send `insert_text`; pass input.insert_text ?? input.new_str';
   }
-  return `input.${key} was not passed: read \`${key}\` from the input (snake_case, as the model sends it)`;
+  const spelling = key.includes('_') ? 'in snake_case, as the model sends it' : 'as the model sends it';
+  return `input.${key} was not passed: read \`${key}\` from the input (${spelling})`;
 }
 
 // An error of the contract's own wording about one argument, where the call sent that argument fine: the

@@ -1,13 +1,17 @@
 // A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
-import type { Case, Snapshot } from '../../course/types.ts';
+import { withholdsExpected } from '../../course/case-weight.ts';
+import { type Case, type CaseData, callsOf, type Snapshot } from '../../course/types.ts';
 import { loadFailureHint } from './load-failure.ts';
 import { judgeOf } from './mode-judges.ts';
 import type { CaseRun } from '../run/run-batches.ts';
+import { withholdExpected } from './withhold-expected.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
-// The verdict for one case.
+// The verdict for one case. A case whose expected result is withheld (its visibility) gets a failure without it.
 export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): CaseResult {
-  const failure = findFailure(c, snapshot, run);
+  const found = findFailure(c, snapshot, run);
+  const failure =
+    found !== undefined && withholdsExpected(c.data.visibility) ? withholdExpected(found, stepsOf(c.data)) : found;
   return {
     name: c.name,
     description: c.data.description,
@@ -15,6 +19,15 @@ export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): Cas
     durationMs: Math.round(run.durationMs),
     ...(failure === undefined ? {} : { failure }),
     output: run.output,
+    ...weighing(c),
+  };
+}
+
+// The case file's points and visibility, as it sets them, for the reporters (src/course/case-weight.ts).
+export function weighing(c: Case): Pick<CaseResult, 'points' | 'visibility'> {
+  return {
+    ...(c.data.points === undefined ? {} : { points: c.data.points }),
+    ...(c.data.visibility === undefined ? {} : { visibility: c.data.visibility }),
   };
 }
 
@@ -28,6 +41,7 @@ export function noSnapshot(c: Case): CaseResult {
     durationMs: 0,
     failure: { kind: 'no-snapshot', message: `the stage has no snapshot for this case (${how})` },
     output: '',
+    ...weighing(c),
   };
 }
 
@@ -50,8 +64,9 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
       return judgeOf(c).compare(c, snapshot.results, o.results);
     }
     case 'bad-line': {
-      const when = early ? 'before running any case, the program' : 'the program';
-      return { kind: 'bad-output', message: `${when} ${o.reason}${BAD_LINE_ADVICE}` };
+      if (early)
+        return { kind: 'bad-output', message: `before running any case, the program ${o.reason}`, hint: LOAD_PRINT };
+      return { kind: 'bad-output', message: `the program ${o.reason}${BAD_LINE_ADVICE}` };
     }
     case 'exited':
       return judgeOf(c).exited(c, o, early);
@@ -67,6 +82,15 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
   }
 }
 
+// A line on stdout before the first case's: printed while the program loaded, before program.ts sends what the
+// code under test prints to stderr (an edited program.ts is warned of apart).
+const LOAD_PRINT =
+  'something prints on stdout while your code is loaded: a `console.log` at the top level of a module (outside any function) in src/ runs when program.ts imports it, before program.ts can send prints to stderr. Remove it, move it into a function, or use console.error';
 // Result lines own stdout; most bad lines are a debugging print that went there.
 const BAD_LINE_ADVICE =
   '. Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it';
+
+// What a case's results answer one by one: its calls, or a loop case's turns (a request each).
+function stepsOf(data: CaseData): number {
+  return callsOf(data)?.length ?? ('turns' in data ? data.turns.length : 0);
+}

@@ -13,6 +13,17 @@ function doesNotCompile(output: string): string | undefined {
   return `${error[1]} does not compile (${error[2]}): fix it and save. Nothing runs until every file the program imports compiles`;
 }
 
+// The package's types imported as values (`import { Execute } from 'theinference'`, no `type`): at run time the
+// import needs a module with those exports, and the package has none (sandboxed, its files are not even there).
+function typesAsValues(output: string): string | undefined {
+  const byFile = /Cannot find module '[^']*\/node_modules\/theinference\/[^']*' imported from (\S+)/.exec(output);
+  const byName = /The requested module 'theinference' does not provide an export named '([^']+)'/.exec(output);
+  if (byFile === null && byName === null) return undefined;
+  const what = byName === null ? "imports from 'theinference'" : `imports \`${byName[1]}\` from 'theinference'`;
+  const where = byFile === null ? 'your code' : byFile[1];
+  return `${where} ${what} as a value, but the package exports only types: write \`import type { Execute, ToolOutput, Tools } from 'theinference'\` (with \`type\`; \`npm run typecheck\` says TS1484 for the import without it)`;
+}
+
 // A sandboxed program gets the grader's own runtime packages, never the course directory's node_modules
 // (src/grade/run/isolation/sandbox-layout.ts): a package the course does not provide is not one to install.
 function packageNotInstalled(output: string): string | undefined {
@@ -57,7 +68,14 @@ function throwsAtImport(output: string): string | undefined {
   return `your code ${what} while it is loaded${where === undefined ? '' : `, at ${where}`}: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function`;
 }
 
-const RECOGNISERS: Recogniser[] = [doesNotCompile, packageNotInstalled, fileNotThere, exportMissing, throwsAtImport];
+const RECOGNISERS: Recogniser[] = [
+  doesNotCompile,
+  typesAsValues,
+  packageNotInstalled,
+  fileNotThere,
+  exportMissing,
+  throwsAtImport,
+];
 
 // What to do about a program that failed while loading, or undefined when its output names no known cause.
 export function loadFailureHint(output: string): string | undefined {

@@ -2,6 +2,7 @@ import type { CaseResult, RunReport } from '../types.ts';
 import { failureMessage } from './case-status.ts';
 import { groupFailures } from './group-failures.ts';
 import { cut, oneLine, plainText } from './plain-text.ts';
+import { variantsLine } from './variants-line.ts';
 import { quarantine, workflowCommand } from './workflow-command.ts';
 
 // GitHub keeps 10 error annotations per step (actions/toolkit docs/problem-matchers.md: 10 of each kind per
@@ -83,9 +84,11 @@ function bounded(text: string, max: number): string {
 function summary(report: RunReport, failed: CaseResult[], rerunCommand: string | undefined): string {
   const time = `${(report.durationMs / 1000).toFixed(2)} s`;
   const total = report.cases.length;
-  if (failed.length === 0) return `${report.stage}: all ${total} cases passed (${time})`;
+  const variants = report.variants === undefined ? [] : [variantsLine(report.variants)];
+  if (failed.length === 0) return [`${report.stage}: all ${total} cases passed (${time})`, ...variants].join('\n');
   return [
     `${report.stage}: ${failed.length} of ${total} cases failed (${time})`,
+    ...variants,
     ...failed.map((c) => `FAIL ${oneLine(c.name)}: ${oneLine(failureMessage(c))}`),
     ...(rerunCommand === undefined ? [] : [`Re-run just the failures: ${oneLine(rerunCommand)}`]),
   ].join('\n');

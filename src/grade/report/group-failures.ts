@@ -1,8 +1,9 @@
 // Failures that share a cause, together: one mistake (an unwired alias, a program that does not load) fails
 // many cases the same way, and a student needs to read it once. Pure: failed cases in, groups out.
+import { withholdsExpected } from '../../course/case-weight.ts';
 import type { CaseResult } from '../types.ts';
 
-// Cases that fail the same way, in report order; `results[0]` is the one shown in full.
+// Cases that fail the same way, in report order but for `results[0]`, the one shown in full.
 export type FailureGroup = { results: CaseResult[] };
 
 // What makes two failures the same problem, or undefined when a failure is only itself: the same load failure
@@ -34,18 +35,11 @@ export function groupFailures(failures: CaseResult[]): FailureGroup[] {
     groups.push(fresh);
     if (cause !== undefined) byCause.set(cause, fresh);
   }
+  // The one shown in full is one whose expected result may be shown, when the group has one: a hidden case's
+  // diagnosis has no diff (src/course/case-weight.ts).
+  for (const group of groups) {
+    const shown = group.results.findIndex((r) => !withholdsExpected(r.visibility));
+    if (shown > 0) group.results.unshift(...group.results.splice(shown, 1));
+  }
   return groups;
-}
-
-// Tells, case by case as verdicts stream in, whether a failure is the first of its cause (worth a progress line)
-// or one more of a cause already shown.
-export function firstOfCause(): (result: CaseResult) => boolean {
-  const seen = new Set<string>();
-  return (result) => {
-    const cause = causeOf(result);
-    if (cause === undefined) return true;
-    if (seen.has(cause)) return false;
-    seen.add(cause);
-    return true;
-  };
 }

@@ -3,6 +3,7 @@
 import { renderFailure } from './render-failure.ts';
 import type { CaseResult, RunReport } from '../types.ts';
 import { render as renderGithub } from './github.ts';
+import { render as renderGradescope } from './gradescope.ts';
 import { render as renderJson } from './json.ts';
 import { render as renderJunit } from './junit.ts';
 import { renderPretty } from './pretty.ts';
@@ -19,6 +20,7 @@ const FORMATS: Record<Exclude<ReporterName, 'pretty'>, Render> = {
   junit: renderJunit,
   tap: renderTap,
   github: renderGithub,
+  gradescope: renderGradescope,
 };
 
 // The whole report in the named format. Colour applies to the pretty reporter only.

@@ -1,26 +1,23 @@
-// The terminal reporter: a progress line per case as verdicts stream in, then each failure's full diagnosis (once
-// per cause: failures that share one are grouped), then the summary (counts and time, the plain
-// `N passed, N failed` line, the command that re-runs the failures).
-import { firstOfCause, groupFailures } from './group-failures.ts';
+// The terminal reporter: a live count while verdicts stream in (on a terminal), then each failure's full
+// diagnosis (once per cause: failures that share one are grouped), then the summary (counts and time, the plain
+// `N passed, N failed` line, the command that re-runs the failures). A green run is the summary alone.
+import { groupFailures } from './group-failures.ts';
 import { painter } from './paint.ts';
 import { renderGroup } from './render-group.ts';
-import type { CaseResult, RunReport } from '../types.ts';
-import { visibleLine } from './visible-text.ts';
+import { scoreOf } from './score.ts';
+import type { RunReport } from '../types.ts';
+import { variantsLine } from './variants-line.ts';
 import { renderStages } from './pretty-stages.ts';
 
-// One line for a case whose verdict just arrived.
-export function renderProgressLine(result: CaseResult, options: { color: boolean }): string {
-  const c = painter(options.color);
-  if (result.status === 'pass') return ` ${c.green('✓')} ${result.name} ${c.dim(`${result.durationMs} ms`)}`;
-  const name = result.failure?.beforeAnyCase === true ? 'your program did not start' : result.name;
-  return ` ${c.red('✗')} ${name} ${c.dim(`— ${visibleLine(result.failure?.message ?? 'failed')}`)}`;
-}
+// Erases the live count's line on a terminal, cursor back at column 0.
+export const ERASE_LINE = '\r\u001b[2K';
 
-// The progress lines of one run, as verdicts stream in: every pass, and a failure only the first time its cause
-// shows (the report then says how many more cases failed the same way); undefined for a line not to print.
-export function progressLines(options: { color: boolean }): (result: CaseResult) => string | undefined {
-  const isFirst = firstOfCause();
-  return (result) => (result.status === 'pass' || isFirst(result) ? renderProgressLine(result, options) : undefined);
+// The live count of a run on a terminal, redrawn in place as verdicts arrive (a line per case would bury the
+// report; failures are told in full, once per mistake, when the run ends).
+export function renderLiveCount(count: { done: number; failed: number }, options: { color: boolean }): string {
+  const c = painter(options.color);
+  const failed = count.failed === 0 ? '' : `, ${c.red(`${count.failed} failed`)}`;
+  return `${ERASE_LINE}${c.dim(`grading… ${count.done} done`)}${failed}`;
 }
 
 // The end of a run: failures in full, warnings, and the summary. With earlier stages graded too (--previous), each
@@ -44,14 +41,21 @@ export function renderPretty(
   }
   for (const warning of report.warnings ?? []) blocks.push(`${c.yellow('warning:')} ${warning}`);
   const total = report.cases.length + (report.skipped ?? 0);
+  // Cases that did not run are not said to have failed beside "none of the N cases ran".
+  const notRun = failures.filter((r) => r.failure?.beforeAnyCase === true).length;
   const counts = [
-    report.failed > 0 ? c.red(`${report.failed} failed`) : undefined,
+    notRun > 0 ? c.red(`${notRun} not run (your program did not start)`) : undefined,
+    report.failed - notRun > 0 ? c.red(`${report.failed - notRun} failed`) : undefined,
     c.green(`${report.passed} passed`),
     report.skipped === undefined ? undefined : c.yellow(`${report.skipped} not run (--bail)`),
   ].filter((s) => s !== undefined);
+  // Only a course that weighs its cases has a score that says more than the counts.
+  const score = scoreOf(report);
   const summary = [
     ` ${c.dim('Stage')}  ${report.stage}`,
     ` ${c.dim('Cases')}  ${counts.join(c.dim(' | '))} ${c.dim(`(${total})`)}`,
+    ...(score.weighted ? [` ${c.dim('Points')} ${score.score} of ${score.maxScore}`] : []),
+    ...(report.variants === undefined ? [] : [` ${c.dim('Also')}   ${variantsLine(report.variants)}`]),
     ` ${c.dim('Time')}   ${(report.durationMs / 1000).toFixed(2)} s`,
   ];
   // The whole run's counts end it, once: a stage's part has none of its own.

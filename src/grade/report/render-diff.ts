@@ -15,11 +15,14 @@ export type DiffOptions = {
   labels?: DiffLabels;
   // Unchanged lines kept around each change.
   context?: number;
-  // Diff lines shown at most; the rest is counted.
+  // Diff lines shown at most, from the first difference on (about a screenful: a long diff would scroll the hint
+  // above it away); the rest is counted.
   maxLines?: number;
 };
 
 const DEFAULT_LABELS: DiffLabels = { expected: 'expected', received: 'received' };
+// Diff lines shown when the caller does not say.
+export const DIFF_LINES = 30;
 const TRAILING_SPACE = '·';
 // Characters that look like nothing (or like a plain space) in a terminal, and those a terminal acts on that
 // JSON.stringify leaves as they are: C1 controls (NEL, the one-character CSI) and the bidirectional controls.
@@ -41,7 +44,7 @@ export function renderLineDiff(expected: string[], received: string[], options: 
   const labels = options.labels ?? DEFAULT_LABELS;
   const rows = diffRows(expected, received, c);
   const shown = collapse(rows, options.context ?? 3);
-  const max = options.maxLines ?? 120;
+  const max = options.maxLines ?? DIFF_LINES;
   const out = [c.green(`- ${labels.expected}`), c.red(`+ ${labels.received}`), ''];
   for (const row of shown.slice(0, max)) {
     if (row.type === 'skip') out.push(c.dim(`  … ${row.count} unchanged line${row.count === 1 ? '' : 's'}`));
@@ -52,7 +55,7 @@ export function renderLineDiff(expected: string[], received: string[], options: 
       out.push(`${colour(`${row.type} `)}${text}`);
     }
   }
-  if (shown.length > max) out.push(c.dim(`  … ${shown.length - max} more diff lines`));
+  if (shown.length > max) out.push(c.dim(`  … ${leftOut(shown.slice(max))}`));
   if ([...expected, ...received].some((l) => l.includes(TRAILING_SPACE))) {
     out.push(
       '',
@@ -60,6 +63,13 @@ export function renderLineDiff(expected: string[], received: string[], options: 
     );
   }
   return out.join('\n');
+}
+
+// What the rows past the cut hold: "12 more lines of the diff left out (9 changed)".
+function leftOut(rows: Row[]): string {
+  const lines = rows.reduce((n, row) => n + (row.type === 'skip' ? row.count : 1), 0);
+  const changed = rows.filter((row) => row.type === '-' || row.type === '+').length;
+  return `${lines} more line${lines === 1 ? '' : 's'} of the diff left out (${changed} changed)`;
 }
 
 type Row =

@@ -1,5 +1,6 @@
 // The full diagnosis of one failed case, in the order a student reads it: which case and what it proves,
-// which call went wrong and with what input, expected vs received, the hint, then what the program printed.
+// which call went wrong and with what input, the hint, expected vs received (cut to a screenful from the first
+// difference, so the hint stays in sight), then what the program printed.
 import type { CaseResult } from '../types.ts';
 import { short } from '../judge/compare-results.ts';
 import { painter } from './paint.ts';
@@ -21,12 +22,14 @@ export function renderFailure(result: CaseResult, options: { color: boolean }): 
   // A message can quote the program (a bad line, a thrown error): shown, never acted on.
   const lines = [title, `  ${visibleLine(failure.message)}`];
   if (failure.call !== undefined) lines.push(`  ${c.dim('input:')} ${short(failure.call.input, INPUT_CHARS)}`);
-  if (failure.kind === 'mismatch' || failure.kind === 'result-count') {
-    const labels = { expected: 'expected (snapshot)', received: 'received (your program)' };
+  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${visibleLine(failure.hint)}`);
+  // A hidden case's failure holds no expected result (src/grade/judge/withhold-expected.ts): nothing to diff.
+  if ((failure.kind === 'mismatch' || failure.kind === 'result-count') && 'expected' in failure) {
+    const expected = failure.variant === undefined ? 'expected (snapshot)' : 'expected (the reference, on the variant)';
+    const labels = { expected, received: 'received (your program)' };
     const diff = renderValueDiff(failure.expected, failure.received, { color: options.color, labels });
     lines.push('', indent(diff, '    '));
   }
-  if (failure.hint !== undefined) lines.push('', `  ${c.yellow('hint:')} ${visibleLine(failure.hint)}`);
   const output = renderOutput(result.output);
   if (output !== '') lines.push('', indent(output, '  '));
   return lines.join('\n');

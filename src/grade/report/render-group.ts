@@ -27,7 +27,11 @@ export function renderGroup(group: FailureGroup, options: { color: boolean; tota
 
 // One verdict for a program that failed before its first case: its error once (without the stack frames of
 // Node and node_modules), then what to do.
-function renderLoadFailure(first: CaseResult, count: number, options: { color: boolean; total: number }): string {
+export function renderLoadFailure(
+  first: CaseResult,
+  count: number,
+  options: { color: boolean; total: number },
+): string {
   const c = painter(options.color);
   const which =
     count === options.total ? `none of the ${count} cases ran` : `${count} of the ${options.total} cases did not run`;

@@ -1,6 +1,7 @@
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, failureMessage } from './case-status.ts';
 import { oneLine } from './plain-text.ts';
+import { variantsLine } from './variants-line.ts';
 import { yamlLiteral, yamlString, yamlValue } from './yaml-text.ts';
 
 // TAP version 14 (testanything.org/tap-version-14-specification): the plan first, one test point per case,
@@ -17,6 +18,7 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
     lines.push(`${status === 'pass' ? 'ok' : 'not ok'} ${i + 1} - ${tapDescription(c.name)}`);
     if (status !== 'pass') lines.push('  ---', ...diagnostic(c, status, ctx.diagnose(c)), '  ...');
   });
+  if (report.variants !== undefined) lines.push(`# ${variantsLine(report.variants)}`);
   lines.push(`# ${report.passed} passed, ${report.failed} failed`, '');
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 // One stdout line of `program.ts dispatch -`, read as `{"results":[…]}` or explained as not being one, or read as
-// the call about to run (`{"calling":{"call":2,"of":3,"tool":"echo"}}`). Pure.
+// the call about to run (`{"calling":{"call":2,"of":3,"tool":"echo"}}`), or as the probe's observation after the
+// last result line (`{"observed":[…]}`). Pure.
 import { markTooLarge } from './result-size.ts';
 
 // The results, or why the line is not a result line.
@@ -33,6 +34,21 @@ export function parseCallingLine(text: string): number | undefined {
   try {
     const call = (JSON.parse(text) as { calling?: { call?: unknown } }).calling?.call;
     return typeof call === 'number' && Number.isSafeInteger(call) && call >= 1 ? call : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Where the probe's line starts (program.ts prints it after the last result line when the first case asked for it):
+// what the student's makeExecute did with the probe's calls.
+const OBSERVED_PREFIX = '{"observed":';
+
+// The probe's observation on a line, or undefined when the line is not one. What it holds is the program's word,
+// checked by whoever reads it (src/grade/judge/read-observation.ts): it can only ever choose hints, never verdicts.
+export function parseObservedLine(text: string): { observed: unknown } | undefined {
+  if (!text.startsWith(OBSERVED_PREFIX)) return undefined;
+  try {
+    return { observed: (JSON.parse(text) as { observed: unknown }).observed };
   } catch {
     return undefined;
   }

@@ -9,7 +9,7 @@
 // every later line has the timeout, and after the last expected line it has EXIT_GRACE_MS (or the timeout, if
 // shorter) to exit. Once it has exited no timeout applies: only the drain bounds the wait.
 import type { InFlight, ProcessEnd } from './case-outcome.ts';
-import { parseCallingLine } from './parse-result-line.ts';
+import { parseCallingLine, parseObservedLine } from './parse-result-line.ts';
 import { appendTail, EMPTY_TAIL, tailText, type Tail } from './tail-buffer.ts';
 
 // A result line longer than this is not a result: the process is killed rather than buffered without end.
@@ -93,6 +93,7 @@ export type ProgramEffect =
   | { type: 'disarm'; timer: ProgramTimer }
   | { type: 'kill' }
   | { type: 'deliver'; line: ProgramLine }
+  | { type: 'observe'; observed: unknown }
   | { type: 'settle'; result: ProgramResult };
 
 type Step = [ProgramState, ProgramEffect[]];
@@ -156,7 +157,9 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
 function onLine(state: ProgramState, text: string, at: number): Step {
   const { cases, timeoutMs } = state.plan;
   if (state.lines >= cases) {
-    // Stray stdout after the last case: shown, not graded.
+    // The probe's observation (program.ts's probe mode), handed on; any other stray stdout is shown, not graded.
+    const observed = parseObservedLine(text);
+    if (observed !== undefined) return [state, [{ type: 'observe', observed: observed.observed }]];
     return [{ ...state, output: appendTail(state.output, `${text}\n`, MAX_OUTPUT_CHARS) }, []];
   }
   const running = state.phase === 'running';

@@ -19,6 +19,10 @@ export type BatchContext = {
   run: Omit<ProgramRun, 'dir' | 'cases' | 'onLine'>;
   // Whether the process runs the startup probe first.
   probe: boolean;
+  // What the probe asks program.ts's probe mode to observe (carried by the first line the process is given: the
+  // startup probe, or a run's only case), and who hears what it observed (printed after the last result line).
+  observe?: unknown;
+  onObserved?: (observed: unknown) => void;
   onCase: (run: CaseRun) => void;
   onWarning: (warning: string) => void;
   // The process got through the probe (or, without one, printed a result line): the program loads.
@@ -35,6 +39,7 @@ const STARTUP_PROBE = fileURLToPath(new URL('./startup-probe.json', import.meta.
 export async function runBatch(batch: Batch, ctx: BatchContext): Promise<BatchEnd> {
   const files = [...(ctx.probe ? [STARTUP_PROBE] : []), ...batch.cases.map((c) => c.file)];
   const lines = await Promise.all(files.map(caseLine));
+  if (ctx.observe !== undefined && lines[0] !== undefined) lines[0] = withObserve(lines[0], ctx.observe);
   const signal = ctx.run.signal;
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
@@ -75,6 +80,7 @@ export async function runBatch(batch: Batch, ctx: BatchContext): Promise<BatchEn
       ...ctx.run,
       dir: batch.dir,
       cases: lines,
+      ...(ctx.onObserved === undefined ? {} : { onObserved: ctx.onObserved }),
       onLine: (line) => {
         stop = false;
         machine.dispatch({ type: 'line', line });
@@ -96,5 +102,16 @@ async function caseLine(file: string): Promise<string> {
     return JSON.stringify(JSON.parse(text));
   } catch {
     return text.replace(/[\r\n]+/g, ' ');
+  }
+}
+
+// The first line of a process with the probe's request in it (a line that is not a JSON object goes as it is).
+function withObserve(line: string, observe: unknown): string {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return line;
+    return JSON.stringify({ ...value, observe });
+  } catch {
+    return line;
   }
 }

@@ -37,6 +37,10 @@ export type PoolOptions = {
   // How many processes may be left finishing a slow case at once (LINGERING_PER_JOB × jobs when absent).
   maxLingering?: number;
   onCase: (run: CaseRun) => void;
+  // What the probe observes, and who hears it (see BatchContext): carried by one process at a time until one has
+  // answered, never by the re-runs alone.
+  observe?: unknown;
+  onObserved?: (observed: unknown) => void;
   // Something of a process's temp space could not be removed (an immutable file): said once, never fatal.
   onWarning?: (warning: string) => void;
 };
@@ -60,6 +64,10 @@ export async function runBatches(options: PoolOptions): Promise<void> {
   let cannotStart = false;
   const starting = new Set<AbortController>();
   const lingering = new Set<Promise<void>>();
+  // One process at a time carries the probe's request, until one has answered it: a run needs one observation,
+  // and the others finish sooner without the probe.
+  let observed = false;
+  let observing = false;
 
   const notStarted = (end: Extract<BatchEnd, { kind: 'not-started' }>, batch: BatchCase[]): void => {
     const verdict = (c: BatchCase): CaseRun => ({
@@ -84,6 +92,12 @@ export async function runBatches(options: PoolOptions): Promise<void> {
       if (options.signal?.aborted === true || cannotStart) return;
       const own = new AbortController();
       starting.add(own);
+      const carries = options.observe !== undefined && options.alone !== true && !observed && !observing;
+      if (carries) observing = true;
+      const onObserved = (o: unknown): void => {
+        observed = true;
+        options.onObserved?.(o);
+      };
       const end = await runBatch(
         { dir: options.dir, cases: batch },
         {
@@ -96,6 +110,7 @@ export async function runBatches(options: PoolOptions): Promise<void> {
             ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
           },
           probe: probeEvery || batch.length > 1,
+          ...(carries ? { observe: options.observe, onObserved } : {}),
           onCase,
           onWarning: (warning) => options.onWarning?.(warning),
           onLoaded: () => {
@@ -106,6 +121,7 @@ export async function runBatches(options: PoolOptions): Promise<void> {
         },
       );
       starting.delete(own);
+      if (carries) observing = false;
       if (end.kind === 'not-started') notStarted(end, batch);
       if (end.kind === 'released') {
         const gone: Promise<void> = end.lingering.finally(() => lingering.delete(gone));

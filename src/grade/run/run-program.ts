@@ -35,6 +35,8 @@ export type ProgramRun = {
   // Warm processes waiting for work (watch mode); a cold process is started when none is ready.
   standbys?: StandbySource;
   onLine: (line: ProgramLine) => 'continue' | 'stop';
+  // The probe's observation, when the program prints one after its last result line (program.ts's probe mode).
+  onObserved?: (observed: unknown) => void;
 };
 
 // Where warm standby processes come from: each is taken once, for one batch, and never given back; only one
@@ -106,6 +108,9 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
           return;
         case 'kill':
           proc.kill();
+          return;
+        case 'observe':
+          run.onObserved?.(effect.observed);
           return;
         case 'deliver':
           if (run.onLine(effect.line) === 'stop') dispatch({ type: 'stop', at: performance.now() });

@@ -91,8 +91,7 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
       ? 'none'
       : `${seedCount} file${seedCount === 1 ? '' : 's'}: ${seeds.map(([o, n]) => `${n} from ${ORIGIN_WORDS[o]}`).join(', ')}`,
   );
-  const redactions = Object.entries(r.redactions);
-  row('redacted', redactions.length === 0 ? 'nothing' : redactions.map(([kind, n]) => counted(kind, n)).join(', '));
+  row('redacted', redactionWords(r.redactions));
   if (r.reused === true) row('replay', "reused: an earlier run's of the same transcript, options and reference");
   row(
     'fidelity',
@@ -116,6 +115,12 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
     lines.push(...diff.split('\n').map((l) => (l === '' ? l : `      ${l}`)));
   }
   return lines;
+}
+
+// The redactions by kind, as the report's `redacted` row says them (`theinference redact` says them so too).
+export function redactionWords(redactions: Record<string, number>): string {
+  const kinds = Object.entries(redactions);
+  return kinds.length === 0 ? 'nothing' : kinds.map(([kind, n]) => counted(kind, n)).join(', ');
 }
 
 // `n` redactions of a kind: `2 e-mail addresses`, `1 home directory`, `3 matches of --redact ACME-\d+`.

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCases } from '../../course/load-cases.ts';
+import { recordingPath } from '../../course/recording-file.ts';
 import { formatSnapshot, readText, snapshotPath } from '../../course/snapshot-file.ts';
 import { casesDir, stageOf } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
@@ -82,7 +83,7 @@ export async function runStaged(cases: { name: string; data: CaseData }[], o: St
 
 // Compares each case with the course directory and writes them (unless dryRun, or something is refused).
 export async function writeCases<D extends CaseData = CaseFile>(
-  cases: (NamedCase<D> & { snapshotText: string })[],
+  cases: (NamedCase<D> & { snapshotText: string; recordingText?: string })[],
   o: { dir: string; stage: string; force: boolean; dryRun: boolean },
 ): Promise<WrittenCase<D>[]> {
   const planned: (WrittenCase<D> & { files: [string, string][] })[] = [];
@@ -93,6 +94,13 @@ export async function writeCases<D extends CaseData = CaseFile>(
     const [oldCase, oldSnap] = await Promise.all([readText(caseFile), readText(snapFile)]);
     const same = oldCase === caseText && oldSnap === c.snapshotText;
     const exists = oldCase !== null || oldSnap !== null;
+    // The recording beside the case (src/course/recording-file.ts) is written whenever it is not there as it
+    // should be, also for an unchanged case (one recorded before recordings were kept).
+    const recordingFile = recordingPath(o.dir, o.stage, c.name);
+    const recording =
+      c.recordingText === undefined || (await readText(recordingFile)) === c.recordingText
+        ? []
+        : [[recordingFile, c.recordingText] as [string, string]];
     const status: CaseStatus = same
       ? 'unchanged'
       : !exists
@@ -105,11 +113,8 @@ export async function writeCases<D extends CaseData = CaseFile>(
             ? 'would replace'
             : 'replaced';
     const files: [string, string][] = same
-      ? []
-      : [
-          [caseFile, caseText],
-          [snapFile, c.snapshotText],
-        ];
+      ? recording
+      : [[caseFile, caseText], [snapFile, c.snapshotText], ...recording];
     planned.push({ ...c, caseText, status, files });
   }
   const write = !o.dryRun && planned.every((c) => c.status !== 'refused');

@@ -92,7 +92,15 @@ describe('renderMenu', () => {
   });
   it('colours only when asked', () => {
     expect(renderMenu(undefined, { tty: true, color: true })).toContain('\u001b[1ma\u001b[22m');
-    expect(renderMenu(undefined, tty)).not.toContain('\u001b[');
+    expect(renderMenu(undefined, tty).replace('\r\u001b[2K', '')).not.toContain('\u001b[');
+  });
+  it('replaces the line on a terminal, so the menu after Esc in the filter prompt does not join the prompt', () => {
+    expect(renderPrompt('rea', tty) + renderMenu(undefined, tty)).toMatch(/› rea\r\u001b\[2KWatching for changes\./);
+  });
+  it('after f, says the filter still in force is for saves, since f ran the last failures', () => {
+    expect(renderMenu('read', plain, true)).toMatch(
+      / · filter: "read" \(saves re-run it; f ran the last failures\)\n$/,
+    );
   });
 });
 

@@ -163,6 +163,21 @@ const rows: Row[] = [
     ],
   },
   {
+    name: "after f, the menu says the filter in force is the saves' (f ran the last failures)",
+    events: [
+      start,
+      finished(report(1)),
+      { type: 'key', action: { type: 'apply-filter', text: 'read' } },
+      finished(report(0, ['x'])),
+      key('run-failed'),
+      finished(report(1)),
+    ],
+    last: [
+      { type: 'show-report', report: report(1), comparison: { kind: 'first' } },
+      { type: 'show-menu', filter: 'read', afterFailed: true },
+    ],
+  },
+  {
     name: 'an empty filter clears it',
     events: [
       start,

@@ -1,6 +1,6 @@
 // Verdicts: deep equality of JSON values, the first differing call, and a phrase saying how it differs.
 import { describe, expect, it } from 'vitest';
-import { compareResults, describeDifference, jsonEqual } from '../../../src/grade/judge/compare-results.ts';
+import { compareResults, describeDifference, jsonEqual, short } from '../../../src/grade/judge/compare-results.ts';
 
 const calls = [
   { tool: 'Read', input: { path: 'a.txt' } },
@@ -121,5 +121,16 @@ describe('compareResults', () => {
       expected: [{ content: '1: A' }, { content: 'hi\n' }],
       received: [{ content: 'X' }],
     });
+  });
+});
+
+describe('short', () => {
+  it.each([
+    ['a short string as it is', 'abc', '"abc"'],
+    ['a long string cut, its closing quote kept', `${'a'.repeat(70)}`, `"${'a'.repeat(57)}…"`],
+    ['never inside an escape', `${'a'.repeat(56)}\nbbbbbbbbbb`, `"${'a'.repeat(56)}…"`],
+    ['any other value cut', { a: 'x'.repeat(80) }, `{"a":"${'x'.repeat(53)}…`],
+  ])('%s', (_, value, text) => {
+    expect(short(value)).toBe(text);
   });
 });

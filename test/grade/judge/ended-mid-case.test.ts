@@ -66,6 +66,19 @@ describe('timeoutFailure', () => {
     );
   });
 
+  it('does not lead with --timeout for a shell command the reference runs within the default limit', () => {
+    const failure = timeoutFailure(
+      threeCalls,
+      { kind: 'timeout', timeoutMs: 10_000, calling: { call: 3, ms: 9999 } },
+      false,
+      false,
+    );
+    expect(failure.message).toBe(
+      'call 3 of 3 (Bash) did not return within 10 s — the reference runs this command within 10 s, so the wait is in your code',
+    );
+    expect(failure.hint).toMatch(/^look at what `Bash` runs in your code .*\. A higher --timeout would not help$/);
+  });
+
   it('says no call had started when the program reports its calls and none of this case had', () => {
     expect(timeoutFailure(threeCalls, { kind: 'timeout', timeoutMs: 10_000, calling: 'none' }, false, false)).toEqual({
       kind: 'timeout',

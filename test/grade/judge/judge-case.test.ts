@@ -60,7 +60,7 @@ describe('judgeCase', () => {
       'a bad line before any case',
       { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"', beforeAnyCase: true },
       'bad-output',
-      'before running any case, the program printed a line that is not JSON: "hi". Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it',
+      'before running any case, the program printed a line that is not JSON: "hi"',
     ],
     [
       'a crash',
@@ -173,11 +173,20 @@ describe('judgeCase: a program that fails before its first case', () => {
 
   it.each<[string, CaseOutcome]>([
     ['a timeout while loading', { kind: 'timeout', timeoutMs: 12000, beforeAnyCase: true }],
-    ['a bad first line', { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"', beforeAnyCase: true }],
     ['a spawn failure', { kind: 'spawn-failed', message: 'spawn ENOENT', beforeAnyCase: true }],
   ])('is marked for %s too, without a load hint', (_, outcome) => {
     const failure = run(outcome, false).failure;
     expect([failure?.beforeAnyCase, failure?.hint]).toEqual([true, undefined]);
+  });
+  it('a bad first line is named as a print while the code loads (a console.log at the top level)', () => {
+    const failure = run(
+      { kind: 'bad-line', reason: 'printed a line that is not JSON: "hi"', beforeAnyCase: true },
+      false,
+    ).failure;
+    expect(failure?.beforeAnyCase).toBe(true);
+    expect(failure?.hint).toMatch(
+      /^something prints on stdout while your code is loaded: a `console\.log` at the top level of a module/,
+    );
   });
 });
 

@@ -28,6 +28,14 @@ describe('loadFailureHint', () => {
       './src/execute.ts has no export named `makeExecute`, which another file imports: export it under that name (`export function makeExecute(…)`, not as a default export)',
     ],
     [
+      'types-imported-as-values',
+      "your code imports `Execute` from 'theinference' as a value, but the package exports only types: write `import type { Execute, ToolOutput, Tools } from 'theinference'` (with `type`; `npm run typecheck` says TS1484 for the import without it)",
+    ],
+    [
+      'types-imported-as-values-sandboxed',
+      "/c/src/execute.ts imports from 'theinference' as a value, but the package exports only types: write `import type { Execute, ToolOutput, Tools } from 'theinference'` (with `type`; `npm run typecheck` says TS1484 for the import without it)",
+    ],
+    [
       'throws-at-import',
       "your code throws `Error: dispatcher table is not ready` while it is loaded, at /c/src/execute.ts:6: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function",
     ],

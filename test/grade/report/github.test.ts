@@ -3,7 +3,7 @@ import { ANNOTATIONS_PER_STEP, MESSAGE_LIMIT, render } from '../../../src/grade/
 import { oneLine, plainText } from '../../../src/grade/report/plain-text.ts';
 import { UNTRUSTED_PREFIX } from '../../../src/grade/report/workflow-command.ts';
 import type { CaseResult } from '../../../src/grade/types.ts';
-import { ctx, diagnose, mismatch, report, RUNS } from './reports.ts';
+import { ctx, diagnose, mismatch, report, RUNS, VARIANT_SEED } from './reports.ts';
 import { readLog, type Command, type LogLine } from './workflow-log.ts';
 
 // The commands this reporter means to issue; a token of stop-commands is also accepted as a resume.
@@ -120,6 +120,12 @@ describe('github reporter', () => {
     const [error] = readLog(render(report('register-tools', [long]), ctx)).commands;
     expect(error!.data).toHaveLength(MESSAGE_LIMIT);
     expect(error!.data.endsWith('…')).toBe(true);
+  });
+
+  it("says the variants' seed in the summary", () => {
+    expect(render(RUNS.variants!, ctx)).toContain(
+      `| variants: seed ${VARIANT_SEED}, 2 cases also checked on renamed files`,
+    );
   });
 
   it('gives the command that re-runs just the failures, as the CLI made it', () => {

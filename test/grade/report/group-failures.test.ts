@@ -1,6 +1,6 @@
 // One problem, one message: failures that share a cause are grouped, the rest stay apart.
 import { describe, expect, it } from 'vitest';
-import { causeOf, firstOfCause, groupFailures } from '../../../src/grade/report/group-failures.ts';
+import { causeOf, groupFailures } from '../../../src/grade/report/group-failures.ts';
 import type { CaseResult, Failure } from '../../../src/grade/types.ts';
 
 const fail = (name: string, failure: Failure, output = ''): CaseResult => ({
@@ -81,18 +81,16 @@ describe('groupFailures', () => {
     const names = groupFailures(failures).map((g) => g.results.map((r) => r.name));
     expect(names).toEqual([['a', 'd', 'g'], ['b'], ['c', 'f'], ['e']]);
   });
-});
 
-describe('firstOfCause', () => {
-  it('is true for the first failure of each cause and for every failure that has none', () => {
-    const isFirst = firstOfCause();
-    expect([alias('a'), alias('b'), plain('c'), plain('d'), crash('e'), alias('f')].map(isFirst)).toEqual([
-      true,
-      false,
-      true,
-      true,
-      true,
-      false,
-    ]);
+  it('shows in full a case whose expected result may be shown, before the hidden ones', () => {
+    const failures = [
+      { ...alias('a'), visibility: 'hidden' as const },
+      { ...alias('b'), visibility: 'after_due_date' as const },
+      alias('c'),
+      alias('d'),
+      { ...crash('e'), visibility: 'hidden' as const },
+    ];
+    const names = groupFailures(failures).map((g) => g.results.map((r) => r.name));
+    expect(names).toEqual([['c', 'a', 'b', 'd'], ['e']]);
   });
 });

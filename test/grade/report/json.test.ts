@@ -1,15 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_LIMIT, OUTPUT_NOTICE, render } from '../../../src/grade/report/json.ts';
+import { NOT_STARTED, OUTPUT_LIMIT, OUTPUT_NOTICE, render } from '../../../src/grade/report/json.ts';
+import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
 import { plainText } from '../../../src/grade/report/plain-text.ts';
 import { caseStatus } from '../../../src/grade/report/case-status.ts';
-import { ctx, diagnose, RUNS } from './reports.ts';
+import { ctx, diagnose, RUNS, VARIANT_SEED } from './reports.ts';
 
 // Every string in a parsed JSON value.
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
 
-const TOP_KEYS = ['version', 'status', 'message', 'stage', 'passed', 'failed', 'tests'];
-const TEST_KEYS = ['name', 'status', 'message', 'output'];
+const TOP_KEYS = [
+  'version',
+  'status',
+  'message',
+  'stage',
+  'passed',
+  'failed',
+  'variants',
+  'score',
+  'max_score',
+  'tests',
+];
+const TEST_KEYS = ['name', 'status', 'message', 'output', 'points', 'visibility'];
 
 describe('json reporter', () => {
   describe.each(Object.entries(RUNS))('%s run', (_, report) => {
@@ -55,12 +67,76 @@ describe('json reporter', () => {
     expect([parsed.status, parsed.message]).toEqual([status, message]);
   });
 
+  it('says the seed of its variants, how many were judged and which cases had none; null without', () => {
+    expect(JSON.parse(render(RUNS.variants!, ctx)).variants).toEqual({
+      seed: VARIANT_SEED,
+      judged: 2,
+      none: [{ name: 'bash-environment', why: 'nothing in it to rename' }],
+    });
+    expect(JSON.parse(render(RUNS.passing!, ctx)).variants).toBeNull();
+  });
+
   it('is an error, with the first diagnosis as its message, when every case errored', () => {
     const report = RUNS['all errored']!;
     const parsed = JSON.parse(render(report, ctx));
     expect(parsed.status).toBe('error');
     expect(parsed.message).toBe(plainText(diagnose(report.cases[0]!)));
     expect(parsed.message).toContain("TypeError: Cannot read properties of undefined (reading 'trim')");
+  });
+
+  it('says a program that did not start once, at the top, with its stack trimmed; each case points there', () => {
+    const output =
+      'file:///c/src/execute.ts:3\nthrow new Error("not ready")\n      ^\n\nError: not ready\n    at file:///c/src/execute.ts:3:7\n    at ModuleJob.run (node:internal/modules/esm/module_job:271:25)\n    at async onImport.tracePromise.__proto__ (node:internal/modules/esm/loader:547:26)\n';
+    const notStarted = (name: string): CaseResult => ({
+      name,
+      description: `${name} proves something`,
+      status: 'fail',
+      durationMs: 0,
+      output,
+      failure: {
+        kind: 'crash',
+        message: 'the program exited with code 1 before running any case (it fails while loading: see its output)',
+        beforeAnyCase: true,
+        hint: 'your code throws `Error: not ready` while it is loaded, at /c/src/execute.ts:3',
+      },
+    });
+    const report: RunReport = {
+      stage: 'register-tools',
+      dir: '/c',
+      cases: [notStarted('a'), notStarted('b'), notStarted('c')],
+      passed: 0,
+      failed: 3,
+      durationMs: 5,
+    };
+    const parsed = JSON.parse(render(report, ctx));
+    expect(parsed.status).toBe('error');
+    expect(parsed.message).toMatch(/^✗ your program did not start — none of the 3 cases ran\n/);
+    expect(parsed.message).toContain('hint: your code throws `Error: not ready` while it is loaded');
+    expect(parsed.message).toContain('(2 lines of stack inside Node and node_modules left out)');
+    expect(parsed.message).not.toContain('ModuleJob.run');
+    expect(parsed.message).not.toContain('proves something');
+    expect(parsed.tests).toEqual(
+      ['a', 'b', 'c'].map((name) => ({
+        name,
+        status: 'error',
+        message: NOT_STARTED,
+        output: null,
+        points: 1,
+        visibility: 'visible',
+      })),
+    );
+    expect([parsed.score, parsed.max_score]).toEqual([0, 3]);
+  });
+
+  it('gives the score and each case its points and visibility, defaults included', () => {
+    const parsed = JSON.parse(render(RUNS.weighted!, ctx));
+    expect([parsed.score, parsed.max_score]).toEqual([4, 6]);
+    expect(parsed.tests.map((t: { points: number; visibility: string }) => [t.points, t.visibility])).toEqual([
+      [3, 'visible'],
+      [2, 'hidden'],
+      [1, 'after_due_date'],
+    ]);
+    expect(JSON.parse(render(RUNS.failing!, ctx))).toMatchObject({ score: 1, max_score: 3 });
   });
 
   it('cuts output over the cap to its head and the notice', () => {

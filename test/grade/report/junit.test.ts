@@ -5,7 +5,7 @@ import { render } from '../../../src/grade/report/junit.ts';
 import { oneLine, plainText } from '../../../src/grade/report/plain-text.ts';
 import { visibleText } from '../../../src/grade/report/visible-text.ts';
 import type { RunReport } from '../../../src/grade/types.ts';
-import { ctx, diagnose, report, RUNS, mismatch, crash, pass } from './reports.ts';
+import { ctx, diagnose, report, RUNS, mismatch, crash, pass, VARIANT_SEED } from './reports.ts';
 
 // Elements that may repeat, so the parsed shape does not depend on how many there are.
 const REPEATED = new Set(['testsuite', 'testcase', 'failure', 'error', 'system-out']);
@@ -100,6 +100,29 @@ describe('junit reporter', () => {
   it('escapes names and messages in attributes', () => {
     const failure = parse(render(RUNS.hostile!, ctx)).testsuites.testsuite[0].testcase[0].failure[0];
     expect(failure.message).toBe('call 2 of 2 (Edit) returned a different result: ]]> ::add-mask::y %0A');
+  });
+
+  it("gives the run's variants as suite properties", () => {
+    const suite = parse(render(RUNS.variants!, ctx)).testsuites.testsuite[0];
+    expect(suite.properties.property).toEqual([
+      { name: 'variants.seed', value: String(VARIANT_SEED) },
+      { name: 'variants.judged', value: '2' },
+      { name: 'variants.none', value: '1' },
+    ]);
+    expect(parse(render(RUNS.passing!, ctx)).testsuites.testsuite[0].properties).toBeUndefined();
+  });
+
+  it("writes a weighted run's score on the suite and each case's points and visibility that its file sets", () => {
+    const xml = render(RUNS.weighted!, ctx);
+    parse(xml);
+    expect(xml).toContain(
+      '    <properties>\n      <property name="score" value="4"/>\n      <property name="max_score" value="6"/>\n    </properties>\n    <testcase',
+    );
+    expect(xml).toContain(
+      '<testcase classname="register-tools" name="edit-hidden" time="0.052">\n      <properties>\n        <property name="points" value="2"/>\n        <property name="visibility" value="hidden"/>\n      </properties>\n      <failure ',
+    );
+    expect(xml).toContain('<property name="visibility" value="after_due_date"/>');
+    expect(render(RUNS.failing!, ctx)).not.toContain('<properties>');
   });
 
   it('writes a passing case as an empty element', () => {

@@ -1,6 +1,6 @@
 // The terminal reporter: progress lines, failures in full, and a summary whose last lines a script can read.
 import { describe, expect, it } from 'vitest';
-import { progressLines, renderProgressLine, renderPretty } from '../../../src/grade/report/pretty.ts';
+import { renderLiveCount, renderPretty } from '../../../src/grade/report/pretty.ts';
 import { renderFailure } from '../../../src/grade/report/render-failure.ts';
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
 
@@ -29,12 +29,12 @@ const report = (cases: CaseResult[], extra: Partial<RunReport> = {}): RunReport 
   ...extra,
 });
 
-describe('renderProgressLine', () => {
+describe('renderLiveCount', () => {
   it.each([
-    [pass('read-a'), ' ✓ read-a 7 ms'],
-    [crash, ' ✗ bash-echo — the program exited with code 3 before printing results for this case'],
-  ])('%#', (result, line) => {
-    expect(renderProgressLine(result, { color: false })).toBe(line);
+    [{ done: 3, failed: 0 }, '\r\u001b[2Kgrading… 3 done'],
+    [{ done: 7, failed: 2 }, '\r\u001b[2Kgrading… 7 done, 2 failed'],
+  ])('redraws %o in place', (count, text) => {
+    expect(renderLiveCount(count, { color: false })).toBe(text);
   });
 });
 
@@ -43,6 +43,13 @@ describe('renderPretty', () => {
     expect(renderPretty(report([pass('a'), pass('b')]), { color: false })).toBe(
       ['', ' Stage  register-tools', ' Cases  2 passed (2)', ' Time   1.23 s', '', '2 passed, 0 failed', ''].join('\n'),
     );
+  });
+
+  it('gives the points of a course that weighs its cases', () => {
+    const text = renderPretty(report([{ ...pass('a'), points: 3 }, { ...crash, points: 0.5 }, pass('b')]), {
+      color: false,
+    });
+    expect(text).toContain('\n Cases  1 failed | 2 passed (3)\n Points 4 of 4.5\n Time   1.23 s\n');
   });
 
   it('shows each failure in full, then the summary and the command that re-runs the failures', () => {
@@ -70,6 +77,21 @@ describe('renderPretty', () => {
     });
     expect(text).toContain(' Cases  1 failed | 0 passed | 5 not run (--bail) (6)');
     expect(text).toContain('warning: your cases affect each other');
+  });
+
+  it("says the variants' seed, and labels a variant's expected result as the reference's", () => {
+    const failure = {
+      kind: 'mismatch' as const,
+      message: 'variant (seed 7): call 1 of 1 (Read) differs',
+      variant: { seed: 7 },
+    };
+    const failed: CaseResult = {
+      ...crash,
+      failure: { ...failure, expected: { content: '1: Q' }, received: { content: '1: A' } },
+    };
+    const text = renderPretty(report([failed], { variants: { seed: 7, judged: 1, none: [] } }), { color: false });
+    expect(text).toContain(' Also   variants: seed 7, 1 case also checked on renamed files (--seed 7 repeats them)');
+    expect(text).toContain('- expected (the reference, on the variant)');
   });
 
   it('keeps the count line plain even in colour', () => {
@@ -143,18 +165,6 @@ describe('renderPretty: one message per problem', () => {
   it('says how many of the cases did not run when others did', () => {
     const text = renderPretty(report([loading('a'), pass('p'), loading('b')]), { color: false });
     expect(text).toContain('✗ your program did not start — 2 of the 3 cases did not run');
-  });
-
-  it('streams a progress line for every pass and for the first failure of each cause only', () => {
-    const progress = progressLines({ color: false });
-    const lines = [unwired('a'), pass('p'), unwired('b'), loading('c'), loading('d'), crash].map(progress);
-    expect(lines).toEqual([
-      ' ✗ a — call 1 of 1 (Read) differs in a',
-      ' ✓ p 7 ms',
-      undefined,
-      ' ✗ your program did not start — the program exited with code 1 before running any case (it fails while loading: see its output)',
-      undefined,
-      ' ✗ bash-echo — the program exited with code 3 before printing results for this case',
-    ]);
+    expect(text).toContain(' Cases  2 not run (your program did not start) | 1 passed (3)');
   });
 });

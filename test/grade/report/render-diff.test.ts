@@ -90,8 +90,13 @@ describe('renderLineDiff', () => {
     ]);
   });
 
-  it('stops after maxLines diff lines and says how many more there are', () => {
+  it('stops after maxLines diff lines and says how many more there are, and how many of them changed', () => {
     const diff = renderLineDiff(['a', 'b', 'c', 'd'], ['w', 'x', 'y', 'z'], { ...plain, maxLines: 3 });
-    expect(diff.split('\n').slice(3)).toEqual(['- a', '- b', '- c', '  … 5 more diff lines']);
+    expect(diff.split('\n').slice(3)).toEqual([
+      '- a',
+      '- b',
+      '- c',
+      '  … 5 more lines of the diff left out (5 changed)',
+    ]);
   });
 });

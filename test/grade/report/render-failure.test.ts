@@ -21,11 +21,13 @@ const mismatch: CaseResult = {
 };
 
 describe('renderFailure', () => {
-  it('shows the case, the call and its input, the diff, the hint and the output, in that order', () => {
+  it('shows the case, the call and its input, the hint, the diff and the output, in that order', () => {
     expect(renderFailure(mismatch, { color: false }).split('\n')).toEqual([
       '✗ course-bash-echo-hi — Bash runs input.command.',
       '  call 2 of 3 (Bash) differs: "is_error" is missing (expected false)',
       '  input: {"command":"echo hi"}',
+      '',
+      '  hint: Bash results carry is_error: false',
       '',
       '    - expected (snapshot)',
       '    + received (your program)',
@@ -37,8 +39,6 @@ describe('renderFailure', () => {
       '    -   "is_error": false',
       '    +   "exit_code": 0',
       '      }',
-      '',
-      '  hint: Bash results carry is_error: false',
       '',
       "  your program's output:",
       '  [your_program] debug: routing Bash',
@@ -103,5 +103,28 @@ describe('renderOutput', () => {
     ['a backspace over the prefix', '\b\b\b\bfake', '␈␈␈␈fake'],
   ])('makes %s visible, on the line it came in', (_, printed, shown) => {
     expect(renderOutput(printed)).toBe(`your program's output:\n[your_program] ${shown}`);
+  });
+});
+
+describe('a long diff', () => {
+  it('keeps the lines around the first difference, counts the rest, and leaves the hint above it in sight', () => {
+    const lines = (n: number, changed: (k: number) => boolean) =>
+      Array.from({ length: n }, (_, k) => `${k + 1}: ${changed(k) ? 'CHANGED' : 'line'}`).join('\n');
+    const long: CaseResult = {
+      ...mismatch,
+      failure: {
+        kind: 'mismatch',
+        message: 'call 1 of 1 (Read) differs',
+        expected: { content: lines(130, () => false) },
+        received: { content: lines(130, (k) => k >= 60) },
+        hint: 'input.view_range never reaches tools.view',
+      },
+      output: '',
+    };
+    const text = renderFailure(long, { color: false }).split('\n');
+    expect(text.length).toBeLessThan(45);
+    expect(text.findIndex((l) => l.includes('hint:'))).toBeLessThan(text.findIndex((l) => l.includes('- expected')));
+    expect(text).toContain('    - 61: line');
+    expect(text.at(-1)).toMatch(/^ +… \d+ more lines of the diff left out \(\d+ changed\)$/);
   });
 });

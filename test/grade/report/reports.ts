@@ -1,6 +1,7 @@
 // Realistic run reports for the reporter tests, built in code: what runStage returns for a passing run, a
 // run with each kind of failure, and one full of hostile text from a student's program.
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
+import { variantHint } from '../../../src/grade/variants/judge-variant.ts';
 
 // A passing case, optionally with something the program printed.
 export const pass = (name: string, output = ''): CaseResult => ({
@@ -106,6 +107,25 @@ export const hostile: CaseResult = {
   },
 };
 
+// A case worth 3 points, passing, and a hidden one worth 2, failing as the judge words a hidden case's failure:
+// no expected result anywhere in it.
+export const weighty: CaseResult = { ...pass('view-range'), points: 3 };
+export const hiddenFailure: CaseResult = {
+  ...mismatch,
+  name: 'edit-hidden',
+  points: 2,
+  visibility: 'hidden',
+  failure: {
+    kind: 'mismatch',
+    message:
+      'call 1 of 2 (Read) differs: the expected result of this case is hidden; received {"content":"unknown tool: Read","is_error":true}',
+    callIndex: 0,
+    call: { tool: 'Read', input: { path: 'a.txt' } },
+    received: { content: 'unknown tool: Read', is_error: true },
+    hint: 'Read is the model-facing name of view: route it to tools.view(input.path, input.view_range).',
+  },
+};
+
 // A run report over `cases`, with counts that agree with them.
 export function report(stage: string, cases: CaseResult[]): RunReport {
   const passed = cases.filter((c) => c.status === 'pass').length;
@@ -126,6 +146,28 @@ export function diagnose(c: CaseResult): string {
   return `${lines.join('\n')}\n`;
 }
 
+// A case that passed as written and failed its variant (src/grade/variants/judge-variant.ts), and a run with
+// variants: its seed, how many were judged, and a case that had none.
+export const VARIANT_SEED = 41730;
+export const variantFailure: CaseResult = {
+  ...mismatch,
+  name: 'read-routes-to-view',
+  failure: {
+    ...mismatch.failure!,
+    message: `variant (seed ${VARIANT_SEED}): call 1 of 1 (Read) differs: "content": expected "1: Q", received "1: A"`,
+    call: { tool: 'Read', input: { path: 'q.txt' } },
+    expected: { content: '1: Q' },
+    received: { content: '1: A' },
+    variant: { seed: VARIANT_SEED },
+    hint: variantHint(VARIANT_SEED),
+    hintCause: 'variant',
+  },
+};
+const withVariants = (run: RunReport): RunReport => ({
+  ...run,
+  variants: { seed: VARIANT_SEED, judged: 2, none: [{ name: 'bash-environment', why: 'nothing in it to rename' }] },
+});
+
 // The reporters' context, as the grader passes it.
 export const ctx = { diagnose };
 
@@ -139,6 +181,8 @@ export const RUNS: Record<string, RunReport> = {
   hostile: report('register-tools', [hostile, pass('echo', HOSTILE_OUTPUT)]),
   'all errored': report('register-tools', [crash, { ...crash, name: 'bash-alias-2' }]),
   empty: report('register-tools', []),
+  variants: withVariants(report('register-tools', [pass('echo'), variantFailure])),
+  weighted: report('register-tools', [weighty, hiddenFailure, { ...pass('after'), visibility: 'after_due_date' }]),
   'many failures': report(
     'register-tools',
     Array.from({ length: 13 }, (_, i) => ({ ...mismatch, name: `case-${String(i).padStart(2, '0')}` })),

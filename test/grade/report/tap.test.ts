@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { caseStatus } from '../../../src/grade/report/case-status.ts';
 import { oneLine, plainText } from '../../../src/grade/report/plain-text.ts';
 import { render, tapDescription } from '../../../src/grade/report/tap.ts';
-import { ctx, diagnose, RUNS } from './reports.ts';
+import { ctx, diagnose, RUNS, VARIANT_SEED } from './reports.ts';
 
 type Parsed = {
   asserts: Result[];
@@ -72,6 +72,15 @@ describe('tap reporter', () => {
       expect(text.endsWith(`\n# ${run.passed} passed, ${run.failed} failed\n`)).toBe(true);
       expect(comments.at(-1)).toBe(`# ${run.passed} passed, ${run.failed} failed\n`);
     });
+  });
+
+  it("says the variants' seed in a comment before the counts", () => {
+    const parsed = parseTap(render(RUNS.variants!, ctx));
+    expect(parsed.extra).toEqual([]);
+    expect(parsed.comments.map((c) => c.trim()).slice(-2)).toEqual([
+      `# variants: seed ${VARIANT_SEED}, 2 cases also checked on renamed files; 1 had none (--seed ${VARIANT_SEED} repeats them)`,
+      '# 1 passed, 1 failed',
+    ]);
   });
 
   it('skips an empty run in its plan', () => {

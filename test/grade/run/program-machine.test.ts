@@ -247,6 +247,21 @@ describe('the program machine: output', () => {
     expect(settled(events)).toMatchObject({ lines: 2, output: 'bye\n' });
   });
 
+  it("hands the probe's observation after the last case on, neither graded nor shown as output", () => {
+    const events = [
+      result(10),
+      result(20),
+      { type: 'line', text: '{"observed":[{"calls":[]}]}', at: 21 } as ProgramEvent,
+      exit(30),
+      ...closed(30),
+    ];
+    const observed = run(events)
+      .effects.flat()
+      .flatMap((e) => (e.type === 'observe' ? [e.observed] : []));
+    expect(observed).toEqual([[{ calls: [] }]]);
+    expect(settled(events)).toMatchObject({ lines: 2, output: '' });
+  });
+
   it('keeps stderr that arrives after a stop, for the case in flight', () => {
     expect(settled([stop(5), stderr('dying words\n'), exit(6), ...closed(6)]).output).toBe('dying words\n');
   });

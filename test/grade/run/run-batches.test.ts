@@ -19,7 +19,14 @@ const scratch = useScratch();
 async function runAll(
   scenario: string | undefined,
   cases: { name: string; file: string }[],
-  extra: { jobs?: number; alone?: boolean; timeoutMs?: number; maxLingering?: number } = {},
+  extra: {
+    jobs?: number;
+    alone?: boolean;
+    timeoutMs?: number;
+    maxLingering?: number;
+    observe?: unknown;
+    onObserved?: (observed: unknown) => void;
+  } = {},
 ) {
   const dir = await makeCourse(scratch, scenario);
   const runs: CaseRun[] = [];
@@ -127,6 +134,20 @@ describe('runBatches', () => {
     });
     expect(runs.get(BASH.name)?.outcome.kind).toBe('results');
     expect(runs.get(GLOB.name)?.outcome.kind).toBe('results');
+  });
+
+  it("gives the probe's request to one process at a time, until one has answered it", async () => {
+    const observed: unknown[] = [];
+    const request = { methods: ['view'], calls: [{ tool: 'Read', input: { path: 'p' }, answer: { content: 'a' } }] };
+    const runs = await runAll(undefined, [BASH, GLOB, READ, GLOB_ROUTES], {
+      jobs: 2,
+      observe: request,
+      onObserved: (o) => observed.push(o),
+    });
+    expect([...runs.values()].map((r) => r.outcome.kind)).toEqual(Array(4).fill('results'));
+    expect(observed).toEqual([
+      [{ calls: [{ method: 'view', args: ['p', { $: 'undefined' }] }], result: { content: 'a' } }],
+    ]);
   });
 
   it('runs each case in a process of its own when asked', async () => {

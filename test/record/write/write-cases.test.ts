@@ -37,6 +37,15 @@ describe('writeCases', () => {
     ]);
   });
 
+  it("writes each case's recording beside it, also for a case unchanged since it was recorded without one", async () => {
+    const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
+    await writeCases([named('recorded-a')], options(dir));
+    const recordingText = '{\n  "calls": []\n}\n';
+    const [again] = await writeCases([{ ...named('recorded-a'), recordingText }], options(dir));
+    expect(again?.status).toBe('unchanged');
+    expect(await readFile(join(dir, 'recordings', STAGE, 'recorded-a.json'), 'utf8')).toBe(recordingText);
+  });
+
   it('refuses a case that exists with other content, and then writes none of the others either', async () => {
     const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
     await writeCases([named('recorded-a')], options(dir));

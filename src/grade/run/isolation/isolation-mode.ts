@@ -13,8 +13,13 @@ export type IsolationMode = (typeof ISOLATION_MODES)[number];
 export function defaultIsolationMode(env: NodeJS.ProcessEnv): IsolationMode {
   const named = env.THEINFERENCE_ISOLATION;
   if (isIsolationMode(named)) return named;
+  return ciIsSet(env) ? 'required' : 'auto';
+}
+
+// Whether the grader runs in CI: `CI` set to anything but empty, `0` or `false` (what CI systems set it to).
+export function ciIsSet(env: NodeJS.ProcessEnv): boolean {
   const ci = (env.CI ?? '').trim().toLowerCase();
-  return ci === '' || ci === '0' || ci === 'false' ? 'auto' : 'required';
+  return !(ci === '' || ci === '0' || ci === 'false');
 }
 
 // Whether `value` names a mode.

@@ -58,6 +58,11 @@ describe('attack 10: line separators on stderr, in every reporter', () => {
       const tests = (JSON.parse(t) as { tests: { message: string | null; output: string | null }[] }).tests;
       return { diagnoses: split(tests.map((c) => c.message ?? '')), outputs: split(tests.map((c) => c.output ?? '')) };
     },
+    // A test's output is its diagnosis (the program's output in it prefixed, as in pretty's).
+    gradescope: (t) => {
+      const parsed = JSON.parse(t) as { output: string; tests: { output: string }[] };
+      return { diagnoses: split([parsed.output, ...parsed.tests.map((c) => c.output)]), outputs: [] };
+    },
     junit: (t) => {
       const cases = junitCases(t);
       const body = (c: Record<string, unknown>, key: string): string =>

@@ -48,7 +48,8 @@ describe('workflow commands in a thrown error, a result and a key', () => {
     expect(lines.filter((l) => l.startsWith('::') && !OWN.test(l))).toEqual([]);
     expect(lines.filter((l) => l.startsWith('##['))).toEqual([]);
     expect(lines.filter((l) => /^(# )?\d+ passed, \d+ failed$/.test(l))).toEqual(
-      reporter === 'json' || reporter === 'junit'
+      // The machine formats carry counts as fields, not as a summary line.
+      reporter === 'json' || reporter === 'junit' || reporter === 'gradescope'
         ? []
         : [reporter === 'tap' ? '# 0 passed, 3 failed' : '0 passed, 3 failed'],
     );

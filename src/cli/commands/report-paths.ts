@@ -1,0 +1,85 @@
+// Where a class run writes its files, checked before anything runs: one report per submission from --output (a
+// pattern holding {name}, or a directory that gets <name>.<extension>), and the summary from --summary (its
+// extension names the format). A report is never written inside a submission: that directory is the student's.
+import { stat } from 'node:fs/promises';
+import { extname, join, relative, resolve, sep } from 'node:path';
+import { HarnessError } from '../../errors.ts';
+import type { ReporterName } from '../../grade/report/names.ts';
+import { SUMMARY_FORMATS, type SummaryFormat } from '../../grade/report/class-summary.ts';
+import type { Submission } from '../../grade/run-class.ts';
+import { checkOutputFile } from './output-file.ts';
+
+// What --output's pattern puts a submission's name in place of.
+export const NAME_TOKEN = '{name}';
+
+// The extension each reporter's files get in an --output directory.
+const EXTENSIONS: Record<ReporterName, string> = {
+  pretty: 'txt',
+  json: 'json',
+  junit: 'xml',
+  tap: 'tap',
+  github: 'log',
+  gradescope: 'json',
+};
+
+// Each submission's report file, by name; a HarnessError when --output cannot hold one file per submission, or
+// when a file would land inside a submission.
+export async function reportPaths(
+  cwd: string,
+  output: string,
+  submissions: Submission[],
+  reporter: ReporterName,
+): Promise<Map<string, string>> {
+  const paths = new Map<string, string>();
+  if (output.includes(NAME_TOKEN)) {
+    for (const s of submissions) paths.set(s.name, await checkOutputFile(cwd, output.split(NAME_TOKEN).join(s.name)));
+  } else {
+    const dir = resolve(cwd, output);
+    const info = await stat(dir).catch(() => undefined);
+    if (info?.isDirectory() !== true) {
+      const example = `${output.replace(/\/+$/, '') || 'reports'}/${NAME_TOKEN}.${EXTENSIONS[reporter]}`;
+      const why = output.endsWith('/')
+        ? `is a directory that does not exist: create it first (mkdir -p ${output}), or`
+        : `names one file for ${submissions.length} submissions: give a directory that exists (each report is <name>.${EXTENSIONS[reporter]} in it), or`;
+      throw new HarnessError(
+        'BAD_FLAG',
+        `--output ${JSON.stringify(output)} ${why} a pattern, e.g. --output '${example}'.`,
+      );
+    }
+    for (const s of submissions)
+      paths.set(s.name, await checkOutputFile(cwd, join(dir, `${s.name}.${EXTENSIONS[reporter]}`)));
+  }
+  if (new Set(paths.values()).size < paths.size) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--output ${JSON.stringify(output)} gives several submissions the same file: keep ${NAME_TOKEN} in the file's own name, e.g. --output 'reports/${NAME_TOKEN}.${EXTENSIONS[reporter]}'.`,
+    );
+  }
+  for (const [name, file] of paths) {
+    const inside = submissions.find((s) => isWithin(s.dir, file));
+    if (inside !== undefined) {
+      throw new HarnessError(
+        'BAD_FLAG',
+        `--output would write ${name}'s report to ${file}, inside the submission ${inside.dir}: write reports outside the submissions (a student's directory is theirs), e.g. --output 'reports/${NAME_TOKEN}.${EXTENSIONS[reporter]}'.`,
+      );
+    }
+  }
+  return paths;
+}
+
+// The --summary file and its format; a HarnessError for another extension or a file that cannot be written.
+export async function summaryPath(cwd: string, summary: string): Promise<{ file: string; format: SummaryFormat }> {
+  const format = extname(summary).slice(1).toLowerCase();
+  if (!(SUMMARY_FORMATS as readonly string[]).includes(format)) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--summary ${JSON.stringify(summary)}: its extension names the format, .json or .csv, e.g. --summary summary.csv.`,
+    );
+  }
+  return { file: await checkOutputFile(cwd, summary, '--summary'), format: format as SummaryFormat };
+}
+
+function isWithin(dir: string, file: string): boolean {
+  const rel = relative(dir, file);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep);
+}

@@ -1,0 +1,116 @@
+// `theinference test` for a class: several --dir (or a glob), graded in one run (src/grade/run-class.ts). Each
+// submission's report goes to its own file (--output: a {name} pattern or a directory), a line per submission as
+// each is done, then the summary table; --summary writes it as JSON or CSV. --shard splits the submissions, not
+// the cases. Exit code 0 only when every submission passed.
+import { writeAtomically } from '../../course/snapshot-file.ts';
+import { HarnessError } from '../../errors.ts';
+import { firstSentence, renderSummaryTable } from '../../grade/report/class-summary.ts';
+import { renderReport } from '../../grade/report/index.ts';
+import { painter } from '../../grade/report/paint.ts';
+import { oneLine } from '../../grade/report/plain-text.ts';
+import { visibleText } from '../../grade/report/visible-text.ts';
+import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
+import { runClass, type SubmissionResult } from '../../grade/run-class.ts';
+import { parseShard, shardOf } from '../../grade/select-cases.ts';
+import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { clearOutputFile } from './output-file.ts';
+import { NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
+import { findSubmissions } from './submissions.ts';
+import { positiveInteger, rerunFailures, type TestFlags } from './test.ts';
+import { chooseVariants } from './variants-flags.ts';
+import { writeSummary } from './write-summary.ts';
+
+// Failures up to this many are named in a submission's re-run command; more, and it re-grades the submission.
+const NAMED_RERUN = 3;
+
+export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+  for (const [given, flag, why] of [
+    [flags.watch, '--watch', 'grades one course directory as it changes'],
+    [flags.failed, '--failed', "re-runs one course directory's last failures"],
+  ] as const) {
+    if (given === true) throw new HarnessError('BAD_FLAG', `${flag} ${why}: give one --dir, or drop ${flag}.`);
+  }
+  const all = await findSubmissions(io.cwd, flags.dir ?? []);
+  const submissions = flags.shard === undefined ? all : shardOf(all, parseShard(flags.shard));
+  if (flags.output === undefined && flags.reporter !== 'pretty') {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--reporter ${flags.reporter} writes one report per submission: give --output with a pattern or a directory, e.g. --output 'reports/${NAME_TOKEN}.${flags.reporter === 'junit' ? 'xml' : 'json'}'.`,
+    );
+  }
+  const files =
+    flags.output === undefined
+      ? new Map<string, string>()
+      : await reportPaths(io.cwd, flags.output, submissions, flags.reporter);
+  const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
+  // Nothing earlier stays at a path the run will write: a run that ends without a report leaves none there.
+  for (const file of [...files.values(), summary?.file]) if (file !== undefined) await clearOutputFile(file);
+  const isolation = await chooseSandbox(flags.isolation, io.env);
+  if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
+  const variants = await chooseVariants(flags, io);
+  if (variants.note !== undefined) await write(io.stderr, `note: ${variants.note}\n`);
+  const color = useColor(io);
+  const c = painter(color);
+  if (submissions.length === 0) {
+    await write(io.stdout, `No submission in this shard (${flags.shard}): ${all.length} in all.\n`);
+    return 'pass';
+  }
+
+  const report = await runClass({
+    stage: flags.stage,
+    cases: flags.case,
+    env: io.env,
+    sandbox: isolation.sandbox,
+    submissions,
+    ...(flags.bail === true ? { bail: true } : {}),
+    ...(flags.timeout === undefined
+      ? {}
+      : { timeoutMs: positiveInteger('--timeout', flags.timeout, 'milliseconds per case, e.g. --timeout 20000') }),
+    ...(flags.jobs === undefined
+      ? {}
+      : { jobs: positiveInteger('--jobs', flags.jobs, 'program processes at once, e.g. --jobs 2') }),
+    ...(variants.seed === undefined ? {} : { variants: { seed: variants.seed } }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    onSubmission: (s) => void io.stdout.write(`${progressLine(s, c)}\n`),
+  });
+  for (const s of report.submissions) {
+    for (const warning of s.report.warnings ?? []) await write(io.stderr, `warning: ${shown(s.name)}: ${warning}\n`);
+    const file = files.get(s.name);
+    if (file === undefined) continue;
+    const rerunCommand = s.report.failed > 0 ? rerunSubmission(flags, s) : undefined;
+    await writeAtomically(
+      file,
+      renderReport(flags.reporter, s.report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) }),
+    );
+  }
+  if (summary !== undefined) await writeSummary(summary, report, files);
+  for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
+  const where = [
+    files.size > 0
+      ? `Reports: ${flags.output}`
+      : `Each submission's full report: add --output 'reports/${NAME_TOKEN}.txt', or grade one with --dir <its directory>.`,
+    ...(summary === undefined ? [] : [`Summary: ${flags.summary}`]),
+  ];
+  await write(io.stdout, `\n${renderSummaryTable(report, { color })}${where.join('\n')}\n`);
+  return report.submissions.every((s) => s.verdict === 'pass') ? 'pass' : 'fail';
+}
+
+// A submission's line as it is done.
+function progressLine(s: SubmissionResult, c: ReturnType<typeof painter>): string {
+  const mark = s.verdict === 'pass' ? c.green('✓') : c.red('✗');
+  const what =
+    s.verdict === 'misuse' || s.verdict === 'did not start'
+      ? `${s.verdict}: ${firstSentence(shown(s.message ?? ''))}`
+      : `${s.passed} passed, ${s.failed} failed`;
+  return ` ${mark} ${shown(s.name)} ${c.dim(`— ${what}`)}`;
+}
+
+// The command that grades this submission again: its failures by name when there are few, else all of it.
+function rerunSubmission(flags: TestFlags, s: SubmissionResult): string {
+  const few = s.report.failed <= NAMED_RERUN;
+  return rerunFailures({ ...flags, dir: [s.dir] }, few ? s.report : { ...s.report, cases: [] }, false);
+}
+
+function shown(text: string): string {
+  return oneLine(visibleText(text));
+}

@@ -1,0 +1,84 @@
+// Runs a stage's catalogue of wrong dispatchers against its cases, in this process, and makes the kill matrix.
+// The catalogue is TypeScript in the repository's test/fixtures (it is not shipped: an installed copy says so), so
+// it is loaded through tsx, with the repository's program.ts, which grades each one as a program process would.
+import { access } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { HarnessError } from '../../errors.ts';
+import { type Driver, gradeInProcess, loadGradedCases, type Make } from './grade-in-process.ts';
+import { type AuditedMistake, type KillMatrix, killMatrix } from './kill-matrix.ts';
+
+// Where each stage's catalogue lives in the repository, relative to its root.
+export const CATALOGUES: Record<string, string> = { 'register-tools': 'test/fixtures/wrong-execute/catalogue.ts' };
+
+// Wrong dispatchers graded at once: each waits mostly on its cases' bash commands.
+const AT_ONCE = 6;
+
+type Entry = { slug: string; make: Make; hint: RegExp | RegExp[] };
+type Catalogue = { CATALOGUE: Entry[]; LOAD_MISTAKES?: { slug: string }[] };
+
+// The matrix, and what it leaves out (mistakes that stop the program before any case cannot be graded in-process).
+export async function auditCatalogue(
+  root: string,
+  stage: string,
+  only: string[] = [],
+): Promise<{ matrix: KillMatrix; notes: string[] }> {
+  const file = await catalogueFile(root, stage);
+  const catalogue = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Catalogue;
+  const driver = (await tsImport(pathToFileURL(join(root, 'program.ts')).href, import.meta.url)) as Driver;
+  const unknown = only.filter((slug) => !catalogue.CATALOGUE.some((e) => e.slug === slug));
+  if (unknown.length > 0) {
+    throw new HarnessError('BAD_FLAG', `--mistake ${unknown.join(', ')}: no such entry in ${CATALOGUES[stage]}`);
+  }
+  const entries = catalogue.CATALOGUE.filter((e) => only.length === 0 || only.includes(e.slug));
+  const cases = await loadGradedCases(root, stage);
+  const audited: AuditedMistake[] = new Array(entries.length);
+  let next = 0;
+  const work = async (): Promise<void> => {
+    for (let k = next++; k < entries.length; k = next++) {
+      const { slug, make, hint } = entries[k]!;
+      audited[k] = {
+        slug,
+        expected: Array.isArray(hint) ? hint : [hint],
+        results: await gradeInProcess(cases, make, driver),
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, entries.length) }, work));
+  const loads = only.length === 0 ? (catalogue.LOAD_MISTAKES ?? []) : [];
+  const notes =
+    loads.length === 0
+      ? []
+      : [
+          `Not graded here (they stop the program before any case): ${loads.map((l) => l.slug).join(', ')}; test/cli/load-mistakes.test.ts grades them with the real binary.`,
+        ];
+  return {
+    matrix: killMatrix(
+      stage,
+      cases.map((c) => c.case.name),
+      audited,
+    ),
+    notes,
+  };
+}
+
+async function catalogueFile(root: string, stage: string): Promise<string> {
+  const relative = CATALOGUES[stage];
+  if (relative === undefined) {
+    throw new HarnessError(
+      'NO_CATALOGUE',
+      `the stage ${stage} has no catalogue of wrong implementations to audit (stages with one: ${Object.keys(CATALOGUES).join(', ')}).`,
+    );
+  }
+  const file = join(root, relative);
+  try {
+    await access(file);
+  } catch {
+    throw new HarnessError(
+      'NO_CATALOGUE',
+      `the catalogue of wrong dispatchers (${relative}) is not in this copy of theinference (${resolve(root)}): an installed package does not ship it. Run audit in a checkout of theinference's repository, where course authors keep the cases.`,
+    );
+  }
+  return file;
+}

@@ -1,0 +1,37 @@
+// Failing cases put under the finding that explains them: a case whose first differing call (or call in flight)
+// a finding breaks gets the finding's hint, and with it its cause, so the report shows one message per mistake.
+// A case no finding explains keeps the hint read off its result. Pure.
+import type { Call } from '../../course/types.ts';
+import type { CaseResult } from '../types.ts';
+import { breaksEarlier, explains, type Finding } from './finding.ts';
+import { STUB_CAUSE } from './hints.ts';
+
+// The hint cause of a case a finding explains.
+export const FINDING_CAUSE = 'finding';
+
+// The results with every failure a finding explains hinted by it (the lowest rank when several do): one that breaks
+// the first differing call (or the call in flight), else one that broke an earlier call of the case, whose effect
+// shows there. `callsOf` gives a case's calls by its name.
+export function explainFailures(
+  results: CaseResult[],
+  findings: Finding[],
+  callsOf: (name: string) => Call[] | undefined,
+): CaseResult[] {
+  if (findings.length === 0) return results;
+  return results.map((result) => {
+    const f = result.failure;
+    // The stub answering every call is one mistake, not one unwired name per tool; a variant's failure is of a
+    // case that passed as written, so no wiring mistake explains it (its hint says where results come from).
+    if (f?.call === undefined || f.beforeAnyCase === true || f.hintCause === STUB_CAUSE || f.variant !== undefined)
+      return result;
+    const inFlight = f.kind === 'timeout' || f.kind === 'crash';
+    if (!inFlight && f.kind !== 'mismatch') return result;
+    const failed = { call: f.call, expected: f.expected, received: f.received, inFlight };
+    const earlier = (callsOf(result.name) ?? []).slice(0, f.callIndex ?? 0);
+    const finding =
+      findings.find((candidate) => explains(candidate, failed)) ??
+      findings.find((candidate) => earlier.some((call) => breaksEarlier(candidate, call)));
+    if (finding === undefined) return result;
+    return { ...result, failure: { ...f, hint: finding.text, hintCause: `${FINDING_CAUSE}: ${finding.cause}` } };
+  });
+}

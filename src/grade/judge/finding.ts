@@ -1,0 +1,107 @@
+// A finding: one mistake of the student's dispatcher, inferred from what the probe observed, with the one hint
+// that names it and the calls it breaks. A failing case is explained by a finding when its first differing call is
+// one of those. Pure.
+import type { Call } from '../../course/types.ts';
+import { jsonEqual } from './compare-results.ts';
+import { KEY_KINDS, keyFor, type NameClass, nameClass } from './dispatcher-contract.ts';
+
+// What a key holds in a call: nothing, null, "" or 0, a value of another type than the key's (a number for a
+// path, "7" for a line), text with spaces or line breaks at an end, anything else.
+export type ValueClass = 'absent' | 'null' | 'falsy' | 'mistyped' | 'edged' | 'present';
+
+// An input key holding a value of a class; with `via`, the key an argument read through `??` chose.
+export type Condition = { key: string; class: ValueClass; via?: string[] };
+
+// How the dispatcher changes what its method returned: fields dropped, fields added where absent, fields set
+// whatever they were, the content moved under another key, or the whole result replaced (null: nothing returned;
+// {}: fields read off an un-awaited Promise).
+export type ResultChange = {
+  drop?: string[];
+  add?: Record<string, unknown>;
+  set?: Record<string, unknown>;
+  rename?: string;
+  replace?: unknown;
+};
+
+// The calls a finding breaks: those of some names (or of a class of names outside the contract) whose input meets
+// every condition; with `change`, only those whose result is the expected one so changed. `inFlight`: the finding
+// also explains a call that never returned.
+export type Trigger = {
+  names?: string[];
+  nameClass?: NameClass;
+  when?: Condition[];
+  change?: ResultChange;
+  inFlight?: boolean;
+};
+
+// One mistake: what the report groups its cases by, the hint, and its triggers. Of two findings that explain the
+// same call, the lower rank is shown (a misrouted name before the arguments it was given).
+export type Finding = { cause: string; text: string; rank: number; triggers: Trigger[] };
+
+// The class of a value, held by `key` when one is given (a type other than the key's is `mistyped`).
+export function classOf(value: unknown, key?: string): ValueClass {
+  if (value === undefined) return 'absent';
+  if (value === null) return 'null';
+  if (key !== undefined && mistyped(value, KEY_KINDS[key])) return 'mistyped';
+  if (value === '' || value === 0 || value === false) return 'falsy';
+  if (typeof value === 'string' && value !== value.trim()) return 'edged';
+  return 'present';
+}
+
+function mistyped(value: unknown, kind: (typeof KEY_KINDS)[string] | undefined): boolean {
+  if (kind === 'text') return typeof value !== 'string';
+  if (kind === 'number') return typeof value !== 'number';
+  return false;
+}
+
+// Whether a value's class is the one a condition wants: text with spaces at its ends is text all the same.
+export function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
+  return actual === wanted || (wanted === 'present' && actual === 'edged');
+}
+
+// What a call got, as the failure records it: the call, the snapshot's result and the program's, and whether it
+// never returned (a timeout or an exit in the call).
+export type FailedCall = { call: Call; expected: unknown; received: unknown; inFlight: boolean };
+
+// Whether the finding explains this failed call.
+export function explains(finding: Finding, failed: FailedCall): boolean {
+  return finding.triggers.some((t) => triggered(t, failed));
+}
+
+// Whether the finding breaks a call that returned what the snapshot has, but whose effects (a file written with
+// the wrong text) show in a later call: a finding about where a call goes or what it is given, not about what
+// it returns.
+export function breaksEarlier(finding: Finding, call: Call): boolean {
+  return finding.triggers.some((t) => t.change === undefined && t.inFlight !== true && sent(t, call));
+}
+
+function triggered(t: Trigger, { call, expected, received, inFlight }: FailedCall): boolean {
+  if (inFlight !== (t.inFlight === true) || !sent(t, call)) return false;
+  return t.change === undefined || (!inFlight && jsonEqual(applyChange(t.change, expected), received));
+}
+
+// Whether the call is one of the trigger's, by its name and input.
+function sent(t: Trigger, call: Call): boolean {
+  if (t.names !== undefined && !t.names.includes(call.tool)) return false;
+  if (t.nameClass !== undefined && nameClass(call.tool) !== t.nameClass) return false;
+  for (const c of t.when ?? []) {
+    if (c.via !== undefined && keyFor(c.via, call.input) !== c.key) return false;
+    if (!classMatches(classOf(call.input[c.key], c.key), c.class)) return false;
+  }
+  return true;
+}
+
+// The expected result as the dispatcher would have changed it.
+export function applyChange(change: ResultChange, expected: unknown): unknown {
+  if ('replace' in change) return change.replace;
+  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return expected;
+  const result: Record<string, unknown> = { ...(expected as Record<string, unknown>) };
+  for (const key of change.drop ?? []) delete result[key];
+  for (const [key, value] of Object.entries(change.add ?? {})) if (!(key in result)) result[key] = value;
+  Object.assign(result, change.set);
+  if (change.rename !== undefined && 'content' in result) {
+    result[change.rename] = result.content;
+    delete result.content;
+  }
+  return result;
+}

@@ -1,0 +1,142 @@
+// Findings about what a branch returns: the method's ToolOutput with fields dropped, added, moved or replaced, a
+// Promise where the output should be, nothing at all. A change that is the same whatever the method answered is
+// one finding for every name it is seen on (a wrapper around the whole switch is one mistake), and it explains a
+// failed call only when it turns the expected result into the one received. Pure.
+import type { Fact } from './compare-probe.ts';
+import { jsonEqual } from './compare-results.ts';
+import { ECHO, methodOf } from './dispatcher-contract.ts';
+import type { ResultChange, Trigger } from './finding.ts';
+import { type FindingSpec, factsByName, listNames, routedNames, shown, verb } from './finding-spec.ts';
+import { isRecord, tagOf } from './read-observation.ts';
+
+type ResultFact = Extract<Fact, { type: 'result' }>;
+// What a branch does to its method's output: a change that can be replayed on any output, or one seen only.
+type Seen = { change?: ResultChange; kind: string; example: ResultFact };
+
+export function resultSpecs(facts: Fact[]): FindingSpec[] {
+  const specs: FindingSpec[] = [];
+  for (const [name, own] of factsByName(facts)) {
+    const results = own.filter((f): f is ResultFact => f.type === 'result');
+    if (results.length === 0) continue;
+    const seen = merge(results.map(describe));
+    const method = methodOf(name);
+    const target = method === undefined ? 'echo' : `tools.${method}`;
+    specs.push({
+      signature: `result: ${seen.change === undefined ? `${target}: ${seen.kind}` : JSON.stringify(seen.change)}`,
+      names: [name],
+      rank: seen.change === undefined ? 9 : 1,
+      text: (names) => words(seen, names),
+      triggers: (names): Trigger[] => [seen.change === undefined ? { names } : { names, change: seen.change }],
+    });
+  }
+  return specs;
+}
+
+// One result against what the method answered (or, for echo, `{ content: input.text }`).
+function describe(fact: ResultFact): Seen {
+  const { want, printed, encoded } = fact;
+  if (printed === undefined || printed === null) return { change: { replace: null }, kind: 'nothing', example: fact };
+  if (!isRecord(printed)) return { kind: 'not an object', example: fact };
+  const raw = isRecord(encoded) ? encoded : {};
+  if (Object.keys(want).every((k) => tagOf(raw[k]) === 'undefined') && Object.keys(printed).length === 0) {
+    return { change: { replace: {} }, kind: 'fields of a promise', example: fact };
+  }
+  const change: ResultChange = {};
+  const drop = Object.keys(want).filter((k) => !(k in printed));
+  const add = Object.fromEntries(Object.entries(printed).filter(([k]) => !(k in want)));
+  const renamed = Object.keys(add).find((k) => !('content' in printed) && jsonEqual(add[k], want.content));
+  if (renamed !== undefined) {
+    change.rename = renamed;
+    delete add[renamed];
+    drop.splice(drop.indexOf('content'), 1);
+  }
+  if (drop.length > 0) change.drop = drop;
+  if (Object.keys(add).length > 0) change.add = add;
+  const differs = Object.keys(want).filter((k) => k in printed && !jsonEqual(printed[k], want[k]));
+  if (differs.length === 0) return { change, kind: 'fields', example: fact };
+  if (tagOf(raw.content) === 'promise')
+    return { change: { ...change, set: { content: {} } }, kind: 'promise', example: fact };
+  if (differs.length === 1 && differs[0] === 'content' && printed.content === '') {
+    return { change: { ...change, set: { content: '' } }, kind: 'too late', example: fact };
+  }
+  return { kind: 'changed', example: fact };
+}
+
+// The changes seen for one name, as one: fields dropped anywhere are dropped, a field added or replaced counts
+// only when it is the same everywhere; a change seen differently each time cannot be replayed.
+function merge(all: Seen[]): Seen {
+  const first = all[0]!;
+  if (all.some((s) => s.change === undefined)) return all.find((s) => s.change === undefined)!;
+  if (all.some((s) => s.kind !== first.kind && !(s.kind === 'fields' || first.kind === 'fields'))) {
+    return { kind: 'changed', example: first.example };
+  }
+  const kind = all.find((s) => s.kind !== 'fields')?.kind ?? 'fields';
+  if ('replace' in first.change!)
+    return all.every((s) => jsonEqual(s.change, first.change)) ? first : { kind: 'changed', example: first.example };
+  const drop = [...new Set(all.flatMap((s) => s.change?.drop ?? []))].sort();
+  const adds = all.map((s) => s.change?.add ?? {});
+  const add = Object.fromEntries(
+    Object.entries(Object.assign({}, ...adds) as Record<string, unknown>).filter(([k, v]) =>
+      adds.every((a) => !(k in a) || jsonEqual(a[k], v)),
+    ),
+  );
+  const rename = all.find((s) => s.change?.rename !== undefined)?.change?.rename;
+  const set = all.find((s) => s.change?.set !== undefined)?.change?.set;
+  const change: ResultChange = {
+    ...(drop.length > 0 ? { drop } : {}),
+    ...(Object.keys(add).length > 0 ? { add } : {}),
+    ...(set === undefined ? {} : { set }),
+    ...(rename === undefined ? {} : { rename }),
+  };
+  return { change, kind, example: all.find((s) => s.kind === kind)!.example };
+}
+
+function words(seen: Seen, names: string[]): string {
+  const every = routedNames().every((n) => names.includes(n));
+  const who = every ? 'every tool name' : listNames(names);
+  const methods = [...new Set(names.map((n) => methodOf(n) ?? ECHO))];
+  const one = methods.length === 1 ? methods[0]! : undefined;
+  const call = one === undefined ? 'the Tools method' : one === ECHO ? 'echo' : `tools.${one}`;
+  const asIs = one === ECHO ? 'return { content: input.text }' : `return the ToolOutput of ${call}(…) as it is`;
+  const change = seen.change ?? {};
+  switch (seen.kind) {
+    case 'nothing':
+      return `execute returned nothing for ${who}: a \`return\` is missing in ${verb(names, 'its branch', 'their branch')} (or the result was never returned)`;
+    case 'fields of a promise':
+      return `${who}'s result is {} (no \`content\`): a field read off ${call}(…) without \`await\` is undefined (it returns a Promise); return ${call}(…) itself, or read the fields of \`await ${call}(…)\`. \`npm run typecheck\` flags it: the grader runs your code without type-checking it`;
+    case 'promise':
+      return `the result of ${call} was not awaited: ${who} ${verb(names, 'puts', 'put')} the Promise in \`content\`; return the ToolOutput of ${call}(…) itself`;
+    case 'too late':
+      return `${who} ${verb(names, 'returns', 'return')} before ${call} has answered (\`content\` is still ""): its promise was not awaited (fire-and-forget, or a .then that stores the result too late); return or await it`;
+    case 'not an object': {
+      const what =
+        typeof seen.example.printed === 'string' ? 'a string (the content alone?)' : `a ${typeof seen.example.printed}`;
+      return `${who} ${verb(names, 'returns', 'return')} ${what} where a ToolOutput object ({ content, is_error?, exit_code? }) is due: ${asIs}`;
+    }
+    case 'changed':
+      return `${who} ${verb(names, 'changes', 'change')} what ${call} returns (the grader's stand-in Tools answered ${shown(seen.example.want, 70)} and got back ${shown(seen.example.printed, 70)}): ${asIs}`;
+  }
+  const parts: string[] = [];
+  if (change.rename !== undefined) {
+    parts.push(
+      `${who}'s result has \`${change.rename}\` where a ToolOutput has \`content\`: ${one === ECHO ? 'return { content: input.text }' : `return { content: … } (the ToolOutput of ${call} as it is)`}`,
+    );
+  }
+  if (change.drop !== undefined) {
+    const fields = listNames(change.drop);
+    parts.push(
+      `${who} ${verb(names, 'drops', 'drop')} ${fields} from what ${call} returns (as \`return { content: out.content }\` does): ${asIs}`,
+    );
+  }
+  if (change.add !== undefined && jsonEqual(change.add, { is_error: false })) {
+    const adds = every
+      ? 'your dispatcher adds `is_error: false` to every result that has no is_error key'
+      : `${who} ${verb(names, 'adds', 'add')} \`is_error: false\` to a success that has no is_error key`;
+    parts.push(
+      `only bash sets is_error: ${adds}; a success from any other tool has none (drop the added \`is_error: false\`)`,
+    );
+  } else if (change.add !== undefined) {
+    parts.push(`${who} ${verb(names, 'adds', 'add')} ${shown(change.add, 50)} to what ${call} returns: ${asIs}`);
+  }
+  return parts.join('. Also: ');
+}

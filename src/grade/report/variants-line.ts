@@ -1,0 +1,13 @@
+// What a report says of the run's variants, in one line every format shares: the seed that repeats them, how many
+// cases were also checked on renamed files, and how many had no variant.
+import type { VariantSummary } from '../types.ts';
+
+export function variantsLine(v: VariantSummary): string {
+  const none = v.none.length === 0 ? '' : `; ${v.none.length} had none`;
+  return `variants: seed ${v.seed}, ${v.judged} case${v.judged === 1 ? '' : 's'} also checked on renamed files${none} (--seed ${v.seed} repeats them)`;
+}
+
+// The seed alone, for a summary of several runs that shared it.
+export function variantsSeedLine(seed: number): string {
+  return `variants: seed ${seed} (--seed ${seed} repeats them)`;
+}

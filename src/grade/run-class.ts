@@ -1,0 +1,169 @@
+// Grades a class: many course directories (submissions) against one stage in one run. The stage is planned once
+// (cases selected, validated, snapshots read, variants made and run through the reference), then `jobs`
+// submissions are graded at a time, each in its own program processes confined to its own directory, so that the
+// batches of different submissions run side by side. A submission that cannot be graded (no program.ts, not an ES
+// module package) is that submission's verdict, not the run's end.
+import { packageRoot, requireStage } from '../course/stages.ts';
+import { HarnessError } from '../errors.ts';
+import { checkCourseDir } from './run/check-course-dir.ts';
+import { availableParallelism } from 'node:os';
+import { defaultJobs } from './run/default-jobs.ts';
+import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
+import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
+import { weighing } from './judge/judge-case.ts';
+import { gradeCourse } from './run-stage.ts';
+import { planStage, type StagePlan } from './stage-plan.ts';
+import type { CaseResult, RunOptions, RunReport, VariantSummary } from './types.ts';
+
+// One submission: its name in reports (unique in the run) and its directory (absolute).
+export type Submission = { name: string; dir: string };
+
+// How a submission did: every case passed; a case failed; its program never started (every case failed before
+// running); or it could not be graded at all (`message` says why).
+export type SubmissionVerdict = 'pass' | 'fail' | 'did not start' | 'misuse';
+
+// A submission's outcome: its verdict and counts, and its report (a misused one's fails every case with why).
+export type SubmissionResult = Submission & {
+  verdict: SubmissionVerdict;
+  passed: number;
+  failed: number;
+  message?: string;
+  report: RunReport;
+};
+
+// A class's run: every submission's outcome in name order, the time, and the variants they shared.
+export type ClassReport = {
+  stage: string;
+  submissions: SubmissionResult[];
+  durationMs: number;
+  variants?: Pick<VariantSummary, 'seed'>;
+  warnings?: string[];
+};
+
+// What a class run needs: the run options of one course directory, but the directories, and who hears each
+// submission's outcome as it is known.
+export type ClassOptions = Omit<RunOptions, 'dir' | 'onCaseResult' | 'standbys' | 'timings'> & {
+  submissions: Submission[];
+  onSubmission?: (result: SubmissionResult) => void;
+};
+
+// How many submissions are graded at once without --jobs: one per core. A run of one course directory keeps a core
+// for its cases' bash calls (default-jobs.ts), since a second process there costs a second start for no more work;
+// a class pays one start per submission however they are spread, so every core can start and run one.
+export function defaultClassJobs(): number {
+  return Math.max(1, availableParallelism());
+}
+
+// Grades every submission; misuse of the grader itself (unknown stage, a bad case file, --case matching nothing)
+// is a HarnessError before any submission is graded.
+export async function runClass(options: ClassOptions): Promise<ClassReport> {
+  const started = performance.now();
+  const root = packageRoot();
+  await requireStage(root, options.stage);
+  const env = options.env ?? process.env;
+  const choice =
+    options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
+  const plan = await planStage({
+    root,
+    stage: options.stage,
+    cases: options.cases ?? [],
+    ...(options.variants === undefined ? {} : { variants: { ...options.variants, env, sandbox: choice.sandbox } }),
+  });
+  const results: SubmissionResult[] = [];
+  let removed: string[] = [];
+  try {
+    // A bad case file is the course's, not a submission's: found once, before any submission runs.
+    await plan.judging();
+    const queue = [...options.submissions];
+    const workers = Math.max(1, Math.min(options.jobs ?? defaultClassJobs(), queue.length));
+    // Fewer submissions than jobs: each gets a share of the processes, as one run of its own would.
+    const share = Math.max(1, Math.floor((options.jobs ?? defaultJobs()) / workers));
+    let broken = false;
+    const work = async (): Promise<void> => {
+      for (let next = queue.shift(); next !== undefined && !broken; next = queue.shift()) {
+        options.signal?.throwIfAborted();
+        try {
+          const result = await gradeSubmission(plan, next, { ...options, jobs: share, sandbox: choice.sandbox });
+          results.push(result);
+          options.onSubmission?.(result);
+        } catch (error) {
+          broken = true;
+          throw error;
+        }
+      }
+    };
+    // Every worker settles (its processes dead) before the run does, however one of them ended.
+    const settled = await Promise.allSettled(Array.from({ length: workers }, work));
+    const failure = settled.find((s) => s.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
+  } finally {
+    removed = await plan.close();
+  }
+  const warnings = [...(choice.warning === undefined ? [] : [choice.warning]), ...removed];
+  return {
+    stage: options.stage,
+    submissions: results.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    durationMs: Math.round(performance.now() - started),
+    ...(plan.variants === undefined ? {} : { variants: { seed: plan.variants.seed } }),
+    ...(warnings.length === 0 ? {} : { warnings }),
+  };
+}
+
+// One submission graded on the shared plan.
+async function gradeSubmission(
+  plan: StagePlan,
+  submission: Submission,
+  options: Omit<RunOptions, 'dir'> & { sandbox: boolean },
+): Promise<SubmissionResult> {
+  try {
+    await checkCourseDir(submission.dir);
+    // The stage was validated before any submission ran: what is refused now is this submission (too large, say).
+    return outcome(submission, await gradeCourse(plan, { ...options, dir: submission.dir }));
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    const report = await unrunReport(plan, submission.dir, error.message);
+    return { ...submission, verdict: 'misuse', passed: 0, failed: report.failed, message: error.message, report };
+  }
+}
+
+// A graded submission's outcome: its program did not start when every case failed before running.
+function outcome(submission: Submission, report: RunReport): SubmissionResult {
+  const first = report.cases[0]?.failure;
+  const didNotStart = report.cases.length > 0 && report.cases.every((c) => c.failure?.beforeAnyCase === true);
+  return {
+    ...submission,
+    verdict: didNotStart ? 'did not start' : report.failed > 0 ? 'fail' : 'pass',
+    passed: report.passed,
+    failed: report.failed,
+    ...(didNotStart && first !== undefined ? { message: first.message } : {}),
+    report,
+  };
+}
+
+// One course directory's run as a class of one, for its summary.
+export function oneRun(report: RunReport, submission: Submission): ClassReport {
+  return {
+    stage: report.stage,
+    submissions: [outcome(submission, report)],
+    durationMs: report.durationMs,
+    ...(report.variants === undefined ? {} : { variants: { seed: report.variants.seed } }),
+  };
+}
+
+// The report of a submission that could not be graded: every selected case failed, before running, with why.
+async function unrunReport(plan: StagePlan, dir: string, why: string): Promise<RunReport> {
+  const judging = await plan.judging();
+  const cases = plan.selected.map((c): CaseResult => {
+    const known = judging.cases.get(c.name);
+    return {
+      name: c.name,
+      description: known?.data.description ?? '',
+      status: 'fail',
+      durationMs: 0,
+      failure: { kind: 'crash', message: `the submission cannot be graded: ${why}`, beforeAnyCase: true },
+      output: '',
+      ...(known === undefined ? {} : weighing(known)),
+    };
+  });
+  return { stage: plan.stage, dir, cases, passed: 0, failed: cases.length, durationMs: 0 };
+}

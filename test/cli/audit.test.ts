@@ -1,0 +1,57 @@
+// `theinference audit`, by the real binary: the kill matrix of the wrong-dispatcher catalogue in this repository,
+// as text and as JSON; an installed copy, which does not ship the catalogue, says so.
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { makeInstalledCourse } from '../grade/course-fixture.ts';
+import { useBinary } from '../support/binary.ts';
+
+const { scratch, env, theinference } = useBinary();
+const TWO = ['--mistake', 'glob-arguments-swapped', '--mistake', 'echo-trims'];
+
+describe('theinference audit', () => {
+  it('prints the kill matrix: each mistake caught and named by one message, and the cases none fails', async () => {
+    const { exitCode, stdout } = await theinference(['audit', '--stage', 'register-tools', ...TWO]);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^Kill matrix of register-tools: 2 wrong dispatchers against \d+ cases\n/);
+    expect(stdout).toMatch(
+      /\n✓ glob-arguments-swapped — fails \d+ cases, one message\n {4}hint: `Glob` and `glob` call tools\.glob\(input\.path, input\.pattern\)/,
+    );
+    expect(stdout).toContain('\n✓ echo-trims — fails 2 cases, one message\n');
+    expect(stdout).toMatch(/\nCases no mistake fails \(\d+\): absolute-paths-read-write-edit, /);
+    expect(stdout).toContain('\nMistakes no case catches: none\n');
+    expect(stdout).toMatch(/\n2 of 2 mistakes caught and named; \d+ of \d+ cases fail at least one mistake$/);
+  });
+
+  it('gives the same as JSON with --json', async () => {
+    const { exitCode, stdout } = await theinference(['audit', '--stage', 'register-tools', '--json', ...TWO]);
+    expect(exitCode).toBe(0);
+    const matrix = JSON.parse(stdout);
+    expect(matrix.mistakes.map((m: { slug: string; named: boolean }) => [m.slug, m.named])).toEqual([
+      ['glob-arguments-swapped', true],
+      ['echo-trims', true],
+    ]);
+    expect(matrix.kills['echo-keeps-trailing-newlines']).toEqual(['echo-trims']);
+    expect([matrix.uncaught, matrix.unnamed]).toEqual([[], []]);
+  });
+
+  it('refuses an entry the catalogue does not have', async () => {
+    const { exitCode, stderr } = await theinference(['audit', '--stage', 'register-tools', '--mistake', 'nope']);
+    expect([exitCode, stderr]).toEqual([
+      2,
+      'error: --mistake nope: no such entry in test/fixtures/wrong-execute/catalogue.ts',
+    ]);
+  });
+
+  it('says plainly that an installed copy has no catalogue, and where to run it', async () => {
+    const { dir, bin } = await makeInstalledCourse(scratch);
+    const { exitCode, stderr } = await execa('node', [bin, 'audit', '--stage', 'register-tools'], {
+      cwd: dir,
+      env: env(),
+      reject: false,
+    });
+    expect(exitCode).toBe(2);
+    expect(stderr).toMatch(
+      /^error: the catalogue of wrong dispatchers \(test\/fixtures\/wrong-execute\/catalogue\.ts\) is not in this copy of theinference \(.*node_modules\/theinference\): an installed package does not ship it\. Run audit in a checkout of theinference's repository/,
+    );
+  });
+});

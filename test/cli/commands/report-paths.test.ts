@@ -1,0 +1,78 @@
+// Where a class's files go: --output as a {name} pattern or a directory, never one file for many and never inside a
+// submission; --summary's extension names its format.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportPaths, summaryPath } from '../../../src/cli/commands/report-paths.ts';
+import type { HarnessError } from '../../../src/errors.ts';
+
+let root = '';
+let subs: { name: string; dir: string }[] = [];
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'theinference-report-paths-'));
+  await mkdir(join(root, 'reports'));
+  subs = ['alice', 'bob'].map((name) => ({ name, dir: join(root, 'subs', name) }));
+  for (const s of subs) await mkdir(s.dir, { recursive: true });
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const paths = async (output: string, reporter: 'junit' | 'gradescope' | 'pretty' = 'junit') =>
+  Object.fromEntries(
+    [...(await reportPaths(root, output, subs, reporter))].map(([n, f]) => [n, f.slice(root.length + 1)]),
+  );
+const refusal = (work: Promise<unknown>) =>
+  work.then(
+    () => 'no error',
+    (e: HarnessError) => e.message,
+  );
+
+describe('reportPaths', () => {
+  it.each<[string, 'junit' | 'gradescope' | 'pretty', Record<string, string>]>([
+    ['reports/{name}.xml', 'junit', { alice: 'reports/alice.xml', bob: 'reports/bob.xml' }],
+    ['reports/junit-{name}.xml', 'junit', { alice: 'reports/junit-alice.xml', bob: 'reports/junit-bob.xml' }],
+    ['reports', 'junit', { alice: 'reports/alice.xml', bob: 'reports/bob.xml' }],
+    ['reports/', 'gradescope', { alice: 'reports/alice.json', bob: 'reports/bob.json' }],
+    ['reports', 'pretty', { alice: 'reports/alice.txt', bob: 'reports/bob.txt' }],
+  ])('%j (%s) gives each submission its file', async (output, reporter, expected) => {
+    expect(await paths(output, reporter)).toEqual(expected);
+  });
+
+  it.each([
+    [
+      'results.xml',
+      /^--output "results\.xml" names one file for 2 submissions: give a directory .* or a pattern, e\.g\. --output 'results\.xml\/\{name\}\.xml'\.$/,
+    ],
+    ['missing/', /^--output "missing\/" is a directory that does not exist: create it first \(mkdir -p missing\/\)/],
+    ['nowhere/{name}.xml', /^--output ".*nowhere\/alice\.xml" is in .*nowhere, which does not exist/],
+    [
+      'reports/{name}/../all.xml',
+      /^--output "reports\/\{name\}\/\.\.\/all\.xml" gives several submissions the same file/,
+    ],
+    [
+      'subs/{name}/report.xml',
+      /^--output would write alice's report to .*subs\/alice\/report\.xml, inside the submission .*subs\/alice: write reports outside the submissions/,
+    ],
+  ])('refuses %j', async (output, message) => {
+    expect(await refusal(reportPaths(root, output, subs, 'junit'))).toMatch(message);
+  });
+});
+
+describe('summaryPath', () => {
+  it.each([
+    ['summary.json', 'json'],
+    ['reports/summary.CSV', 'csv'],
+  ])('%j is %s', async (file, format) => {
+    expect(await summaryPath(root, file)).toEqual({ file: join(root, file), format });
+  });
+
+  it.each([
+    ['summary.txt', /^--summary "summary\.txt": its extension names the format, \.json or \.csv/],
+    ['reports', /^--summary "reports": its extension/],
+    ['missing/summary.csv', /^--summary "missing\/summary\.csv" is in .*missing, which does not exist/],
+  ])('refuses %j', async (file, message) => {
+    expect(await refusal(summaryPath(root, file))).toMatch(message);
+  });
+});

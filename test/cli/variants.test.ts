@@ -1,0 +1,57 @@
+// Variants end to end: the real binary in CI mode (CI=true, the sandbox required) on the whole stage. The reference
+// passes every variant, a lookup table of the stored results passes every case as written and fails under
+// variants, and a report's seed repeats its variants.
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { makeCourse, REPO } from '../grade/course-fixture.ts';
+import { useBinary } from '../support/binary.ts';
+import { writeAnswers } from '../support/lookup-table.ts';
+
+const BIN = join(REPO, 'bin', 'theinference.js');
+const { scratch, env } = useBinary();
+
+// `theinference test --stage register-tools …` as a CI job runs it: CI set, nothing else deciding variants.
+const grade = (dir: string, args: string[] = []) =>
+  execa('node', [BIN, 'test', '--stage', 'register-tools', '--dir', dir, ...args], {
+    env: { ...env(), CI: 'true', THEINFERENCE_VARIANTS: undefined, THEINFERENCE_ISOLATION: undefined },
+    reject: false,
+  });
+const variantsLine = (stdout: string) => stdout.split('\n').find((l) => l.startsWith(' Also '));
+
+describe('--variants, in CI', () => {
+  it('passes the reference on every case and every variant, saying the seed', async () => {
+    const { exitCode, stdout } = await grade(await makeCourse(scratch));
+    expect(variantsLine(stdout)).toMatch(
+      /^ Also {3}variants: seed (\d+), \d{2,} cases also checked on renamed files; \d+ had none \(--seed \1 repeats them\)$/,
+    );
+    expect(stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(exitCode).toBe(0);
+  });
+
+  it('fails a lookup table of the stored results under variants, and passes it without them', async () => {
+    const dir = await makeCourse(scratch, 'lookup-table');
+    await writeAnswers(dir);
+    const without = await grade(dir, ['--no-variants']);
+    expect([without.exitCode, variantsLine(without.stdout)]).toEqual([0, undefined]);
+    const { exitCode, stdout } = await grade(dir, ['--seed', '41730']);
+    expect(exitCode).toBe(1);
+    expect(stdout).toMatch(/^ Cases {2}(\d{2,}) failed \| \d+ passed/m);
+    expect(stdout).toContain('\n  variant (seed 41730): call 1 of ');
+    expect(stdout).toContain('- expected (the reference, on the variant)');
+    expect(stdout).toContain('hint: the case passes as written but not its variant');
+    expect(stdout).toMatch(/^npx theinference test --stage register-tools --dir \S+ --seed 41730 --failed$/m);
+  });
+
+  it('gives the same variants, and the same report, for the same seed', async () => {
+    const dir = await makeCourse(scratch, 'lookup-table');
+    await writeAnswers(dir);
+    const [a, b] = [
+      await grade(dir, ['--seed', '5', '--reporter', 'json']),
+      await grade(dir, ['--seed', '5', '--reporter', 'json']),
+    ];
+    expect(JSON.parse(a.stdout).tests).toEqual(JSON.parse(b.stdout).tests);
+    const other = await grade(dir, ['--seed', '6', '--reporter', 'json']);
+    expect(JSON.parse(other.stdout).tests).not.toEqual(JSON.parse(a.stdout).tests);
+  });
+});

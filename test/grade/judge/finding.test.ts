@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { applyChange, breaksEarlier, classOf, explains, type Finding } from '../../../src/grade/judge/finding.ts';
+
+const call = (tool: string, input: Record<string, unknown> = {}) => ({ tool, input });
+const finding = (triggers: Finding['triggers']): Finding => ({ cause: 'c', text: 't', rank: 1, triggers });
+
+it.each([
+  [undefined, 'absent'],
+  [null, 'null'],
+  ['', 'falsy'],
+  [0, 'falsy'],
+  [' x', 'edged'],
+  ['x\n', 'edged'],
+  ['x', 'present'],
+  [[2, 3], 'present'],
+])('classOf(%j) is %s', (value, cls) => {
+  expect(classOf(value)).toBe(cls);
+});
+
+describe('explains', () => {
+  const failed = (c: ReturnType<typeof call>, expected: unknown = {}, received: unknown = {}, inFlight = false) => ({
+    call: c,
+    expected,
+    received,
+    inFlight,
+  });
+  it.each<[string, Finding['triggers'], ReturnType<typeof failed>, boolean]>([
+    ['a name of the finding', [{ names: ['Read'] }], failed(call('Read')), true],
+    ['another name', [{ names: ['Read'] }], failed(call('view')), false],
+    ['a class of names outside the contract', [{ nameClass: 'case' }], failed(call('read')), true],
+    [
+      'a key sent, as the trigger wants',
+      [{ names: ['Bash'], when: [{ key: 'timeout', class: 'falsy' }] }],
+      failed(call('Bash', { timeout: 0 })),
+      true,
+    ],
+    [
+      'the key holding another class of value',
+      [{ names: ['Bash'], when: [{ key: 'timeout', class: 'falsy' }] }],
+      failed(call('Bash', { timeout: 5 })),
+      false,
+    ],
+    [
+      'text with spaces at its ends is text',
+      [{ names: ['echo'], when: [{ key: 'text', class: 'present' }] }],
+      failed(call('echo', { text: ' a ' })),
+      true,
+    ],
+    [
+      'the key `??` chose',
+      [{ names: ['insert'], when: [{ key: 'new_str', class: 'present', via: ['insert_text', 'new_str'] }] }],
+      failed(call('insert', { insert_text: 'a', new_str: 'b' })),
+      false,
+    ],
+    [
+      'a change that turns the expected result into the one received',
+      [{ names: ['Bash'], change: { drop: ['is_error', 'exit_code'] } }],
+      failed(call('Bash'), { content: 'hi\n', is_error: false, exit_code: 0 }, { content: 'hi\n' }),
+      true,
+    ],
+    [
+      'a change that does not',
+      [{ names: ['Bash'], change: { drop: ['is_error', 'exit_code'] } }],
+      failed(call('Bash'), { content: 'hi\n', is_error: false, exit_code: 0 }, { content: 'ho\n' }),
+      false,
+    ],
+    [
+      'a call in flight, for a finding about calls in flight',
+      [{ names: ['Glob'], inFlight: true }],
+      failed(call('Glob'), undefined, undefined, true),
+      true,
+    ],
+    [
+      'a call in flight, for any other finding',
+      [{ names: ['Glob'] }],
+      failed(call('Glob'), undefined, undefined, true),
+      false,
+    ],
+  ])('%s: %s', (_, triggers, f, explained) => {
+    expect(explains(finding(triggers), f)).toBe(explained);
+  });
+});
+
+it('an earlier call is broken only by a finding about where a call goes or what it gets, not what it returns', () => {
+  expect(breaksEarlier(finding([{ names: ['insert'] }]), call('insert'))).toBe(true);
+  expect(breaksEarlier(finding([{ names: ['insert'], change: { replace: null } }]), call('insert'))).toBe(false);
+});
+
+it.each([
+  ['fields dropped', { drop: ['is_error'] }, { content: 'a', is_error: true }, { content: 'a' }],
+  ['a field added where absent', { add: { is_error: false } }, { content: 'a' }, { content: 'a', is_error: false }],
+  [
+    'a field added where present is kept',
+    { add: { is_error: false } },
+    { content: 'a', is_error: true },
+    { content: 'a', is_error: true },
+  ],
+  ['a field set', { set: { content: '' } }, { content: 'a' }, { content: '' }],
+  ['the content moved', { rename: 'text' }, { content: 'a' }, { text: 'a' }],
+  ['the whole result replaced', { replace: null }, { content: 'a' }, null],
+])('applyChange: %s', (_, change, expected, result) => {
+  expect(applyChange(change, expected)).toEqual(result);
+});
