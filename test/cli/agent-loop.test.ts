@@ -38,8 +38,9 @@ describe('theinference test --stage agent-loop', () => {
       );
       const { exitCode, stdout } = await grade(course, '--case', 'tools-text-before-tool-use');
       expect(exitCode).toBe(1);
+      expect(stdout).toContain('tools-text-before-tool-use');
       expect(stdout).toContain(
-        ' ✗ tools-text-before-tool-use — runLoop returned after 1 request of 2: turn 1 ended with stop_reason "tool_use": the loop runs its tools, sends their results and calls the model again\n',
+        'runLoop returned after 1 request of 2: turn 1 ended with stop_reason "tool_use": the loop runs its tools, sends their results and calls the model again\n',
       );
       expect(stdout).toContain(
         '  hint: turn 1 has text and stop_reason "tool_use", and the loop stopped there: decide by stop_reason, not by what the turn holds; only "tool_use" goes on\n',

@@ -19,7 +19,7 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     const { code, stderr } = await cli([command]);
     expect(code).toBe(2);
     expect(stderr).toContain(
-      "error: required option '--stage <slug>' not specified\n(add --help for usage)\nThe stages: register-tools, e.g. --stage register-tools. `npx theinference stages` lists them with their cases.\n",
+      "error: required option '--stage <slug>' not specified\n(add --help for usage)\nThe stages: agent-loop, register-tools, e.g. --stage agent-loop. `npx theinference stages` lists them with their cases.\n",
     );
   });
 
