@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { copyCourse } from './course-copy.ts';
 
 // How echo hangs: a loop that never yields, and an await on a promise that a timer keeps waiting for ever.
-export const HANGS = {
+const HANGS = {
   'echo loops (`while (true) {}`)': 'while (true) {}',
   'echo awaits for ever (a timer keeps the process alive)': 'return new Promise(() => setInterval(() => {}, 60_000));',
 } as const;

@@ -3,7 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 
 // The pids descending from `root` (itself included), from each process's parent in /proc/<pid>/stat.
-export async function treePids(root: number): Promise<number[]> {
+async function treePids(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

@@ -125,7 +125,7 @@ export async function profileSteps(options: {
 }
 
 // tsx keeps its transform cache in `<os temp dir>/tsx-<euid>`, keyed by file content, so sharing it is safe.
-export const TSX_CACHE = `tsx-${process.geteuid?.() ?? 'user'}`;
+const TSX_CACHE = `tsx-${process.geteuid?.() ?? 'user'}`;
 
 // A fresh TMPDIR for a step, removed after it (rm does not follow the link into the shared cache).
 export async function freshTmp(

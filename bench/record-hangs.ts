@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { REPLAY_BASH_MS } from '../src/record/record-transcripts.ts';
 import { runCommand } from './run-command.ts';
 
-export const HANGING_COUNTS = [2, 4, 8] as const;
+const HANGING_COUNTS = [2, 4, 8] as const;
 const YIELD = /^yield: (\d+) of (\d+) calls/m;
 
 export type HangingSample = { commands: number; ms: number; kept: number; seen: number };

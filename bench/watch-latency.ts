@@ -14,7 +14,7 @@ import { copyCourse } from './course-copy.ts';
 const VERDICT = /^(\d+) passed, (\d+) failed$/gm;
 
 // Between a verdict and the next save: far less than a person takes to read a verdict and edit.
-export const PAUSE_MS = 2000;
+const PAUSE_MS = 2000;
 
 // One save: how long until its verdict, and whether that verdict was a pass.
 export type SaveSample = { ms: number; passed: boolean };

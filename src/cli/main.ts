@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { listStages, packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
+import { BASH_MODES } from '../record/record-types.ts';
 import type { InitFlags } from './commands/init.ts';
 import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
@@ -19,6 +20,8 @@ import type { TestFlags } from './commands/test.ts';
 export type CliIo = CommandIo & { argv: string[] };
 
 const EXIT: Record<Outcome, number> = { pass: 0, fail: 1, misuse: 2, interrupted: 130 };
+// A bug in theinference itself: no outcome, an error nobody expected.
+const BUG = 3;
 
 // Runs `theinference <argv…>` and resolves to its exit code.
 export async function runCli(io: CliIo): Promise<number> {
@@ -66,11 +69,11 @@ function exitCodeFor(error: unknown, io: CliIo): number {
     // Whoever read stdout went away (`… | head`): nothing to say to it, and not an interrupt.
     if (stdoutClosed(io)) return 0;
     io.stderr.write('interrupted: every program process was stopped and its temp directory removed\n');
-    return 130;
+    return EXIT.interrupted;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr.write(`internal error (a bug in theinference, please report it):\n${detail}\n`);
-  return 3;
+  return BUG;
 }
 
 function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
@@ -193,7 +196,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--max-calls <n>', 'calls per case at most (default: 25)')
     .addOption(
       new Option('--bash <mode>', 'Bash calls: kept when two replays agree with the recording, when one does, or never')
-        .choices(['reproducible', 'keep', 'drop'])
+        .choices(BASH_MODES)
         .default('reproducible'),
     )
     .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)

@@ -9,8 +9,8 @@ import type { CaseFile } from './types.ts';
 export const VISIBILITIES = ['visible', 'hidden', 'after_due_date', 'after_published'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-export const DEFAULT_POINTS = 1;
-export const DEFAULT_VISIBILITY: Visibility = 'visible';
+const DEFAULT_POINTS = 1;
+const DEFAULT_VISIBILITY: Visibility = 'visible';
 
 // A case's weight and visibility, defaults applied. Takes a case file's data or a verdict (CaseResult), which
 // carries the fields its case file set.

@@ -78,7 +78,7 @@ export function parseCase(
 
 // Ajv reports every failed branch of a `oneOf`; a reader wants one line per wrong value. Errors inside a
 // failed oneOf are folded into that oneOf: the branch that got deepest into the value speaks for it.
-export function describeErrors(errors: ErrorObject[]): string[] {
+function describeErrors(errors: ErrorObject[]): string[] {
   const oneOfs = errors.filter((e) => e.keyword === 'oneOf');
   const inside = (e: ErrorObject, o: ErrorObject): boolean =>
     e.schemaPath.startsWith(`${o.schemaPath}/`) &&

@@ -5,40 +5,15 @@
 // module package) is that submission's verdict, not the run's end.
 import { packageRoot, requireStage } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
-import { checkCourseDir } from './run/check-course-dir.ts';
+import { checkCourseDir } from '../course/check-course-dir.ts';
 import { availableParallelism } from 'node:os';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { weighing } from './judge/judge-case.ts';
 import { gradeCourse } from './run-stage.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
-import type { CaseResult, RunOptions, RunReport, VariantSummary } from './types.ts';
-
-// One submission: its name in reports (unique in the run) and its directory (absolute).
-export type Submission = { name: string; dir: string };
-
-// How a submission did: every case passed; a case failed; its program never started (every case failed before
-// running); or it could not be graded at all (`message` says why).
-export type SubmissionVerdict = 'pass' | 'fail' | 'did not start' | 'misuse';
-
-// A submission's outcome: its verdict and counts, and its report (a misused one's fails every case with why).
-export type SubmissionResult = Submission & {
-  verdict: SubmissionVerdict;
-  passed: number;
-  failed: number;
-  message?: string;
-  report: RunReport;
-};
-
-// A class's run: every submission's outcome in name order, the time, and the variants they shared.
-export type ClassReport = {
-  stage: string;
-  submissions: SubmissionResult[];
-  durationMs: number;
-  variants?: Pick<VariantSummary, 'seed'>;
-  warnings?: string[];
-};
+import type { RunOptions } from './run-options.ts';
+import type { CaseResult, ClassReport, RunReport, Submission, SubmissionResult } from './types.ts';
 
 // What a class run needs: the run options of one course directory, but the directories, and who hears each
 // submission's outcome as it is known.
@@ -50,7 +25,7 @@ export type ClassOptions = Omit<RunOptions, 'dir' | 'onCaseResult' | 'standbys' 
 // How many submissions are graded at once without --jobs: one per core. A run of one course directory keeps a core
 // for its cases' bash calls (default-jobs.ts), since a second process there costs a second start for no more work;
 // a class pays one start per submission however they are spread, so every core can start and run one.
-export function defaultClassJobs(): number {
+function defaultClassJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
@@ -61,8 +36,7 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
   const root = packageRoot();
   await requireStage(root, options.stage);
   const env = options.env ?? process.env;
-  const choice =
-    options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
+  const choice = options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
   const plan = await planStage({
     root,
     stage: options.stage,

@@ -3,7 +3,8 @@
 // runStage; the report is the current stage's, the others' in `previous`.
 import { reachedEarlierStages } from '../course/reached-stages.ts';
 import { runStage } from './run-stage.ts';
-import type { RunOptions, RunReport } from './types.ts';
+import type { RunOptions } from './run-options.ts';
+import type { RunReport } from './types.ts';
 
 // The stage, then each earlier one reached (all their cases: --case, --failed and the timings are the stage's
 // own), nearest first. --bail stops at the first failure in any of them.

@@ -5,10 +5,9 @@
 import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
 import { callsOf } from '../course/types.ts';
 import type { Judging } from './case-plan.ts';
-import { checkCourseDir } from './run/check-course-dir.ts';
+import { checkCourseDir } from '../course/check-course-dir.ts';
 import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
-import { defaultIsolationMode } from './run/isolation/isolation-mode.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
 import { explainFailures } from './judge/explain-failures.ts';
@@ -17,15 +16,14 @@ import { judgeCase, noSnapshot } from './judge/judge-case.ts';
 import { probeRequest } from './judge/probe-calls.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
+import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
-import type { ReferenceResult } from './run/run-reference.ts';
+import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
-import type { CaseResult, RunOptions, RunReport } from './types.ts';
+import type { RunOptions } from './run-options.ts';
+import type { CaseResult, RunReport } from './types.ts';
 import { judgeVariant, pairVerdicts } from './variants/judge-variant.ts';
 import { caseOfRun } from './variants/plan-variants.ts';
-
-// Per case, when --timeout is not given: generous for the slowest case on a busy 2-core machine.
-export const DEFAULT_TIMEOUT_MS = 10_000;
 
 // Grades `options.dir`. Misuse (unknown stage, no program.ts, bad case file, a sandbox required but missing) is a
 // HarnessError; everything the program under test does is a verdict in the report. Rejects with the abort reason
@@ -36,8 +34,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
   await checkCourseDir(options.dir);
   const env = options.env ?? process.env;
   // The CLI decides (and warns) once per command; a caller that did not is given the default mode's decision.
-  const choice =
-    options.sandbox === undefined ? await chooseSandbox(defaultIsolationMode(env), env) : { sandbox: options.sandbox };
+  const choice = options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
   const plan = await planStage({
     root,
     stage: options.stage,
@@ -65,7 +62,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   // How program.ts runs the stage's cases; only the dispatcher has a probe (program.ts's probe mode).
   const mode = stageOf(options.stage)?.mode ?? 'dispatch';
   const jobs = options.jobs ?? defaultJobs();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const env = options.env ?? process.env;
   const warnings = new Set<string>();
   // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.

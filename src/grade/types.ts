@@ -1,6 +1,5 @@
 import type { Visibility } from '../course/case-weight.ts';
 import type { Call } from '../course/types.ts';
-import type { StandbySource } from './run/run-program.ts';
 
 // Why a case failed. Errors are data until the CLI edge: reporters render these, nothing throws.
 export type FailureKind =
@@ -71,37 +70,27 @@ export type RunReport = {
 // What a run's variants came to.
 export type VariantSummary = { seed: number; judged: number; none: { name: string; why: string }[] };
 
-// What `theinference test` asks of src/grade/run-stage.ts (`runStage(options): Promise<RunReport>`).
-export type RunOptions = {
+// One submission: its name in reports (unique in the run) and its directory (absolute).
+export type Submission = { name: string; dir: string };
+
+// How a submission did: every case passed; a case failed; its program never started (every case failed before
+// running); or it could not be graded at all (`message` says why).
+export type SubmissionVerdict = 'pass' | 'fail' | 'did not start' | 'misuse';
+
+// A submission's outcome: its verdict and counts, and its report (a misused one's fails every case with why).
+export type SubmissionResult = Submission & {
+  verdict: SubmissionVerdict;
+  passed: number;
+  failed: number;
+  message?: string;
+  report: RunReport;
+};
+
+// A class's run: every submission's outcome in name order, the time, and the variants they shared.
+export type ClassReport = {
   stage: string;
-  // The course directory whose program.ts is graded (absolute).
-  dir: string;
-  // Case names or globs over names; all cases when absent or empty.
-  cases?: string[];
-  bail?: boolean;
-  // Per case, in milliseconds.
-  timeoutMs?: number;
-  // How many program processes at once.
-  jobs?: number;
-  // 1-based shard index of total: a deterministic split of the selected cases.
-  shard?: { index: number; total: number };
-  // Cancels the run: every program process is killed and its temp directory removed before runStage settles.
-  signal?: AbortSignal;
-  // Called as each case's verdict is known (cases may finish out of order).
-  onCaseResult?: (result: CaseResult) => void;
-  // The grader's environment (process.env when absent): it decides the default --isolation mode and where bwrap
-  // is found; program processes get only the few names docs/grader.md lists from it, and a TMPDIR of their own.
-  env?: NodeJS.ProcessEnv;
-  // Whether program processes run in the sandbox, as the caller decided from --isolation
-  // (src/grade/run/isolation/choose-sandbox.ts); when absent, decided here from the default mode.
-  sandbox?: boolean;
-  // Warm program processes to use before starting cold ones (watch mode keeps a pool for its course dir).
-  standbys?: StandbySource;
-  // How long each case took when it last ran in a batch, by name (ms): read to balance this run's batches so
-  // that they finish together, and updated with what this run measures. Watch mode keeps one across runs.
-  timings?: Map<string, number>;
-  // Grade the earlier stages the course directory has reached too, after this one (runCourse; runStage grades one).
-  previous?: boolean;
-  // Also run each case's variant (src/grade/variants/), made from this seed, expected results from the reference.
-  variants?: { seed: number };
+  submissions: SubmissionResult[];
+  durationMs: number;
+  variants?: Pick<VariantSummary, 'seed'>;
+  warnings?: string[];
 };

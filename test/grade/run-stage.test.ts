@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
 import { runStage } from '../../src/grade/run-stage.ts';
-import type { CaseResult, RunOptions } from '../../src/grade/types.ts';
+import type { RunOptions } from '../../src/grade/run-options.ts';
+import type { CaseResult } from '../../src/grade/types.ts';
 import { makeCourse, useScratch, processRunning } from './course-fixture.ts';
 import { writeAnswers } from '../support/lookup-table.ts';
 
@@ -20,6 +21,13 @@ const grade = (dir: string, options: Partial<RunOptions> = {}) =>
 const verdicts = (cases: CaseResult[]) => Object.fromEntries(cases.map((c) => [c.name, c.failure?.kind ?? c.status]));
 
 describe('runStage', () => {
+  it('decides the sandbox as the default mode, saying where `required` came from (CI), never "--isolation required"', async () => {
+    const dir = await makeCourse(scratch);
+    const error = await grade(dir, { env: { CI: 'true', PATH: '/nonexistent' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HarnessError);
+    expect((error as HarnessError).message).toMatch(/^the sandbox is required \(CI is set: "true", which makes/);
+  });
+
   it('passes the reference, reporting every case once, as it streams and in the report', async () => {
     const dir = await makeCourse(scratch);
     const streamed: string[] = [];

@@ -6,7 +6,7 @@ import { extname, join, relative, resolve, sep } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import type { ReporterName } from '../../grade/report/names.ts';
 import { SUMMARY_FORMATS, type SummaryFormat } from '../../grade/report/class-summary.ts';
-import type { Submission } from '../../grade/run-class.ts';
+import type { Submission } from '../../grade/types.ts';
 import { checkOutputFile } from './output-file.ts';
 
 // What --output's pattern puts a submission's name in place of.

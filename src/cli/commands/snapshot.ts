@@ -11,7 +11,7 @@ import { recordingNames } from '../../course/recording-file.ts';
 import { pendingNames, pendingPath, readText, snapshotNames, snapshotPath } from '../../course/snapshot-file.ts';
 import { packageRoot, requireStage, stageOf } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
-import { runReference } from '../../grade/run/run-reference.ts';
+import { runReference } from '../../grade/run-reference.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { selectCases } from '../../grade/select-cases.ts';

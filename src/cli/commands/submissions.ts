@@ -4,7 +4,7 @@
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import { HarnessError } from '../../errors.ts';
-import type { Submission } from '../../grade/run-class.ts';
+import type { Submission } from '../../grade/types.ts';
 import { compareNames } from '../../grade/select-cases.ts';
 
 // Whether `--dir` values make a class run: more than one, or a glob.

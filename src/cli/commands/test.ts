@@ -7,7 +7,8 @@ import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
 import { allPassed, runCourse, stageReports } from '../../grade/run-course.ts';
 import { parseShard } from '../../grade/select-cases.ts';
-import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
+import type { RunOptions } from '../../grade/run-options.ts';
+import type { CaseResult, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { failedCases } from './failed-cases.ts';
@@ -88,8 +89,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     // Loaded only for --watch: the file watcher is not needed for one run.
     const { runWatch } = await import('../watch/index.ts');
     const warnings = isolation.warning === undefined ? [] : [isolation.warning];
-    const code = await runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
-    return code === 0 ? 'pass' : code === 1 ? 'fail' : code === 130 ? 'interrupted' : 'misuse';
+    return runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
   }
   // A terminal sees the count go up as verdicts arrive; a pipe or a file gets the report alone.
   const live = flags.reporter === 'pretty' && flags.output === undefined && io.stdout.isTTY === true;
@@ -136,7 +136,7 @@ function rerunAll(flags: TestFlags, report: RunReport, recorded: boolean[]): str
 }
 
 // The flags checked and turned into RunOptions; a bad value is a HarnessError saying what a good one is.
-export function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
+function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
   return {
     stage: flags.stage,
     dir: courseDirFor(io.cwd, flags.dir?.[0]),

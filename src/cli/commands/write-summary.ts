@@ -6,7 +6,7 @@ import {
   type ReportFiles,
   type SummaryFormat,
 } from '../../grade/report/class-summary.ts';
-import type { ClassReport } from '../../grade/run-class.ts';
+import type { ClassReport } from '../../grade/types.ts';
 
 export async function writeSummary(
   summary: { file: string; format: SummaryFormat },

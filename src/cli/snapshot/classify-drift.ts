@@ -4,7 +4,7 @@
 // swapped, a field added or gone, another exit code, another number of results). Pure.
 import { jsonEqual } from '../../grade/judge/compare-results.ts';
 import { REDACTED_HOME } from '../../record/map/redact.ts';
-import { SANDBOX } from '../../record/map/sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 
 // The grades, mildest first.
 export type DriftKind = 'placeholders' | 'wording' | 'outcome';

@@ -2,7 +2,7 @@
 // reference failing it) and for each file no case owns, and what a run then writes and removes. Pure: the
 // command reads the files and runs the reference, this decides.
 import { formatSnapshot, PENDING_SUFFIX, parseSnapshot } from '../../course/snapshot-file.ts';
-import type { ReferenceResult } from '../../grade/run/run-reference.ts';
+import type { ReferenceResult } from '../../grade/run-reference.ts';
 import { classifyDrift, type Drift } from './classify-drift.ts';
 
 // One case's snapshot, or one file without a case. `pending` is the text of its pending file, when there is one.

@@ -21,7 +21,7 @@ const WORDS: Record<Status, { run: string; check: string }> = {
 };
 
 // How the diff's two sides are named.
-export const DIFF_LABELS = { expected: 'snapshot on disk', received: 'reference now' };
+const DIFF_LABELS = { expected: 'snapshot on disk', received: 'reference now' };
 
 // The whole report, ending in a newline.
 export function renderSnapshotReport(entries: SnapshotEntry[], stage: string, mode: Mode): string {

@@ -12,7 +12,8 @@ import { recordFailures } from '../../grade/failed-record.ts';
 import { runCourse, stageReports } from '../../grade/run-course.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
 import { renderPretty } from '../../grade/report/pretty.ts';
-import type { CaseResult, RunOptions, RunReport } from '../../grade/types.ts';
+import type { RunOptions } from '../../grade/run-options.ts';
+import type { CaseResult, RunReport } from '../../grade/types.ts';
 import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
 import { readKeys, type KeyInput, type KeyInputEvent } from './key-input.ts';
@@ -28,6 +29,7 @@ import {
 } from './screen.ts';
 import { initialState, step, type Effect, type RunRequest, type WatchEvent } from './watch-loop.ts';
 import { watchTargets } from './watch-paths.ts';
+import type { Outcome } from '../commands/io.ts';
 
 // What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset). `warnings`
 // hold for the whole session (no sandbox here): each run clears the screen, so every report repeats them.
@@ -45,9 +47,9 @@ const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };
 const FATAL: ReadonlySet<HarnessErrorCode> = new Set<HarnessErrorCode>(['UNKNOWN_STAGE', 'NO_COURSE_DIR', 'BAD_FLAG']);
 
 // Grades once, then again whenever the course's code or the stage's cases change, until `q` or Ctrl-C; resolves
-// to the last verdict's exit code on `q` (0 all passed, 1 a case failed, 2 the last run was a harness error),
-// and to 130 on Ctrl-C, SIGTERM or SIGHUP.
-export async function runWatch(options: RunOptions, io: WatchIo): Promise<number> {
+// to the last verdict's outcome on `q` ('pass', 'fail', or 'misuse' when the last run was a harness error), and
+// to 'interrupted' on Ctrl-C, SIGTERM or SIGHUP.
+export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcome> {
   const screen: ScreenOptions = { tty: (io.stdout as { isTTY?: boolean }).isTTY === true, color: io.color };
   const write = (text: string): void => void io.stdout.write(text);
   const targets = watchTargets({
@@ -82,8 +84,8 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
   let run: { controller: AbortController; error?: unknown } | undefined;
   let watcher: FileWatcher | undefined;
   let keys: KeyInput | undefined;
-  let finish: (outcome: { code: number } | { error: unknown }) => void = () => {};
-  const outcome = new Promise<{ code: number } | { error: unknown }>((resolve) => (finish = resolve));
+  let finish: (ended: { outcome: Outcome } | { error: unknown }) => void = () => {};
+  const ended = new Promise<{ outcome: Outcome } | { error: unknown }>((resolve) => (finish = resolve));
 
   // Events can arrive while effects are being carried out (a key during a write); queue them so each step sees
   // the state the previous one left.
@@ -157,7 +159,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
       case 'show-prompt':
         return write(renderPrompt(effect.draft, screen));
       case 'exit':
-        return finish({ code: effect.code });
+        return finish({ outcome: effect.outcome });
       case 'fail':
         return finish({ error: run?.error ?? new Error(effect.message) });
     }
@@ -191,10 +193,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<number
     if (options.signal?.aborted === true) onAbort();
     else dispatch({ type: 'start' });
 
-    const result = await outcome;
+    const result = await ended;
     if ('error' in result) throw result.error;
     if (screen.tty) write('\n');
-    return result.code;
+    return result.outcome;
   } finally {
     burst.cancel();
     keys?.close();

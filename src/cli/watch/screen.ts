@@ -2,7 +2,7 @@
 // verdict compared with the last run, the one-line key menu and the filter prompt. Pure: strings in, string out.
 import { Chalk } from 'chalk';
 import { renderLiveCount } from '../../grade/report/pretty.ts';
-import type { Comparison, Verdict } from './verdict.ts';
+import type { Comparison, RunVerdict } from './verdict.ts';
 import type { RunReason } from './watch-loop.ts';
 
 // Where the output goes: a terminal gets a cleared screen and a redrawn prompt, a pipe gets separators.
@@ -93,7 +93,7 @@ export function renderMessage(kind: 'notice' | 'error', message: string, options
 }
 
 // "3 failed" or "all 60 passed": the verdict in as few words as carry it.
-function summarise(v: Verdict): string {
+function summarise(v: RunVerdict): string {
   return v.failed === 0 ? `all ${v.passed} passed` : `${v.failed} failed`;
 }
 

@@ -2,17 +2,17 @@
 import type { RunReport } from '../../grade/types.ts';
 
 // The part of a report that decides whether a verdict changed.
-export type Verdict = { passed: number; failed: number; failedNames: string[] };
+export type RunVerdict = { passed: number; failed: number; failedNames: string[] };
 
 // How a run's verdict compares with the previous run over the same cases.
 export type Comparison =
   | { kind: 'first' }
-  | { kind: 'same'; verdict: Verdict }
-  | { kind: 'changed'; before: Verdict; after: Verdict };
+  | { kind: 'same'; verdict: RunVerdict }
+  | { kind: 'changed'; before: RunVerdict; after: RunVerdict };
 
 // Summarises a report; failed names sorted, since cases finish out of order. With --previous the counts are every
 // stage's, the names the stage's own (what `f` re-runs).
-export function verdictOf(report: RunReport): Verdict {
+export function verdictOf(report: RunReport): RunVerdict {
   const failedNames = report.cases
     .filter((c) => c.status === 'fail')
     .map((c) => c.name)
@@ -24,7 +24,7 @@ export function verdictOf(report: RunReport): Verdict {
 
 // Compares a verdict with the one before it (undefined for a first run). The same count of failures in other
 // cases is a change: the student fixed one thing and broke another.
-export function compareVerdicts(before: Verdict | undefined, after: Verdict): Comparison {
+export function compareVerdicts(before: RunVerdict | undefined, after: RunVerdict): Comparison {
   if (before === undefined) return { kind: 'first' };
   const same =
     before.passed === after.passed &&

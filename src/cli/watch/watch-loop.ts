@@ -3,9 +3,10 @@
 // performs the effects. Runs are never overlapped: a new request while a run is in flight cancels it first and
 // starts once the cancelled run has settled (its processes killed, its temp dirs gone).
 import type { RunReport } from '../../grade/types.ts';
+import type { Outcome } from '../commands/io.ts';
 import { filterOf, filterOfCases, type CaseFilter } from './case-filter.ts';
 import type { KeyAction } from './keys.ts';
-import { compareVerdicts, verdictOf, type Comparison, type Verdict } from './verdict.ts';
+import { compareVerdicts, verdictOf, type Comparison, type RunVerdict } from './verdict.ts';
 
 // Why a run started; its header says so.
 export type RunReason =
@@ -31,10 +32,10 @@ export type WatchState = {
   // The failing cases of the last finished run, for `f`; undefined before any run finished.
   lastFailed: string[] | undefined;
   // The last verdict per case selection, so "same verdict" compares like with like.
-  verdicts: Record<string, Verdict>;
-  // What quitting returns: the last settled run's exit code (0 pass, 1 fail, 2 harness misuse; 1 before any),
-  // or 130 once Ctrl-C asked to quit.
-  exitCode: number;
+  verdicts: Record<string, RunVerdict>;
+  // What quitting returns: the last settled run's outcome ('fail' before any), or 'interrupted' once Ctrl-C asked
+  // to quit. src/cli/main.ts alone turns it into an exit code.
+  outcome: Outcome;
 };
 
 // What happens to the loop: the watcher, the keys and the grader report these.
@@ -56,12 +57,9 @@ export type Effect =
   // `afterFailed`: the run just shown was `f`'s, which ran the last failures whatever the filter.
   | { type: 'show-menu'; filter: string | undefined; afterFailed?: true }
   | { type: 'show-prompt'; draft: string }
-  | { type: 'exit'; code: number }
+  | { type: 'exit'; outcome: Outcome }
   // Stop watching and hand the run's error to the CLI edge: misuse no save can fix (an unknown stage).
   | { type: 'fail'; message: string };
-
-// The exit code of a run stopped by Ctrl-C (or SIGTERM, SIGHUP), in watch mode as in any command.
-export const INTERRUPTED = 130;
 
 // The state before the first run, optionally filtered by the `--case` patterns watch mode was started with.
 export function initialState(cases?: string[]): WatchState {
@@ -73,7 +71,7 @@ export function initialState(cases?: string[]): WatchState {
     pending: undefined,
     lastFailed: undefined,
     verdicts: {},
-    exitCode: 1,
+    outcome: 'fail',
   };
 }
 
@@ -94,11 +92,11 @@ export function step(state: WatchState, event: WatchEvent): [WatchState, Effect[
     case 'run-errored':
       if (state.phase !== 'running') return settledByCancel(state);
       if (event.fatal) {
-        const done: WatchState = { ...state, phase: 'done', current: undefined, exitCode: 2 };
+        const done: WatchState = { ...state, phase: 'done', current: undefined, outcome: 'misuse' };
         return [done, [{ type: 'fail', message: event.message }]];
       }
       return [
-        { ...state, phase: 'idle', current: undefined, exitCode: 2 },
+        { ...state, phase: 'idle', current: undefined, outcome: 'misuse' },
         [{ type: 'show-error', message: event.message }, ...idleScreen(state)],
       ];
   }
@@ -134,7 +132,7 @@ function onKey(state: WatchState, action: KeyAction): [WatchState, Effect[]] {
     case 'quit':
       return quit(state);
     case 'interrupt':
-      return quit({ ...state, exitCode: INTERRUPTED });
+      return quit({ ...state, outcome: 'interrupted' });
     case 'unknown':
       return notice(state, `Unknown key ${JSON.stringify(action.input)}: press a, f, p or q (Enter runs all).`);
     case 'none':
@@ -178,7 +176,7 @@ function quit(state: WatchState): [WatchState, Effect[]] {
     case 'quitting':
       return [state, []];
     default:
-      return [{ ...state, phase: 'done' }, [{ type: 'exit', code: state.exitCode }]];
+      return [{ ...state, phase: 'done' }, [{ type: 'exit', outcome: state.outcome }]];
   }
 }
 
@@ -192,7 +190,7 @@ function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] 
     current: undefined,
     lastFailed: verdict.failedNames,
     verdicts: { ...state.verdicts, [key]: verdict },
-    exitCode: verdict.failed > 0 ? 1 : 0,
+    outcome: verdict.failed > 0 ? 'fail' : 'pass',
   };
   const afterFailed = state.current?.reason.kind === 'run-failed' && next.filter !== undefined;
   return [next, [{ type: 'show-report', report, comparison }, ...idleScreen(next, afterFailed)]];
@@ -201,7 +199,7 @@ function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] 
 // A run that settled after being cancelled: start what was asked meanwhile, or finish quitting.
 function settledByCancel(state: WatchState): [WatchState, Effect[]] {
   if (state.phase === 'quitting') {
-    return [{ ...state, phase: 'done', current: undefined }, [{ type: 'exit', code: state.exitCode }]];
+    return [{ ...state, phase: 'done', current: undefined }, [{ type: 'exit', outcome: state.outcome }]];
   }
   if (state.phase !== 'cancelling') return [state, []];
   const idle: WatchState = { ...state, phase: 'idle', current: undefined, pending: undefined };

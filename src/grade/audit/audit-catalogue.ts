@@ -10,7 +10,7 @@ import { type Driver, gradeInProcess, loadGradedCases, type Make } from './grade
 import { type AuditedMistake, type KillMatrix, killMatrix } from './kill-matrix.ts';
 
 // Where each stage's catalogue lives in the repository, relative to its root.
-export const CATALOGUES: Record<string, string> = { 'register-tools': 'test/fixtures/wrong-execute/catalogue.ts' };
+const CATALOGUES: Record<string, string> = { 'register-tools': 'test/fixtures/wrong-execute/catalogue.ts' };
 
 // Wrong dispatchers graded at once: each waits mostly on its cases' bash commands.
 const AT_ONCE = 6;

@@ -2,7 +2,7 @@
 // the student wrote beside the contract's, what is wrong with it, and, apart from that, what an empty value, a
 // value with spaces at its ends or the fallback key alone turn into. Pure.
 import type { Fact, Got } from './compare-probe.ts';
-import { argumentText, ECHO_KEY, KEY_KINDS, METHODS, methodOf } from './dispatcher-contract.ts';
+import { argumentText, ECHO_KEY, KEY_KINDS, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
 import type { Condition, Trigger } from './finding.ts';
 import { type FindingSpec, factsByName, listNames, shown, verb } from './finding-spec.ts';
 

@@ -2,13 +2,13 @@
 // throw), it never returns although its method answered at once, or it calls its method without the Tools object.
 // Pure.
 import type { Fact } from './compare-probe.ts';
-import { KEY_KINDS, METHODS, methodOf } from './dispatcher-contract.ts';
+import { KEY_KINDS, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
 import type { Condition } from './finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, substitute, targetOf, verb } from './finding-spec.ts';
 import type { Probe } from './probe-calls.ts';
 
 // The conditions under which a probe's call differs from the `full` one: the key it leaves empty, null or out.
-export function conditionsOf(probe: Probe): Condition[] | undefined {
+function conditionsOf(probe: Probe): Condition[] | undefined {
   const v = probe.vary;
   if (v.kind === 'full') return [];
   if (v.kind === 'falsy' || v.kind === 'null' || v.kind === 'absent') {
@@ -24,7 +24,7 @@ export function conditionsOf(probe: Probe): Condition[] | undefined {
 }
 
 // How a condition reads in a hint: `input.view_range is null`.
-export function conditionText(c: Condition): string {
+function conditionText(c: Condition): string {
   if (c.class === 'absent') return `input.${c.key} is left out`;
   if (c.class === 'null') return `input.${c.key} is null`;
   if (c.class === 'falsy') return `input.${c.key} is ${KEY_KINDS[c.key] === 'number' ? '0' : '""'}`;

@@ -3,7 +3,7 @@
 // probe has; a difference where the contract passes nothing (an optional key left out or null) is no fact, since
 // the Tools treat nothing and a default alike. Pure.
 import { jsonEqual } from './compare-results.ts';
-import { ECHO, ECHO_KEY, keyFor, METHODS, methodOf, unknownAnswer } from './dispatcher-contract.ts';
+import { ECHO, ECHO_KEY, keyFor, METHODS, methodOf, unknownAnswer } from '../../course/dispatcher-contract.ts';
 import { classOf, type ValueClass } from './finding.ts';
 import type { Probe } from './probe-calls.ts';
 import { asPrinted, isRecord, type ObservedEntry, tagOf } from './read-observation.ts';

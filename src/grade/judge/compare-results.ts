@@ -88,7 +88,7 @@ function describeObjects(expected: Record<string, unknown>, received: Record<str
 
 // How two different strings differ, naming the invisible differences a reader would otherwise miss; the
 // phrase follows the string's name (`"content" has an extra newline at the end`).
-export function describeStrings(expected: string, received: string): string {
+function describeStrings(expected: string, received: string): string {
   if (received === `${expected}\n`) return ' has an extra newline at the end';
   if (expected === `${received}\n`) return ' is missing the newline at the end';
   if (received.trimEnd() === expected.trimEnd() && received !== expected) {

@@ -3,14 +3,15 @@
 // how the process ended. A program.ts older than the grader reports no calls: then nothing is claimed about them.
 // A call that never returns is a loop or a promise that never settles in the student's code, not a limit to raise
 // (only a shell command may rightly need longer); Node's exit code 13 means a promise never settled. Pure.
+import { METHODS } from '../../course/dispatcher-contract.ts';
 import type { Call, Case } from '../../course/types.ts';
 import type { CaseOutcome } from '../run/run-batches.ts';
 // The limit a run has by default, which snapshots are made under too (run-reference.ts).
-import { DEFAULT_TIMEOUT_MS } from '../run-stage.ts';
+import { DEFAULT_CASE_TIMEOUT_MS } from '../run/case-timeout.ts';
 import type { Failure } from '../types.ts';
 
 // Tools whose call runs a shell command (the reference routes them to `tools.bash`): one may rightly take longer.
-const SHELL_TOOLS = new Set(['Bash', 'bash']);
+const SHELL_TOOLS = new Set(METHODS.bash!.names);
 // Node's exit code when the event loop empties while a top-level await still waits (program.ts awaits its main).
 const UNSETTLED_AWAIT = 13;
 
@@ -47,7 +48,7 @@ export function timeoutFailure(c: Case, o: Timeout, first: boolean, early: boole
   const why = longer
     ? 'its command may still be running, or your code waits for something that never comes'
     : shell
-      ? `the reference runs this command within ${seconds(DEFAULT_TIMEOUT_MS)}, so the wait is in your code`
+      ? `the reference runs this command within ${seconds(DEFAULT_CASE_TIMEOUT_MS)}, so the wait is in your code`
       : 'an infinite loop or a promise that never settles in your code';
   const never = `a promise that never settles (an \`exit\` or \`close\` event never listened for) or a loop that never ends`;
   const hint = longer
@@ -62,7 +63,7 @@ export function timeoutFailure(c: Case, o: Timeout, first: boolean, early: boole
 // made under (the reference ran the command within that), or the call asks for a longer `timeout` of its own.
 function mayNeedLonger(call: Call, limitMs: number): boolean {
   const own = call.input.timeout;
-  return limitMs < DEFAULT_TIMEOUT_MS || (typeof own === 'number' && own > limitMs);
+  return limitMs < DEFAULT_CASE_TIMEOUT_MS || (typeof own === 'number' && own > limitMs);
 }
 
 // The case's failure for a process that ended before printing its results, `early` when before any case ran.

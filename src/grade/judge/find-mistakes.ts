@@ -11,7 +11,7 @@ import { routeSpecs, unknownSpecs } from './name-findings.ts';
 import { probes } from './probe-calls.ts';
 import { asPrinted, type ObservedEntry, readObservation } from './read-observation.ts';
 import { jsonEqual } from './compare-results.ts';
-import { DEFAULT_PROBE_NAME, unknownAnswer } from './dispatcher-contract.ts';
+import { DEFAULT_PROBE_NAME, unknownAnswer } from '../../course/dispatcher-contract.ts';
 import type { Probe } from './probe-calls.ts';
 import { likeDefault } from './name-findings.ts';
 

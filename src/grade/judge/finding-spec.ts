@@ -2,7 +2,7 @@
 // (the aliases of a method that share a branch, or every name a wrapper changes the same way) into one finding, one
 // message. Pure.
 import type { Fact } from './compare-probe.ts';
-import { ECHO, METHODS, methodOf } from './dispatcher-contract.ts';
+import { ECHO, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
 import type { Finding, Trigger } from './finding.ts';
 
 // A finding about some names: findings with the same signature are one mistake, whatever names they are about.

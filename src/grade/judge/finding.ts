@@ -3,7 +3,7 @@
 // one of those. Pure.
 import type { Call } from '../../course/types.ts';
 import { jsonEqual } from './compare-results.ts';
-import { KEY_KINDS, keyFor, type NameClass, nameClass } from './dispatcher-contract.ts';
+import { KEY_KINDS, keyFor, type NameClass, nameClass } from '../../course/dispatcher-contract.ts';
 
 // What a key holds in a call: nothing, null, "" or 0, a value of another type than the key's (a number for a
 // path, "7" for a line), text with spaces or line breaks at an end, anything else.
@@ -55,7 +55,7 @@ function mistyped(value: unknown, kind: (typeof KEY_KINDS)[string] | undefined):
 }
 
 // Whether a value's class is the one a condition wants: text with spaces at its ends is text all the same.
-export function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
+function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
   return actual === wanted || (wanted === 'present' && actual === 'edged');
 }
 

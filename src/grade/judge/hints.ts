@@ -1,6 +1,6 @@
 import type { Call } from '../../course/types.ts';
 import { jsonEqual } from './compare-results.ts';
-import { branchOf, KNOWN_NAMES, METHODS, methodOf } from './dispatcher-contract.ts';
+import { branchOf, KNOWN_NAMES, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
 
 // What the grader knows about the first call of a failing case that differs from the snapshot: no more.
 export type HintContext = { call: Call; expected: unknown; received: unknown };

@@ -45,6 +45,12 @@ export function noSnapshot(c: Case): CaseResult {
   };
 }
 
+// The grader's words for a run that gave no results (a crash, a timeout, a bad line), as a verdict words it: how
+// the reference's own failures are told (src/grade/run-reference.ts).
+export function noResultsWords(c: Case, run: CaseRun): string {
+  return findFailure(c, null, run)?.message ?? 'no results';
+}
+
 function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure | undefined {
   // A crash loading the program, told by its output: also in a process's first case, which has no probe (but not
   // once a call has started: the program had loaded).

@@ -10,7 +10,7 @@ import {
   type NameClass,
   nameClass,
   unknownAnswer,
-} from './dispatcher-contract.ts';
+} from '../../course/dispatcher-contract.ts';
 import { type FindingSpec, factsByName, listNames, shown, substitute, verb } from './finding-spec.ts';
 import type { Probe } from './probe-calls.ts';
 

@@ -1,5 +1,5 @@
 // The calls the probe makes: what program.ts's probe mode feeds the student's makeExecute, built from the
-// dispatcher contract (dispatcher-contract.ts), each with the answer the stand-in Tools gives and what it varies.
+// dispatcher contract (src/course/dispatcher-contract.ts), each with the answer the stand-in Tools gives and what it varies.
 // Every name and alias; every key with a value no other key has (so an argument tells which key it was read
 // from); the names a key is misread under; each key empty ("" or 0), and each optional one null; the fallback key
 // alone; each key of another type than its own (a number for a path, "7" for a line); echo's text plain, empty and
@@ -13,7 +13,7 @@ import {
   MISREAD_KEYS,
   type MethodContract,
   UNKNOWN_NAMES,
-} from './dispatcher-contract.ts';
+} from '../../course/dispatcher-contract.ts';
 
 type Input = Record<string, unknown>;
 // What a stand-in Tools method answers: every field a ToolOutput can have, or `content` alone.

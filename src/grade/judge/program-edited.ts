@@ -1,6 +1,6 @@
 // A course's program.ts is the course's, not the student's: one edited (a debugging print, a changed loop) can
 // make every case fail in ways that point elsewhere. When a run fails, the grader says so if it differs.
-import { readAsData } from '../run/isolation/read-as-data.ts';
+import { readAsData } from '../../course/read-as-data.ts';
 import { join, relative } from 'node:path';
 import { shellQuote } from '../../shell-quote.ts';
 

@@ -4,7 +4,7 @@
 // failed call only when it turns the expected result into the one received. Pure.
 import type { Fact } from './compare-probe.ts';
 import { jsonEqual } from './compare-results.ts';
-import { ECHO, methodOf } from './dispatcher-contract.ts';
+import { ECHO, methodOf } from '../../course/dispatcher-contract.ts';
 import type { ResultChange, Trigger } from './finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, shown, verb } from './finding-spec.ts';
 import { isRecord, tagOf } from './read-observation.ts';

@@ -1,7 +1,7 @@
 // A class's summary: one row per submission (name, passed, failed, verdict), as a table on the terminal and as
 // JSON or CSV for a gradebook. Names come from directory names, which a course may take from students: shown,
 // never obeyed (control characters made visible), and never a formula in a spreadsheet.
-import type { ClassReport, SubmissionResult } from '../run-class.ts';
+import type { ClassReport, SubmissionResult } from '../types.ts';
 import { painter } from './paint.ts';
 import { oneLine, plainText } from './plain-text.ts';
 import { variantsSeedLine } from './variants-line.ts';

@@ -12,7 +12,7 @@ export const ANNOTATIONS_PER_STEP = 10;
 // Characters of an annotation message the runner keeps.
 export const MESSAGE_LIMIT = 4096;
 // Characters of an annotation title.
-export const TITLE_LIMIT = 255;
+const TITLE_LIMIT = 255;
 
 // For a GitHub Actions step: an `::error` annotation per failing case (up to the bound, then one notice
 // saying how many were left out), the summary, each failure's full diagnosis in a collapsed `::group::`, and

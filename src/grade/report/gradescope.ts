@@ -38,7 +38,7 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
   return `${JSON.stringify(toGradescope(report, ctx), null, 2)}\n`;
 }
 
-export function toGradescope(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): GradescopeResults {
+function toGradescope(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): GradescopeResults {
   const tests = report.cases.map((c) => test(c, ctx.diagnose));
   const total = report.cases.length;
   const notStarted = report.cases.length > 0 && report.cases.every((c) => c.failure?.beforeAnyCase === true);

@@ -59,7 +59,7 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
 
 // The report as a results.json value. `error` (Exercism: "the tests did not run correctly") only when every
 // case errored, e.g. a program that does not compile; its message is then the first case's diagnosis.
-export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): JsonReport {
+function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): JsonReport {
   const first = report.cases[0];
   // A program that did not start is one diagnosis, said once at the top (its stack trimmed as in the terminal);
   // each case only points there.
@@ -124,7 +124,7 @@ export function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult)
 }
 
 // At most OUTPUT_LIMIT characters in all, the notice included: the head of the output, then the notice.
-export function capOutput(output: string): string {
+function capOutput(output: string): string {
   if (output.length <= OUTPUT_LIMIT) return output;
   return `${cut(output, OUTPUT_LIMIT - OUTPUT_NOTICE.length - 1)}\n${OUTPUT_NOTICE}`;
 }

@@ -22,7 +22,7 @@ export type DiffOptions = {
 
 const DEFAULT_LABELS: DiffLabels = { expected: 'expected', received: 'received' };
 // Diff lines shown when the caller does not say.
-export const DIFF_LINES = 30;
+const DIFF_LINES = 30;
 const TRAILING_SPACE = '·';
 // Characters that look like nothing (or like a plain space) in a terminal, and those a terminal acts on that
 // JSON.stringify leaves as they are: C1 controls (NEL, the one-character CSI) and the bidirectional controls.

@@ -4,7 +4,7 @@
 import type { Case } from '../../course/types.ts';
 import { judgeCase } from '../judge/judge-case.ts';
 import type { CaseRun } from '../run/run-batches.ts';
-import type { ReferenceResult } from '../run/run-reference.ts';
+import type { ReferenceResult } from '../run-reference.ts';
 import type { CaseResult } from '../types.ts';
 
 // What a variant failure says: where its results come from.

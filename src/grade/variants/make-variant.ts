@@ -5,8 +5,8 @@
 // dispatcher that runs the calls gets the reference's results for the variant; one that returns stored results
 // gets the original case's, which name the old files. Pure: the same case and seed give the same variant.
 import type { CaseFile, FileSpec } from '../../course/types.ts';
-import { SANDBOX } from '../../record/map/sandbox-placeholder.ts';
-import { methodOf } from '../judge/dispatcher-contract.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
+import { methodOf } from '../../course/dispatcher-contract.ts';
 import { letterMap } from './letter-map.ts';
 import { renameCommand, scanCommand } from './rename-command.ts';
 import { CannotRename, renameGlob, renamePath, renameRegex, renameText, type Renaming } from './rename-text.ts';

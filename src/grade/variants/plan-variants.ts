@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Case, CaseFile } from '../../course/types.ts';
 import type { PlannedCase } from '../case-plan.ts';
 import { removeTree } from '../run/remove-tree.ts';
-import { runReference, type ReferenceResult } from '../run/run-reference.ts';
+import { runReference, type ReferenceResult } from '../run-reference.ts';
 import type { BatchCase } from '../run/run-batches.ts';
 import { makeVariant, type Variant } from './make-variant.ts';
 
@@ -82,7 +82,7 @@ export async function planVariants(request: VariantRequest): Promise<VariantPlan
 }
 
 // The pool's name for the variant of case `name`.
-export function variantRun(name: string): string {
+function variantRun(name: string): string {
   return `${name}${RUN_SUFFIX}`;
 }
 

@@ -1,7 +1,7 @@
 // How each kind of string in a case is renamed: text (every letter), a path (the part inside the sandbox), a glob
 // and a regex (their letters, never their syntax). Where renaming could change what a string means, it stops
 // with CannotRename instead of guessing: the case then has no variant.
-import { SANDBOX } from '../../record/map/sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { isLetter, mapAll, type LetterMap } from './letter-map.ts';
 
 // What renaming needs: the letter map, and the links that lead out of the sandbox (paths relative to it, as the

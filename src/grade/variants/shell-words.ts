@@ -2,7 +2,7 @@
 // and newlines, each word's literal characters with where they stand in the command, and redirections with their
 // targets. Anything past that (subshells, command substitution, here-documents, backquotes, comments,
 // assignments) is `undefined`: the caller then leaves the command alone or gives the case no variant.
-import { SANDBOX } from '../../record/map/sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 
 // One character of a word's value: where it is in the command, and whether it comes from an expansion (`$HOME`,
 // `$((6 * 7))`), which the shell, not the case, decides.

@@ -6,6 +6,7 @@ import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import type { FileSpec } from '../../course/types.ts';
 
 export type SnapshotLimits = { fileBytes: number; totalBytes: number; entries: number };
@@ -112,5 +113,5 @@ async function addLink(snapshot: WorkspaceSnapshot, top: string, full: string, p
     snapshot.omitted.push({ path, reason: 'a symlink that leads out of the workspace' });
     return;
   }
-  snapshot.files[path] = { symlink: isAbsolute(target) ? `<sandbox>/${inside.split(sep).join('/')}` : target };
+  snapshot.files[path] = { symlink: isAbsolute(target) ? `${SANDBOX}/${inside.split(sep).join('/')}` : target };
 }

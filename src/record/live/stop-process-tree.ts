@@ -1,8 +1,7 @@
 // Stops a process and every process it started, the way an interrupted agent is stopped: a moment to exit by itself
 // (it got the terminal's Ctrl-C too), then SIGTERM, then SIGKILL. The tree is found from /proc (Linux) while the
 // process runs, so children that outlive it are stopped too.
-import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { descendsFrom, readProcessTable, readStat } from '../../process-table.ts';
 
 // How long a process has to exit by itself, then after SIGTERM, before it is killed.
 export type StopDelays = { graceMs: number; termMs: number };
@@ -11,9 +10,9 @@ export type StopDelays = { graceMs: number; termMs: number };
 // process it started (found in /proc while it runs, so children that outlive it are stopped too).
 export async function stopTree(pid: number | undefined, exited: () => boolean, delays: StopDelays): Promise<void> {
   if (pid === undefined) return;
-  const known = new Set(await descendants(pid));
+  const known = new Set(descendants(pid));
   const refresh = async (): Promise<void> => {
-    if (!exited()) for (const child of await descendants(pid)) known.add(child);
+    if (!exited()) for (const child of descendants(pid)) known.add(child);
   };
   await waitUntil(exited, delays.graceMs);
   await refresh();
@@ -34,16 +33,7 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-  return processState(pid) !== 'Z';
-}
-
-function processState(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-  } catch {
-    return undefined;
-  }
+  return readStat(pid)?.state !== 'Z';
 }
 
 function signalAll(pids: number[], signal: NodeJS.Signals): void {
@@ -56,28 +46,10 @@ function signalAll(pids: number[], signal: NodeJS.Signals): void {
   }
 }
 
-// Every process descending from `root` (not itself), from each process's parent in /proc/<pid>/stat (Linux).
-async function descendants(root: number): Promise<number[]> {
-  const parents = new Map<number, number>();
-  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // The command name (field 2) may hold spaces and parentheses: the fields after its last ')' are fixed.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (Number.isInteger(ppid)) parents.set(Number(entry), ppid);
-  }
-  const found: number[] = [];
-  const frontier = [root];
-  while (frontier.length > 0) {
-    const parent = frontier.pop();
-    for (const [pid, ppid] of parents) {
-      if (ppid === parent && !found.includes(pid)) {
-        found.push(pid);
-        frontier.push(pid);
-      }
-    }
-  }
-  return found;
+// Every process descending from `root` (not itself), from each process's parent in /proc (Linux).
+function descendants(root: number): number[] {
+  const table = readProcessTable();
+  return [...table.keys()].filter((pid) => pid !== root && descendsFrom(pid, new Set([root]), table));
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));

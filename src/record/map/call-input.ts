@@ -2,7 +2,7 @@
 // as sent, paths relative to the sandbox, the directory a search runs in. Shared by map-call.ts and map-grep.ts.
 import type { Call } from '../../course/types.ts';
 import type { CheckSpec } from '../record-types.ts';
-import { SANDBOX } from './sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 
 // A call the course cannot replay, and why.
 export type Dropped = { drop: string };

@@ -9,9 +9,9 @@ import type { CheckSpec, MappedCall } from '../record-types.ts';
 import { asRecord, defaultPath, keep, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
 import { mapGrep } from './map-grep.ts';
 import { viewRangeFor } from './read-range.ts';
-import { SANDBOX } from './sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { harnessPath, insideSandbox, outsidePaths } from './sandbox-paths.ts';
-import { readShownFile } from '../replay/view-text.ts';
+import { readShownFile } from './view-text.ts';
 
 // Claude Code (2.1) saves a result too large for the conversation to a file and hands the model only its start:
 // `<persisted-output>\nOutput too large (40.1KB). Full output saved to: …\n\nPreview (first 2KB):\n…`. The

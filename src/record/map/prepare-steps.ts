@@ -1,9 +1,10 @@
 // A transcript's calls made ready for replay, one step each: every string (input, result, the evidence beside it)
 // in the sandbox's terms and redacted, the call in the course's vocabulary (or why not), and what it shows about
 // the workspace. Pure.
+import { METHODS } from '../../course/dispatcher-contract.ts';
 import type { ImportedCall, ImportedTranscript } from '../types.ts';
 import type { MappedCall } from '../record-types.ts';
-import { evidenceOf, type Evidence } from '../seed/evidence.ts';
+import { evidenceOf, type Evidence } from './evidence.ts';
 import { sandboxRelative } from './call-input.ts';
 import { mapCall } from './map-call.ts';
 import type { Redactor } from './redact.ts';
@@ -42,7 +43,7 @@ export function prepareSteps(transcript: ImportedTranscript, redactor: Redactor)
     if ('drop' in mapped) {
       step.drop = mapped.drop;
       // A command that did run may have changed files, whether or not it can be replayed.
-      if (ran && (raw.name === 'Bash' || raw.name === 'bash') && typeof imported.input?.command === 'string') {
+      if (ran && METHODS.bash!.names.includes(raw.name) && typeof imported.input?.command === 'string') {
         step.evidence = evidenceOf(
           { tool: raw.name, input: imported.input },
           { kind: 'bash' },

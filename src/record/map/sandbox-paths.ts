@@ -2,7 +2,7 @@
 // string (inputs, results, the evidence beside them, bash commands and heredocs), so a recorded
 // `Read /home/me/proj/a.ts` replays as `Read <sandbox>/a.ts`. What stays outside the sandbox is found here too:
 // a call that needs such a path cannot be replayed and is dropped with the path as its reason.
-import { SANDBOX } from './sandbox-placeholder.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { comparable, isWindowsPath, windowsPathPattern } from './windows-paths.ts';
 
 // Every spelling of the session's directory: as recorded, and macOS's /private twin of /tmp and /var.

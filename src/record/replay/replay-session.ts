@@ -7,6 +7,8 @@
 // waits out its bound once, and a replayed prefix is never run again.
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { METHODS } from '../../course/dispatcher-contract.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { SandboxCheckpoint } from './sandbox-checkpoint.ts';
 
 type Call = { tool: string; input: Record<string, unknown> };
@@ -15,10 +17,10 @@ type Execute = (name: string, input: unknown) => Promise<unknown>;
 export type Make = (tools: Tools) => Execute;
 export type Dispatch = (testCase: { files?: unknown; calls: Call[] }, make: Make) => Promise<unknown[]>;
 
-const WRITES = new Set(['Write', 'create', 'Edit', 'str_replace', 'insert']);
-const SHELLS = new Set(['Bash', 'bash']);
+const WRITES = new Set([METHODS.create!, METHODS.strReplace!, METHODS.insert!].flatMap((m) => m.names));
+const SHELLS = new Set(METHODS.bash!.names);
 const MAX_TIMEOUT_MS = 600_000;
-const PLACEHOLDER = '<sandbox>';
+const PLACEHOLDER = SANDBOX;
 
 // What a replay saw beyond the results, by call index: each written file right after its call, the Bash calls
 // that left the sandbox exactly as they found it (dropping one of those changes no later result), and how long

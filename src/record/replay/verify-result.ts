@@ -4,8 +4,8 @@
 // afterwards, the set of paths or lines a glob or grep listed, a command's exit code and output.
 import type { ImportedResult } from '../types.ts';
 import type { MappedCall } from '../record-types.ts';
-import { courseListing, listedPaths } from './listed-paths.ts';
-import { readShownFile, type ShownFile } from './view-text.ts';
+import { courseListing, listedPaths } from '../map/listed-paths.ts';
+import { readShownFile, type ShownFile } from '../map/view-text.ts';
 
 // A result as the reference returned it in the replay.
 export type Replayed = { content?: unknown; is_error?: boolean; exit_code?: number; threw?: string };

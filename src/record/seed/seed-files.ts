@@ -1,12 +1,12 @@
 // A case's seed: the files its calls need, as they were when its first call ran, built from the recording's own
-// evidence (src/record/seed/evidence.ts) or from --files-from. For each file, the first thing the recording shows of
+// evidence (src/record/map/evidence.ts) or from --files-from. For each file, the first thing the recording shows of
 // it from the case's start on, before anything changed it: a whole Read, an Edit's or Write's `originalFile`,
 // a Write that created it (then it is not seeded), the lines of partial Reads and Grep (the rest left blank), or
 // only that it existed (a Glob or Grep listed it: seeded empty). A Bash call that names a file may have changed
 // it, so the search stops there.
-import type { Evidence, Knowledge } from './evidence.ts';
+import type { Evidence, Knowledge } from '../map/evidence.ts';
 import type { SeedOrigin } from '../record-types.ts';
-import { isSeedPath } from './seed-path.ts';
+import { isSeedPath } from '../../course/seed-path.ts';
 
 // A file's text past which it is not seeded (its calls are dropped): a case is read in a failure.
 export const MAX_SEED_CHARS = 100_000;

@@ -1,6 +1,6 @@
 // Recorded cases on disk. First every case is staged in a temporary course directory, validated by the course's
 // own loader (src/course/load-cases.ts) and run through the reference by the shared snapshot code
-// (src/grade/run/run-reference.ts), whose results must equal the replay's. Then each is compared with what the
+// (src/grade/run-reference.ts), whose results must equal the replay's. Then each is compared with what the
 // course directory holds: the same bytes are `unchanged`, different ones are refused unless `force`, and when
 // anything is refused nothing is written. Files are written whole or not at all: every temp file first, then
 // the renames.
@@ -14,7 +14,7 @@ import { formatSnapshot, readText, snapshotPath } from '../../course/snapshot-fi
 import { casesDir, stageOf } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
 import type { CaseData, CaseFile } from '../../course/types.ts';
-import { type ReferenceRuns, runReference } from '../../grade/run/run-reference.ts';
+import { type ReferenceRuns, runReference } from '../../grade/run-reference.ts';
 
 // A case ready to be checked and written.
 export type NamedCase<D extends CaseData = CaseFile> = { name: string; data: D; results: unknown[] };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkFails, planSnapshots, runActions, type SnapshotEntry } from '../../../src/cli/snapshot/plan-snapshots.ts';
 import { formatSnapshot } from '../../../src/course/snapshot-file.ts';
-import type { ReferenceResult } from '../../../src/grade/run/run-reference.ts';
+import type { ReferenceResult } from '../../../src/grade/run-reference.ts';
 
 const text = (content: string) => formatSnapshot({ results: [{ content }] });
 const ran = (content: string): ReferenceResult => ({ ok: true, results: [{ content }] });

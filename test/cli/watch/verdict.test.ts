@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/grade/types.ts';
-import { compareVerdicts, verdictOf, type Comparison, type Verdict } from '../../../src/cli/watch/verdict.ts';
+import { compareVerdicts, verdictOf, type Comparison, type RunVerdict } from '../../../src/cli/watch/verdict.ts';
 
-const v = (passed: number, failedNames: string[]): Verdict => ({ passed, failed: failedNames.length, failedNames });
+const v = (passed: number, failedNames: string[]): RunVerdict => ({ passed, failed: failedNames.length, failedNames });
 
 describe('verdictOf', () => {
   it('counts and sorts the failed names (cases finish out of order)', () => {
@@ -26,7 +26,7 @@ describe('verdictOf', () => {
 });
 
 describe('compareVerdicts', () => {
-  it.each<[string, Verdict | undefined, Verdict, Comparison]>([
+  it.each<[string, RunVerdict | undefined, RunVerdict, Comparison]>([
     ['no run before', undefined, v(3, []), { kind: 'first' }],
     ['all passing again', v(3, []), v(3, []), { kind: 'same', verdict: v(3, []) }],
     ['the same failures', v(1, ['a', 'b']), v(1, ['a', 'b']), { kind: 'same', verdict: v(1, ['a', 'b']) }],

@@ -231,13 +231,13 @@ const rows: Row[] = [
   {
     name: 'quit when idle exits with the last verdict: pass',
     events: [start, finished(report(3)), key('quit')],
-    last: [{ type: 'exit', code: 0 }],
+    last: [{ type: 'exit', outcome: 'pass' }],
     phase: 'done',
   },
   {
     name: 'quit when idle exits with the last verdict: fail',
     events: [start, finished(report(3, ['x'])), key('quit')],
-    last: [{ type: 'exit', code: 1 }],
+    last: [{ type: 'exit', outcome: 'fail' }],
     phase: 'done',
   },
   {
@@ -249,37 +249,37 @@ const rows: Row[] = [
   {
     name: 'and exits with the last finished verdict once it has settled',
     events: [start, finished(report(3)), saved('src/execute.ts'), key('quit'), cancelled],
-    last: [{ type: 'exit', code: 0 }],
+    last: [{ type: 'exit', outcome: 'pass' }],
     phase: 'done',
   },
   {
     name: 'quit while cancelling drops the pending run',
     events: [start, saved('src/execute.ts'), key('quit'), cancelled],
-    last: [{ type: 'exit', code: 1 }],
+    last: [{ type: 'exit', outcome: 'fail' }],
     phase: 'done',
   },
   {
     name: 'Ctrl-C when idle exits 130 whatever the last verdict',
     events: [start, finished(report(3)), key('interrupt')],
-    last: [{ type: 'exit', code: 130 }],
+    last: [{ type: 'exit', outcome: 'interrupted' }],
     phase: 'done',
   },
   {
     name: 'Ctrl-C during a run cancels it first, then exits 130',
     events: [start, finished(report(3)), saved('src/execute.ts'), key('interrupt'), cancelled],
-    last: [{ type: 'exit', code: 130 }],
+    last: [{ type: 'exit', outcome: 'interrupted' }],
     phase: 'done',
   },
   {
     name: 'Ctrl-C while q is quitting still exits 130',
     events: [start, finished(report(3, ['x'])), saved('src/execute.ts'), key('quit'), key('interrupt'), cancelled],
-    last: [{ type: 'exit', code: 130 }],
+    last: [{ type: 'exit', outcome: 'interrupted' }],
     phase: 'done',
   },
   {
     name: 'quit before any verdict exits 1: no verdict is not a pass',
     events: [key('quit')],
-    last: [{ type: 'exit', code: 1 }],
+    last: [{ type: 'exit', outcome: 'fail' }],
   },
   {
     name: 'watch mode started with --case runs those cases, and names them as the filter',
@@ -310,7 +310,7 @@ const rows: Row[] = [
   {
     name: 'a harness error waits for a fix and makes quitting exit 2',
     events: [start, { type: 'run-errored', message: 'program.ts is missing', fatal: false }, key('quit')],
-    last: [{ type: 'exit', code: 2 }],
+    last: [{ type: 'exit', outcome: 'misuse' }],
   },
   {
     name: 'a harness error is shown with the menu',

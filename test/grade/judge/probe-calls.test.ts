@@ -1,7 +1,7 @@
 // The probe's calls come from the contract: every name and alias, each key with a value no other key of its call
 // has, the edge values and the names outside the contract of every class.
 import { expect, it } from 'vitest';
-import { KNOWN_NAMES, METHODS, nameClass } from '../../../src/grade/judge/dispatcher-contract.ts';
+import { KNOWN_NAMES, METHODS, nameClass } from '../../../src/course/dispatcher-contract.ts';
 import { EDGED_TEXT, probeRequest, probes } from '../../../src/grade/judge/probe-calls.ts';
 
 it('probes every name and alias of the contract, each with every key sent', () => {

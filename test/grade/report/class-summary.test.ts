@@ -1,7 +1,7 @@
 // A class's summary: the terminal table, JSON and CSV, with names a course may take from students made harmless.
 import { describe, expect, it } from 'vitest';
 import { renderSummaryCsv, renderSummaryJson, renderSummaryTable } from '../../../src/grade/report/class-summary.ts';
-import type { ClassReport, SubmissionResult } from '../../../src/grade/run-class.ts';
+import type { ClassReport, SubmissionResult } from '../../../src/grade/types.ts';
 import { report } from './reports.ts';
 
 const submission = (

@@ -2,7 +2,7 @@
 // what stays outside found.
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_PLACEHOLDER } from '../../../program.ts';
-import { SANDBOX } from '../../../src/record/map/sandbox-placeholder.ts';
+import { SANDBOX } from '../../../src/course/sandbox-placeholder.ts';
 import {
   harnessPath,
   insideSandbox,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { MappedCall, CheckSpec } from '../../../src/record/record-types.ts';
 import type { ImportedResult } from '../../../src/record/types.ts';
 import { verifyResult, type Replayed } from '../../../src/record/replay/verify-result.ts';
-import { fileTextFromView, readShownFile } from '../../../src/record/replay/view-text.ts';
+import { fileTextFromView, readShownFile } from '../../../src/record/map/view-text.ts';
 
 const mapped = (
   tool: string,

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '../../../errors.ts';
-import { readAsData } from './read-as-data.ts';
+import { readAsData } from '../../../course/read-as-data.ts';
 
 // A regular file of the submission: its path relative to the submission, '/'-separated, and its bytes.
 export type SubmissionFile = { path: string; data: Buffer; executable: boolean };

@@ -3,7 +3,7 @@
 // (paths relative to the search directory for glob, to the sandbox for grep, `file:N: text`). Verification
 // compares these sets; seeds learn from the recorded ones which files existed and what some of their lines were.
 import type { CheckSpec } from '../record-types.ts';
-import { sandboxRelative } from '../map/call-input.ts';
+import { sandboxRelative } from './call-input.ts';
 
 // A listing: the files named, and for grep's content mode the lines shown per file (number -> text).
 export type Listing = { files: string[]; lines: Map<string, Map<number, string>>; texts: string[] };

@@ -1,15 +1,15 @@
 // Runs the reference (this package's own program.ts, src/execute.ts and src/tools/) on case files through the
 // grader's process pool and returns, per case, the results a snapshot holds or why there are none. The one way
 // a snapshot's content is produced: `theinference snapshot` and `theinference record` both come here.
-import { stageOf } from '../../course/stages.ts';
-import type { Case } from '../../course/types.ts';
-import { judgeCase } from '../judge/judge-case.ts';
-import { judgeOf } from '../judge/mode-judges.ts';
-import { renderOutput } from '../report/render-failure.ts';
-import { DEFAULT_TIMEOUT_MS } from '../run-stage.ts';
-import { defaultJobs } from './default-jobs.ts';
-import { openTsxCache } from './isolation/tsx-cache.ts';
-import { runBatches, type CaseRun } from './run-batches.ts';
+import { stageOf } from '../course/stages.ts';
+import type { Case } from '../course/types.ts';
+import { noResultsWords } from './judge/judge-case.ts';
+import { judgeOf } from './judge/mode-judges.ts';
+import { renderOutput } from './report/render-failure.ts';
+import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
+import { defaultJobs } from './run/default-jobs.ts';
+import { openTsxCache } from './run/isolation/tsx-cache.ts';
+import { runBatches, type CaseRun } from './run/run-batches.ts';
 
 // One case's results from the reference, or the grader's own words for why it gave none.
 export type ReferenceResult = { ok: true; results: unknown[] } | { ok: false; why: string };
@@ -41,7 +41,7 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
       mode: stageOf(run.cases[0]?.stage ?? '')?.mode ?? 'dispatch',
       cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
       jobs: defaultJobs(),
-      timeoutMs: DEFAULT_TIMEOUT_MS,
+      timeoutMs: DEFAULT_CASE_TIMEOUT_MS,
       env: run.env,
       confinement: { sandbox: run.sandbox, tsxCache: cache.dir },
       ...(run.signal === undefined ? {} : { signal: run.signal }),
@@ -66,8 +66,7 @@ function referenceResult(c: Case, run: CaseRun): ReferenceResult {
   const results = run.outcome.kind === 'results' ? run.outcome.results : undefined;
   const unfit = results === undefined ? undefined : judgeOf(c).unsnapshottable(c, results);
   if (results !== undefined && unfit === undefined) return { ok: true, results };
-  const why =
-    results === undefined ? (judgeCase(c, { results: [] }, run).failure?.message ?? 'no results') : (unfit as string);
+  const why = results === undefined ? noResultsWords(c, run) : (unfit as string);
   const output = renderOutput(run.output);
   return { ok: false, why: `${why}${output === '' ? '' : `\n${output}`}` };
 }

@@ -4,11 +4,11 @@
 import type { Call } from '../../course/types.ts';
 import type { ImportedResult } from '../types.ts';
 import type { CheckSpec, SeedOrigin } from '../record-types.ts';
-import { asRecord, sandboxRelative } from '../map/call-input.ts';
-import { listedPaths } from '../replay/listed-paths.ts';
-import { SANDBOX } from '../map/sandbox-placeholder.ts';
-import { fileTextFromView, readShownFile, showsEmptyFile } from '../replay/view-text.ts';
-import { isSeedPath } from './seed-path.ts';
+import { asRecord, sandboxRelative } from './call-input.ts';
+import { listedPaths } from './listed-paths.ts';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
+import { fileTextFromView, readShownFile, showsEmptyFile } from './view-text.ts';
+import { isSeedPath } from '../../course/seed-path.ts';
 
 // What the recording shows of one file before a call.
 export type Knowledge =

@@ -2,10 +2,10 @@
 // wrong --dir is one clear message instead of a crash in every case.
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { packageRoot } from '../../course/stages.ts';
-import { HarnessError } from '../../errors.ts';
-import { shellQuote } from '../../shell-quote.ts';
-import { readAsData } from './isolation/read-as-data.ts';
+import { packageRoot } from './stages.ts';
+import { HarnessError } from '../errors.ts';
+import { shellQuote } from '../shell-quote.ts';
+import { readAsData } from './read-as-data.ts';
 
 // Past this, a package.json is not one (a submission's could be a link to /dev/zero: never read through a link).
 const MAX_MANIFEST_BYTES = 1024 * 1024;

@@ -5,7 +5,7 @@ import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readAsData } from '../../../../src/grade/run/isolation/read-as-data.ts';
+import { readAsData } from '../../src/course/read-as-data.ts';
 
 let dir: string;
 beforeAll(async () => {

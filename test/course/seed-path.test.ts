@@ -1,6 +1,6 @@
 // The paths a seed may name: exactly those program.ts seeds (a file below the sandbox).
 import { describe, expect, it } from 'vitest';
-import { isSeedPath } from '../../../src/record/seed/seed-path.ts';
+import { isSeedPath } from '../../src/course/seed-path.ts';
 
 describe('isSeedPath', () => {
   it.each(['a.txt', 'src/a.ts', '.env', 'a/.b', '..x', 'Output too large (40.1KB)'])('%j: yes', (path) => {

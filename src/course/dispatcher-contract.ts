@@ -151,10 +151,3 @@ export function keyFor(source: ArgumentSource, input: Record<string, unknown>): 
   if (typeof source === 'string') return source;
   return source.find((k) => input[k] !== undefined && input[k] !== null) ?? source[source.length - 1] ?? '';
 }
-
-// The arguments the contract passes to the method for an input.
-export function contractArgs(name: string, input: Record<string, unknown>): unknown[] | undefined {
-  const method = methodOf(name);
-  if (method === undefined) return undefined;
-  return METHODS[method]!.args.map((source) => input[keyFor(source, input)]);
-}

@@ -1,0 +1,99 @@
+// The house as docs/architecture.md draws it: each room imports only the rooms below it. A file's room is the
+// longest prefix of its path in ROOMS; an import into a higher room fails here, named, with both files.
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+
+// Bottom first. Files and folders on one line are one floor: they may import each other.
+const ROOMS: string[][] = [
+  ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts'],
+  ['src/tools/'],
+  ['src/contract.ts', 'src/execute.ts', 'src/index.ts'],
+  ['src/course/'],
+  // The verdict vocabulary that judges and reporters share.
+  ['src/grade/types.ts'],
+  ['src/grade/run/'],
+  ['src/grade/judge/'],
+  ['src/grade/report/'],
+  ['src/grade/'],
+  // The recorder's own vocabulary, then its pipeline, step by step.
+  ['src/record/types.ts', 'src/record/record-types.ts'],
+  ['src/record/formats/'],
+  ['src/record/map/'],
+  ['src/record/seed/'],
+  ['src/record/replay/'],
+  ['src/record/write/'],
+  ['src/record/'],
+  ['src/record/live/'],
+  ['src/record/index.ts'],
+  ['src/cli/'],
+];
+
+function roomOf(path: string): { prefix: string; floor: number } | undefined {
+  let best: { prefix: string; floor: number } | undefined;
+  ROOMS.forEach((floor, i) => {
+    for (const prefix of floor) {
+      const inside = path === prefix || (prefix.endsWith('/') && path.startsWith(prefix));
+      if (inside && (best === undefined || prefix.length > best.prefix.length)) best = { prefix, floor: i };
+    }
+  });
+  return best;
+}
+
+// Every relative import and re-export of a file, static or dynamic, as a path from the repository root.
+function importsOf(file: string, source: string): string[] {
+  const specs = [
+    ...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm),
+    ...source.matchAll(/^\s*import\s+'(\.[^']+)'/gm),
+    ...source.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
+  ].map((m) => m[1]!);
+  return specs.map((spec) => normalize(join(dirname(file), spec)));
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(join(ROOT, dir), { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .sort();
+}
+
+describe('the rooms of src/', () => {
+  it('places every source file in a room', async () => {
+    const homeless = (await sourceFiles('src')).filter((f) => roomOf(f) === undefined);
+    expect(homeless).toEqual([]);
+  });
+
+  it('has no room import a room above it', async () => {
+    const upward: string[] = [];
+    for (const file of await sourceFiles('src')) {
+      const from = roomOf(file)!;
+      for (const target of importsOf(file, await readFile(join(ROOT, file), 'utf8'))) {
+        const to = roomOf(target);
+        if (to !== undefined && to.floor > from.floor)
+          upward.push(`${file} (${from.prefix}) imports ${target} (${to.prefix})`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('reads the imports an upward one would be written with', () => {
+    const source = [
+      "import { a } from '../run-stage.ts';",
+      "import type { B } from './b.ts';",
+      "export { c } from '../../cli/c.ts';",
+      "const d = await import('../report/d.ts');",
+      "import './side-effect.ts';",
+    ].join('\n');
+    expect(importsOf('src/grade/judge/x.ts', source)).toEqual([
+      'src/grade/run-stage.ts',
+      'src/grade/judge/b.ts',
+      'src/cli/c.ts',
+      'src/grade/judge/side-effect.ts',
+      'src/grade/report/d.ts',
+    ]);
+    expect(roomOf('src/grade/run-stage.ts')!.floor).toBeGreaterThan(roomOf('src/grade/judge/x.ts')!.floor);
+  });
+});
