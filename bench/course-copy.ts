@@ -1,10 +1,12 @@
-// A student's course directory in a fresh temp dir, made from this repository (test/support/reference-course.ts).
-import { mkdtemp, rm } from 'node:fs/promises';
+// Temp copies for the bench: a student's course directory made from this repository
+// (test/support/reference-course.ts), and the grader package with every case of its stages there `copies` times
+// (the 10x suite), each copy with its snapshot.
+import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeReferenceCourse } from '../test/support/reference-course.ts';
 
-// A temp course directory and the way to remove it.
+// A temp directory and the way to remove it.
 export type CourseCopy = { dir: string; remove: () => Promise<void> };
 
 // Copies the reference course into a fresh temp directory.
@@ -12,5 +14,33 @@ export async function copyCourse(): Promise<CourseCopy> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-bench-course-'));
   const dir = join(root, 'course');
   await writeReferenceCourse(dir);
+  return { dir, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+// What of the package the compiled grader needs (no .git: the copy always runs dist/, which must be built).
+const PACKAGE_FILES = ['package.json', 'bin', 'dist', 'program.ts', 'tsconfig.json'];
+
+// The package at `packageRoot` copied into a fresh temp directory, its node_modules linked, each case of each
+// stage written `copies` times (`<name>.json`, then `<name>-copy-<k>.json`), its snapshot beside each.
+export async function copyPackage(packageRoot: string, copies: number): Promise<CourseCopy> {
+  const root = await mkdtemp(join(tmpdir(), 'theinference-bench-package-'));
+  const dir = join(root, 'theinference');
+  for (const file of PACKAGE_FILES) await cp(join(packageRoot, file), join(dir, file), { recursive: true });
+  await symlink(join(packageRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await cp(join(packageRoot, 'cases', 'case.schema.json'), join(dir, 'cases', 'case.schema.json'));
+  for (const kind of ['cases', 'snapshots']) {
+    for (const stage of await readdir(join(packageRoot, kind), { withFileTypes: true })) {
+      if (!stage.isDirectory()) continue;
+      await mkdir(join(dir, kind, stage.name), { recursive: true });
+      for (const file of await readdir(join(packageRoot, kind, stage.name))) {
+        if (!file.endsWith('.json')) continue;
+        const name = file.slice(0, -'.json'.length);
+        for (let k = 0; k < copies; k++) {
+          const copy = k === 0 ? file : `${name}-copy-${k}.json`;
+          await cp(join(packageRoot, kind, stage.name, file), join(dir, kind, stage.name, copy));
+        }
+      }
+    }
+  }
   return { dir, remove: () => rm(root, { recursive: true, force: true }) };
 }

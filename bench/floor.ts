@@ -2,7 +2,7 @@
 // or `runLoopCase` for a loop stage) and runs every case of a stage in turn, comparing each with its snapshot. No grader, no subprocess per batch, no validation:
 // the least work that still runs every call. Prints `N passed, M failed` and exits 1 on any failure.
 //
-//   node --import tsx bench/floor.ts <course dir> <stage>
+//   node --import tsx bench/floor.ts <course dir> <stage> [<package root>]
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,12 +13,13 @@ type CaseData = { files?: Record<string, unknown>; calls: Array<{ tool: string; 
 type Dispatch = (testCase: { files: Record<string, unknown>; calls: CaseData['calls'] }) => Promise<unknown[]>;
 type RunLoopCase = (testCase: unknown) => Promise<unknown[]>;
 
-const [dirArg, stage] = process.argv.slice(2);
+const [dirArg, stage, rootArg] = process.argv.slice(2);
 if (dirArg === undefined || stage === undefined) {
-  process.stderr.write('usage: node --import tsx bench/floor.ts <course dir> <stage>\n');
+  process.stderr.write('usage: node --import tsx bench/floor.ts <course dir> <stage> [<package root>]\n');
   process.exit(2);
 }
-const packageRoot = resolve(import.meta.dirname, '..');
+// The package whose cases and snapshots are graded: this one, or a copy (the bench's 10x suite).
+const packageRoot = resolve(rootArg ?? join(import.meta.dirname, '..'));
 const program = (await import(pathToFileURL(join(resolve(dirArg), 'program.ts')).href)) as {
   dispatch: Dispatch;
   runLoopCase: RunLoopCase;

@@ -8,8 +8,11 @@
 // the caller closes the pool, killing whatever is left, however the command ends.
 import { availableParallelism } from 'node:os';
 import { courseDirFor } from '../course/find-course-dir.ts';
-import { stageOf } from '../course/stages.ts';
-import { defaultJobs } from '../grade/run/default-jobs.ts';
+import { readdirSync } from 'node:fs';
+import { casesDir, packageRoot, stageOf } from '../course/stages.ts';
+import { readTimings } from '../grade/case-timings.ts';
+import { defaultJobs, jobsForWork } from '../grade/run/default-jobs.ts';
+import { nameMatcher, parseShard, shardOf } from '../grade/select-cases.ts';
 import { defaultIsolationMode, isIsolationMode } from '../grade/run/isolation/isolation-mode.ts';
 import { findBwrap, probeSandbox } from '../grade/run/isolation/probe-sandbox.ts';
 import { standbyPool, type StandbyPool } from '../grade/run/standby-pool.ts';
@@ -21,10 +24,12 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
   // A class (several --dir, or a glob) is graded a submission at a time: no one directory to start in.
   const dirs = argv.filter((a, i) => a.startsWith('--dir=') || argv[i - 1] === '--dir');
   if (dirs.length > 1 || dirs.some((d) => /[*?[\]{}]/.test(d))) return undefined;
-  const jobs = Number(flagValue(argv, '--jobs') ?? defaultJobs());
+  const dir = courseDirFor(cwd, flagValue(argv, '--dir'));
+  const given = flagValue(argv, '--jobs');
+  const jobs = given === undefined ? guessJobs(argv, dir) : Number(given);
   if (!Number.isSafeInteger(jobs) || jobs < 1) return undefined; // the CLI says what is wrong with it
-  const given = flagValue(argv, '--isolation');
-  const mode = isIsolationMode(given) ? given : defaultIsolationMode(env);
+  const isolation = flagValue(argv, '--isolation');
+  const mode = isIsolationMode(isolation) ? isolation : defaultIsolationMode(env);
   // Sandboxed when the sandbox works here, as the CLI will decide. Finding out takes a trivial sandbox's start
   // (about 25 ms, begun here for the CLI), so when bwrap is on PATH the standbys start sandboxed at once; if it
   // turns out not to work, the run finds them confined otherwise and starts its own. Without bwrap, `required`
@@ -35,7 +40,7 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
       ? false
       : findBwrap(env) !== undefined || (mode === 'required' ? Promise.reject(new Error('no bwrap')) : false);
   const pool = standbyPool({
-    dir: courseDirFor(cwd, flagValue(argv, '--dir')),
+    dir,
     env,
     size: Math.min(jobs, availableParallelism()),
     sandbox,
@@ -46,12 +51,34 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
   return pool;
 }
 
+// The processes the run will choose (run-stage.ts, jobsForWork) for the cases the flags select, by name, with the
+// course's timings; defaultJobs when that cannot be told from a glance (--failed, a flag the CLI will refuse).
+function guessJobs(argv: string[], dir: string): number {
+  const stage = flagValue(argv, '--stage');
+  if (stage === undefined || argv.includes('--failed')) return defaultJobs();
+  try {
+    const files = readdirSync(casesDir(packageRoot(), stage)).filter((f) => f.endsWith('.json'));
+    const patterns = flagValues(argv, '--case').map(nameMatcher);
+    const names = files
+      .map((f) => f.slice(0, -'.json'.length))
+      .filter((name) => patterns.length === 0 || patterns.some((matches) => matches(name)))
+      .sort();
+    const shard = flagValue(argv, '--shard');
+    return jobsForWork(shard === undefined ? names : shardOf(names, parseShard(shard)), readTimings(dir, stage));
+  } catch {
+    return defaultJobs();
+  }
+}
+
+// Every value of `--name value` or `--name=value`, in order.
+export function flagValues(argv: string[], name: string): string[] {
+  return argv.flatMap((arg, i) => {
+    if (arg === name) return argv[i + 1] === undefined ? [] : [argv[i + 1]!];
+    return arg.startsWith(`${name}=`) ? [arg.slice(name.length + 1)] : [];
+  });
+}
+
 // The value of `--name value` or `--name=value`, the last one given winning as in commander.
 export function flagValue(argv: string[], name: string): string | undefined {
-  let value: string | undefined;
-  argv.forEach((arg, i) => {
-    if (arg === name) value = argv[i + 1];
-    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
-  });
-  return value;
+  return flagValues(argv, name).at(-1);
 }

@@ -7,7 +7,7 @@ import { noResultsWords } from './judge/judge-case.ts';
 import { judgeOf } from './judge/mode-judges.ts';
 import { renderOutput } from './report/render-failure.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
-import { defaultJobs } from './run/default-jobs.ts';
+import { jobsForWork } from './run/default-jobs.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
 import { runBatches, type CaseRun } from './run/run-batches.ts';
 
@@ -40,7 +40,7 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
       // The cases are one stage's, run in its mode.
       mode: stageOf(run.cases[0]?.stage ?? '')?.mode ?? 'dispatch',
       cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
-      jobs: defaultJobs(),
+      jobs: jobsForWork(run.cases.map((c) => c.name)),
       timeoutMs: DEFAULT_CASE_TIMEOUT_MS,
       env: run.env,
       confinement: { sandbox: run.sandbox, tsxCache: cache.dir },

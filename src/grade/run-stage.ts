@@ -6,7 +6,7 @@ import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
 import { callsOf } from '../course/types.ts';
 import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
-import { defaultJobs } from './run/default-jobs.ts';
+import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
@@ -61,7 +61,16 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const { selected, variants } = plan;
   // How program.ts runs the stage's cases; only the dispatcher has a probe (program.ts's probe mode).
   const mode = stageOf(options.stage)?.mode ?? 'dispatch';
-  const jobs = options.jobs ?? defaultJobs();
+  const toRun = interleave(
+    selected.filter((c) => c.snapshotted),
+    variants?.runs ?? [],
+  );
+  const jobs =
+    options.jobs ??
+    jobsForWork(
+      toRun.map((c) => c.name),
+      options.timings,
+    );
   const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const env = options.env ?? process.env;
   const warnings = new Set<string>();
@@ -182,10 +191,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
           },
         }
       : {}),
-    cases: interleave(
-      selected.filter((c) => c.snapshotted),
-      variants?.runs ?? [],
-    ),
+    cases: toRun,
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
   });

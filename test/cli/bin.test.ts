@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
 import { makeCourse, processRunning, REPO } from '../grade/course-fixture.ts';
 import { useBinary } from '../support/binary.ts';
+import { sampleChildren, zombiesLeftBy } from '../support/child-zombies.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
 const { scratch, env, theinference } = useBinary();
@@ -18,6 +19,13 @@ const courses: string[] = [];
 afterEach(async () => {
   for (const dir of courses.splice(0)) expect(await processRunning('sleep 987654', dir)).toBe(false);
 });
+
+// Resolves once the grader of the 'hangs' course in `course` has passed its Bash case: its background sleep is
+// there, in the course directory; a moment more, and Glob is hanging.
+async function bashHasRun(course: string): Promise<void> {
+  while (!(await processRunning('sleep 987654', course))) await sleep(50);
+  await sleep(500);
+}
 
 describe('theinference (the binary)', () => {
   it('lists the stages', async () => {
@@ -99,14 +107,45 @@ describe('theinference (the binary)', () => {
     courses.push(course);
     const args = ['test', '--stage', 'register-tools', '--case', 'course-*', '--jobs', '1', '--timeout', '600000'];
     const grader = execa('node', [BIN, ...args], { cwd: course, env: env(), reject: false });
-    // Bash has run once its background sleep is there, in the course directory; a moment more, and Glob is hanging.
-    while (!(await processRunning('sleep 987654', course))) await sleep(50);
-    await sleep(500);
+    await bashHasRun(course);
     grader.kill('SIGINT');
     const { exitCode, stderr } = await grader;
     expect(exitCode).toBe(130);
     expect(stderr).toContain('interrupted: every program process was stopped and its temp directory removed');
   });
+
+  // Every kind of process the grader starts: early standbys (two, one left unused when a batch is handed back), a
+  // hung case killed, the isolation re-check, the reference (snapshot), and a run stopped by Ctrl-C.
+  it.each<[string, string | undefined, string[], boolean]>([
+    ['a hang killed, standbys', 'hangs', ['test', '--case', 'course-*', '--jobs', '2', '--timeout', '1500'], false],
+    // Every case passes alone: the re-check finds the leak and reports the verdicts of the cases run alone.
+    ['the isolation re-check', 'leaks-state', ['test', '--case', 'course-*', '--case', 'read-*'], false],
+    ['the reference', undefined, ['snapshot', '--case', 'course-*', '--check'], false],
+    ['a run stopped by Ctrl-C', 'hangs', ['test', '--case', 'course-*', '--timeout', '600000'], true],
+  ])(
+    'exits only once every process it started was waited for, leaving no <defunct>: %s',
+    async (_, scenario, args, interrupt) => {
+      const cwd = scenario === undefined ? REPO : await makeCourse(scratch, scenario);
+      if (scenario !== undefined) courses.push(cwd);
+      const [command = '', ...rest] = args;
+      const grader = execa('node', [BIN, command, '--stage', 'register-tools', ...rest], {
+        cwd,
+        env: env(),
+        reject: false,
+        // A session of its own, so that what it starts without one (the sandbox probe) is found by its session.
+        detached: true,
+      });
+      const children = sampleChildren(grader.pid!);
+      if (interrupt) {
+        await bashHasRun(cwd);
+        grader.kill('SIGINT');
+      }
+      const { exitCode } = await grader;
+      const seen = [grader.pid!, ...children.stop()];
+      expect([exitCode, seen.length > 1]).toEqual([interrupt ? 130 : scenario === 'hangs' ? 1 : 0, true]);
+      expect(await zombiesLeftBy(seen)).toEqual([]);
+    },
+  );
 
   it('stops within a second of SIGTERM, mid-run, leaving nothing running and no temp dir', async () => {
     const course = await makeCourse(scratch, 'hangs');

@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { flagValue, startEarly } from '../../src/cli/early-start.ts';
+import { flagValue, flagValues, startEarly } from '../../src/cli/early-start.ts';
 import { defaultJobs } from '../../src/grade/run/default-jobs.ts';
 import { makeCourse, standbysIn, useScratch } from '../grade/course-fixture.ts';
 
@@ -18,6 +18,19 @@ describe('flagValue', () => {
     [['test', '--dir'], undefined],
   ])('reads --dir from %j as commander would', (argv, value) => {
     expect(flagValue(argv, '--dir')).toBe(value);
+  });
+});
+
+describe('flagValues', () => {
+  it.each([
+    [
+      ['test', '--case', 'a', '--case=b*', '--dir', 'x', '--case', 'c'],
+      ['a', 'b*', 'c'],
+    ],
+    [['test', '--case'], []],
+    [['test'], []],
+  ])('reads every --case of %j in order', (argv, values) => {
+    expect(flagValues(argv, '--case')).toEqual(values);
   });
 });
 

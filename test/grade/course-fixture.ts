@@ -91,7 +91,7 @@ export async function processRunning(marker: string, cwd?: string): Promise<bool
 }
 
 // The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read): the
-// Node processes, not the bubblewrap around a sandboxed one.
+// Node processes, not the bubblewrap and the shell around a sandboxed one.
 export async function standbysIn(dir: string): Promise<number[]> {
   const found: number[] = [];
   for (const pid of await readdir('/proc')) {
@@ -99,7 +99,7 @@ export async function standbysIn(dir: string): Promise<number[]> {
     const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
     const program = cmdline.split('\0')[0] ?? '';
-    if (cwd === dir && /standby\.[jt]s/.test(cmdline) && !program.endsWith('bwrap')) found.push(Number(pid));
+    if (cwd === dir && /standby\.[jt]s/.test(cmdline) && program === process.execPath) found.push(Number(pid));
   }
   return found;
 }

@@ -11,6 +11,7 @@ import type { RunOptions } from '../../grade/run-options.ts';
 import type { CaseResult, RunReport } from '../../grade/types.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
+import { readTimings, writeTimings } from '../../grade/case-timings.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
 import { checkOutputFile, clearOutputFile } from './output-file.ts';
@@ -99,13 +100,19 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     if (result.status === 'fail') count.failed += 1;
     io.stdout.write(renderLiveCount(count, { color }));
   };
+  // The last run's times choose the number of processes and balance the batches; this run's replace them.
+  const timings = readTimings(options.dir, flags.stage);
   const report = await runCourse({
     ...options,
+    timings,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
     ...(live ? { onCaseResult } : {}),
   });
   if (live && count.done > 0) io.stdout.write(ERASE_LINE);
-  const recorded = await Promise.all(stageReports(report).map(recordFailures));
+  const [recorded] = await Promise.all([
+    Promise.all(stageReports(report).map(recordFailures)),
+    writeTimings(options.dir, flags.stage, timings),
+  ]);
   const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (!(flags.reporter === 'pretty' && output === undefined)) {

@@ -9,6 +9,7 @@ import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
+import { readTimings } from '../../grade/case-timings.ts';
 import { runCourse, stageReports } from '../../grade/run-course.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
 import { renderPretty } from '../../grade/report/pretty.ts';
@@ -77,8 +78,9 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
   const mode = stageOf(options.stage)?.mode ?? 'dispatch';
   const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox, mode });
   const refill = (): void => void standbys.fill();
-  // How long each case took when it last ran in a batch: each run balances its batches with it and updates it.
-  const timings = new Map<string, number>();
+  // How long each case took when it last ran in a batch: each run balances its batches with it and updates it
+  // (the first run, with the last one-off run's times, src/grade/case-timings.ts).
+  const timings = readTimings(options.dir, options.stage);
 
   let state = initialState(options.cases);
   let run: { controller: AbortController; error?: unknown } | undefined;

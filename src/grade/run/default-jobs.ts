@@ -1,11 +1,41 @@
-// How many program processes a run starts at once when --jobs is not given.
+// How many program processes a run starts at once when --jobs is not given: chosen from the work, the number of
+// cases and how long each took when it last ran (watch mode keeps those; a one-off run reads the course's timings
+// file, src/grade/case-timings.ts), and from the cores.
 import { availableParallelism } from 'node:os';
 
 // One core fewer than the machine has, since every case's bash calls are processes of their own and need a core
 // beside the program's (measured in docs/performance.md: on 2 cores one program process grades the suite faster
-// than two).
+// than two). These processes start side by side, each on a core of its own: for a suite of about a hundred cases,
+// this is the right number.
 export function defaultJobs(cores = availableParallelism()): number {
   return Math.max(1, cores - 1);
+}
+
+// A case's time in a batch when no run measured it: the reference suite's mean, rounded up (115 cases, 1.1 s in
+// one process, a 0.3 s timeout case among them).
+export const TYPICAL_CASE_MS = 8;
+// The work worth one more process beyond defaultJobs: a process costs about 0.45 s to start and a core's share
+// of its cases' bash calls, so past the cores' count it pays once each process has seconds of work. Measured on
+// 2 cores (docs/performance.md): 1,150 cases, about 9 s of work, grade fastest in 4 processes; 115 cases in 1.
+export const WORK_PER_JOB_MS = 2000;
+// Never more than this many processes per core, whatever the work: each holds about 60 MB, and beyond it the
+// processes only wait for one another.
+export const MAX_JOBS_PER_CORE = 2;
+
+// Processes for `names`, `expectedMs` giving the time each took when it last ran in a batch (a case it does not
+// know counts as the median of those it does, or TYPICAL_CASE_MS): defaultJobs, or more when the work is large
+// enough, at most MAX_JOBS_PER_CORE per core and never more than there are cases.
+export function jobsForWork(
+  names: readonly string[],
+  expectedMs?: ReadonlyMap<string, number>,
+  cores = availableParallelism(),
+): number {
+  const known = names.flatMap((name) => expectedMs?.get(name) ?? []).sort((a, b) => a - b);
+  const typical = known[Math.floor(known.length / 2)] ?? TYPICAL_CASE_MS;
+  const work = names.reduce((sum, name) => sum + (expectedMs?.get(name) ?? typical), 0);
+  const byWork = Math.ceil(work / WORK_PER_JOB_MS);
+  const jobs = Math.min(Math.max(defaultJobs(cores), byWork), MAX_JOBS_PER_CORE * Math.max(1, cores));
+  return Math.max(1, Math.min(jobs, names.length));
 }
 
 // Watch mode starts its processes ahead of the save, so it uses every core; but each waiting process holds about

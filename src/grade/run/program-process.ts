@@ -14,7 +14,7 @@ import { packageRoot } from '../../course/stages.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
-import { sandboxArgs } from './isolation/sandbox-args.ts';
+import { SANDBOX_INIT, sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
@@ -64,6 +64,8 @@ export function tsxLoaderUrl(): string {
 
 // How long disposal waits for a killed program to be gone before removing its temp dir anyway.
 const DEATH_WAIT_MS = 5000;
+// How long a kill waits for bwrap to name its init before it kills bwrap and its group instead.
+const KILL_FALLBACK_MS = 1000;
 
 // Starts the process; resolves once it is spawned (or failed to spawn) and tracked for the exit hook. Rejects
 // when it cannot even be set up (a course directory that does not exist, say).
@@ -96,7 +98,16 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
     const env = programEnv(start.env, tmp);
     child = spawn(
       bwrap,
-      [...sandboxArgs(layout), '--info-fd', '3', '--', process.execPath, '--import', tsxLoaderUrl(), ...start.args],
+      [
+        ...sandboxArgs(layout),
+        '--info-fd',
+        '3',
+        ...SANDBOX_INIT,
+        process.execPath,
+        '--import',
+        tsxLoaderUrl(),
+        ...start.args,
+      ],
       {
         cwd: layout.dir,
         env,
@@ -112,15 +123,27 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   // (a zombie at most) only once every process in the namespace is.
   let init: number | undefined;
   let info = '';
+  let killWanted = false;
   child.stdio[3]?.on('data', (chunk: Buffer) => {
     info += chunk.toString();
     init = Number(/"child-pid":\s*(\d+)/.exec(info)?.[1]) || init;
+    if (killWanted) kill();
   });
   child.stdio[3]?.on('error', () => {});
+  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
+  // Only the init is killed: bwrap, its parent, then reaps it and exits, and the grader reaps bwrap. Killing bwrap
+  // too would orphan the init, a zombie for good where the system's init does not reap (a container's, a VM's).
+  // Before bwrap has said which pid its init has, the kill waits for that (bwrap says it as soon as it has one);
+  // a bwrap that never does is killed with its group after KILL_FALLBACK_MS.
   const kill = (): void => {
     // bwrap reaps its init before it exits itself: once it has exited, that pid may be anyone's.
-    if (init !== undefined && child.exitCode === null && child.signalCode === null) signal(init, 'SIGKILL');
-    if (child.pid !== undefined) signal(-child.pid, 'SIGKILL');
+    if (!alive()) return;
+    if (init !== undefined) return signal(init, 'SIGKILL');
+    if (killWanted) return;
+    killWanted = true;
+    setTimeout(() => {
+      if (alive() && child.pid !== undefined) signal(-child.pid, 'SIGKILL');
+    }, KILL_FALLBACK_MS).unref();
   };
   return started(child, [tmp], kill, {
     exitOf: (code, sig) =>

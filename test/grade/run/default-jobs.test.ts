@@ -1,6 +1,14 @@
 // How many program processes a run starts when --jobs is not given.
 import { describe, expect, it } from 'vitest';
-import { defaultJobs, defaultWatchJobs, MAX_WATCH_JOBS } from '../../../src/grade/run/default-jobs.ts';
+import {
+  defaultJobs,
+  defaultWatchJobs,
+  jobsForWork,
+  MAX_JOBS_PER_CORE,
+  MAX_WATCH_JOBS,
+  TYPICAL_CASE_MS,
+  WORK_PER_JOB_MS,
+} from '../../../src/grade/run/default-jobs.ts';
 
 describe('defaultJobs', () => {
   it.each([
@@ -9,6 +17,43 @@ describe('defaultJobs', () => {
     [8, 7],
   ])('leaves one of %i cores for the bash calls, and uses at least one', (cores, jobs) => {
     expect(defaultJobs(cores)).toBe(jobs);
+  });
+});
+
+describe('jobsForWork', () => {
+  const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `case-${i}`);
+  const timed = (n: number, ms: number): Map<string, number> => new Map(names(n).map((name) => [name, ms]));
+
+  it.each<[string, number, Map<string, number> | undefined, number, number]>([
+    ['the reference suite, 115 cases, untimed, on 2 cores', 115, undefined, 2, 1],
+    ['the 10x suite, 1,150 cases, untimed, on 2 cores', 1150, undefined, 2, 4],
+    ['a suite of 345 cases, untimed, on 2 cores', 345, undefined, 2, 2],
+    ['115 cases on 8 cores: one per core but one', 115, undefined, 8, 7],
+    ['1,150 cases on 8 cores: the work needs no more', 1150, undefined, 8, 7],
+    [
+      '115 slow cases (a second each) on 2 cores: at most two per core',
+      115,
+      timed(115, 1000),
+      2,
+      2 * MAX_JOBS_PER_CORE,
+    ],
+    ['115 cases timed fast on 2 cores', 115, timed(115, 2), 2, 1],
+    ['3 cases on 8 cores: never more processes than cases', 3, undefined, 8, 3],
+    ['no case at all', 0, undefined, 2, 1],
+  ])('%s', (_, n, expectedMs, cores, jobs) => {
+    expect(jobsForWork(names(n), expectedMs, cores)).toBe(jobs);
+  });
+
+  it('counts a case without a time as the median of those timed', () => {
+    // Ten cases known at 800 ms, ten unknown: 20 × 800 ms of work, 8 processes' worth, capped at 2 per core.
+    expect(jobsForWork(names(20), timed(10, 800), 8)).toBe(8);
+    expect(jobsForWork(names(20), timed(10, 800), 4)).toBe(8);
+    expect(jobsForWork(names(20), timed(10, 800), 2)).toBe(4);
+  });
+
+  it('adds a process for every WORK_PER_JOB_MS of work past the cores', () => {
+    const perJob = WORK_PER_JOB_MS / TYPICAL_CASE_MS;
+    expect([perJob * 2, perJob * 2 + 1].map((n) => jobsForWork(names(n), undefined, 2))).toEqual([2, 3]);
   });
 });
 

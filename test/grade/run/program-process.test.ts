@@ -2,10 +2,11 @@
 // own), TSX_DISABLE_CACHE is honoured, a program killed by a signal is reported as such (bubblewrap reports it as
 // an exit code), and a process that cannot be set up is a spawn failure, not a crash of the grader.
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTsxCache, tsxCacheName } from '../../../src/grade/run/isolation/tsx-cache.ts';
+import { startProcess } from '../../../src/grade/run/program-process.ts';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
 import { SANDBOX } from '../../support/isolation.ts';
 import { makeCourse, useScratch, REPO } from '../course-fixture.ts';
@@ -92,5 +93,34 @@ describe('startProcess', () => {
     expect(argv).toMatch(/ program\.ts dispatch - $/);
     expect(argv).not.toContain(join(REPO, 'cases'));
     expect(argv).not.toContain(join(REPO, 'snapshots'));
+  });
+});
+
+describe('a sandboxed process, once disposed', () => {
+  // bwrap's session: bwrap itself, the sandbox's pid 1 and everything in it.
+  const leftIn = async (session: number): Promise<string[]> => {
+    const left: string[] = [];
+    for (const pid of await readdir('/proc')) {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+      const [state, , , sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(sid) === session) left.push(`${pid} ${state}`);
+    }
+    return left;
+  };
+  const start = (dir: string, args: string[]) =>
+    startProcess({ dir, env: process.env, args, stdin: 'pipe', sandbox: true, tsxCache: undefined });
+
+  it.runIf(SANDBOX).each<[string, string[], number]>([
+    ['after it exited on its own', ['-e', '0'], -1],
+    ['killed while it runs', ['-e', 'setInterval(() => {}, 1000)'], 300],
+    ['killed as soon as it is spawned', ['-e', 'setInterval(() => {}, 1000)'], 0],
+  ])('leaves nothing of its session, not even a zombie: %s', async (_, args, killAfterMs) => {
+    const dir = await makeCourse(scratch);
+    const proc = await start(dir, args);
+    const session = proc.child.pid!;
+    if (killAfterMs < 0) await new Promise((exited) => proc.child.once('exit', exited));
+    else await new Promise((wait) => setTimeout(wait, killAfterMs));
+    expect(await proc.dispose()).toBeUndefined();
+    expect(await leftIn(session)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../../course/stages.ts';
 import { programEnv } from './program-env.ts';
-import { sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
+import { SANDBOX_INIT, sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
 import { sandboxLayout } from './sandbox-layout.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
@@ -57,7 +57,7 @@ async function run(path: string): Promise<SandboxProbe> {
       fix: 'report this as a bug in theinference',
     };
   }
-  const args = [...sandboxArgs(layout), '--', process.execPath, '--version'];
+  const args = [...sandboxArgs(layout), ...SANDBOX_INIT, process.execPath, '--version'];
   const { code, stderr } = await exitOf(bwrap, args, programEnv({ PATH: path }, layout.tmp));
   if (code === 0) return { available: true, bwrap };
   const said = stderr.trim().split('\n')[0] ?? '';
@@ -107,7 +107,8 @@ function exitOf(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // A session of its own, as every sandbox has: what it leaves is found by it.
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -30,6 +30,13 @@ export type SandboxLayout = {
   tsxCache?: { dir: string; name: string };
 };
 
+// What follows sandboxArgs, before the command: the sandbox's first process (pid 1 of its PID namespace) is a shell
+// that runs the command and exits with its status (128 + the signal's number for one killed by a signal, as
+// bwrap's own init would). bwrap's own init is not used: bwrap exits as soon as that init reports the command's
+// exit, before the init is reaped, which leaves it orphaned, a zombie (`<defunct>`) for the system's init to reap
+// (a container's or a VM's may never do it). With --as-pid-1, bwrap waits for its one child, the shell.
+export const SANDBOX_INIT = ['--as-pid-1', '--', '/bin/sh', '-c', '"$@"; exit $?', 'sh'];
+
 // A read-only bind: what the host has at `source`, shown at `dest`.
 export type Bind = { source: string; dest: string };
 
