@@ -202,6 +202,12 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
     .option('--dry-run', 'print the report and the cases; write nothing')
     .option('--force', 'replace existing cases whose content differs')
+    .option('--verbose', 'list every dropped call in the report: its tool, id and reason')
+    .addOption(
+      new Option('--divergences <which>', 'divergences shown as diffs: the first few, or every one')
+        .choices(['first', 'all'])
+        .default('first'),
+    )
     .addOption(isolationOption('the replays'))
     .option('--live', 'run the agent command (after --) through a local API proxy and record its session')
     .option(

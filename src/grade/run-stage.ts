@@ -157,7 +157,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       return;
     }
     // Only a case that ran after the probe has a time of its own: alone, it would include the process's start.
-    if (run.shared && variantOf === undefined) options.timings?.set(run.name, run.durationMs);
+    if (run.afterProbe && variantOf === undefined) options.timings?.set(run.name, run.durationMs);
     const verdict = judge(run);
     if (verdict === undefined) {
       const why = expected?.get(variantOf ?? '');
@@ -168,7 +168,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       pairs.without(variantOf ?? run.name);
       return;
     }
-    if (verdict.status === 'fail' && run.shared && verdict.failure?.kind !== 'timeout') recheck.suspect(verdict);
+    if (verdict.status === 'fail' && run.afterProbe && verdict.failure?.kind !== 'timeout') recheck.suspect(verdict);
     else emit(verdict);
     if (verdict.status === 'fail' && options.bail === true) stop.abort();
   };

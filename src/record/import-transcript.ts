@@ -40,6 +40,8 @@ const BINARY = 'a binary file, not a transcript: it holds NUL bytes (UTF-16 text
 function failure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return 'no such file: check the path';
+  if (error instanceof Error && 'code' in error && String(error.code).startsWith('Z_'))
+    return `a gzip file that does not decompress (${message}): check that it was copied whole, or give it uncompressed`;
   if (error instanceof Error && 'code' in error) return `cannot read the file: ${message}`;
   return `the importer failed on this file (a bug in theinference, please report it with the file): ${message}`;
 }

@@ -3,7 +3,8 @@
 // files it was given; `theinference record --live` after capturing a session.
 //
 //   steps (prepare-steps.ts) -> cases (build-cases.ts, replayed by replay-pool.ts) -> names, descriptions and
-//   sources (describe-case.ts) -> privacy check (redact.ts) -> snapshots and files (write-cases.ts) -> report
+//   sources (describe-case.ts) -> repeats and privacy (case-noise.ts, redact.ts) -> snapshots and files
+//   (write-cases.ts) -> report
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import type { ImportedTranscript } from './types.ts';
@@ -15,8 +16,16 @@ import { prepareSteps, type Step } from './map/prepare-steps.ts';
 import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
 import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from './replay/replay-cache.ts';
 import { replayPool } from './replay/replay-pool.ts';
+import { repeatedCases } from './write/case-noise.ts';
 import { reportFor } from './write/report.ts';
-import { formatCase, snapshotCases, writeCases, type NamedCase, type WrittenCase } from './write/write-cases.ts';
+import {
+  formatCase,
+  snapshotCases,
+  type StaleCase,
+  writeCases,
+  type NamedCase,
+  type WrittenCase,
+} from './write/write-cases.ts';
 import { recordingOf } from './write/recording-of.ts';
 import { formatRecording } from '../course/recording-file.ts';
 
@@ -26,8 +35,11 @@ export const REPLAY_BASH_MS = 5_000;
 // Everything one run of the pipeline did.
 export type RecordOutcome = {
   cases: WrittenCase[];
+  // Cases of the sets this run replaced that it did not make again: removed with --force, else refused.
+  stale: StaleCase[];
   reports: TranscriptReport[];
-  // Cases that exist with other content (not written without --force; then nothing was written).
+  // Cases that exist with other content, and stale ones (not written or removed without --force; then nothing
+  // was written).
   refused: string[];
   // What the user should know beyond the report: a temp dir that could not be removed.
   warnings: string[];
@@ -115,8 +127,9 @@ export async function recordTranscripts(
   }
 
   const named = nameCases(worked, options.name);
-  const rejected = new Map<string, string>();
+  const rejected = repeatedCases(named.map(({ c }) => c));
   for (const { c, w } of named) {
+    if (rejected.has(c.name)) continue;
     const found = leaks(formatCase(c.data), w.sources);
     if (found.length > 0) rejected.set(c.name, `it would carry the recording machine's ${found.join(', ')}`);
   }
@@ -146,11 +159,12 @@ export async function recordTranscripts(
       snapshotText: snapshots.get(c.name) ?? '',
       recordingText: formatRecording(recordingOf(draft, w.steps)),
     }));
-  const cases = await writeCases(ready, {
+  const { cases, stale } = await writeCases(ready, {
     dir: options.dir,
     stage: options.stage,
     force: options.force,
     dryRun: options.dryRun,
+    sets: [...new Set(named.map((n) => n.base))],
   });
 
   const reports = worked.map((w) =>
@@ -160,7 +174,8 @@ export async function recordTranscripts(
         .map(({ c, draft }) => ({ name: c.name, draft, rejected: rejected.get(c.name) })),
     }),
   );
-  return { cases, reports, refused: cases.filter((c) => c.status === 'refused').map((c) => c.name), warnings };
+  const refused = [...cases, ...stale].filter((c) => c.status === 'refused').map((c) => c.name);
+  return { cases, stale, reports, refused, warnings };
 }
 
 // Who recorded, read off the transcript's directory (`/home/<user>/…`) and given by the caller, and the author's
@@ -174,8 +189,12 @@ function redactionSources(transcript: ImportedTranscript, options: RecordOptions
   };
 }
 
-// Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise.
-function nameCases(worked: Worked[], name: string | undefined): { c: NamedCase; w: Worked; draft: CaseDraft }[] {
+// Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise; `base`
+// is the name of its set.
+function nameCases(
+  worked: Worked[],
+  name: string | undefined,
+): { c: NamedCase; w: Worked; draft: CaseDraft; base: string }[] {
   const all = worked.flatMap((w) =>
     w.built.drafts.map((draft) => ({ w, draft, base: name ?? defaultName(w.transcript) })),
   );
@@ -186,6 +205,6 @@ function nameCases(worked: Worked[], name: string | undefined): { c: NamedCase; 
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
     const caseName = (uses.get(base) ?? 0) > 1 ? `${base}-${String(n).padStart(2, '0')}` : base;
-    return { c: { name: caseName, data: caseFileFor(draft, w.transcript), results: draft.results }, w, draft };
+    return { c: { name: caseName, data: caseFileFor(draft, w.transcript), results: draft.results }, w, draft, base };
   });
 }

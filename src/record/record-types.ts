@@ -92,6 +92,9 @@ export type CaseDraft = {
 // A recorded call whose replay differs from the recording: shown in the report as a diff.
 export type Divergence = { id: string; tool: string; reason: string; recorded: string; replayed: string };
 
+// A call in no case: which, and why (the report lists them with --verbose).
+export type DroppedCall = { id: string; tool: string; reason: DropReason };
+
 // Input the importer left out for one reason: how much, and where the first of it is (`line 4`,
 // `agent-a1.jsonl line 7`, or a whole file's name).
 export type SkippedInput = { reason: string; count: number; wholeFiles: boolean; first: string };
@@ -115,8 +118,10 @@ export type TranscriptReport = {
   redactions: Record<string, number>;
   // Of the mapped calls replayed, how many gave the recorded result.
   reproduced: number;
-  // The first divergence of each kind, then the others, each group in the order of the calls.
+  // Every divergence: the first of each kind, then the others, each group in the order of the calls.
   divergences: Divergence[];
+  // Every call in no case, in the order of the calls.
+  droppedCalls: DroppedCall[];
   // The replay was reused from an earlier run (a dry run) of the same transcript, options and reference.
   reused?: true;
 };

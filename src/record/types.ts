@@ -21,6 +21,9 @@ export type TranscriptFormat =
   | 'anthropic' // Messages API: a request body, a bare messages array, a response Message, or a raw SSE stream
   | 'openai-chat' // Chat Completions: tool_calls[].function.arguments, role "tool" results
   | 'openai-responses' // Responses API items: function_call / function_call_output
+  | 'codex' // Codex CLI rollouts, ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
+  | 'gemini' // Gemini CLI sessions, ~/.gemini/tmp/<project hash>/chats/session-*.json(l)
+  | 'ai-sdk' // Vercel AI SDK messages: ModelMessage tool-call/tool-result parts, UIMessage tool parts
   | 'live'; // the request/response pairs `theinference record --live` captures (src/record/live/)
 
 // A tool call as the agent made it: the name and input exactly as the model sent them.

@@ -45,7 +45,8 @@ describe('theinference record', () => {
     expect(exitCode).toBe(0);
     const lines = stdout.split('\n');
     expect(lines).toContain('  calls     6 seen, 2 mapped, 2 replayed, 2 kept in 1 case');
-    expect(lines).toContain('  redacted  2 user names');
+    // /tmp/claude-1000/-home-marco-projects-spotter/…: the home, dash-encoded as Claude Code names its task files.
+    expect(lines).toContain('  redacted  2 home directories');
     expect(lines).toContain('  fidelity  2 of 2 replayed calls reproduce the recording (100 %)');
     expect(lines).toContain(
       'added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json',
@@ -77,7 +78,7 @@ describe('theinference record', () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stdout).toContain('refused       cases/register-tools/recorded-tool-heavy.json');
     expect(refused.stderr).toBe(
-      'error: recorded-tool-heavy: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.',
+      'error: recorded-tool-heavy: a case of that name exists with other content; nothing was written. Re-run with --force to replace the set as a whole, or choose another --name.',
     );
     expect(await readFile(join(dir, CASE), 'utf8')).toBe(edited);
     const forced = await record(dir, '--force');
@@ -101,6 +102,38 @@ describe('theinference record', () => {
       expect(await readFile(join(course, file), 'utf8')).toBe(await readFile(join(fresh, file), 'utf8'));
     // Other options, another replay.
     expect((await record(course, '--max-calls', '1', '--dry-run')).stdout).not.toContain('  replay    reused');
+  });
+
+  it('with --verbose, lists each dropped call by tool and id, to find it in the transcript', async () => {
+    const { exitCode, stdout } = await record(await courseDir(), '--dry-run', '--verbose', '--divergences', 'all');
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^ {18}WebSearch toolu_\w+: not in the course's toolset: WebSearch$/m);
+    expect(stdout).toMatch(/^ {18}Bash toolu_\w+: Bash in the background$/m);
+  });
+
+  it('re-recorded with other options, replaces the set of cases of that name as a whole, only with --force', async () => {
+    const course = await courseDir();
+    expect((await record(course, '--max-calls', '1')).exitCode).toBe(0);
+    const listed = async () => (await readdir(join(course, 'cases', 'register-tools'))).sort();
+    expect(await listed()).toEqual(['recorded-tool-heavy-01.json', 'recorded-tool-heavy-02.json']);
+    // The same calls under one case now: the two old ones would be graded beside it.
+    const refused = await record(course);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stdout).toContain(
+      'refused       cases/register-tools/recorded-tool-heavy-01.json, snapshots/register-tools/recorded-tool-heavy-01.json (stale: this run does not make it again)',
+    );
+    expect(refused.stderr).toBe(
+      'error: recorded-tool-heavy-01, recorded-tool-heavy-02: stale, a case of the set this run replaces that it does not make again; nothing was written. Re-run with --force to replace the set as a whole (removing the stale ones), or choose another --name.',
+    );
+    expect(await listed()).toEqual(['recorded-tool-heavy-01.json', 'recorded-tool-heavy-02.json']);
+    const forced = await record(course, '--force');
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stdout).toContain('added         cases/register-tools/recorded-tool-heavy.json');
+    expect(forced.stdout).toContain(
+      'removed       cases/register-tools/recorded-tool-heavy-02.json, snapshots/register-tools/recorded-tool-heavy-02.json',
+    );
+    expect(await listed()).toEqual(['recorded-tool-heavy.json']);
+    expect((await readdir(join(course, 'snapshots', 'register-tools'))).sort()).toEqual(['recorded-tool-heavy.json']);
   });
 
   it('with --dry-run, prints the cases and the report and writes nothing', async () => {
@@ -128,7 +161,7 @@ describe('theinference record', () => {
     ],
     [
       ['--format', 'yaml'],
-      "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, live; got 'yaml'",
+      "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, ai-sdk, codex, gemini, live; got 'yaml'",
     ],
     [
       ['--redact', ''],

@@ -3,6 +3,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS } from '../../src/record/formats/detect-format.ts';
 import { importText, importTranscript } from '../../src/record/import-transcript.ts';
@@ -138,11 +139,20 @@ describe('lines that cannot be used are skipped and counted, the rest imported',
 
 describe('--format', () => {
   it('lists every format an unknown value could have meant', async () => {
-    expect(TRANSCRIPT_FORMATS).toEqual(['claude-code', 'anthropic', 'openai-chat', 'openai-responses', 'live']);
+    expect(TRANSCRIPT_FORMATS).toEqual([
+      'claude-code',
+      'anthropic',
+      'openai-chat',
+      'openai-responses',
+      'ai-sdk',
+      'codex',
+      'gemini',
+      'live',
+    ]);
     expect(await importTranscript(fixture('spotter/short.jsonl'), { format: 'claude' as TranscriptFormat })).toEqual({
       file: fixture('spotter/short.jsonl'),
       message:
-        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, live",
+        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, ai-sdk, codex, gemini, live",
     });
   });
 
@@ -192,5 +202,54 @@ describe('importText', () => {
     await mkdir(join(dir, 'same'), { recursive: true });
     const file = await write('same/tool_heavy.jsonl', heavy);
     expect(importText(heavy, file)).toEqual(await importTranscript(file));
+  });
+});
+
+describe('transcripts as people keep them', () => {
+  it('a gzip-compressed transcript imports as its uncompressed self', async () => {
+    await mkdir(join(dir, 'gz'), { recursive: true });
+    const plain = await write('gz/tool_heavy.jsonl', heavy);
+    const file = await write('tool_heavy.jsonl.gz', gzipSync(heavy));
+    const [fromGzip, fromPlain] = [imported(await importTranscript(file)), imported(await importTranscript(plain))];
+    expect(fromGzip.calls).toEqual(fromPlain.calls.map((c) => ({ ...c, file })));
+    expect(fromGzip.calls.length).toBeGreaterThan(0);
+  });
+
+  it('a gzip file cut short says it does not decompress, not that it is binary', async () => {
+    const whole = gzipSync(heavy);
+    const file = await write('cut.jsonl.gz', whole.subarray(0, Math.floor(whole.length / 2)));
+    const problem = await importTranscript(file);
+    expect(problem).toMatchObject({ file, message: expect.stringMatching(/^a gzip file that does not decompress/) });
+  });
+
+  it.each([
+    ['pretty-printed', 2],
+    ['on one line', undefined],
+  ])(
+    'a JSON array of Claude Code lines (%s, as viewers export a session) imports as the session',
+    async (_, indent) => {
+      const lines = heavy
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as unknown);
+      const file = await write('exported.json', JSON.stringify(lines, null, indent));
+      const plain = imported(importText(heavy, 'tool_heavy.jsonl'));
+      const array = imported(await importTranscript(file));
+      expect(array.format).toBe('claude-code');
+      expect(array.calls.map((c) => [c.id, c.name, c.input, c.result?.content])).toEqual(
+        plain.calls.map((c) => [c.id, c.name, c.input, c.result?.content]),
+      );
+    },
+  );
+
+  it('a JSON array of a Codex rollout’s lines imports as the rollout', async () => {
+    const rollout = await readFile(fixture('codex/rollout-shop.jsonl'), 'utf8');
+    const lines = rollout
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as unknown);
+    const array = imported(await importTranscript(await write('rollout.json', JSON.stringify(lines, null, 2))));
+    expect(array).toMatchObject({ format: 'codex', cwd: '/home/dana/work/shop' });
+    expect(array.calls).toHaveLength(8);
   });
 });

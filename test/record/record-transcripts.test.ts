@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
 import { importTranscript } from '../../src/record/import-transcript.ts';
 import { recordTranscripts, type RecordOutcome } from '../../src/record/record-transcripts.ts';
+import { unportable } from '../../src/record/replay/build-cases.ts';
 import type { TranscriptReport } from '../../src/record/record-types.ts';
 import type { ImportedTranscript } from '../../src/record/types.ts';
 import { REPO, useScratch } from '../grade/course-fixture.ts';
@@ -98,13 +99,20 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
   it("keeps the spotter session's file tools, its subagents' included, and drops the commands it cannot run here", () => {
     const spotter = report('spotter');
     expect(spotter.kept).toBeGreaterThanOrEqual(120);
-    expect(spotter.dropped['did not reproduce: Bash: a different exit code']).toBeGreaterThanOrEqual(50);
+    // mix, git and bd are not on a student's machine for sure: dropped before any replay.
+    for (const [name, at_least] of [
+      ['mix', 25],
+      ['git', 20],
+      ['bd', 15],
+    ] as const)
+      expect(spotter.dropped[unportable(name)], name).toBeGreaterThanOrEqual(at_least);
     expect(spotter.reproduced).toBe(spotter.kept);
   });
 
-  it('counts what it redacted: the home directory, the user name, e-mail addresses', () => {
+  it('counts what it redacted: the home directory (plain and dash-encoded), e-mail addresses', () => {
     expect(report('spotter').redactions['home directory']).toBeGreaterThan(0);
-    expect(report('heavy').redactions['user name']).toBeGreaterThan(0);
+    // /tmp/claude-1000/-home-marco-projects-spotter/tasks/…: the user's home as Claude Code encodes it.
+    expect(report('heavy').redactions['home directory']).toBe(2);
     expect(report('port').redactions['e-mail address']).toBeGreaterThan(0);
   });
 

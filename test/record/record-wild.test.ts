@@ -29,7 +29,7 @@ describe('a Windows session', () => {
       expect(reports[0]).toMatchObject({
         seen: 11,
         kept: 10,
-        dropped: { 'did not reproduce: Bash: different output': 1 },
+        dropped: { "Bash runs node, not one of the course's portable commands (docs/tools.md)": 1 },
       });
       const calls = cases[0]?.data.calls ?? [];
       expect(calls.map((c) => c.input.path ?? c.input.command)).toEqual([
@@ -45,6 +45,197 @@ describe('a Windows session', () => {
         'src/cart.ts',
       ]);
       expect(Object.keys(cases[0]?.data.files ?? {}).sort()).toEqual(['src/cart.ts', 'src/util/money.ts']);
+    },
+    WIDE,
+  );
+});
+
+describe('privacy', () => {
+  it(
+    'removes JWTs anywhere, URL credentials and the home in every encoding, and leaves what only looks like them',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/privacy.jsonl']);
+      expect(reports[0]).toMatchObject({ seen: 4, kept: 4 });
+      expect(reports[0]?.redactions).toMatchObject({ JWT: 2, 'GitHub token': 2, 'URL credentials': 4, 'user name': 2 });
+      const text = cases.map((c) => `${c.caseText}${c.snapshotText}`).join('');
+      for (const secret of [
+        'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9',
+        'hunter2-db',
+        'ghp_',
+        '/home/alex',
+        '-home-alex',
+        '%2Fhome%2Falex',
+        '\\/home\\/alex',
+        'alex@devbox',
+        'alex.doe@',
+      ])
+        expect(text).not.toContain(secret);
+      for (const kept of [
+        'alex/ent-221-login',
+        'alex/ent-230-refresh',
+        'git@github.com:acme/api.git',
+        'USER@EXAMPLE.COM',
+        'Bearer $TOKEN',
+        'Bearer YOUR_JWT_TOKEN',
+        'The Bearer scheme',
+      ])
+        expect(text).toContain(kept);
+      expect(text).toContain('postgresql://<redacted:credentials>@db.internal:5432/api');
+    },
+    WIDE,
+  );
+});
+
+describe('a call dropped because of what came before it', () => {
+  it(
+    'starts a new window at a call that reproduces from its own evidence, though nothing was kept before it',
+    async () => {
+      // A Grep showed the TODO line as it was; the user reworded it in an editor; the Read shows it reworded.
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/world-changed-first.jsonl']);
+      expect(reports[0]).toMatchObject({
+        seen: 3,
+        kept: 2,
+        dropped: { 'did not reproduce: Grep: different lines': 1 },
+      });
+      expect(cases.map((c) => c.data.calls.map((call) => call.tool))).toEqual([['Read', 'Edit']]);
+      expect(reports[0]?.droppedCalls).toEqual([
+        { id: expect.stringMatching(/^toolu_/), tool: 'Grep', reason: 'did not reproduce: Grep: different lines' },
+      ]);
+    },
+    WIDE,
+  );
+});
+
+describe("Claude Code's own refusals", () => {
+  it(
+    'are calls that never ran, like a rejected one: not replayed, no divergence',
+    async () => {
+      const { reports } = await recordFixtures(scratch, ['claude-code-2.1/refusals.jsonl']);
+      expect(reports[0]).toMatchObject({
+        seen: 5,
+        mapped: 3,
+        replayed: 3,
+        kept: 3,
+        reproduced: 3,
+        dropped: { 'never ran: refused by Claude Code': 2 },
+        divergences: [],
+      });
+    },
+    WIDE,
+  );
+});
+
+describe('a command that works only where the author works', () => {
+  it(
+    'drops `… | jq` as outside the portable commands, and keeps it with --bash keep',
+    async () => {
+      const portable = await recordFixtures(scratch, ['claude-code-2.1/jq-pipe.jsonl']);
+      expect(portable.reports[0]).toMatchObject({
+        seen: 3,
+        kept: 2,
+        replayed: 2,
+        dropped: { "Bash runs jq, not one of the course's portable commands (docs/tools.md)": 1 },
+      });
+      const kept = await recordFixtures(scratch, ['claude-code-2.1/jq-pipe.jsonl'], { bash: 'keep' });
+      expect(kept.reports[0]).toMatchObject({ seen: 3, kept: 3, dropped: {} });
+    },
+    WIDE,
+  );
+});
+
+describe('a Codex CLI rollout', () => {
+  it(
+    'imports shell, exec_command and apply_patch calls by call_id, and keeps the commands that reproduce',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['codex/rollout-shop.jsonl']);
+      expect(reports[0]).toMatchObject({
+        format: 'codex',
+        seen: 8,
+        kept: 5,
+        dropped: {
+          "Bash runs git, not one of the course's portable commands (docs/tools.md)": 1,
+          "not in the course's toolset: apply_patch": 1,
+          'Bash in the background': 1,
+        },
+      });
+      expect(cases.map((c) => c.data.calls.map((call) => call.input.command))).toEqual([
+        [
+          "printf 'Mon-Fri 9-18\\nSat 10-14\\n' > notes.txt",
+          'cat notes.txt',
+          'wc -l notes.txt',
+          'grep -c Sat notes.txt',
+          'cat missing.txt',
+        ],
+      ]);
+    },
+    WIDE,
+  );
+});
+
+describe('a Gemini CLI session', () => {
+  it.each(['gemini/session-2026-03-12T10-00-5e0c9a7b.json', 'gemini/session-2026-03-12T10-00-5e0c9a7b.jsonl'])(
+    '%s: keeps its file tools and commands that reproduce, in the directory its paths show',
+    async (file) => {
+      const { reports, cases } = await recordFixtures(scratch, [file]);
+      expect(reports[0]).toMatchObject({
+        format: 'gemini',
+        seen: 10,
+        kept: 7,
+        dropped: {
+          'never ran: cancelled by the user': 1,
+          "Bash runs npm, not one of the course's portable commands (docs/tools.md)": 1,
+          "search_file_content: Gemini's grouped search output is not compared with the course's grep": 1,
+        },
+      });
+      expect(
+        cases.flatMap((c) => c.data.calls.map((call) => [call.tool, call.input.path ?? call.input.command])),
+      ).toEqual([
+        ['Write', '<sandbox>/src/cart.ts'],
+        ['Read', '<sandbox>/src/cart.ts'],
+        ['Edit', '<sandbox>/src/cart.ts'],
+        ['glob', undefined],
+        ['Bash', 'wc -l src/cart.ts'],
+        ['Bash', 'cd <sandbox>/src && ls'],
+        ['Bash', 'cat notes.txt'],
+      ]);
+    },
+    WIDE,
+  );
+});
+
+describe("Claude Code's MultiEdit", () => {
+  it(
+    'is the sequence of Edits it applied, each checked against the file the edit before it left',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/multi-edit.jsonl']);
+      expect(reports[0]).toMatchObject({ seen: 4, kept: 4, dropped: {} });
+      expect(cases[0]?.data.calls.map((c) => [c.tool, c.input.old_str ?? null])).toEqual([
+        ['Write', null],
+        ['Edit', '0.2'],
+        ['Edit', 'net * 1.2'],
+        ['Read', null],
+      ]);
+      expect((cases[0]?.data.source as { tool_use_ids?: string[] } | undefined)?.tool_use_ids?.slice(1, 3)).toEqual([
+        'toolu_01MUe1f2a3b4c5d6e7f8a9b0#1',
+        'toolu_01MUe1f2a3b4c5d6e7f8a9b0#2',
+      ]);
+    },
+    WIDE,
+  );
+});
+
+describe('noisy cases', () => {
+  it(
+    'keeps a case that repeats an earlier one (the same calls from the same files) once, and says so',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-2.1/repeated-triple.jsonl'], {
+        maxCalls: 3,
+      });
+      expect(reports[0]).toMatchObject({ seen: 9, kept: 3 });
+      expect(reports[0]?.dropped).toMatchObject({
+        'case not written: the same calls from the same files as recorded-repeated-triple-01': 6,
+      });
+      expect(cases.map((c) => c.name)).toEqual(['recorded-repeated-triple-01']);
     },
     WIDE,
   );

@@ -1,7 +1,6 @@
 // The flags `theinference record` and `theinference record --live` share, checked in one place before any work
 // (for --live, before the agent starts, so a typo never costs a session), each error saying how to fix it.
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { HarnessError } from '../../errors.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
@@ -23,6 +22,8 @@ export type RecordFlags = {
   redact?: string[];
   dryRun?: boolean;
   force?: boolean;
+  verbose?: boolean;
+  divergences?: string;
   isolation?: IsolationMode;
   live?: boolean;
   workspace?: string;
@@ -76,12 +77,6 @@ export function redactPattern(source: string): RegExp {
       `--redact '${source}' matches empty text, so it would redact between every two characters: give a pattern for the text to remove, e.g. --redact 'acme-[0-9]+'`,
     );
   return pattern;
-}
-
-// The cases a --name would replace: `<name>.json` and `<name>-NN.json` in cases/<stage>/ of the course directory.
-export async function casesNamed(dir: string, stage: string, name: string): Promise<string[]> {
-  const names = await readdir(join(dir, 'cases', stage)).catch(() => [] as string[]);
-  return names.filter((n) => n === `${name}.json` || new RegExp(`^${name}-\\d{2,}\\.json$`).test(n)).sort();
 }
 
 // Whether a path is a directory.

@@ -12,7 +12,8 @@ import { HarnessError } from '../../errors.ts';
 import { recordLiveSession, type LiveSession } from '../../record/live/record-live-session.ts';
 import { DEFAULT_UPSTREAM, parseUpstream } from '../../record/live/start-proxy.ts';
 import { recordCommand } from './record.ts';
-import { badFlag, casesNamed, checkSharedFlags, isDirectory, type RecordFlags } from './record-flags.ts';
+import { casesOfSet } from '../../record/write/case-set.ts';
+import { badFlag, checkSharedFlags, isDirectory, type RecordFlags } from './record-flags.ts';
 import { write, type CommandIo, type Outcome } from './io.ts';
 
 // Records a live session into the course directory; 'misuse' (exit 2) for bad flags, an agent that never started
@@ -106,7 +107,7 @@ async function checkLiveFlags(flags: RecordFlags, io: CommandIo): Promise<LiveFl
   if (flags.format !== undefined) badFlag('--format is not for --live: the captured session has a format of its own');
   const { dir, sandbox } = await checkSharedFlags(flags, io);
   if (flags.name !== undefined && flags.force !== true && flags.dryRun !== true) {
-    const taken = await casesNamed(dir, flags.stage, flags.name);
+    const taken = (await casesOfSet(dir, flags.stage, flags.name)).map((n) => `${n}.json`);
     if (taken.length > 0)
       badFlag(
         `--name ${flags.name}: cases/${flags.stage}/${taken.join(', ')} exist${taken.length === 1 ? 's' : ''}; choose another --name, or add --force to replace what the session records`,

@@ -77,11 +77,13 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
   const ready = all
     .filter((d) => !failed.has(d.name))
     .map((d) => ({ name: d.name, data: d.data, results: [], snapshotText: snapshots.get(d.name) ?? '' }));
-  const written = await writeCases(ready, {
+  // No set is replaced as a whole: a loop case no recording makes again stays.
+  const { cases: written } = await writeCases(ready, {
     dir: shared.dir,
     stage: flags.stage,
     force: flags.force === true,
     dryRun: flags.dryRun === true,
+    sets: [],
   });
   const p = painter(useColor(io));
   const lines: string[] = [];

@@ -80,12 +80,26 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
       ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('')
       : '';
   const readNotes = notes.length === 0 ? '' : `${notes.join('\n')}\n\n`;
-  const report = renderReport(outcome.reports, outcome.cases, { stage: flags.stage, color: useColor(io) });
+  const report = renderReport(outcome.reports, outcome.cases, {
+    stage: flags.stage,
+    stale: outcome.stale,
+    color: useColor(io),
+    verbose: flags.verbose === true,
+    divergences: flags.divergences === 'all' ? 'all' : 'first',
+  });
   await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`);
   if (outcome.refused.length > 0) {
+    const differ = outcome.cases.filter((c) => c.status === 'refused').map((c) => c.name);
+    const stale = outcome.stale.filter((c) => c.status === 'refused').map((c) => c.name);
+    const why = [
+      ...(differ.length > 0 ? [`${differ.join(', ')}: a case of that name exists with other content`] : []),
+      ...(stale.length > 0
+        ? [`${stale.join(', ')}: stale, a case of the set this run replaces that it does not make again`]
+        : []),
+    ];
     throw new HarnessError(
       'BAD_FLAG',
-      `${outcome.refused.join(', ')}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`,
+      `${why.join('; ')}; nothing was written. Re-run with --force to replace the set as a whole${stale.length > 0 ? ' (removing the stale ones)' : ''}, or choose another --name.`,
     );
   }
   if (outcome.cases.length === 0) {

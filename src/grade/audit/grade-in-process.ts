@@ -43,7 +43,7 @@ export async function gradeInProcess(cases: GradedCase[], make: Make, driver: Dr
       outcome: { kind: 'results' as const, results: printed },
       output: '',
       durationMs: 0,
-      shared: false,
+      afterProbe: false,
     };
     results.push(judgeCase(c, snapshot, run));
   }

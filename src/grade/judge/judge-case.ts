@@ -55,7 +55,8 @@ function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure 
   // A crash loading the program, told by its output: also in a process's first case, which has no probe (but not
   // once a call has started: the program had loaded).
   const crashed = run.outcome.kind === 'exited' && run.outcome.code !== 0 && run.outcome.calling === undefined;
-  const hint = crashed && (run.outcome.beforeAnyCase === true || !run.shared) ? loadFailureHint(run.output) : undefined;
+  const hint =
+    crashed && (run.outcome.beforeAnyCase === true || !run.afterProbe) ? loadFailureHint(run.output) : undefined;
   const early = run.outcome.beforeAnyCase === true || hint !== undefined;
   const failure = outcomeFailure(c, snapshot, run, early);
   if (failure === undefined || !early) return failure;
@@ -77,7 +78,7 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
     case 'exited':
       return judgeOf(c).exited(c, o, early);
     case 'timeout':
-      return judgeOf(c).timeout(c, o, !run.shared, early);
+      return judgeOf(c).timeout(c, o, !run.afterProbe, early);
     case 'overflow':
       return {
         kind: 'bad-output',

@@ -16,8 +16,9 @@ import type { ProgramLine, ProgramResult } from './program-machine.ts';
 // A case as the pool knows it: a name to report and the case file whose object program.ts is given.
 export type BatchCase = { name: string; file: string };
 
-// One case's outcome, its share of the output, and whether something ran before it in the same process.
-export type CaseRun = { name: string; outcome: CaseOutcome; output: string; durationMs: number; shared: boolean };
+// One case's outcome, its share of the output, and whether it ran after the startup probe in the same process
+// (a failure there may be another case's doing; one that ran alone is its own).
+export type CaseRun = { name: string; outcome: CaseOutcome; output: string; durationMs: number; afterProbe: boolean };
 
 // How a batch ended: its process is gone (`rest`: the cases after one that broke it, to run again); or it handed
 // `rest` back while a slow case goes on (`lingering` settles once that case is reported and the process gone);
@@ -119,7 +120,7 @@ function onCaseLine(state: BatchState, line: ProgramLine): Step {
     ? { kind: 'results', results: parsed.results }
     : { kind: 'bad-line', reason: parsed.reason };
   const output = (k === 0 ? state.startupOutput : '') + line.output;
-  const run: CaseRun = { name: cases[k]!.name, outcome, output, durationMs: line.durationMs, shared: probe };
+  const run: CaseRun = { name: cases[k]!.name, outcome, output, durationMs: line.durationMs, afterProbe: probe };
   const loaded: BatchEffect[] = parsed.ok && !state.loaded ? [{ type: 'loaded' }] : [];
   const seen = { ...state, loaded: state.loaded || parsed.ok };
   if (k === state.last) {
@@ -183,7 +184,7 @@ function onEnded(state: BatchState, result: ProgramResult): Step {
       outcome: { ...end, ...calling },
       output: (judged === 0 ? state.startupOutput : '') + result.output,
       durationMs: result.durationMs,
-      shared: probe,
+      afterProbe: probe,
     },
   });
   return finish({ kind: 'ran', rest: from(judged + 1) });

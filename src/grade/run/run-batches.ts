@@ -16,7 +16,7 @@ export type { BatchCase, CaseOutcome, CaseRun };
 export const LINGERING_PER_JOB = 4;
 
 // What the pool runs, where, and who hears each case's outcome.
-export type PoolOptions = {
+export type BatchesOptions = {
   dir: string;
   // How program.ts runs the cases: the stage's driver mode (`dispatch` when absent).
   mode?: DriverMode;
@@ -46,7 +46,7 @@ export type PoolOptions = {
 };
 
 // Runs every case; resolves when all are reported (or the signal stopped the pool) and every process is gone.
-export async function runBatches(options: PoolOptions): Promise<void> {
+export async function runBatches(options: BatchesOptions): Promise<void> {
   const queue =
     options.alone === true
       ? options.cases.map((c) => [c])
@@ -75,7 +75,7 @@ export async function runBatches(options: PoolOptions): Promise<void> {
       outcome: end.outcome,
       output: end.output,
       durationMs: 0,
-      shared: false,
+      afterProbe: false,
     });
     if (loaded) {
       // Another process loaded the very same program: this one's failure is its own batch's.

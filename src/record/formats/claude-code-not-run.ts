@@ -8,6 +8,17 @@ const SIBLING = /Sibling tool call errored/;
 const HOOK_MESSAGE = /^(?:<tool_use_error>)?(?:PreToolUse:\S+ )?(?:\[[^\]]*\] )?hook (?:blocking )?error/i;
 const DENIED =
   /^(?:Claude requested permissions? to .* but you haven't granted it yet|Permission to use \S+ has been denied)/;
+// Claude Code's own refusals before the tool runs: a write to a file it has not read, or that changed since it was
+// read (its read-before-write guard), a read too large to hand back. The model's input never reached the tool.
+const REFUSED: [pattern: RegExp, why: string][] = [
+  [/File has not been read yet\. Read it first before writing to it/, 'the file was not read first'],
+  [
+    /File has been modified since read, either by the user or by a linter|File content has changed since it was last read/,
+    'the file changed since it was read',
+  ],
+  [/exceeds maximum allowed (?:size|tokens)/, 'the file is too large to read at once'],
+];
+
 // How a tool that did run reports its own failure: Bash's exit status, Claude Code's validation errors, a timeout.
 const TOOL_OWN_ERROR =
   /^(?:Exit code -?\d+|<tool_use_error>|InputValidationError|Command timed out|File does not exist|Error: )/;
@@ -20,6 +31,7 @@ export function notRunReason(content: string, preToolUseHookRan: boolean): strin
   if (cancelled !== null) return `cancelled: the parallel call ${cancelled[1] ?? ''} failed`;
   if (SIBLING.test(content)) return 'cancelled: a parallel call failed';
   if (DENIED.test(content)) return `denied by Claude Code's permission settings: ${preview(content)}`;
+  for (const [pattern, why] of REFUSED) if (pattern.test(content)) return `refused by Claude Code: ${why}`;
   if (HOOK_MESSAGE.test(content)) return `blocked by a PreToolUse hook: ${preview(content)}`;
   if (preToolUseHookRan && !TOOL_OWN_ERROR.test(content)) return `blocked by a PreToolUse hook: ${preview(content)}`;
   return undefined;

@@ -6,6 +6,7 @@ import type { Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
 import { leanDetails } from './claude-code-details.ts';
 import { notRunReason } from './claude-code-not-run.ts';
+import { expandMultiEdit } from './multi-edit.ts';
 import {
   arrayAt,
   contentText,
@@ -165,7 +166,7 @@ export function createClaudeCodeParser(file: string): LineParser {
         const reason = notRunReason(content, hookRan.has(id));
         if (reason !== undefined) book.markNotRun(id, reason);
       }
-      return { calls: book.finish(), skipped, ...facts.toParsed() };
+      return { calls: book.finish().flatMap(expandMultiEdit), skipped, ...facts.toParsed() };
     },
   };
 }

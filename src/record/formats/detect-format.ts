@@ -1,8 +1,11 @@
 // Which importer reads a file, decided from its first lines (or forced by --format). Four shapes of text carry the
-// formats: Claude Code's own JSONL, an SSE stream, JSONL of API values, one JSON document; plus the live capture.
+// formats: Claude Code's own JSONL, a Codex rollout, an SSE stream, JSONL of API values, one JSON document; plus
+// the live capture.
 import type { ImportProblem, TranscriptFormat } from '../types.ts';
 import { ANTHROPIC_EVENT_TYPES } from './anthropic-sse.ts';
 import { isClaudeCodeLine } from './claude-code.ts';
+import { isCodexLine } from './codex.ts';
+import { isGeminiRecord } from './gemini.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { isLiveCaptureLine } from './live.ts';
 import { isSseLine } from './sse-framer.ts';
@@ -13,10 +16,13 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'anthropic',
   'openai-chat',
   'openai-responses',
+  'ai-sdk',
+  'codex',
+  'gemini',
   'live',
 ];
 
-export type Shape = 'claude-code' | 'sse' | 'json-lines' | 'json-document' | 'live';
+export type Shape = 'claude-code' | 'codex' | 'gemini' | 'sse' | 'json-lines' | 'json-document' | 'live';
 
 export function isTranscriptFormat(value: unknown): value is TranscriptFormat {
   return typeof value === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(value);
@@ -37,10 +43,14 @@ export function detectShape(texts: string[]): Shape | undefined {
   for (const [i, text] of texts.entries()) {
     const parsed = parseJson(text);
     if (!parsed.ok || (!isObject(parsed.value) && !Array.isArray(parsed.value))) continue;
+    // A whole array on one line is a document: it may hold a line-based format's lines (json-array-lines.ts).
+    if (texts.length === 1 && Array.isArray(parsed.value)) return 'json-document';
     values += 1;
     if (i === 0) firstIsValue = true;
     if (isLiveCaptureLine(parsed.value)) return 'live';
     if (isClaudeCodeLine(parsed.value)) return 'claude-code';
+    if (isCodexLine(parsed.value)) return 'codex';
+    if (isGeminiRecord(parsed.value)) return texts.length === 1 ? 'json-document' : 'gemini';
     if (isObject(parsed.value) && typeof parsed.value.type === 'string' && ANTHROPIC_EVENT_TYPES.has(parsed.value.type))
       return 'sse';
   }
@@ -51,7 +61,8 @@ export function detectShape(texts: string[]): Shape | undefined {
 
 // The shape to read a file in when --format forced the format.
 export function shapeForFormat(format: TranscriptFormat, texts: string[]): Shape {
-  if (format === 'claude-code' || format === 'live') return format;
+  if (format === 'claude-code' || format === 'codex' || format === 'live') return format;
   const shape = detectShape(texts);
+  if (format === 'gemini') return shape === 'json-document' ? shape : 'gemini';
   return shape === 'sse' || shape === 'json-document' ? shape : 'json-lines';
 }

@@ -2,8 +2,9 @@
 // are `function_call_output` items naming the same `call_id`. Read from a request body (`input`), a response
 // (`output`), a bare array of items, one item, JSONL of these, and a stream of `response.*` events (a call's
 // arguments gathered from its deltas when the stream ends before the call is done).
-import type { Skip } from '../types.ts';
+import type { ImportedResult, Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
+import { codexResult } from './codex.ts';
 import {
   arrayAt,
   contentText,
@@ -17,12 +18,17 @@ import {
 import type { ParsedFile } from './parsed-file.ts';
 import type { ValueHandler } from './values.ts';
 
-const CALL_ITEMS = new Set(['function_call', 'function_call_output']);
+const CALL_ITEMS = new Set([
+  'function_call',
+  'function_call_output',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+]);
 // Items for tools the course has no counterpart for, or whose input is not JSON: counted, not imported.
 const OTHER_TOOL_ITEMS = new Set([
   'custom_tool_call',
-  'local_shell_call',
-  'shell_call',
   'apply_patch_call',
   'computer_call',
   'web_search_call',
@@ -103,6 +109,23 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
       if (callId === undefined)
         skipped.push({ file, line: at.line, reason: 'a function_call_output item without a call_id' });
       else book.addResult(callId, { content: contentText(item.output), isError: false, line: at.line }, file);
+    } else if (item.type === 'local_shell_call' || item.type === 'shell_call') {
+      // Built-in shell tools: `local_shell_call` runs `action.command` (an argv, as Codex's local_shell: the name
+      // map-codex.ts reads), `shell_call` runs `action.commands`, one after another (one is a bash call).
+      const action = objectAt(item, 'action') ?? {};
+      const commands = arrayAt(action, 'commands');
+      const [name, input] =
+        item.type === 'local_shell_call'
+          ? ['local_shell', action]
+          : commands?.length === 1 && typeof commands[0] === 'string'
+            ? ['bash', { command: commands[0] }]
+            : ['shell_call', action];
+      addCall(callId, name, { input }, at);
+    } else if (item.type === 'local_shell_call_output') {
+      const id = callId ?? stringAt(item, 'id');
+      if (id !== undefined) book.addResult(id, codexResult(item.output, at.line), file);
+    } else if (item.type === 'shell_call_output') {
+      if (callId !== undefined) book.addResult(callId, shellCallResult(item.output, at.line), file);
     } else if (OTHER_TOOL_ITEMS.has(item.type)) {
       skipped.push({
         file,
@@ -162,5 +185,20 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
       pending.clear();
       return { calls: book.finish(), skipped };
     },
+  };
+}
+
+// A shell_call's output: per command `{stdout, stderr, outcome: {type: "exit", exit_code} | {type: "timeout"}}`,
+// read as one command's (a call of several commands is not replayed).
+function shellCallResult(output: unknown, line: number): ImportedResult {
+  const runs = Array.isArray(output) ? output.filter(isObject) : [];
+  const content = runs.map((r) => `${stringAt(r, 'stdout') ?? ''}${stringAt(r, 'stderr') ?? ''}`).join('');
+  const outcome = runs.at(-1) === undefined ? undefined : objectAt(runs.at(-1) as JsonObject, 'outcome');
+  const code = outcome?.type === 'exit' && typeof outcome.exit_code === 'number' ? outcome.exit_code : undefined;
+  return {
+    content,
+    isError: code === undefined || code !== 0,
+    ...(code !== undefined ? { details: { exit_code: code } } : {}),
+    line,
   };
 }

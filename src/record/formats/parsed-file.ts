@@ -1,6 +1,7 @@
 // What an importer makes of one file, before the files of a transcript are put together, and the interface every
 // line-based importer shares: fed one line at a time (from a file stream or from text), asked for the result once.
 import type { ImportedCall, ImportedTranscript, ImportProblem, Skip } from '../types.ts';
+import { isObject, parseJson } from './json-values.ts';
 import type { Line } from './read-lines.ts';
 
 export type ParsedFile = {
@@ -56,6 +57,22 @@ export class SessionFacts {
       ...(this.endedAt !== undefined ? { endedAt: this.endedAt } : {}),
     };
   }
+}
+
+// A JSONL line's object: undefined for a blank line, a value that is no object, or a line that cannot be used
+// (over the limit, not JSON), which is skipped with its reason.
+export function lineObject(file: string, entry: Line, skipped: Skip[]): Record<string, unknown> | undefined {
+  if ('tooLong' in entry) {
+    skipped.push(tooLongSkip(file, entry));
+    return undefined;
+  }
+  if (entry.text.trim() === '') return undefined;
+  const parsed = parseJson(entry.text);
+  if (!parsed.ok) {
+    skipped.push({ file, line: entry.line, reason: `not valid JSON (${parsed.error})` });
+    return undefined;
+  }
+  return isObject(parsed.value) ? parsed.value : undefined;
 }
 
 // The skip for a line over the length limit.

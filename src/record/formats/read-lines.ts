@@ -1,7 +1,9 @@
 // A transcript as a stream of lines, from a file or from text in memory, with the same limits either way: a file
 // is never read into one string (transcripts reach hundreds of megabytes), and one line is held only up to a limit.
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TextDecoder } from 'node:util';
+import { createGunzip } from 'node:zlib';
 
 // One line of a transcript (1-based), or the fact that it was longer than the limit (its text is not kept).
 export type Line = { line: number; text: string } | { line: number; tooLong: number };
@@ -23,8 +25,27 @@ export function looksBinary(start: Uint8Array | string): boolean {
   return start.subarray(0, BINARY_PROBE_BYTES).includes(0);
 }
 
-// The first bytes of a file, for the binary check, without reading the rest.
+// Whether bytes start as gzip does (RFC 1952's magic number): such a file is read through gunzip.
+export function isGzip(start: Uint8Array): boolean {
+  return start[0] === 0x1f && start[1] === 0x8b;
+}
+
+// The first bytes of a file, for the binary check, without reading the rest; of a gzip file, the first bytes
+// it decompresses to.
 export async function readStart(file: string): Promise<Uint8Array> {
+  const raw = await readRawStart(file);
+  if (!isGzip(raw)) return raw;
+  const parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const chunk of chunksOf(file, true)) {
+    parts.push(chunk.slice(0, BINARY_PROBE_BYTES - held));
+    held += parts.at(-1)?.length ?? 0;
+    if (held >= BINARY_PROBE_BYTES) break;
+  }
+  return Buffer.concat(parts);
+}
+
+async function readRawStart(file: string): Promise<Uint8Array> {
   const handle = await open(file, 'r');
   try {
     const buffer = new Uint8Array(BINARY_PROBE_BYTES);
@@ -39,7 +60,7 @@ export async function readStart(file: string): Promise<Uint8Array> {
 // a byte order mark is dropped.
 export async function* linesOfFile(file: string, limits: LineLimits = {}): AsyncGenerator<Line> {
   const max = limits.maxLineBytes ?? MAX_LINE_BYTES;
-  const handle = await open(file, 'r');
+  const gzip = isGzip(await readRawStart(file));
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let parts: Uint8Array[] = [];
   let held = 0;
@@ -68,21 +89,41 @@ export async function* linesOfFile(file: string, limits: LineLimits = {}): Async
       held += bytes.length;
     }
   };
+  for await (const bytes of chunksOf(file, gzip)) {
+    let from = 0;
+    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, from)) {
+      hold(bytes.subarray(from, at));
+      yield take();
+      from = at + 1;
+    }
+    hold(bytes.subarray(from));
+  }
+  if (held > 0 || overflow > 0) yield take();
+}
+
+// A file's bytes in chunks of up to 1 MiB (a chunk is valid until the next is asked for), decompressed when
+// `gzip`. A gzip stream that does not decompress throws its zlib error (code Z_…).
+async function* chunksOf(file: string, gzip: boolean): AsyncGenerator<Uint8Array> {
+  if (gzip) {
+    const source = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+    const gunzip = createGunzip({ chunkSize: 64 * 1024 });
+    source.on('error', (error) => gunzip.destroy(error));
+    try {
+      for await (const chunk of source.pipe(gunzip)) yield chunk as Buffer;
+    } finally {
+      source.destroy();
+      gunzip.destroy();
+    }
+    return;
+  }
+  const handle = await open(file, 'r');
   try {
     const chunk = new Uint8Array(CHUNK_BYTES);
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
       if (bytesRead === 0) break;
-      const bytes = chunk.subarray(0, bytesRead);
-      let from = 0;
-      for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, from)) {
-        hold(bytes.subarray(from, at));
-        yield take();
-        from = at + 1;
-      }
-      hold(bytes.subarray(from));
+      yield chunk.subarray(0, bytesRead);
     }
-    if (held > 0 || overflow > 0) yield take();
   } finally {
     await handle.close();
   }

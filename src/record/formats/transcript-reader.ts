@@ -2,7 +2,10 @@
 // held until the shape is clear (at most a few), then streamed through.
 import type { ImportProblem, TranscriptFormat } from '../types.ts';
 import { createClaudeCodeParser } from './claude-code.ts';
+import { createCodexParser } from './codex.ts';
+import { createGeminiParser } from './gemini.ts';
 import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
+import { createDocumentParser } from './json-array-lines.ts';
 import { createLiveParser } from './live.ts';
 import { LOOKED_FOR } from './looked-for.ts';
 import type { LineParser, ParsedFile } from './parsed-file.ts';
@@ -86,13 +89,22 @@ export class TranscriptReader {
 
   private parserFor(shape: Shape): LineParser {
     const forcedValues =
-      this.forced === 'anthropic' || this.forced === 'openai-chat' || this.forced === 'openai-responses'
+      this.forced === 'anthropic' ||
+      this.forced === 'openai-chat' ||
+      this.forced === 'openai-responses' ||
+      this.forced === 'ai-sdk'
         ? (this.forced as ValueFormat)
         : undefined;
     switch (shape) {
       case 'claude-code':
         this.format = 'claude-code';
         return createClaudeCodeParser(this.file);
+      case 'codex':
+        this.format = 'codex';
+        return createCodexParser(this.file);
+      case 'gemini':
+        this.format = 'gemini';
+        return createGeminiParser(this.file);
       case 'live':
         this.format = 'live';
         return createLiveParser(this.file);
@@ -100,9 +112,20 @@ export class TranscriptReader {
         this.values = createSseParser(this.file, forcedValues);
         return this.values;
       case 'json-lines':
-      case 'json-document':
-        this.values = createValuesParser(this.file, shape === 'json-lines' ? 'lines' : 'document', forcedValues);
+        this.values = createValuesParser(this.file, 'lines', forcedValues);
         return this.values;
+      case 'json-document':
+        if (forcedValues !== undefined) {
+          this.values = createValuesParser(this.file, 'document', forcedValues);
+          return this.values;
+        }
+        return createDocumentParser(
+          () => {
+            this.values = createValuesParser(this.file, 'document');
+            return this.values;
+          },
+          (lines) => this.parserFor(lines),
+        );
     }
   }
 }

@@ -2,15 +2,17 @@
 // arrays, either one per line (JSONL) or one (pretty-printed) document. Which API they speak is decided from the
 // first value that shows it (tool_use blocks, tool_calls, function_call items), unless --format forced one.
 import type { Skip } from '../types.ts';
+import { createAiSdkValues, looksAiSdk } from './ai-sdk.ts';
 import { createAnthropicValues, looksAnthropic } from './anthropic.ts';
 import { LOOKED_FOR } from './looked-for.ts';
+import { recogniseUnsupported } from './unsupported-formats.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { createOpenAiChatValues, looksOpenAiChat } from './openai-chat.ts';
 import { createOpenAiResponsesValues, looksOpenAiResponses } from './openai-responses.ts';
 import { type LineParser, type ParsedFile, tooLongSkip } from './parsed-file.ts';
 import type { Line } from './read-lines.ts';
 
-export type ValueFormat = 'anthropic' | 'openai-chat' | 'openai-responses';
+export type ValueFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk';
 
 // Reads one API's values into one transcript.
 export type ValueHandler = { value(value: unknown, line: number): void; finish(): ParsedFile };
@@ -20,6 +22,7 @@ export const HANDLERS: Record<ValueFormat, (file: string) => ValueHandler> = {
   anthropic: createAnthropicValues,
   'openai-chat': createOpenAiChatValues,
   'openai-responses': createOpenAiResponsesValues,
+  'ai-sdk': createAiSdkValues,
 };
 
 // A document is parsed whole, so it is capped; a larger transcript must come as JSONL.
@@ -30,6 +33,8 @@ const MAX_UNDECIDED = 10_000;
 // Which API a value speaks, when it shows it.
 export function classifyValue(value: unknown): ValueFormat | undefined {
   if (looksAnthropic(value)) return 'anthropic';
+  // Before Chat Completions: an AI SDK tool message has `role: "tool"` too.
+  if (looksAiSdk(value)) return 'ai-sdk';
   if (looksOpenAiChat(value)) return 'openai-chat';
   if (looksOpenAiResponses(value)) return 'openai-responses';
   return undefined;
@@ -109,6 +114,8 @@ export function createValuesParser(file: string, mode: 'lines' | 'document', for
         take(parsed.value, 1);
       }
       if (handler === undefined) {
+        const known = undecided.map((u) => recogniseUnsupported(u.value)).find((m) => m !== undefined);
+        if (known !== undefined) return { calls: [], skipped, problem: { file, message: known } };
         const count = undecided.length;
         return {
           calls: [],

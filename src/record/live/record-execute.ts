@@ -137,7 +137,8 @@ export async function recordExecute<E extends AnyExecute>(
         .filter((w) => w !== undefined)
         .map((w) => `warning: ${w}\n`);
       const report =
-        warnings.join('') + renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false });
+        warnings.join('') +
+        renderReport(outcome.reports, outcome.cases, { stage: options.stage, color: false, stale: outcome.stale });
       return { cases: outcome.cases, refused: outcome.refused, report };
     })());
 

@@ -3,7 +3,7 @@
 // shaped like a known API key inside a body. Bodies arrive in chunks, so the text redactor holds back the tail of a
 // chunk that could be the start of a key until the next chunk says where it ends.
 
-import { keyPattern } from '../map/key-shapes.ts';
+import { KEY_CHAR, keyPattern } from '../map/key-shapes.ts';
 
 // What stands in for a removed value.
 export const REDACTED = '[redacted]';
@@ -15,7 +15,7 @@ const SECRET_HEADER = /auth|key|token|secret|cookie|session|password|credential|
 // Query parameters that carry a key (`?key=…`, `?api_key=…`, `?access_token=…`).
 const SECRET_PARAM = /^(key|api[-_]?key|access[-_]?token|token|secret|password|sig|signature)$/i;
 
-// Keys by their known shapes (Anthropic, OpenAI, GitHub, AWS, Slack: ../key-shapes.ts, the case redactor's too).
+// Keys by their known shapes (Anthropic, OpenAI, GitHub, AWS, Slack, JWTs: ../key-shapes.ts, the case redactor's too).
 const KEY = keyPattern();
 
 // A trailing run of token characters longer than this is released even if unfinished: no key is this long, and
@@ -79,11 +79,9 @@ export function streamRedactor(): StreamRedactor {
 // try every start position: quadratic on a long run of them).
 function tokenTail(text: string): number {
   let n = 0;
-  while (n <= MAX_HELD && n < text.length && TOKEN_CHAR.test(text[text.length - 1 - n] as string)) n++;
+  while (n <= MAX_HELD && n < text.length && KEY_CHAR.test(text[text.length - 1 - n] as string)) n++;
   return n;
 }
-
-const TOKEN_CHAR = /[A-Za-z0-9_-]/;
 
 function decodeSafely(text: string): string {
   try {

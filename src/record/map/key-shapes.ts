@@ -1,6 +1,12 @@
-// API keys and tokens known by their shape: one list for the case redactor (redact.ts) and the live proxy's
-// capture (live/redact-secrets.ts), so a key either would remove, both remove. Each is a run of token characters
-// after a word boundary, which is what lets the proxy redact a stream chunk by chunk.
+// Secrets and addresses known by their shape, in one place: the case redactor (redact.ts), its last leak check, the
+// live proxy's capture (live/redact-secrets.ts) and whoever else redacts text (`theinference redact`) use these, so
+// a secret any of them would remove, all remove.
+//
+// KEY_SHAPES are runs of token characters after a word boundary (API keys, tokens, JWTs), which is what lets the
+// proxy redact a stream chunk by chunk. SECRET_SHAPES are the rules for whole texts: a private-key block, the key
+// shapes, an AWS secret after its name, the credentials in a URL, a bearer token that looks like one, an e-mail
+// address that is not already fake. A rule's `replace` decides per match, and may keep it: what only looks like a
+// secret from afar (`Bearer <token>`, `Bearer $TOKEN`, `git@github.com:org/repo`) stays as it is.
 export type KeyShape = { kind: string; label: string; source: string };
 
 export const KEY_SHAPES: readonly KeyShape[] = [
@@ -13,10 +19,77 @@ export const KEY_SHAPES: readonly KeyShape[] = [
   },
   { kind: 'AWS key', label: 'aws-key', source: '(?:AKIA|ASIA)[0-9A-Z]{16}\\b' },
   { kind: 'Slack token', label: 'slack-token', source: 'xox[abposr]-[A-Za-z0-9-]{10,}' },
+  // A JSON Web Token: base64url header and payload, both JSON objects (`{"` is `eyJ`), and a signature.
+  { kind: 'JWT', label: 'jwt', source: 'eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*' },
 ];
+
+// The characters a streamed key may be made of: a stream chunk ending in a run of them may be cut mid-key.
+export const KEY_CHAR = /[A-Za-z0-9_.-]/;
 
 // A global regex for one shape, or (without `shape`) for any of them.
 export function keyPattern(shape?: KeyShape): RegExp {
   const source = shape === undefined ? `(?:${KEY_SHAPES.map((k) => k.source).join('|')})` : shape.source;
   return new RegExp(`\\b${source}`, 'g');
 }
+
+// A rule for a whole text: what it finds, and what a match becomes (undefined: the match stays).
+export type SecretShape = {
+  kind: string;
+  pattern: RegExp;
+  replace: (match: string, groups: string[]) => string | undefined;
+};
+
+// Words no real token holds: what documentation and examples put where a token goes.
+const PLACEHOLDER = /your|token|here|example|placeholder|xxxx|redacted|changeme|dummy|sample|secret|insert|replace/i;
+
+// Whether a bearer credential looks like a real one: random-looking (a digit and a letter, or both cases of
+// letters), and no placeholder word. `Bearer scheme`, `Bearer YOUR_JWT_TOKEN` and `Bearer abc` are prose.
+export function looksLikeToken(token: string): boolean {
+  if (PLACEHOLDER.test(token)) return false;
+  const digit = /[0-9]/.test(token);
+  const lower = /[a-z]/.test(token);
+  const upper = /[A-Z]/.test(token);
+  return (digit && (lower || upper)) || (lower && upper && token.length >= 24);
+}
+
+// Local parts that name no person: a forge's SSH user, a no-reply sender.
+const IMPERSONAL = /^(?:git|no-?reply)$/i;
+
+export const SECRET_SHAPES: readonly SecretShape[] = [
+  {
+    kind: 'private key',
+    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g,
+    replace: () => '<redacted:private-key>',
+  },
+  ...KEY_SHAPES.map((shape) => ({
+    kind: shape.kind,
+    pattern: keyPattern(shape),
+    replace: () => `<redacted:${shape.label}>`,
+  })),
+  {
+    kind: 'AWS key',
+    pattern: /(aws_secret_access_key["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
+    replace: (_, [name = '']) => `${name}<redacted:aws-secret>`,
+  },
+  {
+    // `postgresql://user:pass@host`, `https://user:token@github.com/…`: the user and password, before the e-mail
+    // rule reads `pass@host.com` as an address.
+    kind: 'URL credentials',
+    pattern: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/:@"'<>`]+):([^\s/@"'<>`]*)@/gi,
+    replace: (_, [scheme = '']) => `${scheme}<redacted:credentials>@`,
+  },
+  {
+    kind: 'bearer token',
+    pattern: /\b(Bearer\s+)(?!<redacted)([A-Za-z0-9._~+/-]{16,}=*)/g,
+    replace: (_, [prefix = '', token = '']) => (looksLikeToken(token) ? `${prefix}<redacted:bearer-token>` : undefined),
+  },
+  {
+    kind: 'e-mail address',
+    // The local part starts where no address character precedes it (else every position of a long run of letters
+    // would start a match that fails at its end: quadratic). Addresses at the reserved example and test domains, in
+    // any case, are fake already, and what the others become; `git@github.com:org/repo` is a git remote.
+    pattern:
+      /(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+)@(?![A-Za-z0-9-]*\.?example\.(?:com|org|net)\b)(?:[A-Za-z0-9-]+\.)+(?!invalid\b|test\b|localhost\b)[A-Za-z]{2,}\b(?!:[\w~])/gi,
+    replace: (_, [local = '']) => (IMPERSONAL.test(local) ? undefined : 'user@example.com'),
+  },
+];

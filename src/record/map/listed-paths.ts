@@ -8,8 +8,11 @@ import { sandboxRelative } from './call-input.ts';
 // A listing: the files named, and for grep's content mode the lines shown per file (number -> text).
 export type Listing = { files: string[]; lines: Map<string, Map<number, string>>; texts: string[] };
 
-const NOTHING = /^(No files found|No matches found|Found 0 files?)$/;
-const NOISE = /^(Found \d+ files?|\[Showing results with pagination.*\]|\(Results are truncated.*\))$/;
+// Gemini CLI heads a listing with `Found 2 file(s) matching "*.ts" within /p, sorted by modification time…:`, and
+// says `No files found matching pattern "x" within /p` for none.
+const NOTHING = /^(No files found|No matches found|Found 0 files?|No files found matching .*)$/;
+const NOISE =
+  /^(Found \d+ files?|Found \d+ file\(s\) matching .*:|\[Showing results with pagination.*\]|\(Results are truncated.*\))$/;
 
 type ListCheck = Extract<CheckSpec, { kind: 'glob' | 'grep' }>;
 

@@ -1,12 +1,15 @@
 // A recorded tool call in the course's vocabulary: Claude Code's tools (`Read {file_path, offset, limit}`, `Write`,
 // `Edit`, `Glob`, `Grep`, `Bash`), Anthropic's text-editor tool (`str_replace_based_edit_tool {command, …}`), the
-// lesson's own agent (`read_file`, `write_file`, `edit_file`, `bash`) and the course's names as they are. The
+// lesson's own agent (`read_file`, `write_file`, `edit_file`, `bash`), Codex's shell tools (map-codex.ts), Gemini
+// CLI's tools (map-gemini.ts) and the course's names as they are. The
 // original name and keys are kept for the case's `source`. Tools the course lacks, and inputs it cannot express,
 // are dropped with a reason the report counts.
 import type { Call } from '../../course/types.ts';
 import type { ImportedCall } from '../types.ts';
 import type { CheckSpec, MappedCall } from '../record-types.ts';
 import { asRecord, defaultPath, keep, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
+import { mapCodexShell } from './map-codex.ts';
+import { mapGeminiCall } from './map-gemini.ts';
 import { mapGrep } from './map-grep.ts';
 import { viewRangeFor } from './read-range.ts';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
@@ -64,6 +67,11 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
     case 'Bash':
     case 'bash':
       return mapBash(name, input, context);
+    case 'shell':
+    case 'exec_command':
+    case 'local_shell':
+    case 'exec':
+      return mapCodexShell(imported, input, context);
     case 'view':
       return keep(name, input, { kind: 'view' });
     case 'create':
@@ -76,9 +84,14 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
     case 'str_replace_editor':
       return mapTextEditor(name, input);
     case 'read_file':
-      return mapReadFile(imported, input);
+      return 'path' in input ? mapReadFile(imported, input) : mapGeminiCall(imported, input, context);
     case 'write_file':
-      return rename('Write', input, { path: 'path', content: 'file_text' }, { kind: 'write' });
+      return rename('Write', input, { path: 'path', file_path: 'path', content: 'file_text' }, { kind: 'write' });
+    case 'replace':
+    case 'run_shell_command':
+    case 'search_file_content':
+    case 'grep_search':
+      return mapGeminiCall(imported, input, context);
     case 'edit_file':
       return rename('Edit', input, { path: 'path', old_text: 'old_str', new_text: 'new_str' }, { kind: 'edit' });
     default:
@@ -138,7 +151,9 @@ function mapGlob(imported: ImportedCall, input: Record<string, unknown>, context
   if (details?.truncated === true || /\(Results are truncated/.test(imported.result?.content ?? '')) {
     return { drop: 'Glob result truncated by the agent' };
   }
-  const mapping = rename(imported.name, input, { pattern: 'pattern', path: 'path' }, { kind: 'glob', base: '' });
+  // Gemini CLI's glob names its directory `dir_path` (`path` before 0.5).
+  const keys = { pattern: 'pattern', path: 'path', dir_path: 'path' };
+  const mapping = rename(imported.name, input, keys, { kind: 'glob', base: '' });
   const path = defaultPath(mapping.call.input, context);
   mapping.check = { kind: 'glob', base: path };
   return mapping;

@@ -1,111 +1,170 @@
-// Privacy: what is removed from every string before a case is written, and how often. API keys and tokens
-// (Anthropic, OpenAI, GitHub, AWS, Slack, bearer, private-key blocks), e-mail addresses, the recording machine's
-// home directory and user name, and the author's own --redact patterns. The same redaction applies to a call's
-// input, to its recorded result and to the evidence seeds come from, so a redacted case still replays as recorded.
-import { KEY_SHAPES, keyPattern } from './key-shapes.ts';
-
-// A redaction rule: what it finds and what it puts in its place (`$1` keeps a prefix such as `Bearer `).
-type Rule = { kind: string; pattern: RegExp; replacement: string };
-
-// The rules that need no knowledge of the machine, most specific first (a key inside a bearer header is a key).
-const FIXED: Rule[] = [
-  {
-    kind: 'private key',
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g,
-    replacement: '<redacted:private-key>',
-  },
-  ...KEY_SHAPES.map((shape) => ({
-    kind: shape.kind,
-    pattern: keyPattern(shape),
-    replacement: `<redacted:${shape.label}>`,
-  })),
-  {
-    kind: 'AWS key',
-    pattern: /(aws_secret_access_key["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
-    replacement: '$1<redacted:aws-secret>',
-  },
-  {
-    kind: 'bearer token',
-    pattern: /\b(Bearer\s+)(?!<redacted)[A-Za-z0-9._~+/-]{16,}=*/g,
-    replacement: '$1<redacted:bearer-token>',
-  },
-  {
-    kind: 'e-mail address',
-    // Addresses at the reserved example and test domains are fake already, and what the others become. The local
-    // part starts where no address character precedes it: else every position of a long run of letters (a minified
-    // line) would start a match that fails at its end, quadratic in the run.
-    pattern:
-      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@(?![A-Za-z0-9-]*\.?example\.(?:com|org|net)\b)(?:[A-Za-z0-9-]+\.)+(?!invalid\b|test\b|localhost\b)[A-Za-z]{2,}\b/g,
-    replacement: 'user@example.com',
-  },
-];
+// Privacy: what is removed from every string before a case is written, and how often. The shapes of secrets and
+// addresses (key-shapes.ts), then what the recording machine is known by (learned from the transcript's paths and
+// the machine running `record`): its home directory in every encoding it takes in text, and its user name where it
+// names the machine (in a path, a prompt, `user@host`, `USER=`), never as a bare word (a branch `alex/fix-1` is
+// the author's work, not the machine). Then the author's own --redact patterns. The same redaction applies to a
+// call's input, its recorded result and the evidence seeds come from, so a redacted case still replays as recorded.
+//
+// `redact(text, sources)` is a pure function of the text, the patterns and the learned facts; `makeRedactor` is
+// the same with a tally, as the report counts it.
+import { SECRET_SHAPES, type SecretShape } from './key-shapes.ts';
+import { dashEncoded, isWindowsPath, windowsSpellings } from './windows-paths.ts';
 
 // User names that identify nobody: a default account, or a placeholder someone already put in.
 const GENERIC_USERS = new Set(['root', 'user', 'users', 'admin', 'runner', 'ubuntu', 'node', 'app', 'home', 'me']);
 
-// What stands in for the recording machine's home directory.
+// What stands in for the recording machine's home directory (a Windows one keeps its drive: `C:\Users\user`).
 export const REDACTED_HOME = '/home/user';
 // What stands in for its user name.
 export const REDACTED_USER = 'user';
 
+// Who recorded (read off the transcript's paths or given by the caller) and the author's own patterns.
+export type RedactionSources = { users: string[]; homes: string[]; patterns: RegExp[] };
+
 // A redactor and its tally: how many times each kind was removed.
 export type Redactor = { text: (s: string) => string; counts: Record<string, number> };
 
-// Who recorded (read off the transcript's paths or given by the live recorder) and the author's own patterns.
-export type RedactionSources = { users: string[]; homes: string[]; patterns: RegExp[] };
+// The text with every rule applied, and how many times each kind was removed.
+export function redact(text: string, sources: RedactionSources): { text: string; counts: Record<string, number> } {
+  const counts: Record<string, number> = {};
+  return { text: apply(text, rulesFor(sources), counts), counts };
+}
 
-// A redactor for one transcript.
+// A redactor for one transcript: `redact` with its rules made once and a running tally.
 export function makeRedactor(sources: RedactionSources): Redactor {
-  const rules = [...FIXED];
-  const homes = [...new Set(sources.homes.filter((h) => h.length > 1 && h !== REDACTED_HOME))].sort(
-    (a, b) => b.length - a.length,
-  );
-  if (homes.length > 0) {
+  const rules = rulesFor(sources);
+  const counts: Record<string, number> = {};
+  return { text: (s) => apply(s, rules, counts), counts };
+}
+
+function apply(text: string, rules: SecretShape[], counts: Record<string, number>): string {
+  let out = text;
+  for (const rule of rules) {
+    rule.pattern.lastIndex = 0;
+    if (!rule.pattern.test(out)) continue;
+    rule.pattern.lastIndex = 0;
+    out = out.replace(rule.pattern, (...args: unknown[]) => {
+      const match = args[0] as string;
+      // An empty match (a pattern such as `x*` between two characters) has nothing to remove.
+      if (match === '') return '';
+      const groups = args.slice(1, -2).filter((g) => typeof g === 'string' || g === undefined) as string[];
+      const replaced = rule.replace(match, groups);
+      if (replaced === undefined) return match;
+      counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
+      return replaced;
+    });
+  }
+  return out;
+}
+
+// Every rule for these sources, the shapes first (a key inside a bearer header is a key), the machine's names
+// before the author's patterns.
+function rulesFor(sources: RedactionSources): SecretShape[] {
+  const rules: SecretShape[] = [...SECRET_SHAPES];
+  for (const home of machineHomes(sources.homes)) {
+    const spellings = homeSpellings(home);
+    const instead = new Map(spellings.map(([from, to]) => [foldCase(home, from), to]));
     rules.push({
       kind: 'home directory',
-      pattern: new RegExp(`(?:${homes.map(escape).join('|')})(?![\\w.-])`, 'g'),
-      replacement: REDACTED_HOME,
+      pattern: homePattern(home, 'g'),
+      replace: (match) => instead.get(foldCase(home, match)) ?? REDACTED_HOME,
     });
   }
-  for (const user of new Set(sources.users)) {
-    if (user.length < 3 || GENERIC_USERS.has(user.toLowerCase()) || !/^[\w.-]+$/.test(user)) continue;
-    rules.push({
-      kind: 'user name',
-      pattern: new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(user)}(?![A-Za-z0-9])`, 'gi'),
-      replacement: REDACTED_USER,
-    });
-  }
+  for (const user of machineUsers(sources.users))
+    rules.push({ kind: 'user name', pattern: userPattern(user, 'gi'), replace: (match) => userReplaced(match, user) });
   for (const pattern of sources.patterns) {
     const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
     rules.push({
       kind: `--redact ${pattern.source}`,
       pattern: new RegExp(pattern.source, flags),
-      replacement: '<redacted>',
+      replace: () => '<redacted>',
     });
   }
-  const counts: Record<string, number> = {};
-  const text = (s: string): string => {
-    let out = s;
-    for (const rule of rules) {
-      rule.pattern.lastIndex = 0;
-      if (!rule.pattern.test(out)) continue;
-      rule.pattern.lastIndex = 0;
-      out = out.replace(rule.pattern, (...args: unknown[]) => {
-        // An empty match (a pattern such as `x*` between two characters) has nothing to remove.
-        if (args[0] === '') return '';
-        counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
-        const groups = args.slice(1, -2) as (string | undefined)[];
-        return rule.replacement.replace(/\$(\d)/g, (_, n: string) => groups[Number(n) - 1] ?? '');
-      });
-    }
-    return out;
-  };
-  return { text, counts };
+  return rules;
 }
 
-// The user name and home directory in a recorded path: `/home/<user>/…`, `/Users/<user>/…`, `/root/…`.
+// A home directory in every encoding text gives it, each with what it becomes: as written, with its slashes
+// JSON-escaped (`\/home\/alex`), URL-encoded (`%2Fhome%2Falex`), dash-encoded as Claude Code names its projects and
+// task files (`-home-alex-proj`, `/tmp/claude-1000/-home-alex-proj/…`); a Windows one also with forward slashes,
+// as Git Bash has it (`/c/Users/alex`), and with its backslashes JSON-escaped.
+export function homeSpellings(home: string): [string, string][] {
+  if (isWindowsPath(home)) {
+    const drive = home.slice(0, 1);
+    const redacted = `${drive}:\\Users\\${REDACTED_USER}`;
+    const [back = home, fwd = home, git = home] = windowsSpellings(home).sort(byStyle);
+    const [rBack = redacted, rFwd = redacted, rGit = redacted] = windowsSpellings(redacted).sort(byStyle);
+    return [
+      [back, rBack],
+      [fwd, rFwd],
+      [git, rGit],
+      [back.replace(/\\/g, '\\\\'), rBack.replace(/\\/g, '\\\\')],
+      [encodeURIComponent(back), encodeURIComponent(rBack)],
+      [encodeURIComponent(fwd), encodeURIComponent(rFwd)],
+      [dashEncoded(back), dashEncoded(rBack)],
+    ];
+  }
+  const plain = home.replace(/\/+$/, '');
+  const pairs: [string, string][] = [
+    [plain, REDACTED_HOME],
+    [plain.replace(/\//g, '\\/'), REDACTED_HOME.replace(/\//g, '\\/')],
+    [encodeURIComponent(plain), encodeURIComponent(REDACTED_HOME)],
+  ];
+  // `/root` dash-encoded is `-root`, a word of its own in flags and prose: left alone.
+  if (plain !== '/root') pairs.push([plain.replace(/[/.]/g, '-'), REDACTED_HOME.replace(/\//g, '-')]);
+  return pairs;
+}
+
+// A home's spellings, each as a whole name: a path's next character is not one of a name (`/home/ada` is not in
+// `/home/adam` or `/home/ada-2`); in a dash-encoding the next segment follows a dash (`-home-ada-proj`). A Windows
+// home in any case, as Windows reads it; a POSIX one exactly (`/home/USER` is not `/home/user`).
+function homePattern(home: string, flags: string): RegExp {
+  const alternatives = homeSpellings(home)
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([from]) => `${escapeRegExp(from)}${isDashed(from) ? '(?![A-Za-z0-9_.])' : '(?![\\w.-])'}`);
+  return new RegExp(`(?:${alternatives.join('|')})`, isWindowsPath(home) ? `${flags}i` : flags);
+}
+
+const foldCase = (home: string, text: string): string => (isWindowsPath(home) ? text.toLowerCase() : text);
+
+// The homes worth redacting: not `/` or the stand-in itself.
+function machineHomes(homes: string[]): string[] {
+  const redacted = (h: string) => (isWindowsPath(h) ? /^[A-Za-z]:[\\/]Users[\\/]user$/i.test(h) : h === REDACTED_HOME);
+  return [...new Set(homes)].filter((h) => h.length > 1 && !redacted(h));
+}
+
+const isDashed = (spelling: string): boolean => /^(?:-|[A-Za-z]--)/.test(spelling);
+
+// Backslashes, forward slashes, Git Bash: the order homeSpellings pairs them in.
+function byStyle(a: string, b: string): number {
+  const style = (s: string) => (s.includes('\\') ? 0 : s.startsWith('/') ? 2 : 1);
+  return style(a) - style(b);
+}
+
+function machineUsers(users: string[]): string[] {
+  return [...new Set(users)].filter((u) => u.length >= 3 && !GENERIC_USERS.has(u.toLowerCase()) && /^[\w.-]+$/.test(u));
+}
+
+// The user name where it names the machine: `~alex`, a prompt or `user@host` without a domain (`alex@laptop:~$`;
+// `alex@site.org` is an e-mail address), an environment's `USER=alex`.
+function userPattern(user: string, flags: string): RegExp {
+  const u = escapeRegExp(user);
+  return new RegExp(
+    `~${u}(?![\\w.-])|(?<![\\w.%+-])${u}@(?=[A-Za-z0-9][A-Za-z0-9-]*(?![\\w-]|\\.[A-Za-z0-9]))|(?<=\\b(?:USER|LOGNAME|USERNAME)=)${u}(?![\\w.-])`,
+    flags,
+  );
+}
+
+function userReplaced(match: string, user: string): string {
+  return match.replace(new RegExp(escapeRegExp(user), 'i'), REDACTED_USER);
+}
+
+// The user name and home directory in a recorded path: `/home/<user>/…`, `/Users/<user>/…`, `/root/…`,
+// `C:\Users\<user>\…` (either slash).
 export function identityIn(path: string | undefined): { user?: string; home?: string } {
-  const match = path === undefined ? null : /^(\/(?:home|Users)\/([^/]+)|\/root)(?=\/|$)/.exec(path);
+  if (path === undefined) return {};
+  const windows = /^([A-Za-z]:[\\/]Users[\\/]([^\\/]+))(?=[\\/]|$)/i.exec(path);
+  if (windows !== null) return { home: windows[1] as string, user: windows[2] as string };
+  const match = /^(\/(?:home|Users)\/([^/]+)|\/root)(?=\/|$)/.exec(path);
   if (match === null) return {};
   return match[2] === undefined ? { home: match[1] } : { home: match[1], user: match[2] };
 }
@@ -114,23 +173,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-// What of the recording machine a written text still holds: each home directory, user name (as a word) and
-// e-mail address found, and any known key shape. The last check before a case is written; tests run it on
-// every case recorded from the real transcripts.
+// What of the recording machine a written text still holds: each home directory (in any encoding) and user name
+// (where it names the machine) found, and the first match of each secret or address shape that redaction would
+// remove. The last check before a case is written; tests run it on every case recorded from the real transcripts.
 export function leaks(text: string, sources: Pick<RedactionSources, 'users' | 'homes'>): string[] {
   const found: string[] = [];
-  for (const home of sources.homes)
-    if (home.length > 1 && home !== REDACTED_HOME && new RegExp(`${escapeRegExp(home)}(?![\\w.-])`).test(text))
-      found.push(home);
-  for (const user of sources.users) {
-    if (user.length < 3 || GENERIC_USERS.has(user.toLowerCase())) continue;
-    if (new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(user)}(?![A-Za-z0-9])`, 'i').test(text)) found.push(user);
-  }
-  for (const rule of FIXED) {
-    rule.pattern.lastIndex = 0;
-    const match = rule.pattern.exec(text);
-    rule.pattern.lastIndex = 0;
-    if (match !== null) found.push(`${rule.kind}: ${match[0].slice(0, 40)}`);
+  for (const home of machineHomes(sources.homes)) if (homePattern(home, '').test(text)) found.push(home);
+  for (const user of machineUsers(sources.users)) if (userPattern(user, 'i').test(text)) found.push(user);
+  for (const shape of SECRET_SHAPES) {
+    shape.pattern.lastIndex = 0;
+    for (const match of text.matchAll(shape.pattern)) {
+      if (shape.replace(match[0], match.slice(1) as string[]) === undefined) continue;
+      found.push(`${shape.kind}: ${match[0].slice(0, 40)}`);
+      break;
+    }
   }
   return found;
 }

@@ -49,5 +49,7 @@ export function readShownFile(raw: string): ShownFile {
 export function fileTextFromView(shown: ShownFile): string {
   const text = shown.lines.map((l) => l.text).join('\n');
   if (shown.style === 'arrow' || shown.lines.length === 0) return text;
+  // Unnumbered text as read (Gemini CLI's read_file) shows its final newline itself.
+  if (shown.style === 'plain' && shown.lines.length > 1 && shown.lines.at(-1)?.text === '') return text;
   return `${text}\n`;
 }

@@ -12,6 +12,7 @@ import { changes, deriveSeed, touchedPaths, type FilesFrom, type Seed } from '..
 import type { Step } from '../map/prepare-steps.ts';
 import { judgeWindow, type Judged } from './judge-window.ts';
 import { verifyResult } from './verify-result.ts';
+import { foreignCommands } from '../map/portable-commands.ts';
 
 export { SLOW_CALL_MS } from './judge-window.ts';
 
@@ -30,9 +31,19 @@ export type BuildOptions = {
 // the verdict that said so.
 export type Built = Judged & { drafts: CaseDraft[] };
 
+// Why a command is not replayed: it runs something outside the course's portable commands, which a student's
+// machine may not have (`… | jq .` fails there with exit 127, for no fault of their code).
+export function unportable(name: string): string {
+  return `Bash runs ${name}, not one of the course's portable commands (docs/tools.md)`;
+}
+
 // The calls a transcript's replay will judge at most: every mapped call not dropped before any replay.
 export function candidates(steps: Step[], bash: BashMode): number {
-  return steps.filter((s) => s.drop === undefined && (bash !== 'drop' || s.mapped?.check.kind !== 'bash')).length;
+  return steps.filter((s) => {
+    if (s.drop !== undefined || s.mapped === undefined) return false;
+    if (s.mapped.check.kind !== 'bash' || bash === 'keep') return true;
+    return bash === 'reproducible' && foreignCommands(String(s.mapped.call.input.command ?? '')).length === 0;
+  }).length;
 }
 
 // Builds the cases of one transcript's steps.
@@ -42,6 +53,10 @@ export async function buildCases(steps: Step[], options: BuildOptions): Promise<
     if (step.drop !== undefined) built.dropped.set(step.position, step.drop);
     else if (options.bash === 'drop' && step.mapped?.check.kind === 'bash')
       built.dropped.set(step.position, 'Bash, with --bash drop');
+    else if (options.bash === 'reproducible' && step.mapped?.check.kind === 'bash') {
+      const [foreign] = foreignCommands(String(step.mapped.call.input.command ?? ''));
+      if (foreign !== undefined) built.dropped.set(step.position, unportable(foreign));
+    }
   }
   const agents = [...new Set(steps.map((s) => s.imported.agent))];
   const timelines = agents.map((agent) => steps.filter((s) => s.imported.agent === agent));

@@ -87,6 +87,8 @@ function numbered(shown: ShownFile, other: ShownFile): string {
   const last = lines.at(-1);
   const otherLast = other.lines.at(-1)?.n ?? 0;
   if (shown.style === 'arrow' && last?.text === '' && last.n !== undefined && last.n === otherLast + 1) lines.pop();
+  // Unnumbered text as read shows a final newline as one more, empty, line.
+  if (shown.style === 'plain' && last?.text === '' && lines.length === other.lines.length + 1) lines.pop();
   const plain = shown.style === 'plain' || other.style === 'plain';
   return lines.map((l) => (plain || l.n === undefined ? l.text : `${l.n}: ${l.text}`)).join('\n');
 }
@@ -94,7 +96,10 @@ function numbered(shown: ShownFile, other: ShownFile): string {
 // Claude Code writes a failing command's exit code (`Exit code N`); an agent that only marks the result an error
 // (the course's own, recorded from the API) says no more than that it failed, so any non-zero code matches it.
 function verifyBash(recorded: ImportedResult, replayed: Replayed, text: string): Verdict {
-  const stated = /^Exit code (\d+)/.exec(recorded.content)?.[1];
+  // Codex gives the code beside the output (formats/codex.ts), Claude Code in it.
+  const beside = (recorded.details as { exit_code?: unknown } | undefined)?.exit_code;
+  const stated =
+    /^Exit code (\d+)/.exec(recorded.content)?.[1] ?? (typeof beside === 'number' ? String(beside) : undefined);
   const failed = replayed.exit_code !== undefined && replayed.exit_code !== 0;
   const code = stated ?? (!recorded.isError ? '0' : failed ? String(replayed.exit_code) : 'non-zero');
   const left = `exit ${code}\n${bashOutput(recorded.content)}`;
@@ -124,7 +129,7 @@ function writeKind(result: ImportedResult): 'created' | 'overwritten' | undefine
   if (details?.type === 'create') return 'created';
   if (details?.type === 'update') return 'overwritten';
   if (/created/i.test(result.content)) return 'created';
-  if (/overwritten|updated/i.test(result.content)) return 'overwritten';
+  if (/overwritten|overwrote|updated/i.test(result.content)) return 'overwritten';
   return undefined;
 }
 

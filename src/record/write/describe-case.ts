@@ -5,6 +5,7 @@ import { basename, dirname, extname } from 'node:path';
 import type { CaseFile } from '../../course/types.ts';
 import type { ImportedTranscript } from '../types.ts';
 import type { CaseDraft, MappedCall } from '../record-types.ts';
+import { visibleText } from '../../grade/report/visible-text.ts';
 import { sandboxRelative } from '../map/call-input.ts';
 
 const FORMAT_NAMES: Record<string, string> = {
@@ -12,6 +13,9 @@ const FORMAT_NAMES: Record<string, string> = {
   anthropic: 'Anthropic Messages API transcript',
   'openai-chat': 'OpenAI Chat Completions transcript',
   'openai-responses': 'OpenAI Responses API transcript',
+  'ai-sdk': 'AI SDK conversation',
+  codex: 'Codex CLI session',
+  gemini: 'Gemini CLI session',
   live: 'live recording',
 };
 
@@ -50,6 +54,12 @@ export function caseFileFor(draft: CaseDraft, transcript: ImportedTranscript): C
   };
 }
 
+// A recorded string as a student may read it in the description: its control characters, separators and
+// bidirectional marks shown rather than acting (the grader's own rule, src/grade/report/visible-text.ts), on one line.
+export function visibleLine(text: string): string {
+  return visibleText(text).replace(/\n/g, '\u240a').replace(/\t/g, '\u2409');
+}
+
 function describe(draft: CaseDraft, transcript: ImportedTranscript): string {
   const who = FORMAT_NAMES[transcript.format] ?? transcript.format;
   const session = transcript.sessionId === undefined ? '' : `${transcript.sessionId.slice(0, 8)}; `;
@@ -61,7 +71,9 @@ function describe(draft: CaseDraft, transcript: ImportedTranscript): string {
       ? ''
       : `; files ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
   const calls = `${count} call${count === 1 ? '' : 's'}${agent}`;
-  return `Replays ${calls} from a real ${who} (${session}${tally(draft.calls.map((m) => m.call.tool))}${on}); the reference reproduced every recorded result.`;
+  return visibleLine(
+    `Replays ${calls} from a real ${who} (${session}${tally(draft.calls.map((m) => m.call.tool))}${on}); the reference reproduced every recorded result.`,
+  );
 }
 
 function fileOf(mapped: MappedCall): string | undefined {

@@ -2,8 +2,10 @@
 // yield. Divergences are shown as diffs by the grader's own diff renderer.
 import { painter } from '../../grade/report/paint.ts';
 import { renderLineDiff } from '../../grade/report/render-diff.ts';
+import { visibleText } from '../../grade/report/visible-text.ts';
+import { visibleLine } from './describe-case.ts';
 import type { SeedOrigin, TranscriptReport } from '../record-types.ts';
-import type { WrittenCase } from './write-cases.ts';
+import type { StaleCase, WrittenCase } from './write-cases.ts';
 
 // How many divergences are shown as diffs per transcript.
 export const SHOWN_DIVERGENCES = 3;
@@ -28,26 +30,38 @@ const STATUS_WORDS: Record<WrittenCase['status'], string> = {
   'would replace': 'would replace',
 };
 
+// How much of it: `verbose` lists every dropped call; `divergences: 'all'` shows every divergence as a diff, not only
+// the first few.
+export type ReportDetail = { verbose?: boolean; divergences?: 'first' | 'all' };
+
 // The whole report.
 export function renderReport(
   reports: TranscriptReport[],
   cases: WrittenCase[],
-  o: { stage: string; color: boolean },
+  o: { stage: string; color: boolean; stale?: StaleCase[] } & ReportDetail,
 ): string {
   const p = painter(o.color);
   const out: string[] = [];
-  for (const r of reports) out.push(...renderTranscript(r, o.color), '');
+  const files = (name: string): string => `cases/${o.stage}/${name}.json, snapshots/${o.stage}/${name}.json`;
+  for (const r of reports) out.push(...renderTranscript(r, o), '');
   for (const c of cases) {
     const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
-    out.push(
-      `${colour(STATUS_WORDS[c.status].padEnd(14))}cases/${o.stage}/${c.name}.json, snapshots/${o.stage}/${c.name}.json`,
-    );
+    out.push(`${colour(STATUS_WORDS[c.status].padEnd(14))}${files(c.name)}`);
   }
-  if (cases.some((c) => c.status === 'refused')) {
-    out.push(
-      '',
-      p.red('Nothing was written: the refused cases exist with other content. Re-run with --force to replace them.'),
-    );
+  const stale = o.stale ?? [];
+  for (const c of stale) {
+    const colour = c.status === 'refused' ? p.red : p.yellow;
+    const why = c.status === 'refused' ? ' (stale: this run does not make it again)' : '';
+    out.push(`${colour(c.status.padEnd(14))}${files(c.name)}${why}`);
+  }
+  const otherContent = cases.some((c) => c.status === 'refused');
+  const staleRefused = stale.some((c) => c.status === 'refused');
+  if (otherContent || staleRefused) {
+    const what = [
+      ...(otherContent ? ['the refused cases exist with other content'] : []),
+      ...(staleRefused ? ['the stale cases belong to a set this run replaces and would be graded beside it'] : []),
+    ].join('; ');
+    out.push('', p.red(`Nothing was written: ${what}. Re-run with --force to replace the set as a whole.`));
   }
   if (out.at(-1) !== '') out.push('');
   const seen = reports.reduce((n, r) => n + r.seen, 0);
@@ -56,12 +70,15 @@ export function renderReport(
   return `${out.join('\n')}\n`;
 }
 
-function renderTranscript(r: TranscriptReport, color: boolean): string[] {
+function renderTranscript(r: TranscriptReport, o: { color: boolean } & ReportDetail): string[] {
+  const color = o.color;
   const p = painter(color);
   const subagents =
     r.subagentFiles === 0 ? '' : `, with ${r.subagentFiles} subagent file${r.subagentFiles === 1 ? '' : 's'}`;
   const lines = [
-    p.bold(`${r.transcript} (${r.format}${r.sessionId === undefined ? '' : `, session ${r.sessionId}`}${subagents})`),
+    p.bold(
+      `${v(r.transcript)} (${r.format}${r.sessionId === undefined ? '' : `, session ${v(r.sessionId)}`}${subagents})`,
+    ),
   ];
   const row = (label: string, text: string): void => void lines.push(`  ${label.padEnd(10)}${text}`);
   row(
@@ -71,13 +88,15 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
   const dropped = Object.entries(r.dropped).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   if (dropped.length === 0) row('dropped', 'none');
   for (const [i, [reason, n]] of dropped.entries())
-    row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${reason}`);
+    row(i === 0 ? 'dropped' : '', `${String(n).padStart(4)}  ${v(reason)}`);
+  // Each dropped call, to find it in the transcript by its id.
+  if (o.verbose === true) for (const d of r.droppedCalls) row('', `      ${v(d.tool)} ${v(d.id)}: ${v(d.reason)}`);
   // `1  line 1584: …`, `3  lines, the first line 4: …`, `1  file agent-acompact-1.jsonl: …`; a damaged file's
   // lines each have a reason of their own (where its JSON broke), so past a few the rest are counted.
   r.skipped.slice(0, SHOWN_SKIPS).forEach((s, i) => {
     const at = s.wholeFiles ? `file ${s.first}` : s.first;
     const where = s.count === 1 ? at : `${s.wholeFiles ? 'files' : 'lines'}, the first ${at}`;
-    row(i === 0 ? 'skipped' : '', `${String(s.count).padStart(4)}  ${where}: ${s.reason}`);
+    row(i === 0 ? 'skipped' : '', `${String(s.count).padStart(4)}  ${v(where)}: ${v(s.reason)}`);
   });
   const more = r.skipped.slice(SHOWN_SKIPS).reduce((n, s) => n + s.count, 0);
   const others = r.skipped.length - SHOWN_SKIPS;
@@ -99,14 +118,18 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
       ? 'no call was replayed'
       : `${r.reproduced} of ${r.replayed} replayed calls reproduce the recording (${percent(r.reproduced, r.replayed)})`,
   );
-  const shown = r.divergences.slice(0, SHOWN_DIVERGENCES);
+  const shown = o.divergences === 'all' ? r.divergences : r.divergences.slice(0, SHOWN_DIVERGENCES);
   // A divergence is where the course's tools differ from the agent's, or where the sandbox lacks what the recording
   // machine had (a `cargo`, a network, a file made by a call that could not be replayed): the diff says which.
   if (shown.length > 0)
-    lines.push(`  divergences (the first of each kind; the recording against the reference's replay):`);
+    lines.push(
+      o.divergences === 'all'
+        ? `  divergences (all ${shown.length}, the first of each kind first; the recording against the reference's replay):`
+        : `  divergences (the first of each kind; the recording against the reference's replay):`,
+    );
   for (const d of shown) {
-    lines.push(`    ${d.tool} ${d.id}: ${d.reason}`);
-    const diff = renderLineDiff(d.recorded.split('\n'), d.replayed.split('\n'), {
+    lines.push(`    ${v(d.tool)} ${v(d.id)}: ${v(d.reason)}`);
+    const diff = renderLineDiff(visibleText(d.recorded).split('\n'), visibleText(d.replayed).split('\n'), {
       color,
       labels: { expected: 'recorded (the agent)', received: 'replayed (the reference)' },
       context: 2,
@@ -114,8 +137,15 @@ function renderTranscript(r: TranscriptReport, color: boolean): string[] {
     });
     lines.push(...diff.split('\n').map((l) => (l === '' ? l : `      ${l}`)));
   }
+  const unshown = r.divergences.length - shown.length;
+  if (unshown > 0)
+    lines.push(`    ${unshown} more divergence${unshown === 1 ? '' : 's'} (--divergences all shows every one)`);
   return lines;
 }
+
+// What the transcript said, shown rather than acting on the terminal: a session id, a tool name or a command's
+// output with an escape sequence in it must not move the cursor or recolour the report.
+const v = (text: string): string => visibleLine(text);
 
 // The redactions by kind, as the report's `redacted` row says them (`theinference redact` says them so too).
 export function redactionWords(redactions: Record<string, number>): string {
@@ -126,8 +156,8 @@ export function redactionWords(redactions: Record<string, number>): string {
 // `n` redactions of a kind: `2 e-mail addresses`, `1 home directory`, `3 matches of --redact ACME-\d+`.
 function counted(kind: string, n: number): string {
   if (kind.startsWith('--redact ')) return `${n} match${n === 1 ? '' : 'es'} of ${kind}`;
-  if (n === 1) return `${n} ${kind}`;
-  return `${n} ${kind.replace(/y$/, 'ie').replace(/s$/, 'se')}s`;
+  if (n === 1 || (/s$/.test(kind) && !/ss$/.test(kind))) return `${n} ${kind}`;
+  return `${n} ${kind.replace(/y$/, 'ie').replace(/ss$/, 'sse')}s`;
 }
 
 function percent(n: number, of: number): string {

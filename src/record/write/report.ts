@@ -3,15 +3,18 @@
 // fidelity of the replay (how many mapped calls reproduce the recording, with the first divergence of each kind).
 // src/record/write/render-report.ts prints it.
 import { basename } from 'node:path';
-import type { CaseDraft, Divergence, SeedOrigin, SkippedInput, TranscriptReport } from '../record-types.ts';
+import type {
+  CaseDraft,
+  Divergence,
+  DroppedCall,
+  SeedOrigin,
+  SkippedInput,
+  TranscriptReport,
+} from '../record-types.ts';
 import type { Built } from '../replay/build-cases.ts';
 import type { Step } from '../map/prepare-steps.ts';
 import type { Redactor } from '../map/redact.ts';
 import type { ImportedTranscript } from '../types.ts';
-
-// How many divergences a report keeps: the first of each kind (a Bash exit code, a Grep's file set…), then the
-// first others, so that a session of a hundred failing `mix test` still shows where its Grep differed.
-export const MAX_DIVERGENCES = 5;
 
 // A case of this transcript, and why it was not written when it was not.
 export type ReportedCase = { name: string; draft: CaseDraft; rejected: string | undefined };
@@ -25,8 +28,20 @@ export function reportFor(
   const count = (reason: string, n = 1): void => void (dropped[reason] = (dropped[reason] ?? 0) + n);
   for (const reason of w.built.dropped.values()) count(reason);
   const written = o.cases.filter((c) => c.rejected === undefined);
-  for (const c of o.cases)
-    if (c.rejected !== undefined) count(`case not written: ${c.rejected.split('\n')[0] ?? ''}`, c.draft.calls.length);
+  const rejectedOf = new Map<number, string>();
+  for (const c of o.cases) {
+    if (c.rejected === undefined) continue;
+    const reason = `case not written: ${c.rejected.split('\n')[0] ?? ''}`;
+    count(reason, c.draft.calls.length);
+    const ids = new Set(c.draft.calls.map((m) => m.id));
+    for (const step of w.steps) if (ids.has(step.imported.id)) rejectedOf.set(step.position, reason);
+  }
+  const droppedCalls: DroppedCall[] = [];
+  for (const step of w.steps) {
+    const reason = w.built.dropped.get(step.position) ?? rejectedOf.get(step.position);
+    if (reason !== undefined)
+      droppedCalls.push({ id: step.imported.id, tool: step.mapped?.call.tool ?? step.imported.name, reason });
+  }
   const skipped = new Map<string, SkippedInput>();
   // The main file's lines go by their number alone; a subagent file's by its name too.
   const main = basename(w.transcript.files[0] ?? '');
@@ -62,7 +77,9 @@ export function reportFor(
       ];
     });
   const firsts = all.filter((d, i) => all.findIndex((e) => e.reason === d.reason) === i);
-  const divergences = [...firsts, ...all.filter((d) => !firsts.includes(d))].slice(0, MAX_DIVERGENCES);
+  // The first of each kind (a Bash exit code, a Grep's file set…) before the others, so that a session of a hundred
+  // failing `mix test` still shows first where its Grep differed.
+  const divergences = [...firsts, ...all.filter((d) => !firsts.includes(d))];
   return {
     transcript: w.transcript.files[0] ?? '',
     format: w.transcript.format,
@@ -79,6 +96,7 @@ export function reportFor(
     redactions: { ...w.redactor.counts },
     reproduced: w.built.replayed.size - notReproduced,
     divergences,
+    droppedCalls,
     ...(w.reused === true ? { reused: true as const } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { casesDir, stageOf } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
 import type { CaseData, CaseFile } from '../../course/types.ts';
 import { type ReferenceRuns, runReference } from '../../grade/run-reference.ts';
+import { casesOfSet } from './case-set.ts';
 
 // A case ready to be checked and written.
 export type NamedCase<D extends CaseData = CaseFile> = { name: string; data: D; results: unknown[] };
@@ -81,11 +82,16 @@ export async function runStaged(cases: { name: string; data: CaseData }[], o: St
   }
 }
 
-// Compares each case with the course directory and writes them (unless dryRun, or something is refused).
+// A case of a set this run replaces but does not make again: removed with --force, else in the way.
+export type StaleCase = { name: string; status: 'removed' | 'would remove' | 'refused' };
+
+// Compares each case with the course directory and writes them (unless dryRun, or something is refused). Each of
+// `sets` (the names the cases were made under) is replaced as a whole: its cases this run does not make are stale,
+// removed with `force` and refused without it.
 export async function writeCases<D extends CaseData = CaseFile>(
   cases: (NamedCase<D> & { snapshotText: string; recordingText?: string })[],
-  o: { dir: string; stage: string; force: boolean; dryRun: boolean },
-): Promise<WrittenCase<D>[]> {
+  o: { dir: string; stage: string; force: boolean; dryRun: boolean; sets: string[] },
+): Promise<{ cases: WrittenCase<D>[]; stale: StaleCase[] }> {
   const planned: (WrittenCase<D> & { files: [string, string][] })[] = [];
   for (const c of cases) {
     const caseFile = join(casesDir(o.dir, o.stage), `${c.name}.json`);
@@ -117,12 +123,25 @@ export async function writeCases<D extends CaseData = CaseFile>(
       : [[caseFile, caseText], [snapFile, c.snapshotText], ...recording];
     planned.push({ ...c, caseText, status, files });
   }
-  const write = !o.dryRun && planned.every((c) => c.status !== 'refused');
-  // Every case and snapshot whole, or none of them.
-  if (write)
+  const made = new Set(cases.map((c) => c.name));
+  const existing = (await Promise.all([...new Set(o.sets)].map((set) => casesOfSet(o.dir, o.stage, set)))).flat();
+  const staleNames = [...new Set(existing)].filter((n) => !made.has(n)).sort();
+  const staleStatus: StaleCase['status'] = !o.force ? 'refused' : o.dryRun ? 'would remove' : 'removed';
+  const stale = staleNames.map((name) => ({ name, status: staleStatus }));
+  const write = !o.dryRun && [...planned, ...stale].every((c) => c.status !== 'refused');
+  if (write) {
+    // Every case and snapshot whole, or none of them; then what the set no longer holds.
     await writeFiles(
       o.dir,
       planned.flatMap((c) => c.files.map(([target, text]) => ({ path: relative(o.dir, target), text }))),
     );
-  return planned.map(({ files: _, ...c }) => c);
+    for (const name of staleNames)
+      for (const file of [
+        join(casesDir(o.dir, o.stage), `${name}.json`),
+        snapshotPath(o.dir, o.stage, name),
+        recordingPath(o.dir, o.stage, name),
+      ])
+        await rm(file, { force: true });
+  }
+  return { cases: planned.map(({ files: _, ...c }) => c), stale };
 }

@@ -13,7 +13,7 @@ const readCase: Case<CaseFile> = {
 };
 const snapshot = { results: [{ content: '1: A' }] };
 const judge = (outcome: CaseOutcome, output = '') =>
-  judgeCase(readCase, snapshot, { name: 'read-a', outcome, output, durationMs: 12.4, shared: false });
+  judgeCase(readCase, snapshot, { name: 'read-a', outcome, output, durationMs: 12.4, afterProbe: false });
 
 describe('judgeCase', () => {
   it('passes results equal to the snapshot, keeping the output and a whole duration', () => {
@@ -136,8 +136,8 @@ describe('judgeCase', () => {
 describe('judgeCase: a program that fails before its first case', () => {
   const syntaxError =
     'Error [TransformError]: Transform failed with 1 error:\n/c/src/execute.ts:8:36: ERROR: Expected ")" but found ";"\n';
-  const run = (outcome: CaseOutcome, shared: boolean) =>
-    judgeCase(readCase, snapshot, { name: 'read-a', outcome, output: syntaxError, durationMs: 0, shared });
+  const run = (outcome: CaseOutcome, afterProbe: boolean) =>
+    judgeCase(readCase, snapshot, { name: 'read-a', outcome, output: syntaxError, durationMs: 0, afterProbe });
 
   it('is marked as such, with a hint naming the cause read off its output', () => {
     const failure = run({ kind: 'exited', code: 1, signal: null, beforeAnyCase: true }, false).failure;

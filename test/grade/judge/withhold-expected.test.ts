@@ -28,7 +28,7 @@ function verdict(visibility: Visibility | undefined, outcome: CaseOutcome) {
       ...(visibility === undefined ? {} : { visibility }),
     },
   };
-  return judgeCase(c, snapshot, { name: c.name, outcome, output: '', durationMs: 3, shared: false });
+  return judgeCase(c, snapshot, { name: c.name, outcome, output: '', durationMs: 3, afterProbe: false });
 }
 
 // Every way a verdict reaches a person or a file.

@@ -243,7 +243,7 @@ describe('the batch machine: each outcome and its output', () => {
       line(3, OK, 'in c\n'),
       exited(4, { output: 'after c\n' }),
     ]);
-    expect(runs.map((r) => [r.name, r.output, r.shared])).toEqual([
+    expect(runs.map((r) => [r.name, r.output, r.afterProbe])).toEqual([
       ['a', 'loading\nin a\n', true],
       ['b', '', true],
       ['c', 'in c\nafter c\n', true],
@@ -281,7 +281,7 @@ describe('the batch machine: each outcome and its output', () => {
       outcome: { kind: 'exited', code: 3, signal: null, ...(calling === undefined ? {} : { calling }) },
       output: 'boom\n',
       durationMs: 9,
-      shared: true,
+      afterProbe: true,
     });
   });
 
@@ -308,7 +308,7 @@ describe('the batch machine: each outcome and its output', () => {
         outcome: { kind: 'results', results: [{ content: '1: A' }] },
         output: 'in a\nafter a\n',
         durationMs: 7,
-        shared: true,
+        afterProbe: true,
       },
     ]);
   });

@@ -46,7 +46,7 @@ describe('runBatch', () => {
     const runs: CaseRun[] = [];
     const ctx = context(runs, 30_000);
     expect(await runBatch({ dir, cases: [READ, GLOB] }, ctx)).toEqual({ kind: 'ran', rest: [] });
-    expect(runs.map((r) => [r.name, r.outcome, r.shared])).toEqual([
+    expect(runs.map((r) => [r.name, r.outcome, r.afterProbe])).toEqual([
       [READ.name, { kind: 'results', results: [{ content: '1: A' }] }, true],
       [GLOB.name, { kind: 'results', results: [{ content: 'a.txt' }] }, true],
     ]);

@@ -58,7 +58,7 @@ describe('runBatches', () => {
     expect(runs.get(BASH.name)).toMatchObject({
       outcome: { kind: 'exited', code: 3, signal: null },
       output: 'giving up on Bash\n',
-      shared: true,
+      afterProbe: true,
     });
     expect(runs.get(GLOB.name)?.outcome).toEqual({ kind: 'results', results: [{ content: 'a.txt' }] });
     expect(runs.get(READ.name)?.outcome).toEqual({ kind: 'results', results: [{ content: '1: A' }] });
@@ -158,7 +158,7 @@ describe('runBatches', () => {
 
   it('runs each case in a process of its own when asked', async () => {
     const runs = await runAll(undefined, [GLOB, READ], { jobs: 2, alone: true });
-    expect([...runs.values()].map((r) => [r.outcome.kind, r.shared])).toEqual([
+    expect([...runs.values()].map((r) => [r.outcome.kind, r.afterProbe])).toEqual([
       ['results', false],
       ['results', false],
     ]);

@@ -20,7 +20,7 @@ const ran = (results: unknown[]): CaseRun => ({
   outcome: { kind: 'results', results },
   output: '',
   durationMs: 3,
-  shared: true,
+  afterProbe: true,
 });
 const verdict = (name: string, status: 'pass' | 'fail', message = ''): CaseResult => ({
   name,

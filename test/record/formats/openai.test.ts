@@ -84,13 +84,41 @@ describe('OpenAI Responses', () => {
     expect(response.calls.map((c) => [c.id, c.messageId])).toEqual([['call_w', 'resp_1']]);
   });
 
-  it('a real response with only a built-in shell_call has no calls to record, and says why', async () => {
-    expect(await importTranscript(fixture('ai-sdk/openai-shell-tool.1.json'))).toEqual({
-      file: fixture('ai-sdk/openai-shell-tool.1.json'),
-      line: 1,
-      message:
-        "no tool calls (read as openai-responses); 1 line skipped, the first at line 1: a shell_call item: not a function call the course's tools can replay",
-    });
+  it('a real response with a built-in shell_call of several commands imports it as sent (it is not replayed)', async () => {
+    const t = imported(await importTranscript(fixture('ai-sdk/openai-shell-tool.1.json')));
+    expect(t.calls.map((c) => [c.id, c.name, (c.input?.commands as string[] | undefined)?.length])).toEqual([
+      ['call_udkLUvR8lWvG8cDO2B6GNpvZ', 'shell_call', 3],
+    ]);
+  });
+
+  it('local_shell_call and a one-command shell_call are bash calls, paired with their outputs', () => {
+    const items = [
+      {
+        type: 'local_shell_call',
+        call_id: 'c1',
+        action: { type: 'exec', command: ['ls', '-a'], working_directory: '/w' },
+      },
+      { type: 'local_shell_call_output', id: 'c1', output: '{"output":"a\\n","metadata":{"exit_code":0}}' },
+      { type: 'shell_call', call_id: 'c2', action: { commands: ['cat x'], timeout_ms: null } },
+      {
+        type: 'shell_call_output',
+        call_id: 'c2',
+        output: [{ stdout: '', stderr: 'cat: x: No such file\n', outcome: { type: 'exit', exit_code: 1 } }],
+      },
+    ];
+    const t = imported(importText(JSON.stringify(items), 'items.json'));
+    expect(t.calls.map((c) => [c.name, c.input, c.result])).toEqual([
+      [
+        'local_shell',
+        { type: 'exec', command: ['ls', '-a'], working_directory: '/w' },
+        { content: 'a\n', isError: false, details: { exit_code: 0 }, line: 1 },
+      ],
+      [
+        'bash',
+        { command: 'cat x' },
+        { content: 'cat: x: No such file\n', isError: true, details: { exit_code: 1 }, line: 1 },
+      ],
+    ]);
   });
 });
 

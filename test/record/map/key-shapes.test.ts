@@ -12,6 +12,7 @@ const SAMPLES: Record<string, string> = {
   'github-token': `ghp_${'a1B2'.repeat(9)}`,
   'aws-key': 'ASIAIOSFODNN7EXAMPLE',
   'slack-token': 'xoxb-123456789012-abcdefghij',
+  jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLWJ5dGVz',
 };
 
 describe.each(KEY_SHAPES.map((shape) => [shape.kind, shape.label] as const))('%s', (kind, label) => {

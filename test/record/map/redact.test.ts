@@ -1,11 +1,15 @@
-// Privacy: every kind of secret and every trace of the recording machine removed, and counted.
+// Privacy: every kind of secret and every trace of the recording machine removed, and counted; what only looks
+// like one left as it was.
 import { describe, expect, it } from 'vitest';
-import { identityIn, leaks, makeRedactor } from '../../../src/record/map/redact.ts';
+import { homeSpellings, identityIn, leaks, makeRedactor, redact } from '../../../src/record/map/redact.ts';
 
 const FAKE_GITHUB = `ghp_${'a1B2'.repeat(9)}`;
 const KEY_BLOCK = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----';
+// A JWT as a service hands one out: header {"alg":"HS256","typ":"JWT"}, a payload, a signature.
+const JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFkYSJ9.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
 
-describe('makeRedactor', () => {
+describe('redact', () => {
   const sources = { users: ['ada'], homes: ['/home/ada'], patterns: [/ACME-\d+/] };
 
   it.each([
@@ -19,25 +23,52 @@ describe('makeRedactor', () => {
       'aws_secret_access_key = <redacted:aws-secret>',
     ],
     ['Slack token', 'xoxb-123456789012-abcdefghij', '<redacted:slack-token>'],
-    ['bearer token', 'Authorization: Bearer abc.def.ghijklmnopqrstuv', 'Authorization: Bearer <redacted:bearer-token>'],
+    ['JWT', `TOKEN=${JWT}\nGH=${FAKE_GITHUB}`, 'TOKEN=<redacted:jwt>\nGH=<redacted:github-token>'],
+    ['JWT', `{"id_token": "${JWT}"}`, '{"id_token": "<redacted:jwt>"}'],
+    ['bearer token', 'Authorization: Bearer 8f3kQ2x9Lm4vT7pZ1wYc', 'Authorization: Bearer <redacted:bearer-token>'],
     ['private key', `x\n${KEY_BLOCK}\ny`, 'x\n<redacted:private-key>\ny'],
     [
-      'e-mail address',
-      'Co-Authored-By: Ada <ada.lovelace@analytical.co.uk>',
-      'Co-Authored-By: user <user@example.com>',
+      'URL credentials',
+      'DATABASE_URL=postgresql://shop:s3cr3t-pw@db.internal:5432/shop',
+      'DATABASE_URL=postgresql://<redacted:credentials>@db.internal:5432/shop',
     ],
+    [
+      'URL credentials',
+      'git clone https://ada:ghx_notAKnownShape123@github.com/org/repo.git',
+      'git clone https://<redacted:credentials>@github.com/org/repo.git',
+    ],
+    ['e-mail address', 'Co-Authored-By: Ada <ada.lovelace@analytical.co.uk>', 'Co-Authored-By: Ada <user@example.com>'],
     ['home directory', 'ls /home/ada/other && cat /home/ada', 'ls /home/user/other && cat /home/user'],
-    ['user name', 'Owner: Ada Lovelace; -home-ada-proj', 'Owner: user Lovelace; -home-user-proj'],
+    [
+      'home directory',
+      'tail /tmp/claude-1000/-home-ada-proj-x/tasks/b7.output',
+      'tail /tmp/claude-1000/-home-user-proj-x/tasks/b7.output',
+    ],
+    ['home directory', '{"cwd":"\\/home\\/ada\\/proj"}', '{"cwd":"\\/home\\/user\\/proj"}'],
+    ['home directory', 'file=%2Fhome%2Fada%2Fproj%2Fa.ts', 'file=%2Fhome%2Fuser%2Fproj%2Fa.ts'],
+    ['user name', 'ada@laptop:~/proj$ ls', 'user@laptop:~/proj$ ls'],
+    ['user name', 'cat ~ada/.profile; USER=ada', 'cat ~user/.profile; USER=user'],
     ['--redact ACME-\\d+', 'ticket ACME-1234', 'ticket <redacted>'],
   ])('%s: %j -> %j', (kind, text, expected) => {
     const redactor = makeRedactor(sources);
     expect(redactor.text(text)).toBe(expected);
     expect(redactor.counts[kind]).toBeGreaterThanOrEqual(1);
+    // The same as a pure function of the text and the sources.
+    expect(redact(text, sources).text).toBe(expected);
   });
 
-  it('leaves alone what identifies nobody: example addresses, words containing the user name, generic users', () => {
+  it.each([
+    ['an exempt domain in any case', 'user@example.com == USER@EXAMPLE.COM; x@Test.Example.org'],
+    ['a git remote', 'git remote add origin git@github.com:org/repo.git; ssh -T git@github.com'],
+    ['a no-reply sender', 'Co-Authored-By: Claude <noreply@anthropic.com>'],
+    ['a bearer scheme in prose', 'the Bearer scheme; Authorization: Bearer scheme'],
+    ['bearer placeholders', 'Bearer <token>, Bearer $TOKEN, Bearer ${API_TOKEN}, Bearer YOUR_JWT_TOKEN'],
+    ['a placeholder token', 'Authorization: Bearer your-access-token-here'],
+    ['the user name as a word (a branch, a name)', 'git checkout ada/ent-221-fix; Owner: Ada Lovelace; adam'],
+    ['words containing the user name', 'canada adam /home/adam root.html'],
+    ['a URL without credentials', 'https://github.com/org/repo and http://localhost:3000/a@b'],
+  ])('leaves %s alone', (_, text) => {
     const redactor = makeRedactor({ users: ['ada', 'root'], homes: ['/home/ada'], patterns: [] });
-    const text = 'user@example.com test@example.org canada adam root.html /home/adam';
     expect(redactor.text(text)).toBe(text);
     expect(redactor.counts).toEqual({});
   });
@@ -56,11 +87,42 @@ describe('makeRedactor', () => {
   });
 });
 
+describe('a Windows home directory', () => {
+  const sources = { users: ['alex'], homes: ['C:\\Users\\alex'], patterns: [] };
+  it.each([
+    ['type C:\\Users\\alex\\notes.txt', 'type C:\\Users\\user\\notes.txt'],
+    ['cat c:/users/ALEX/notes.txt', 'cat C:/Users/user/notes.txt'],
+    ['ls /c/Users/alex/Downloads', 'ls /c/Users/user/Downloads'],
+    ['{"path":"C:\\\\Users\\\\alex\\\\x"}', '{"path":"C:\\\\Users\\\\user\\\\x"}'],
+    [
+      'C:\\Users\\alex\\.claude\\projects\\C--Users-alex-shop\\a.md',
+      'C:\\Users\\user\\.claude\\projects\\C--Users-user-shop\\a.md',
+    ],
+  ])('%j -> %j', (text, expected) => {
+    expect(redact(text, sources).text).toBe(expected);
+  });
+
+  it('is spelled in every encoding', () => {
+    expect(homeSpellings('C:\\Users\\alex').map(([from]) => from)).toEqual([
+      'C:\\Users\\alex',
+      'C:/Users/alex',
+      '/c/Users/alex',
+      'C:\\\\Users\\\\alex',
+      'C%3A%5CUsers%5Calex',
+      'C%3A%2FUsers%2Falex',
+      'C--Users-alex',
+    ]);
+  });
+});
+
 describe('identityIn', () => {
   it.each([
     ['/home/ada/proj', { home: '/home/ada', user: 'ada' }],
     ['/Users/ada/code/x', { home: '/Users/ada', user: 'ada' }],
     ['/root/proj', { home: '/root' }],
+    ['C:\\Users\\alex\\shop', { home: 'C:\\Users\\alex', user: 'alex' }],
+    ['c:/users/alex', { home: 'c:/users/alex', user: 'alex' }],
+    ['D:\\work', {}],
     ['/tmp/tmpabc', {}],
     [undefined, {}],
   ])('%s -> %j', (path, expected) => {
@@ -69,14 +131,22 @@ describe('identityIn', () => {
 });
 
 describe('leaks', () => {
-  it('finds what redaction would have removed, and nothing in redacted text', () => {
-    const sources = { users: ['ada'], homes: ['/home/ada'] };
-    expect(leaks('cd /home/ada/x; mail ada@site.org; ADA', sources)).toEqual([
+  const sources = { users: ['ada'], homes: ['/home/ada'] };
+
+  it('finds what redaction would have removed, in every encoding, and nothing in redacted text', () => {
+    expect(leaks(`cd /home/ada/x; mail ada@site.org; ada@laptop:~$; ${JWT}`, sources)).toEqual([
       '/home/ada',
       'ada',
+      'JWT: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ',
       'e-mail address: ada@site.org',
     ]);
-    const redactor = makeRedactor({ ...sources, patterns: [] });
-    expect(leaks(redactor.text(`cd /home/ada/x; mail ada@site.org; ADA; ${FAKE_GITHUB}`), sources)).toEqual([]);
+    expect(leaks('ls /tmp/claude-1000/-home-ada-proj/tasks', sources)).toEqual(['/home/ada']);
+    expect(leaks('postgresql://u:p@db/x', sources)).toEqual(['URL credentials: postgresql://u:p@']);
+    const text = `cd /home/ada/x; mail ada@site.org; ada@laptop:~$; ${FAKE_GITHUB}; ${JWT}; https://u:p@h/x`;
+    expect(leaks(redact(text, { ...sources, patterns: [] }).text, sources)).toEqual([]);
+  });
+
+  it('counts no placeholder, git remote or bare word as a leak', () => {
+    expect(leaks('Bearer YOUR_JWT_TOKEN git@github.com:org/r.git ada/branch', sources)).toEqual([]);
   });
 });

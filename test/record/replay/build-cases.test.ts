@@ -1,7 +1,7 @@
 // From steps to replay-verified cases, replayed by the real reference in real worker processes: what is kept,
 // what is dropped and why, where a case ends because the world changed outside the calls, and --max-calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCases, type BuildOptions, type Built } from '../../../src/record/replay/build-cases.ts';
+import { buildCases, type BuildOptions, type Built, unportable } from '../../../src/record/replay/build-cases.ts';
 import { prepareSteps } from '../../../src/record/map/prepare-steps.ts';
 import { makeRedactor } from '../../../src/record/map/redact.ts';
 import { replayPool, type ReplayPool } from '../../../src/record/replay/replay-pool.ts';
@@ -85,7 +85,7 @@ describe('buildCases', () => {
   it('drops a call that does not reproduce, with the reason, and keeps the rest', async () => {
     const built = await build([
       call('Read', { file_path: A }, claudeRead(A, 'one\n')),
-      call('Bash', { command: 'no-such-tool --run' }, 'all tests passed'),
+      call('Bash', { command: 'cat no-such-file' }, 'all tests passed'),
       call('Read', { file_path: A }, claudeRead(A, 'one\n')),
     ]);
     expect(built.tools).toEqual([['Read', 'Read']]);
@@ -206,6 +206,20 @@ describe('buildCases', () => {
     expect(built.tools).toEqual([['Read']]);
     expect([...built.dropped.values()]).toEqual(['Bash, with --bash drop']);
   });
+
+  it('drops a command outside the portable set without replaying it, and --bash keep replays it', async () => {
+    const calls = [
+      call('Bash', { command: 'echo {} | jq .' }, '{}'),
+      call('Read', { file_path: A }, claudeRead(A, 'one\n')),
+    ];
+    reset();
+    const portable = await build(calls);
+    expect(portable.tools).toEqual([['Read']]);
+    expect([...portable.dropped.values()]).toEqual([unportable('jq')]);
+    expect(asked.calls).toBe(1);
+    const kept = await build(calls, { bash: 'keep' });
+    expect(kept.dropped.get(0)).not.toBe(unportable('jq'));
+  });
 });
 
 describe('buildCases: Bash modes', () => {
@@ -235,7 +249,7 @@ describe('buildCases: Bash modes', () => {
       close: async () => [],
     };
     const steps = prepareSteps(
-      transcript([call('Bash', { command: 'flaky' }, 'recorded')]),
+      transcript([call('Bash', { command: 'date' }, 'recorded')]),
       makeRedactor({ users: [], homes: [], patterns: [] }),
     );
     const built = await buildCases(steps, { maxCalls: 25, bash: 'reproducible', pool: flaky });

@@ -24,11 +24,79 @@ const REPORT: TranscriptReport = {
   redactions: {},
   reproduced: 0,
   divergences: [],
+  droppedCalls: [],
 };
 const render = (r: Partial<TranscriptReport>): string[] =>
   renderReport([{ ...REPORT, ...r }], [], { stage: 'register-tools', color: false }).split('\n');
 
+describe('renderReport, in detail', () => {
+  const divergence = (n: number) => ({
+    id: `toolu_${n}`,
+    tool: 'Bash',
+    reason: 'Bash: a different exit code',
+    recorded: 'exit 0',
+    replayed: 'exit 127',
+  });
+  const many = {
+    replayed: 5,
+    divergences: [1, 2, 3, 4, 5].map(divergence),
+    droppedCalls: [
+      { id: 'toolu_1', tool: 'Bash', reason: 'did not reproduce: Bash: a different exit code' },
+      { id: 'toolu_9', tool: 'TodoWrite', reason: "not in the course's toolset: TodoWrite" },
+    ],
+  };
+
+  it('shows the first three divergences and says how many more there are', () => {
+    const lines = render(many);
+    expect(lines.filter((l) => l.startsWith('    Bash toolu_'))).toHaveLength(3);
+    expect(lines).toContain('    2 more divergences (--divergences all shows every one)');
+    expect(lines.some((l) => l.includes('TodoWrite toolu_9'))).toBe(false);
+  });
+
+  it('with --divergences all, shows every one', () => {
+    const lines = renderReport([{ ...REPORT, ...many }], [], {
+      stage: 'register-tools',
+      color: false,
+      divergences: 'all',
+    }).split('\n');
+    expect(lines.filter((l) => l.startsWith('    Bash toolu_'))).toHaveLength(5);
+    expect(lines.some((l) => l.includes('more divergence'))).toBe(false);
+  });
+
+  it('with --verbose, lists every dropped call: its tool, id and reason', () => {
+    const lines = renderReport([{ ...REPORT, ...many }], [], {
+      stage: 'register-tools',
+      color: false,
+      verbose: true,
+    }).split('\n');
+    expect(lines).toContain("                  TodoWrite toolu_9: not in the course's toolset: TodoWrite");
+    expect(lines).toContain('                  Bash toolu_1: did not reproduce: Bash: a different exit code');
+  });
+});
+
 describe('renderReport', () => {
+  it("shows the transcript's control characters instead of letting them act: session id, reasons, divergences", () => {
+    const text = render({
+      sessionId: 'ab\u001b[2Jcd',
+      dropped: { "not in the course's toolset: Evil\u001b]0;title\u0007": 1 },
+      replayed: 1,
+      divergences: [
+        {
+          id: 'toolu_1\u202e',
+          tool: 'Bash',
+          reason: 'Bash: different output',
+          recorded: 'exit 0\n\u001b[31mred',
+          replayed: 'exit 0\nred',
+        },
+      ],
+    }).join('\n');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+    expect(text).toContain('(claude-code, session ab\u241b[2Jcd)');
+    expect(text).toContain("not in the course's toolset: Evil\u241b]0;title\u2407");
+    expect(text).toContain('Bash toolu_1\\u202e: Bash: different output');
+    expect(text).toContain('\u241b[31mred');
+  });
+
   it('says where skipped input is: the line (the first of several), or the file left out whole', () => {
     const lines = render({
       skipped: [

@@ -13,25 +13,27 @@ const named = (name: string, description = 'A recorded case.'): NamedCase & { sn
   results: [{ content: name }],
   snapshotText: `{\n  "results": [\n    {\n      "content": "${name}"\n    }\n  ]\n}\n`,
 });
-const options = (dir: string, o: { force?: boolean; dryRun?: boolean } = {}) => ({
+const options = (dir: string, o: { force?: boolean; dryRun?: boolean; sets?: string[] } = {}) => ({
   dir,
   stage: STAGE,
   force: o.force ?? false,
   dryRun: o.dryRun ?? false,
+  sets: o.sets ?? [],
 });
+const statuses = async (p: ReturnType<typeof writeCases>) => (await p).cases.map((c) => c.status);
 const tree = async (dir: string): Promise<string[]> => (await readdir(dir, { recursive: true })).sort();
 
 describe('writeCases', () => {
   it('adds new cases and their snapshots, then finds them unchanged', async () => {
     const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
-    expect((await writeCases([named('recorded-a'), named('recorded-b')], options(dir))).map((c) => c.status)).toEqual([
+    expect(await statuses(writeCases([named('recorded-a'), named('recorded-b')], options(dir)))).toEqual([
       'added',
       'added',
     ]);
     expect(await readFile(join(dir, 'cases', STAGE, 'recorded-a.json'), 'utf8')).toBe(
       formatCase(named('recorded-a').data),
     );
-    expect((await writeCases([named('recorded-a'), named('recorded-b')], options(dir))).map((c) => c.status)).toEqual([
+    expect(await statuses(writeCases([named('recorded-a'), named('recorded-b')], options(dir)))).toEqual([
       'unchanged',
       'unchanged',
     ]);
@@ -41,7 +43,9 @@ describe('writeCases', () => {
     const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
     await writeCases([named('recorded-a')], options(dir));
     const recordingText = '{\n  "calls": []\n}\n';
-    const [again] = await writeCases([{ ...named('recorded-a'), recordingText }], options(dir));
+    const {
+      cases: [again],
+    } = await writeCases([{ ...named('recorded-a'), recordingText }], options(dir));
     expect(again?.status).toBe('unchanged');
     expect(await readFile(join(dir, 'recordings', STAGE, 'recorded-a.json'), 'utf8')).toBe(recordingText);
   });
@@ -49,8 +53,9 @@ describe('writeCases', () => {
   it('refuses a case that exists with other content, and then writes none of the others either', async () => {
     const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
     await writeCases([named('recorded-a')], options(dir));
-    const result = await writeCases([named('recorded-a', 'Other words.'), named('recorded-new')], options(dir));
-    expect(result.map((c) => c.status)).toEqual(['refused', 'added']);
+    expect(
+      await statuses(writeCases([named('recorded-a', 'Other words.'), named('recorded-new')], options(dir))),
+    ).toEqual(['refused', 'added']);
     expect(await tree(dir)).toEqual([
       'cases',
       `cases/${STAGE}`,
@@ -59,15 +64,15 @@ describe('writeCases', () => {
       `snapshots/${STAGE}`,
       `snapshots/${STAGE}/recorded-a.json`,
     ]);
-    expect((await writeCases([named('recorded-a', 'Other words.')], options(dir, { force: true })))[0]?.status).toBe(
+    expect(await statuses(writeCases([named('recorded-a', 'Other words.')], options(dir, { force: true })))).toEqual([
       'replaced',
-    );
+    ]);
     expect(await readFile(join(dir, 'cases', STAGE, 'recorded-a.json'), 'utf8')).toContain('Other words.');
   });
 
   it('with dryRun, says what it would do and writes nothing', async () => {
     const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
-    expect((await writeCases([named('recorded-a')], options(dir, { dryRun: true })))[0]?.status).toBe('would add');
+    expect(await statuses(writeCases([named('recorded-a')], options(dir, { dryRun: true })))).toEqual(['would add']);
     expect(await tree(dir)).toEqual([]);
   });
 
@@ -77,5 +82,59 @@ describe('writeCases', () => {
     await writeFile(join(dir, 'snapshots'), 'not a directory');
     await expect(writeCases([named('recorded-a')], options(dir))).rejects.toThrow(/ENOTDIR/);
     expect(await tree(dir)).toEqual(['snapshots']);
+  });
+
+  it("replaces a name's set of cases as a whole: stale ones are refused without force, removed with it", async () => {
+    const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
+    const recordingText = '{\n  "calls": []\n}\n';
+    const set = ['recorded-s-01', 'recorded-s-02', 'recorded-s-03'].map((n) => ({ ...named(n), recordingText }));
+    await writeCases([...set, named('recorded-s-other'), named('recorded-sx')], options(dir, { sets: ['recorded-s'] }));
+    // Re-recorded with other options: two cases now, under the same name.
+    const again = [named('recorded-s-01'), named('recorded-s-02', 'Other words.')];
+    const refused = await writeCases(again, options(dir, { sets: ['recorded-s'] }));
+    expect(refused.stale).toEqual([{ name: 'recorded-s-03', status: 'refused' }]);
+    expect((await readdir(join(dir, 'cases', STAGE))).sort()).toEqual([
+      'recorded-s-01.json',
+      'recorded-s-02.json',
+      'recorded-s-03.json',
+      'recorded-s-other.json',
+      'recorded-sx.json',
+    ]);
+    const dry = await writeCases(again, options(dir, { sets: ['recorded-s'], force: true, dryRun: true }));
+    expect(dry.stale).toEqual([{ name: 'recorded-s-03', status: 'would remove' }]);
+    const forced = await writeCases(again, options(dir, { sets: ['recorded-s'], force: true }));
+    expect(forced.stale).toEqual([{ name: 'recorded-s-03', status: 'removed' }]);
+    expect(forced.cases.map((c) => c.status)).toEqual(['unchanged', 'replaced']);
+    // Only the set's own: `recorded-s-other` and `recorded-sx` are other names.
+    expect((await readdir(join(dir, 'cases', STAGE))).sort()).toEqual([
+      'recorded-s-01.json',
+      'recorded-s-02.json',
+      'recorded-s-other.json',
+      'recorded-sx.json',
+    ]);
+    expect((await readdir(join(dir, 'snapshots', STAGE))).sort()).toEqual([
+      'recorded-s-01.json',
+      'recorded-s-02.json',
+      'recorded-s-other.json',
+      'recorded-sx.json',
+    ]);
+    // The stale case's recording goes with it.
+    expect((await readdir(join(dir, 'recordings', STAGE))).sort()).toEqual([
+      'recorded-s-01.json',
+      'recorded-s-02.json',
+    ]);
+  });
+
+  it('finds a single case stale once its name has become a set of several, and the other way round', async () => {
+    const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
+    await writeCases([named('recorded-t')], options(dir, { sets: ['recorded-t'] }));
+    const split = await writeCases(
+      [named('recorded-t-01'), named('recorded-t-02')],
+      options(dir, { sets: ['recorded-t'], force: true }),
+    );
+    expect(split.stale).toEqual([{ name: 'recorded-t', status: 'removed' }]);
+    const joined = await writeCases([named('recorded-t')], options(dir, { sets: ['recorded-t'], force: true }));
+    expect(joined.stale.map((c) => c.name)).toEqual(['recorded-t-01', 'recorded-t-02']);
+    expect(await readdir(join(dir, 'cases', STAGE))).toEqual(['recorded-t.json']);
   });
 });

@@ -1,0 +1,147 @@
+// Gemini CLI sessions (~/.gemini/tmp/<project hash>/chats/session-*.json, or .jsonl in newer versions), one record
+// at a time: the session's own record (`sessionId`, `projectHash`, `startTime`), then messages (`type` "user",
+// "gemini", "info"…), a message written again as it is updated (same `id`, its tool calls now with results), and
+// `{"$set": …}` updates. A call is an entry of a gemini message's `toolCalls` (`id`, `name`, `args`); its result
+// is its `result[].functionResponse.response` (`output`, or `error`), paired by the call's id. A whole .json session
+// (`{sessionId, …, messages: [...]}`) is read as these records (json-array-lines.ts).
+//
+// The file does not say where the session ran (only a hash of it): the session's directory is taken to be the
+// deepest directory holding every absolute path the calls name and every directory a search says it searched.
+import { dirname, posix } from 'node:path';
+import type { ImportedResult, Skip } from '../types.ts';
+import { CallBook } from './call-book.ts';
+import { arrayAt, contentText, isObject, type JsonObject, objectAt, stringAt } from './json-values.ts';
+import { type LineParser, lineObject, type ParsedFile, SessionFacts } from './parsed-file.ts';
+import type { Line } from './read-lines.ts';
+
+// Whether a parsed record is a Gemini session's: its own record, or a gemini message.
+export function isGeminiRecord(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  if (typeof value.sessionId === 'string' && typeof value.projectHash === 'string') return true;
+  return value.type === 'gemini' && typeof value.id === 'string' && 'content' in value;
+}
+
+// The records of a whole session document, its own record first.
+export function geminiDocumentRecords(value: unknown): unknown[] | undefined {
+  if (!isObject(value) || !isGeminiRecord(value)) return undefined;
+  const messages = arrayAt(value, 'messages');
+  if (messages === undefined) return undefined;
+  const { messages: _, ...session } = value;
+  return [session, ...messages];
+}
+
+// Keys of a call's args that hold a path, absolute where Gemini requires it.
+const PATH_KEYS = ['absolute_path', 'file_path', 'path', 'dir_path'];
+
+// A parser for one Gemini session.
+export function createGeminiParser(file: string): LineParser {
+  const skipped: Skip[] = [];
+  const book = new CallBook(skipped);
+  const facts = new SessionFacts();
+  const dirs: string[] = [];
+
+  const toolCall = (call: unknown, line: number, timestamp: string | undefined): void => {
+    if (!isObject(call)) return;
+    const id = stringAt(call, 'id');
+    const name = stringAt(call, 'name');
+    if (id === undefined || name === undefined) {
+      skipped.push({ file, line, reason: 'a tool call without an id or a name' });
+      return;
+    }
+    const args = isObject(call.args) ? call.args : {};
+    if (!book.has(id)) {
+      for (const key of PATH_KEYS) {
+        const path = args[key];
+        if (typeof path === 'string' && posix.isAbsolute(path)) dirs.push(key === 'dir_path' ? path : dirname(path));
+      }
+    }
+    const at = stringAt(call, 'timestamp') ?? timestamp;
+    book.addCall({ id, name, input: args, file, line, ...(at !== undefined ? { timestamp: at } : {}) });
+    const result = geminiResult(call, line);
+    if (result !== undefined) book.addResult(id, result, file);
+    // A search names the directory it searched: `Found 2 file(s) matching "*.ts" within /p, …`.
+    const within = / within (\/[^\s,"]*?)[,:]? /.exec(result?.content.split('\n', 1)[0] ?? '')?.[1];
+    if (within !== undefined) dirs.push(within);
+    if (call.status === 'cancelled') book.markNotRun(id, 'cancelled by the user');
+  };
+
+  return {
+    line(entry: Line): void {
+      const record = lineObject(file, entry, skipped);
+      if (record === undefined) return;
+      const timestamp = stringAt(record, 'timestamp') ?? stringAt(record, 'startTime');
+      facts.see({ sessionId: record.sessionId, timestamp });
+      if (typeof record.lastUpdated === 'string') facts.see({ timestamp: record.lastUpdated });
+      if (record.type !== 'gemini') return;
+      for (const call of arrayAt(record, 'toolCalls') ?? []) toolCall(call, entry.line, timestamp);
+    },
+    finish(): ParsedFile {
+      const cwd = commonDirectory(dirs);
+      return { calls: book.finish(), skipped, ...facts.toParsed(), ...(cwd !== undefined ? { cwd } : {}) };
+    },
+  };
+}
+
+// What came back for a call, when it has come back: its functionResponse's `output` (an `error` is an error
+// result). A shell command's output is taken out of Gemini's report (`Command: …\nDirectory: …\nOutput: …\nError:
+// …\nExit Code: N\n…`), with the exit code beside it.
+export function geminiResult(call: JsonObject, line: number): ImportedResult | undefined {
+  const responses = (arrayAt(call, 'result') ?? [])
+    .map((part) => (isObject(part) ? objectAt(part, 'functionResponse') : undefined))
+    .map((response) => (response === undefined ? undefined : objectAt(response, 'response')))
+    .filter((response): response is JsonObject => response !== undefined);
+  const response = responses[0];
+  if (response === undefined) return undefined;
+  const failed = 'error' in response || call.status === 'error';
+  const text = contentText(response.output ?? response.error);
+  if (call.name !== 'run_shell_command') return { content: text, isError: failed, line };
+  const report = shellReport(text);
+  if (report === undefined) return { content: text, isError: failed, line };
+  const exitCode = report.exitCode ?? (failed ? undefined : 0);
+  return {
+    content: report.output,
+    isError: failed || (exitCode !== undefined && exitCode !== 0),
+    ...(exitCode !== undefined ? { details: { exit_code: exitCode } } : {}),
+    line,
+  };
+}
+
+// The fields Gemini writes after the output, one line each.
+const TAIL = /^(Error|Exit Code|Signal|Background PIDs|Process Group PGID): ?/;
+const TAIL_ORDER = ['Error', 'Exit Code', 'Signal', 'Background PIDs', 'Process Group PGID'];
+
+// The output and exit code of Gemini's shell report, or undefined when the text is no such report. The output runs
+// from `Output: ` to the fields after it (read from the end, so an output line that starts `Error: ` stays output);
+// `Exit Code` may come before it or after.
+function shellReport(text: string): { output: string; exitCode?: number } | undefined {
+  const lines = text.replace(/^<untrusted_context>\n?|\n?<\/untrusted_context>$/g, '').split('\n');
+  const start = lines.findIndex((l) => /^Output: ?/.test(l));
+  if (start === -1) return undefined;
+  // Each field once, in Gemini's order, read backwards from the end.
+  let end = lines.length;
+  let before = TAIL_ORDER.length;
+  for (; end - 1 > start; end--) {
+    const at = TAIL_ORDER.indexOf(TAIL.exec(lines[end - 1] as string)?.[1] ?? '');
+    if (at === -1 || at >= before) break;
+    before = at;
+  }
+  const fields = [...lines.slice(0, start), ...lines.slice(end)];
+  const code = fields.map((l) => /^Exit Code: (-?\d+)$/.exec(l)?.[1]).find((c) => c !== undefined);
+  const output = [(lines[start] as string).replace(/^Output: ?/, ''), ...lines.slice(start + 1, end)].join('\n');
+  return { output: output === '(empty)' ? '' : output, ...(code !== undefined ? { exitCode: Number(code) } : {}) };
+}
+
+// The deepest directory holding all of these.
+function commonDirectory(dirs: string[]): string | undefined {
+  const first = dirs[0];
+  if (first === undefined) return undefined;
+  let parts = first.split('/');
+  for (const dir of dirs.slice(1)) {
+    const other = dir.split('/');
+    let n = 0;
+    while (n < parts.length && n < other.length && parts[n] === other[n]) n++;
+    parts = parts.slice(0, n);
+  }
+  const common = parts.join('/');
+  return common === '' ? '/' : common;
+}
