@@ -1,11 +1,12 @@
-// The course driver for the stage "Register the toolset". Provided by the course: students do not edit it.
+// The course driver: one program.ts for every stage, a mode per stage. Provided by the course: students do not edit it.
 //
-//   tsx program.ts dispatch <case.json> [<case.json> …]    run case files by hand
+//   tsx program.ts dispatch <case.json> [<case.json> …]    stage "Register the toolset": run case files by hand
 //   tsx program.ts dispatch -                              read cases from stdin, one JSON object per line,
 //                                                          until it ends (how the grader runs it)
+//   tsx program.ts loop <case.json> […] | loop -           stage "Run the loop", the same two ways (below)
 //
-// For each case, in order: seed a fresh temporary sandbox from its `files`, build `Tools` and `makeExecute`
-// from ./src, call `execute(tool, input)` for each entry of `calls` (awaiting each), print one line
+// dispatch: for each case, in order: seed a fresh temporary sandbox from its `files`, build `Tools` and
+// `makeExecute` from ./src, call `execute(tool, input)` for each entry of `calls` (awaiting each), print one line
 // `{"results":[…]}` on stdout, and remove the sandbox. Several cases in one run share nothing but the
 // process: each gets its own sandbox, its own `Tools` and its own `execute`. Reading stdin, it also prints
 // `{"calling":{"call":2,"of":3,"tool":"echo"}}` before each call, so that the grader can say which call hangs.
@@ -13,17 +14,20 @@
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes
 // SANDBOX_PLACEHOLDER, and the placeholder in a case's inputs and symlink targets becomes the real path.
 //
-// Probe mode: when a case read from stdin carries `observe` (the grader puts it in the first line it sends, a case
+// Probe mode (dispatch): when a case read from stdin carries `observe` (the grader puts it in the first line it sends, a case
 // with no calls), then once every case has printed its results, `makeExecute` is run against a stand-in `Tools`
 // that records each call and its arguments and answers what the grader asked for, and one more line is printed:
 // `{"observed":[…]}`, what happened in each call. The grader infers the dispatcher's mistakes from it.
+//
+// A course directory holds only the stages it has reached, so each mode loads its modules when it starts, by a
+// path worked out at run time (the type checker then does not look for a stage's files in a course without them).
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { Tools } from './src/tools/index.ts';
-import { makeExecute } from './src/execute.ts';
 
 // What the sandbox's path reads as in results, and expands to in a case's inputs.
 export const SANDBOX_PLACEHOLDER = '<sandbox>';
@@ -35,18 +39,38 @@ type Case = { files?: Record<string, FileSpec>; calls: Call[]; observe?: unknown
 // Awaited before each call with its number (from 1), the number of calls, and its tool.
 type BeforeCall = (call: number, of: number, tool: string) => Promise<void>;
 
+// The loop's one verb, as the course's code gives it: a tool name and the input the model sent; its output as it
+// is or as a promise (awaited either way).
+type Execute = (name: string, input: any) => unknown;
+type MakeExecute = (tools: any) => Execute;
+
+// The named exports of a module of the course directory (its path from here), failing as a static import would
+// when one is missing.
+async function courseExports<T>(path: string, names: string[]): Promise<T> {
+  const module = (await import(new URL(path, import.meta.url).href)) as Record<string, unknown>;
+  const missing = names.find((name) => !(name in module));
+  if (missing !== undefined) {
+    throw new SyntaxError(`The requested module '${path}' does not provide an export named '${missing}'`);
+  }
+  return module as T;
+}
+
+// The stage's modules: the Tools of the earlier stages and the student's makeExecute.
+async function dispatcher(): Promise<{ Tools: new (root: string) => unknown; makeExecute: MakeExecute }> {
+  const { Tools } = await courseExports<{ Tools: new (root: string) => unknown }>('./src/tools/index.ts', ['Tools']);
+  const { makeExecute } = await courseExports<{ makeExecute: MakeExecute }>('./src/execute.ts', ['makeExecute']);
+  return { Tools, makeExecute };
+}
+
 // Runs one case in a fresh sandbox and returns its results, ready to print. `make` is the dispatcher
 // factory under test: the student's own by default (tests of the suite pass others).
-export async function dispatch(
-  testCase: Case,
-  make: typeof makeExecute = makeExecute,
-  beforeCall?: BeforeCall,
-): Promise<unknown[]> {
+export async function dispatch(testCase: Case, make?: MakeExecute, beforeCall?: BeforeCall): Promise<unknown[]> {
+  const { Tools, makeExecute } = await dispatcher();
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
     await seed(sandbox, testCase.files ?? {});
-    const execute = make(new Tools(sandbox));
+    const execute = (make ?? makeExecute)(new Tools(sandbox));
     const results: unknown[] = [];
     for (const [i, call] of testCase.calls.entries()) {
       await beforeCall?.(i + 1, testCase.calls.length, call.tool);
@@ -196,51 +220,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...args] = argv;
-  if (command !== 'dispatch' || args.length === 0) {
-    process.stderr.write(
-      'usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n',
-    );
-    return 2;
-  }
-  // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
-  // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
-  const stdout = process.stdout.write.bind(process.stdout);
-  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-  // Prints one line of JSON; resolves once it has left this process.
-  const print = (value: unknown) => new Promise<void>((sent) => stdout(`${JSON.stringify(value)}\n`, () => sent()));
-  // The grader (reading stdin) is told which call is about to run, before it starts: a call that never gives
-  // the event loop back (a `while (true)`) would keep a line not yet sent from ever leaving.
-  const beforeCall: BeforeCall | undefined = fromStdin(args)
-    ? (call, of, tool) => print({ calling: { call, of, tool } })
-    : undefined;
-  let request: unknown;
-  // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
-  for await (const { where, read } of caseSource(args)) {
-    let testCase: Case;
-    try {
-      testCase = parseCase(await read());
-    } catch (error) {
-      process.stderr.write(`error: cannot read case ${where}: ${describeThrow(error)}\n`);
-      return 2;
-    }
-    if (fromStdin(args)) request ??= testCase.observe;
-    let results: unknown[];
-    try {
-      results = await dispatch(testCase, makeExecute, beforeCall);
-    } catch (error) {
-      // execute's throws are recorded per call, so what reaches here is seeding: the case's `files` are wrong.
-      process.stderr.write(`error: cannot seed case ${where}: ${describeThrow(error)}\n`);
-      return 2;
-    }
-    await print({ results });
-  }
-  if (request === undefined) return 0;
-  await print({ observed: await observe(request) });
-  // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
-  process.exit(0);
-}
+// ─── probe: how the dispatcher calls the Tools (stage "Register the toolset") ───────────────────────────────────
 
 // The probe's request: the Tools methods to stand in for, and each call with what those methods answer.
 type ObserveRequest = { methods: string[]; calls: { tool: string; input: Record<string, unknown>; answer: unknown }[] };
@@ -259,9 +239,9 @@ const PROBE_WAIT_MS = 250;
 
 // Runs the probe's calls, each with a stand-in Tools and an `execute` of its own, all at once, while whatever the
 // code under test prints goes nowhere; the stand-in's `root` is an empty directory.
-export async function observe(request: unknown, make?: typeof makeExecute): Promise<Observed[] | { error: string }> {
+export async function observe(request: unknown, make?: MakeExecute): Promise<Observed[] | { error: string }> {
   if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
-  const factory = make ?? makeExecute;
+  const factory = make ?? (await dispatcher()).makeExecute;
   const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
   const unmute = mute();
   try {
@@ -282,7 +262,7 @@ export async function observe(request: unknown, make?: typeof makeExecute): Prom
       }
       entry.pending = true;
       try {
-        const result = await factory(spy as unknown as Tools)(call.tool, input);
+        const result = await factory(spy)(call.tool, input);
         entry.result = encode(result, input);
       } catch (error) {
         entry.threw = describeThrow(error);
@@ -354,6 +334,350 @@ function encode(value: unknown, input: unknown, depth = 0): unknown {
   } catch {
     return { $: 'unreadable' };
   }
+}
+
+// ─── loop: the stage "Run the loop" ───────────────────────────────────────────────────────────────────────────
+//
+// For each case: a fake Messages API on 127.0.0.1 (this process's loopback; in the grader's sandbox, a network of
+// its own), a real Anthropic client pointed at it, and runLoop(client, execute, request) from ./src/agent-loop.ts.
+// The API answers the case's turns in order, one per POST /v1/messages: the turn's message as JSON or, when the
+// request streams, as server-sent events (the bytes the case recorded, else events made from the message). It
+// records what each request asked for; a request past the script is answered with an error, and recorded too.
+// The scripted execute answers the tool_use blocks of the turns served, in order, with the case's output for each.
+// Results: `{"request":{…}}` per request, then `{"returned":[…]}` (the conversation) or `{"threw":"…"}`. Reading
+// stdin, it prints `{"calling":{"call":k,"of":n,"tool":"request"}}` as the loop heads for request k (before runLoop
+// starts, then as each turn is served), so that the grader can say after which turn a loop hung.
+
+type Json = Record<string, unknown>;
+type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream?: string };
+type Scripted = { content: string; is_error?: boolean } | { throws: string };
+type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted> };
+type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
+type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
+
+// What a request asked for, in the keys of runLoop's request: the rest (`stream: true` above all) is how it asked.
+const REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'];
+const SDK = '@anthropic-ai/sdk';
+
+async function anthropicClient(): Promise<Client> {
+  return ((await import(SDK)) as { default: Client }).default;
+}
+
+async function studentLoop(): Promise<RunLoop> {
+  return (await courseExports<{ runLoop: RunLoop }>('./src/agent-loop.ts', ['runLoop'])).runLoop;
+}
+
+// Runs one case's loop against its script and returns its results, ready to print. `runLoop` is the loop under
+// test: the student's own by default (tests of the suite pass others). A case without turns runs nothing.
+export async function runLoopCase(testCase: LoopCase, runLoop?: RunLoop, beforeTurn?: BeforeCall): Promise<unknown[]> {
+  if (testCase.turns.length === 0) return [];
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop()]);
+  const api = await startFakeApi(testCase, beforeTurn);
+  try {
+    // No retries: a request the script refuses is the loop's to handle, once.
+    const client = new Anthropic({
+      apiKey: 'theinference-fake-api-key',
+      baseURL: api.url,
+      maxRetries: 0,
+      timeout: 60_000,
+    });
+    await beforeTurn?.(1, testCase.turns.length, 'request');
+    let end: unknown;
+    // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
+    // recording's, not the student's choice, so that warning is not shown as the program's output.
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => {
+      if (!/^The model '[^']*' is deprecated/.test(String(args[0]))) warn(...args);
+    };
+    try {
+      const returned = await loop(client, api.execute, structuredClone(testCase.request ?? {}));
+      end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
+    } catch (error) {
+      end = { threw: describeThrow(error) };
+    } finally {
+      console.warn = warn;
+    }
+    return [...compacted(api.requests), end];
+  } finally {
+    await api.close();
+  }
+}
+
+// The requests as results, each said once: a field the same as in the request before it is named in `as_before`
+// (not repeated), and messages that begin with all of the request before's are given as `new_messages`, the ones
+// after them. Lossless (the grader expands them back), and a long session's results grow with it, not its square.
+function compacted(requests: unknown[]): unknown[] {
+  let before: Json | undefined;
+  return requests.map((entry) => {
+    const request = isObject(entry) && isObject(entry.request) ? entry.request : undefined;
+    if (request === undefined) return entry;
+    const previous = before;
+    before = request;
+    if (previous === undefined) return entry;
+    const same = (k: string) => k in previous && k in request && canonical(previous[k]) === canonical(request[k]);
+    const kept = REQUEST_KEYS.filter((k) => k !== 'messages' && same(k));
+    const out: Json = Object.fromEntries(Object.entries(request).filter(([k]) => !kept.includes(k)));
+    const [had, has] = [previous.messages, request.messages];
+    if (
+      Array.isArray(had) &&
+      Array.isArray(has) &&
+      has.length >= had.length &&
+      canonical(has.slice(0, had.length)) === canonical(had)
+    ) {
+      delete out.messages;
+      out.new_messages = has.slice(had.length);
+    }
+    return { request: { ...(kept.length > 0 ? { as_before: kept } : {}), ...out } };
+  });
+}
+
+type FakeApi = { url: string; requests: unknown[]; execute: Execute; close: () => Promise<void> };
+
+async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
+  const requests: unknown[] = [];
+  // The tool_use blocks of the turns served that execute has not answered yet, in order.
+  const waiting: Json[] = [];
+  const turns = testCase.turns.length;
+  let sent = 0;
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const text = await readBody(req);
+    if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== '/v1/messages') {
+      requests.push({ other: `${req.method} ${req.url}` });
+      const only = `theinference's fake Messages API answers POST /v1/messages only, not ${req.method} ${req.url}`;
+      return apiError(res, 404, 'not_found_error', only);
+    }
+    const body = parseObject(text);
+    requests.push({ request: Object.fromEntries(REQUEST_KEYS.filter((k) => k in body).map((k) => [k, body[k]])) });
+    sent += 1;
+    const turn = testCase.turns[sent - 1];
+    await beforeTurn?.(sent + 1, turns, 'request');
+    if (turn === undefined) {
+      const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
+      return apiError(res, 400, 'invalid_request_error', past);
+    }
+    if (turn.message.stop_reason === 'tool_use') waiting.push(...turn.message.content.filter(isToolUse));
+    const stream = body.stream === true;
+    res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+    res.end(stream ? (turn.stream ?? eventStream(turn.message)) : JSON.stringify(turn.message));
+  };
+  const server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
+  await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
+  // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
+  const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
+  const execute: Execute = async (name, input) => {
+    const next = waiting[0];
+    const call = `execute(${JSON.stringify(name)}, ${JSON.stringify(input)})`;
+    if (next === undefined) return refuse(`${call} was called, but no tool_use is waiting for a result`);
+    const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
+    if (!asks(next)) {
+      const asked = `execute(${JSON.stringify(next.name)}, ${JSON.stringify(next.input)})`;
+      const later = waiting.find(asks);
+      if (later === undefined) return refuse(`${call} is not the call tool_use ${next.id} asks for, ${asked}`);
+      return refuse(`${call} is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);
+    }
+    waiting.shift();
+    const output = testCase.outputs[String(next.id)];
+    if (output !== undefined && 'throws' in output) throw new Error(output.throws);
+    return { ...output };
+  };
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise((closed) => server.close(closed));
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, execute, close };
+}
+
+function isToolUse(block: Json): boolean {
+  return block.type === 'tool_use';
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseObject(text: string): Json {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+// An error as the Messages API words one; the SDK throws it as an APIError of that status.
+function apiError(res: ServerResponse, status: number, type: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+}
+
+// The events the Messages API streams for a message: each block started empty, its text, thinking, signature or
+// input sent as one delta, and stopped; the SDK's accumulation of them gives back the message's blocks exactly.
+function eventStream(message: Turn['message']): string {
+  const { content, stop_reason, stop_sequence, usage, ...head } = message;
+  const events: Json[] = [
+    { type: 'message_start', message: { ...head, content: [], stop_reason: null, stop_sequence: null, usage } },
+  ];
+  content.forEach((block, index) => {
+    const [start, deltas] = streamedBlock(block);
+    events.push({ type: 'content_block_start', index, content_block: start });
+    for (const delta of deltas) events.push({ type: 'content_block_delta', index, delta });
+    events.push({ type: 'content_block_stop', index });
+  });
+  const output_tokens = (usage as Json | undefined)?.output_tokens ?? 0;
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason, stop_sequence: stop_sequence ?? null },
+    usage: { output_tokens },
+  });
+  events.push({ type: 'message_stop' });
+  return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+}
+
+function streamedBlock(block: Json): [start: Json, deltas: Json[]] {
+  switch (block.type) {
+    case 'text':
+      return [{ ...block, text: '' }, [{ type: 'text_delta', text: block.text }]];
+    case 'thinking':
+      return [
+        { ...block, thinking: '', signature: '' },
+        [
+          { type: 'thinking_delta', thinking: block.thinking },
+          { type: 'signature_delta', signature: block.signature },
+        ],
+      ];
+    case 'tool_use':
+      return [{ ...block, input: {} }, [{ type: 'input_json_delta', partial_json: JSON.stringify(block.input) }]];
+    default:
+      return [block, []]; // redacted_thinking and the like arrive whole
+  }
+}
+
+// JSON text with every object's keys sorted: equal for equal values whatever the key order.
+function canonical(value: unknown): string {
+  const sorted = (_: string, v: unknown) =>
+    isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
+  return JSON.stringify(value, sorted) ?? 'undefined';
+}
+
+// Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
+// which field is wrong so the author can fix it.
+function parseLoopCase(text: string): LoopCase {
+  const parsed: unknown = JSON.parse(text);
+  if (!isObject(parsed)) throw new Error('a case must be a JSON object');
+  const { request, turns, outputs = {} } = parsed;
+  if (!Array.isArray(turns)) throw new Error('"turns" must be an array of { "message": {…} }');
+  // The grader's startup probe: it proves the program loads, and runs nothing.
+  if (turns.length === 0) return { turns: [], outputs: {} };
+  const shape = isObject(request)
+    ? [typeof request.model, typeof request.max_tokens, Array.isArray(request.tools), Array.isArray(request.messages)]
+    : [];
+  if (shape.join() !== 'string,number,true,true') {
+    throw new Error('"request" must be { "model": string, "max_tokens": number, "tools": […], "messages": […] }');
+  }
+  if (!isObject(outputs))
+    throw new Error('"outputs" must be an object of tool_use id -> { "content": … } or { "throws": … }');
+  turns.forEach((turn: unknown, i) => {
+    const message = isObject(turn) ? turn.message : undefined;
+    if (
+      !isObject(turn) ||
+      !isObject(message) ||
+      !Array.isArray(message.content) ||
+      !['string', 'undefined'].includes(typeof turn.stream)
+    ) {
+      throw new Error(`"turns"[${i}] must be { "message": { "content": […], "stop_reason": … }, "stream"?: string }`);
+    }
+    if (message.stop_reason !== 'tool_use') return;
+    for (const block of message.content.filter(isObject).filter(isToolUse)) {
+      const output = outputs[String(block.id)];
+      const scripted = isObject(output) && (typeof output.content === 'string' || typeof output.throws === 'string');
+      if (!scripted)
+        throw new Error(
+          `"outputs" has no { "content": … } or { "throws": … } for tool_use ${block.id} of turn ${i + 1}`,
+        );
+    }
+  });
+  return { request, turns, outputs } as LoopCase;
+}
+
+// ─── main ─────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+// A mode once its modules are loaded: how it reads a case, runs it, and words a failure outside the code under test.
+type Mode = {
+  parse: (text: string) => unknown;
+  run: (testCase: any, beforeCall?: BeforeCall) => Promise<unknown[]>;
+  cannot: string;
+  // The probe, for a mode that has one: what the grader's `observe` request (on the first case read from stdin)
+  // asks, answered as one more line `{"observed":…}` after every case's results.
+  probe?: (request: unknown) => Promise<unknown>;
+};
+
+// Each mode loads the stage's modules before reading any case, so that code which does not load fails at once.
+const MODES: Record<string, () => Promise<Mode>> = {
+  dispatch: async () => {
+    await dispatcher();
+    // execute's throws are recorded per call, so what fails outside them is seeding: the case's `files` are wrong.
+    return {
+      parse: parseCase,
+      run: (c, before) => dispatch(c, undefined, before),
+      cannot: 'cannot seed case',
+      probe: (request) => observe(request),
+    };
+  },
+  loop: async () => {
+    await Promise.all([anthropicClient(), studentLoop()]);
+    // runLoop's throws are its results, so what fails outside it is the fake API (no loopback to listen on).
+    return { parse: parseLoopCase, run: (c, before) => runLoopCase(c, undefined, before), cannot: 'cannot run case' };
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  const start = command === undefined ? undefined : MODES[command];
+  if (start === undefined || !Object.hasOwn(MODES, command!) || args.length === 0) {
+    process.stderr.write(
+      'usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n' +
+        '       tsx program.ts loop <case.json> [<case.json> …]\n       tsx program.ts loop -       (cases as JSON lines on stdin)\n',
+    );
+    return 2;
+  }
+  // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
+  // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
+  const stdout = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  // Prints one line of JSON; resolves once it has left this process.
+  const print = (value: unknown) => new Promise<void>((sent) => stdout(`${JSON.stringify(value)}\n`, () => sent()));
+  // The grader (reading stdin) is told which call is about to run, before it starts: a call that never gives
+  // the event loop back (a `while (true)`) would keep a line not yet sent from ever leaving.
+  const beforeCall: BeforeCall | undefined = fromStdin(args)
+    ? (call, of, tool) => print({ calling: { call, of, tool } })
+    : undefined;
+  const mode = await start();
+  let request: unknown;
+  // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
+  for await (const { where, read } of caseSource(args)) {
+    let testCase: unknown;
+    try {
+      testCase = mode.parse(await read());
+    } catch (error) {
+      process.stderr.write(`error: cannot read case ${where}: ${describeThrow(error)}\n`);
+      return 2;
+    }
+    if (fromStdin(args) && mode.probe !== undefined) request ??= (testCase as { observe?: unknown }).observe;
+    let results: unknown[];
+    try {
+      results = await mode.run(testCase, beforeCall);
+    } catch (error) {
+      process.stderr.write(`error: ${mode.cannot} ${where}: ${describeThrow(error)}\n`);
+      return 2;
+    }
+    await print({ results });
+  }
+  if (request === undefined || mode.probe === undefined) return 0;
+  await print({ observed: await mode.probe(request) });
+  // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
+  process.exit(0);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

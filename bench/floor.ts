@@ -1,5 +1,5 @@
-// The floor: one `node --import tsx` process that imports `dispatch` from the course's program.ts and runs every
-// case of a stage in turn, comparing each with its snapshot. No grader, no subprocess per batch, no validation:
+// The floor: one `node --import tsx` process that imports the stage's mode from the course's program.ts (`dispatch`,
+// or `runLoopCase` for a loop stage) and runs every case of a stage in turn, comparing each with its snapshot. No grader, no subprocess per batch, no validation:
 // the least work that still runs every call. Prints `N passed, M failed` and exits 1 on any failure.
 //
 //   node --import tsx bench/floor.ts <course dir> <stage> [<package root>]
@@ -7,9 +7,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { stageOf } from '../src/course/stages.ts';
 
 type CaseData = { files?: Record<string, unknown>; calls: Array<{ tool: string; input: Record<string, unknown> }> };
 type Dispatch = (testCase: { files: Record<string, unknown>; calls: CaseData['calls'] }) => Promise<unknown[]>;
+type RunLoopCase = (testCase: unknown) => Promise<unknown[]>;
 
 const [dirArg, stage, rootArg] = process.argv.slice(2);
 if (dirArg === undefined || stage === undefined) {
@@ -18,7 +20,11 @@ if (dirArg === undefined || stage === undefined) {
 }
 // The package whose cases and snapshots are graded: this one, or a copy (the bench's 10x suite).
 const packageRoot = resolve(rootArg ?? join(import.meta.dirname, '..'));
-const program = (await import(pathToFileURL(join(resolve(dirArg), 'program.ts')).href)) as { dispatch: Dispatch };
+const program = (await import(pathToFileURL(join(resolve(dirArg), 'program.ts')).href)) as {
+  dispatch: Dispatch;
+  runLoopCase: RunLoopCase;
+};
+const loop = stageOf(stage)?.mode === 'loop';
 const names = (await readdir(join(packageRoot, 'cases', stage))).filter((n) => n.endsWith('.json')).sort();
 
 let passed = 0;
@@ -28,7 +34,9 @@ for (const name of names) {
   const snapshot = JSON.parse(await readFile(join(packageRoot, 'snapshots', stage, name), 'utf8')) as {
     results: unknown[];
   };
-  const results = await program.dispatch({ files: data.files ?? {}, calls: data.calls });
+  const results = loop
+    ? await program.runLoopCase(data)
+    : await program.dispatch({ files: data.files ?? {}, calls: data.calls });
   // Through JSON, as the grader sees the results printed.
   if (isDeepStrictEqual(JSON.parse(JSON.stringify(results)), snapshot.results)) passed += 1;
   else failed.push(name);

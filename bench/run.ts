@@ -9,7 +9,7 @@
 // separate runs.
 //
 //   node --import tsx bench/run.ts [--runs N] [--saves N] [--class-rounds N]
-//        [--only cold,stage,memory,profile,phases,watch,hangs,variants,class,import,record,record-hangs,proxy]
+//        [--only cold,stage,loop,memory,profile,phases,watch,hangs,variants,class,import,record,record-hangs,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -21,6 +21,7 @@ import { gradePerProcess } from './per-process.ts';
 import { freshTmp, profileSteps } from './profile.ts';
 import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
 import { measureHangs, type HangSample } from './hangs.ts';
+import { measureLoopStage } from './loop-stage.ts';
 import { measureClass, SUBMISSIONS, type ClassSample } from './class-run.ts';
 import { measureImport } from './record-import.ts';
 import { measureRecordHangs } from './record-hangs.ts';
@@ -50,6 +51,7 @@ const classRounds = flag('--class-rounds', 1);
 const SECTIONS = [
   'cold',
   'stage',
+  'loop',
   'memory',
   'profile',
   'phases',
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
 
   const times = only.has('cold') ? await measureApproaches() : new Map<string, number[]>();
   const staged = only.has('stage') ? await measureStagedRuns() : undefined;
+  const loop = only.has('loop') ? await measureLoopStage({ packageRoot, tsx, log, rounds: measureRounds }) : undefined;
   const memory = only.has('memory') ? await measureGraderMemory() : [];
   const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
   const phases = only.has('phases') ? await measurePhases() : [];
@@ -145,6 +148,15 @@ async function main(): Promise<void> {
     const copy = summarise(staged.staging);
     log(
       `${'  staging a course directory ≤ 20 ms'.padEnd(TARGET_WIDTH)}${`${copy.median.toFixed(1)} ms`.padEnd(24)}${verdict(copy.median <= 20)}`,
+    );
+  }
+  // The loop stage is held to register-tools' targets: a student's run of either stage should feel the same.
+  if (loop !== undefined) {
+    log(
+      `${'  agent-loop: grader / floor ≤ 1.5'.padEnd(TARGET_WIDTH)}${range(loop.vsFloor).padEnd(24)}${verdict(loop.vsFloor.median <= 1.5)}`,
+    );
+    log(
+      `${'  agent-loop: sandboxed / off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(loop.vsOff).padEnd(24)}${verdict(loop.vsOff.median <= 1.05)}`,
     );
   }
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
@@ -251,6 +263,7 @@ async function main(): Promise<void> {
     runs,
     times: Object.fromEntries(times),
     staged: staged === undefined ? undefined : { times: Object.fromEntries(staged.times), staging: staged.staging },
+    loop,
     memory,
     profile: Object.fromEntries(profile),
     phases,

@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dirname, '..');
 const ROOMS: string[][] = [
   ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts'],
   ['src/tools/'],
-  ['src/contract.ts', 'src/execute.ts', 'src/index.ts'],
+  ['src/contract.ts', 'src/loop-request.ts', 'src/execute.ts', 'src/agent-loop.ts', 'src/index.ts'],
   ['src/course/'],
   // The verdict vocabulary that judges and reporters share.
   ['src/grade/types.ts'],

@@ -301,7 +301,8 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
     const run = await runProgram(['dispatch']);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toBe(
-      'usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n',
+      'usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n' +
+        '       tsx program.ts loop <case.json> [<case.json> …]\n       tsx program.ts loop -       (cases as JSON lines on stdin)\n',
     );
   });
 });

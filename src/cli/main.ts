@@ -111,6 +111,7 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--summary <file>', "write the class's summary (submission, passed, failed, verdict) as .json or .csv")
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
+    .option('--previous', 'then grade the earlier stages this course directory has reached (their every case)')
     .option(
       '--variants',
       'also run every case on renamed files, expected results from the reference (default: on in CI where the reference is)',
@@ -125,7 +126,13 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
   program
     .command('init')
     .argument('[dir]', 'the new course directory (default: the current directory)')
-    .description('write a new course directory that grades at once (never replaces a file without --force)')
+    .description(
+      'write a course directory for a stage that grades at once, or add the stage to yours (never replaces a file without --force)',
+    )
+    .option(
+      '--stage <slug>',
+      'the stage to write it for (default: the first of the course; list them with `theinference stages`)',
+    )
     .option(
       '--from <spec>',
       "where the course's package.json gets theinference: a git URL, a tarball or a directory (default: where this copy was installed from)",

@@ -1,11 +1,11 @@
-// Reads a stage's case files and validates each against cases/case.schema.json. A bad file is the course
-// author's mistake, so it is a HarnessError naming the file and the field, never a crash mid-run.
+// Reads a stage's case files and validates each against the stage's schema (cases/case.schema.json for
+// register-tools). A bad file is the course author's mistake, so it is a HarnessError naming the file and the field, never a crash mid-run.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { HarnessError } from '../errors.ts';
-import type { Case, CaseFile } from './types.ts';
-import { caseFileNames, casesDir } from './stages.ts';
+import type { Case, CaseData } from './types.ts';
+import { caseFileNames, casesDir, stageOf } from './stages.ts';
 
 // At most this many schema errors are listed per file; the first few are enough to fix it.
 const MAX_ERRORS_PER_FILE = 5;
@@ -15,7 +15,7 @@ export async function loadCases(root: string, stage: string): Promise<Case[]> {
   const fileNames = await caseFileNames(root, stage);
   const files = fileNames.map((fileName) => join(casesDir(root, stage), fileName));
   const [validate, texts] = await Promise.all([
-    compileSchema(root),
+    compileSchema(root, stage),
     Promise.all(files.map((file) => readFile(file, 'utf8'))),
   ]);
   const cases: Case[] = [];
@@ -28,7 +28,7 @@ export async function loadCases(root: string, stage: string): Promise<Case[]> {
     else problems.push(...checked.errors.map((e) => `${shown}: ${e}`));
   }
   if (problems.length > 0) {
-    const how = 'Fix the case file: its format is cases/case.schema.json.';
+    const how = `Fix the case file: its format is cases/${schemaFile(stage)}.`;
     throw new HarnessError('BAD_CASE', `${problems.join('\n')}\n${how}`);
   }
   return cases;
@@ -39,8 +39,8 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 // Compiled on every run, so compiled for speed: checking the schema itself against JSON Schema's meta-schema
 // would compile the meta-schema too (two thirds of the time), and that check belongs to the schema's own test
 // (test/course/load-cases.test.ts); ajv's code optimisation pass costs more than it saves on 112 small files.
-async function compileSchema(root: string): Promise<Validate> {
-  return new Ajv(SCHEMA_OPTIONS).compile(await readCaseSchema(root));
+async function compileSchema(root: string, stage: string): Promise<Validate> {
+  return new Ajv(SCHEMA_OPTIONS).compile(await readCaseSchema(root, stage));
 }
 
 // How the case schema is compiled; `verbose` puts the failing schema in each error, which describeErrors reads.
@@ -51,23 +51,28 @@ export const SCHEMA_OPTIONS = {
   code: { optimize: false },
 } as const;
 
-// cases/case.schema.json, parsed.
-export async function readCaseSchema(root: string): Promise<object> {
-  return JSON.parse(await readFile(join(root, 'cases', 'case.schema.json'), 'utf8')) as object;
+// The stage's case schema (cases/case.schema.json when no stage is named), parsed.
+export async function readCaseSchema(root: string, stage?: string): Promise<object> {
+  return JSON.parse(await readFile(join(root, 'cases', schemaFile(stage)), 'utf8')) as object;
+}
+
+// The file under cases/ holding a stage's schema; register-tools' for a stage the course does not list.
+export function schemaFile(stage: string | undefined): string {
+  return (stage === undefined ? undefined : stageOf(stage))?.schema ?? 'case.schema.json';
 }
 
 // Parses and validates one case file's text: the case, or readable errors (`/calls/0/input must be object`).
 export function parseCase(
   text: string,
   validate: Validate,
-): { ok: true; data: CaseFile } | { ok: false; errors: string[] } {
+): { ok: true; data: CaseData } | { ok: false; errors: string[] } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     return { ok: false, errors: [`not valid JSON (${(error as Error).message})`] };
   }
-  if (validate(data)) return { ok: true, data: data as CaseFile };
+  if (validate(data)) return { ok: true, data: data as CaseData };
   return { ok: false, errors: describeErrors(validate.errors ?? []).slice(0, MAX_ERRORS_PER_FILE) };
 }
 

@@ -1,12 +1,74 @@
-// Where the package keeps its stages: `cases/<stage>/*.json` and `snapshots/<stage>/*.json` under the package
-// root, found from this file's own location so that a student's directory needs neither.
+// The course's stages, in course order, as data: what each grades, how program.ts runs its cases, what the student
+// writes and where its cases, snapshots and contract live. Adding a stage is adding an entry here with its cases,
+// snapshots, schema, stubs and page; the run, the judge and the reports read everything from it.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../errors.ts';
 
-// One stage as `theinference stages` lists it.
-export type StageInfo = { slug: string; caseCount: number };
+// How program.ts runs a stage's cases (`program.ts <mode> -`): `dispatch` feeds calls through makeExecute, `loop`
+// runs runLoop against a fake Messages API. A mode's results are judged by its judge (src/grade/judge/mode-judges.ts).
+export const DRIVER_MODES = ['dispatch', 'loop'] as const;
+export type DriverMode = (typeof DRIVER_MODES)[number];
+
+// One stage of the course.
+export type Stage = {
+  slug: string;
+  // As the course page names it.
+  title: string;
+  mode: DriverMode;
+  // The JSON Schema its case files follow, under cases/.
+  schema: string;
+  // The files the student writes at this stage: `init --stage` writes the stub of each from course-template/, and a
+  // course directory that holds them all has reached the stage (`test --previous` grades it).
+  writes: string[];
+  // What the student writes in them, as the stage page names it.
+  entry: string;
+  // What makes a first case pass, for the line after `npm run watch` that init prints.
+  untilPass: string;
+  // Directories of the package that `init` copies into a course directory at this stage (work of earlier lessons
+  // the stage builds on), and what they are to the student.
+  provides: { path: string; what: string }[];
+  // The packages the course's code imports at this stage: the course's package.json depends on them.
+  dependencies: string[];
+  // The page with the stage's contract, in the package (a course directory has it in node_modules/theinference/).
+  doc: string;
+};
+
+// Every stage, in course order.
+export const STAGES: readonly Stage[] = [
+  {
+    slug: 'agent-loop',
+    title: 'Run the loop',
+    mode: 'loop',
+    schema: 'agent-loop.schema.json',
+    writes: ['src/agent-loop.ts'],
+    entry: 'runLoop',
+    untilPass: 'runLoop calls the model and runs its tools',
+    provides: [],
+    dependencies: ['@anthropic-ai/sdk'],
+    doc: 'docs/stages/agent-loop.md',
+  },
+  {
+    slug: 'register-tools',
+    title: 'Register the toolset',
+    mode: 'dispatch',
+    schema: 'case.schema.json',
+    writes: ['src/execute.ts'],
+    entry: 'makeExecute',
+    untilPass: 'makeExecute routes the tools',
+    provides: [{ path: 'src/tools', what: 'the tools of the earlier stages' }],
+    dependencies: ['fast-glob'],
+    doc: 'docs/tools.md',
+  },
+];
+
+// The packages the course's code imports at any stage: the grader gives a program its own copies of these, and no
+// others.
+export const COURSE_DEPENDENCIES: readonly string[] = [...new Set(STAGES.flatMap((s) => s.dependencies))];
+
+// One stage as `theinference stages` lists it: its place in the course (from 1) and its number of cases.
+export type StageInfo = Stage & { order: number; caseCount: number };
 
 // The theinference package root (the directory holding package.json, cases/ and snapshots/).
 export function packageRoot(): string {
@@ -23,14 +85,26 @@ export function snapshotsDir(root: string, stage: string): string {
   return join(root, 'snapshots', stage);
 }
 
-// Every stage (a directory under cases/) with its number of case files, sorted by slug.
+// The stage of a slug, or undefined. Synchronous: the bin reads a stage's mode before the CLI loads.
+export function stageOf(slug: string): Stage | undefined {
+  return STAGES.find((s) => s.slug === slug);
+}
+
+// The stages before `slug` in course order, nearest first (`test --previous` grades them in this order).
+export function earlierStages(slug: string): Stage[] {
+  const at = STAGES.findIndex((s) => s.slug === slug);
+  return at < 0 ? [] : STAGES.slice(0, at).reverse();
+}
+
+// Every stage in course order, with its number of case files under `root`.
 export async function listStages(root: string): Promise<StageInfo[]> {
-  const entries = await readdir(join(root, 'cases'), { withFileTypes: true }).catch(() => []);
-  const slugs = entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
-  return Promise.all(slugs.map(async (slug) => ({ slug, caseCount: (await caseFileNames(root, slug)).length })));
+  return Promise.all(
+    STAGES.map(async (stage, i) => ({
+      ...stage,
+      order: i + 1,
+      caseCount: (await caseFileNames(root, stage.slug)).length,
+    })),
+  );
 }
 
 // The case file names (`x.json`) of a stage, sorted.
@@ -47,7 +121,7 @@ export async function requireStage(root: string, slug: string): Promise<StageInf
   const stages = await listStages(root);
   const stage = stages.find((s) => s.slug === slug);
   if (stage !== undefined) return stage;
-  const known = stages.map((s) => s.slug).join(', ') || '(none)';
+  const known = stages.map((s) => s.slug).join(', ');
   throw new HarnessError(
     'UNKNOWN_STAGE',
     `unknown stage '${slug}'. Known stages: ${known}. Run \`npx theinference stages\` to list them with their cases.`,

@@ -34,4 +34,6 @@ export type RunOptions = {
   timings?: Map<string, number>;
   // Also run each case's variant (src/grade/variants/), made from this seed, expected results from the reference.
   variants?: { seed: number };
+  // Grade the earlier stages the course directory has reached too, after this one (runCourse; runStage grades one).
+  previous?: boolean;
 };

@@ -1,8 +1,10 @@
 // Runs the reference (this package's own program.ts, src/execute.ts and src/tools/) on case files through the
 // grader's process pool and returns, per case, the results a snapshot holds or why there are none. The one way
 // a snapshot's content is produced: `theinference snapshot` and `theinference record` both come here.
+import { stageOf } from '../course/stages.ts';
 import type { Case } from '../course/types.ts';
 import { noResultsWords } from './judge/judge-case.ts';
+import { judgeOf } from './judge/mode-judges.ts';
 import { renderOutput } from './report/render-failure.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { jobsForWork } from './run/default-jobs.ts';
@@ -35,6 +37,8 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
   try {
     await runBatches({
       dir: run.root,
+      // The cases are one stage's, run in its mode.
+      mode: stageOf(run.cases[0]?.stage ?? '')?.mode ?? 'dispatch',
       cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
       jobs: jobsForWork(run.cases.map((c) => c.name)),
       timeoutMs: DEFAULT_CASE_TIMEOUT_MS,
@@ -56,14 +60,13 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
   return { results, warnings };
 }
 
-// A run's results when there is one per call; else the grader's wording for a crash, a timeout or a bad line.
+// A run's results when they fit the case (one per call, say); else the grader's wording for a crash, a timeout, a
+// bad line, or what does not fit.
 function referenceResult(c: Case, run: CaseRun): ReferenceResult {
   const results = run.outcome.kind === 'results' ? run.outcome.results : undefined;
-  if (results !== undefined && results.length === c.data.calls.length) return { ok: true, results };
-  const why =
-    results === undefined
-      ? noResultsWords(c, run)
-      : `printed ${results.length} results for ${c.data.calls.length} calls`;
+  const unfit = results === undefined ? undefined : judgeOf(c).unsnapshottable(c, results);
+  if (results !== undefined && unfit === undefined) return { ok: true, results };
+  const why = results === undefined ? noResultsWords(c, run) : (unfit as string);
   const output = renderOutput(run.output);
   return { ok: false, why: `${why}${output === '' ? '' : `\n${output}`}` };
 }

@@ -2,7 +2,8 @@
 // and read the snapshots while they start, judge each result against its snapshot as it streams, and check
 // that failures are the program's own and not a neighbour's. With variants, each case also runs as its variant,
 // judged against the reference's results for it.
-import { packageRoot, requireStage } from '../course/stages.ts';
+import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
+import { callsOf } from '../course/types.ts';
 import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { jobsForWork } from './run/default-jobs.ts';
@@ -58,6 +59,8 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandbox: boolean }): Promise<RunReport> {
   const started = performance.now();
   const { selected, variants } = plan;
+  // How program.ts runs the stage's cases; only the dispatcher has a probe (program.ts's probe mode).
+  const mode = stageOf(options.stage)?.mode ?? 'dispatch';
   const toRun = interleave(
     selected.filter((c) => c.snapshotted),
     variants?.runs ?? [],
@@ -81,6 +84,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const confinement = { sandbox: options.sandbox, tsxCache: cache.dir };
   const common = {
     dir: options.dir,
+    mode,
     jobs,
     timeoutMs,
     env,
@@ -179,10 +183,14 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     ...common,
     ...standbys,
     ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
-    observe: probeRequest(),
-    onObserved: (o) => {
-      observed ??= o;
-    },
+    ...(mode === 'dispatch'
+      ? {
+          observe: probeRequest(),
+          onObserved: (o: unknown) => {
+            observed ??= o;
+          },
+        }
+      : {}),
     cases: toRun,
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
@@ -210,7 +218,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     const cases = explainFailures(
       selected.flatMap((c) => results.get(c.name) ?? []),
       findings,
-      (name) => judging?.cases.get(name)?.data.calls,
+      (name) => callsOf(judging?.cases.get(name)?.data),
     );
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);

@@ -59,6 +59,9 @@ export type RunReport = {
   skipped?: number;
   // Things the student should know beyond the verdicts (the program leaks state between cases, say).
   warnings?: string[];
+  // With --previous: the reports of the earlier stages the course directory has reached, nearest first, graded
+  // after this one (src/grade/run-course.ts). Reporters show each stage apart.
+  previous?: RunReport[];
   // When the run also ran each case's variant: the seed, how many cases' variants were judged, and the cases
   // that had none (or whose variant the reference gave no result for), with why.
   variants?: VariantSummary;

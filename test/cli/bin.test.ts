@@ -31,7 +31,9 @@ describe('theinference (the binary)', () => {
   it('lists the stages', async () => {
     const { exitCode, stdout } = await theinference(['stages']);
     expect(exitCode).toBe(0);
-    expect(stdout).toMatch(/^register-tools {2}\d+ cases$/m);
+    expect(stdout).toMatch(
+      /^1 {2}agent-loop {6}Run the loop {10}\d+ cases\n2 {2}register-tools {2}Register the toolset {2}\d+ cases$/m,
+    );
   });
 
   it('passes the reference in this repository on every case of the stage', async () => {
@@ -48,7 +50,7 @@ describe('theinference (the binary)', () => {
   });
 
   it.each([
-    [['test', '--stage', 'nope'], /^error: unknown stage 'nope'\. Known stages: register-tools\./],
+    [['test', '--stage', 'nope'], /^error: unknown stage 'nope'\. Known stages: agent-loop, register-tools\./],
     [
       ['test', '--stage', 'register-tools', '--dir', 'test'],
       /^error: .*test has no program\.ts\. .*npx theinference init <dir>/,

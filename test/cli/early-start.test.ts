@@ -92,4 +92,20 @@ describe('startEarly', () => {
       await pool?.close();
     }
   });
+
+  it("starts them for the stage's program.ts mode: a loop stage's are handed out to loop runs only", async () => {
+    const dir = await makeCourse(scratch);
+    const argv = (stage: string) => ['test', '--stage', stage, '--jobs', '1', '--isolation', 'off'];
+    const loop = startEarly(argv('agent-loop'), dir, process.env);
+    const dispatch = startEarly(argv('register-tools'), dir, process.env);
+    try {
+      expect(await loop?.take(dir, false, 'dispatch')).toBeUndefined();
+      expect(await dispatch?.take(dir, false, 'loop')).toBeUndefined();
+      const taken = await loop?.take(dir, false, 'loop');
+      expect(taken).toBeDefined();
+      await taken?.dispose();
+    } finally {
+      await Promise.all([loop?.close(), dispatch?.close()]);
+    }
+  });
 });

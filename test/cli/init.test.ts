@@ -19,12 +19,14 @@ afterEach(async () => {
 });
 
 const cli = (argv: string[], cwd = root) => cliInProcess(argv, cwd);
+// init for the stage register-tools.
+const initTools = (args: string[], cwd = root) => cli(['init', '--stage', 'register-tools', ...args], cwd);
 
 const listing = async (dir: string) => (await readdir(dir, { recursive: true })).sort();
 
 describe('theinference init', () => {
   it('writes the course directory, names where theinference comes from, and prints the next commands', async () => {
-    const { code, stdout, stderr } = await cli(['init', 'my-course', '--from', './theinference-0.1.0.tgz']);
+    const { code, stdout, stderr } = await initTools(['my-course', '--from', './theinference-0.1.0.tgz']);
     expect([code, stderr]).toEqual([0, '']);
     const dir = join(root, 'my-course');
     const files = await listing(dir);
@@ -57,7 +59,7 @@ describe('theinference init', () => {
   it('writes into the working directory when no directory is named', async () => {
     const dir = join(root, 'here');
     await mkdir(dir);
-    const { code, stdout } = await cli(['init', '--from', tarball], dir);
+    const { code, stdout } = await initTools(['--from', tarball], dir);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Wrote a course directory for the stage register-tools in this directory:/);
     expect(stdout).not.toContain('  cd ');
@@ -69,7 +71,7 @@ describe('theinference init', () => {
     await mkdir(join(dir, 'src'), { recursive: true });
     await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
     await writeFile(join(dir, 'src', 'execute.ts'), '// my work\n');
-    const { code, stdout, stderr } = await cli(['init', 'taken', '--from', tarball]);
+    const { code, stdout, stderr } = await initTools(['taken', '--from', tarball]);
     expect([code, stdout]).toEqual([2, '']);
     expect(stderr).toBe(
       `error: ${dir} already has package.json, src/execute.ts: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace them (your src/execute.ts too: --force puts the stub in its place).\n`,
@@ -80,21 +82,32 @@ describe('theinference init', () => {
 
   it('does not warn of losing src/execute.ts when it is still the stub', async () => {
     const dir = join(root, 'fresh');
-    expect((await cli(['init', 'fresh', '--from', tarball])).code).toBe(0);
-    const { code, stderr } = await cli(['init', 'fresh', '--from', tarball]);
+    await mkdir(dir);
+    await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+    expect((await initTools(['fresh', '--from', tarball, '--force'])).code).toBe(0);
+    await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+    await writeFile(join(dir, 'program.ts'), '// edited\n');
+    const { code, stderr } = await initTools(['fresh', '--from', tarball]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(
-      new RegExp(
-        `^error: ${dir} already has .*src/execute\\.ts.*: init wrote nothing\\. .*or pass --force to replace them\\.\\n$`,
-      ),
+    expect(stderr).toBe(
+      `error: ${dir} already has package.json, program.ts: init wrote nothing. Run it in an empty directory (theinference init <new dir>), or pass --force to replace them.\n`,
     );
+  });
+
+  it('writes nothing, and says so, in a course directory that has the stage as init writes it', async () => {
+    expect((await initTools(['again', '--from', tarball])).code).toBe(0);
+    const { code, stdout } = await initTools(['again', '--from', tarball]);
+    expect([code, stdout]).toEqual([
+      0,
+      'again has the stage register-tools already, as this theinference writes it: nothing to write.\n',
+    ]);
   });
 
   it('replaces files with --force, and says which', async () => {
     const dir = join(root, 'taken');
     await mkdir(dir);
     await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
-    const { code, stdout } = await cli(['init', 'taken', '--force', '--from', tarball]);
+    const { code, stdout } = await initTools(['taken', '--force', '--from', tarball]);
     expect(code).toBe(0);
     expect(stdout).toContain('\nReplaced (--force): package.json\n');
     expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
@@ -112,9 +125,65 @@ describe('theinference init', () => {
   it('says so, writing nothing, when a file is in the way of a directory', async () => {
     await mkdir(join(root, 'c', 'src'), { recursive: true });
     await writeFile(join(root, 'c', 'src', 'tools'), 'a file where the tools directory goes');
-    const { code, stderr } = await cli(['init', 'c', '--from', tarball]);
+    const { code, stderr } = await initTools(['c', '--from', tarball]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^error: could not write the course directory .*: init wrote nothing\.\n$/);
     expect(await listing(join(root, 'c'))).toEqual(['src', 'src/tools']);
+  });
+
+  it('writes the first stage of the course, agent-loop, when no stage is named', async () => {
+    const { code, stdout } = await cli(['init', 'loop', '--from', tarball]);
+    expect(code).toBe(0);
+    expect(await listing(join(root, 'loop'))).toEqual([
+      '.gitignore',
+      'package.json',
+      'program.ts',
+      'src',
+      'src/agent-loop.ts',
+      'tsconfig.json',
+    ]);
+    const manifest = JSON.parse(await readFile(join(root, 'loop', 'package.json'), 'utf8'));
+    expect(manifest.scripts.watch).toBe('theinference test --stage agent-loop --watch');
+    expect(Object.keys(manifest.dependencies)).toEqual(['@anthropic-ai/sdk']);
+    expect(stdout).toContain('  src/agent-loop.ts yours to write: runLoop (the course page "Run the loop")\n');
+  });
+
+  it('refuses a stage the course does not have', async () => {
+    const { code, stderr } = await cli(['init', 'x', '--stage', 'nope', '--from', tarball]);
+    expect([code, stderr]).toEqual([
+      2,
+      "error: unknown stage 'nope'. Known stages: agent-loop, register-tools. Run `theinference stages` to list them.\n",
+    ]);
+  });
+
+  it('adds a later stage to a course directory: its files, scripts that grade it and the stages reached', async () => {
+    const dir = join(root, 'course');
+    expect((await cli(['init', 'course', '--from', tarball])).code).toBe(0);
+    await writeFile(join(dir, 'src', 'agent-loop.ts'), '// my loop\n');
+    await writeFile(join(dir, 'tsconfig.json'), '{ "mine": true }\n');
+    const { code, stdout } = await initTools(['course'], root);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Added the stage register-tools \("Register the toolset", stage 2 of 2\) to course:\n/);
+    expect(stdout).toContain(
+      '  package.json     scripts test and watch grade register-tools, then agent-loop (--previous)',
+    );
+    expect(await readFile(join(dir, 'src', 'agent-loop.ts'), 'utf8')).toBe('// my loop\n');
+    expect(await readFile(join(dir, 'tsconfig.json'), 'utf8')).toBe('{ "mine": true }\n');
+    expect(await listing(dir)).toEqual(expect.arrayContaining(['src/execute.ts', 'src/tools/index.ts']));
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    expect(manifest.scripts.test).toBe('theinference test --stage register-tools --previous');
+    expect(manifest.devDependencies.theinference).toBe('file:../theinference-0.1.0.tgz');
+    expect(Object.keys(manifest.dependencies)).toEqual(['@anthropic-ai/sdk', 'fast-glob']);
+  });
+
+  it("refuses to put a stub over a student's own file of the stage, naming it", async () => {
+    const dir = join(root, 'course');
+    expect((await cli(['init', 'course', '--from', tarball])).code).toBe(0);
+    await writeFile(join(dir, 'src', 'execute.ts'), '// my dispatcher, begun early\n');
+    const { code, stderr } = await initTools(['course']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('already has src/execute.ts: init wrote nothing.');
+    expect(stderr).toContain('(your src/execute.ts too: --force puts the stub in its place)');
+    expect(await readFile(join(dir, 'src', 'execute.ts'), 'utf8')).toBe('// my dispatcher, begun early\n');
   });
 });

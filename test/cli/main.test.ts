@@ -19,14 +19,14 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     const { code, stderr } = await cli([command]);
     expect(code).toBe(2);
     expect(stderr).toContain(
-      "error: required option '--stage <slug>' not specified\n(add --help for usage)\nThe stages: register-tools, e.g. --stage register-tools. `npx theinference stages` lists them with their cases.\n",
+      "error: required option '--stage <slug>' not specified\n(add --help for usage)\nThe stages: agent-loop, register-tools, e.g. --stage agent-loop. `npx theinference stages` lists them with their cases.\n",
     );
   });
 
   it.each([
     [
       ['test', '--stage', 'nope'],
-      "error: unknown stage 'nope'. Known stages: register-tools. Run `npx theinference stages` to list them with their cases.\n",
+      "error: unknown stage 'nope'. Known stages: agent-loop, register-tools. Run `npx theinference stages` to list them with their cases.\n",
     ],
     [
       ['test', '--stage', 'register-tools', '--jobs', '0'],
@@ -96,10 +96,12 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
 });
 
 describe('runCli stages', () => {
-  it('lists each stage with its case count', async () => {
+  it('lists each stage in course order with its title and case count', async () => {
     const { code, stdout } = await cli(['stages']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^register-tools {2}\d+ cases\n\nGrade one with: npx theinference test --stage <stage>\n$/);
+    expect(stdout).toMatch(
+      /^1 {2}agent-loop {6}Run the loop {10}\d+ cases\n2 {2}register-tools {2}Register the toolset {2}\d+ cases\n\nGrade one with: npx theinference test --stage <stage>\n$/,
+    );
   });
 });
 

@@ -12,25 +12,28 @@ import { makeCourse, useScratch, REPO } from '../grade/course-fixture.ts';
 const scratch = useScratch();
 let root: string;
 const committed = (name: string) => readFile(join(REPO, 'snapshots', 'register-tools', `${name}.json`), 'utf8');
-const demo = (file: string) => join(root, 'snapshots', 'demo', file);
-const snapshotFiles = async () => (await readdir(join(root, 'snapshots', 'demo'))).sort();
+const demo = (file: string) => join(root, 'snapshots', 'register-tools', file);
+const snapshotFiles = async () => (await readdir(join(root, 'snapshots', 'register-tools'))).sort();
 const contents = async () =>
   Object.fromEntries(await Promise.all((await snapshotFiles()).map(async (f) => [f, await readFile(demo(f), 'utf8')])));
 const STALE_B = '{\n  "results": [\n    {\n      "content": "b.txt"\n    }\n  ]\n}\n';
 const EMPTY = '{\n  "results": []\n}\n';
 
 beforeAll(async () => {
-  // A package root: the reference course files, and a stage `demo` made of three register-tools cases.
+  // A package root: the reference course files, and the stage register-tools made of three of its cases.
   root = await makeCourse(scratch);
-  await mkdir(join(root, 'cases', 'demo'), { recursive: true });
-  await mkdir(join(root, 'snapshots', 'demo'), { recursive: true });
+  await mkdir(join(root, 'cases', 'register-tools'), { recursive: true });
+  await mkdir(join(root, 'snapshots', 'register-tools'), { recursive: true });
   await cp(join(REPO, 'cases', 'case.schema.json'), join(root, 'cases', 'case.schema.json'));
   for (const [slug, name] of [
     ['a', 'course-bash-echo-hi'],
     ['b', 'course-glob-everything'],
     ['c', 'course-read-seeded-file'],
   ]) {
-    await cp(join(REPO, 'cases', 'register-tools', `${name}.json`), join(root, 'cases', 'demo', `${slug}.json`));
+    await cp(
+      join(REPO, 'cases', 'register-tools', `${name}.json`),
+      join(root, 'cases', 'register-tools', `${slug}.json`),
+    );
   }
   await writeFile(demo('a.json'), await committed('course-bash-echo-hi'));
   await writeFile(demo('b.json'), STALE_B);
@@ -45,7 +48,7 @@ async function snapshot(...argv: string[]) {
   stdout.on('data', (c: Buffer) => out.push(c.toString()));
   stderr.on('data', (c: Buffer) => err.push(c.toString()));
   const io = { cwd: root, root, env: { ...process.env, NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr };
-  const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'demo', ...argv] });
+  const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'register-tools', ...argv] });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -60,10 +63,10 @@ describe('theinference snapshot', () => {
       'up to date a',
       'stale      b — wording only',
       'missing    c',
-      'obsolete   z — snapshots/demo/z.json has no case',
+      'obsolete   z — snapshots/register-tools/z.json has no case',
       '1 up to date, 1 stale, 1 missing, 1 obsolete',
       'Snapshots out of date: b (stale, wording only), c (missing), z (obsolete).',
-      'Run `npx theinference snapshot --stage demo` (and `--remove-obsolete` for the obsolete files), review what it leaves pending (`npx theinference snapshot --stage demo --review`) against docs/tools.md, and commit.',
+      'Run `npx theinference snapshot --stage register-tools` (and `--remove-obsolete` for the obsolete files), review what it leaves pending (`npx theinference snapshot --stage register-tools --review`) against docs/tools.md, and commit.',
     ]);
     expect(stdout).toContain('    call 1: "content" worded otherwise\n');
     expect(stdout).toContain('-     "content": "b.txt"\n    +     "content": "a.txt"');
@@ -77,10 +80,10 @@ describe('theinference snapshot', () => {
       'unchanged  a',
       'changed    b — wording only',
       'new        c',
-      'obsolete   z — snapshots/demo/z.json has no case',
+      'obsolete   z — snapshots/register-tools/z.json has no case',
       '1 unchanged, 1 changed, 1 new, 1 obsolete',
-      '2 pending snapshots in snapshots/demo/ (*.json.new): review them with `npx theinference snapshot --stage demo --review`, or `--accept <case>…`, `--reject <case>…`, `--accept-all`.',
-      'Obsolete files are kept: `npx theinference snapshot --stage demo --remove-obsolete` removes them.',
+      '2 pending snapshots in snapshots/register-tools/ (*.json.new): review them with `npx theinference snapshot --stage register-tools --review`, or `--accept <case>…`, `--reject <case>…`, `--accept-all`.',
+      'Obsolete files are kept: `npx theinference snapshot --stage register-tools --remove-obsolete` removes them.',
     ]);
     expect(await snapshotFiles()).toEqual(['a.json', 'b.json', 'b.json.new', 'c.json.new', 'z.json']);
     expect(await readFile(demo('b.json'), 'utf8')).toBe(STALE_B);
@@ -105,7 +108,7 @@ describe('theinference snapshot', () => {
   it.each([
     [
       ['--accept', 'nope'],
-      /^error: --accept 'nope': no pending snapshot of that name in snapshots\/demo\/ \(pending: b, c\)/,
+      /^error: --accept 'nope': no pending snapshot of that name in snapshots\/register-tools\/ \(pending: b, c\)/,
     ],
     [['--accept', 'b', '--reject', 'b'], /^error: b: both accepted and rejected/],
     [['--accept-all', '--accept', 'b'], /^error: --accept-all decides every pending snapshot/],
@@ -113,7 +116,7 @@ describe('theinference snapshot', () => {
     [['--remove-obsolete', '--case', 'a'], /^error: --remove-obsolete goes with a run over the whole stage/],
     [
       ['--accept-all', '--case', 'a'],
-      /^error: no pending snapshot in snapshots\/demo\/ matching 'a': nothing to accept/,
+      /^error: no pending snapshot in snapshots\/register-tools\/ matching 'a': nothing to accept/,
     ],
   ])('refuses %j with exit 2 and decides nothing', async (argv, message) => {
     const before = await contents();
@@ -128,8 +131,8 @@ describe('theinference snapshot', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(
       [
-        'rejected   a — snapshots/demo/a.json.new removed, the snapshot kept',
-        'accepted   b — snapshots/demo/b.json replaced by its pending file',
+        'rejected   a — snapshots/register-tools/a.json.new removed, the snapshot kept',
+        'accepted   b — snapshots/register-tools/b.json replaced by its pending file',
         '',
         '1 accepted, 1 rejected, 1 still pending (c)',
         '',
@@ -144,7 +147,7 @@ describe('theinference snapshot', () => {
     expect((await snapshot('--accept-all')).stdout).toContain('accepted   c — ');
     const { code, stdout } = await snapshot('--remove-obsolete');
     expect(code).toBe(0);
-    expect(statusLines(stdout)).toContain('removed    z — snapshots/demo/z.json has no case');
+    expect(statusLines(stdout)).toContain('removed    z — snapshots/register-tools/z.json has no case');
     expect(await snapshotFiles()).toEqual(['a.json', 'b.json', 'c.json']);
     expect(await readFile(demo('c.json'), 'utf8')).toBe(await committed('course-read-seeded-file'));
   });
@@ -167,7 +170,7 @@ describe('theinference snapshot', () => {
     const { code, stdout } = await snapshot('--review');
     expect([code, stdout]).toEqual([
       0,
-      "No pending snapshots in snapshots/demo/: `npx theinference snapshot --stage demo` writes them when the reference's results change.\n",
+      "No pending snapshots in snapshots/register-tools/: `npx theinference snapshot --stage register-tools` writes them when the reference's results change.\n",
     ]);
   });
 

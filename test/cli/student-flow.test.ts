@@ -1,22 +1,17 @@
-// A student's first hour, end to end, as the README tells it: `theinference init` in an empty directory,
-// `npm install` of the package from a tarball (`npm pack` of this repository, built afresh), a first grade in
+// A student's first hour at register-tools, end to end, as the README tells it: `theinference init --stage
+// register-tools` in an empty directory, `npm install` of the package from a tarball (`npm pack` of this repository, built afresh), a first grade in
 // which every case fails with the stub's message on one screen, the stub and a solution type-checked against the
 // types the package exports, then a correct src/execute.ts graded green from a subdirectory. One install is
 // shared by every step, so the steps run in order.
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { execa } from 'execa';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
+import { INSTALL, packTarball, runAsStudent } from '../support/pack-tarball.ts';
 import { REPO } from '../support/reference-course.ts';
-// @ts-expect-error: plain JavaScript (it runs before tsx is registered), no declarations.
-import { findCli } from '../../bin/find-cli.js';
 
-// npm resolves the course's dependency ranges: from its cache when it has them (`npm ci` filled it with the very
-// packages the lock file pins), from the registry when not.
-const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 const STEP_TIMEOUT_MS = 180_000;
 
 let root: string;
@@ -24,40 +19,7 @@ let tarball: string;
 let course: string;
 let caseCount: number;
 
-// The environment of a student's shell: where npm gets packages from is kept; what `npm test` set for this
-// repository's own scripts (its package, its prefix, its lifecycle) is not.
-function studentEnv(): NodeJS.ProcessEnv {
-  const keep = /^npm_config_(cache|userconfig|globalconfig|registry|cafile|noproxy|https?_proxy|proxy)$/i;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || keep.test(k)));
-  return { ...env, NO_COLOR: '1' };
-}
-
-const run = (file: string, args: string[], cwd: string) =>
-  execa(file, args, { cwd, env: studentEnv(), extendEnv: false, reject: false });
-
-// The package as `npm pack` makes it from this repository's files, with this checkout's dist/ when it is as new as
-// every source (bin/find-cli.js's own test), else with a dist/ built for the purpose by `prepare`.
-async function packTarball(): Promise<string> {
-  const listed = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: REPO,
-    env: studentEnv(),
-    extendEnv: false,
-  });
-  const files = (JSON.parse(listed.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
-  const fresh = !(findCli(REPO) as { needsTsx: boolean }).needsTsx;
-  const staging = join(root, 'staging');
-  for (const file of [...files.filter((f) => fresh || !f.startsWith('dist/')), 'tsconfig.build.json']) {
-    await mkdir(dirname(join(staging, file)), { recursive: true });
-    await cp(join(REPO, file), join(staging, file));
-  }
-  await symlink(join(REPO, 'node_modules'), join(staging, 'node_modules'), 'dir');
-  const args = ['pack', '--json', '--pack-destination', root, ...(fresh ? ['--ignore-scripts'] : [])];
-  const packed = await execa('npm', args, { cwd: staging, env: studentEnv(), extendEnv: false });
-  return join(
-    root,
-    (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string }])[0].filename,
-  );
-}
+const run = runAsStudent;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'theinference-student-'));
@@ -65,7 +27,7 @@ beforeAll(async () => {
   await chmod(root, 0o755);
   course = join(root, 'my-course');
   caseCount = (await loadCases(REPO, 'register-tools')).length;
-  tarball = await packTarball();
+  tarball = await packTarball(root);
 }, STEP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -76,7 +38,7 @@ describe("a student's first hour", () => {
   it('init writes a course directory in an empty one and says what to run next', async () => {
     const { exitCode, stdout, stderr } = await run(
       'node',
-      [join(REPO, 'bin', 'theinference.js'), 'init', 'my-course', '--from', tarball],
+      [join(REPO, 'bin', 'theinference.js'), 'init', 'my-course', '--stage', 'register-tools', '--from', tarball],
       root,
     );
     expect([exitCode, stderr]).toEqual([0, '']);
@@ -197,7 +159,7 @@ describe("a student's first hour", () => {
   });
 
   it('init run from the installed package names the tarball it came from, seen from the new directory', async () => {
-    const { exitCode } = await run('npx', ['theinference', 'init', '../second'], course);
+    const { exitCode } = await run('npx', ['theinference', 'init', '../second', '--stage', 'register-tools'], course);
     expect(exitCode).toBe(0);
     const manifest = JSON.parse(await readFile(join(root, 'second', 'package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;

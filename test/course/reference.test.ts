@@ -30,4 +30,19 @@ describe('requireReference', () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it("looks for a stage's own reference: a copy holding the dispatcher but not the loop has no agent-loop reference", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'theinference-no-reference-'));
+    try {
+      await mkdir(join(root, 'src'));
+      await writeFile(join(root, 'src', 'execute.ts'), '');
+      expect(await hasReference(root, ['src/execute.ts'])).toBe(true);
+      expect(await hasReference(REPO, ['src/agent-loop.ts'])).toBe(true);
+      const error = await requireReference(root, 'snapshot', ['src/agent-loop.ts']).catch((e: unknown) => e);
+      expect((error as HarnessError).code).toBe('NO_REFERENCE');
+      expect((error as HarnessError).message).toContain('replays the reference solution (src/agent-loop.ts), which');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,22 +1,29 @@
-// Stage discovery: the package root found from the source's own location, stages listed with case counts, and
-// an unknown stage refused with the list of known ones.
+// The course's stages as data: in course order with their titles, each one's cases counted under a package root,
+// the stages before one, and an unknown stage refused with the list of known ones.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
-import { listStages, packageRoot, requireStage } from '../../src/course/stages.ts';
+import {
+  DRIVER_MODES,
+  earlierStages,
+  listStages,
+  packageRoot,
+  requireStage,
+  STAGES,
+  stageOf,
+} from '../../src/course/stages.ts';
 
 let root: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'theinference-stages-'));
-  await mkdir(join(root, 'cases', 'beta'), { recursive: true });
-  await mkdir(join(root, 'cases', 'alpha', 'nested'), { recursive: true });
-  await writeFile(join(root, 'cases', 'case.schema.json'), '{}');
-  for (const name of ['a.json', 'b.json', 'notes.md']) await writeFile(join(root, 'cases', 'alpha', name), '{}');
-  await writeFile(join(root, 'cases', 'beta', 'only.json'), '{}');
+  await mkdir(join(root, 'cases', 'agent-loop', 'nested'), { recursive: true });
+  await mkdir(join(root, 'cases', 'register-tools'), { recursive: true });
+  for (const name of ['a.json', 'b.json', 'notes.md']) await writeFile(join(root, 'cases', 'agent-loop', name), '{}');
+  await writeFile(join(root, 'cases', 'register-tools', 'only.json'), '{}');
 });
 
 afterAll(async () => {
@@ -30,27 +37,64 @@ describe('packageRoot', () => {
   });
 });
 
-describe('listStages', () => {
-  it('lists every directory under cases/, sorted, counting only its .json files', async () => {
-    expect(await listStages(root)).toEqual([
-      { slug: 'alpha', caseCount: 2 },
-      { slug: 'beta', caseCount: 1 },
+describe('STAGES', () => {
+  it('is the course in order: Run the loop, then Register the toolset', () => {
+    expect(STAGES.map((s) => [s.slug, s.title, s.mode])).toEqual([
+      ['agent-loop', 'Run the loop', 'loop'],
+      ['register-tools', 'Register the toolset', 'dispatch'],
     ]);
   });
 
-  it('lists nothing when there is no cases/ directory', async () => {
-    expect(await listStages(join(root, 'nowhere'))).toEqual([]);
+  it.each(STAGES.map((s) => [s.slug, s] as const))(
+    '%s has its schema, stubs, contract page and a driver mode',
+    (_, s) => {
+      const r = packageRoot();
+      expect(existsSync(join(r, 'cases', s.schema))).toBe(true);
+      for (const file of s.writes) expect(existsSync(join(r, 'course-template', file)), file).toBe(true);
+      for (const { path } of s.provides) expect(existsSync(join(r, path)), path).toBe(true);
+      expect(existsSync(join(r, s.doc))).toBe(true);
+      expect(DRIVER_MODES).toContain(s.mode);
+    },
+  );
+});
+
+describe('listStages', () => {
+  it('lists every stage in course order, from 1, counting only the .json files of its cases/ directory', async () => {
+    expect((await listStages(root)).map((s) => [s.order, s.slug, s.caseCount])).toEqual([
+      [1, 'agent-loop', 2],
+      [2, 'register-tools', 1],
+    ]);
   });
 
-  it('finds the register-tools stage in this package', async () => {
-    const stages = await listStages(packageRoot());
-    expect(stages.find((s) => s.slug === 'register-tools')?.caseCount).toBeGreaterThan(0);
+  it('counts no case where a stage has no cases/ directory', async () => {
+    expect((await listStages(join(root, 'nowhere'))).map((s) => s.caseCount)).toEqual([0, 0]);
+  });
+
+  it('finds the cases of every stage in this package', async () => {
+    for (const stage of await listStages(packageRoot())) expect(stage.caseCount, stage.slug).toBeGreaterThan(0);
+  });
+});
+
+describe('stageOf and earlierStages', () => {
+  it('finds a stage by slug, and nothing for another name', () => {
+    expect(stageOf('agent-loop')?.title).toBe('Run the loop');
+    expect(stageOf('toString')).toBeUndefined();
+  });
+
+  it('lists the stages before one, nearest first', () => {
+    expect(earlierStages('register-tools').map((s) => s.slug)).toEqual(['agent-loop']);
+    expect(earlierStages('agent-loop')).toEqual([]);
+    expect(earlierStages('nope')).toEqual([]);
   });
 });
 
 describe('requireStage', () => {
-  it('returns a known stage', async () => {
-    expect(await requireStage(root, 'beta')).toEqual({ slug: 'beta', caseCount: 1 });
+  it('returns a known stage with its place and case count', async () => {
+    expect(await requireStage(root, 'register-tools')).toMatchObject({
+      slug: 'register-tools',
+      order: 2,
+      caseCount: 1,
+    });
   });
 
   it('refuses an unknown stage, naming the known ones and how to list them', async () => {
@@ -58,7 +102,7 @@ describe('requireStage', () => {
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('UNKNOWN_STAGE');
     expect((error as HarnessError).message).toBe(
-      "unknown stage 'gamma'. Known stages: alpha, beta. Run `npx theinference stages` to list them with their cases.",
+      "unknown stage 'gamma'. Known stages: agent-loop, register-tools. Run `npx theinference stages` to list them with their cases.",
     );
   });
 });

@@ -5,7 +5,7 @@ import { chmod, cp, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { REPO, writeInstalledCourse, writeReferenceCourse } from '../support/reference-course.ts';
+import { REPO, writeInstalledCourse, writeLoopCourse, writeReferenceCourse } from '../support/reference-course.ts';
 import { tsxCacheName } from '../../src/grade/run/isolation/tsx-cache.ts';
 
 // This repository's root.
@@ -57,6 +57,15 @@ export async function makeCourse(scratch: Scratch, scenario?: string): Promise<s
   const dir = await mkdtemp(join(scratch.root, 'courses', `${scenario ?? 'reference'}-`));
   await writeReferenceCourse(dir);
   await cp(join(REPO, 'src', 'execute.ts'), join(dir, 'src', 'reference-execute.ts'));
+  if (scenario !== undefined) await cp(join(REPO, 'test', 'fixtures', scenario), dir, { recursive: true });
+  return dir;
+}
+
+// A course directory at the stage agent-loop under `scratch` (test/support/reference-course.ts), the scenario's
+// files over the reference loop.
+export async function makeLoopCourse(scratch: Scratch, scenario?: string): Promise<string> {
+  const dir = await mkdtemp(join(scratch.root, 'courses', `${scenario ?? 'loop'}-`));
+  await writeLoopCourse(dir);
   if (scenario !== undefined) await cp(join(REPO, 'test', 'fixtures', scenario), dir, { recursive: true });
   return dir;
 }

@@ -4,9 +4,9 @@
 // repository's, standing in for the student's own install: the sandbox never uses it (the program gets the grader's
 // runtime packages), but a run with --isolation off, in the directory itself, does.
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TOOL_DEPENDENCIES } from '../../src/course/scaffold-course.ts';
+import { COURSE_DEPENDENCIES } from '../../src/course/stages.ts';
 
 // This repository's root: the theinference package and the reference course.
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,10 +21,23 @@ export async function writeReferenceCourse(dir: string, options: { linkModules?:
   await cp(join(REPO, 'src', 'tools'), join(dir, 'src', 'tools'), { recursive: true });
   await writeFile(join(dir, 'package.json'), '{ "name": "course", "private": true, "type": "module" }\n');
   if (options.linkModules !== false) {
-    await mkdir(join(dir, 'node_modules'));
-    for (const name of TOOL_DEPENDENCIES)
+    for (const name of COURSE_DEPENDENCIES) {
+      await mkdir(dirname(join(dir, 'node_modules', name)), { recursive: true });
       await symlink(join(REPO, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+    }
   }
+}
+
+// Fills `dir` (made if missing) with a course directory at the stage agent-loop, as a student has it who wrote the
+// reference loop: program.ts, tsconfig.json, src/agent-loop.ts, an ESM package.json, and node_modules linked to
+// this repository's (the SDK among them). No src/execute.ts and no src/tools/: the stage has none.
+export async function writeLoopCourse(dir: string): Promise<void> {
+  await mkdir(join(dir, 'src'), { recursive: true });
+  await cp(join(REPO, 'program.ts'), join(dir, 'program.ts'));
+  await cp(join(REPO, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+  await cp(join(REPO, 'src', 'agent-loop.ts'), join(dir, 'src', 'agent-loop.ts'));
+  await writeFile(join(dir, 'package.json'), '{ "name": "course", "private": true, "type": "module" }\n');
+  await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
 }
 
 // The files of the theinference package an install puts in node_modules/theinference, but dist/ (without it the

@@ -20,8 +20,8 @@ import { write, type CommandIo, type Outcome } from './io.ts';
 // or made no request, or a capture with nothing to record (the message says which).
 export async function recordLiveCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const live = await checkLiveFlags(flags, io);
-  await requireStage(io.root ?? packageRoot(), flags.stage);
-  await requireReference(io.root ?? packageRoot(), 'record --live');
+  const stage = await requireStage(io.root ?? packageRoot(), flags.stage);
+  await requireReference(io.root ?? packageRoot(), 'record --live', stage.writes);
   const say = (line: string): Promise<void> => write(io.stderr, `[theinference] ${line}\n`);
   const session = await recordLiveSession({
     workspace: live.workspace,

@@ -32,9 +32,11 @@ const LIVE_ONLY: [keyof RecordFlags, string][] = [
 // exists with other content.
 export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
+  // A loop stage's cases are recorded by their own builder (src/record/loop/).
+  const stage = await requireStage(root, flags.stage);
+  await requireReference(root, 'record', stage.writes);
+  if (stage.mode === 'loop') return (await import('./record-loop.ts')).recordLoopCommand(flags, io);
   const checked = await checkFlags(flags, io);
-  await requireStage(root, flags.stage);
-  await requireReference(root, 'record');
   const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
   for (const file of flags.operands) {

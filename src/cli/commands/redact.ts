@@ -19,6 +19,7 @@ import { redactCase, type RedactedCase } from '../redact/redact-case.ts';
 import { renderRedactReport, type RedactOutcome } from '../redact/render-redact-report.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { badFlag, isDirectory, redactPattern } from './record-flags.ts';
+import type { CaseFile } from '../../course/types.ts';
 
 // The flags as commander hands them over.
 export type RedactFlags = {
@@ -49,7 +50,7 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
       readText(pendingPath(dir, flags.stage, c.name)),
       readText(recordingPath(dir, flags.stage, c.name)),
     ]);
-    redacted.push(redactCase({ name: c.name, data: c.data, snapshot, pending, recording }, sources));
+    redacted.push(redactCase({ name: c.name, data: c.data as CaseFile, snapshot, pending, recording }, sources));
   }
 
   const refused = new Map<string, string>();

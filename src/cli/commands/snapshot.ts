@@ -9,7 +9,7 @@ import { HarnessError } from '../../errors.ts';
 import { loadCases } from '../../course/load-cases.ts';
 import { recordingNames } from '../../course/recording-file.ts';
 import { pendingNames, pendingPath, readText, snapshotNames, snapshotPath } from '../../course/snapshot-file.ts';
-import { packageRoot, requireStage } from '../../course/stages.ts';
+import { packageRoot, requireStage, stageOf } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
 import { runReference } from '../../grade/run-reference.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
@@ -41,9 +41,9 @@ export type SnapshotFlags = {
 export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
   const decisions = decisionsOf(flags);
-  await requireStage(root, flags.stage);
+  const stage = await requireStage(root, flags.stage);
   if (flags.review === true) {
-    await requireReference(root, 'snapshot');
+    await requireReference(root, 'snapshot', stage.writes);
     const { reviewPending } = await import('../review/index.ts');
     return reviewPending({ root, stage: flags.stage, only: flags.case }, io);
   }
@@ -59,7 +59,7 @@ export async function snapshotCommand(flags: SnapshotFlags, io: CommandIo): Prom
 async function regenerate(root: string, flags: SnapshotFlags, io: CommandIo): Promise<Outcome> {
   const check = flags.check === true;
   const removeObsolete = flags.removeObsolete === true;
-  await requireReference(root, 'snapshot');
+  await requireReference(root, 'snapshot', stageOf(flags.stage)?.writes);
   const all = await loadCases(root, flags.stage);
   const selected = selectCases(all, flags.case);
   const isolation = await chooseSandbox(flags.isolation, io.env);

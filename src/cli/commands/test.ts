@@ -6,7 +6,7 @@ import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts'
 import { DEFAULT_MEMORY_MIB, MEMORY_ENV, MIN_MEMORY_MIB } from '../../grade/run/isolation/program-limits.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
-import { runStage } from '../../grade/run-stage.ts';
+import { allPassed, runCourse, stageReports } from '../../grade/run-course.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
 import type { CaseResult, RunReport } from '../../grade/types.ts';
@@ -38,6 +38,7 @@ export type TestFlags = {
   summary?: string;
   watch?: boolean;
   failed?: boolean;
+  previous?: boolean;
   variants?: boolean;
   seed?: string;
   isolation?: IsolationMode;
@@ -103,15 +104,18 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   };
   // The last run's times choose the number of processes and balance the batches; this run's replace them.
   const timings = readTimings(options.dir, flags.stage);
-  const report = await runStage({
+  const report = await runCourse({
     ...options,
     timings,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
     ...(live ? { onCaseResult } : {}),
   });
   if (live && count.done > 0) io.stdout.write(ERASE_LINE);
-  const [recorded] = await Promise.all([recordFailures(report), writeTimings(options.dir, flags.stage, timings)]);
-  const rerunCommand = report.failed > 0 ? rerunFailures(flags, report, recorded) : undefined;
+  const [recorded] = await Promise.all([
+    Promise.all(stageReports(report).map(recordFailures)),
+    writeTimings(options.dir, flags.stage, timings),
+  ]);
+  const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (!(flags.reporter === 'pretty' && output === undefined)) {
     for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
@@ -130,7 +134,14 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     const files = new Map(output === undefined ? [] : [[name, output]]);
     await writeSummary(summary, oneRun(report, { name, dir: options.dir }), files);
   }
-  return report.failed > 0 ? 'fail' : 'pass';
+  return allPassed(report) ? 'pass' : 'fail';
+}
+
+// The commands that re-run the failures, one per stage that has any, joined by newlines.
+function rerunAll(flags: TestFlags, report: RunReport, recorded: boolean[]): string {
+  return stageReports(report)
+    .flatMap((r, i) => (r.failed > 0 ? [rerunFailures({ ...flags, stage: r.stage }, r, recorded[i])] : []))
+    .join('\n');
 }
 
 // The flags checked and turned into RunOptions; a bad value is a HarnessError saying what a good one is.
@@ -149,6 +160,7 @@ function runOptions(flags: TestFlags, io: CommandIo): RunOptions {
       ? {}
       : { jobs: positiveInteger('--jobs', flags.jobs, 'program processes at once, e.g. --jobs 2') }),
     ...(flags.shard === undefined ? {} : { shard: parseShard(flags.shard) }),
+    ...(flags.previous === true ? { previous: true } : {}),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
 }
@@ -173,7 +185,7 @@ export function positiveInteger(flag: string, text: string, what: string): numbe
 // by name when there are few, else `--failed` (when `recorded`: the run's failures are on record in the course
 // directory), so the command stays short however many failed.
 export function rerunFailures(flags: TestFlags, report: RunReport, recorded = true): string {
-  const parts = ['npx', 'theinference', 'test', '--stage', flags.stage];
+  const parts = ['npx', 'theinference', 'test', '--stage', report.stage];
   for (const dir of flags.dir ?? []) parts.push('--dir', dir);
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);
   // The same variants again: a failure on one is seen again, not another draw.

@@ -3,6 +3,7 @@
 // reproduces the recording. A pending file whose case is gone is obsolete, not
 // reviewed (`theinference snapshot --remove-obsolete` removes it).
 import { loadCases } from '../../course/load-cases.ts';
+import { callsOf } from '../../course/types.ts';
 import { parseSnapshot, pendingNames, pendingPath, readText, snapshotPath } from '../../course/snapshot-file.ts';
 import { nameMatcher } from '../../grade/select-cases.ts';
 import { classifyDrift } from '../snapshot/classify-drift.ts';
@@ -29,7 +30,7 @@ export async function reviewItems(root: string, stage: string, only: string[], c
       stage,
       name,
       description: c.data.description,
-      calls: c.data.calls,
+      calls: callsOf(c.data) ?? [],
       before,
       after,
       drift,

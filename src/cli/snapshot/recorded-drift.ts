@@ -2,7 +2,7 @@
 // judged against the snapshot on disk and the new one, in words. Shared by the snapshot report and the review.
 import { readRecording } from '../../course/recording-file.ts';
 import { parseSnapshot } from '../../course/snapshot-file.ts';
-import type { Case } from '../../course/types.ts';
+import { type Case, callsOf } from '../../course/types.ts';
 import { renderRecordingCheck } from './render-recording-check.ts';
 import { verifyRecording } from './verify-recording.ts';
 
@@ -20,5 +20,5 @@ export async function recordedDrift(
   const old = before === null ? null : parseSnapshot(before);
   const now = parseSnapshot(after);
   if (typeof now === 'string' || typeof old === 'string') return undefined;
-  return renderRecordingCheck(verifyRecording(recording, c.data.calls, old?.results ?? null, now.results), o);
+  return renderRecordingCheck(verifyRecording(recording, callsOf(c.data) ?? [], old?.results ?? null, now.results), o);
 }

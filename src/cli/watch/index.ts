@@ -4,13 +4,13 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
-import { packageRoot } from '../../course/stages.ts';
+import { packageRoot, stageOf } from '../../course/stages.ts';
 import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { readTimings } from '../../grade/case-timings.ts';
-import { runStage } from '../../grade/run-stage.ts';
+import { runCourse, stageReports } from '../../grade/run-course.ts';
 import { standbyPool } from '../../grade/run/standby-pool.ts';
 import { renderPretty } from '../../grade/report/pretty.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
@@ -75,7 +75,8 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
     sandbox = choice.sandbox;
     if (choice.warning !== undefined) warnings.push(choice.warning);
   }
-  const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox });
+  const mode = stageOf(options.stage)?.mode ?? 'dispatch';
+  const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox, mode });
   const refill = (): void => void standbys.fill();
   // How long each case took when it last ran in a batch: each run balances its batches with it and updates it
   // (the first run, with the last one-off run's times, src/grade/case-timings.ts).
@@ -124,10 +125,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
       if (result.status === 'fail') failed += 1;
       write(renderProgress({ done, failed }, screen));
     };
-    runStage({ ...options, sandbox, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
+    runCourse({ ...options, sandbox, jobs, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
       (report) => {
         refill();
-        if (!signal.aborted) void recordFailures(report);
+        if (!signal.aborted) for (const r of stageReports(report)) void recordFailures(r);
         dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
       },
       (error: unknown) => {

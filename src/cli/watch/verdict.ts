@@ -10,13 +10,16 @@ export type Comparison =
   | { kind: 'same'; verdict: RunVerdict }
   | { kind: 'changed'; before: RunVerdict; after: RunVerdict };
 
-// Summarises a report; failed names sorted, since cases finish out of order.
+// Summarises a report; failed names sorted, since cases finish out of order. With --previous the counts are every
+// stage's, the names the stage's own (what `f` re-runs).
 export function verdictOf(report: RunReport): RunVerdict {
   const failedNames = report.cases
     .filter((c) => c.status === 'fail')
     .map((c) => c.name)
     .sort();
-  return { passed: report.passed, failed: report.failed, failedNames };
+  const stages = [report, ...(report.previous ?? [])];
+  const sum = (key: 'passed' | 'failed') => stages.reduce((n, r) => n + r[key], 0);
+  return { passed: sum('passed'), failed: sum('failed'), failedNames };
 }
 
 // Compares a verdict with the one before it (undefined for a first run). The same count of failures in other

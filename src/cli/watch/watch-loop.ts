@@ -190,7 +190,7 @@ function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] 
     current: undefined,
     lastFailed: verdict.failedNames,
     verdicts: { ...state.verdicts, [key]: verdict },
-    outcome: report.failed > 0 ? 'fail' : 'pass',
+    outcome: verdict.failed > 0 ? 'fail' : 'pass',
   };
   const afterFailed = state.current?.reason.kind === 'run-failed' && next.filter !== undefined;
   return [next, [{ type: 'show-report', report, comparison }, ...idleScreen(next, afterFailed)]];

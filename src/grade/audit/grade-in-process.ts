@@ -4,7 +4,7 @@
 // wrong dispatchers, whose code is the course's own: nothing here is sandboxed.
 import { loadCases } from '../../course/load-cases.ts';
 import { readSnapshot, snapshotPath } from '../../course/snapshot-file.ts';
-import type { Call, Case, Snapshot } from '../../course/types.ts';
+import type { Call, Case, CaseFile, Snapshot } from '../../course/types.ts';
 import { explainFailures } from '../judge/explain-failures.ts';
 import { findMistakes } from '../judge/find-mistakes.ts';
 import { judgeCase } from '../judge/judge-case.ts';
@@ -21,13 +21,14 @@ export type Driver = {
 };
 
 // A case with its snapshot.
-export type GradedCase = { case: Case; snapshot: Snapshot };
+export type GradedCase = { case: Case<CaseFile>; snapshot: Snapshot };
 
 // Every case of the stage with its snapshot, sorted by name; a case without a snapshot is left out.
 export async function loadGradedCases(root: string, stage: string): Promise<GradedCase[]> {
   const cases = await loadCases(root, stage);
   const snapshots = await Promise.all(cases.map((c) => readSnapshot(snapshotPath(root, stage, c.name))));
-  return cases.flatMap((c, k) => (snapshots[k] ? [{ case: c, snapshot: snapshots[k] }] : []));
+  // The catalogue is the dispatcher's: its stage's cases are dispatcher cases.
+  return cases.flatMap((c, k) => (snapshots[k] ? [{ case: c as Case<CaseFile>, snapshot: snapshots[k] }] : []));
 }
 
 // Every case's verdict, failures explained by the probe's findings.

@@ -121,11 +121,12 @@ function unsettled(c: Case, o: Exited, early: boolean): Failure {
 // A progress line naming a call the case does not have is not believed.
 function whereIn(c: Case, o: Pick<CaseOutcome, 'calling'>): Where {
   if (o.calling === 'none') return 'before-calls';
+  const calls = 'calls' in c.data ? c.data.calls : [];
   const index = (o.calling?.call ?? 0) - 1;
-  const call = c.data.calls[index];
+  const call = calls[index];
   return call === undefined || o.calling === undefined
     ? undefined
-    : { index, call, of: c.data.calls.length, ms: o.calling.ms };
+    : { index, call, of: calls.length, ms: o.calling.ms };
 }
 
 type InCall = Extract<Where, object>;

@@ -1,11 +1,9 @@
 // A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
 import { withholdsExpected } from '../../course/case-weight.ts';
-import type { Case, Snapshot } from '../../course/types.ts';
-import { compareResults } from './compare-results.ts';
-import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
-import { hintFor } from './hints.ts';
+import { type Case, type CaseData, callsOf, type Snapshot } from '../../course/types.ts';
 import { loadFailureHint } from './load-failure.ts';
 import { limitReached } from './limit-reached.ts';
+import { judgeOf } from './mode-judges.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import { withholdExpected } from './withhold-expected.ts';
 import type { CaseResult, Failure } from '../types.ts';
@@ -14,7 +12,7 @@ import type { CaseResult, Failure } from '../types.ts';
 export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): CaseResult {
   const found = findFailure(c, snapshot, run);
   const failure =
-    found !== undefined && withholdsExpected(c.data.visibility) ? withholdExpected(found, c.data.calls.length) : found;
+    found !== undefined && withholdsExpected(c.data.visibility) ? withholdExpected(found, stepsOf(c.data)) : found;
   return {
     name: c.name,
     description: c.data.description,
@@ -71,10 +69,7 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
   switch (o.kind) {
     case 'results': {
       if (snapshot === null) return noSnapshot(c).failure;
-      const failure = compareResults(c.data.calls, snapshot.results, o.results);
-      if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
-      const hint = hintFor({ call: failure.call, expected: failure.expected, received: failure.received });
-      return hint === undefined ? failure : { ...failure, hint: hint.text, hintCause: hint.cause };
+      return judgeOf(c).compare(c, snapshot.results, o.results);
     }
     case 'bad-line': {
       if (early)
@@ -82,9 +77,9 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
       return { kind: 'bad-output', message: `the program ${o.reason}${BAD_LINE_ADVICE}` };
     }
     case 'exited':
-      return exitFailure(c, o, early);
+      return judgeOf(c).exited(c, o, early);
     case 'timeout':
-      return timeoutFailure(c, o, !run.afterProbe, early);
+      return judgeOf(c).timeout(c, o, !run.afterProbe, early);
     case 'overflow':
       return {
         kind: 'bad-output',
@@ -119,3 +114,8 @@ const LOAD_PRINT =
 // Result lines own stdout; most bad lines are a debugging print that went there.
 const BAD_LINE_ADVICE =
   '. Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it';
+
+// What a case's results answer one by one: its calls, or a loop case's turns (a request each).
+function stepsOf(data: CaseData): number {
+  return callsOf(data)?.length ?? ('turns' in data ? data.turns.length : 0);
+}

@@ -2,7 +2,7 @@
 // a file that does not compile, a package not installed, a file not there, an export missing, a throw at the top
 // level of a module. Pure: the output in, a hint out (or undefined when the output says none of these).
 
-import { TOOL_DEPENDENCIES } from '../../course/scaffold-course.ts';
+import { COURSE_DEPENDENCIES } from '../../course/stages.ts';
 
 type Recogniser = (output: string) => string | undefined;
 
@@ -30,10 +30,10 @@ function packageNotInstalled(output: string): string | undefined {
   const missing = /Cannot find package '([^']+)' imported from (\S+)/.exec(output);
   if (missing === null) return undefined;
   const name = missing[1]!.startsWith('@') ? missing[1]!.split('/').slice(0, 2).join('/') : missing[1]!.split('/')[0]!;
-  if (TOOL_DEPENDENCIES.includes(name)) {
+  if (COURSE_DEPENDENCIES.includes(name)) {
     return `the package \`${name}\` is not installed (${missing[2]} imports it): it comes with theinference, so run \`npm install\` in your course directory (or wherever theinference is installed)`;
   }
-  return `the package \`${name}\` is not one the grader gives your program (${missing[2]} imports it): your code is graded with Node's built-in modules and the course's own packages (${TOOL_DEPENDENCIES.join(', ')}) only, from theinference's own install, never from your course directory, so that it grades the same on every machine and in CI. Do without it`;
+  return `the package \`${name}\` is not one the grader gives your program (${missing[2]} imports it): your code is graded with Node's built-in modules and the course's own packages (${COURSE_DEPENDENCIES.join(', ')}) only, from theinference's own install, never from your course directory, so that it grades the same on every machine and in CI. Do without it`;
 }
 
 function fileNotThere(output: string): string | undefined {

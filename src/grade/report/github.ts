@@ -18,10 +18,16 @@ const TITLE_LIMIT = 255;
 // saying how many were left out), the summary, each failure's full diagnosis in a collapsed `::group::`, and
 // last the plain line `N passed, N failed`. Text from the student's program only ever appears quarantined
 // (see workflow-command.ts) or escaped as command data, so it cannot issue a workflow command.
+// With earlier stages graded too (--previous), every stage's failures share the step's annotations, each named
+// `<stage>: <case>`, and the summary has a part per stage.
 export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string; rerunCommand?: string }): string {
-  const failed = report.cases.filter((c) => c.status === 'fail');
+  const stages = [report, ...(report.previous ?? [])];
+  const names = new Map<CaseResult, string>();
+  for (const r of stages) for (const c of r.cases) names.set(c, stages.length > 1 ? `${r.stage}: ${c.name}` : c.name);
+  const name = (c: CaseResult): string => names.get(c) ?? c.name;
+  const failed = stages.flatMap((r) => r.cases.filter((c) => c.status === 'fail'));
   const annotated = toAnnotate(failed);
-  const lines = annotated.map(annotation);
+  const lines = annotated.map((c) => annotation(c, name(c)));
   const left = failed.length - annotated.length;
   if (left > 0) {
     const note =
@@ -29,12 +35,24 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
       `${ANNOTATIONS_PER_STEP} error annotations per step. Every diagnosis is in the step log.`;
     lines.push(workflowCommand('notice', { title: 'theinference' }, note));
   }
-  lines.push(...quarantine(summary(report, failed, ctx.rerunCommand)));
+  const parts = stages.map((r) =>
+    summary(
+      r,
+      r.cases.filter((c) => c.status === 'fail'),
+      undefined,
+    ),
+  );
+  const rerun =
+    ctx.rerunCommand === undefined
+      ? []
+      : ctx.rerunCommand.split('\n').map((l) => `Re-run just the failures: ${oneLine(l)}`);
+  lines.push(...quarantine([...parts, ...rerun].join('\n')));
   for (const c of failed) {
-    lines.push(workflowCommand('group', {}, `FAIL ${oneLine(c.name)}`), ...quarantine(ctx.diagnose(c)));
+    lines.push(workflowCommand('group', {}, `FAIL ${oneLine(name(c))}`), ...quarantine(ctx.diagnose(c)));
     lines.push(workflowCommand('endgroup', {}, ''));
   }
-  lines.push(`${report.passed} passed, ${report.failed} failed`, '');
+  const sum = (key: 'passed' | 'failed') => stages.reduce((n, r) => n + r[key], 0);
+  lines.push(`${sum('passed')} passed, ${sum('failed')} failed`, '');
   return lines.join('\n');
 }
 
@@ -46,14 +64,14 @@ function toAnnotate(failed: CaseResult[]): CaseResult[] {
   return failed.filter((c) => chosen.has(c));
 }
 
-function annotation(c: CaseResult): string {
+function annotation(c: CaseResult, title: string): string {
   const hint = c.failure?.hint;
   const text = [failureMessage(c), hint === undefined ? '' : `Hint: ${hint}`, `Case: ${c.description}`]
     .filter((part) => part !== '')
     .join('\n');
   return workflowCommand(
     'error',
-    { title: bounded(oneLine(c.name), TITLE_LIMIT) },
+    { title: bounded(oneLine(title), TITLE_LIMIT) },
     bounded(plainText(text), MESSAGE_LIMIT),
   );
 }

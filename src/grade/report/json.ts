@@ -1,4 +1,5 @@
 import { weightOf, type Visibility } from '../../course/case-weight.ts';
+import { STAGES } from '../../course/stages.ts';
 import type { CaseResult, RunReport, VariantSummary } from '../types.ts';
 import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
@@ -8,9 +9,11 @@ import { visibleText } from './visible-text.ts';
 
 // Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
 // plus the stage, the counts and the score, and each case's points and visibility. Keys are written in this order,
-// always present (null when empty).
+// always present (null when empty). With earlier stages graded too (--previous): version 3, each test's `task_id`
+// its stage's place in the course (the tasks of Exercism's version 3), the counts and score over every stage, and
+// each stage's own in `stages`.
 export type JsonReport = {
-  version: 2;
+  version: 2 | 3;
   status: CaseStatus;
   message: string | null;
   stage: string;
@@ -22,12 +25,17 @@ export type JsonReport = {
   // The points of the passing cases, and of all (src/grade/report/score.ts).
   score: number;
   max_score: number;
+  stages?: JsonStage[];
   tests: JsonTest[];
 };
+
+// One stage of a --previous run.
+export type JsonStage = { stage: string; task_id: number; passed: number; failed: number };
 
 // One case in results.json.
 export type JsonTest = {
   name: string;
+  task_id?: number;
   status: CaseStatus;
   message: string | null;
   output: string | null;
@@ -76,29 +84,41 @@ function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
       })),
     };
   }
-  const tests = report.cases.map((c): JsonTest => {
-    const status = caseStatus(c);
-    return {
-      name: plainText(c.name),
-      status,
-      message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
-      output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
-      ...weightOf(c),
-    };
-  });
-  const { score, maxScore } = scoreOf(report);
+  const stages = [report, ...(report.previous ?? [])];
+  const several = stages.length > 1;
+  const taskId = (stage: string) => STAGES.findIndex((s) => s.slug === stage) + 1;
+  const tests = stages.flatMap((r) =>
+    r.cases.map((c): JsonTest => {
+      const status = caseStatus(c);
+      return {
+        name: plainText(c.name),
+        ...(several ? { task_id: taskId(r.stage) } : {}),
+        status,
+        message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
+        output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
+        ...weightOf(c),
+      };
+    }),
+  );
+  const scores = stages.map(scoreOf);
+  const sum = (n: number[]) => n.reduce((a, b) => a + b, 0);
   const allErrored = first !== undefined && tests.every((t) => t.status === 'error');
   const status: CaseStatus = allErrored ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
   return {
-    version: 2,
+    version: several ? 3 : 2,
     status,
     message: allErrored ? plainText(ctx.diagnose(first)) : null,
     stage: report.stage,
-    passed: report.passed,
-    failed: report.failed,
+    passed: sum(stages.map((r) => r.passed)),
+    failed: sum(stages.map((r) => r.failed)),
     variants: report.variants ?? null,
-    score,
-    max_score: maxScore,
+    score: sum(scores.map((s) => s.score)),
+    max_score: sum(scores.map((s) => s.maxScore)),
+    ...(several
+      ? {
+          stages: stages.map((r) => ({ stage: r.stage, task_id: taskId(r.stage), passed: r.passed, failed: r.failed })),
+        }
+      : {}),
     tests,
   };
 }

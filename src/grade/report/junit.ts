@@ -5,30 +5,47 @@ import { scoreOf } from './score.ts';
 import { visibleText } from './visible-text.ts';
 import { xmlAttribute, xmlCdata } from './xml-escape.ts';
 
-// JUnit XML: <testsuites> around one <testsuite> named for the stage, one <testcase> per case
+// JUnit XML: <testsuites> around one <testsuite> named for the stage (one per stage with --previous), one
+// <testcase> per case
 // (classname = stage, name = case). A wrong answer is a <failure>, a program that gave no answer (crash,
 // timeout, no or bad output) an <error>; the body is the plain diagnosis. Every shard of a run writes the
 // same suite name, so merged files show one stage whose cases are the union of the shards' (docs/reporters.md).
 export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
-  const statuses = report.cases.map(caseStatus);
-  const counts = [
-    `tests="${report.cases.length}"`,
-    `failures="${statuses.filter((s) => s === 'fail').length}"`,
-    `errors="${statuses.filter((s) => s === 'error').length}"`,
-    `skipped="0"`,
-    `time="${seconds(report.durationMs)}"`,
-  ].join(' ');
-  const stage = xmlAttribute(report.stage);
+  // With earlier stages graded too (--previous), one <testsuite> per stage, the current one first.
+  const stages = [report, ...(report.previous ?? [])];
+  const all = stages.flatMap((r) => r.cases);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="theinference" ${counts}>`,
-    `  <testsuite name=${stage} ${counts}>`,
-    ...suiteProperties(report),
-    ...report.cases.flatMap((c) => testcase(c, stage, ctx.diagnose)),
-    '  </testsuite>',
+    `<testsuites name="theinference" ${counts(all, report.durationMs + sumOf(report.previous))}>`,
+    ...stages.flatMap((r) => suite(r, ctx.diagnose)),
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+function suite(report: RunReport, diagnose: (c: CaseResult) => string): string[] {
+  const stage = xmlAttribute(report.stage);
+  return [
+    `  <testsuite name=${stage} ${counts(report.cases, report.durationMs)}>`,
+    ...suiteProperties(report),
+    ...report.cases.flatMap((c) => testcase(c, stage, diagnose)),
+    '  </testsuite>',
+  ];
+}
+
+function counts(cases: CaseResult[], durationMs: number): string {
+  const statuses = cases.map(caseStatus);
+  return [
+    `tests="${cases.length}"`,
+    `failures="${statuses.filter((s) => s === 'fail').length}"`,
+    `errors="${statuses.filter((s) => s === 'error').length}"`,
+    `skipped="0"`,
+    `time="${seconds(durationMs)}"`,
+  ].join(' ');
+}
+
+function sumOf(reports: RunReport[] | undefined): number {
+  return (reports ?? []).reduce((ms, r) => ms + r.durationMs, 0);
 }
 
 function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => string): string[] {

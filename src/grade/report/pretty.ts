@@ -7,6 +7,7 @@ import { renderGroup } from './render-group.ts';
 import { scoreOf } from './score.ts';
 import type { RunReport } from '../types.ts';
 import { variantsLine } from './variants-line.ts';
+import { renderStages } from './pretty-stages.ts';
 
 // Erases the live count's line on a terminal, cursor back at column 0.
 export const ERASE_LINE = '\r\u001b[2K';
@@ -19,8 +20,15 @@ export function renderLiveCount(count: { done: number; failed: number }, options
   return `${ERASE_LINE}${c.dim(`grading… ${count.done} done`)}${failed}`;
 }
 
-// The end of a run: failures in full, warnings, and the summary.
-export function renderPretty(report: RunReport, options: { color: boolean; rerunCommand?: string }): string {
+// The end of a run: failures in full, warnings, and the summary. With earlier stages graded too (--previous), each
+// stage's part, then the whole run's counts (pretty-stages.ts). `ofStages`: this is one stage's part of that.
+export function renderPretty(
+  report: RunReport,
+  options: { color: boolean; rerunCommand?: string; ofStages?: boolean },
+): string {
+  if (report.previous !== undefined && report.previous.length > 0 && options.ofStages !== true) {
+    return renderStages(report, options);
+  }
   const c = painter(options.color);
   const failures = report.cases.filter((r) => r.status === 'fail');
   const blocks: string[] = [];
@@ -49,10 +57,14 @@ export function renderPretty(report: RunReport, options: { color: boolean; rerun
     ...(score.weighted ? [` ${c.dim('Points')} ${score.score} of ${score.maxScore}`] : []),
     ...(report.variants === undefined ? [] : [` ${c.dim('Also')}   ${variantsLine(report.variants)}`]),
     ` ${c.dim('Time')}   ${(report.durationMs / 1000).toFixed(2)} s`,
+  ];
+  // The whole run's counts end it, once: a stage's part has none of its own.
+  if (options.ofStages === true) return `\n${[...blocks, summary.join('\n')].join('\n\n')}\n`;
+  summary.push(
     '',
     // Alone on its line and never coloured, for scripts and for people skimming a log.
     `${report.passed} passed, ${report.failed} failed`,
-  ];
+  );
   if (total === 0) summary.push('No case was selected (an empty shard?).');
   if (options.rerunCommand !== undefined && report.failed > 0) {
     summary.push('', 'Re-run just the failures:', options.rerunCommand);

@@ -8,6 +8,7 @@ import { yamlLiteral, yamlString, yamlValue } from './yaml-text.ts';
 // and under each failing one a YAML diagnostic block indented two spaces. The run ends with the comment
 // `# N passed, N failed`: a bare line there would be non-TAP data, which strict consumers reject.
 export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
+  if (report.previous !== undefined && report.previous.length > 0) return renderStages(report, ctx);
   const lines = [
     'TAP version 14',
     report.cases.length === 0 ? '1..0 # SKIP no cases selected' : `1..${report.cases.length}`,
@@ -41,4 +42,21 @@ function diagnostic(c: CaseResult, status: 'fail' | 'error', diagnosis: string):
   if (f?.hint !== undefined) lines.push(`  hint: ${yamlString(f.hint)}`);
   lines.push(`  duration_ms: ${Math.max(0, Math.round(c.durationMs))}`);
   return [...lines, ...yamlLiteral('diagnosis', diagnosis, '  ')];
+}
+
+// With earlier stages graded too (--previous): a subtest per stage (TAP 14), the current one first, each the stage's
+// own stream indented four spaces under `# Subtest: <stage>`, then its test point; the run's counts last.
+function renderStages(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
+  const stages = [report, ...(report.previous ?? [])];
+  const lines = ['TAP version 14', `1..${stages.length}`];
+  stages.forEach((r, i) => {
+    const child = render({ ...r, previous: [] }, ctx)
+      .split('\n')
+      .slice(1, -1);
+    lines.push(`# Subtest: ${tapDescription(r.stage)}`, ...child.map((l) => (l === '' ? l : `    ${l}`)));
+    lines.push(`${r.failed === 0 ? 'ok' : 'not ok'} ${i + 1} - ${tapDescription(r.stage)}`);
+  });
+  const sum = (key: 'passed' | 'failed') => stages.reduce((n, r) => n + r[key], 0);
+  lines.push(`# ${sum('passed')} passed, ${sum('failed')} failed`, '');
+  return lines.join('\n');
 }

@@ -2,6 +2,7 @@
 // at once (run-batch.ts runs one). A process that crashes, hangs or prints garbage mid-batch costs only the case in
 // flight; a case that runs long hands the rest of its batch back, so that hangs wait out their timeouts side by
 // side; and a program that cannot start is found once: every case gets that verdict and no other process starts.
+import type { DriverMode } from '../../course/stages.ts';
 import type { Confinement } from './program-process.ts';
 import type { CaseOutcome } from './case-outcome.ts';
 import { runBatch, type BatchCase, type BatchEnd, type CaseRun } from './run-batch.ts';
@@ -17,6 +18,8 @@ export const LINGERING_PER_JOB = 4;
 // What the pool runs, where, and who hears each case's outcome.
 export type BatchesOptions = {
   dir: string;
+  // How program.ts runs the cases: the stage's driver mode (`dispatch` when absent).
+  mode?: DriverMode;
   cases: BatchCase[];
   jobs: number;
   timeoutMs: number;
@@ -99,6 +102,7 @@ export async function runBatches(options: BatchesOptions): Promise<void> {
         { dir: options.dir, cases: batch },
         {
           run: {
+            ...(options.mode === undefined ? {} : { mode: options.mode }),
             timeoutMs: options.timeoutMs,
             env: options.env,
             confinement: options.confinement,

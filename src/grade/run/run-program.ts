@@ -4,6 +4,7 @@
 // only turns them into events and carries out the effects. How the process is confined (sandbox or process group,
 // TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
+import type { DriverMode } from '../../course/stages.ts';
 import { driveMachine } from './drive-machine.ts';
 import { LineSplitter } from './line-splitter.ts';
 import {
@@ -24,6 +25,8 @@ export type { ProgramLine, ProgramResult };
 // is confined, and who hears each line.
 export type ProgramRun = {
   dir: string;
+  // How program.ts runs the cases (`program.ts <mode> -`): the stage's driver mode, `dispatch` when absent.
+  mode?: DriverMode;
   cases: string[];
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
@@ -37,12 +40,18 @@ export type ProgramRun = {
 };
 
 // Where warm standby processes come from: each is taken once, for one batch, and never given back; only one
-// started for the same directory and confined the same way (sandboxed or not) is handed out.
-export type StandbySource = { take: (dir: string, sandbox: boolean) => Promise<ProgramProcess | undefined> };
+// started for the same directory, confined the same way (sandboxed or not) and waiting to run the same mode
+// (`dispatch` when not named) is handed out.
+export type StandbySource = {
+  take: (dir: string, sandbox: boolean, mode?: DriverMode) => Promise<ProgramProcess | undefined>;
+};
 
 // Runs the program on its cases; settles once the process and everything it started are dead and its temp dir gone.
 export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
-  const standby = run.signal?.aborted === true ? undefined : await run.standbys?.take(run.dir, run.confinement.sandbox);
+  const standby =
+    run.signal?.aborted === true
+      ? undefined
+      : await run.standbys?.take(run.dir, run.confinement.sandbox, run.mode ?? 'dispatch');
   let proc: ProgramProcess;
   try {
     // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
@@ -51,7 +60,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
       (await startProcess({
         dir: run.dir,
         env: run.env,
-        args: ['program.ts', 'dispatch', '-'],
+        args: ['program.ts', run.mode ?? 'dispatch', '-'],
         stdin: 'pipe',
         ...run.confinement,
       }));

@@ -4,6 +4,7 @@
 // pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts),
 // made for the pool and removed with it.
 import { fileURLToPath } from 'node:url';
+import type { DriverMode } from '../../course/stages.ts';
 import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
 import type { StandbySource } from './run-program.ts';
@@ -34,7 +35,10 @@ export function standbyPool(options: {
   env: NodeJS.ProcessEnv;
   size: number;
   sandbox: boolean | Promise<boolean>;
+  // The program.ts mode its standbys run once their work arrives (the stage's; `dispatch` when absent).
+  mode?: DriverMode;
 }): StandbyPool {
+  const mode = options.mode ?? 'dispatch';
   const ready: ProgramProcess[] = [];
   const starting = new Set<Promise<void>>();
   const disposing = new Set<Promise<unknown>>();
@@ -62,7 +66,7 @@ export function standbyPool(options: {
       const proc = await startProcess({
         dir: options.dir,
         env: options.env,
-        args: [BOOTSTRAP],
+        args: [BOOTSTRAP, mode],
         stdin: 'pipe',
         sandbox: sandboxed,
         tsxCache,
@@ -87,8 +91,8 @@ export function standbyPool(options: {
       await Promise.all([...disposing]);
     },
     size: () => ready.length + starting.size,
-    take: async (dir, wantSandbox) => {
-      if (dir !== options.dir) return undefined;
+    take: async (dir, wantSandbox, wantMode) => {
+      if (dir !== options.dir || (wantMode ?? 'dispatch') !== mode) return undefined;
       // One still starting (a fill just before this run) is further along than a cold start would be.
       while (ready.length === 0 && starting.size > 0) await Promise.race(starting);
       if (sandboxed !== wantSandbox) return undefined;

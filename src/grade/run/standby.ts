@@ -1,7 +1,7 @@
-// A warm standby program process, run as `node --import <tsx> standby.ts` in the course directory. Node and tsx
+// A warm standby program process, run as `node --import <tsx> standby.ts <mode>` in the course directory. Node and tsx
 // are loaded ahead of time; nothing of the course is. It waits until its work arrives on stdin (the cases, as
-// JSON lines, exactly as `program.ts dispatch -` reads them), then sets process.argv as `node program.ts dispatch
-// -` would and imports program.ts, whose own main-module check runs its main, which reads those very lines. So
+// JSON lines, exactly as `program.ts <mode> -` reads them), then sets process.argv as `node program.ts <mode> -`
+// would and imports program.ts, whose own main-module check runs its main, which reads those very lines. So
 // the course's code is read only once work arrives, and each standby serves exactly one batch.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +12,7 @@ await new Promise((ready) => process.stdin.once('readable', ready));
 if (process.stdin.readableLength > 0) {
   // As Node sets it for `node program.ts`: the absolute path, not resolved through links.
   const program = resolve('program.ts');
-  process.argv = [process.argv[0] ?? process.execPath, program, 'dispatch', '-'];
+  process.argv = [process.argv[0] ?? process.execPath, program, process.argv[2] ?? 'dispatch', '-'];
   await import(pathToFileURL(program).href);
 } else {
   process.stdin.destroy();

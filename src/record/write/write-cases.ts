@@ -11,41 +11,64 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadCases } from '../../course/load-cases.ts';
 import { recordingPath } from '../../course/recording-file.ts';
 import { formatSnapshot, readText, snapshotPath } from '../../course/snapshot-file.ts';
-import { casesDir } from '../../course/stages.ts';
+import { casesDir, stageOf } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
-import type { CaseFile } from '../../course/types.ts';
-import { runReference } from '../../grade/run-reference.ts';
+import type { CaseData, CaseFile } from '../../course/types.ts';
+import { type ReferenceRuns, runReference } from '../../grade/run-reference.ts';
 import { casesOfSet } from './case-set.ts';
 
 // A case ready to be checked and written.
-export type NamedCase = { name: string; data: CaseFile; results: unknown[] };
+export type NamedCase<D extends CaseData = CaseFile> = { name: string; data: D; results: unknown[] };
 
 // What became of one case.
 export type CaseStatus = 'added' | 'unchanged' | 'replaced' | 'refused' | 'would add' | 'would replace';
 
 // A case with its files' text and what writing it did (or, with dryRun, would do).
-export type WrittenCase = NamedCase & { caseText: string; snapshotText: string; status: CaseStatus };
+export type WrittenCase<D extends CaseData = CaseFile> = NamedCase<D> & {
+  caseText: string;
+  snapshotText: string;
+  status: CaseStatus;
+};
 
 // The exact bytes of a case file: its keys in the order given, two-space JSON, a final newline.
-export function formatCase(data: CaseFile): string {
+export function formatCase(data: CaseData): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
 // Each case's snapshot from the reference, or why the case cannot be written (by name).
 export async function snapshotCases(
   cases: NamedCase[],
-  o: { root: string; stage: string; env: NodeJS.ProcessEnv; sandbox: boolean; signal?: AbortSignal },
+  o: StagedRun,
 ): Promise<{ snapshots: Map<string, string>; failed: Map<string, string>; warnings: string[] }> {
   const snapshots = new Map<string, string>();
   const failed = new Map<string, string>();
-  if (cases.length === 0) return { snapshots, failed, warnings: [] };
+  const { results: runs, warnings } = await runStaged(cases, o);
+  for (const c of cases) {
+    const run = runs.get(c.name);
+    if (run === undefined || !run.ok)
+      failed.set(c.name, `the reference failed on the case: ${run?.ok === false ? run.why : 'not run'}`);
+    else if (!isDeepStrictEqual(run.results, c.results))
+      failed.set(c.name, 'the reference gave other results as a case than in the replay');
+    else snapshots.set(c.name, formatSnapshot({ results: run.results }));
+  }
+  return { snapshots, failed, warnings };
+}
+
+// Where and how the reference runs a stage's recorded cases.
+export type StagedRun = { root: string; stage: string; env: NodeJS.ProcessEnv; sandbox: boolean; signal?: AbortSignal };
+
+// The reference's run of each case (by name), staged in a temporary course directory with the stage's schema and
+// loaded by the course's own loader first, so a case that would not load is never written.
+export async function runStaged(cases: { name: string; data: CaseData }[], o: StagedRun): Promise<ReferenceRuns> {
+  if (cases.length === 0) return { results: new Map(), warnings: [] };
+  const schema = stageOf(o.stage)?.schema ?? 'case.schema.json';
   const staging = await mkdtemp(join(tmpdir(), 'theinference-record-'));
   try {
     await mkdir(casesDir(staging, o.stage), { recursive: true });
-    await cp(join(o.root, 'cases', 'case.schema.json'), join(staging, 'cases', 'case.schema.json'));
+    await cp(join(o.root, 'cases', schema), join(staging, 'cases', schema));
     for (const c of cases) await writeFile(join(casesDir(staging, o.stage), `${c.name}.json`), formatCase(c.data));
     const loaded = await loadCases(staging, o.stage);
-    const { results: runs, warnings } = await runReference({
+    const runs = await runReference({
       root: o.root,
       cases: loaded,
       env: o.env,
@@ -53,15 +76,7 @@ export async function snapshotCases(
       ...(o.signal === undefined ? {} : { signal: o.signal }),
     });
     o.signal?.throwIfAborted();
-    for (const c of cases) {
-      const run = runs.get(c.name);
-      if (run === undefined || !run.ok)
-        failed.set(c.name, `the reference failed on the case: ${run?.ok === false ? run.why : 'not run'}`);
-      else if (!isDeepStrictEqual(run.results, c.results))
-        failed.set(c.name, 'the reference gave other results as a case than in the replay');
-      else snapshots.set(c.name, formatSnapshot({ results: run.results }));
-    }
-    return { snapshots, failed, warnings };
+    return runs;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -73,11 +88,11 @@ export type StaleCase = { name: string; status: 'removed' | 'would remove' | 're
 // Compares each case with the course directory and writes them (unless dryRun, or something is refused). Each of
 // `sets` (the names the cases were made under) is replaced as a whole: its cases this run does not make are stale,
 // removed with `force` and refused without it.
-export async function writeCases(
-  cases: (NamedCase & { snapshotText: string; recordingText?: string })[],
+export async function writeCases<D extends CaseData = CaseFile>(
+  cases: (NamedCase<D> & { snapshotText: string; recordingText?: string })[],
   o: { dir: string; stage: string; force: boolean; dryRun: boolean; sets: string[] },
-): Promise<{ cases: WrittenCase[]; stale: StaleCase[] }> {
-  const planned: (WrittenCase & { files: [string, string][] })[] = [];
+): Promise<{ cases: WrittenCase<D>[]; stale: StaleCase[] }> {
+  const planned: (WrittenCase<D> & { files: [string, string][] })[] = [];
   for (const c of cases) {
     const caseFile = join(casesDir(o.dir, o.stage), `${c.name}.json`);
     const snapFile = snapshotPath(o.dir, o.stage, c.name);

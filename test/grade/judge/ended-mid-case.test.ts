@@ -1,11 +1,11 @@
 // The verdict for a case whose process timed out or ended mid-case: which call was in flight, and what that means.
 import { describe, expect, it } from 'vitest';
-import type { Case } from '../../../src/course/types.ts';
+import type { Case, CaseFile } from '../../../src/course/types.ts';
 import { exitFailure, timeoutFailure } from '../../../src/grade/judge/ended-mid-case.ts';
 import { causeOf } from '../../../src/grade/report/group-failures.ts';
 import type { Failure } from '../../../src/grade/types.ts';
 
-const threeCalls: Case = {
+const threeCalls: Case<CaseFile> = {
   stage: 'register-tools',
   name: 'story',
   file: '/cases/register-tools/story.json',

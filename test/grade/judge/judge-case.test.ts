@@ -1,6 +1,6 @@
 // A case's verdict from what the program did with it: every outcome the pool reports, one row each.
 import { describe, expect, it } from 'vitest';
-import type { Case } from '../../../src/course/types.ts';
+import type { Case, CaseFile } from '../../../src/course/types.ts';
 import { hintFor } from '../../../src/grade/judge/hints.ts';
 import { judgeCase, noSnapshot } from '../../../src/grade/judge/judge-case.ts';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../../src/grade/judge/limit-reached.ts';
 import type { CaseOutcome } from '../../../src/grade/run/run-batches.ts';
 
-const readCase: Case = {
+const readCase: Case<CaseFile> = {
   stage: 'register-tools',
   name: 'read-a',
   file: '/cases/register-tools/read-a.json',

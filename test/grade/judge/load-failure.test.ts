@@ -57,7 +57,7 @@ describe('loadFailureHint', () => {
     expect(
       loadFailureHint("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'left-pad' imported from /c/src/execute.ts"),
     ).toBe(
-      "the package `left-pad` is not one the grader gives your program (/c/src/execute.ts imports it): your code is graded with Node's built-in modules and the course's own packages (fast-glob) only, from theinference's own install, never from your course directory, so that it grades the same on every machine and in CI. Do without it",
+      "the package `left-pad` is not one the grader gives your program (/c/src/execute.ts imports it): your code is graded with Node's built-in modules and the course's own packages (@anthropic-ai/sdk, fast-glob) only, from theinference's own install, never from your course directory, so that it grades the same on every machine and in CI. Do without it",
     );
   });
 

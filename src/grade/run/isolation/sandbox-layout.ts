@@ -6,8 +6,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
-import { TOOL_DEPENDENCIES } from '../../../course/scaffold-course.ts';
-import { packageRoot } from '../../../course/stages.ts';
+import { COURSE_DEPENDENCIES, packageRoot } from '../../../course/stages.ts';
 import { isInside, type SandboxLayout } from './sandbox-args.ts';
 
 // Top-level directories that are either real (bound read-only) or, on a merged-/usr system, links into /usr.
@@ -53,7 +52,7 @@ function hostPaths(): HostPaths {
   const root = realpathSync(packageRoot());
   // Each runtime package's real node_modules holds its own dependencies (tsx's esbuild and its binary), whatever
   // the install's shape (hoisted, nested, pnpm's links into .pnpm).
-  const runtime = ['tsx/esm', ...TOOL_DEPENDENCIES].flatMap((name) => realModulesOf(name) ?? []);
+  const runtime = ['tsx/esm', ...COURSE_DEPENDENCIES].flatMap((name) => realModulesOf(name) ?? []);
   host = {
     system: { symlinks, readOnly },
     readOnly: [...new Set([nodePrefix, ...runtime])],
@@ -71,7 +70,7 @@ function runtimeModules(root: string): string | undefined {
   for (let at = root; ; at = dirname(at)) {
     if (basename(at) !== 'node_modules') {
       const modules = join(at, 'node_modules');
-      if (TOOL_DEPENDENCIES.every((name) => tryLstat(join(modules, name)) !== undefined)) return tryRealpath(modules);
+      if (COURSE_DEPENDENCIES.every((name) => tryLstat(join(modules, name)) !== undefined)) return tryRealpath(modules);
     }
     if (dirname(at) === at) return undefined;
   }

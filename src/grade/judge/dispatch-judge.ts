@@ -1,0 +1,23 @@
+// The dispatch mode's judge (stage "Register the toolset"): one result per call, compared call by call, the first
+// difference explained by the hints; a process that ended mid-case named by the call in flight.
+import type { Case, CaseFile } from '../../course/types.ts';
+import { compareResults } from './compare-results.ts';
+import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
+import { hintFor } from './hints.ts';
+import type { ModeJudge } from './mode-judges.ts';
+
+// A dispatch stage's cases follow cases/case.schema.json (they were validated against it when loaded).
+const calls = (c: Case): CaseFile['calls'] => (c.data as CaseFile).calls;
+
+export const dispatchJudge: ModeJudge = {
+  compare: (c, expected, received) => {
+    const failure = compareResults(calls(c), expected, received);
+    if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
+    const hint = hintFor({ call: failure.call, expected: failure.expected, received: failure.received });
+    return hint === undefined ? failure : { ...failure, hint: hint.text, hintCause: hint.cause };
+  },
+  timeout: timeoutFailure,
+  exited: exitFailure,
+  unsnapshottable: (c, results) =>
+    results.length === calls(c).length ? undefined : `printed ${results.length} results for ${calls(c).length} calls`,
+};

@@ -1,0 +1,58 @@
+// The loop mode's results as program.ts prints them (`program.ts loop`), read back: one entry per request the loop
+// sent, `{"request":{…}}` (or `{"other":"GET /x"}` for one that was not POST /v1/messages), then how the loop ended,
+// `{"returned":[…]}` or `{"threw":"…"}`. A request after the first names in `as_before` the fields it sent as the
+// request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
+// request is whole again. Pure.
+import type { LoopCaseFile } from '../../../course/types.ts';
+
+type Entry = Record<string, unknown>;
+
+// A run's results split: the requests, and the end (undefined when the program printed none).
+export type LoopRun = { requests: unknown[]; end: unknown };
+
+export function splitLoopResults(results: unknown[]): LoopRun {
+  const last = results.at(-1);
+  const ended = isEntry(last) && ('returned' in last || 'threw' in last);
+  return { requests: wholeRequests(ended ? results.slice(0, -1) : results), end: ended ? last : undefined };
+}
+
+// Each request entry with every field it sent, `as_before` and `new_messages` expanded from the request before it.
+export function wholeRequests(entries: unknown[]): unknown[] {
+  let before: Entry | undefined;
+  return entries.map((entry) => {
+    const request = requestOf(entry);
+    if (request === undefined) return entry;
+    const { as_before: same, new_messages: added, ...sent } = request;
+    const whole: Entry = { ...sent };
+    for (const key of Array.isArray(same) ? same : []) {
+      if (typeof key === 'string' && before !== undefined && key in before) whole[key] = before[key];
+    }
+    if (Array.isArray(added)) whole.messages = [...(Array.isArray(before?.messages) ? before.messages : []), ...added];
+    before = whole;
+    return { request: whole };
+  });
+}
+
+// The request a `{"request":…}` entry holds, or undefined for another entry.
+export function requestOf(entry: unknown): Entry | undefined {
+  return isEntry(entry) && isEntry(entry.request) ? entry.request : undefined;
+}
+
+// The conversation a `{"returned":[…]}` end holds, or undefined.
+export function returnedOf(end: unknown): unknown[] | undefined {
+  return isEntry(end) && Array.isArray(end.returned) ? end.returned : undefined;
+}
+
+// What runLoop threw, or undefined.
+export function threwOf(end: unknown): string | undefined {
+  return isEntry(end) && typeof end.threw === 'string' ? end.threw : undefined;
+}
+
+// The stop_reason of turn k (from 1) of the case, as JSON text for a message.
+export function stopReason(data: LoopCaseFile, k: number): string {
+  return JSON.stringify(data.turns[k - 1]?.message.stop_reason ?? null);
+}
+
+export function isEntry(value: unknown): value is Entry {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

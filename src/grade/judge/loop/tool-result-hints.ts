@@ -1,0 +1,116 @@
+// Hints for a user message of tool results that differs from the script's: a result missing, paired with the
+// wrong id, out of order, carrying the wrong content, or is_error wrong. Pure.
+import type { LoopCaseFile } from '../../../course/types.ts';
+import type { Hint } from '../hints.ts';
+import { isEntry } from './loop-results.ts';
+
+type Json = Record<string, unknown>;
+
+// What program.ts's scripted execute answers a call that is not the one the model asked for next: a later block's
+// call made too early, or a call no block asks for.
+const CALLED_EARLY = /^theinference's scripted execute: execute\(.*\) is tool_use \S+'s call, made before/s;
+const SCRIPTED_REFUSAL = /^theinference's scripted execute: (execute\(.*?\)) (?:is not the call|was called, but no)/s;
+
+const results = (message: unknown): Json[] =>
+  isEntry(message) && Array.isArray(message.content)
+    ? message.content.filter(isEntry).filter((b) => b.type === 'tool_result')
+    : [];
+const hint = (text: string, cause: string): Hint => ({ text, cause });
+
+// The hint for the tool results of turn `turn`: the script's message `e` against the loop's `r`.
+export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: unknown): Hint | undefined {
+  const want = results(e);
+  const got = results(r);
+  if (want.length === 0) return undefined;
+  if (got.length < want.length) {
+    return hint(
+      `turn ${turn} asked for ${want.length} tool call${want.length === 1 ? '' : 's'}, and its user message answers ${got.length}: send one tool_result for every tool_use block of the turn`,
+      'a tool_result missing',
+    );
+  }
+  for (const [j, w] of want.entries()) {
+    const g = got[j]!;
+    const found = idHint(turn, want, got, j) ?? contentHint(data, w, g) ?? isErrorHint(w, g);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function idHint(turn: number, want: Json[], got: Json[], j: number): Hint | undefined {
+  const w = want[j]!;
+  const g = got[j]!;
+  if (g.tool_use_id === w.tool_use_id) return undefined;
+  const ids = (list: Json[]) => list.map((b) => String(b.tool_use_id)).sort();
+  if (JSON.stringify(ids(want)) === JSON.stringify(ids(got.slice(0, want.length)))) {
+    return hint(
+      `the tool results of turn ${turn} are out of order: answer its tool_use blocks in the order they came`,
+      'tool results out of order',
+    );
+  }
+  return hint(
+    `tool_result ${j + 1} of turn ${turn} has tool_use_id ${JSON.stringify(g.tool_use_id)}, but the tool_use it answers has id ${JSON.stringify(w.tool_use_id)}: set tool_use_id to the id of the block it answers (block.id)`,
+    'tool_result paired with the wrong id',
+  );
+}
+
+function contentHint(data: LoopCaseFile, w: Json, g: Json): Hint | undefined {
+  if (isEntry(g.content) && 'content' in g.content) {
+    return hint(
+      "the whole ToolOutput went in as the tool_result's content: send its text, content: output.content (and is_error: true only when output.is_error is)",
+      'ToolOutput as content',
+    );
+  }
+  const text = typeof g.content === 'string' ? g.content : undefined;
+  if (text !== undefined && text !== w.content && parsesToOutput(text)) {
+    return hint(
+      "the ToolOutput's JSON went in as the tool_result's content: send its text, content: output.content, not JSON.stringify(output)",
+      'ToolOutput JSON as content',
+    );
+  }
+  if (CALLED_EARLY.test(text ?? '')) {
+    return hint(
+      "execute was called for a later tool_use before an earlier one: run a turn's tool_use blocks one after another, in the order they came (a tool may read what the one before it wrote)",
+      'tools run out of order',
+    );
+  }
+  const refused = SCRIPTED_REFUSAL.exec(text ?? '');
+  if (refused !== null) {
+    return hint(
+      `execute was called as ${refused[1]}: call it with the tool_use block's name and input, execute(block.name, block.input), once for each block`,
+      'execute called with the wrong arguments',
+    );
+  }
+  const output = data.outputs?.[String(w.tool_use_id)];
+  if (output !== undefined && 'throws' in output && text !== undefined && text !== output.throws) {
+    return hint(
+      `execute threw an Error whose message is ${JSON.stringify(output.throws)}: its tool_result's content is that message (error.message) alone, with is_error: true`,
+      'a throw worded otherwise',
+    );
+  }
+  return undefined;
+}
+
+function isErrorHint(w: Json, g: Json): Hint | undefined {
+  if (w.is_error === true && g.is_error !== true) {
+    return hint(
+      'the output of this tool has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',
+      'is_error dropped',
+    );
+  }
+  if (w.is_error === undefined && g.is_error !== undefined) {
+    return hint(
+      `this tool's output has no is_error, and its tool_result has is_error: ${JSON.stringify(g.is_error)}: add is_error: true only when output.is_error is true, and no is_error key otherwise`,
+      'is_error always set',
+    );
+  }
+  return undefined;
+}
+
+function parsesToOutput(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isEntry(value) && typeof value.content === 'string';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,67 @@
+// `test --stage <slug> --previous`, by the real binary: the stage first, then the earlier stages the course
+// directory has reached, each apart; the run fails when any of them does; a course directory that has reached no
+// earlier stage is graded exactly as without the flag.
+import { copyFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCases } from '../../src/course/load-cases.ts';
+import { failedRecordPath } from '../../src/grade/failed-record.ts';
+import { makeCourse, REPO } from '../grade/course-fixture.ts';
+import { useBinary } from '../support/binary.ts';
+
+const { scratch, theinference } = useBinary();
+// Every case of a stage or two, graded by the binary in the sandbox: on a busy 2-core machine, more than a minute.
+const E2E_MS = 180_000;
+
+// A course directory at register-tools that wrote the reference loop at agent-loop before.
+async function bothStages(loop = join(REPO, 'src', 'agent-loop.ts')): Promise<string> {
+  const course = await makeCourse(scratch);
+  await copyFile(loop, join(course, 'src', 'agent-loop.ts'));
+  return course;
+}
+const grade = (course: string, ...args: string[]) =>
+  theinference(['test', '--stage', 'register-tools', '--case', 'course-*', '--isolation', 'required', ...args], course);
+
+describe('theinference test --previous', () => {
+  it(
+    'grades the stage, then the earlier one the course directory has reached, each under its name',
+    async () => {
+      const loopCases = (await loadCases(REPO, 'agent-loop')).length;
+      const { exitCode, stdout } = await grade(await bothStages(), '--previous');
+      expect(exitCode).toBe(0);
+      const current = stdout.indexOf('═══ register-tools "Register the toolset" (this stage) ═══\n');
+      const earlier = stdout.indexOf('═══ agent-loop "Run the loop" (an earlier stage) ═══\n');
+      expect(current).toBeGreaterThanOrEqual(0);
+      expect(earlier).toBeGreaterThan(current);
+      expect(stdout.indexOf(' Stage  agent-loop\n')).toBeGreaterThan(earlier);
+      expect(stdout).toContain(' Stages register-tools ✓ | agent-loop ✓\n');
+      expect(stdout.split('\n')).toContain(`${3 + loopCases} passed, 0 failed`);
+    },
+    E2E_MS,
+  );
+
+  it(
+    'fails when an earlier stage fails though the stage passes, and says how to re-run that one',
+    async () => {
+      const course = await bothStages(join(REPO, 'test', 'fixtures', 'wrong-loop', 'system-dropped.ts'));
+      const { exitCode, stdout } = await grade(course, '--previous');
+      expect(exitCode).toBe(1);
+      expect(stdout).toContain(' Stages register-tools ✓ | agent-loop ✗\n');
+      const record = JSON.parse(await readFile(failedRecordPath(course, 'agent-loop'), 'utf8')) as { failed: string[] };
+      expect(record.failed).toContain('request-system-as-blocks');
+      expect(stdout).toMatch(/\nRe-run just the failures:\nnpx theinference test --stage agent-loop --failed$/);
+    },
+    E2E_MS,
+  );
+
+  it(
+    'grades a course directory that has reached no earlier stage exactly as without --previous',
+    async () => {
+      const course = await makeCourse(scratch);
+      const times = (text: string) => text.replace(/\d+ ms\b/g, 'N ms').replace(/\d+\.\d\d s\b/g, 'N s');
+      const [alone, previous] = [await grade(course), await grade(course, '--previous')];
+      expect([previous.exitCode, times(previous.stdout)]).toEqual([alone.exitCode, times(alone.stdout)]);
+    },
+    E2E_MS,
+  );
+});

@@ -1,0 +1,131 @@
+// `theinference record --stage agent-loop`, by the real binary: real Claude Code sessions from ../shared/transcripts/
+// become loop cases and snapshots (by the reference loop, in the sandbox), recording again changes nothing, and the
+// recorded cases committed here are exactly what the command writes.
+import { copyFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { makeScratch, REPO } from '../grade/course-fixture.ts';
+import { startFakeUpstream } from '../record/live/fake-upstream.ts';
+import { agentCommand, makeSdkRig } from '../record/live/sdk-session.ts';
+import { captureSdkSession } from '../record/loop/sdk-capture.ts';
+import { gradeRecorded } from '../support/grade-recorded.ts';
+import { useBinary } from '../support/binary.ts';
+
+const { theinference, env: binaryEnv } = useBinary();
+const SESSIONS = join(REPO, '..', '..', 'shared', 'transcripts', 'claude-code', 'claude-reliability');
+const HELLO = join(SESSIONS, 'hello-world-script', 'transcript.jsonl');
+const PORT = join(SESSIONS, 'python-to-rust-port', 'transcript.jsonl');
+const E2E_MS = 180_000;
+
+describe('theinference record --stage agent-loop', () => {
+  it(
+    'writes each loop that ran to its end as a case with its snapshot, and says what it skipped and why',
+    async () => {
+      const scratch = await makeScratch();
+      try {
+        const args = ['record', HELLO, '--stage', 'agent-loop', '--dir', scratch.root];
+        const { exitCode, stdout } = await theinference(args);
+        expect(exitCode).toBe(0);
+        expect(stdout).toContain('  case      recorded-hello-world-script: 3 turns, 2 tool calls, 0 in parallel\n');
+        expect(stdout).toContain(
+          '  skipped   "Stop hook feedback:": the model called no tool in it: nothing of a loop to replay\n',
+        );
+        expect(stdout).toContain('  defaults  system, tools, max_tokens: not in the recording');
+        expect(stdout).toMatch(
+          /^added {9}cases\/agent-loop\/recorded-hello-world-script\.json, snapshots\/agent-loop\/recorded-hello-world-script\.json$/m,
+        );
+        const name = 'recorded-hello-world-script.json';
+        const [written, committed] = await Promise.all([
+          readFile(join(scratch.root, 'snapshots', 'agent-loop', name), 'utf8'),
+          readFile(join(REPO, 'snapshots', 'agent-loop', name), 'utf8'),
+        ]);
+        expect(written).toBe(committed);
+        const again = await theinference(args);
+        expect(again.stdout).toMatch(/^unchanged +cases\/agent-loop\/recorded-hello-world-script\.json/m);
+      } finally {
+        await scratch.remove();
+      }
+    },
+    E2E_MS,
+  );
+
+  it(
+    'finds the recorded cases of this repository unchanged: they are exactly what it writes',
+    async () => {
+      const { exitCode, stdout } = await theinference(['record', HELLO, PORT, '--stage', 'agent-loop', '--dry-run']);
+      expect(exitCode).toBe(0);
+      const statuses = stdout.match(/^(\S+) +cases\/agent-loop\/(recorded-\S+)\.json/gm);
+      expect(statuses).toEqual([
+        expect.stringMatching(/^unchanged +cases\/agent-loop\/recorded-hello-world-script\.json/),
+        expect.stringMatching(/^unchanged +cases\/agent-loop\/recorded-python-to-rust-port-01\.json/),
+        expect.stringMatching(/^unchanged +cases\/agent-loop\/recorded-python-to-rust-port-02\.json/),
+      ]);
+      expect(stdout).toContain('  case      recorded-python-to-rust-port-01: 34 turns, 35 tool calls, 2 in parallel\n');
+    },
+    E2E_MS,
+  );
+});
+
+describe('theinference record <live capture> --stage agent-loop', () => {
+  it(
+    'takes a loop of a real capture as recorded (no defaults), and the case it writes grades the reference loop green',
+    async () => {
+      const scratch = await makeScratch();
+      try {
+        const { capture } = await captureSdkSession(scratch.root);
+        const { exitCode, stdout } = await theinference([
+          'record',
+          capture,
+          '--stage',
+          'agent-loop',
+          '--dir',
+          scratch.root,
+        ]);
+        expect(exitCode).toBe(0);
+        expect(stdout).toMatch(/\(live\)\n {2}loops {5}1 seen, 1 kept as cases\n/);
+        expect(stdout).toContain('  case      recorded-capture: 5 turns, 6 tool calls, 2 in parallel\n');
+        expect(stdout).not.toContain('defaults');
+        const written = JSON.parse(
+          await readFile(join(scratch.root, 'cases', 'agent-loop', 'recorded-capture.json'), 'utf8'),
+        );
+        expect(written.source).toMatchObject({ format: 'live', transcript: 'capture.jsonl' });
+        expect(written.turns.filter((t: { stream?: string }) => t.stream !== undefined)).toHaveLength(3);
+        const schema = join('cases', 'agent-loop.schema.json');
+        await copyFile(join(REPO, schema), join(scratch.root, schema));
+        expect(await gradeRecorded(scratch, scratch.root, 'agent-loop')).toEqual(['recorded-capture: pass']);
+      } finally {
+        await scratch.remove();
+      }
+    },
+    E2E_MS,
+  );
+
+  it(
+    'record --live --stage agent-loop runs the agent and makes its loop a case, as recorded',
+    async () => {
+      const scratch = await makeScratch();
+      const rig = await makeSdkRig(scratch.root);
+      const upstream = await startFakeUpstream(rig.model.handle);
+      try {
+        const { command, env } = agentCommand(rig);
+        const live = ['--live', '--workspace', rig.workspace, '--upstream', upstream.url, '--name', 'recorded-sdk'];
+        const args = ['record', '--stage', 'agent-loop', '--dir', scratch.root, ...live, '--', ...command];
+        const { exitCode, stdout } = await execa('node', [join(REPO, 'bin', 'theinference.js'), ...args], {
+          cwd: REPO,
+          env: { ...env, ...binaryEnv() },
+          reject: false,
+        });
+        expect(exitCode).toBe(0);
+        expect(stdout).toContain('  case      recorded-sdk: 5 turns, 6 tool calls, 2 in parallel\n');
+        expect(stdout).toMatch(
+          /^added +cases\/agent-loop\/recorded-sdk\.json, snapshots\/agent-loop\/recorded-sdk\.json$/m,
+        );
+      } finally {
+        await upstream.close();
+        await scratch.remove();
+      }
+    },
+    E2E_MS,
+  );
+});

@@ -1,0 +1,47 @@
+// A small loop case and its expected results, for the loop judge's tests: two reads in one turn, then an answer.
+import type { Case, LoopCaseFile } from '../../../../src/course/types.ts';
+
+const turn = (content: unknown[], stop_reason: string) => ({
+  message: { id: 'msg_01', type: 'message', role: 'assistant', model: 'm', content, stop_reason } as never,
+});
+export const readA = { type: 'tool_use', id: 'toolu_a', name: 'Read', input: { path: 'a.txt' } };
+export const readB = { type: 'tool_use', id: 'toolu_b', name: 'Read', input: { path: 'b.txt' } };
+export const answer = { type: 'text', text: 'A and B.' };
+const prompt = { role: 'user', content: 'Read them.' };
+
+export const loopCase: Case<LoopCaseFile> = {
+  stage: 'agent-loop',
+  name: 'two-reads',
+  file: '/cases/agent-loop/two-reads.json',
+  data: {
+    description: 'Two reads, then an answer.',
+    request: { model: 'm', max_tokens: 10, tools: [{ name: 'Read' }], messages: [prompt] },
+    turns: [turn([{ type: 'text', text: 'Reading.' }, readA, readB], 'tool_use'), turn([answer], 'end_turn')],
+    outputs: { toolu_a: { content: '1: A' }, toolu_b: { content: 'File not found: b.txt', is_error: true } },
+  },
+};
+
+export const assistant1 = { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, readA, readB] };
+export const resultA = { type: 'tool_result', tool_use_id: 'toolu_a', content: '1: A' };
+export const resultB = {
+  type: 'tool_result',
+  tool_use_id: 'toolu_b',
+  content: 'File not found: b.txt',
+  is_error: true,
+};
+export const results1 = { role: 'user', content: [resultA, resultB] };
+export const assistant2 = { role: 'assistant', content: [answer] };
+
+// The request with these messages, as program.ts records it.
+export const request = (messages: unknown[], extra: Record<string, unknown> = {}) => ({
+  request: { model: 'm', max_tokens: 10, tools: [{ name: 'Read' }], messages, ...extra },
+});
+
+// What the reference gives.
+export const expected = [
+  request([prompt]),
+  request([prompt, assistant1, results1]),
+  { returned: [prompt, assistant1, results1, assistant2] },
+];
+
+export { prompt };

@@ -1,0 +1,109 @@
+// A run that graded earlier stages too (--previous), in every reporter: each stage apart, the run's counts over all
+// of them once, and a one-stage run exactly as before.
+import { XMLParser } from 'fast-xml-parser';
+import { Parser, type FinalResults } from 'tap-parser';
+import { describe, expect, it } from 'vitest';
+import { renderReport } from '../../../src/grade/report/index.ts';
+import type { RunReport } from '../../../src/grade/types.ts';
+import { mismatch, pass } from './reports.ts';
+
+const loop: RunReport = {
+  stage: 'agent-loop',
+  dir: '/course',
+  cases: [pass('tools-single-call'), { ...mismatch, name: 'stop-refusal' }],
+  passed: 1,
+  failed: 1,
+  durationMs: 900,
+};
+const tools: RunReport = {
+  stage: 'register-tools',
+  dir: '/course',
+  cases: [pass('echo-returns-text'), pass('read-routes-to-view')],
+  passed: 2,
+  failed: 0,
+  durationMs: 1200,
+};
+const both: RunReport = { ...tools, previous: [loop] };
+const render = (name: Parameters<typeof renderReport>[0], report: RunReport, rerunCommand?: string) =>
+  renderReport(name, report, { color: false, ...(rerunCommand === undefined ? {} : { rerunCommand }) });
+
+describe('a run of two stages', () => {
+  it('pretty: each stage under its name, its own counts, then the run counts once', () => {
+    const text = render('pretty', both, 'npx theinference test --stage agent-loop --case stop-refusal');
+    const current = text.indexOf('═══ register-tools "Register the toolset" (this stage) ═══');
+    const earlier = text.indexOf('═══ agent-loop "Run the loop" (an earlier stage) ═══');
+    expect(current).toBeGreaterThanOrEqual(0);
+    expect(earlier).toBeGreaterThan(current);
+    expect(text.indexOf('✗ stop-refusal')).toBeGreaterThan(earlier);
+    expect(text).toContain(' Stage  agent-loop\n Cases  1 failed | 1 passed (2)');
+    expect(text.match(/^\d+ passed, \d+ failed$/gm)).toEqual(['3 passed, 1 failed']);
+    expect(text).toContain(' Stages register-tools ✓ | agent-loop ✗\n');
+    expect(
+      text.endsWith('Re-run just the failures:\nnpx theinference test --stage agent-loop --case stop-refusal\n'),
+    ).toBe(true);
+  });
+
+  it("json: Exercism's version 3, each test's task_id its stage's place in the course", () => {
+    const report = JSON.parse(render('json', both));
+    expect(report).toMatchObject({ version: 3, status: 'fail', stage: 'register-tools', passed: 3, failed: 1 });
+    expect(report.stages).toEqual([
+      { stage: 'register-tools', task_id: 2, passed: 2, failed: 0 },
+      { stage: 'agent-loop', task_id: 1, passed: 1, failed: 1 },
+    ]);
+    expect(report.tests.map((t: { name: string; task_id: number }) => [t.task_id, t.name])).toEqual([
+      [2, 'echo-returns-text'],
+      [2, 'read-routes-to-view'],
+      [1, 'tools-single-call'],
+      [1, 'stop-refusal'],
+    ]);
+  });
+
+  it('junit: one testsuite per stage, the totals over both', () => {
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(render('junit', both));
+    const suites = xml.testsuites.testsuite as { '@_name': string; '@_tests': string; '@_failures': string }[];
+    expect(suites.map((s) => [s['@_name'], s['@_tests'], s['@_failures']])).toEqual([
+      ['register-tools', '2', '0'],
+      ['agent-loop', '2', '1'],
+    ]);
+    expect([xml.testsuites['@_tests'], xml.testsuites['@_failures'], xml.testsuites['@_time']]).toEqual([
+      '4',
+      '1',
+      '2.100',
+    ]);
+  });
+
+  it('tap: a subtest per stage that a strict parser reads, and the counts last', () => {
+    const text = render('tap', both);
+    const parser = new Parser({ strict: true });
+    const extra: string[] = [];
+    let final: FinalResults | undefined;
+    parser.on('extra', (e: string) => extra.push(e));
+    parser.on('complete', (f: FinalResults) => (final = f));
+    parser.end(text);
+    expect(extra).toEqual([]);
+    expect(final).toMatchObject({ count: 2, pass: 1, fail: 1, plan: { start: 1, end: 2 } });
+    expect(text).toContain(
+      '# Subtest: agent-loop\n    1..2\n    ok 1 - tools-single-call\n    not ok 2 - stop-refusal\n',
+    );
+    expect(text.endsWith('not ok 2 - agent-loop\n# 3 passed, 1 failed\n')).toBe(true);
+  });
+
+  it('github: annotations and groups name the stage, a summary part per stage, the counts once', () => {
+    const text = render('github', both);
+    expect(text).toContain('::error title=agent-loop%3A stop-refusal::');
+    expect(text).toContain('::group::FAIL agent-loop: stop-refusal');
+    expect(text).toContain(
+      '| register-tools: all 2 cases passed (1.20 s)\n| agent-loop: 1 of 2 cases failed (0.90 s)\n',
+    );
+    expect(text.endsWith('\n3 passed, 1 failed\n')).toBe(true);
+  });
+});
+
+describe('a run of one stage', () => {
+  it.each(['pretty', 'json', 'junit', 'tap', 'github'] as const)(
+    '%s: the same with no earlier stage as without',
+    (name) => {
+      expect(render(name, { ...tools, previous: [] })).toBe(render(name, tools));
+    },
+  );
+});

@@ -1,0 +1,73 @@
+// The agent-loop suite is only as good as the wrong loops it catches: every catalogued mistake must fail at least
+// one case with a hint that names it, and the reference (plain, and streaming) must pass them all, which proves
+// the comparison itself. Each case runs through program.ts's fake Messages API and the real SDK.
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type Anthropic from '@anthropic-ai/sdk';
+import { beforeAll, expect, test } from 'vitest';
+import { runLoop } from '../src/agent-loop.ts';
+import type { Execute, LoopRequest } from '../src/index.ts';
+import { CATALOGUE } from './fixtures/wrong-loop/catalogue.ts';
+import { firstLoopFailure, loadLoopCases, type LoopSnapshotCase } from './fixtures/wrong-loop/first-failure.ts';
+
+const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-loop/', import.meta.url));
+const HELPERS = ['catalogue', 'first-failure'];
+
+// The reference loop with client.messages.stream in place of create: the same turns, rebuilt from events.
+async function streamingLoop(client: Anthropic, execute: Execute, request: LoopRequest) {
+  const messages: Anthropic.MessageParam[] = [...request.messages];
+  for (;;) {
+    const response = await client.messages.stream({ ...request, messages }).finalMessage();
+    messages.push({ role: 'assistant', content: response.content });
+    if (response.stop_reason !== 'tool_use') return messages;
+    const results: Anthropic.ToolResultBlockParam[] = [];
+    for (const block of response.content.filter((b) => b.type === 'tool_use')) {
+      try {
+        const output = await execute(block.name, block.input);
+        results.push({
+          type: 'tool_result',
+          tool_use_id: block.id,
+          content: output.content,
+          ...(output.is_error ? { is_error: true } : {}),
+        });
+      } catch (error) {
+        results.push({ type: 'tool_result', tool_use_id: block.id, content: (error as Error).message, is_error: true });
+      }
+    }
+    messages.push({ role: 'user', content: results });
+  }
+}
+
+let cases: LoopSnapshotCase[] = [];
+beforeAll(async () => {
+  cases = await loadLoopCases();
+});
+
+test('the reference passes every case', async () => {
+  expect(cases.length).toBeGreaterThan(0);
+  expect(await firstLoopFailure(cases, runLoop)).toBeUndefined();
+});
+
+test('a streaming loop passes every case too: streamed and plain requests grade the same', async () => {
+  expect(await firstLoopFailure(cases, streamingLoop)).toBeUndefined();
+});
+
+test.each(CATALOGUE)('$slug fails a case, with a hint that names its mistake', async ({ runLoop: wrong, hint }) => {
+  const found = await firstLoopFailure(cases, wrong);
+  expect(found, 'no case fails').toBeDefined();
+  expect(found?.failure.hint).toMatch(hint);
+});
+
+test('the catalogue lists every wrong loop in its directory, and only those', async () => {
+  const files = (await readdir(CATALOGUE_DIR)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -'.ts'.length));
+  expect(CATALOGUE.map((w) => w.slug).sort()).toEqual(files.filter((f) => !HELPERS.includes(f)).sort());
+});
+
+test('each wrong loop names its mistake on its first line, and README.md lists it', async () => {
+  const readme = await readFile(`${CATALOGUE_DIR}README.md`, 'utf8');
+  for (const { slug } of CATALOGUE) {
+    const firstLine = (await readFile(`${CATALOGUE_DIR}${slug}.ts`, 'utf8')).split('\n')[0];
+    expect(firstLine, slug).toMatch(/^\/\/ Mistake: \S/);
+    expect(readme, slug).toContain(`| \`${slug}\` |`);
+  }
+});
