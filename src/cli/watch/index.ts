@@ -28,9 +28,10 @@ import {
   renderPrompt,
   type ScreenOptions,
 } from './screen.ts';
-import { initialState, step, type Effect, type RunRequest, type WatchEvent } from './watch-loop.ts';
+import { initialState, step, type Effect, type RunRequest } from './watch-loop.ts';
 import { watchTargets } from './watch-paths.ts';
 import type { Outcome } from '../commands/io.ts';
+import { eventQueue } from '../event-queue.ts';
 
 // What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset). `warnings`
 // hold for the whole session (no sandbox here): each run clears the screen, so every report repeats them.
@@ -82,37 +83,23 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
   // (the first run, with the last one-off run's times, src/grade/case-timings.ts).
   const timings = readTimings(options.dir, options.stage);
 
-  let state = initialState(options.cases);
   let run: { controller: AbortController; error?: unknown } | undefined;
   let watcher: FileWatcher | undefined;
   let keys: KeyInput | undefined;
   let finish: (ended: { outcome: Outcome } | { error: unknown }) => void = () => {};
   const ended = new Promise<{ outcome: Outcome } | { error: unknown }>((resolve) => (finish = resolve));
 
-  // Events can arrive while effects are being carried out (a key during a write); queue them so each step sees
+  // Events can arrive while effects are being carried out (a key during a write): the queue makes each step see
   // the state the previous one left.
-  const queue: WatchEvent[] = [];
-  let stepping = false;
-  const dispatch = (event: WatchEvent): void => {
-    queue.push(event);
-    if (stepping) return;
-    stepping = true;
-    try {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        const [after, effects] = step(state, next);
-        state = after;
-        for (const effect of effects) perform(effect);
-      }
-    } finally {
-      stepping = false;
-    }
-  };
+  const loop = eventQueue(initialState(options.cases), step, (effect: Effect) => perform(effect));
+  const dispatch = loop.dispatch;
+  const state = loop.state;
 
   const startRun = (request: RunRequest): void => {
     const current: { controller: AbortController; error?: unknown } = { controller: new AbortController() };
     run = current;
     // `f` runs the last failures whatever the filter: naming the filter there would mislead.
-    const filter = request.reason.kind === 'run-failed' ? undefined : state.filter?.label;
+    const filter = request.reason.kind === 'run-failed' ? undefined : state().filter?.label;
     write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter }, screen));
     const { signal } = current.controller;
     // A verdict is one tick of the counter on a terminal: failures are told in full, once per mistake, in the
@@ -136,7 +123,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
         current.error = error;
         if (signal.aborted) return dispatch({ type: 'run-cancelled' });
         const fatal = error instanceof HarnessError && FATAL.has(error.code);
-        dispatch({ type: 'run-errored', message: describeError(error, state.filter?.label), fatal });
+        dispatch({ type: 'run-errored', message: describeError(error, state().filter?.label), fatal });
       },
     );
   };
@@ -175,7 +162,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
   });
   const onKeyInput = (event: KeyInputEvent): void => {
     const actions =
-      event.kind === 'key' ? [actionForKey(event.key, state.draft)] : actionsForLine(event.line, state.draft);
+      event.kind === 'key' ? [actionForKey(event.key, state().draft)] : actionsForLine(event.line, state().draft);
     for (const action of actions) dispatch({ type: 'key', action });
   };
   // The CLI aborts options.signal on SIGINT/SIGTERM/SIGHUP (piped stdin never sees Ctrl-C as a key): quit as
