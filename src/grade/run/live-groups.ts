@@ -10,7 +10,7 @@ const LIVE = new Map<object, { kill: () => void; dir: string | undefined }>();
 let hooked = false;
 
 // Remembers a running program (by any key): how to kill it, and its temp dir on the host, if it has one.
-export function track(key: object, kill: () => void, dir?: string): void {
+export function holdUntilExit(key: object, kill: () => void, dir?: string): void {
   if (!hooked) {
     process.once('exit', killAll);
     hooked = true;
@@ -19,7 +19,7 @@ export function track(key: object, kill: () => void, dir?: string): void {
 }
 
 // Forgets a program once it is dead and its dir removed.
-export function untrack(key: object): void {
+export function releaseAtExit(key: object): void {
   LIVE.delete(key);
 }
 

@@ -21,7 +21,7 @@ import { sandboxLayout } from './isolation/sandbox-layout.ts';
 import { SANDBOX_USER } from './isolation/sandbox-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
-import { track, untrack } from './live-groups.ts';
+import { holdUntilExit, releaseAtExit } from './live-groups.ts';
 import { removeTree } from './remove-tree.ts';
 
 // A started program process: its child, the spellings of its TMPDIR (hidden from output), and its disposal.
@@ -229,14 +229,14 @@ function started(child: ChildProcess, tmpSpellings: string[], kill: () => void, 
   });
   child.stdin?.on('error', () => {}); // EPIPE: the process died before reading its work; its exit says why
   const key = {};
-  if (child.pid !== undefined) track(key, kill, how.dir);
+  if (child.pid !== undefined) holdUntilExit(key, kill, how.dir);
   let disposed: Promise<string | undefined> | undefined;
   const dispose = (): Promise<string | undefined> =>
     (disposed ??= (async () => {
       kill();
       await bounded(exited, DEATH_WAIT_MS);
       for (const until = Date.now() + DEATH_WAIT_MS; !how.gone() && Date.now() < until; ) await delay(5);
-      untrack(key);
+      releaseAtExit(key);
       return how.remove();
     })());
   return { child, tmpSpellings, spawnFailure, exitOf: how.exitOf, kill, dispose };

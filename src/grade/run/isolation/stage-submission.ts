@@ -8,7 +8,7 @@
 import { realpath } from 'node:fs/promises';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { track, untrack } from '../live-groups.ts';
+import { holdUntilExit, releaseAtExit } from '../live-groups.ts';
 import { readSubmission, type Submission } from './read-submission.ts';
 import { bindableTmpdir, SANDBOX_USER } from './sandbox-user.ts';
 
@@ -80,7 +80,7 @@ function stageOf(dir: string): Stage {
   stage = { made, holders: 0, digest: undefined, filling: made.then(() => undefined) };
   const created = stage;
   // If the grader dies before a release, its exit hook removes the copy.
-  void made.then((path) => track(created, () => {}, path)).catch(() => {});
+  void made.then((path) => holdUntilExit(created, () => {}, path)).catch(() => {});
   STAGES.set(dir, stage);
   return stage;
 }
@@ -95,7 +95,7 @@ function holding(dir: string, stage: Stage): () => Promise<void> {
     if (stage.holders > 0) return;
     if (STAGES.get(dir) === stage) STAGES.delete(dir);
     const path = await stage.made.catch(() => undefined);
-    untrack(stage);
+    releaseAtExit(stage);
     if (path !== undefined) await rm(path, { recursive: true, force: true });
   };
 }

@@ -10,7 +10,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { track, untrack } from '../live-groups.ts';
+import { holdUntilExit, releaseAtExit } from '../live-groups.ts';
 import { removeTree } from '../remove-tree.ts';
 
 // A cache directory and what to do when its owner is done with it (a warning when something could not be removed).
@@ -29,13 +29,13 @@ export async function openTsxCache(env: NodeJS.ProcessEnv): Promise<TsxCache> {
   if (env.TSX_DISABLE_CACHE) return { dir: undefined, close: async () => undefined };
   const dir = await mkdtemp(join(tmpdir(), PREFIX));
   const key = {};
-  track(key, () => {}, dir);
+  holdUntilExit(key, () => {}, dir);
   let closed: Promise<string | undefined> | undefined;
   return {
     dir,
     close: () =>
       (closed ??= removeTree(dir).then((warning) => {
-        untrack(key);
+        releaseAtExit(key);
         return warning;
       })),
   };
