@@ -152,7 +152,7 @@ describe('theinference init', () => {
     const { code, stderr } = await cli(['init', 'x', '--stage', 'nope', '--from', tarball]);
     expect([code, stderr]).toEqual([
       2,
-      "error: unknown stage 'nope'. Known stages: agent-loop, register-tools. Run `theinference stages` to list them.\n",
+      "error: unknown stage 'nope'. Known stages: agent-loop, register-tools. Run `npx theinference stages` to list them with their cases.\n",
     ]);
   });
 

@@ -184,7 +184,6 @@ describe("a student's first hour", () => {
       [/imports from 'theinference' as a value, but the package exports only types/],
     ],
     ['load/import-without-type.ts', 'off', [/^your code imports `Execute` from 'theinference' as a value/]],
-    ['load/top-level-console-log.ts', 'required', [/^something prints on stdout while your code is loaded/]],
   ])(
     'the catalogue mistake %s (--isolation %s) is one message per mistake, naming it',
     async (file, isolation, hints) => {
