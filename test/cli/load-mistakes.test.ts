@@ -30,8 +30,7 @@ describe.each(LOAD_MISTAKES)('$slug', ({ file, hint }) => {
 describe('a console.log at the top level of src/execute.ts', () => {
   it.each(['required', 'off'])('is harmless: every case passes (--isolation %s)', async (isolation) => {
     const { dir, bin } = await makeInstalledCourse(scratch);
-    const file = join('load', 'top-level-console-log.ts');
-    await cp(join(REPO, 'test', 'fixtures', 'wrong-execute', file), join(dir, 'src', 'execute.ts'));
+    await cp(join(REPO, 'test', 'fixtures', 'harmless', 'top-level-console-log.ts'), join(dir, 'src', 'execute.ts'));
     const args = ['test', '--stage', 'register-tools', '--case', 'course-*', '--isolation', isolation];
     const { exitCode, stdout } = await execa('node', [bin, ...args], { cwd: dir, env: env(), reject: false });
     expect([exitCode, stdout.split('\n').at(-1)], stdout).toEqual([0, '3 passed, 0 failed']);
