@@ -31,7 +31,7 @@ describe('a program that cannot start', () => {
         );
         await writeFile(join(course, 'node_modules', 'left-pad', 'i.js'), '');
       },
-      /^ {2}hint: the package `left-pad` is not one the grader gives your program \(\S+\/src\/execute\.ts imports it\): your code is graded with Node's built-in modules and the course's own packages \(fast-glob\) only, from theinference's own install, never from your course directory/m,
+      /^ {2}hint: the package `left-pad` is not one the grader gives your program \(\S+\/src\/execute\.ts imports it\): your code is graded with Node's built-in modules and the course's own packages \(@anthropic-ai\/sdk, fast-glob\) only, from theinference's own install, never from your course directory/m,
     ],
     [
       'a missing src/execute.ts',
