@@ -5,7 +5,7 @@
 // same directory adds the next stage, and `npm test` grades it and, after it, agent-loop (--previous). One install
 // is shared by every step, so the steps run in order.
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ let loopCases: number;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'theinference-student-loop-'));
+  // As a student's home is to the sandbox, which a grader run as root starts as nobody.
+  await chmod(root, 0o755);
   course = join(root, 'my-agent');
   loopCases = (await loadCases(REPO, 'agent-loop')).length;
   tarball = await packTarball(root);
@@ -72,8 +74,8 @@ describe("a student's course, from the first stage", () => {
   it(
     "the first grade fails every case with the stub's message, on one screen",
     async () => {
-      const { exitCode, stdout } = await run('npm', ['test', '--silent'], course);
-      expect(exitCode).toBe(1);
+      const { exitCode, stdout, stderr } = await run('npm', ['test', '--silent'], course);
+      expect(exitCode, `${stdout}${stderr}`).toBe(1);
       expect(stdout.split('\n').length).toBeLessThan(50);
       expect(
         stdout.match(/hint: src\/agent-loop\.ts is still the stub `theinference init` wrote: write runLoop/g),
