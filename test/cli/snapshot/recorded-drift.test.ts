@@ -12,13 +12,13 @@ const scratch = useScratch();
 const NAME = 'recorded-hello-world-script';
 let root: string;
 
-// A package whose demo stage is the recorded hello-world case, with its snapshot and recording, and whose
+// A package whose register-tools stage is the recorded hello-world case, with its snapshot and recording, and whose
 // reference's Write no longer says it created the file.
 beforeAll(async () => {
   root = await makeCourse(scratch);
   for (const dir of ['cases', 'snapshots', 'recordings']) {
-    await mkdir(join(root, dir, 'demo'), { recursive: true });
-    await cp(join(REPO, dir, 'register-tools', `${NAME}.json`), join(root, dir, 'demo', `${NAME}.json`));
+    await mkdir(join(root, dir, 'register-tools'), { recursive: true });
+    await cp(join(REPO, dir, 'register-tools', `${NAME}.json`), join(root, dir, 'register-tools', `${NAME}.json`));
   }
   await cp(join(REPO, 'cases', 'case.schema.json'), join(root, 'cases', 'case.schema.json'));
   const create = join(root, 'src', 'tools', 'create.ts');
@@ -34,7 +34,7 @@ async function snapshot(...argv: string[]) {
   const stdin = new PassThrough();
   stdin.end('q\n');
   const io = { cwd: root, root, env: { ...process.env, NO_COLOR: '1' }, stdin, stdout, stderr: new PassThrough() };
-  const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'demo', ...argv] });
+  const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'register-tools', ...argv] });
   return { code, stdout: out.join('') };
 }
 
@@ -55,7 +55,7 @@ describe('a recorded case re-verified', () => {
   it('the run and the review say so too', async () => {
     expect((await snapshot()).stdout).toContain(DIVERGES);
     const review = await snapshot('--review');
-    expect(review.stdout).toContain(`── 1 of 1 · demo/${NAME} · changed · wording only ──`);
+    expect(review.stdout).toContain(`── 1 of 1 · register-tools/${NAME} · changed · wording only ──`);
     expect(review.stdout).toContain(DIVERGES);
   });
 });
