@@ -49,7 +49,7 @@ describe('theinference record', () => {
     expect(lines).toContain('  redacted  2 home directories');
     expect(lines).toContain('  fidelity  2 of 2 replayed calls reproduce the recording (100 %)');
     expect(lines).toContain(
-      'added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json',
+      'added         cases/register-tools/recorded-tool-heavy.json, snapshots/register-tools/recorded-tool-heavy.json, recordings/register-tools/recorded-tool-heavy.json',
     );
     expect(lines.at(-1)).toBe('yield: 2 of 6 calls (33 %) are in replay-verified cases');
     const written = JSON.parse(await readFile(join(dir, CASE), 'utf8')) as {

@@ -42,11 +42,12 @@ export function renderRecordReport(
 ): string {
   const p = painter(o.color);
   const out: string[] = [];
-  const files = (name: string): string => `cases/${o.stage}/${name}.json, snapshots/${o.stage}/${name}.json`;
+  const files = (name: string, recorded = false): string =>
+    `cases/${o.stage}/${name}.json, snapshots/${o.stage}/${name}.json${recorded ? `, recordings/${o.stage}/${name}.json` : ''}`;
   for (const r of reports) out.push(...renderTranscript(r, o), '');
   for (const c of cases) {
     const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
-    out.push(`${colour(STATUS_WORDS[c.status].padEnd(14))}${files(c.name)}`);
+    out.push(`${colour(STATUS_WORDS[c.status].padEnd(14))}${files(c.name, c.recordingText !== undefined)}`);
   }
   const stale = o.stale ?? [];
   for (const c of stale) {

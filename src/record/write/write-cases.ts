@@ -27,6 +27,8 @@ export type CaseStatus = 'added' | 'unchanged' | 'replaced' | 'refused' | 'would
 export type WrittenCase<D extends CaseData = CaseFile> = NamedCase<D> & {
   caseText: string;
   snapshotText: string;
+  // What the recorded agent was answered, kept beside the case (src/course/recording-file.ts); loop cases have none.
+  recordingText?: string;
   status: CaseStatus;
 };
 

@@ -75,6 +75,21 @@ describe('renderRecordReport, in detail', () => {
 });
 
 describe('renderRecordReport', () => {
+  it('names every file a case writes: the case, its snapshot and, for a recorded one, its recording', () => {
+    const written = (name: string, recordingText?: string) =>
+      ({
+        name,
+        caseText: '',
+        snapshotText: '',
+        status: 'added' as const,
+        ...(recordingText === undefined ? {} : { recordingText }),
+        data: { description: '', calls: [] },
+      }) as never;
+    const lines = renderRecordReport([], [written('a', '{}'), written('b')], { stage: 's', color: false }).split('\n');
+    expect(lines).toContain('added         cases/s/a.json, snapshots/s/a.json, recordings/s/a.json');
+    expect(lines).toContain('added         cases/s/b.json, snapshots/s/b.json');
+  });
+
   it("shows the transcript's control characters instead of letting them act: session id, reasons, divergences", () => {
     const text = render({
       sessionId: 'ab\u001b[2Jcd',
