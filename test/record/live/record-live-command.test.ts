@@ -92,7 +92,7 @@ describe('theinference record --live with the real Anthropic SDK', () => {
     );
     expect(notes[1]).toBe('[theinference] the agent exited with code 0; 5 exchanges captured, recording them');
     expect(result.stdout).toMatch(
-      /^added +cases\/register-tools\/recorded-session\.json, snapshots\/register-tools\/recorded-session\.json$/m,
+      /^added +cases\/register-tools\/recorded-session\.json, snapshots\/register-tools\/recorded-session\.json, recordings\/register-tools\/recorded-session\.json$/m,
     );
   });
 
