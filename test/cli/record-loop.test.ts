@@ -9,11 +9,12 @@ import { makeScratch, REPO } from '../grade/course-fixture.ts';
 import { startFakeUpstream } from '../record/live/fake-upstream.ts';
 import { agentCommand, makeSdkRig } from '../record/live/sdk-session.ts';
 import { captureSdkSession } from '../record/loop/sdk-capture.ts';
+import { shared } from '../record/formats/transcript-files.ts';
 import { gradeRecorded } from '../support/grade-recorded.ts';
 import { useBinary } from '../support/binary.ts';
 
 const { theinference, env: binaryEnv } = useBinary();
-const SESSIONS = join(REPO, '..', '..', 'shared', 'transcripts', 'claude-code', 'claude-reliability');
+const SESSIONS = shared('claude-code/claude-reliability');
 const HELLO = join(SESSIONS, 'hello-world-script', 'transcript.jsonl');
 const PORT = join(SESSIONS, 'python-to-rust-port', 'transcript.jsonl');
 const E2E_MS = 180_000;

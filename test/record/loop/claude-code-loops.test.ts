@@ -7,19 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_MAX_TOKENS, CLAUDE_CODE_SYSTEM } from '../../../src/record/loop/claude-code-defaults.ts';
 import { readClaudeCodeLoops } from '../../../src/record/loop/claude-code-loops.ts';
-import { REPO } from '../../support/reference-course.ts';
+import { shared } from '../formats/transcript-files.ts';
 
-const HELLO = join(
-  REPO,
-  '..',
-  '..',
-  'shared',
-  'transcripts',
-  'claude-code',
-  'claude-reliability',
-  'hello-world-script',
-  'transcript.jsonl',
-);
+const HELLO = shared('claude-code/claude-reliability/hello-world-script/transcript.jsonl');
 
 const user = (content: unknown, extra: object = {}) => ({
   type: 'user',
