@@ -70,6 +70,8 @@ export type CheckSpec =
   | { kind: 'edit'; expectedAfter?: string }
   | { kind: 'insert' }
   | { kind: 'glob'; base: string }
+  // A directory's view, recorded as Claude Code's LS tree of `base` (ls-tree.ts); `ignore`: LS's patterns.
+  | { kind: 'directory'; base: string; ignore?: string[] }
   // `courseWords`: the recorded result is in the course's own `file:N: text` (an agent built on the course's tools).
   | { kind: 'grep'; mode: 'files' | 'lines' | 'text'; base: string; singleFile?: string; courseWords?: boolean }
   | { kind: 'bash' };

@@ -240,3 +240,36 @@ describe('noisy cases', () => {
     WIDE,
   );
 });
+
+describe("Claude Code 1.0's LS", () => {
+  it(
+    "is a directory view kept where the course's two levels show what the tree shows, seeded with the files they need",
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['claude-code-1.0/ls-session.jsonl']);
+      expect(reports[0]).toMatchObject({
+        seen: 5,
+        kept: 3,
+        dropped: {
+          'LS result truncated by the agent': 1,
+          'did not reproduce: view: a success in the recording, not in the replay': 1,
+        },
+      });
+      expect(cases[0]?.data.calls).toEqual([
+        { tool: 'view', input: { path: '<sandbox>' } },
+        { tool: 'Read', input: { path: '<sandbox>/src/cart.ts' } },
+        { tool: 'view', input: { path: '<sandbox>/src' } },
+      ]);
+      expect(Object.keys(cases[0]?.data.files ?? {}).sort()).toEqual([
+        'README.md',
+        'package.json',
+        'src/cart.ts',
+        'src/util/money.ts',
+        'test/cart.test.ts',
+      ]);
+      expect(JSON.parse(cases[0]?.snapshotText ?? '{}').results[2]).toEqual({
+        content: 'cart.ts\nutil/\nutil/money.ts',
+      });
+    },
+    WIDE,
+  );
+});

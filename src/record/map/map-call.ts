@@ -1,5 +1,5 @@
 // A recorded tool call in the course's vocabulary: Claude Code's tools (`Read {file_path, offset, limit}`, `Write`,
-// `Edit`, `Glob`, `Grep`, `Bash`), Anthropic's text-editor tool (`str_replace_based_edit_tool {command, …}`), the
+// `Edit`, `Glob`, `Grep`, `Bash`, 1.0's `LS`), Anthropic's text-editor tool (`str_replace_based_edit_tool {command, …}`), the
 // lesson's own agent (`read_file`, `write_file`, `edit_file`, `bash`), Codex's shell tools (map-codex.ts), Gemini
 // CLI's tools (map-gemini.ts) and the course's names as they are. The
 // original name and keys are kept for the case's `source`. Tools the course lacks, and inputs it cannot express,
@@ -11,6 +11,7 @@ import { asRecord, defaultPath, keep, rename, type Dropped, type MapContext, typ
 import { mapCodexShell } from './map-codex.ts';
 import { mapGeminiCall } from './map-gemini.ts';
 import { mapGrep } from './map-grep.ts';
+import { LS_TRUNCATED } from './ls-tree.ts';
 import { viewRangeFor } from './read-range.ts';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { harnessPath, insideSandbox, outsidePaths } from './sandbox-paths.ts';
@@ -72,6 +73,8 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
     case 'local_shell':
     case 'exec':
       return mapCodexShell(imported, input, context);
+    case 'LS':
+      return mapLs(imported, input, context);
     case 'view':
       return keep(name, input, { kind: 'view' });
     case 'create':
@@ -156,6 +159,19 @@ function mapGlob(imported: ImportedCall, input: Record<string, unknown>, context
   const mapping = rename(imported.name, input, keys, { kind: 'glob', base: '' });
   const path = defaultPath(mapping.call.input, context);
   mapping.check = { kind: 'glob', base: path };
+  return mapping;
+}
+
+// Claude Code 1.0's LS {path, ignore?} lists a directory, every level down; the course's view of it shows two
+// levels, which the replay compares (ls-tree.ts). LS's ignore patterns hide entries, and the replay hides the same.
+function mapLs(imported: ImportedCall, input: Record<string, unknown>, context: MapContext): Mapping | Dropped {
+  if (LS_TRUNCATED.test(imported.result?.content ?? '')) return { drop: 'LS result truncated by the agent' };
+  const ignore = input.ignore ?? [];
+  if (!Array.isArray(ignore) || !ignore.every((p) => typeof p === 'string')) return { drop: 'malformed input' };
+  const mapping = rename('view', input, { path: 'path' }, { kind: 'directory', base: '' });
+  const base = defaultPath(mapping.call.input, context);
+  if (mapping.call.input.path === undefined) mapping.call.input.path = SANDBOX;
+  mapping.check = { kind: 'directory', base, ...(ignore.length > 0 ? { ignore: ignore as string[] } : {}) };
   return mapping;
 }
 

@@ -55,7 +55,7 @@ export function prepareSteps(transcript: ImportedTranscript, redactor: Redactor)
     }
     step.mapped = mapped;
     const path = mapped.call.input.path;
-    if (typeof path === 'string' && mapped.check.kind !== 'glob' && mapped.check.kind !== 'grep')
+    if (typeof path === 'string' && !['glob', 'grep', 'directory'].includes(mapped.check.kind))
       step.path = sandboxRelative(path, subdir ?? '');
     step.evidence = ran ? evidenceOf(mapped.call, mapped.check, imported.result, subdir ?? '') : NO_EVIDENCE;
     return step;

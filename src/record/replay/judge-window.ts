@@ -128,7 +128,7 @@ function twoReplaysDiffer(a: Replayed, b: Replayed): ReplayVerdict {
 // changed.
 function showsItsFile(step: Step): boolean {
   const kind = step.mapped?.check.kind;
-  if (kind === 'glob' || kind === 'grep') return step.evidence.before.size > 0;
+  if (kind === 'glob' || kind === 'grep' || kind === 'directory') return step.evidence.before.size > 0;
   return step.path !== undefined && step.evidence.before.has(step.path);
 }
 
@@ -136,7 +136,7 @@ function showsItsFile(step: Step): boolean {
 // sandbox's tree unchanged around this Bash call.
 function changedNothing(mapped: MappedCall, replayed: Replayed, quietShell: boolean): boolean {
   const kind = mapped.check.kind;
-  if (kind === 'view' || kind === 'glob' || kind === 'grep') return true;
+  if (kind === 'view' || kind === 'directory' || kind === 'glob' || kind === 'grep') return true;
   if (kind === 'bash') return quietShell;
   return replayed.is_error === true;
 }

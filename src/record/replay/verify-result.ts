@@ -5,6 +5,7 @@
 import type { ImportedResult } from '../types.ts';
 import type { MappedCall } from '../record-types.ts';
 import { courseListing, listedPaths } from '../map/listed-paths.ts';
+import { readLsTree, viewEntries, viewLevels } from '../map/ls-tree.ts';
 import { readShownFile, type ShownFile } from '../map/view-text.ts';
 
 // A result as the reference returned it in the replay.
@@ -55,6 +56,14 @@ export function verifyResult(
         return differ(`${tool}: the file afterwards differs`, check.expectedAfter, after ?? '(no file)');
       }
       return { ok: true };
+    case 'directory': {
+      const tree = readLsTree(recorded.content, check.base);
+      if (tree === undefined)
+        return differ(`${tool}: the recording is no LS tree of the directory`, recorded.content, text);
+      const a = viewLevels(tree).join('\n');
+      const b = viewEntries(text, check.ignore).join('\n');
+      return a === b ? { ok: true } : differ(`${tool}: different entries`, a, b);
+    }
     case 'glob':
     case 'grep': {
       const a = listedPaths(check, recorded.content);

@@ -76,6 +76,28 @@ describe('mapCall: Claude Code tools', () => {
   });
 });
 
+describe("mapCall: Claude Code 1.0's LS", () => {
+  const tree = `- ${S}/\n  - a.ts\n`;
+
+  it('is a view of the directory, judged by its entries, with ignore kept in the source', () => {
+    const m = mapped(call('LS', { path: `${S}/src`, ignore: ['dist'] }, tree));
+    expect(m.call).toEqual({ tool: 'view', input: { path: `${S}/src` } });
+    expect(m.check).toEqual({ kind: 'directory', base: 'src', ignore: ['dist'] });
+    expect(m.droppedKeys).toEqual({ ignore: ['dist'] });
+  });
+
+  it('lists where the agent was when it names no path', () => {
+    expect(mapped(call('LS', {}, tree), 'src').call.input).toEqual({ path: `${S}/src` });
+    expect(mapped(call('LS', {}, tree)).call.input).toEqual({ path: S });
+  });
+
+  it('drops a tree Claude Code cut at its limit, and ignore patterns that are not strings', () => {
+    const cut = 'There are more than 1000 files in the repository. Use the LS tool (passing a specific path)…\n\n- x/';
+    expect(dropped(call('LS', { path: S }, cut))).toBe('LS result truncated by the agent');
+    expect(dropped(call('LS', { path: S, ignore: 'dist' }, tree))).toBe('malformed input');
+  });
+});
+
 describe('mapCall: Read offset and limit as view_range, by Claude Code line counting', () => {
   const text = 'l1\nl2\nl3\nl4\nl5\n'; // 5 lines to the course, 6 to Claude Code (the last is empty)
   it.each([

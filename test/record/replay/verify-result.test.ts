@@ -220,6 +220,32 @@ describe('glob and grep: the same set', () => {
   });
 });
 
+describe("a directory's view against Claude Code's LS tree: the same entries two levels down", () => {
+  const tree =
+    '- <sandbox>/\n  - b.ts\n  - src/\n    - a.ts\n    - lib/\n      - deep.ts\n  - dist/\n    - x.js\n\nNOTE: …';
+  it.each([
+    ['the same entries, deeper ones not shown by view', {}, 'b.ts\ndist/\ndist/x.js\nsrc/\nsrc/a.ts\nsrc/lib/', true],
+    ['an entry more in the replay', {}, 'b.ts\nc.ts\ndist/\ndist/x.js\nsrc/\nsrc/a.ts\nsrc/lib/', false],
+    ['an entry less in the replay', {}, 'b.ts\ndist/\ndist/x.js\nsrc/\nsrc/a.ts', false],
+    [
+      'a directory LS ignored, absent from the tree',
+      { ignore: ['node_modules'] },
+      'b.ts\ndist/\ndist/x.js\nnode_modules/\nnode_modules/y/\nsrc/\nsrc/a.ts\nsrc/lib/',
+      true,
+    ],
+    ['the same directory not ignored', {}, 'b.ts\ndist/\ndist/x.js\nnode_modules/\nsrc/\nsrc/a.ts\nsrc/lib/', false],
+  ] as const)('%s', (_, extra, replayed, expected) => {
+    const check: CheckSpec = { kind: 'directory', base: '', ...extra } as CheckSpec;
+    expect(verifyResult(mapped('view', check, { path: '<sandbox>' }), rec(tree), ok(replayed)).ok).toBe(expected);
+  });
+
+  it('never reproduces a recording that is no tree of the directory', () => {
+    const check: CheckSpec = { kind: 'directory', base: 'src' };
+    const verdict = verifyResult(mapped('view', check), rec('- <sandbox>/lib/\n  - a.ts'), ok('a.ts'));
+    expect(verdict).toMatchObject({ ok: false, reason: 'view: the recording is no LS tree of the directory' });
+  });
+});
+
 describe('bash: the same exit code and output', () => {
   const bash = mapped('Bash', { kind: 'bash' }, { command: 'x' });
   it.each([
