@@ -172,6 +172,33 @@ describe('a Codex CLI rollout', () => {
   );
 });
 
+describe('a Codex CLI rollout recorded on Windows', () => {
+  it(
+    'maps its cwd and workdirs in any spelling (backslashes, forward slashes, any case, shell-quoted) as POSIX ones',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['codex/rollout-windows.jsonl']);
+      expect(reports[0]).toMatchObject({
+        format: 'codex',
+        seen: 6,
+        kept: 3,
+        dropped: {
+          "Bash runs powershell.exe, not one of the course's portable commands (docs/tools.md)": 1,
+          "Bash after a cd out of the session's directory": 1,
+          'did not reproduce: Bash: different output': 1,
+        },
+      });
+      expect(cases.map((c) => c.data.calls.map((call) => call.input.command))).toEqual([
+        [
+          "mkdir -p src && printf 'Mon-Fri 9-18\\nSat 10-14\\n' > src/hours.txt",
+          'cd <sandbox>/src && wc -l hours.txt',
+          'ls <sandbox>/src',
+        ],
+      ]);
+    },
+    WIDE,
+  );
+});
+
 describe('a Gemini CLI session', () => {
   it.each(['gemini/session-2026-03-12T10-00-5e0c9a7b.json', 'gemini/session-2026-03-12T10-00-5e0c9a7b.jsonl'])(
     '%s: keeps its file tools and commands that reproduce, in the directory its paths show',
@@ -198,6 +225,22 @@ describe('a Gemini CLI session', () => {
         ['Bash', 'cd <sandbox>/src && ls'],
         ['Bash', 'cat notes.txt'],
       ]);
+    },
+    WIDE,
+  );
+
+  it(
+    'recorded on Windows (drive letters, backslashes, mixed separators, any case) gives the same case as on POSIX',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, [
+        'gemini/session-2026-03-12T10-00-5e0c9a7b.json',
+        'gemini/session-windows.json',
+      ]);
+      expect(reports[1]).toMatchObject({ format: 'gemini', seen: 10, kept: 0 });
+      expect(reports[1]?.dropped).toMatchObject({
+        'case not written: the same calls from the same files as recorded-session-2026-03-12t10-00-5e0c9a7b': 7,
+      });
+      expect(cases).toHaveLength(1);
     },
     WIDE,
   );

@@ -7,12 +7,13 @@
 //
 // The file does not say where the session ran (only a hash of it): the session's directory is taken to be the
 // deepest directory holding every absolute path the calls name and every directory a search says it searched.
-import { dirname, posix } from 'node:path';
+import { posix, win32 } from 'node:path';
 import type { ImportedResult, Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
 import { arrayAt, contentText, isObject, type JsonObject, objectAt, stringAt } from './json-values.ts';
 import { type LineParser, lineObject, type ParsedFile, SessionFacts } from './parsed-file.ts';
 import type { Line } from './read-lines.ts';
+import { comparable, isWindowsPath } from './windows-paths.ts';
 
 // Whether a parsed record is a Gemini session's: its own record, or a gemini message.
 export function isGeminiRecord(value: unknown): boolean {
@@ -52,15 +53,17 @@ export function createGeminiParser(file: string): LineParser {
     if (!book.has(id)) {
       for (const key of PATH_KEYS) {
         const path = args[key];
-        if (typeof path === 'string' && posix.isAbsolute(path)) dirs.push(key === 'dir_path' ? path : dirname(path));
+        if (typeof path !== 'string') continue;
+        const dirname = isWindowsPath(path) ? win32.dirname : posix.isAbsolute(path) ? posix.dirname : undefined;
+        if (dirname !== undefined) dirs.push(key === 'dir_path' ? path : dirname(path));
       }
     }
     const at = stringAt(call, 'timestamp') ?? timestamp;
     book.addCall({ id, name, input: args, file, line, ...(at !== undefined ? { timestamp: at } : {}) });
     const result = geminiResult(call, line);
     if (result !== undefined) book.addResult(id, result, file);
-    // A search names the directory it searched: `Found 2 file(s) matching "*.ts" within /p, …`.
-    const within = / within (\/[^\s,"]*?)[,:]? /.exec(result?.content.split('\n', 1)[0] ?? '')?.[1];
+    // A search names the directory it searched: `Found 2 file(s) matching "*.ts" within /p, …` (`C:\p` on Windows).
+    const within = / within ((?:\/|[A-Za-z]:[\\/])[^\s,"]*?)[,:]? /.exec(result?.content.split('\n', 1)[0] ?? '')?.[1];
     if (within !== undefined) dirs.push(within);
     if (call.status === 'cancelled') book.markNotRun(id, 'cancelled by the user');
   };
@@ -131,16 +134,27 @@ function shellReport(text: string): { output: string; exitCode?: number } | unde
   return { output: output === '(empty)' ? '' : output, ...(code !== undefined ? { exitCode: Number(code) } : {}) };
 }
 
-// The deepest directory holding all of these.
+// The deepest directory holding all of these, spelled as the first. Windows paths (a drive letter, `\` or `/`) are
+// compared as Windows compares them, without regard to case; a session naming both kinds has none.
 function commonDirectory(dirs: string[]): string | undefined {
   const first = dirs[0];
   if (first === undefined) return undefined;
-  let parts = first.split('/');
+  const windows = isWindowsPath(first);
+  if (dirs.some((d) => isWindowsPath(d) !== windows)) return undefined;
+  const segments = (dir: string) => (windows ? comparable(dir).split('/') : dir.split('/'));
+  const spelled = windows ? first.split(/[\\/]+/) : first.split('/');
+  let parts = segments(first);
   for (const dir of dirs.slice(1)) {
-    const other = dir.split('/');
+    const other = segments(dir);
     let n = 0;
     while (n < parts.length && n < other.length && parts[n] === other[n]) n++;
     parts = parts.slice(0, n);
+  }
+  if (windows) {
+    // Two drives have no directory in common; a drive's root is `C:\`.
+    if (parts.length === 0) return undefined;
+    const common = spelled.slice(0, parts.length).join('\\');
+    return parts.length === 1 ? `${common}\\` : common;
   }
   const common = parts.join('/');
   return common === '' ? '/' : common;

@@ -9,7 +9,7 @@ import { sandboxRelative } from './call-input.ts';
 import { mapCall } from './map-call.ts';
 import type { Redactor } from './redact.ts';
 import { sandboxer, subdirectory } from './sandbox-paths.ts';
-import { isWindowsPath, posixListing, posixPaths } from './windows-paths.ts';
+import { isWindowsPath, posixListing, posixPaths } from '../formats/windows-paths.ts';
 
 // One call of the transcript on its way to a case.
 export type Step = {
@@ -73,7 +73,7 @@ function cleanCall(call: ImportedCall, clean: (text: string) => string): Importe
   return out;
 }
 
-// A Windows session's call with its path inputs and its listing's paths `/`-separated (map/windows-paths.ts).
+// A Windows session's call with its path inputs and its listing's paths `/`-separated (formats/windows-paths.ts).
 function posixCall(call: ImportedCall): ImportedCall {
   if (call.input === undefined) return call;
   const input = posixPaths(call.input);

@@ -8,7 +8,7 @@
 // `redact(text, sources)` is a pure function of the text, the patterns and the learned facts; `makeRedactor` is
 // the same with a tally, as the report counts it.
 import { SECRET_SHAPES, type SecretShape } from './key-shapes.ts';
-import { dashEncoded, isWindowsPath, windowsSpellings } from './windows-paths.ts';
+import { dashEncoded, isWindowsPath, windowsSpellings } from '../formats/windows-paths.ts';
 
 // User names that identify nobody: a default account, or a placeholder someone already put in.
 const GENERIC_USERS = new Set(['root', 'user', 'users', 'admin', 'runner', 'ubuntu', 'node', 'app', 'home', 'me']);

@@ -3,7 +3,7 @@
 // `Read /home/me/proj/a.ts` replays as `Read <sandbox>/a.ts`. What stays outside the sandbox is found here too:
 // a call that needs such a path cannot be replayed and is dropped with the path as its reason.
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
-import { comparable, isWindowsPath, windowsPathPattern } from './windows-paths.ts';
+import { comparable, isWindowsPath, windowsPathPattern } from '../formats/windows-paths.ts';
 
 // Every spelling of the session's directory: as recorded, and macOS's /private twin of /tmp and /var.
 export function rootSpellings(cwd: string): string[] {
@@ -18,12 +18,12 @@ export function rootSpellings(cwd: string): string[] {
 
 // A function replacing the session's directory with `<sandbox>` in a text. A spelling counts only as a whole path
 // segment: `/tmp/abc` is replaced in `/tmp/abc/x` and `/tmp/abc` but not in `/tmp/abcd`. A Windows directory is
-// matched in any case and spelling, and the path after it becomes `/`-separated (map/windows-paths.ts).
+// matched in any case and spelling, and the path after it becomes `/`-separated (formats/windows-paths.ts).
 export function sandboxer(cwd: string | undefined): (text: string) => string {
   if (cwd === undefined || cwd === '/' || cwd === '') return (text) => text;
   if (isWindowsPath(cwd)) {
     const pattern = new RegExp(windowsPathPattern(cwd), 'gi');
-    return (text) => text.replace(pattern, (_, rest: string) => `${SANDBOX}${rest.replace(/\\/g, '/')}`);
+    return (text) => text.replace(pattern, (_, rest: string) => `${SANDBOX}${rest.replace(/[\\/]+/g, '/')}`);
   }
   const pattern = new RegExp(`(?:${rootSpellings(cwd).map(escapeRegExp).join('|')})(?![\\w.@+-])`, 'g');
   return (text) => (text.includes(cwd) || text.includes('/private') ? text.replace(pattern, SANDBOX) : text);

@@ -98,3 +98,33 @@ describe('a Gemini session', () => {
     expect('calls' in transcript && transcript.calls.length).toBe(2);
   });
 });
+
+describe('a Gemini session recorded on Windows', () => {
+  const read = (id: string, path: string) => ({
+    id,
+    name: 'read_file',
+    args: { absolute_path: path },
+    status: 'success',
+    result: [{ functionResponse: { id, name: 'read_file', response: { output: 'x' } } }],
+  });
+  const session = (...paths: string[]) =>
+    [
+      { sessionId: 's-w', projectHash: 'cd34' },
+      { id: 'm1', type: 'gemini', content: '', toolCalls: paths.map((p, i) => read(`c${i}`, p)) },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+
+  it('is the deepest directory of its paths, in any case and with either separator, spelled as the first', () => {
+    const transcript = importText(
+      session('C:\\Users\\ada\\shop\\src\\a.ts', 'c:/users/ada/SHOP/docs/b.md', 'C:\\Users\\ada\\shop\\c.ts'),
+      'session.jsonl',
+    );
+    expect(transcript).toMatchObject({ format: 'gemini', cwd: 'C:\\Users\\ada\\shop' });
+  });
+
+  it('has no directory when its paths are on two drives, and a drive root is `C:\\`', () => {
+    expect(importText(session('C:\\a\\x.ts', 'D:\\a\\y.ts'), 'session.jsonl')).not.toHaveProperty('cwd');
+    expect(importText(session('C:\\x.ts', 'C:\\y.ts'), 'session.jsonl')).toMatchObject({ cwd: 'C:\\' });
+  });
+});

@@ -54,6 +54,7 @@ describe('sandboxer, on a Windows session', () => {
     ['The file C:\\Users\\alex\\shop\\a.ts has been updated.', 'The file <sandbox>/a.ts has been updated.'],
     ['C:\\Users\\alex\\shopping\\a.ts', 'C:\\Users\\alex\\shopping\\a.ts'],
     ['D:\\Users\\alex\\shop\\a.ts', 'D:\\Users\\alex\\shop\\a.ts'],
+    ['ls C:\\\\Users\\\\alex\\\\shop\\\\src', 'ls <sandbox>/src'],
   ])('%j -> %j', (text, expected) => {
     expect(toSandbox(text)).toBe(expected);
   });

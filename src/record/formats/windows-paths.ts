@@ -39,9 +39,15 @@ export function dashEncoded(dir: string): string {
 const NOT_IN_NAME = '\\\\/\\s"\'`<>|:*?';
 
 // A regex source matching a spelling of `dir` as a whole path (not `C:\a\bc` for `C:\a\b`) and the path after it,
-// captured: group 1 is the rest (`\src\a.ts`).
+// captured: group 1 is the rest (`\src\a.ts`). A shell command quotes a backslash by doubling it
+// (`ls C:\\Users\\alex`), so that spelling counts too.
 export function windowsPathPattern(dir: string): string {
-  const spellings = windowsSpellings(dir).map(escapeRegExp).join('|');
+  const spelled = windowsSpellings(dir);
+  const doubled = (spelled.find((s) => s.includes('\\')) ?? '').replace(/\\/g, '\\\\');
+  const spellings = [doubled, ...spelled]
+    .filter((s) => s !== '')
+    .map(escapeRegExp)
+    .join('|');
   return `(?:${spellings})(?![^${NOT_IN_NAME}])((?:[\\\\/][^${NOT_IN_NAME}]*)*)`;
 }
 

@@ -6,7 +6,7 @@ import {
   posixListing,
   posixPaths,
   windowsSpellings,
-} from '../../../src/record/map/windows-paths.ts';
+} from '../../../src/record/formats/windows-paths.ts';
 
 describe('windows paths', () => {
   it.each([
