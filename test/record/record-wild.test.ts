@@ -207,11 +207,10 @@ describe('a Gemini CLI session', () => {
       expect(reports[0]).toMatchObject({
         format: 'gemini',
         seen: 10,
-        kept: 7,
+        kept: 8,
         dropped: {
           'never ran: cancelled by the user': 1,
           "Bash runs npm, not one of the course's portable commands (docs/tools.md)": 1,
-          "search_file_content: Gemini's grouped search output is not compared with the course's grep": 1,
         },
       });
       expect(
@@ -224,6 +223,7 @@ describe('a Gemini CLI session', () => {
         ['Bash', 'wc -l src/cart.ts'],
         ['Bash', 'cd <sandbox>/src && ls'],
         ['Bash', 'cat notes.txt'],
+        ['grep', undefined],
       ]);
     },
     WIDE,
@@ -238,9 +238,36 @@ describe('a Gemini CLI session', () => {
       ]);
       expect(reports[1]).toMatchObject({ format: 'gemini', seen: 10, kept: 0 });
       expect(reports[1]?.dropped).toMatchObject({
-        'case not written: the same calls from the same files as recorded-session-2026-03-12t10-00-5e0c9a7b': 7,
+        'case not written: the same calls from the same files as recorded-session-2026-03-12t10-00-5e0c9a7b': 8,
       });
       expect(cases).toHaveLength(1);
+    },
+    WIDE,
+  );
+});
+
+describe("a Gemini CLI session's ranged reads and searches", () => {
+  it(
+    'views the lines each ranged read showed, greps as Gemini searched, and drops a search whose case mattered',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['gemini/session-ranges.json']);
+      expect(reports[0]).toMatchObject({
+        seen: 6,
+        kept: 4,
+        dropped: {
+          'did not reproduce: grep: different lines': 1,
+          "not in the course's toolset: list_directory": 1,
+        },
+      });
+      expect(cases[0]?.data.calls).toEqual([
+        { tool: 'Read', input: { path: '<sandbox>/src/stock.ts', view_range: [1, 3] } },
+        { tool: 'Read', input: { path: '<sandbox>/src/stock.ts', view_range: [7, -1] } },
+        { tool: 'grep', input: { pattern: 'export function', path: '<sandbox>/src' } },
+        { tool: 'Read', input: { path: '<sandbox>/src/stock.ts', view_range: [4, 5] } },
+      ]);
+      expect(cases[0]?.data.files?.['src/stock.ts']).toBe(
+        'export type Item = { sku: string; count: number };\n\nexport function inStock(item: Item): boolean {\n  return item.count > 0;\n}\n\nexport function restock(item: Item, n: number): Item {\n  return { ...item, count: item.count + n };\n}\n',
+      );
     },
     WIDE,
   );

@@ -63,8 +63,16 @@ export function createGeminiParser(file: string): LineParser {
     const result = geminiResult(call, line);
     if (result !== undefined) book.addResult(id, result, file);
     // A search names the directory it searched: `Found 2 file(s) matching "*.ts" within /p, …` (`C:\p` on Windows).
-    const within = / within ((?:\/|[A-Za-z]:[\\/])[^\s,"]*?)[,:]? /.exec(result?.content.split('\n', 1)[0] ?? '')?.[1];
+    const head = result?.content.split('\n', 1)[0] ?? '';
+    const within = / within ((?:\/|[A-Za-z]:[\\/])[^\s,"]*?)[,:]? /.exec(head)?.[1];
     if (within !== undefined) dirs.push(within);
+    // Its search names the directory searched relative to the session's: `… in path "src" …` for `/p/src`.
+    const searched = / in path "([^"]+)"/.exec(head)?.[1];
+    const searchedDir = args.dir_path ?? args.path;
+    if (searched !== undefined && typeof searchedDir === 'string') {
+      const root = above(searchedDir, searched);
+      if (root !== undefined) dirs.push(root);
+    }
     if (call.status === 'cancelled') book.markNotRun(id, 'cancelled by the user');
   };
 
@@ -97,6 +105,7 @@ export function geminiResult(call: JsonObject, line: number): ImportedResult | u
   if (response === undefined) return undefined;
   const failed = 'error' in response || call.status === 'error';
   const text = contentText(response.output ?? response.error);
+  if (call.name === 'read_file' && !failed) return readResult(text, line);
   if (call.name !== 'run_shell_command') return { content: text, isError: failed, line };
   const report = shellReport(text);
   if (report === undefined) return { content: text, isError: failed, line };
@@ -107,6 +116,21 @@ export function geminiResult(call: JsonObject, line: number): ImportedResult | u
     ...(exitCode !== undefined ? { details: { exit_code: exitCode } } : {}),
     line,
   };
+}
+
+// A read of part of a file is headed by Gemini's note (`IMPORTANT: The file content has been truncated.\nStatus:
+// Showing lines 11-20 of 120 total lines.\nAction: …\n\n--- FILE CONTENT (truncated) ---\n`, lines counted from 1,
+// as many as `split('\n')` gives). The lines are the result; where they are in the file goes beside them, in the
+// shape of Claude Code's `toolUseResult.file`, which the mapping and the seeds read.
+const READ_NOTE =
+  /^\n?IMPORTANT: The file content has been truncated\.\nStatus: Showing lines (\d+)-(\d+) of (\d+) total lines\.\n[\s\S]*?\n--- FILE CONTENT \(truncated\) ---\n/;
+
+function readResult(text: string, line: number): ImportedResult {
+  const note = READ_NOTE.exec(text);
+  if (note === null) return { content: text, isError: false, line };
+  const [start, end, total] = [Number(note[1]), Number(note[2]), Number(note[3])];
+  const file = { startLine: start, numLines: end - start + 1, totalLines: total };
+  return { content: text.slice(note[0].length), isError: false, details: { file }, line };
 }
 
 // The fields Gemini writes after the output, one line each.
@@ -132,6 +156,19 @@ function shellReport(text: string): { output: string; exitCode?: number } | unde
   const code = fields.map((l) => /^Exit Code: (-?\d+)$/.exec(l)?.[1]).find((c) => c !== undefined);
   const output = [(lines[start] as string).replace(/^Output: ?/, ''), ...lines.slice(start + 1, end)].join('\n');
   return { output: output === '(empty)' ? '' : output, ...(code !== undefined ? { exitCode: Number(code) } : {}) };
+}
+
+// The directory `relative` is in, given its absolute path: `/p` for `/p/src` and `src`.
+function above(absolute: string, relative: string): string | undefined {
+  const windows = isWindowsPath(absolute);
+  if (!windows && !posix.isAbsolute(absolute)) return undefined;
+  const parts = (windows ? absolute.split(/[\\/]+/) : absolute.split('/')).filter((p, i) => p !== '' || i === 0);
+  const tail = relative.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+  const same = (a: string, b: string) => (windows ? a.toLowerCase() === b.toLowerCase() : a === b);
+  if (tail.length === 0 || tail.length >= parts.length) return undefined;
+  if (!tail.every((p, i) => same(p, parts[parts.length - tail.length + i] ?? ''))) return undefined;
+  const root = parts.slice(0, parts.length - tail.length).join(windows ? '\\' : '/');
+  return root === '' ? '/' : root;
 }
 
 // The deepest directory holding all of these, spelled as the first. Windows paths (a drive letter, `\` or `/`) are

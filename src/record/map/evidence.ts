@@ -103,7 +103,12 @@ function viewKnowledge(
     shown.lines.length < 2000;
   if (whole && file === undefined) return { kind: 'text', text: fileTextFromView(shown), origin: 'read' };
   const lines = new Map<number, string>();
-  for (const line of shown.lines) if (line.n !== undefined) lines.set(line.n, line.text);
+  // Unnumbered lines of a range (Gemini CLI's) are numbered from where the result says they start.
+  const start = typeof file?.startLine === 'number' && shown.style === 'plain' ? file.startLine : undefined;
+  for (const [i, line] of shown.lines.entries()) {
+    const n = line.n ?? (start === undefined ? undefined : start + i);
+    if (n !== undefined) lines.set(n, line.text);
+  }
   return total === undefined ? { kind: 'lines', lines } : { kind: 'lines', lines, total };
 }
 

@@ -9,10 +9,11 @@ import { sandboxRelative } from './call-input.ts';
 export type Listing = { files: string[]; lines: Map<string, Map<number, string>>; texts: string[] };
 
 // Gemini CLI heads a listing with `Found 2 file(s) matching "*.ts" within /p, sorted by modification time…:`, and
-// says `No files found matching pattern "x" within /p` for none.
-const NOTHING = /^(No files found|No matches found|Found 0 files?|No files found matching .*)$/;
+// says `No files found matching pattern "x" within /p` for none; its search, `Found 3 matches for pattern "x" in
+// path "src":`, `No matches found for pattern "x" …`, with its groups between `---` rows.
+const NOTHING = /^(No files found|No matches found|Found 0 files?|No files found matching .*|No matches found for .*)$/;
 const NOISE =
-  /^(Found \d+ files?|Found \d+ file\(s\) matching .*:|\[Showing results with pagination.*\]|\(Results are truncated.*\))$/;
+  /^(Found \d+ files?|Found \d+ file\(s\) matching .*:|Found \d+ match(es)? for pattern .*:|---|\[Showing results with pagination.*\]|\(Results are truncated.*\))$/;
 
 type ListCheck = Extract<CheckSpec, { kind: 'glob' | 'grep' }>;
 
@@ -72,8 +73,22 @@ export function courseListing(check: ListCheck, content: string): Listing {
 }
 
 function rowsOf(content: string): string[] {
-  const rows = content.split('\n').filter((row) => row !== '' && !NOISE.test(row));
+  const rows = ungrouped(content.split('\n')).filter((row) => row !== '' && !NOISE.test(row));
   return rows.length === 1 && NOTHING.test(rows[0] ?? '') ? [] : rows;
+}
+
+// Gemini CLI's search groups its matches per file, `File: src/a.ts` then `L12: text` rows: read as `file:N:text`.
+function ungrouped(rows: string[]): string[] {
+  if (!rows.some((row) => row.startsWith('File: '))) return rows;
+  let file = '';
+  return rows.flatMap((row) => {
+    if (row.startsWith('File: ')) {
+      file = row.slice('File: '.length);
+      return [];
+    }
+    const match = /^L(\d+): (.*)$/s.exec(row);
+    return match === null ? [row] : [`${file}:${match[1]}:${match[2]}`];
+  });
 }
 
 function listing(files: string[]): Listing {

@@ -35,6 +35,22 @@ describe('geminiResult', () => {
     expect(geminiResult(call, 4)).toEqual({ ...result, line: 4 });
   });
 
+  it("takes a ranged read's lines out of Gemini's note, with where they are in the file beside them", () => {
+    const note =
+      "\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 2-3 of 10 total lines.\nAction: To read more of the file, you can use the 'offset' and 'limit' parameters in a subsequent 'read_file' call. For example, to read the next section of the file, use offset: 3.\n\n--- FILE CONTENT (truncated) ---\n";
+    const read = {
+      name: 'read_file',
+      status: 'success',
+      result: [{ functionResponse: { id: 'r', name: 'read_file', response: { output: `${note}b\nc` } } }],
+    };
+    expect(geminiResult(read, 4)).toEqual({
+      content: 'b\nc',
+      isError: false,
+      details: { file: { startLine: 2, numLines: 2, totalLines: 10 } },
+      line: 4,
+    });
+  });
+
   it('has no result while the call is executing, and reads an error response as an error', () => {
     expect(geminiResult({ name: 'read_file', status: 'executing' }, 1)).toBeUndefined();
     const failed = { name: 'read_file', result: [{ functionResponse: { response: { error: 'File not found' } } }] };
@@ -121,6 +137,31 @@ describe('a Gemini session recorded on Windows', () => {
       'session.jsonl',
     );
     expect(transcript).toMatchObject({ format: 'gemini', cwd: 'C:\\Users\\ada\\shop' });
+  });
+
+  it('is the directory a search names relative to the one it searched (`in path "src"` for `C:\\…\\shop\\src`)', () => {
+    const search = {
+      id: 's',
+      name: 'search_file_content',
+      args: { pattern: 'x', dir_path: 'C:\\Users\\ada\\shop\\src' },
+      status: 'success',
+      result: [
+        {
+          functionResponse: {
+            id: 's',
+            name: 'search_file_content',
+            response: { output: 'No matches found for pattern "x" in path "src".' },
+          },
+        },
+      ],
+    };
+    const text = [
+      { sessionId: 's-w', projectHash: 'cd34' },
+      { id: 'm1', type: 'gemini', content: '', toolCalls: [search, read('r', 'C:\\Users\\ada\\shop\\src\\a.ts')] },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    expect(importText(text, 'session.jsonl')).toMatchObject({ cwd: 'C:\\Users\\ada\\shop' });
   });
 
   it('has no directory when its paths are on two drives, and a drive root is `C:\\`', () => {

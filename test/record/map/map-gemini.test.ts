@@ -35,7 +35,6 @@ describe("Gemini CLI's tools", () => {
   });
 
   it.each([
-    ['read_file', { absolute_path: `${S}/a.ts`, offset: 10, limit: 5 }, 'read_file of a line range'],
     [
       'replace',
       { file_path: `${S}/a`, old_string: 'a', new_string: 'b', expected_replacements: 3 },
@@ -47,9 +46,50 @@ describe("Gemini CLI's tools", () => {
     [
       'search_file_content',
       { pattern: 'x' },
-      "search_file_content: Gemini's grouped search output is not compared with the course's grep",
+      'search_file_content result cut by the agent',
+      'x (results limited to 20)',
     ],
-  ])('drops %s %j: %s', (name, input, reason) => {
-    expect(dropped(call(name, input, 'x'))).toBe(reason);
+    ['list_directory', { dir_path: S }, "not in the course's toolset: list_directory"],
+  ])('drops %s %j: %s', (name, input, reason, result = 'x') => {
+    expect(dropped(call(name, input, result))).toBe(reason);
+  });
+});
+
+describe("Gemini CLI's ranged reads", () => {
+  const ranged = (input: Record<string, unknown>, file?: object) =>
+    mapped(
+      call(
+        'read_file',
+        { absolute_path: `${S}/a.ts`, ...input },
+        { content: 'x', ...(file ? { details: { file } } : {}) },
+      ),
+    );
+
+  it('views the lines Gemini says it showed, counted from 1', () => {
+    const m = ranged({ offset: 10, limit: 5 }, { startLine: 11, numLines: 5, totalLines: 40 });
+    expect(m.call.input).toEqual({ path: `${S}/a.ts`, view_range: [11, 15] });
+    expect(m.renamedKeys).toMatchObject({ offset: 'view_range', limit: 'view_range' });
+  });
+
+  it("views to the end a range that reaches Gemini's last line (the empty one after a final newline)", () => {
+    expect(ranged({ start_line: 7, end_line: 30 }, { startLine: 7, numLines: 4, totalLines: 10 }).call.input).toEqual({
+      path: `${S}/a.ts`,
+      view_range: [7, -1],
+    });
+  });
+
+  it('views the whole file when the range showed all of it (Gemini then adds no note)', () => {
+    expect(ranged({ offset: 0, limit: 2000 }).call.input).toEqual({ path: `${S}/a.ts` });
+  });
+});
+
+describe("Gemini CLI's search", () => {
+  it('is the course grep of its pattern, directory and include glob, judged by the lines found there', () => {
+    const m = mapped(
+      call('search_file_content', { pattern: 'x', dir_path: `${S}/src`, include: '*.ts' }, 'No matches'),
+    );
+    expect(m.call).toEqual({ tool: 'grep', input: { pattern: 'x', path: `${S}/src`, glob: '*.ts' } });
+    expect(m.check).toEqual({ kind: 'grep', mode: 'lines', base: 'src' });
+    expect(mapped(call('grep_search', { pattern: 'x' }, 'No matches')).call.tool).toBe('grep');
   });
 });

@@ -199,6 +199,27 @@ describe('glob and grep: the same set', () => {
     ],
     ['a line more in the replay', { kind: 'grep', mode: 'lines', base: '' }, 'a.ts:1:x', 'a.ts:1: x\na.ts:2: x', false],
     [
+      "Gemini's search, grouped per file, relative to the directory searched",
+      { kind: 'grep', mode: 'lines', base: 'src' },
+      'Found 2 matches for pattern "x" in path "src":\n---\nFile: a.ts\nL3: x = 1\n---\nFile: lib/b.ts\nL1:   x\n---',
+      'src/a.ts:3: x = 1\nsrc/lib/b.ts:1:   x',
+      true,
+    ],
+    [
+      "Gemini's search, a line it found that the course's does not",
+      { kind: 'grep', mode: 'lines', base: '' },
+      'Found 2 matches for pattern "x" in the workspace directory:\n---\nFile: a.ts\nL3: x\nL4: X\n---',
+      'a.ts:3: x',
+      false,
+    ],
+    [
+      "Gemini's search, no matches in both wordings",
+      { kind: 'grep', mode: 'lines', base: '' },
+      'No matches found for pattern "x" in the workspace directory.',
+      'No matches found',
+      true,
+    ],
+    [
       "the course's own words, recorded from an agent built on its tools",
       { kind: 'grep', mode: 'lines', base: '', courseWords: true },
       'a.ts:1:   x',
