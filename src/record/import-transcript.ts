@@ -72,13 +72,18 @@ function isSubagentFile(file: string): boolean {
 }
 
 // <dir>/<session>.jsonl keeps its subagents in <dir>/<session>/subagents/agent-*.jsonl; `agent-acompact-*` files
-// are Claude Code's compaction summariser, not part of the session's work.
+// are Claude Code's compaction summariser, not part of the session's work. A session compressed as a whole
+// (<session>.jsonl.gz, its folder beside it) brings them the same way, and so does a subagent file compressed
+// (agent-*.jsonl.gz): each is read through gunzip as any file is.
 async function readSubagents(
   file: string,
   options: ImportOptions,
 ): Promise<{ files: string[]; parsed: ParsedFile[]; skipped: Skip[] }> {
-  const dir = join(dirname(file), basename(file, '.jsonl'), 'subagents');
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort();
+  const session = basename(file)
+    .replace(/\.gz$/i, '')
+    .replace(/\.jsonl$/, '');
+  const dir = join(dirname(file), session, 'subagents');
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /\.jsonl(?:\.gz)?$/i.test(n)).sort();
   const found = { files: [] as string[], parsed: [] as ParsedFile[], skipped: [] as Skip[] };
   for (const name of names) {
     const path = join(dir, name);

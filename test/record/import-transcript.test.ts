@@ -1,6 +1,6 @@
 // importTranscript's rules for bad input: a problem naming the file (and line) for a file that cannot be used, a
 // counted skip for a line that cannot, never a throw; and --format.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS } from '../../src/record/formats/detect-format.ts';
 import { importText, importTranscript } from '../../src/record/import-transcript.ts';
 import type { TranscriptFormat } from '../../src/record/types.ts';
-import { fixture, imported } from './formats/transcript-files.ts';
+import { fixture, hasSharedTranscripts, imported, shared } from './formats/transcript-files.ts';
 
 let dir: string;
 let heavy: string;
@@ -251,5 +251,32 @@ describe('transcripts as people keep them', () => {
     const array = imported(await importTranscript(await write('rollout.json', JSON.stringify(lines, null, 2))));
     expect(array).toMatchObject({ format: 'codex', cwd: '/home/dana/work/shop' });
     expect(array.calls).toHaveLength(8);
+  });
+});
+
+describe.skipIf(!hasSharedTranscripts)('a gzip-compressed Claude Code session with subagents', () => {
+  const SPOTTER = 'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46';
+
+  it('brings its <session>/subagents/ files along (compressed or not) as the plain session does', async () => {
+    const home = join(dir, 'gz-session');
+    await mkdir(join(home, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'subagents'), { recursive: true });
+    const main = join(home, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl.gz');
+    await writeFile(main, gzipSync(await readFile(shared(`${SPOTTER}.jsonl`))));
+    const subagents = join(home, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'subagents');
+    await cp(shared(`${SPOTTER}/subagents/agent-a93ccab.jsonl`), join(subagents, 'agent-a93ccab.jsonl'));
+    const second = await readFile(shared(`${SPOTTER}/subagents/agent-aa84377.jsonl`));
+    await writeFile(join(subagents, 'agent-aa84377.jsonl.gz'), gzipSync(second));
+    const [fromGzip, plain] = [
+      imported(await importTranscript(main)),
+      imported(await importTranscript(shared(`${SPOTTER}.jsonl`))),
+    ];
+    expect(fromGzip.files.map((f) => f.slice(home.length + 1))).toEqual([
+      'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl.gz',
+      'fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-a93ccab.jsonl',
+      'fa812bfe-b295-4cca-9c2f-fdf01028cb46/subagents/agent-aa84377.jsonl.gz',
+    ]);
+    const shape = (t: typeof plain) => t.calls.map((c) => [c.id, c.agent ?? null]);
+    expect(shape(fromGzip)).toEqual(shape(plain));
+    expect(fromGzip.calls.some((c) => c.agent !== undefined)).toBe(true);
   });
 });
