@@ -273,6 +273,28 @@ describe("a Gemini CLI session's ranged reads and searches", () => {
   );
 });
 
+describe('an OpenAI Responses shell_call of several commands', () => {
+  it(
+    'replays each command as a Bash call of its own, judged by its own report',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['openai-responses-constructed/shell-call.json']);
+      expect(reports[0]).toMatchObject({
+        seen: 5,
+        kept: 4,
+        dropped: { 'never ran: the shell_call reported no output for it': 1 },
+      });
+      expect(cases[0]?.data.calls.map((c) => c.input.command)).toEqual([
+        "printf 'buy milk\\ncall Ada\\n' > notes.txt",
+        'wc -l notes.txt',
+        'cat todo.txt',
+        'grep -c Ada notes.txt',
+      ]);
+      expect(JSON.parse(cases[0]?.snapshotText ?? '{}').results[2]).toMatchObject({ exit_code: 1, is_error: true });
+    },
+    WIDE,
+  );
+});
+
 describe("Claude Code's MultiEdit", () => {
   it(
     'is the sequence of Edits it applied, each checked against the file the edit before it left',

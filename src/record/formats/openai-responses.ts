@@ -5,6 +5,7 @@
 import type { ImportedResult, Skip } from '../types.ts';
 import { CallBook } from './call-book.ts';
 import { codexResult } from './codex.ts';
+import { expandShellCall, type ShellRun } from './shell-call.ts';
 import {
   arrayAt,
   contentText,
@@ -111,7 +112,8 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
       else book.addResult(callId, { content: contentText(item.output), isError: false, line: at.line }, file);
     } else if (item.type === 'local_shell_call' || item.type === 'shell_call') {
       // Built-in shell tools: `local_shell_call` runs `action.command` (an argv, as Codex's local_shell: the name
-      // map-codex.ts reads), `shell_call` runs `action.commands`, one after another (one is a bash call).
+      // map-codex.ts reads), `shell_call` runs `action.commands`, one after another (one is a bash call; several are
+      // one each, shell-call.ts).
       const action = objectAt(item, 'action') ?? {};
       const commands = arrayAt(action, 'commands');
       const [name, input] =
@@ -183,22 +185,29 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
         addCall(call.callId, call.name, unfinished, { file, line: call.line, messageId: call.messageId });
       }
       pending.clear();
-      return { calls: book.finish(), skipped };
+      return { calls: book.finish().flatMap(expandShellCall), skipped };
     },
   };
 }
 
-// A shell_call's output: per command `{stdout, stderr, outcome: {type: "exit", exit_code} | {type: "timeout"}}`,
-// read as one command's (a call of several commands is not replayed).
+// A shell_call's output: per command `{stdout, stderr, outcome: {type: "exit", exit_code} | {type: "timeout"}}`.
+// One command's is the result; with several, each command's report is kept beside the whole (`runs`), and the
+// call becomes one Bash call per command (shell-call.ts).
 function shellCallResult(output: unknown, line: number): ImportedResult {
-  const runs = Array.isArray(output) ? output.filter(isObject) : [];
-  const content = runs.map((r) => `${stringAt(r, 'stdout') ?? ''}${stringAt(r, 'stderr') ?? ''}`).join('');
-  const outcome = runs.at(-1) === undefined ? undefined : objectAt(runs.at(-1) as JsonObject, 'outcome');
-  const code = outcome?.type === 'exit' && typeof outcome.exit_code === 'number' ? outcome.exit_code : undefined;
+  const runs: ShellRun[] = (Array.isArray(output) ? output.filter(isObject) : []).map((r) => {
+    const outcome = objectAt(r, 'outcome');
+    const code = outcome?.type === 'exit' && typeof outcome.exit_code === 'number' ? outcome.exit_code : undefined;
+    return {
+      output: `${stringAt(r, 'stdout') ?? ''}${stringAt(r, 'stderr') ?? ''}`,
+      ...(code !== undefined ? { exitCode: code } : {}),
+    };
+  });
+  const code = runs.at(-1)?.exitCode;
+  const details = { ...(code !== undefined ? { exit_code: code } : {}), ...(runs.length > 1 ? { runs } : {}) };
   return {
-    content,
+    content: runs.map((r) => r.output).join(''),
     isError: code === undefined || code !== 0,
-    ...(code !== undefined ? { details: { exit_code: code } } : {}),
+    ...(Object.keys(details).length > 0 ? { details } : {}),
     line,
   };
 }

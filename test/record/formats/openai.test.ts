@@ -84,10 +84,16 @@ describe('OpenAI Responses', () => {
     expect(response.calls.map((c) => [c.id, c.messageId])).toEqual([['call_w', 'resp_1']]);
   });
 
-  it('a real response with a built-in shell_call of several commands imports it as sent (it is not replayed)', async () => {
+  it('a real response with a built-in shell_call of several commands imports one bash call per command', async () => {
     const t = imported(await importTranscript(fixture('ai-sdk/openai-shell-tool.1.json')));
-    expect(t.calls.map((c) => [c.id, c.name, (c.input?.commands as string[] | undefined)?.length])).toEqual([
-      ['call_udkLUvR8lWvG8cDO2B6GNpvZ', 'shell_call', 3],
+    expect(t.calls.map((c) => [c.id, c.name, c.input?.command])).toEqual([
+      ['call_udkLUvR8lWvG8cDO2B6GNpvZ#1', 'bash', 'cd ~ && pwd'],
+      ['call_udkLUvR8lWvG8cDO2B6GNpvZ#2', 'bash', 'cd ~/Desktop && pwd'],
+      [
+        'call_udkLUvR8lWvG8cDO2B6GNpvZ#3',
+        'bash',
+        "cd ~/Desktop && echo 'THIS WORKS!' > dec1.txt && ls -l dec1.txt && cat dec1.txt",
+      ],
     ]);
   });
 
