@@ -93,7 +93,8 @@ async function buildTimeline(timeline: Step[], built: Built, options: BuildOptio
       reproducesAlone(timeline, at, session, filesFrom),
     );
     if (outcome.kept.length > 0) {
-      const draft = await confirm(timeline, outcome.kept, seed, options, filesFrom);
+      const kept = (step: Step) => !built.dropped.has(step.position);
+      const draft = await confirm(timeline, outcome.kept, seed, options, filesFrom, kept);
       if (draft === undefined)
         for (const i of outcome.kept)
           built.dropped.set(timeline[i]?.position ?? -1, 'did not reproduce as a whole case');
@@ -124,16 +125,18 @@ async function reproducesAlone(
 }
 
 // The seed for the calls of `window`. A command names files the recording knows of from any call up to the
-// window's end: a file an earlier case's Write made is one a later case's `chmod +x` needs.
+// window's end (those `knows` counts): a file an earlier case's Write made is one a later case's `chmod +x` needs.
 async function seedFor(
   timeline: Step[],
   window: number[],
   filesFrom?: Parameters<typeof deriveSeed>[3],
+  knows: (step: Step) => boolean = () => true,
 ): Promise<Seed> {
   const from = window[0] ?? 0;
   const to = window.at(-1) ?? from;
   const known = new Set<string>();
   for (let i = 0; i <= to; i++) {
+    if (timeline[i] === undefined || !knows(timeline[i] as Step)) continue;
     const evidence = timeline[i]?.evidence;
     for (const path of evidence?.before.keys() ?? []) known.add(path);
     for (const path of evidence?.changes ?? []) known.add(path);
@@ -153,17 +156,25 @@ function touches(timeline: Step[], i: number, paths: string[]): boolean {
 }
 
 // The case for the kept calls, replayed once more as it will be written: with the seed its own calls need when
-// that reproduces every kept result, else with the window's seed (which did).
+// that reproduces every kept result, else with the window's seed (which did). What its own calls need: the files
+// they touch, and of the files a command names (a directory, a wildcard) first only those a call not dropped
+// shows, so that a listing nobody kept seeds nothing (a `cd deps/ && …` seeding every empty file a dropped Glob
+// listed); then all the recording knows of.
 async function confirm(
   timeline: Step[],
   kept: number[],
   windowSeed: Seed,
   options: BuildOptions,
   filesFrom: Parameters<typeof deriveSeed>[3],
+  notDropped: (step: Step) => boolean,
 ): Promise<CaseDraft | undefined> {
   const calls = kept.map((i) => (timeline[i]!.mapped as MappedCall).call);
+  const lean = await seedFor(timeline, kept, filesFrom, notDropped);
   const own = await seedFor(timeline, kept, filesFrom);
-  for (const seed of isDeepStrictEqual(own.files, windowSeed.files) ? [windowSeed] : [own, windowSeed]) {
+  const seeds = [lean, own, windowSeed].filter(
+    (seed, i, all) => all.findIndex((other) => isDeepStrictEqual(other.files, seed.files)) === i,
+  );
+  for (const seed of seeds) {
     const again = await options.pool.replay({ files: seed.files, calls }).catch(() => undefined);
     if (again === undefined) continue;
     const same = kept.every(

@@ -170,6 +170,18 @@ describe('buildCases', () => {
     expect(built.drafts[1]?.files).toEqual({ 'a.py': '', 'b.py': '' });
   });
 
+  it('seeds a command naming a directory with what the kept calls show of it, not what only a dropped listing did', async () => {
+    const D = `${CWD}/deps`;
+    const built = await build([
+      call('Glob', { pattern: '**/*', path: D }, `${D}/a.txt\n${D}/.cache/x\n${D}/node_modules/m/i.js`),
+      call('Read', { file_path: `${D}/a.txt` }, claudeRead(`${D}/a.txt`, 'A\n')),
+      call('Bash', { command: `cd ${D}/ && cat a.txt` }, 'A'),
+    ]);
+    expect(built.tools).toEqual([['Read', 'Bash']]);
+    expect([...built.dropped.values()]).toEqual(['did not reproduce: Glob: different files']);
+    expect(built.drafts[0]?.files).toEqual({ 'deps/a.txt': 'A\n' });
+  });
+
   it('keeps each subagent in cases of its own', async () => {
     const built = await build([
       call('Read', { file_path: A }, claudeRead(A, 'one\n')),
