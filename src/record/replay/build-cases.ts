@@ -13,6 +13,7 @@ import type { Step } from '../map/prepare-steps.ts';
 import { judgeWindow, type Judged } from './judge-window.ts';
 import { verifyResult } from './verify-result.ts';
 import { foreignCommands } from '../map/portable-commands.ts';
+import { splitOversize } from './split-case.ts';
 
 export { SLOW_CALL_MS } from './judge-window.ts';
 
@@ -94,11 +95,12 @@ async function buildTimeline(timeline: Step[], built: Built, options: BuildOptio
     );
     if (outcome.kept.length > 0) {
       const kept = (step: Step) => !built.dropped.has(step.position);
-      const draft = await confirm(timeline, outcome.kept, seed, options, filesFrom, kept);
+      const confirmPart = (part: number[]) => confirm(timeline, part, seed, options, filesFrom, kept);
+      const draft = await confirmPart(outcome.kept);
       if (draft === undefined)
         for (const i of outcome.kept)
           built.dropped.set(timeline[i]?.position ?? -1, 'did not reproduce as a whole case');
-      else drafts.push(draft);
+      else drafts.push(...(await splitOversize(outcome.kept, draft, confirmPart)));
     }
     next = outcome.next;
   }

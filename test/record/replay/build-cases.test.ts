@@ -5,6 +5,7 @@ import { buildCases, type BuildOptions, type Built, unportable } from '../../../
 import { prepareSteps } from '../../../src/record/map/prepare-steps.ts';
 import { makeRedactor } from '../../../src/record/map/redact.ts';
 import { replayPool, type ReplayPool } from '../../../src/record/replay/replay-pool.ts';
+import { caseChars, MAX_CASE_CHARS } from '../../../src/record/replay/split-case.ts';
 import type { ImportedCall } from '../../../src/record/types.ts';
 import { REPO } from '../../support/reference-course.ts';
 import { SANDBOX } from '../../support/isolation.ts';
@@ -180,6 +181,14 @@ describe('buildCases', () => {
     expect(built.tools).toEqual([['Read', 'Bash']]);
     expect([...built.dropped.values()]).toEqual(['did not reproduce: Glob: different files']);
     expect(built.drafts[0]?.files).toEqual({ 'deps/a.txt': 'A\n' });
+  });
+
+  it('splits a case over the size limit into cases under it, each replayed and verified again', async () => {
+    const big = (name: string) => created(`${CWD}/${name}`, `${'x'.repeat(99)}\n`.repeat(300));
+    const built = await build([big('a.txt'), big('b.txt'), big('c.txt')]);
+    expect(built.tools).toEqual([['Write', 'Write'], ['Write']]);
+    expect(built.drafts.every((d) => caseChars(d) <= MAX_CASE_CHARS)).toBe(true);
+    expect(built.dropped).toEqual(new Map());
   });
 
   it('keeps each subagent in cases of its own', async () => {
