@@ -70,8 +70,9 @@ export type CheckSpec =
   | { kind: 'edit'; expectedAfter?: string }
   | { kind: 'insert' }
   | { kind: 'glob'; base: string }
-  // A directory's view, recorded as Claude Code's LS tree of `base` (ls-tree.ts); `ignore`: LS's patterns.
-  | { kind: 'directory'; base: string; ignore?: string[] }
+  // A directory's view, recorded as Claude Code's LS tree of `base` (ls-tree.ts; `ignore`: LS's patterns) or, `from`
+  // list_directory, Gemini CLI's one-level listing (gemini-listing.ts).
+  | { kind: 'directory'; base: string; ignore?: string[]; from?: 'list_directory' }
   // `courseWords`: the recorded result is in the course's own `file:N: text` (an agent built on the course's tools).
   | { kind: 'grep'; mode: 'files' | 'lines' | 'text'; base: string; singleFile?: string; courseWords?: boolean }
   | { kind: 'bash' };

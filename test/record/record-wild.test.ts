@@ -253,17 +253,15 @@ describe("a Gemini CLI session's ranged reads and searches", () => {
       const { reports, cases } = await recordFixtures(scratch, ['gemini/session-ranges.json']);
       expect(reports[0]).toMatchObject({
         seen: 6,
-        kept: 4,
-        dropped: {
-          'did not reproduce: grep: different lines': 1,
-          "not in the course's toolset: list_directory": 1,
-        },
+        kept: 5,
+        dropped: { 'did not reproduce: grep: different lines': 1 },
       });
       expect(cases[0]?.data.calls).toEqual([
         { tool: 'Read', input: { path: '<sandbox>/src/stock.ts', view_range: [1, 3] } },
         { tool: 'Read', input: { path: '<sandbox>/src/stock.ts', view_range: [7, -1] } },
         { tool: 'grep', input: { pattern: 'export function', path: '<sandbox>/src' } },
         { tool: 'Read', input: { path: '<sandbox>/src/stock.ts', view_range: [4, 5] } },
+        { tool: 'view', input: { path: '<sandbox>/src' } },
       ]);
       expect(cases[0]?.data.files?.['src/stock.ts']).toBe(
         'export type Item = { sku: string; count: number };\n\nexport function inStock(item: Item): boolean {\n  return item.count > 0;\n}\n\nexport function restock(item: Item, n: number): Item {\n  return { ...item, count: item.count + n };\n}\n',

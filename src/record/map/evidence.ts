@@ -6,6 +6,7 @@ import type { ImportedResult } from '../types.ts';
 import type { CheckSpec, SeedOrigin } from '../record-types.ts';
 import { asRecord, sandboxRelative } from './call-input.ts';
 import { listedPaths } from './listed-paths.ts';
+import { readGeminiListing } from './gemini-listing.ts';
 import { filesToShow, readLsTree } from './ls-tree.ts';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { fileTextFromView, readShownFile, showsEmptyFile } from './view-text.ts';
@@ -69,7 +70,8 @@ export function evidenceOf(call: Call, check: CheckSpec, result: ImportedResult 
       return { before, changes: result.isError ? [] : [path], ...(after === undefined ? {} : { after }) };
     }
     case 'directory': {
-      const entries = result.isError ? undefined : readLsTree(result.content, check.base);
+      const read = check.from === 'list_directory' ? readGeminiListing : readLsTree;
+      const entries = result.isError ? undefined : read(result.content, check.base);
       const files = filesToShow(entries ?? []).map((f) => (check.base === '' ? f : `${check.base}/${f}`));
       return { before: new Map(files.filter(isSeedPath).map((f) => [f, { kind: 'exists' }])), changes: [] };
     }

@@ -39,9 +39,10 @@ export function readLsTree(content: string, base: string): string[] | undefined 
   return entries;
 }
 
-// The entries the course's view shows of the same directory: two levels, sorted as it sorts them.
-export function viewLevels(entries: string[]): string[] {
-  return entries.filter((e) => e.replace(/\/$/, '').split('/').length <= 2).sort(byCodePoint);
+// The entries the course's view shows of the same directory (two levels), or its first `levels`, sorted as it sorts
+// them.
+export function viewLevels(entries: string[], levels = 2): string[] {
+  return entries.filter((e) => e.replace(/\/$/, '').split('/').length <= levels).sort(byCodePoint);
 }
 
 // The files a view of the directory needs to show what the tree shows: its files two levels down, and for each

@@ -94,6 +94,7 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
     case 'run_shell_command':
     case 'search_file_content':
     case 'grep_search':
+    case 'list_directory':
       return mapGeminiCall(imported, input, context);
     case 'edit_file':
       return rename('Edit', input, { path: 'path', old_text: 'old_str', new_text: 'new_str' }, { kind: 'edit' });

@@ -2,7 +2,7 @@
 // as the lines Gemini says it showed),
 // `write_file {file_path, content}` (map-call.ts), `replace {file_path, old_string, new_string,
 // expected_replacements?}`, `run_shell_command {command, directory?, is_background?}` and `glob` (map-call.ts).
-// Its search (`search_file_content`, `grep_search` in newer versions) is the course's grep.
+// Its search (`search_file_content`, `grep_search` in newer versions) is the course's grep, `list_directory` a view.
 import type { ImportedCall } from '../types.ts';
 import { asRecord, defaultPath, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
@@ -30,6 +30,8 @@ export function mapGeminiCall(
     case 'search_file_content':
     case 'grep_search':
       return mapSearch(imported, input, context);
+    case 'list_directory':
+      return mapListDirectory(input, context);
     default:
       return { drop: `not in the course's toolset: ${imported.name}` };
   }
@@ -63,6 +65,20 @@ function mapSearch(imported: ImportedCall, input: Record<string, unknown>, conte
   const mapping = rename('grep', input, keys, { kind: 'grep', mode: 'lines', base: '' });
   const base = defaultPath(mapping.call.input, context);
   mapping.check = { kind: 'grep', mode: 'lines', base };
+  return mapping;
+}
+
+// Gemini's list_directory `{dir_path | path, ignore?}` lists one level: the course's view of the directory, judged by
+// its first level (gemini-listing.ts). What Gemini's ignore files hid is not in the recording, so the seed lacks it
+// too; what its `ignore` patterns hid is left out of the comparison, as for Claude Code's LS.
+function mapListDirectory(input: Record<string, unknown>, context: MapContext): Mapping | Dropped {
+  const ignore = input.ignore ?? [];
+  if (!Array.isArray(ignore) || !ignore.every((p) => typeof p === 'string')) return { drop: 'malformed input' };
+  const mapping = rename('view', input, { dir_path: 'path', path: 'path' }, { kind: 'view' });
+  const base = defaultPath(mapping.call.input, context);
+  if (mapping.call.input.path === undefined) mapping.call.input.path = SANDBOX;
+  const ignored = ignore.length > 0 ? { ignore: ignore as string[] } : {};
+  mapping.check = { kind: 'directory', base, from: 'list_directory', ...ignored };
   return mapping;
 }
 

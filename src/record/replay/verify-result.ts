@@ -5,6 +5,7 @@
 import type { ImportedResult } from '../types.ts';
 import type { MappedCall } from '../record-types.ts';
 import { courseListing, listedPaths } from '../map/listed-paths.ts';
+import { readGeminiListing } from '../map/gemini-listing.ts';
 import { readLsTree, viewEntries, viewLevels } from '../map/ls-tree.ts';
 import { readShownFile, type ShownFile } from '../map/view-text.ts';
 
@@ -57,11 +58,13 @@ export function verifyResult(
       }
       return { ok: true };
     case 'directory': {
-      const tree = readLsTree(recorded.content, check.base);
+      const listed = check.from === 'list_directory';
+      const tree = listed ? readGeminiListing(recorded.content) : readLsTree(recorded.content, check.base);
       if (tree === undefined)
-        return differ(`${tool}: the recording is no LS tree of the directory`, recorded.content, text);
-      const a = viewLevels(tree).join('\n');
-      const b = viewEntries(text, check.ignore).join('\n');
+        return differ(`${tool}: the recording is no listing of the directory`, recorded.content, text);
+      const levels = listed ? 1 : 2;
+      const a = viewLevels(tree, levels).join('\n');
+      const b = viewLevels(viewEntries(text, check.ignore), levels).join('\n');
       return a === b ? { ok: true } : differ(`${tool}: different entries`, a, b);
     }
     case 'glob':

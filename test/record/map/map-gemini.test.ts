@@ -49,7 +49,7 @@ describe("Gemini CLI's tools", () => {
       'search_file_content result cut by the agent',
       'x (results limited to 20)',
     ],
-    ['list_directory', { dir_path: S }, "not in the course's toolset: list_directory"],
+    ['list_directory', { dir_path: S, ignore: '*.log' }, 'malformed input'],
   ])('drops %s %j: %s', (name, input, reason, result = 'x') => {
     expect(dropped(call(name, input, result))).toBe(reason);
   });
@@ -80,6 +80,14 @@ describe("Gemini CLI's ranged reads", () => {
 
   it('views the whole file when the range showed all of it (Gemini then adds no note)', () => {
     expect(ranged({ offset: 0, limit: 2000 }).call.input).toEqual({ path: `${S}/a.ts` });
+  });
+});
+
+describe("Gemini CLI's list_directory", () => {
+  it('is a view of the directory, judged by its first level, with ignore patterns hiding the same entries', () => {
+    const m = mapped(call('list_directory', { dir_path: `${S}/src`, ignore: ['*.log'] }, 'Directory listing for x:'));
+    expect(m.call).toEqual({ tool: 'view', input: { path: `${S}/src` } });
+    expect(m.check).toEqual({ kind: 'directory', base: 'src', from: 'list_directory', ignore: ['*.log'] });
   });
 });
 
