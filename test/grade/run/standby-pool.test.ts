@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
 import { stageForRun } from '../../../src/grade/run/isolation/stage-submission.ts';
-import { standbyPool } from '../../../src/grade/run/standby-pool.ts';
+import { standbyPool, type StandbyPool } from '../../../src/grade/run/standby-pool.ts';
 import { stageOf } from '../../../src/course/stages.ts';
 import { CONFINEMENT, SANDBOX } from '../../support/isolation.ts';
 import { makeCourse, standbysIn, useScratch, REPO } from '../course-fixture.ts';
@@ -16,6 +16,24 @@ const READ = JSON.stringify(
 );
 const scratch = useScratch();
 const pool = (dir: string, size: number) => standbyPool({ dir, env: process.env, size, sandbox: SANDBOX });
+
+// The READ case run by a program process of `standbys` (a standby when it has one): its lines and its end.
+async function readCase(dir: string, standbys: StandbyPool) {
+  const lines: string[] = [];
+  const result = await runProgram({
+    dir,
+    cases: [READ],
+    timeoutMs: 30_000,
+    env: process.env,
+    confinement: CONFINEMENT,
+    standbys,
+    onLine: (l) => {
+      lines.push(l.text);
+      return 'continue';
+    },
+  });
+  return { lines, result };
+}
 
 describe('standbyPool', () => {
   it('hands each standby out once, running the code as saved after it started', async () => {
@@ -28,19 +46,7 @@ describe('standbyPool', () => {
       await writeFile(execute, (await readFile(execute, 'utf8')).replace(/^\s*case 'Read':\n/m, ''));
       // As a run does before it hands out work: the sandbox's copy of the course is made to hold the save.
       const staged = await stageForRun(dir, SANDBOX, REPO);
-      const lines: string[] = [];
-      const result = await runProgram({
-        dir,
-        cases: [READ],
-        timeoutMs: 30_000,
-        env: process.env,
-        confinement: CONFINEMENT,
-        standbys,
-        onLine: (l) => {
-          lines.push(l.text);
-          return 'continue';
-        },
-      });
+      const { lines, result } = await readCase(dir, standbys);
       expect(result.end).toEqual({ kind: 'exited', code: 0, signal: null });
       expect(JSON.parse(lines[0]!)).toEqual({ results: [{ content: 'unknown tool: Read', is_error: true }] });
       expect(standbys.size()).toBe(0);
@@ -70,19 +76,7 @@ describe('standbyPool', () => {
       const view = join(dir, 'src', 'tools', 'view.ts');
       await writeFile(view, (await readFile(view, 'utf8')).replace('`${n}: ${', '`${n}| ${'));
       const staged = await stageForRun(dir, SANDBOX, REPO);
-      const lines: string[] = [];
-      await runProgram({
-        dir,
-        cases: [READ],
-        timeoutMs: 30_000,
-        env: process.env,
-        confinement: CONFINEMENT,
-        standbys,
-        onLine: (l) => {
-          lines.push(l.text);
-          return 'continue';
-        },
-      });
+      const { lines } = await readCase(dir, standbys);
       expect(JSON.parse(lines[0]!)).toEqual({ results: [{ content: '1| A' }] });
       expect(standbys.size()).toBe(0);
       await staged.release();
