@@ -33,7 +33,7 @@ export type ReferenceRuns = { results: Map<string, ReferenceResult>; warnings: s
 export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
   const runs = new Map<string, CaseRun>();
   const warnings: string[] = [];
-  const cache = await openTsxCache(run.env);
+  const cache = await openTsxCache(run.env, run.sandbox);
   try {
     await runBatches({
       dir: run.root,
