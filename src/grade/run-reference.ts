@@ -16,7 +16,7 @@ export type ReferenceResult = { ok: true; results: unknown[] } | { ok: false; wh
 
 // What to run: the package root holding the reference, its cases (on disk), the environment, and whether its
 // processes are sandboxed (the command's --isolation decision: src/grade/run/isolation/choose-sandbox.ts).
-export type ReferenceRun = {
+type ReferenceRun = {
   root: string;
   cases: Case[];
   env: NodeJS.ProcessEnv;

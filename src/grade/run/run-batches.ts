@@ -15,10 +15,10 @@ export type { BatchCase, CaseOutcome, CaseRun };
 
 // How many processes per job may be left finishing one slow case each after handing their rest back: each waits
 // out its case's timeout (a loop in it takes a core), so they are bounded.
-export const LINGERING_PER_JOB = 4;
+const LINGERING_PER_JOB = 4;
 
 // What the pool runs, where, and who hears each case's outcome.
-export type BatchesOptions = {
+type BatchesOptions = {
   dir: string;
   // How program.ts runs the cases: the stage's driver mode (`dispatch` when absent).
   mode?: DriverMode;
