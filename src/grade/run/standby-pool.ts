@@ -65,7 +65,7 @@ export function standbyPool(options: {
     const started = (async () => {
       sandboxed = await sandbox;
       if (closed) return;
-      cache ??= openTsxCache(options.env);
+      cache ??= openTsxCache(options.env, sandboxed);
       const { dir: tsxCache } = await cache;
       if (closed) return;
       const proc = await startProcess({
