@@ -84,7 +84,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.
   const stage = await stageForRun(options.dir, options.sandbox, plan.root);
   for (const warning of stage.warnings) warnings.add(warning);
-  const cache = await openTsxCache(env).catch(async (error: unknown) => {
+  const cache = await openTsxCache(env, options.sandbox).catch(async (error: unknown) => {
     await stage.release();
     throw error;
   });

@@ -21,7 +21,7 @@ export const MAX_JOBS_PER_CORE = 2;
 
 // What the work is: `expectedMs`, the time each case took when it last ran in a batch; `typicalMs`, a case's time
 // when no run measured any (the stage's, src/course/stages.ts); the machine's cores.
-export type Work = { expectedMs?: ReadonlyMap<string, number> | undefined; typicalMs: number; cores?: number };
+type Work = { expectedMs?: ReadonlyMap<string, number> | undefined; typicalMs: number; cores?: number };
 
 // Processes for `names` (a case `expectedMs` does not know counts as the median of those it does, or `typicalMs`):
 // defaultJobs, or more when the work is large enough, at most MAX_JOBS_PER_CORE per core and never more than there
