@@ -91,7 +91,7 @@ async function messagesExchange(entry: ApiObject): Promise<{ body: ApiObject; tu
 }
 
 // The message the real SDK builds from a recorded stream: what a student's streaming loop receives from those bytes.
-async function streamedMessage(text: string): Promise<ApiObject> {
+export async function streamedMessage(text: string): Promise<ApiObject> {
   const served = async () => new Response(text, { headers: { 'content-type': 'text/event-stream' } });
   const client = new Anthropic({ apiKey: 'theinference-recorder', fetch: served, maxRetries: 0 });
   const stream = client.messages.stream({ model: 'recorded', max_tokens: 1, messages: [] });
