@@ -1,7 +1,7 @@
 // `theinference record --stage agent-loop`, by the real binary: real Claude Code sessions from ../shared/transcripts/
 // become loop cases and snapshots (by the reference loop, in the sandbox), recording again changes nothing, and the
 // recorded cases committed here are exactly what the command writes.
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +128,41 @@ describe('theinference record <live capture> --stage agent-loop', () => {
       }
     },
     E2E_MS,
+  );
+
+  it.each([
+    [
+      ['--live', '--bash', 'keep'],
+      '--bash keep: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (register-tools). Drop --bash.',
+    ],
+    [
+      ['--live', '--files-from', '.'],
+      '--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (register-tools). Drop --files-from.',
+    ],
+    [
+      [HELLO, '--bash', 'drop'],
+      '--bash drop: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (register-tools). Drop --bash.',
+    ],
+    [
+      [HELLO, '--files-from', '.'],
+      '--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (register-tools). Drop --files-from.',
+    ],
+  ])(
+    '%j: refuses a flag of tool cases with exit 2, before any agent starts or anything is written',
+    async (args, message) => {
+      const scratch = await makeScratch();
+      try {
+        // With --live, the agent would leave agent-ran behind it.
+        const agent = args[0] === '--live' ? ['--', 'sh', '-c', 'touch agent-ran'] : [];
+        const { exitCode, stdout, stderr } = await theinference(
+          ['record', ...args, '--stage', 'agent-loop', '--dir', scratch.root, ...agent],
+          scratch.root,
+        );
+        expect([exitCode, stderr, stdout]).toEqual([2, `error: ${message}`, '']);
+        expect((await readdir(scratch.root)).sort()).toEqual(['courses', 'tmp']);
+      } finally {
+        await scratch.remove();
+      }
+    },
   );
 });
