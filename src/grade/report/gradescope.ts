@@ -56,7 +56,7 @@ function toGradescope(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
   );
   const lines = [
     ...stages.map(stageLine),
-    ...(report.variants === undefined ? [] : [variantsLine(report.variants)]),
+    ...(report.variants === undefined ? [] : [variantsLine(report.variants, report.stage)]),
     ...stages.flatMap((r) => r.warnings ?? []).map((w) => `warning: ${w}`),
     // A stage whose program never started (every case failed before running): what stopped it is the one thing
     // to read.
