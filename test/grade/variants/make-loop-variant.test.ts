@@ -2,19 +2,17 @@
 // variant gives its snapshot's results with the same renaming applied to every message (each request's and the
 // returned conversation's), the model, tools and system as they were. So a variant proves what its case proves and
 // a correct loop passes it; and its results differ from the snapshot's, so stored conversations fail it.
-import type Anthropic from '@anthropic-ai/sdk';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLoopCase } from '../../../program.ts';
 import { loadCases } from '../../../src/course/load-cases.ts';
-import type { Execute } from '../../../src/contract.ts';
 import type { ApiObject, LoopCaseFile } from '../../../src/course/types.ts';
-import type { LoopRequest } from '../../../src/loop-request.ts';
 import { wholeRequests } from '../../../src/grade/judge/loop/loop-results.ts';
 import { letterMap } from '../../../src/grade/variants/letter-map.ts';
 import { loopRenaming, makeLoopVariant } from '../../../src/grade/variants/make-loop-variant.ts';
 import { REPO } from '../../support/reference-course.ts';
+import { streamingLoop as streaming } from '../../support/streaming-loop.ts';
 
 const STAGE = 'agent-loop';
 const SEEDS = [1, 17, 2024, 987_654_321];
@@ -50,32 +48,6 @@ describe('makeLoopVariant on the agent-loop suite', () => {
     },
   );
 });
-
-// The contract, streamed: what a loop that streams receives is built from the turns' recorded bytes.
-const streaming = async (client: Anthropic, execute: Execute, request: LoopRequest) => {
-  const messages: Anthropic.MessageParam[] = [...request.messages];
-  for (;;) {
-    const response = await client.messages.stream({ ...request, messages }).finalMessage();
-    messages.push({ role: 'assistant', content: response.content });
-    if (response.stop_reason !== 'tool_use') return messages;
-    const results: Anthropic.ToolResultBlockParam[] = [];
-    for (const b of response.content) {
-      if (b.type !== 'tool_use') continue;
-      try {
-        const o = await execute(b.name, b.input);
-        results.push({
-          type: 'tool_result',
-          tool_use_id: b.id,
-          content: o.content,
-          ...(o.is_error ? { is_error: true } : {}),
-        });
-      } catch (error) {
-        results.push({ type: 'tool_result', tool_use_id: b.id, content: (error as Error).message, is_error: true });
-      }
-    }
-    messages.push({ role: 'user', content: results });
-  }
-};
 
 describe('makeLoopVariant on recorded streams', () => {
   const streamed = cases.filter((c) => (c.data as LoopCaseFile).turns.some((t) => t.stream !== undefined));
