@@ -1,6 +1,7 @@
 // `theinference record <transcript>… --stage agent-loop`: each transcript read as loops (src/record/loop/), every
 // loop that ran to its end a case, snapshotted by the reference loop and written as `record` writes cases (never
-// over a different case without --force; --dry-run writes nothing). Claude Code sessions and live captures are read.
+// over a different case without --force; --dry-run writes nothing). Claude Code sessions, live captures and
+// Anthropic API logs are read.
 import { userInfo } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
@@ -29,7 +30,7 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
   if (flags.format !== undefined && !(LOOP_FORMATS as readonly string[]).includes(flags.format)) {
     throw new HarnessError(
       'BAD_FLAG',
-      `--stage ${flags.stage} reads Claude Code sessions and live captures (--format claude-code or live); got '${flags.format}'`,
+      `--stage ${flags.stage} reads Claude Code sessions, live captures and Anthropic API logs (--format claude-code, live or anthropic); got '${flags.format}'`,
     );
   }
   const shared = await checkSharedFlags(flags, io);
