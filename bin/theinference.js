@@ -11,7 +11,7 @@ if (cli.needsTsx) (await import('tsx/esm/api')).register();
 const argv = process.argv.slice(2);
 const { startEarly } = await import(pathToFileURL(cli.early).href);
 const standbys = startEarly(argv, process.cwd(), process.env);
-const { runCli } = await import(pathToFileURL(cli.entry).href);
+const { runCli, stopCompiler } = await import(pathToFileURL(cli.entry).href);
 const interrupt = new AbortController();
 // A run stops well within this once its signal fires; should anything hold it longer, the grader exits anyway, and
 // its exit hook (src/grade/run/live-groups.ts) kills every program process and removes their temp dirs.
@@ -47,4 +47,6 @@ try {
 } finally {
   // Whatever the run did not take (a misused command, fewer batches than processes) is killed here.
   await standbys?.close();
+  // tsx's compiler, when it ran: stopped and reaped, so that nothing the grader started outlives it.
+  await stopCompiler();
 }

@@ -2,8 +2,8 @@
 // /proc/<pid>/stat, for the grader's kill of a program's tree and for the live recorder's stop of an agent's.
 import { readdirSync, readFileSync } from 'node:fs';
 
-// A process as /proc/<pid>/stat gives it.
-export type Proc = { ppid: number; pgrp: number; state: string };
+// A process as /proc/<pid>/stat gives it (`name`: its command's name, at most 15 bytes of it).
+export type Proc = { name: string; ppid: number; pgrp: number; state: string };
 
 // `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses, so fields are read after the last `)`.
 export function readStat(pid: number): Proc | undefined {
@@ -14,7 +14,30 @@ export function readStat(pid: number): Proc | undefined {
     return undefined;
   }
   const [state = '', ppid = '', pgrp = ''] = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state, ppid: Number(ppid), pgrp: Number(pgrp) };
+  return {
+    name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+    state,
+    ppid: Number(ppid),
+    pgrp: Number(pgrp),
+  };
+}
+
+// The children of process `pid`, whichever of its threads started them.
+export function childrenOf(pid: number): number[] {
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((task) => {
+    try {
+      const listed = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+      return listed.split(' ').flatMap((child) => (child === '' ? [] : [Number(child)]));
+    } catch {
+      return [];
+    }
+  });
 }
 
 // Every process there is, by pid. Synchronous, so an exit hook can use it.

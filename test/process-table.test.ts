@@ -4,7 +4,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { descendsFrom, readProcessTable, readStat } from '../src/process-table.ts';
+import { childrenOf, descendsFrom, readProcessTable, readStat } from '../src/process-table.ts';
 
 describe('the process table', () => {
   it('reads a process whose name holds spaces and parentheses, and its place in the tree', async () => {
@@ -16,7 +16,13 @@ describe('the process table', () => {
     const child = spawn(exe, ['5'], { stdio: 'ignore' });
     try {
       await new Promise((done) => setTimeout(done, 300));
-      expect(readStat(child.pid!)).toEqual({ state: 'S', ppid: process.pid, pgrp: readStat(process.pid)!.pgrp });
+      expect(readStat(child.pid!)).toEqual({
+        name: 'a) (b c',
+        state: 'S',
+        ppid: process.pid,
+        pgrp: readStat(process.pid)!.pgrp,
+      });
+      expect(childrenOf(process.pid)).toContain(child.pid!);
       const table = readProcessTable();
       expect(table.get(child.pid!)?.ppid).toBe(process.pid);
       expect(descendsFrom(child.pid!, new Set([process.pid]), table)).toBe(true);
@@ -29,5 +35,6 @@ describe('the process table', () => {
 
   it('finds no process for a pid that is not there', () => {
     expect(readStat(2 ** 22 + 1)).toBeUndefined();
+    expect(childrenOf(2 ** 22 + 1)).toEqual([]);
   });
 });

@@ -67,7 +67,9 @@ function guessJobs(argv: string[], dir: string): number {
       .filter((name) => patterns.length === 0 || patterns.some((matches) => matches(name)))
       .sort();
     const shard = flagValue(argv, '--shard');
-    return jobsForWork(shard === undefined ? names : shardOf(names, parseShard(shard)), readTimings(dir, stage));
+    const typicalMs = stageOf(stage)?.typicalCaseMs ?? 0;
+    const work = { expectedMs: readTimings(dir, stage), typicalMs };
+    return jobsForWork(shard === undefined ? names : shardOf(names, parseShard(shard)), work);
   } catch {
     return defaultJobs();
   }

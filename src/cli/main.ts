@@ -18,6 +18,8 @@ import type { TestFlags } from './commands/test.ts';
 
 // Everything the CLI may touch, injected: tests pass their own and never touch process.argv or exit.
 export type CliIo = CommandIo & { argv: string[] };
+// For bin/theinference.js, before it exits.
+export { stopCompiler } from './stop-compiler.ts';
 
 const EXIT: Record<Outcome, number> = { pass: 0, fail: 1, misuse: 2, interrupted: 130 };
 // A bug in theinference itself: no outcome, an error nobody expected.

@@ -33,6 +33,12 @@ export type Stage = {
   dependencies: string[];
   // The page with the stage's contract, in the package (a course directory has it in node_modules/theinference/).
   doc: string;
+  // A case's time in a batch when no run has measured it (the reference suite's mean, rounded up): what the grader
+  // plans its processes with on a first run, and how long a case may run before the rest of its batch moves on.
+  typicalCaseMs: number;
+  // What watch mode's warm standbys import ahead of a save, as program.ts names them (src/grade/run/standby.ts):
+  // the stage's packages and the modules program.ts loads for it. One that a save changes is loaded again.
+  warm: string[];
 };
 
 // Every stage, in course order.
@@ -48,6 +54,9 @@ export const STAGES: readonly Stage[] = [
     provides: [],
     dependencies: ['@anthropic-ai/sdk'],
     doc: 'docs/stages/agent-loop.md',
+    // 21 cases, 4.9 s in all (a 34-turn recorded port takes 1.3 s of it): each starts a fake API and an SDK client.
+    typicalCaseMs: 250,
+    warm: ['@anthropic-ai/sdk', './src/agent-loop.ts'],
   },
   {
     slug: 'register-tools',
@@ -60,6 +69,9 @@ export const STAGES: readonly Stage[] = [
     provides: [{ path: 'src/tools', what: 'the tools of the earlier stages' }],
     dependencies: ['fast-glob'],
     doc: 'docs/tools.md',
+    // 115 cases, 1.1 s in one process, a 0.3 s timeout case among them.
+    typicalCaseMs: 8,
+    warm: ['./src/tools/index.ts', './src/execute.ts'],
   },
 ];
 

@@ -16,7 +16,7 @@ export type ReferenceResult = { ok: true; results: unknown[] } | { ok: false; wh
 
 // What to run: the package root holding the reference, its cases (on disk), the environment, and whether its
 // processes are sandboxed (the command's --isolation decision: src/grade/run/isolation/choose-sandbox.ts).
-export type ReferenceRun = {
+type ReferenceRun = {
   root: string;
   cases: Case[];
   env: NodeJS.ProcessEnv;
@@ -28,19 +28,23 @@ export type ReferenceRun = {
 // should know about the run (a temp dir that could not be removed).
 export type ReferenceRuns = { results: Map<string, ReferenceResult>; warnings: string[] };
 
-// Every case's reference results. The reference compiles through a tsx cache made for this call and removed
-// after it: never one a student's program has written.
+// Every case's reference results. The reference compiles in its sandbox's own tmpfs, or, outside the sandbox,
+// through a tsx cache made for this call and removed after it: never one a student's program has written.
 export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
   const runs = new Map<string, CaseRun>();
   const warnings: string[] = [];
-  const cache = await openTsxCache(run.env);
+  const cache = await openTsxCache(run.env, run.sandbox);
+  const stage = stageOf(run.cases[0]?.stage ?? '');
   try {
     await runBatches({
       dir: run.root,
       // The cases are one stage's, run in its mode.
-      mode: stageOf(run.cases[0]?.stage ?? '')?.mode ?? 'dispatch',
+      mode: stage?.mode ?? 'dispatch',
       cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
-      jobs: jobsForWork(run.cases.map((c) => c.name)),
+      jobs: jobsForWork(
+        run.cases.map((c) => c.name),
+        { typicalMs: stage?.typicalCaseMs ?? 0 },
+      ),
       timeoutMs: DEFAULT_CASE_TIMEOUT_MS,
       env: run.env,
       confinement: { sandbox: run.sandbox, tsxCache: cache.dir },

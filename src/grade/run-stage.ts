@@ -61,15 +61,22 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const { selected, variants } = plan;
   // How program.ts runs the stage's cases; only the dispatcher has a probe (program.ts's probe mode).
   const mode = stageOf(options.stage)?.mode ?? 'dispatch';
+  const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
+  // Each case with what it is expected to take: its last time, or the stage's typical one (a variant, its case's).
+  const timed = (c: BatchCase): BatchCase => ({
+    name: c.name,
+    file: c.file,
+    expectedMs: options.timings?.get(caseOfRun(c.name) ?? c.name) ?? typicalMs,
+  });
   const toRun = interleave(
     selected.filter((c) => c.snapshotted),
     variants?.runs ?? [],
-  );
+  ).map(timed);
   const jobs =
     options.jobs ??
     jobsForWork(
       toRun.map((c) => c.name),
-      options.timings,
+      { expectedMs: options.timings, typicalMs },
     );
   const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const env = options.env ?? process.env;
@@ -77,7 +84,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.
   const stage = await stageForRun(options.dir, options.sandbox, plan.root);
   for (const warning of stage.warnings) warnings.add(warning);
-  const cache = await openTsxCache(env).catch(async (error: unknown) => {
+  const cache = await openTsxCache(env, options.sandbox).catch(async (error: unknown) => {
     await stage.release();
     throw error;
   });
@@ -136,7 +143,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       await runBatches({
         ...common,
         ...standbys,
-        cases: names.map((name) => ({ name, file: files.get(name)! })),
+        cases: names.map((name) => timed({ name, file: files.get(name)! })),
         alone: true,
         signal: cancel.signal,
         onCase: (run) => {

@@ -18,7 +18,7 @@ export type StagePlan = {
 
 // What to plan: the package root, the stage, --case and --shard, and for variants the seed and how the reference's
 // processes run.
-export type StageRequest = {
+type StageRequest = {
   root: string;
   stage: string;
   cases: string[];

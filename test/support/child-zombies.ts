@@ -3,8 +3,8 @@
 // process) may never reap it either. The children of a process are sampled from /proc while it runs; once it has
 // exited, any zombie among them, or in a session one of them led (a sandbox's init, in bubblewrap's session), is
 // one it left behind. Linux only.
-import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { childrenOf } from '../../src/process-table.ts';
 
 // A process as /proc/<pid>/stat gives it.
 type Stat = { state: string; session: number };
@@ -17,20 +17,14 @@ async function statOf(pid: number): Promise<Stat | undefined> {
   return { state: state ?? '', session: Number(session) };
 }
 
-// Samples the children of `pid` every millisecond until `stop()`, which returns every child seen. Synchronous
-// reads in a timer: a child of this very process is reaped in the event loop's poll phase, after a timers phase
-// that has seen it, however briefly it lived.
+// Samples the children of `pid` (those of any of its threads: tsx's compiler is a child of its module hooks' thread)
+// every millisecond until `stop()`, which returns every child seen. Synchronous reads in a timer: a child of this
+// very process is reaped in the event loop's poll phase, after a timers phase that has seen it, however briefly it
+// lived.
 export function sampleChildren(pid: number): { stop: () => number[] } {
   const seen = new Set<number>();
   const sample = (): void => {
-    const listed = (() => {
-      try {
-        return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
-      } catch {
-        return '';
-      }
-    })();
-    for (const child of listed.split(' ').filter((p) => p !== '')) seen.add(Number(child));
+    for (const child of childrenOf(pid)) seen.add(child);
   };
   sample();
   const timer = setInterval(sample, 1);

@@ -47,12 +47,13 @@ const PACKAGE_FILES = ['package.json', 'bin', 'src', 'cases', 'snapshots', 'prog
 const NOT_PACKED = new Set([join(REPO, 'src', 'execute.ts')]);
 
 // Installs the package in `prefix` as `npm install theinference` does there: `prefix/node_modules` holds a copy of
-// this package as node_modules/theinference and links to this repository's dependencies. Returns the copy's bin.
-export async function writeInstall(prefix: string): Promise<string> {
+// this package as node_modules/theinference and links to this repository's dependencies (to each as it is in
+// `linkTo`, which is this repository's node_modules when not given). Returns the copy's bin.
+export async function writeInstall(prefix: string, linkTo = join(REPO, 'node_modules')): Promise<string> {
   await mkdir(join(prefix, 'node_modules'), { recursive: true });
   for (const entry of await readdir(join(REPO, 'node_modules'))) {
     if (entry !== 'theinference' && !entry.startsWith('.'))
-      await symlink(join(REPO, 'node_modules', entry), join(prefix, 'node_modules', entry), 'dir');
+      await symlink(join(linkTo, entry), join(prefix, 'node_modules', entry), 'dir');
   }
   const installed = join(prefix, 'node_modules', 'theinference');
   for (const file of PACKAGE_FILES) {

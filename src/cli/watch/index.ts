@@ -76,8 +76,10 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
     sandbox = choice.sandbox;
     if (choice.warning !== undefined) warnings.push(choice.warning);
   }
-  const mode = stageOf(options.stage)?.mode ?? 'dispatch';
-  const standbys = standbyPool({ dir: options.dir, env, size: jobs + SAMPLED_SUSPECTS, sandbox, mode });
+  const stage = stageOf(options.stage);
+  const mode = stage?.mode ?? 'dispatch';
+  const size = jobs + SAMPLED_SUSPECTS;
+  const standbys = standbyPool({ dir: options.dir, env, size, sandbox, mode, warm: stage?.warm ?? [] });
   const refill = (): void => void standbys.fill();
   // How long each case took when it last ran in a batch: each run balances its batches with it and updates it
   // (the first run, with the last one-off run's times, src/grade/case-timings.ts).

@@ -1,7 +1,7 @@
 // Findings about the arguments a branch passes (and the text echo returns): per name, one finding naming the call
 // the student wrote beside the contract's, what is wrong with it, and, apart from that, what an empty value, a
 // value with spaces at its ends or the fallback key alone turn into. Pure.
-import type { Fact, Got } from './compare-probe.ts';
+import type { Fact } from './compare-probe.ts';
 import { argumentText, ECHO_KEY, KEY_KINDS, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
 import type { Condition, Trigger } from './finding.ts';
 import { type FindingSpec, factsByName, listNames, shown, verb } from './finding-spec.ts';
@@ -209,5 +209,3 @@ function echoWords(problems: Problem[]): (names: string) => string {
   });
   return () => parts.join('. Also: ');
 }
-
-export type { Got };

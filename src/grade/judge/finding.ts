@@ -61,7 +61,7 @@ function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
 
 // What a call got, as the failure records it: the call, the snapshot's result and the program's, and whether it
 // never returned (a timeout or an exit in the call).
-export type FailedCall = { call: Call; expected: unknown; received: unknown; inFlight: boolean };
+type FailedCall = { call: Call; expected: unknown; received: unknown; inFlight: boolean };
 
 // Whether the finding explains this failed call.
 export function explains(finding: Finding, failed: FailedCall): boolean {

@@ -3,7 +3,7 @@ import { jsonEqual } from './compare-results.ts';
 import { branchOf, KNOWN_NAMES, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
 
 // What the grader knows about the first call of a failing case that differs from the snapshot: no more.
-export type HintContext = { call: Call; expected: unknown; received: unknown };
+type HintContext = { call: Call; expected: unknown; received: unknown };
 
 // A recognised mistake: what to tell the student about this call, and what makes it the same mistake as another
 // call's (the terminal report shows failures of one cause once). The cause leaves out what varies from call to call

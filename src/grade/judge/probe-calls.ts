@@ -33,7 +33,7 @@ export type ProbeKind =
 export type Probe = { tool: string; input: Input; answer: Answer; vary: ProbeKind };
 
 // What program.ts's probe mode is sent: the Tools methods to stand in for, and the calls.
-export type ProbeRequest = { methods: string[]; calls: { tool: string; input: Input; answer: Answer }[] };
+type ProbeRequest = { methods: string[]; calls: { tool: string; input: Input; answer: Answer }[] };
 
 // Echo's text with what a trim or a stripped newline would lose.
 export const EDGED_TEXT = '  probe text \n\n';

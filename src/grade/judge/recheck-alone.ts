@@ -15,17 +15,17 @@ import type { CaseResult } from '../types.ts';
 export const SAMPLED_SUSPECTS = 1;
 
 // How to re-run cases alone.
-export type Recheck = {
+type Recheck = {
   // Runs the named cases each alone in a fresh process and returns their verdicts.
   runAlone: (names: string[]) => Promise<CaseResult[]>;
 };
 
 // The final verdicts of the suspect failures, and the warning to show when the program leaks state.
-export type RecheckOutcome = { results: CaseResult[]; warning?: string };
+type RecheckOutcome = { results: CaseResult[]; warning?: string };
 
 // A recheck fed suspects as they are found: `suspect` starts a sampled re-run at once, `finish` (once every
 // suspect is in) applies the rule, and `settled` waits for every re-run started, whatever happened to it.
-export type EarlyRecheck = {
+type EarlyRecheck = {
   suspect: (result: CaseResult) => void;
   finish: () => Promise<RecheckOutcome>;
   settled: () => Promise<void>;

@@ -13,7 +13,7 @@ import { variantsLine } from './variants-line.ts';
 import { visibleText } from './visible-text.ts';
 
 // results.json, keys in this order.
-export type GradescopeResults = {
+type GradescopeResults = {
   score: number;
   max_score: number;
   execution_time: number;
@@ -34,7 +34,7 @@ export type GradescopeResults = {
 };
 
 // One case as a Gradescope test.
-export type GradescopeTest = {
+type GradescopeTest = {
   name: string;
   score: number;
   max_score: number;

@@ -12,7 +12,7 @@ import { visibleText } from './visible-text.ts';
 // always present (null when empty). With earlier stages graded too (--previous): version 3, each test's `task_id`
 // its stage's place in the course (the tasks of Exercism's version 3), the counts and score over every stage, and
 // each stage's own in `stages`.
-export type JsonReport = {
+type JsonReport = {
   version: 2 | 3;
   status: CaseStatus;
   message: string | null;
@@ -30,10 +30,10 @@ export type JsonReport = {
 };
 
 // One stage of a --previous run.
-export type JsonStage = { stage: string; task_id: number; passed: number; failed: number };
+type JsonStage = { stage: string; task_id: number; passed: number; failed: number };
 
 // One case in results.json.
-export type JsonTest = {
+type JsonTest = {
   name: string;
   task_id?: number;
   status: CaseStatus;

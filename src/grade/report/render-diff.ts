@@ -10,7 +10,7 @@ import { painter } from './paint.ts';
 export type DiffLabels = { expected: string; received: string };
 
 // How a diff is rendered.
-export type DiffOptions = {
+type DiffOptions = {
   color: boolean;
   labels?: DiffLabels;
   // Unchanged lines kept around each change.

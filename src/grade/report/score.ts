@@ -4,7 +4,7 @@ import { weightOf } from '../../course/case-weight.ts';
 import type { RunReport } from '../types.ts';
 
 // `weighted`: some case is worth other than the default, so the score says more than the counts.
-export type Score = { score: number; maxScore: number; weighted: boolean };
+type Score = { score: number; maxScore: number; weighted: boolean };
 
 export function scoreOf(report: RunReport): Score {
   let score = 0;

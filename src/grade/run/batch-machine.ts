@@ -6,15 +6,17 @@
 // case's), `running` (case `current` in flight; the cases after it are still this process's), `lingering` (the
 // rest was handed back: case `current` goes on alone until its line or its timeout), `ending` (nothing left to
 // report but the process's end: the last case's line is in, held for the output printed after it, or a bad line
-// stopped the process), `done`. A case still running after RELEASE_AFTER_MS (or half the timeout, if shorter)
-// hands the cases after it back, when the pool allows (it bounds the processes left finishing one case); the
+// stopped the process), `done`. A case still running after its release delay (releaseMs: RELEASE_AFTER_MS, or
+// RELEASE_FACTOR times what the case is expected to take when that is longer, at most half the timeout) hands the
+// cases after it back, when the pool allows (it bounds the processes left finishing one case); the
 // case in flight when the process crashes, hangs or floods gets that outcome, and the cases after it go back.
 import type { CaseOutcome } from './case-outcome.ts';
 import { parseResultLine } from './parse-result-line.ts';
 import type { ProgramLine, ProgramResult } from './program-machine.ts';
 
-// A case as the pool knows it: a name to report and the case file whose object program.ts is given.
-export type BatchCase = { name: string; file: string };
+// A case as the pool knows it: a name to report and the case file whose object program.ts is given; what it is
+// expected to take (its last measured time, or its stage's typical one), when known.
+export type BatchCase = { name: string; file: string; expectedMs?: number };
 
 // One case's outcome, its share of the output, and whether it ran after the startup probe in the same process
 // (a failure there may be another case's doing; one that ran alone is its own).
@@ -28,8 +30,12 @@ export type BatchEnd =
   | { kind: 'released'; rest: BatchCase[]; lingering: Promise<void> }
   | { kind: 'not-started'; outcome: CaseOutcome; output: string };
 
-// How long a case may run before the rest of its batch is handed back to run in another process.
+// How long a case may run before the rest of its batch is handed back to run in another process, and how many
+// times its expected time a slower case may: a new process costs about 0.45 s to start (more in the sandbox, which
+// compiles cold), so handing back the rest of a case that is merely slow, such as a loop case of a second, costs
+// more than it saves; only a case far past its usual time is likely to hang.
 export const RELEASE_AFTER_MS = 500;
+export const RELEASE_FACTOR = 4;
 
 // What the machine is told at the start: the cases, whether the startup probe runs first, the per-case timeout.
 export type BatchPlan = { cases: BatchCase[]; probe: boolean; timeoutMs: number };
@@ -143,7 +149,7 @@ function onCaseLine(state: BatchState, line: ProgramLine): Step {
 function onReleaseDue(state: BatchState, allowed: boolean): Step {
   // Only a case with cases after it, still running, hands them back.
   if (state.phase !== 'running' || state.aborted || state.current >= state.last) return [state, []];
-  if (!allowed) return [state, [{ type: 'arm-release', ms: releaseMs(state) / 4 }]];
+  if (!allowed) return [state, [{ type: 'arm-release', ms: releaseMs(state, state.current) / 4 }]];
   const rest = state.plan.cases.slice(state.current + 1);
   return [{ ...state, phase: 'lingering', last: state.current }, [{ type: 'hand-back', rest }]];
 }
@@ -192,9 +198,11 @@ function onEnded(state: BatchState, result: ProgramResult): Step {
 
 // Case k is in flight from now: if it is still running after the release delay, the cases after it may go back.
 function watch(state: BatchState, k: number): BatchEffect {
-  return k < state.last ? { type: 'arm-release', ms: releaseMs(state) } : { type: 'disarm-release' };
+  return k < state.last ? { type: 'arm-release', ms: releaseMs(state, k) } : { type: 'disarm-release' };
 }
 
-function releaseMs(state: BatchState): number {
-  return Math.min(RELEASE_AFTER_MS, state.plan.timeoutMs / 2);
+// Case k's release delay.
+function releaseMs(state: BatchState, k: number): number {
+  const expected = state.plan.cases[k]?.expectedMs ?? 0;
+  return Math.min(Math.max(RELEASE_AFTER_MS, RELEASE_FACTOR * expected), state.plan.timeoutMs / 2);
 }

@@ -11,9 +11,6 @@ export function defaultJobs(cores = availableParallelism()): number {
   return Math.max(1, cores - 1);
 }
 
-// A case's time in a batch when no run measured it: the reference suite's mean, rounded up (115 cases, 1.1 s in
-// one process, a 0.3 s timeout case among them).
-export const TYPICAL_CASE_MS = 8;
 // The work worth one more process beyond defaultJobs: a process costs about 0.45 s to start and a core's share
 // of its cases' bash calls, so past the cores' count it pays once each process has seconds of work. Measured on
 // 2 cores (docs/performance.md): 1,150 cases, about 9 s of work, grade fastest in 4 processes; 115 cases in 1.
@@ -22,18 +19,19 @@ export const WORK_PER_JOB_MS = 2000;
 // processes only wait for one another.
 export const MAX_JOBS_PER_CORE = 2;
 
-// Processes for `names`, `expectedMs` giving the time each took when it last ran in a batch (a case it does not
-// know counts as the median of those it does, or TYPICAL_CASE_MS): defaultJobs, or more when the work is large
-// enough, at most MAX_JOBS_PER_CORE per core and never more than there are cases.
-export function jobsForWork(
-  names: readonly string[],
-  expectedMs?: ReadonlyMap<string, number>,
-  cores = availableParallelism(),
-): number {
+// What the work is: `expectedMs`, the time each case took when it last ran in a batch; `typicalMs`, a case's time
+// when no run measured any (the stage's, src/course/stages.ts); the machine's cores.
+type Work = { expectedMs?: ReadonlyMap<string, number> | undefined; typicalMs: number; cores?: number };
+
+// Processes for `names` (a case `expectedMs` does not know counts as the median of those it does, or `typicalMs`):
+// defaultJobs, or more when the work is large enough, at most MAX_JOBS_PER_CORE per core and never more than there
+// are cases.
+export function jobsForWork(names: readonly string[], work: Work): number {
+  const { expectedMs, cores = availableParallelism() } = work;
   const known = names.flatMap((name) => expectedMs?.get(name) ?? []).sort((a, b) => a - b);
-  const typical = known[Math.floor(known.length / 2)] ?? TYPICAL_CASE_MS;
-  const work = names.reduce((sum, name) => sum + (expectedMs?.get(name) ?? typical), 0);
-  const byWork = Math.ceil(work / WORK_PER_JOB_MS);
+  const typical = known[Math.floor(known.length / 2)] ?? work.typicalMs;
+  const total = names.reduce((sum, name) => sum + (expectedMs?.get(name) ?? typical), 0);
+  const byWork = Math.ceil(total / WORK_PER_JOB_MS);
   const jobs = Math.min(Math.max(defaultJobs(cores), byWork), MAX_JOBS_PER_CORE * Math.max(1, cores));
   return Math.max(1, Math.min(jobs, names.length));
 }

@@ -3,7 +3,7 @@
 // handled right after them, before dispatch returns. So no effect list is ever interleaved with another's.
 
 // A running machine: hand it events, read its state.
-export type Driven<S, E> = { dispatch: (event: E) => void; state: () => S };
+type Driven<S, E> = { dispatch: (event: E) => void; state: () => S };
 
 // Starts a machine from its first state and effects (carried out at once).
 export function driveMachine<S, E, F>(

@@ -4,7 +4,7 @@
 import { markTooLarge } from './result-size.ts';
 
 // The results, or why the line is not a result line.
-export type ParsedLine = { ok: true; results: unknown[] } | { ok: false; reason: string };
+type ParsedLine = { ok: true; results: unknown[] } | { ok: false; reason: string };
 
 // Characters of a bad line quoted back to the student.
 const PREVIEW_CHARS = 200;
@@ -55,7 +55,7 @@ export function parseObservedLine(text: string): { observed: unknown } | undefin
 }
 
 // A line cut for display, quoted so that whitespace and control characters show.
-export function preview(text: string): string {
+function preview(text: string): string {
   const cut = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
   return JSON.stringify(cut);
 }

@@ -15,7 +15,7 @@ import { appendTail, EMPTY_TAIL, tailText, type Tail } from './tail-buffer.ts';
 // A result line longer than this is not a result: the process is killed rather than buffered without end.
 export const MAX_RESULT_LINE_BYTES = 8 * 1024 * 1024;
 // Characters of stderr (and stray stdout) kept per case.
-export const MAX_OUTPUT_CHARS = 64 * 1024;
+const MAX_OUTPUT_CHARS = 64 * 1024;
 // Added to the timeout of a process's first line until its first call starts: loading program.ts and compiling the
 // student's code takes under a second on an idle machine but several on a busy one, and that is not the case's fault.
 export const STARTUP_ALLOWANCE_MS = 10_000;

@@ -8,10 +8,10 @@ import { startBatch, step, type BatchCase, type BatchEffect, type BatchEnd, type
 import { driveMachine } from './drive-machine.ts';
 import { runProgram, type ProgramRun } from './run-program.ts';
 
-export type { BatchCase, BatchEnd, CaseRun };
+export type { BatchCase, CaseRun };
 
 // The cases to run in one process, and the course directory they run in.
-export type Batch = { dir: string; cases: BatchCase[] };
+type Batch = { dir: string; cases: BatchCase[] };
 
 // What a batch needs from its pool: how to run a process, who hears each case, and the pool's say on starting
 // and on handing work back.

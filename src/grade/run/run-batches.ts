@@ -5,18 +5,20 @@
 import type { DriverMode } from '../../course/stages.ts';
 import type { Confinement } from './program-process.ts';
 import type { CaseOutcome } from './case-outcome.ts';
-import { runBatch, type BatchCase, type BatchEnd, type CaseRun } from './run-batch.ts';
+import { runBatch, type BatchCase, type CaseRun } from './run-batch.ts';
 import { dealBatches } from './deal-batches.ts';
+import { driveMachine } from './drive-machine.ts';
+import { mayRelease, startPool, step, type PoolEffect, type PoolPlan } from './pool-machine.ts';
 import type { StandbySource } from './run-program.ts';
 
 export type { BatchCase, CaseOutcome, CaseRun };
 
 // How many processes per job may be left finishing one slow case each after handing their rest back: each waits
 // out its case's timeout (a loop in it takes a core), so they are bounded.
-export const LINGERING_PER_JOB = 4;
+const LINGERING_PER_JOB = 4;
 
 // What the pool runs, where, and who hears each case's outcome.
-export type BatchesOptions = {
+type BatchesOptions = {
   dir: string;
   // How program.ts runs the cases: the stage's driver mode (`dispatch` when absent).
   mode?: DriverMode;
@@ -47,89 +49,72 @@ export type BatchesOptions = {
 
 // Runs every case; resolves when all are reported (or the signal stopped the pool) and every process is gone.
 export async function runBatches(options: BatchesOptions): Promise<void> {
-  const queue =
-    options.alone === true
-      ? options.cases.map((c) => [c])
-      : dealBatches(options.cases, options.jobs, options.expectedMs);
-  // A batch of one needs no probe when it is the whole run: its failure is the run's whichever way it fails.
-  const probeEvery = options.alone !== true && queue.length > 1;
-  const reported = new Set<string>();
-  const onCase = (run: CaseRun): void => {
-    if (reported.has(run.name)) return;
-    reported.add(run.name);
-    options.onCase(run);
+  const signal = options.signal;
+  if (signal?.aborted === true) return;
+  const alone = options.alone === true;
+  const plan: PoolPlan = {
+    cases: options.cases,
+    batches: alone ? options.cases.map((c) => [c]) : dealBatches(options.cases, options.jobs, options.expectedMs),
+    jobs: Math.max(1, options.jobs),
+    alone,
+    observe: options.observe !== undefined,
+    maxLingering: options.maxLingering ?? LINGERING_PER_JOB * options.jobs,
   };
-  // Until a process of this run has loaded the program, a failure before the first case is the program's.
-  let loaded = false;
-  let cannotStart = false;
-  const starting = new Set<AbortController>();
-  const lingering = new Set<Promise<void>>();
-  // One process at a time carries the probe's request, until one has answered it: a run needs one observation,
-  // and the others finish sooner without the probe.
-  let observed = false;
-  let observing = false;
-
-  const notStarted = (end: Extract<BatchEnd, { kind: 'not-started' }>, batch: BatchCase[]): void => {
-    const verdict = (c: BatchCase): CaseRun => ({
-      name: c.name,
-      outcome: end.outcome,
-      output: end.output,
-      durationMs: 0,
-      afterProbe: false,
-    });
-    if (loaded) {
-      // Another process loaded the very same program: this one's failure is its own batch's.
-      for (const c of batch) onCase(verdict(c));
-      return;
-    }
-    cannotStart = true;
-    for (const c of options.cases) onCase(verdict(c));
-    for (const controller of starting) controller.abort();
-  };
-
-  const work = async (): Promise<void> => {
-    for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) {
-      if (options.signal?.aborted === true || cannotStart) return;
+  const controllers = new Map<number, AbortController>();
+  await new Promise<void>((resolve, reject) => {
+    const start = (effect: Extract<PoolEffect, { type: 'start' }>): void => {
       const own = new AbortController();
-      starting.add(own);
-      const carries = options.observe !== undefined && options.alone !== true && !observed && !observing;
-      if (carries) observing = true;
-      const onObserved = (o: unknown): void => {
-        observed = true;
-        options.onObserved?.(o);
-      };
-      const end = await runBatch(
-        { dir: options.dir, cases: batch },
+      controllers.set(effect.batch, own);
+      const id = effect.batch;
+      void runBatch(
+        { dir: options.dir, cases: effect.cases },
         {
           run: {
             ...(options.mode === undefined ? {} : { mode: options.mode }),
             timeoutMs: options.timeoutMs,
             env: options.env,
             confinement: options.confinement,
-            signal: options.signal === undefined ? own.signal : AbortSignal.any([options.signal, own.signal]),
+            signal: own.signal,
             ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
           },
-          probe: probeEvery || batch.length > 1,
-          ...(carries ? { observe: options.observe, onObserved } : {}),
-          onCase,
+          probe: effect.probe,
+          ...(effect.observe
+            ? { observe: options.observe, onObserved: (observed) => pool.dispatch({ type: 'observed', observed }) }
+            : {}),
+          onCase: (run) => pool.dispatch({ type: 'case', run }),
           onWarning: (warning) => options.onWarning?.(warning),
-          onLoaded: () => {
-            loaded = true;
-            starting.delete(own);
-          },
-          mayRelease: () => lingering.size < (options.maxLingering ?? LINGERING_PER_JOB * options.jobs),
+          onLoaded: () => pool.dispatch({ type: 'loaded', batch: id }),
+          mayRelease: () => mayRelease(pool.state()),
         },
-      );
-      starting.delete(own);
-      if (carries) observing = false;
-      if (end.kind === 'not-started') notStarted(end, batch);
-      if (end.kind === 'released') {
-        const gone: Promise<void> = end.lingering.finally(() => lingering.delete(gone));
-        lingering.add(gone);
+      ).then((end) => {
+        if (end.kind !== 'released') {
+          controllers.delete(id);
+          return pool.dispatch({ type: 'ended', batch: id, end });
+        }
+        pool.dispatch({ type: 'ended', batch: id, end: { kind: 'released', rest: end.rest } });
+        end.lingering.then(() => {
+          controllers.delete(id);
+          pool.dispatch({ type: 'lingered', batch: id });
+        }, reject);
+      }, reject);
+    };
+    const perform = (effect: PoolEffect): void => {
+      switch (effect.type) {
+        case 'start':
+          return start(effect);
+        case 'report':
+          return options.onCase(effect.run);
+        case 'observed':
+          return options.onObserved?.(effect.observed);
+        case 'stop':
+          return controllers.get(effect.batch)?.abort();
+        case 'done':
+          signal?.removeEventListener('abort', onAbort);
+          return resolve();
       }
-      if (end.kind !== 'not-started' && end.rest.length > 0) queue.unshift(end.rest);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, queue.length)) }, work));
-  await Promise.all([...lingering]);
+    };
+    const onAbort = (): void => pool.dispatch({ type: 'abort' });
+    const pool = driveMachine(startPool(plan), step, perform);
+    if (pool.state().phase !== 'done') signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

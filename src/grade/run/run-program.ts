@@ -19,7 +19,7 @@ import {
 } from './program-machine.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
 
-export type { ProgramLine, ProgramResult };
+export type { ProgramLine };
 
 // One process to run: the course dir, its cases (one JSON object each, on one line), the per-case timeout, how it
 // is confined, and who hears each line.

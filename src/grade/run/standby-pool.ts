@@ -1,5 +1,6 @@
-// Warm standby program processes for watch mode. Starting Node and registering tsx takes about 0.4 s a process
-// and does not depend on the student's code, so watch mode starts them while it waits for a save. Each is
+// Warm standby program processes for watch mode. Starting Node, registering tsx and loading the stage's modules
+// takes about 0.5 s a process, and a save changes few of those modules, so watch mode starts them while it waits
+// for a save (standby.ts loads afresh only what the save changed). Each is
 // taken once (for one batch) and never reused; one that died while waiting is discarded. A run that finds the
 // pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts),
 // made for the pool and removed with it.
@@ -9,10 +10,12 @@ import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
 import type { StandbySource } from './run-program.ts';
 
-// The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js.
+// The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js, and the module
+// hooks it registers (plain JavaScript in both).
 const BOOTSTRAP = fileURLToPath(
   new URL(import.meta.url.endsWith('.ts') ? './standby.ts' : './standby.js', import.meta.url),
 );
+const HOOKS = fileURLToPath(new URL('./standby-hooks.mjs', import.meta.url));
 
 // A pool of standbys for one course directory and environment.
 export type StandbyPool = StandbySource & {
@@ -37,6 +40,8 @@ export function standbyPool(options: {
   sandbox: boolean | Promise<boolean>;
   // The program.ts mode its standbys run once their work arrives (the stage's; `dispatch` when absent).
   mode?: DriverMode;
+  // What each standby imports while it waits, as program.ts names it (the stage's `warm`).
+  warm?: readonly string[];
 }): StandbyPool {
   const mode = options.mode ?? 'dispatch';
   const ready: ProgramProcess[] = [];
@@ -60,17 +65,17 @@ export function standbyPool(options: {
     const started = (async () => {
       sandboxed = await sandbox;
       if (closed) return;
-      cache ??= openTsxCache(options.env);
+      cache ??= openTsxCache(options.env, sandboxed);
       const { dir: tsxCache } = await cache;
       if (closed) return;
       const proc = await startProcess({
         dir: options.dir,
         env: options.env,
-        args: [BOOTSTRAP, mode],
+        args: [BOOTSTRAP, mode, ...(options.warm ?? [])],
         stdin: 'pipe',
         sandbox: sandboxed,
         tsxCache,
-        files: [BOOTSTRAP],
+        files: [BOOTSTRAP, HOOKS],
       });
       if (closed) discard(proc);
       else ready.push(proc);

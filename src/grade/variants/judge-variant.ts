@@ -49,7 +49,7 @@ export function withVariant(own: CaseResult, variant: CaseResult | undefined): C
 
 // Verdicts as they stream, each case's held until its variant's is in (or known never to come), then passed to
 // `done` combined. `hasVariant` says which cases wait for one.
-export type VerdictPairs = {
+type VerdictPairs = {
   // A verdict: a case's own (named for it) or its variant's (named as the pool runs it: variant-plan.ts).
   add: (result: CaseResult, variantOf: string | undefined) => void;
   // The case's variant will give no verdict (the reference gave it no results): it is judged on its own.

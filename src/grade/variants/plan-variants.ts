@@ -31,7 +31,7 @@ export type VariantPlan = {
 
 // What making them needs: the package root with the reference, the stage, its selected cases, the seed, and how
 // the reference's processes run (the command's environment and --isolation decision).
-export type VariantRequest = {
+type VariantRequest = {
   root: string;
   stage: string;
   cases: PlannedCase[];

@@ -89,7 +89,7 @@ export function replayPool(options: ReplayPoolOptions): ReplayPool {
   const acquire = async (): Promise<Worker> => {
     for (const w of workers) if (!w.busy) return claim(w);
     if (workers.size < options.size) {
-      cache ??= openTsxCache(options.env);
+      cache ??= openTsxCache(options.env, options.sandbox);
       const started = await startWorker(options, (await cache).dir, (w, disposed) => {
         workers.delete(w);
         failed.push(disposed);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   RELEASE_AFTER_MS,
+  RELEASE_FACTOR,
   startBatch,
   step,
   type BatchEffect,
@@ -224,6 +225,24 @@ describe('the batch machine: the release timer and the process', () => {
 
   it('waits half the timeout, when that is shorter than the release delay', () => {
     expect(run([line(0)], { ...PLAN, timeoutMs: 300 }).effects.at(-1)).toContainEqual(release(150));
+  });
+
+  it.each<[string, number | undefined, number]>([
+    ['a case with no expected time waits the release delay', undefined, RELEASE_AFTER_MS],
+    ['a fast case waits the release delay all the same', 20, RELEASE_AFTER_MS],
+    ['a slow case waits RELEASE_FACTOR times its expected time', 1000, RELEASE_FACTOR * 1000],
+    ['a case whose delay would pass half the timeout waits half the timeout', 1300, 5000],
+  ])('%s', (_, expectedMs, ms) => {
+    const timed = cases.map((c) => ({ ...c, expectedMs }));
+    // The second case is in flight once the first case's line is in.
+    expect(run([line(0), line(1)], { ...PLAN, cases: timed }).effects.at(-1)).toContainEqual(release(ms));
+  });
+
+  it('asks a slow case again at a quarter of its own delay when the pool says not yet', () => {
+    const timed = cases.map((c) => ({ ...c, expectedMs: 1000 }));
+    expect(run([line(0), due(false)], { ...PLAN, cases: timed }).effects.at(-1)).toEqual([
+      release((RELEASE_FACTOR * 1000) / 4),
+    ]);
   });
 
   it('passes the warning of a temp dir it could not remove on', () => {

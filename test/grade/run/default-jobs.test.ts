@@ -6,7 +6,6 @@ import {
   jobsForWork,
   MAX_JOBS_PER_CORE,
   MAX_WATCH_JOBS,
-  TYPICAL_CASE_MS,
   WORK_PER_JOB_MS,
 } from '../../../src/grade/run/default-jobs.ts';
 
@@ -21,6 +20,8 @@ describe('defaultJobs', () => {
 });
 
 describe('jobsForWork', () => {
+  // register-tools' typical case time (src/course/stages.ts).
+  const typicalMs = 8;
   const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `case-${i}`);
   const timed = (n: number, ms: number): Map<string, number> => new Map(names(n).map((name) => [name, ms]));
 
@@ -41,19 +42,25 @@ describe('jobsForWork', () => {
     ['3 cases on 8 cores: never more processes than cases', 3, undefined, 8, 3],
     ['no case at all', 0, undefined, 2, 1],
   ])('%s', (_, n, expectedMs, cores, jobs) => {
-    expect(jobsForWork(names(n), expectedMs, cores)).toBe(jobs);
+    expect(jobsForWork(names(n), { expectedMs, typicalMs, cores })).toBe(jobs);
   });
 
   it('counts a case without a time as the median of those timed', () => {
     // Ten cases known at 800 ms, ten unknown: 20 × 800 ms of work, 8 processes' worth, capped at 2 per core.
-    expect(jobsForWork(names(20), timed(10, 800), 8)).toBe(8);
-    expect(jobsForWork(names(20), timed(10, 800), 4)).toBe(8);
-    expect(jobsForWork(names(20), timed(10, 800), 2)).toBe(4);
+    expect(jobsForWork(names(20), { expectedMs: timed(10, 800), typicalMs, cores: 8 })).toBe(8);
+    expect(jobsForWork(names(20), { expectedMs: timed(10, 800), typicalMs, cores: 4 })).toBe(8);
+    expect(jobsForWork(names(20), { expectedMs: timed(10, 800), typicalMs, cores: 2 })).toBe(4);
   });
 
   it('adds a process for every WORK_PER_JOB_MS of work past the cores', () => {
-    const perJob = WORK_PER_JOB_MS / TYPICAL_CASE_MS;
-    expect([perJob * 2, perJob * 2 + 1].map((n) => jobsForWork(names(n), undefined, 2))).toEqual([2, 3]);
+    const perJob = WORK_PER_JOB_MS / typicalMs;
+    expect([perJob * 2, perJob * 2 + 1].map((n) => jobsForWork(names(n), { typicalMs, cores: 2 }))).toEqual([2, 3]);
+  });
+
+  it("plans an untimed suite by its stage's typical case time", () => {
+    // 21 loop cases at 250 ms: 5.25 s of work, two processes' worth beyond the one core's.
+    expect(jobsForWork(names(21), { typicalMs: 250, cores: 2 })).toBe(3);
+    expect(jobsForWork(names(21), { typicalMs: 8, cores: 2 })).toBe(1);
   });
 });
 

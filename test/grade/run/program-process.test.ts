@@ -45,7 +45,8 @@ describe('the tsx cache of a command', () => {
   it.runIf(SANDBOX)(
     "in the sandbox, is the program's own $TMPDIR/tsx-<euid>, filled as it compiles; nothing reaches the command's",
     async () => {
-      const cache = await openTsxCache(process.env);
+      // A command's cache, given to a sandboxed process all the same (a sandboxed command opens none): it is not used.
+      const cache = await openTsxCache(process.env, false);
       try {
         expect(Number(await cacheSeenByProgram(process.env, cache.dir, true))).toBeGreaterThan(0);
         expect(await readdir(cache.dir!)).toEqual([]);
@@ -57,7 +58,7 @@ describe('the tsx cache of a command', () => {
   );
 
   it("without the sandbox, is the command's, linked as the program's $TMPDIR/tsx-<euid>; the grader's own cache is never created", async () => {
-    const cache = await openTsxCache(process.env);
+    const cache = await openTsxCache(process.env, false);
     try {
       const seen = Number(await cacheSeenByProgram(process.env, cache.dir, false));
       const written = await readdir(cache.dir!);
@@ -72,7 +73,7 @@ describe('the tsx cache of a command', () => {
 
   it('is none when the caller sets TSX_DISABLE_CACHE: nothing made, nothing seen', async () => {
     const env = { ...process.env, TSX_DISABLE_CACHE: '1' };
-    const cache = await openTsxCache(env);
+    const cache = await openTsxCache(env, false);
     expect(cache.dir).toBeUndefined();
     expect(await cacheSeenByProgram(env, undefined)).toBe('0');
   });

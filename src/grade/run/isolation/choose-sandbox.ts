@@ -5,7 +5,7 @@ import { defaultIsolationMode, type IsolationMode } from './isolation-mode.ts';
 import { probeSandbox } from './probe-sandbox.ts';
 
 // Whether to sandbox, and what to tell the user once when `auto` found no sandbox.
-export type SandboxChoice = { sandbox: boolean; warning?: string };
+type SandboxChoice = { sandbox: boolean; warning?: string };
 
 // Decides for the --isolation flag, or the default mode when it was not given; `required` without a working
 // sandbox is a HarnessError saying how to get one.

@@ -12,10 +12,10 @@ import { sandboxLayout } from './sandbox-layout.ts';
 import { bindableTmpdir, closedToOthers, SANDBOX_USER } from './sandbox-user.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
-export type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
+type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
 
 // How to install bubblewrap, for messages.
-export const INSTALL_LINE = 'sudo apt-get install bubblewrap (Debian, Ubuntu; dnf or pacman elsewhere)';
+const INSTALL_LINE = 'sudo apt-get install bubblewrap (Debian, Ubuntu; dnf or pacman elsewhere)';
 
 const PROBE_TIMEOUT_MS = 10_000;
 const probes = new Map<string, Promise<SandboxProbe>>();

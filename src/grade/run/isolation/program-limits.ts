@@ -18,7 +18,7 @@ export const MAX_PROCESSES = 256;
 export const MAX_FILE_MIB = 64;
 
 // The limits of one program process.
-export type ProgramLimits = { memoryMiB: number; processes: number | undefined; fileMiB: number };
+type ProgramLimits = { memoryMiB: number; processes: number | undefined; fileMiB: number };
 
 // The limits for a process started with the grader's environment `env`, sandboxed or not. Without the sandbox no
 // process count is set: RLIMIT_NPROC would count every process of the user on the machine.

@@ -44,7 +44,7 @@ export const AS_PID_1 = ['--as-pid-1', '--'];
 export const SANDBOX_INIT = [...AS_PID_1, ...INIT_SHELL];
 
 // A read-only bind: what the host has at `source`, shown at `dest`.
-export type Bind = { source: string; dest: string };
+type Bind = { source: string; dest: string };
 
 // bwrap's options, up to (not including) the `--` before the command.
 export function sandboxArgs(layout: SandboxLayout): string[] {
@@ -90,7 +90,7 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
 // Every read-only bind, in mount order: the system, the paths shown where they are (outside the working directory
 // first), the working directory (a submission's staged copy, or itself), the runtime packages in it, then the paths
 // inside it that its copy does not show.
-export function bindsOf(layout: SandboxLayout): Bind[] {
+function bindsOf(layout: SandboxLayout): Bind[] {
   const own = (path: string): Bind => ({ source: path, dest: path });
   const system = layout.system.readOnly.map(own);
   const readOnly = outermost(layout.readOnly).filter((p) => !shownAsItself(system, p));
@@ -107,7 +107,7 @@ export function bindsOf(layout: SandboxLayout): Bind[] {
 
 // A path to cover with an empty read-only tmpfs, and whether it is the host's own path (then what the process
 // needs from under it comes back).
-export type Hidden = { path: string; own: boolean };
+type Hidden = { path: string; own: boolean };
 
 // What to hide of the grader package given what the binds show: wherever a bind shows the whole package (installed
 // as a dependency, its source and the reference would be in reach too), all of it; else its snapshots where a bind
@@ -133,7 +133,7 @@ export function hiddenPaths(
 }
 
 // Whether `path` is shown in the sandbox as the host has it: the last bind that covers it shows its own path.
-export function shownAsItself(binds: Bind[], path: string): boolean {
+function shownAsItself(binds: Bind[], path: string): boolean {
   const last = binds.findLast((b) => isInside(b.dest, path));
   return last !== undefined && join(last.source, relative(last.dest, path)) === path;
 }

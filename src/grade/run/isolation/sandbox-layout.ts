@@ -5,7 +5,7 @@
 // node_modules, not a link in it (the staged copy is the grader's own, stage-submission.ts).
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { COURSE_DEPENDENCIES, packageRoot } from '../../../course/stages.ts';
 import { isInside, type SandboxLayout } from './sandbox-args.ts';
 
@@ -65,8 +65,21 @@ function hostPaths(): HostPaths {
 
 // The node_modules where Node, resolving from the grader package, finds the packages the course's tools import:
 // the grader's own install (a course's node_modules when the student installed it there, the course repository's
-// own, or a CI job's separate install). Undefined when it has none.
+// own, or a CI job's separate install), as a real directory: the nearest one holding them all. It is shown at a
+// submission's `node_modules`, so each of those entries must resolve there as well: a package itself, a link
+// inside it (pnpm's, into its `.pnpm`), or a link to where the package really is (shown where it is). A link
+// through another link (an install whose entries link into a node_modules that is itself a link) would reach
+// nothing in the sandbox: then it is the one real directory that holds every one of the packages, when there is
+// one. Undefined when there is none.
 function runtimeModules(root: string): string | undefined {
+  const nearest = nearestModules(root);
+  if (nearest === undefined || COURSE_DEPENDENCIES.every((name) => resolvesWhereShown(nearest, name))) return nearest;
+  const real = new Set(COURSE_DEPENDENCIES.map(realModulesOf));
+  const [only] = real;
+  return real.size === 1 && only !== undefined ? only : nearest;
+}
+
+function nearestModules(root: string): string | undefined {
   for (let at = root; ; at = dirname(at)) {
     if (basename(at) !== 'node_modules') {
       const modules = join(at, 'node_modules');
@@ -74,6 +87,15 @@ function runtimeModules(root: string): string | undefined {
     }
     if (dirname(at) === at) return undefined;
   }
+}
+
+// Whether `modules/name`, shown elsewhere, still reaches its package: it is no link, or a link that stays inside
+// `modules`, or one to the package's own real path.
+function resolvesWhereShown(modules: string, name: string): boolean {
+  const entry = join(modules, name);
+  if (tryLstat(entry)?.isSymbolicLink() !== true) return true;
+  const target = resolve(dirname(entry), readlinkSync(entry));
+  return isInside(modules, target) || tryRealpath(target) === target;
 }
 
 // The real node_modules directory holding the package that `specifier` resolves to from the grader.

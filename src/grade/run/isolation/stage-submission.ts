@@ -16,7 +16,7 @@ import { bindableTmpdir, SANDBOX_USER } from './sandbox-user.ts';
 export const MODULES_MOUNT = 'node_modules';
 
 // One hold on a staged copy: the host directory to mount, and how to let go of it (safe to call twice).
-export type StageHold = { path: string; release: () => Promise<void> };
+type StageHold = { path: string; release: () => Promise<void> };
 
 type Stage = {
   made: Promise<string>;
@@ -45,7 +45,7 @@ export async function holdStage(dir: string): Promise<StageHold> {
 }
 
 // A run's hold: the copy made to hold the submission in `dir` (a real path) as it is now, and what was read.
-export type Staged = { submission: Submission; hold: StageHold };
+type Staged = { submission: Submission; hold: StageHold };
 
 // Reads the submission in `dir` (a real path) and makes the staged copy hold exactly it, before any process of the
 // run reads it; the copy is held until the run releases it. A HarnessError when the submission is past the limits.
@@ -64,7 +64,7 @@ export async function stageSubmission(dir: string): Promise<Staged> {
 }
 
 // The real path of `dir`, the key of its staged copy.
-export function submissionDir(dir: string): Promise<string> {
+function submissionDir(dir: string): Promise<string> {
   return realpath(dir);
 }
 
@@ -138,7 +138,7 @@ async function fill(path: string, submission: Submission): Promise<void> {
 }
 
 // What a run is told about its submission's staged copy, and the hold to release when the run ends.
-export type RunStage = { warnings: string[]; release: () => Promise<void> };
+type RunStage = { warnings: string[]; release: () => Promise<void> };
 
 // Stages the submission in `dir` for a run whose processes are sandboxed; nothing to do for an unsandboxed run
 // (the program runs in the directory itself) or for the reference (the package root, shown as it is).

@@ -14,7 +14,8 @@ import { holdUntilExit, releaseAtExit } from '../live-groups.ts';
 import { removeTree } from '../remove-tree.ts';
 
 // A cache directory and what to do when its owner is done with it (a warning when something could not be removed).
-// `dir` is undefined when the caller's environment sets TSX_DISABLE_CACHE: no cache at all, as tsx itself would do.
+// `dir` is undefined when there is none: for sandboxed processes, which never see a host directory, and when the
+// caller's environment sets TSX_DISABLE_CACHE (no cache at all, as tsx itself would do).
 export type TsxCache = { dir: string | undefined; close: () => Promise<string | undefined> };
 
 const PREFIX = 'theinference-tsx-';
@@ -24,9 +25,10 @@ export function tsxCacheName(): string {
   return `tsx-${process.geteuid?.() ?? userInfo().username}`;
 }
 
-// A fresh, empty cache for one command, removed by `close` (or by the exit hook, if the grader exits first).
-export async function openTsxCache(env: NodeJS.ProcessEnv): Promise<TsxCache> {
-  if (env.TSX_DISABLE_CACHE) return { dir: undefined, close: async () => undefined };
+// A fresh, empty cache for one command whose processes run outside the sandbox (`sandbox`: they run in it, and
+// compile into their own tmpfs), removed by `close` (or by the exit hook, if the grader exits first).
+export async function openTsxCache(env: NodeJS.ProcessEnv, sandbox: boolean): Promise<TsxCache> {
+  if (sandbox || env.TSX_DISABLE_CACHE) return { dir: undefined, close: async () => undefined };
   const dir = await mkdtemp(join(tmpdir(), PREFIX));
   const key = {};
   holdUntilExit(key, () => {}, dir);
