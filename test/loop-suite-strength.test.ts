@@ -3,40 +3,14 @@
 // the comparison itself. Each case runs through program.ts's fake Messages API and the real SDK.
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type Anthropic from '@anthropic-ai/sdk';
 import { beforeAll, expect, test } from 'vitest';
 import { runLoop } from '../src/agent-loop.ts';
-import type { Execute, LoopRequest } from '../src/index.ts';
 import { CATALOGUE } from './fixtures/wrong-loop/catalogue.ts';
+import { streamingLoop } from './support/streaming-loop.ts';
 import { firstLoopFailure, loadLoopCases, type LoopSnapshotCase } from './fixtures/wrong-loop/first-failure.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-loop/', import.meta.url));
 const HELPERS = ['catalogue', 'first-failure'];
-
-// The reference loop with client.messages.stream in place of create: the same turns, rebuilt from events.
-async function streamingLoop(client: Anthropic, execute: Execute, request: LoopRequest) {
-  const messages: Anthropic.MessageParam[] = [...request.messages];
-  for (;;) {
-    const response = await client.messages.stream({ ...request, messages }).finalMessage();
-    messages.push({ role: 'assistant', content: response.content });
-    if (response.stop_reason !== 'tool_use') return messages;
-    const results: Anthropic.ToolResultBlockParam[] = [];
-    for (const block of response.content.filter((b) => b.type === 'tool_use')) {
-      try {
-        const output = await execute(block.name, block.input);
-        results.push({
-          type: 'tool_result',
-          tool_use_id: block.id,
-          content: output.content,
-          ...(output.is_error ? { is_error: true } : {}),
-        });
-      } catch (error) {
-        results.push({ type: 'tool_result', tool_use_id: block.id, content: (error as Error).message, is_error: true });
-      }
-    }
-    messages.push({ role: 'user', content: results });
-  }
-}
 
 let cases: LoopSnapshotCase[] = [];
 beforeAll(async () => {

@@ -223,8 +223,14 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       '--keep-transcript <file>',
       'with --live: keep the captured exchanges in this file (`theinference record` reads it back)',
     )
-    .action(async (operands: string[], options: Omit<RecordFlags, 'operands'>) => {
-      const flags: RecordFlags = { ...options, operands };
+    .action(async (operands: string[], options: Omit<RecordFlags, 'operands'>, command: Command) => {
+      // --bash has its default for --help; a loop stage refuses it only when it is given (record-flags.ts).
+      const { bash, ...given } = options;
+      const flags: RecordFlags = {
+        ...given,
+        ...(command.getOptionValueSource('bash') === 'cli' ? { bash } : {}),
+        operands,
+      };
       if (flags.live === true) done(await (await import('./commands/record-live.ts')).recordLiveCommand(flags, io));
       else done(await (await import('./commands/record.ts')).recordCommand(flags, io));
     });

@@ -2,8 +2,10 @@
 // (cases selected, validated, snapshots read, variants made and run through the reference), then `jobs`
 // submissions are graded at a time, each in its own program processes confined to its own directory, so that the
 // batches of different submissions run side by side. A submission that cannot be graded (no program.ts, not an ES
-// module package) is that submission's verdict, not the run's end.
-import { packageRoot, requireStage } from '../course/stages.ts';
+// module package) is that submission's verdict, not the run's end. With --previous each submission is then graded
+// on the earlier stages it has reached, each planned once for the class.
+import { earlierStages, packageRoot, requireStage } from '../course/stages.ts';
+import { reachedEarlierStages } from '../course/reached-stages.ts';
 import { HarnessError } from '../errors.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { availableParallelism } from 'node:os';
@@ -11,6 +13,7 @@ import { defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { weighing } from './judge/judge-case.ts';
 import { gradeCourse } from './run-stage.ts';
+import { stageReports, stageTotals } from './run-course.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
 import type { CaseResult, ClassReport, RunReport, Submission, SubmissionResult } from './types.ts';
@@ -37,17 +40,21 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
   await requireStage(root, options.stage);
   const env = options.env ?? process.env;
   const choice = options.sandbox === undefined ? await chooseSandbox(undefined, env) : { sandbox: options.sandbox };
-  const plan = await planStage({
-    root,
-    stage: options.stage,
-    cases: options.cases ?? [],
-    ...(options.variants === undefined ? {} : { variants: { ...options.variants, env, sandbox: choice.sandbox } }),
-  });
+  const variants =
+    options.variants === undefined ? {} : { variants: { ...options.variants, env, sandbox: choice.sandbox } };
+  const plan = await planStage({ root, stage: options.stage, cases: options.cases ?? [], ...variants });
+  // With --previous, every earlier stage is planned once too (all its cases), for the submissions that reached it.
+  const earlier: StagePlan[] = [];
   const results: SubmissionResult[] = [];
-  let removed: string[] = [];
+  const removed: string[] = [];
   try {
+    if (options.previous === true) {
+      for (const stage of earlierStages(options.stage)) {
+        earlier.push(await planStage({ root, stage: stage.slug, cases: [], ...variants }));
+      }
+    }
     // A bad case file is the course's, not a submission's: found once, before any submission runs.
-    await plan.judging();
+    for (const p of [plan, ...earlier]) await p.judging();
     const queue = [...options.submissions];
     const workers = Math.max(1, Math.min(options.jobs ?? defaultClassJobs(), queue.length));
     // Fewer submissions than jobs: each gets a share of the processes, as one run of its own would.
@@ -57,7 +64,11 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
       for (let next = queue.shift(); next !== undefined && !broken; next = queue.shift()) {
         options.signal?.throwIfAborted();
         try {
-          const result = await gradeSubmission(plan, next, { ...options, jobs: share, sandbox: choice.sandbox });
+          const result = await gradeSubmission([plan, ...earlier], next, {
+            ...options,
+            jobs: share,
+            sandbox: choice.sandbox,
+          });
           results.push(result);
           options.onSubmission?.(result);
         } catch (error) {
@@ -71,7 +82,7 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
     const failure = settled.find((s) => s.status === 'rejected');
     if (failure !== undefined) throw failure.reason;
   } finally {
-    removed = await plan.close();
+    for (const p of [plan, ...earlier]) removed.push(...(await p.close()));
   }
   const warnings = [...(choice.warning === undefined ? [] : [choice.warning]), ...removed];
   return {
@@ -83,16 +94,25 @@ export async function runClass(options: ClassOptions): Promise<ClassReport> {
   };
 }
 
-// One submission graded on the shared plan.
+// One submission graded on the shared plans: the stage's, then (--previous) each earlier stage's that the
+// submission has reached, nearest first, as runCourse grades one course directory.
 async function gradeSubmission(
-  plan: StagePlan,
+  [plan, ...earlier]: [StagePlan, ...StagePlan[]],
   submission: Submission,
   options: Omit<RunOptions, 'dir'> & { sandbox: boolean },
 ): Promise<SubmissionResult> {
   try {
     await checkCourseDir(submission.dir);
     // The stage was validated before any submission ran: what is refused now is this submission (too large, say).
-    return outcome(submission, await gradeCourse(plan, { ...options, dir: submission.dir }));
+    const report = await gradeCourse(plan, { ...options, dir: submission.dir });
+    if (earlier.length === 0) return outcome(submission, report);
+    const reached = new Set((await reachedEarlierStages(submission.dir, options.stage)).map((s) => s.slug));
+    const previous: RunReport[] = [];
+    for (const p of earlier.filter((e) => reached.has(e.stage))) {
+      if (options.bail === true && [report, ...previous].some((r) => r.failed > 0)) break;
+      previous.push(await gradeCourse(p, { ...options, stage: p.stage, dir: submission.dir }));
+    }
+    return outcome(submission, previous.length === 0 ? report : { ...report, previous });
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     const report = await unrunReport(plan, submission.dir, error.message);
@@ -100,15 +120,18 @@ async function gradeSubmission(
   }
 }
 
-// A graded submission's outcome: its program did not start when every case failed before running.
+// A graded submission's outcome, its counts over every stage graded: its program did not start when every case
+// failed before running.
 function outcome(submission: Submission, report: RunReport): SubmissionResult {
-  const first = report.cases[0]?.failure;
-  const didNotStart = report.cases.length > 0 && report.cases.every((c) => c.failure?.beforeAnyCase === true);
+  const cases = stageReports(report).flatMap((r) => r.cases);
+  const first = cases[0]?.failure;
+  const didNotStart = cases.length > 0 && cases.every((c) => c.failure?.beforeAnyCase === true);
+  const { passed, failed } = stageTotals(report);
   return {
     ...submission,
-    verdict: didNotStart ? 'did not start' : report.failed > 0 ? 'fail' : 'pass',
-    passed: report.passed,
-    failed: report.failed,
+    verdict: didNotStart ? 'did not start' : failed > 0 ? 'fail' : 'pass',
+    passed,
+    failed,
     ...(didNotStart && first !== undefined ? { message: first.message } : {}),
     report,
   };

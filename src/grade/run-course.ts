@@ -31,3 +31,12 @@ export function stageReports(report: RunReport): RunReport[] {
 export function allPassed(report: RunReport): boolean {
   return stageReports(report).every((r) => r.failed === 0);
 }
+
+// The run's counts over every stage graded: what every reporter and the summary show as its totals.
+export function stageTotals(report: RunReport): { passed: number; failed: number } {
+  const stages = stageReports(report);
+  return {
+    passed: stages.reduce((n, r) => n + r.passed, 0),
+    failed: stages.reduce((n, r) => n + r.failed, 0),
+  };
+}

@@ -1,7 +1,7 @@
 // `theinference record --stage agent-loop`, by the real binary: real Claude Code sessions from ../shared/transcripts/
 // become loop cases and snapshots (by the reference loop, in the sandbox), recording again changes nothing, and the
 // recorded cases committed here are exactly what the command writes.
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +128,88 @@ describe('theinference record <live capture> --stage agent-loop', () => {
       }
     },
     E2E_MS,
+  );
+
+  it(
+    'reads an Anthropic API log of the same session (request bodies and responses) as the same loop case',
+    async () => {
+      const scratch = await makeScratch();
+      try {
+        const { capture } = await captureSdkSession(scratch.root);
+        // The log an agent's own logging keeps: each request body, then its response (a Message, or the stream's
+        // text); every other exchange as one `{ request, response }` line.
+        const lines: string[] = [];
+        const exchanges = (await readFile(capture, 'utf8'))
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l))
+          .filter((e) => e.type === 'exchange' && e.request.path === '/v1/messages');
+        exchanges.forEach((e, i) => {
+          const body = JSON.parse(e.request.body);
+          const text: string = e.response.body;
+          const response = text.trimStart().startsWith('{') ? JSON.parse(text) : text;
+          if (i % 2 === 0) lines.push(JSON.stringify(body), JSON.stringify(response));
+          else lines.push(JSON.stringify({ request: body, response }));
+        });
+        const log = join(scratch.root, 'api-log.jsonl');
+        await writeFile(log, `${lines.join('\n')}\n`);
+        const record = (file: string, name: string) =>
+          theinference(['record', file, '--stage', 'agent-loop', '--dir', scratch.root, '--name', name]);
+        const [fromLog, fromCapture] = [await record(log, 'recorded-log'), await record(capture, 'recorded-capture')];
+        expect([fromLog.exitCode, fromCapture.exitCode]).toEqual([0, 0]);
+        expect(fromLog.stdout).toMatch(/\(anthropic\)\n {2}loops {5}1 seen, 1 kept as cases\n/);
+        expect(fromLog.stdout).toContain('  case      recorded-log: 5 turns, 6 tool calls, 2 in parallel\n');
+        const written = async (name: string) =>
+          JSON.parse(await readFile(join(scratch.root, 'cases', 'agent-loop', `${name}.json`), 'utf8'));
+        const [a, b] = [await written('recorded-log'), await written('recorded-capture')];
+        expect(a.source).toMatchObject({ format: 'anthropic', transcript: 'api-log.jsonl' });
+        expect([a.request, a.turns, a.outputs]).toEqual([b.request, b.turns, b.outputs]);
+        const schema = join('cases', 'agent-loop.schema.json');
+        await copyFile(join(REPO, schema), join(scratch.root, schema));
+        expect(await gradeRecorded(scratch, scratch.root, 'agent-loop')).toEqual([
+          'recorded-capture: pass',
+          'recorded-log: pass',
+        ]);
+      } finally {
+        await scratch.remove();
+      }
+    },
+    E2E_MS,
+  );
+
+  it.each([
+    [
+      ['--live', '--bash', 'keep'],
+      '--bash keep: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (register-tools). Drop --bash.',
+    ],
+    [
+      ['--live', '--files-from', '.'],
+      '--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (register-tools). Drop --files-from.',
+    ],
+    [
+      [HELLO, '--bash', 'drop'],
+      '--bash drop: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (register-tools). Drop --bash.',
+    ],
+    [
+      [HELLO, '--files-from', '.'],
+      '--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (register-tools). Drop --files-from.',
+    ],
+  ])(
+    '%j: refuses a flag of tool cases with exit 2, before any agent starts or anything is written',
+    async (args, message) => {
+      const scratch = await makeScratch();
+      try {
+        // With --live, the agent would leave agent-ran behind it.
+        const agent = args[0] === '--live' ? ['--', 'sh', '-c', 'touch agent-ran'] : [];
+        const { exitCode, stdout, stderr } = await theinference(
+          ['record', ...args, '--stage', 'agent-loop', '--dir', scratch.root, ...agent],
+          scratch.root,
+        );
+        expect([exitCode, stderr, stdout]).toEqual([2, `error: ${message}`, '']);
+        expect((await readdir(scratch.root)).sort()).toEqual(['courses', 'tmp']);
+      } finally {
+        await scratch.remove();
+      }
+    },
   );
 });

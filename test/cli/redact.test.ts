@@ -1,12 +1,14 @@
 // `theinference redact`, the real binary, on a course directory holding recorded cases as an older recorder wrote
 // them: secrets it knows today (an e-mail address) and an author's pattern are removed from the cases, their
 // snapshots and pending snapshots in place, each checked against the reference; a redaction that would change
-// what a call does is refused, and then nothing at all is written.
+// what a call does is refused, and then nothing at all is written. Agent-loop cases alike: their model turns, tool
+// inputs and outputs, and their recorded streams.
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { formatSnapshot } from '../../src/course/snapshot-file.ts';
+import { runLoopCase } from '../../program.ts';
 import { makeCourse, REPO, useScratch } from '../grade/course-fixture.ts';
 
 const scratch = useScratch();
@@ -127,5 +129,59 @@ describe('theinference redact', () => {
   ])('refuses %j with exit 2', async (args, message) => {
     const { exitCode, stderr } = await redact(...args);
     expect([exitCode, stderr]).toEqual([2, expect.stringMatching(message)]);
+  });
+});
+
+describe('theinference redact on agent-loop cases', () => {
+  const LOOP = 'agent-loop';
+  const loopFile = (dir: string, name: string) => join(course, dir, LOOP, `${name}.json`);
+  const redactLoop = () =>
+    execa('node', [BIN, 'redact', '--stage', LOOP], {
+      cwd: course,
+      env: { NO_COLOR: '1', TMPDIR: scratch.tmp, TSX_DISABLE_CACHE: '1' },
+      reject: false,
+    });
+
+  // A recorded loop whose model turns, tool input and tool output name alice@acme.io: turn 1's recorded stream sends
+  // it in two text deltas ("alice@", "acme.io"), turn 2's in one.
+  beforeEach(async () => {
+    await mkdir(join(course, 'cases', LOOP), { recursive: true });
+    await mkdir(join(course, 'snapshots', LOOP), { recursive: true });
+    await cp(join(REPO, 'cases', 'agent-loop.schema.json'), join(course, 'cases', 'agent-loop.schema.json'));
+    const data = JSON.parse(await readFile(join(REPO, 'cases', LOOP, 'stream-recorded-events.json'), 'utf8'));
+    const [first, second] = data.turns;
+    first.stream = first.stream
+      .replace('"text":"Let me meas"', '"text":"Let me mail alice@"')
+      .replace('"text":"ure both an"', '"text":"acme.io and measure both an"');
+    const text = first.message.content.find((b: { type: string }) => b.type === 'text');
+    text.text = text.text.replace('Let me measure', 'Let me mail alice@acme.io and measure');
+    const named = (s: string) => s.replace('`node_modules` takes', '`node_modules` of alice@acme.io takes');
+    second.stream = named(second.stream);
+    second.message.content[0].text = named(second.message.content[0].text);
+    const id = Object.keys(data.outputs)[0] as string;
+    data.outputs[id].content = `${data.outputs[id].content}\nowner: alice@acme.io`;
+    data.source = { capture: 'live.jsonl' };
+    await writeFile(loopFile('cases', 'recorded-mail-loop'), `${JSON.stringify(data, null, 2)}\n`);
+    await writeFile(loopFile('snapshots', 'recorded-mail-loop'), formatSnapshot({ results: await runLoopCase(data) }));
+  });
+
+  it('removes it from the turns, the outputs and the snapshot, and drops the stream that held it in pieces', async () => {
+    const { exitCode, stdout } = await redactLoop();
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain(
+      '  streams   turn 1: its recorded stream held what was redacted in pieces over its events, so it was dropped',
+    );
+    expect(stdout).toContain('replaced      cases/agent-loop/recorded-mail-loop.json');
+    const caseText = await readFile(loopFile('cases', 'recorded-mail-loop'), 'utf8');
+    const snapshot = await readFile(loopFile('snapshots', 'recorded-mail-loop'), 'utf8');
+    for (const text of [caseText, snapshot]) {
+      expect(text).not.toMatch(/alice@|acme\.io/);
+      expect(text).toContain('user@example.com');
+    }
+    const data = JSON.parse(caseText);
+    expect(data.turns.map((t: { stream?: string }) => t.stream !== undefined)).toEqual([false, true]);
+    expect(data.turns[1].stream).toContain('`node_modules` of user@example.com takes');
+    // The snapshot is what the reference loop gives from the redacted case.
+    expect(snapshot).toBe(formatSnapshot({ results: await runLoopCase(data) }));
   });
 });

@@ -1,12 +1,15 @@
 // Variants end to end: the real binary in CI mode (CI=true, the sandbox required) on the whole stage. The reference
 // passes every variant, a lookup table of the stored results passes every case as written and fails under
-// variants, and a report's seed repeats its variants.
+// variants, and a report's seed repeats its variants. On agent-loop alike: the reference loop passes every variant,
+// a table of the stored conversations fails them.
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { makeCourse, REPO } from '../grade/course-fixture.ts';
 import { useBinary } from '../support/binary.ts';
 import { writeAnswers } from '../support/lookup-table.ts';
+import { writeConversations } from '../support/loop-lookup.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
 const { scratch, env } = useBinary();
@@ -54,4 +57,47 @@ describe('--variants, in CI', () => {
     const other = await grade(dir, ['--seed', '6', '--reporter', 'json']);
     expect(JSON.parse(other.stdout).tests).not.toEqual(JSON.parse(a.stdout).tests);
   });
+});
+
+describe('--variants on agent-loop, in CI', () => {
+  // Every loop case twice and the reference once more, in the sandbox: minutes on a busy 2-core machine.
+  const E2E_MS = 300_000;
+  const gradeLoop = (dir: string, args: string[] = []) =>
+    execa('node', [BIN, 'test', '--stage', 'agent-loop', '--dir', dir, ...args], {
+      env: { ...env(), CI: 'true', THEINFERENCE_VARIANTS: undefined, THEINFERENCE_ISOLATION: undefined },
+      reject: false,
+    });
+
+  it(
+    'passes the reference loop on every case and every variant, saying what they rename',
+    async () => {
+      const dir = await makeCourse(scratch);
+      await copyFile(join(REPO, 'src', 'agent-loop.ts'), join(dir, 'src', 'agent-loop.ts'));
+      const { exitCode, stdout } = await gradeLoop(dir, ['--seed', '41730']);
+      expect(variantsLine(stdout)).toMatch(
+        /^ Also {3}variants: seed 41730, \d{2,} cases also checked with the model's words, outputs and tool_use ids renamed \(--seed 41730 repeats them\)$/,
+      );
+      expect(stdout).toMatch(/^\d+ passed, 0 failed$/m);
+      expect(exitCode).toBe(0);
+    },
+    E2E_MS,
+  );
+
+  it(
+    'fails a table of the stored conversations under variants, and passes it without them',
+    async () => {
+      const dir = await makeCourse(scratch, 'loop-lookup');
+      await writeConversations(dir);
+      const without = await gradeLoop(dir, ['--no-variants']);
+      expect([without.exitCode, variantsLine(without.stdout)]).toEqual([0, undefined]);
+      const { exitCode, stdout } = await gradeLoop(dir, ['--seed', '41730']);
+      expect(exitCode).toBe(1);
+      expect(stdout).toMatch(/^ Cases {2}\d{2,} failed \| 0 passed/m);
+      expect(stdout).toContain('variant (seed 41730): ');
+      expect(stdout).toContain(
+        "hint: the case passes as written but not its variant: the same loop with the model's words",
+      );
+    },
+    E2E_MS,
+  );
 });

@@ -2,6 +2,7 @@
 // (for --live, before the agent starts, so a typo never costs a session), each error saying how to fix it.
 import { stat } from 'node:fs/promises';
 import { courseDirFor } from '../../course/find-course-dir.ts';
+import { STAGES, type Stage } from '../../course/stages.ts';
 import { HarnessError } from '../../errors.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
@@ -31,6 +32,24 @@ export type RecordFlags = {
   port?: string;
   keepTranscript?: string;
 };
+
+// Refuses the flags only a stage of tool cases reads (--bash, --files-from) for a loop stage, whose cases replay
+// the model's turns with the tool outputs as recorded: given there, they would be ignored.
+export function refuseToolCaseFlags(flags: RecordFlags, stage: Stage): void {
+  if (stage.mode !== 'loop') return;
+  const toolStages = STAGES.filter((s) => s.mode !== 'loop')
+    .map((s) => s.slug)
+    .join(', ');
+  const why = `--stage ${stage.slug} records loop cases, whose tool outputs are used as recorded`;
+  if (flags.bash !== undefined)
+    badFlag(
+      `--bash ${flags.bash}: ${why} (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (${toolStages}). Drop --bash.`,
+    );
+  if (flags.filesFrom !== undefined)
+    badFlag(
+      `--files-from ${flags.filesFrom}: ${why} (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (${toolStages}). Drop --files-from.`,
+    );
+}
 
 // The shared flags, checked: the course directory (--dir, else the one found from the working directory as
 // `theinference test` finds it), calls per case, the Bash mode, the --redact patterns, and whether the replays run

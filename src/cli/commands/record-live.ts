@@ -13,14 +13,15 @@ import { recordLiveSession, type LiveSession } from '../../record/live/record-li
 import { DEFAULT_UPSTREAM, parseUpstream } from '../../record/live/start-proxy.ts';
 import { recordCommand } from './record.ts';
 import { casesOfSet } from '../../record/write/case-set.ts';
-import { badFlag, checkSharedFlags, isDirectory, type RecordFlags } from './record-flags.ts';
+import { badFlag, checkSharedFlags, isDirectory, refuseToolCaseFlags, type RecordFlags } from './record-flags.ts';
 import { write, type CommandIo, type Outcome } from './io.ts';
 
 // Records a live session into the course directory; 'misuse' (exit 2) for bad flags, an agent that never started
 // or made no request, or a capture with nothing to record (the message says which).
 export async function recordLiveCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
-  const live = await checkLiveFlags(flags, io);
   const stage = await requireStage(io.root ?? packageRoot(), flags.stage);
+  refuseToolCaseFlags(flags, stage);
+  const live = await checkLiveFlags(flags, io);
   await requireReference(io.root ?? packageRoot(), 'record --live', stage.writes);
   const say = (line: string): Promise<void> => write(io.stderr, `[theinference] ${line}\n`);
   const session = await recordLiveSession({

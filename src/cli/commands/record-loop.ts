@@ -1,10 +1,11 @@
 // `theinference record <transcript>… --stage agent-loop`: each transcript read as loops (src/record/loop/), every
 // loop that ran to its end a case, snapshotted by the reference loop and written as `record` writes cases (never
-// over a different case without --force; --dry-run writes nothing). Claude Code sessions and live captures are read.
+// over a different case without --force; --dry-run writes nothing). Claude Code sessions, live captures and
+// Anthropic API logs are read.
 import { userInfo } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
-import { packageRoot } from '../../course/stages.ts';
+import { packageRoot, requireStage } from '../../course/stages.ts';
 import { LOOP_FORMATS, readLoops } from '../../record/loop/read-loops.ts';
 import { baseName, loopCases, type LoopCaseDraft } from '../../record/loop/loop-cases.ts';
 import { parallelTurns, toolUses, type LoopSession } from '../../record/loop/recorded-loop.ts';
@@ -13,13 +14,14 @@ import { identityIn, leaks } from '../../record/map/redact.ts';
 import { formatCase, writeCases } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { painter } from '../../grade/report/paint.ts';
-import { checkSharedFlags, type RecordFlags } from './record-flags.ts';
+import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from './record-flags.ts';
 
 // Turns a recorded loop may have at most, when --max-calls does not say: a long session's loop makes a big case.
 const DEFAULT_MAX_TURNS = 60;
 
 export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
+  refuseToolCaseFlags(flags, await requireStage(root, flags.stage));
   if (flags.operands.length === 0)
     throw new HarnessError(
       'BAD_FLAG',
@@ -28,7 +30,7 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
   if (flags.format !== undefined && !(LOOP_FORMATS as readonly string[]).includes(flags.format)) {
     throw new HarnessError(
       'BAD_FLAG',
-      `--stage ${flags.stage} reads Claude Code sessions and live captures (--format claude-code or live); got '${flags.format}'`,
+      `--stage ${flags.stage} reads Claude Code sessions, live captures and Anthropic API logs (--format claude-code, live or anthropic); got '${flags.format}'`,
     );
   }
   const shared = await checkSharedFlags(flags, io);

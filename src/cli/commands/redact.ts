@@ -8,7 +8,7 @@ import { courseDirFor } from '../../course/find-course-dir.ts';
 import { loadCases } from '../../course/load-cases.ts';
 import { recordingPath } from '../../course/recording-file.ts';
 import { pendingPath, readText, snapshotPath } from '../../course/snapshot-file.ts';
-import { packageRoot, requireStage } from '../../course/stages.ts';
+import { packageRoot, requireStage, stageOf } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
 import { HarnessError } from '../../errors.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
@@ -19,7 +19,10 @@ import { redactCase, type RedactedCase } from '../redact/redact-case.ts';
 import { renderRedactReport, type RedactOutcome } from '../redact/render-redact-report.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { badFlag, isDirectory, redactPattern } from './record-flags.ts';
-import type { CaseFile } from '../../course/types.ts';
+import type { LoopCaseFile } from '../../course/types.ts';
+import { makeRedactor, type RedactionSources } from '../../record/map/redact.ts';
+import { formatCase } from '../../record/write/write-cases.ts';
+import { keepFaithfulStreams } from '../redact/redact-streams.ts';
 
 // The flags as commander hands them over.
 export type RedactFlags = {
@@ -38,6 +41,7 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
   const dir = courseDirFor(io.cwd, flags.dir);
   if (!(await isDirectory(dir))) badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory`);
   await requireStage(root, flags.stage);
+  const loop = stageOf(flags.stage)?.mode === 'loop';
   const recorded = (await loadCases(dir, flags.stage)).filter((c) => c.data.source !== undefined);
   const selected = selectRecorded(recorded, flags.case, flags.stage);
   // As `record` does: the machine running the command is redacted besides the patterns and the key shapes.
@@ -50,7 +54,8 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
       readText(pendingPath(dir, flags.stage, c.name)),
       readText(recordingPath(dir, flags.stage, c.name)),
     ]);
-    redacted.push(redactCase({ name: c.name, data: c.data as CaseFile, snapshot, pending, recording }, sources));
+    const r = redactCase({ name: c.name, data: c.data, snapshot, pending, recording }, sources);
+    redacted.push(loop && r.changed ? await faithfulStreams(c.data as LoopCaseFile, r, sources) : r);
   }
 
   const refused = new Map<string, string>();
@@ -124,4 +129,15 @@ function filesOf(outcomes: RedactOutcome[], stage: string): { path: string; text
       ...(o.pending === null ? [] : [{ path: join('snapshots', stage, `${o.name}.json.new`), text: o.pending }]),
       ...(o.recording === null ? [] : [{ path: join('recordings', stage, `${o.name}.json`), text: o.recording }]),
     ]);
+}
+
+// A redacted loop case whose recorded streams the redaction left unfaithful (redact-streams.ts) without them.
+async function faithfulStreams(
+  recorded: LoopCaseFile,
+  r: RedactedCase,
+  sources: RedactionSources,
+): Promise<RedactedCase> {
+  const redacted = JSON.parse(r.caseText) as LoopCaseFile;
+  const { data, dropped } = await keepFaithfulStreams(recorded, redacted, makeRedactor(sources).text);
+  return dropped.length === 0 ? r : { ...r, caseText: formatCase(data), streamsDropped: dropped };
 }

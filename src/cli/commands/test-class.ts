@@ -11,6 +11,7 @@ import { oneLine } from '../../grade/report/plain-text.ts';
 import { visibleText } from '../../grade/report/visible-text.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { runClass } from '../../grade/run-class.ts';
+import { stageReports } from '../../grade/run-course.ts';
 import type { SubmissionResult } from '../../grade/types.ts';
 import { parseShard, shardOf } from '../../grade/select-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
@@ -64,6 +65,7 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
     sandbox: isolation.sandbox,
     submissions,
     ...(flags.bail === true ? { bail: true } : {}),
+    ...(flags.previous === true ? { previous: true } : {}),
     ...(flags.timeout === undefined
       ? {}
       : { timeoutMs: positiveInteger('--timeout', flags.timeout, 'milliseconds per case, e.g. --timeout 20000') }),
@@ -78,7 +80,7 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
     for (const warning of s.report.warnings ?? []) await write(io.stderr, `warning: ${shown(s.name)}: ${warning}\n`);
     const file = files.get(s.name);
     if (file === undefined) continue;
-    const rerunCommand = s.report.failed > 0 ? rerunSubmission(flags, s) : undefined;
+    const rerunCommand = s.failed > 0 ? rerunSubmission(flags, s) : undefined;
     await writeAtomically(
       file,
       renderReport(flags.reporter, s.report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) }),
@@ -106,10 +108,13 @@ function progressLine(s: SubmissionResult, c: ReturnType<typeof painter>): strin
   return ` ${mark} ${shown(s.name)} ${c.dim(`— ${what}`)}`;
 }
 
-// The command that grades this submission again: its failures by name when there are few, else all of it.
+// The commands that grade this submission again, one per stage that failed: its failures by name when there are
+// few, else all of the stage.
 function rerunSubmission(flags: TestFlags, s: SubmissionResult): string {
-  const few = s.report.failed <= NAMED_RERUN;
-  return rerunFailures({ ...flags, dir: [s.dir] }, few ? s.report : { ...s.report, cases: [] }, false);
+  return stageReports(s.report)
+    .filter((r) => r.failed > 0)
+    .map((r) => rerunFailures({ ...flags, dir: [s.dir] }, r.failed <= NAMED_RERUN ? r : { ...r, cases: [] }, false))
+    .join('\n');
 }
 
 function shown(text: string): string {

@@ -6,7 +6,7 @@ import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts'
 import { DEFAULT_MEMORY_MIB, MEMORY_ENV, MIN_MEMORY_MIB } from '../../grade/run/isolation/program-limits.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
-import { allPassed, runCourse, stageReports } from '../../grade/run-course.ts';
+import { allPassed, runCourse, stageReports, stageTotals } from '../../grade/run-course.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
 import type { CaseResult, RunReport } from '../../grade/types.ts';
@@ -125,9 +125,10 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   } else {
     const text = renderReport(flags.reporter, report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) });
     await writeAtomically(output, text);
+    const { passed, failed } = stageTotals(report);
     await write(
       io.stdout,
-      `${report.passed} passed, ${report.failed} failed\nWrote the ${flags.reporter} report to ${flags.output!.split(NAME_TOKEN).join(name)}\n`,
+      `${passed} passed, ${failed} failed\nWrote the ${flags.reporter} report to ${flags.output!.split(NAME_TOKEN).join(name)}\n`,
     );
   }
   if (summary !== undefined) {

@@ -4,7 +4,7 @@
 // redactor (src/record/map/redact.ts: the key shapes, e-mail addresses, the machine's home and user name as the
 // recorder knows them today, and the author's --redact patterns), and the redactions are counted by kind. Pure.
 import { formatSnapshot, parseSnapshot } from '../../course/snapshot-file.ts';
-import type { CaseFile } from '../../course/types.ts';
+import type { CaseData } from '../../course/types.ts';
 import { mapStrings } from '../../record/map/prepare-steps.ts';
 import { leaks, makeRedactor, type RedactionSources } from '../../record/map/redact.ts';
 import { formatCase } from '../../record/write/write-cases.ts';
@@ -12,7 +12,7 @@ import { formatCase } from '../../record/write/write-cases.ts';
 // A recorded case's files as they are on disk (a snapshot or pending file that is not there is null).
 export type CaseFiles = {
   name: string;
-  data: CaseFile;
+  data: CaseData;
   snapshot: string | null;
   pending: string | null;
   recording: string | null;
@@ -32,12 +32,15 @@ export type RedactedCase = {
   // The results its redacted snapshot holds, for the reference to reproduce from the redacted case.
   results: unknown[] | undefined;
   leaks: string[];
+  // A loop case's turns (0-based) whose recorded stream was dropped: its redacted bytes no longer built the
+  // redacted turn (src/cli/redact/redact-streams.ts).
+  streamsDropped?: number[];
 };
 
 // Redacts one case and its snapshots.
 export function redactCase(files: CaseFiles, sources: RedactionSources): RedactedCase {
   const redactor = makeRedactor(sources);
-  const data = mapStrings(files.data, redactor.text) as CaseFile;
+  const data = mapStrings(files.data, redactor.text) as CaseData;
   const caseText = formatCase(data);
   const redactSnapshot = (text: string | null): { text: string | null; results?: unknown[] } => {
     if (text === null) return { text };

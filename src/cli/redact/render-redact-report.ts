@@ -24,6 +24,13 @@ export function renderRedactReport(outcomes: RedactOutcome[], o: { stage: string
       (x) => x !== false,
     );
     if (c.changed && also.length > 0) out.push(`  ${'also'.padEnd(10)}${also.join(' and ')}, redacted alike`);
+    if (c.streamsDropped !== undefined && c.streamsDropped.length > 0) {
+      const turns = c.streamsDropped.map((i) => i + 1).join(', ');
+      const one = c.streamsDropped.length === 1;
+      out.push(
+        `  ${'streams'.padEnd(10)}turn${one ? '' : 's'} ${turns}: ${one ? 'its' : 'their'} recorded stream held what was redacted in pieces over its events, so ${one ? 'it was' : 'they were'} dropped; a streaming loop gets events made from the redacted turn`,
+      );
+    }
     out.push('');
   }
   for (const c of outcomes) {

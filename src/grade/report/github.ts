@@ -84,7 +84,7 @@ function bounded(text: string, max: number): string {
 function summary(report: RunReport, failed: CaseResult[], rerunCommand: string | undefined): string {
   const time = `${(report.durationMs / 1000).toFixed(2)} s`;
   const total = report.cases.length;
-  const variants = report.variants === undefined ? [] : [variantsLine(report.variants)];
+  const variants = report.variants === undefined ? [] : [variantsLine(report.variants, report.stage)];
   if (failed.length === 0) return [`${report.stage}: all ${total} cases passed (${time})`, ...variants].join('\n');
   return [
     `${report.stage}: ${failed.length} of ${total} cases failed (${time})`,

@@ -2,8 +2,11 @@
 // score out of the points, and one test per case with its score, status, visibility and output. Every text is
 // declared plain (`output_format`, `test_output_format`, `test_name_format`: "text"), so nothing a student's
 // program prints is rendered as HTML or Markdown. A hidden case's output never shows its input or expected
-// result: only that it passed or which of its calls failed.
+// result: only that it passed or which of its calls failed. With earlier stages graded too (--previous), every
+// stage's cases are tests (named `<stage>: <case>`), the score and counts are over all of them, and the output
+// and `extra_data.stages` say how each stage did.
 import { weightOf } from '../../course/case-weight.ts';
+import { STAGES } from '../../course/stages.ts';
 import type { CaseResult, FailureKind, RunReport } from '../types.ts';
 import { plainText } from './plain-text.ts';
 import { variantsLine } from './variants-line.ts';
@@ -19,7 +22,14 @@ type GradescopeResults = {
   test_output_format: 'text';
   test_name_format: 'text';
   stdout_visibility: 'hidden';
-  extra_data: { stage: string; passed: number; failed: number; seed: number | null };
+  extra_data: {
+    stage: string;
+    passed: number;
+    failed: number;
+    seed: number | null;
+    // With --previous: each stage's own counts, the graded one first (as the json reporter's `stages`).
+    stages?: { stage: string; task_id: number; passed: number; failed: number }[];
+  };
   tests: GradescopeTest[];
 };
 
@@ -39,21 +49,28 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
 }
 
 function toGradescope(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): GradescopeResults {
-  const tests = report.cases.map((c) => test(c, ctx.diagnose));
-  const total = report.cases.length;
-  const notStarted = report.cases.length > 0 && report.cases.every((c) => c.failure?.beforeAnyCase === true);
-  const first = report.cases[0];
+  const stages = [report, ...(report.previous ?? [])];
+  const several = stages.length > 1;
+  const tests = stages.flatMap((r) =>
+    r.cases.map((c) => test(c, ctx.diagnose, several ? `${r.stage}: ${c.name}` : c.name)),
+  );
   const lines = [
-    `${report.stage}: ${report.passed} of ${total} case${total === 1 ? '' : 's'} passed`,
-    ...(report.variants === undefined ? [] : [variantsLine(report.variants)]),
-    ...(report.warnings ?? []).map((w) => `warning: ${w}`),
-    // Every case failed before running: what stopped the program is the one thing to read.
-    ...(notStarted && first !== undefined ? ['', ctx.diagnose(first)] : []),
+    ...stages.map(stageLine),
+    ...(report.variants === undefined ? [] : [variantsLine(report.variants, report.stage)]),
+    ...stages.flatMap((r) => r.warnings ?? []).map((w) => `warning: ${w}`),
+    // A stage whose program never started (every case failed before running): what stopped it is the one thing
+    // to read.
+    ...stages.flatMap((r) => {
+      const first = r.cases[0];
+      const notStarted = first !== undefined && r.cases.every((c) => c.failure?.beforeAnyCase === true);
+      return notStarted ? ['', ctx.diagnose(first)] : [];
+    }),
   ];
+  const count = (key: 'passed' | 'failed') => sum(stages.map((r) => r[key]));
   return {
     score: sum(tests.map((t) => t.score)),
     max_score: sum(tests.map((t) => t.max_score)),
-    execution_time: Math.round(report.durationMs) / 1000,
+    execution_time: Math.round(sum(stages.map((r) => r.durationMs))) / 1000,
     output: plainText(visibleText(lines.join('\n'))),
     output_format: 'text',
     test_output_format: 'text',
@@ -61,20 +78,36 @@ function toGradescope(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
     stdout_visibility: 'hidden',
     extra_data: {
       stage: report.stage,
-      passed: report.passed,
-      failed: report.failed,
+      passed: count('passed'),
+      failed: count('failed'),
       seed: report.variants?.seed ?? null,
+      ...(several
+        ? {
+            stages: stages.map((r) => ({
+              stage: r.stage,
+              task_id: STAGES.findIndex((s) => s.slug === r.stage) + 1,
+              passed: r.passed,
+              failed: r.failed,
+            })),
+          }
+        : {}),
     },
     tests,
   };
 }
 
-function test(c: CaseResult, diagnose: (c: CaseResult) => string): GradescopeTest {
+// `<stage>: N of M cases passed`.
+function stageLine(report: RunReport): string {
+  const total = report.cases.length;
+  return `${report.stage}: ${report.passed} of ${total} case${total === 1 ? '' : 's'} passed`;
+}
+
+function test(c: CaseResult, diagnose: (c: CaseResult) => string, name: string): GradescopeTest {
   const { points, visibility } = weightOf(c);
   const passed = c.status === 'pass';
   const output = passed ? c.description : visibility === 'hidden' ? hiddenFailure(c) : diagnose(c);
   return {
-    name: plainText(visibleText(c.name)),
+    name: plainText(visibleText(name)),
     score: passed ? points : 0,
     max_score: points,
     status: passed ? 'passed' : 'failed',

@@ -61,9 +61,11 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
 // case errored, e.g. a program that does not compile; its message is then the first case's diagnosis.
 function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): JsonReport {
   const first = report.cases[0];
+  const stages = [report, ...(report.previous ?? [])];
+  const several = stages.length > 1;
   // A program that did not start is one diagnosis, said once at the top (its stack trimmed as in the terminal);
-  // each case only points there.
-  if (first !== undefined && report.cases.every((c) => c.failure?.beforeAnyCase === true)) {
+  // each case only points there. With earlier stages graded too, each stage's tests say their own.
+  if (!several && first !== undefined && report.cases.every((c) => c.failure?.beforeAnyCase === true)) {
     const total = report.cases.length;
     return {
       version: 2,
@@ -84,8 +86,6 @@ function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
       })),
     };
   }
-  const stages = [report, ...(report.previous ?? [])];
-  const several = stages.length > 1;
   const taskId = (stage: string) => STAGES.findIndex((s) => s.slug === stage) + 1;
   const tests = stages.flatMap((r) =>
     r.cases.map((c): JsonTest => {

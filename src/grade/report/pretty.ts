@@ -55,7 +55,7 @@ export function renderPretty(
     ` ${c.dim('Stage')}  ${report.stage}`,
     ` ${c.dim('Cases')}  ${counts.join(c.dim(' | '))} ${c.dim(`(${total})`)}`,
     ...(score.weighted ? [` ${c.dim('Points')} ${score.score} of ${score.maxScore}`] : []),
-    ...(report.variants === undefined ? [] : [` ${c.dim('Also')}   ${variantsLine(report.variants)}`]),
+    ...(report.variants === undefined ? [] : [` ${c.dim('Also')}   ${variantsLine(report.variants, report.stage)}`]),
     ` ${c.dim('Time')}   ${(report.durationMs / 1000).toFixed(2)} s`,
   ];
   // The whole run's counts end it, once: a stage's part has none of its own.

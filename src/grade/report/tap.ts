@@ -18,7 +18,7 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
     lines.push(`${status === 'pass' ? 'ok' : 'not ok'} ${i + 1} - ${tapDescription(c.name)}`);
     if (status !== 'pass') lines.push('  ---', ...diagnostic(c, status, ctx.diagnose(c)), '  ...');
   });
-  if (report.variants !== undefined) lines.push(`# ${variantsLine(report.variants)}`);
+  if (report.variants !== undefined) lines.push(`# ${variantsLine(report.variants, report.stage)}`);
   lines.push(`# ${report.passed} passed, ${report.failed} failed`, '');
   return lines.join('\n');
 }

@@ -4,11 +4,13 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Case, CaseFile } from '../../course/types.ts';
+import { stageOf } from '../../course/stages.ts';
+import type { Case, CaseFile, LoopCaseFile } from '../../course/types.ts';
 import type { PlannedCase } from '../case-plan.ts';
 import { removeTree } from '../run/remove-tree.ts';
 import { runReference, type ReferenceResult } from '../run-reference.ts';
 import type { BatchCase } from '../run/run-batches.ts';
+import { makeLoopVariant, type LoopVariant } from './make-loop-variant.ts';
 import { makeVariant, type Variant } from './make-variant.ts';
 
 // The suffix that tells a variant's run from its case's in the pool: no case name holds a `/` (it is a file name).
@@ -43,9 +45,10 @@ export async function planVariants(request: VariantRequest): Promise<VariantPlan
   const dir = await mkdtemp(join(tmpdir(), 'theinference-variants-'));
   const cases = new Map<string, Case>();
   const none: { name: string; why: string }[] = [];
+  const loop = stageOf(request.stage)?.mode === 'loop';
   try {
     for (const c of request.cases) {
-      const made = variantFromText(c, await readFile(c.file, 'utf8').catch(() => ''), request.seed);
+      const made = variantFromText(c, await readFile(c.file, 'utf8').catch(() => ''), request.seed, loop);
       if (!made.ok) {
         none.push({ name: c.name, why: made.why });
         continue;
@@ -91,13 +94,17 @@ export function caseOfRun(name: string): string | undefined {
   return name.endsWith(RUN_SUFFIX) ? name.slice(0, -RUN_SUFFIX.length) : undefined;
 }
 
-// The variant of a case file's text: only a stage whose cases are calls has variants.
-function variantFromText(c: PlannedCase, text: string, seed: number): Variant {
+// The variant of a case file's text: a loop stage's cases rename their conversation, others their calls.
+function variantFromText(c: PlannedCase, text: string, seed: number, loop: boolean): Variant | LoopVariant {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     return { ok: false, why: 'its file is not JSON' };
+  }
+  if (loop) {
+    if (!Array.isArray((data as { turns?: unknown } | null)?.turns)) return { ok: false, why: 'it has no turns' };
+    return makeLoopVariant({ name: c.name, data: data as LoopCaseFile }, seed);
   }
   if (!Array.isArray((data as { calls?: unknown } | null)?.calls)) {
     return { ok: false, why: "its stage's cases have no calls to rename" };

@@ -18,9 +18,13 @@ const REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'] as c
 // A loop as read so far: its request, its turns, the outputs, and the messages its last request sent.
 type Open = RecordedLoop & { sent: ApiObject[]; differs: number[] };
 
+// One Messages API exchange as a loop reads it: the request body, the turn it was answered with, and when it
+// started (when the recording says).
+export type LoopExchange = { body: ApiObject; turn: LoopTurn; startedAt?: string };
+
 export async function readLiveLoops(file: string): Promise<LoopSession> {
   const session: LoopSession = { format: 'live', loops: [], skipped: [] };
-  const open: Open[] = [];
+  const exchanges: LoopExchange[] = [];
   let first = true;
   for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
     if (text.trim() === '') continue;
@@ -31,7 +35,16 @@ export async function readLiveLoops(file: string): Promise<LoopSession> {
     if (entry?.type !== 'exchange') continue;
     const exchange = await messagesExchange(entry);
     if (exchange === undefined) continue;
-    const { body, turn } = exchange;
+    exchanges.push(typeof entry.startedAt === 'string' ? { ...exchange, startedAt: entry.startedAt } : exchange);
+  }
+  return addLoops(session, exchanges);
+}
+
+// The loops of a recording's exchanges, in order, added to `session`: every recording that holds whole requests
+// and responses (a live capture, an API log) is read so.
+export function addLoops(session: LoopSession, exchanges: LoopExchange[]): LoopSession {
+  const open: Open[] = [];
+  for (const { body, turn, startedAt } of exchanges) {
     const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
     const loop = open.find((l) => continues(l, messages));
     if (loop === undefined) {
@@ -41,7 +54,7 @@ export async function readLiveLoops(file: string): Promise<LoopSession> {
         session.skipped.push({ prompt, why: 'its request has no model, max_tokens, tools or messages to replay' });
         continue;
       }
-      const recorded = typeof entry.startedAt === 'string' ? { recorded: entry.startedAt } : {};
+      const recorded = startedAt === undefined ? {} : { recorded: startedAt };
       open.push({
         request,
         turns: [turn],
@@ -91,14 +104,14 @@ async function messagesExchange(entry: ApiObject): Promise<{ body: ApiObject; tu
 }
 
 // The message the real SDK builds from a recorded stream: what a student's streaming loop receives from those bytes.
-async function streamedMessage(text: string): Promise<ApiObject> {
+export async function streamedMessage(text: string): Promise<ApiObject> {
   const served = async () => new Response(text, { headers: { 'content-type': 'text/event-stream' } });
   const client = new Anthropic({ apiKey: 'theinference-recorder', fetch: served, maxRetries: 0 });
   const stream = client.messages.stream({ model: 'recorded', max_tokens: 1, messages: [] });
   return JSON.parse(JSON.stringify(await stream.finalMessage())) as ApiObject;
 }
 
-function asTurn(message: ApiObject): LoopTurn['message'] {
+export function asTurn(message: ApiObject): LoopTurn['message'] {
   const content = Array.isArray(message.content) ? message.content.filter(isObject) : [];
   const stop = typeof message.stop_reason === 'string' ? message.stop_reason : null;
   return { ...message, content, stop_reason: stop };

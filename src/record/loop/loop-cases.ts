@@ -8,6 +8,7 @@ import { parallelTurns, toolUses, type LoopSession, type RecordedLoop } from './
 const FORMAT_NAMES: Record<LoopSession['format'], string> = {
   'claude-code': 'Claude Code session',
   live: 'live recording',
+  anthropic: 'Messages API log',
 };
 
 // A loop ready to be written: its name, its case, what the redactor removed from it.

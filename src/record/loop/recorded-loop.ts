@@ -24,7 +24,7 @@ export type SkippedLoop = { prompt: string; why: string };
 
 // A session's loops.
 export type LoopSession = {
-  format: 'claude-code' | 'live';
+  format: 'claude-code' | 'live' | 'anthropic';
   session?: string;
   cwd?: string;
   loops: RecordedLoop[];

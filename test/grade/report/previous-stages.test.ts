@@ -99,8 +99,72 @@ describe('a run of two stages', () => {
   });
 });
 
+describe('a run of two stages, the totals', () => {
+  it('gradescope: a test per case of every stage named for its stage, the score and counts over both', () => {
+    const results = JSON.parse(render('gradescope', both));
+    expect(results.tests.map((t: { name: string; status: string }) => [t.name, t.status])).toEqual([
+      ['register-tools: echo-returns-text', 'passed'],
+      ['register-tools: read-routes-to-view', 'passed'],
+      ['agent-loop: tools-single-call', 'passed'],
+      ['agent-loop: stop-refusal', 'failed'],
+    ]);
+    expect([results.score, results.max_score, results.execution_time]).toEqual([3, 4, 2.1]);
+    expect(results.extra_data).toEqual({
+      stage: 'register-tools',
+      passed: 3,
+      failed: 1,
+      seed: null,
+      stages: [
+        { stage: 'register-tools', task_id: 2, passed: 2, failed: 0 },
+        { stage: 'agent-loop', task_id: 1, passed: 1, failed: 1 },
+      ],
+    });
+    expect(results.output).toBe('register-tools: 2 of 2 cases passed\nagent-loop: 1 of 2 cases passed');
+  });
+
+  it("json: a stage whose program did not start still counts the other stage's cases", () => {
+    const broken = { kind: 'crash' as const, message: 'src/execute.ts does not compile', beforeAnyCase: true };
+    const notStarted: RunReport = {
+      ...tools,
+      cases: tools.cases.map((c) => ({ ...c, status: 'fail' as const, failure: broken })),
+      passed: 0,
+      failed: 2,
+    };
+    const report = JSON.parse(render('json', { ...notStarted, previous: [loop] }));
+    expect(report).toMatchObject({ version: 3, status: 'fail', passed: 1, failed: 3 });
+    expect(report.tests).toHaveLength(4);
+  });
+
+  it.each(['json', 'junit', 'tap', 'github', 'gradescope'] as const)('%s agrees with the others', (name) => {
+    const text = render(name, both);
+    const counts: Record<typeof name, () => [number, number]> = {
+      json: () => {
+        const r = JSON.parse(text);
+        return [r.passed, r.failed];
+      },
+      junit: () => {
+        const x = new XMLParser({ ignoreAttributes: false }).parse(text).testsuites;
+        return [Number(x['@_tests']) - Number(x['@_failures']) - Number(x['@_errors'] ?? 0), Number(x['@_failures'])];
+      },
+      tap: () => {
+        const [, p, f] = /# (\d+) passed, (\d+) failed\n$/.exec(text)!;
+        return [Number(p), Number(f)];
+      },
+      github: () => {
+        const [, p, f] = /\n(\d+) passed, (\d+) failed\n$/.exec(text)!;
+        return [Number(p), Number(f)];
+      },
+      gradescope: () => {
+        const r = JSON.parse(text).extra_data;
+        return [r.passed, r.failed];
+      },
+    };
+    expect(counts[name]()).toEqual([3, 1]);
+  });
+});
+
 describe('a run of one stage', () => {
-  it.each(['pretty', 'json', 'junit', 'tap', 'github'] as const)(
+  it.each(['pretty', 'json', 'junit', 'tap', 'github', 'gradescope'] as const)(
     '%s: the same with no earlier stage as without',
     (name) => {
       expect(render(name, { ...tools, previous: [] })).toBe(render(name, tools));

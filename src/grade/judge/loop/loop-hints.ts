@@ -22,7 +22,7 @@ type Json = Record<string, unknown>;
 type Recogniser = (ctx: LoopHintContext) => Hint | undefined;
 
 // The contract, where a student's course directory has it.
-export const LOOP_DOC = 'node_modules/theinference/docs/stages/agent-loop.md';
+const LOOP_DOC = 'node_modules/theinference/docs/stages/agent-loop.md';
 
 // What the stub `theinference init --stage agent-loop` writes throws (course-template/src/agent-loop.ts).
 const STUB = /runLoop is not written yet/;
