@@ -177,6 +177,73 @@ describe('theinference record <live capture> --stage agent-loop', () => {
     E2E_MS,
   );
 
+  it(
+    'drops a recorded stream that holds a redacted string in pieces, which the redactor sees only as text',
+    async () => {
+      const scratch = await makeScratch();
+      try {
+        const base = { model: 'claude-sonnet-4-6', max_tokens: 1024, tools: [{ name: 'Read', input_schema: {} }] };
+        const ask = { role: 'user', content: 'Who wrote a.txt?' };
+        const use = { type: 'tool_use', id: 'toolu_01Xy', name: 'Read', input: { path: 'a.txt' } };
+        const message = (content: object[], stop: string | null) => ({
+          id: 'msg_01',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-6',
+          content,
+          stop_reason: stop,
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        });
+        const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+        const stream = [
+          event('message_start', { message: message([], null) }),
+          event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+          // The address in two deltas: no one of them holds it whole.
+          event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Mail alice@' } }),
+          event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'acme.io about it.' } }),
+          event('content_block_stop', { index: 0 }),
+          event('message_delta', {
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: 2 },
+          }),
+          event('message_stop', {}),
+        ].join('');
+        const result = { type: 'tool_result', tool_use_id: 'toolu_01Xy', content: 'by alice@acme.io' };
+        const lines = [
+          { request: { ...base, messages: [ask] }, response: message([use], 'tool_use') },
+          {
+            request: {
+              ...base,
+              messages: [ask, { role: 'assistant', content: [use] }, { role: 'user', content: [result] }],
+            },
+            response: stream,
+          },
+        ];
+        const log = join(scratch.root, 'mail-log.jsonl');
+        await writeFile(log, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+        const { exitCode, stdout } = await theinference([
+          'record',
+          log,
+          '--stage',
+          'agent-loop',
+          '--dir',
+          scratch.root,
+        ]);
+        expect(exitCode).toBe(0);
+        expect(stdout).toContain(
+          '  note      recorded-mail-log: the recorded stream of turn 2 held what was redacted in pieces over its events, so it was dropped',
+        );
+        const text = await readFile(join(scratch.root, 'cases', 'agent-loop', 'recorded-mail-log.json'), 'utf8');
+        expect(text).not.toMatch(/alice@|acme\.io/);
+        expect(JSON.parse(text).turns.map((t: { stream?: string }) => t.stream)).toEqual([undefined, undefined]);
+      } finally {
+        await scratch.remove();
+      }
+    },
+    E2E_MS,
+  );
+
   it.each([
     [
       ['--live', '--bash', 'keep'],

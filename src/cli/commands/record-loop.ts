@@ -10,7 +10,8 @@ import { LOOP_FORMATS, readLoops } from '../../record/loop/read-loops.ts';
 import { baseName, loopCases, type LoopCaseDraft } from '../../record/loop/loop-cases.ts';
 import { parallelTurns, toolUses, type LoopSession } from '../../record/loop/recorded-loop.ts';
 import { snapshotLoopCases } from '../../record/loop/snapshot-loop-cases.ts';
-import { identityIn, leaks } from '../../record/map/redact.ts';
+import { identityIn, leaks, makeRedactor } from '../../record/map/redact.ts';
+import { keepFaithfulStreams } from '../redact/redact-streams.ts';
 import { formatCase, writeCases } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { painter } from '../../grade/report/paint.ts';
@@ -56,6 +57,12 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
     };
     const base = flags.name ?? baseName(given);
     const drafts = loopCases(session, { base, transcript: basename(file), sources });
+    // A stream holding a redacted string in pieces would still serve it: such a stream is dropped.
+    for (const [i, d] of drafts.entries()) {
+      const turns = session.loops[i]?.turns ?? [];
+      const { data, dropped } = await keepFaithfulStreams({ ...d.data, turns }, d.data, makeRedactor(sources).text);
+      if (dropped.length > 0) Object.assign(d, { data, streamsDropped: dropped });
+    }
     for (const d of drafts) {
       const found = leaks(formatCase(d.data), sources);
       if (found.length > 0)
@@ -102,6 +109,11 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       const why = failed.get(d.name);
       lines.push(
         `  case      ${d.name}: ${turns.length} turns, ${calls} tool calls, ${parallel} in parallel${why === undefined ? '' : ` (refused: ${why})`}`,
+        ...(d.streamsDropped === undefined
+          ? []
+          : [
+              `  note      ${d.name}: the recorded stream of turn ${d.streamsDropped.map((t) => t + 1).join(', ')} held what was redacted in pieces over its events, so it was dropped (a streaming loop gets events made from the redacted turn)`,
+            ]),
         ...(d.differs.length === 0
           ? []
           : [

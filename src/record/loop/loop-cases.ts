@@ -12,7 +12,14 @@ const FORMAT_NAMES: Record<LoopSession['format'], string> = {
 };
 
 // A loop ready to be written: its name, its case, what the redactor removed from it.
-export type LoopCaseDraft = { name: string; data: LoopCaseFile; redacted: Record<string, number>; differs: number[] };
+export type LoopCaseDraft = {
+  name: string;
+  data: LoopCaseFile;
+  redacted: Record<string, number>;
+  differs: number[];
+  // The turns (0-based) whose recorded stream was dropped: it held a redacted string in pieces.
+  streamsDropped?: number[];
+};
 
 // The cases of a session's loops, named from `base`.
 export function loopCases(
