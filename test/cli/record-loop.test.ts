@@ -10,6 +10,7 @@ import { startFakeUpstream } from '../record/live/fake-upstream.ts';
 import { agentCommand, makeSdkRig } from '../record/live/sdk-session.ts';
 import { captureSdkSession } from '../record/loop/sdk-capture.ts';
 import { shared } from '../record/formats/transcript-files.ts';
+import { apiMessage, sseEvent } from '../support/api-message.ts';
 import { gradeRecorded } from '../support/grade-recorded.ts';
 import { useBinary } from '../support/binary.ts';
 
@@ -185,17 +186,8 @@ describe('theinference record <live capture> --stage agent-loop', () => {
         const base = { model: 'claude-sonnet-4-6', max_tokens: 1024, tools: [{ name: 'Read', input_schema: {} }] };
         const ask = { role: 'user', content: 'Who wrote a.txt?' };
         const use = { type: 'tool_use', id: 'toolu_01Xy', name: 'Read', input: { path: 'a.txt' } };
-        const message = (content: object[], stop: string | null) => ({
-          id: 'msg_01',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-6',
-          content,
-          stop_reason: stop,
-          stop_sequence: null,
-          usage: { input_tokens: 1, output_tokens: 1 },
-        });
-        const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+        const message = apiMessage;
+        const event = sseEvent;
         const stream = [
           event('message_start', { message: message([], null) }),
           event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),

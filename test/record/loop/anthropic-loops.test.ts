@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readAnthropicLoops } from '../../../src/record/loop/anthropic-loops.ts';
 import { readLoops } from '../../../src/record/loop/read-loops.ts';
 import { useScratch } from '../../grade/course-fixture.ts';
+import { apiMessage } from '../../support/api-message.ts';
 
 const scratch = useScratch();
 const base = {
@@ -16,16 +17,7 @@ const base = {
 };
 const ask = { role: 'user', content: 'What does a.txt say?' };
 const use = { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.txt' } };
-const message = (content: object[], stop: string) => ({
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-6',
-  content,
-  stop_reason: stop,
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-});
+const message = apiMessage;
 const first = { ...base, messages: [ask] };
 const second = {
   ...base,
