@@ -8,8 +8,8 @@ export type RunOptions = {
   stage: string;
   // The course directory whose program.ts is graded (absolute).
   dir: string;
-  // Case names or globs over names; all cases when absent or empty.
-  cases?: string[];
+  // Case names or globs over names; all cases when absent, undefined or empty.
+  cases?: string[] | undefined;
   bail?: boolean;
   // Per case, in milliseconds.
   timeoutMs?: number;

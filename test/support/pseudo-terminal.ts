@@ -1,6 +1,6 @@
 // A command run the way a person at a terminal runs it: under a pseudo-terminal of a given size, made by
 // util-linux's `script` (no native module to build), its keys typed one at a time and its screen read back.
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { shellQuote } from '../../src/shell-quote.ts';
 
 export type Terminal = {
@@ -21,7 +21,7 @@ export function underTerminal(
 ): Terminal {
   const shell = `stty cols ${o.columns} rows ${o.rows} && exec ${command.map(shellQuote).join(' ')}`;
   // -e: the command's own exit code; -E never: keys typed are not echoed by script itself; -q: no banner.
-  const child: ResultPromise = execa('script', ['-q', '-e', '-E', 'never', '-c', shell, '/dev/null'], {
+  const child = execa('script', ['-q', '-e', '-E', 'never', '-c', shell, '/dev/null'], {
     cwd: o.cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...o.env },
     extendEnv: false,

@@ -90,11 +90,11 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
   }
 
   const dryRun = flags.dryRun === true;
-  const outcomes: RedactOutcome[] = redacted.map((r) => ({
-    ...r,
-    status: refused.has(r.name) ? 'refused' : !r.changed ? 'unchanged' : dryRun ? 'would replace' : 'replaced',
-    ...(refused.has(r.name) ? { why: refused.get(r.name) } : {}),
-  }));
+  const outcomes: RedactOutcome[] = redacted.map((r) => {
+    const why = refused.get(r.name);
+    const status = why !== undefined ? 'refused' : !r.changed ? 'unchanged' : dryRun ? 'would replace' : 'replaced';
+    return { ...r, status, ...(why === undefined ? {} : { why }) };
+  });
   if (refused.size === 0 && !dryRun) await writeFiles(dir, filesOf(outcomes, flags.stage));
   await write(io.stdout, renderRedactReport(outcomes, { stage: flags.stage, color: useColor(io) }));
   if (refused.size > 0) {

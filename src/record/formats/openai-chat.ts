@@ -123,8 +123,10 @@ export function createOpenAiChatValues(file: string): ValueHandler {
         const entry = streamed.get(key) ?? { parts: [], line, ...(responseId !== '' ? { messageId: responseId } : {}) };
         streamed.set(key, entry);
         const fn = objectAt(call, 'function') ?? {};
-        entry.id ??= stringAt(call, 'id');
-        entry.name ??= stringAt(fn, 'name');
+        const id = stringAt(call, 'id');
+        const name = stringAt(fn, 'name');
+        if (id !== undefined) entry.id ??= id;
+        if (name !== undefined) entry.name ??= name;
         const args = stringAt(fn, 'arguments');
         if (args !== undefined) entry.parts.push(args);
       }

@@ -19,7 +19,10 @@ export type BodySpool = {
 const TEXT_TYPE = /^(text\/|application\/([\w.+-]*json|x-ndjson|javascript|xml|x-www-form-urlencoded))/i;
 
 // Starts spooling a body with these headers into `file`.
-export function spoolBody(file: string, headers: { contentType?: string; contentEncoding?: string }): BodySpool {
+export function spoolBody(
+  file: string,
+  headers: { contentType: string | undefined; contentEncoding: string | undefined },
+): BodySpool {
   const out = createWriteStream(file);
   let bytes = 0;
   const type = headers.contentType ?? '';

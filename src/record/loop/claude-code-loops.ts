@@ -125,7 +125,7 @@ function addBlocks(draft: Draft, line: Line, blocks: ApiObject[]): void {
     if (message.usage !== undefined) last.message.usage = message.usage;
     return;
   }
-  draft.recorded ??= typeof line.timestamp === 'string' ? line.timestamp : undefined;
+  if (typeof line.timestamp === 'string') draft.recorded ??= line.timestamp;
   draft.turns.push({
     message: {
       id: String(message.id),

@@ -166,7 +166,8 @@ export function identityIn(path: string | undefined): { user?: string; home?: st
   if (windows !== null) return { home: windows[1] as string, user: windows[2] as string };
   const match = /^(\/(?:home|Users)\/([^/]+)|\/root)(?=\/|$)/.exec(path);
   if (match === null) return {};
-  return match[2] === undefined ? { home: match[1] } : { home: match[1], user: match[2] };
+  const home = match[1] as string;
+  return match[2] === undefined ? { home } : { home, user: match[2] };
 }
 
 function escapeRegExp(text: string): string {

@@ -15,7 +15,16 @@ const CASES = 'course-*';
 // Several real grading runs each; generous for a loaded 2-core machine (waits below are bounded too).
 const E2E_TIMEOUT_MS = 150_000;
 let course: TestCourse | undefined;
-let watch: ResultPromise | undefined;
+// How watch mode is started (below): its child's type follows from these options.
+type WatchOptions = {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin: 'pipe';
+  detached: true;
+  reject: false;
+  buffer: false;
+};
+let watch: ResultPromise<WatchOptions> | undefined;
 
 afterEach(async () => {
   if (watch?.pid !== undefined && watch.exitCode === null) process.kill(-watch.pid, 'SIGKILL');
@@ -28,7 +37,7 @@ function startWatch(
   isolation = 'required',
   env: NodeJS.ProcessEnv = {},
 ): {
-  child: ResultPromise;
+  child: ResultPromise<WatchOptions>;
   output: () => string;
   waitFor: (pattern: RegExp, from: number, what: string) => Promise<RegExpExecArray & { end: number }>;
 } {
@@ -46,14 +55,15 @@ function startWatch(
     '--isolation',
     isolation,
   ];
-  const child = execa(process.execPath, [join(repo, 'bin', 'theinference.js'), ...args], {
+  const options: WatchOptions = {
     cwd: c.dir,
     env: { NO_COLOR: '1', TMPDIR: c.tmp, ...env },
     stdin: 'pipe',
     detached: true,
     reject: false,
     buffer: false,
-  });
+  };
+  const child = execa(process.execPath, [join(repo, 'bin', 'theinference.js'), ...args], options);
   let text = '';
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (chunk: string) => (text += chunk));

@@ -79,7 +79,7 @@ describe('gradescope reporter', () => {
   });
 
   it('reads points and visibility off the cases, and scores by points', () => {
-    const worth = (c: CaseResult, points: number, visibility: CaseResult['visibility']) => ({
+    const worth = (c: CaseResult, points: number, visibility: NonNullable<CaseResult['visibility']>) => ({
       ...c,
       points,
       visibility,

@@ -6,7 +6,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main.ts';
 import { isAlive } from '../../../src/record/live/stop-process-tree.ts';
@@ -138,7 +138,8 @@ describe('theinference record --live, interrupted', () => {
     const dir = await courseDir();
     const logDir = await mkdtemp(join(scratch.root, 'log-'));
     const workspace = await mkdtemp(join(scratch.root, 'ws-'));
-    let cli: ReturnType<typeof execa> | undefined;
+    type CliOptions = { cwd: string; env: NodeJS.ProcessEnv; reject: false; forceKillAfterDelay: false };
+    let cli: ResultPromise<CliOptions> | undefined;
     const upstream = await startFakeUpstream((req, res) => {
       const body = JSON.parse(req.body) as { messages: unknown[] };
       if (body.messages.length === 1) {
@@ -165,6 +166,12 @@ describe('theinference record --live, interrupted', () => {
       cli?.kill('SIGINT');
     });
     try {
+      const options: CliOptions = {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1', TMPDIR: scratch.tmp, AGENT_LOG_DIR: logDir },
+        reject: false,
+        forceKillAfterDelay: false,
+      };
       cli = execa(
         'node',
         [
@@ -186,12 +193,7 @@ describe('theinference record --live, interrupted', () => {
           FAULT_AGENT,
           'hang',
         ],
-        {
-          cwd: dir,
-          env: { ...process.env, NO_COLOR: '1', TMPDIR: scratch.tmp, AGENT_LOG_DIR: logDir },
-          reject: false,
-          forceKillAfterDelay: false,
-        },
+        options,
       );
       const result = await cli;
       expect(result.exitCode, String(result.stderr)).toBe(0);

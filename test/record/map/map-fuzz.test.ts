@@ -221,9 +221,13 @@ function damage(original: ImportedCall, next: () => number): ImportedCall {
     else if (roll < 0.4) delete input[pick(Object.keys(input).concat(KEYS))];
     else if (roll < 0.7) input[pick(KEYS)] = value();
     else if (roll < 0.8) c.result = { content: pick(CONTENTS), isError: next() < 0.3, line: 1, details: pick(DETAILS) };
-    else if (roll < 0.9) c.cwd = pick([CWD, `${CWD}/sub`, '/elsewhere', undefined]);
-    else if (roll < 0.95) delete c.input;
-    else c.notRun = next() < 0.5 ? undefined : 'rejected by the user';
+    else if (roll < 0.9) {
+      const cwd = pick([CWD, `${CWD}/sub`, '/elsewhere', undefined]);
+      if (cwd === undefined) delete c.cwd;
+      else c.cwd = cwd;
+    } else if (roll < 0.95) delete c.input;
+    else if (next() < 0.5) delete c.notRun;
+    else c.notRun = 'rejected by the user';
   }
   return c;
 }
