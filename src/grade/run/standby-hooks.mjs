@@ -1,10 +1,11 @@
 // Module hooks of a warm standby (standby.ts registers them; plain JavaScript, since they run in Node's hooks
 // thread, where tsx compiles nothing). While the standby warms, they resolve its warm specifiers as program.ts
-// would, and they record every file outside node_modules that a module is loaded from (with a digest of its text, read before it
-// is compiled) and which module imports which. When the work arrives, `refresh` reads those files again: each
-// one that changed, and every module that imports one of them however indirectly, is stale, and from then on
-// resolves to a fresh instance (`?reload=N`: a new URL is a new module) while every other module keeps the one
-// it has. A module that imports only unchanged modules is itself unchanged, so no fresh module ever sees a stale one.
+// would, and they record every file outside node_modules that a module is loaded from (with a digest of its text,
+// read before it is compiled) and which module imports which. When the work arrives, `refresh` reads those files
+// again: each one that changed, and every module that imports one of them however indirectly, is stale, and from
+// then on resolves to a fresh instance (`?reload=N`: a new URL is a new module) while every other module keeps the
+// one it has. A module that imports only unchanged modules is itself unchanged, so no fresh module ever sees a
+// stale one.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
