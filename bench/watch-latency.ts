@@ -104,7 +104,8 @@ export async function measureWatch(options: {
 // Switches program.ts's probe mode off: it never takes the request the grader's first line carries.
 async function withoutProbe(file: string): Promise<void> {
   const text = await readFile(file, 'utf8');
-  const off = text.replace('request ??= testCase.observe;', 'request ??= undefined;');
-  if (off === text) throw new Error('bench: program.ts has no `request ??= testCase.observe;` to switch its probe off');
+  const line = 'request ??= (testCase as { observe?: unknown }).observe;';
+  const off = text.replace(line, 'request ??= undefined;');
+  if (off === text) throw new Error(`bench: program.ts has no \`${line}\` to switch its probe off`);
   await writeFile(file, off);
 }
