@@ -1,7 +1,7 @@
 // Temp copies for the bench: a student's course directory made from this repository
 // (test/support/reference-course.ts), and the grader package with every case of its stages there `copies` times
 // (the 10x suite), each copy with its snapshot.
-import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeReferenceCourse } from '../test/support/reference-course.ts';
@@ -24,6 +24,9 @@ const PACKAGE_FILES = ['package.json', 'bin', 'dist', 'program.ts', 'tsconfig.js
 // stage written `copies` times (`<name>.json`, then `<name>-copy-<k>.json`), its snapshot beside each.
 export async function copyPackage(packageRoot: string, copies: number): Promise<CourseCopy> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-bench-package-'));
+  // The sandbox shows the grader's package.json and bootstrap at their paths: a grader run as root starts its
+  // sandboxes as nobody, who must be able to reach them.
+  await chmod(root, 0o755);
   const dir = join(root, 'theinference');
   for (const file of PACKAGE_FILES) await cp(join(packageRoot, file), join(dir, file), { recursive: true });
   await symlink(join(packageRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
