@@ -39,10 +39,18 @@ async function warmUp(specifiers: string[]): Promise<() => Promise<void>> {
   // the grader may be rewriting the sandbox's copy of the course while this reads it (a run's start): after a
   // failure the course is loaded afresh whole (packages aside), each file read again.
   let failed = false;
-  for (const specifier of specifiers) {
-    await import(specifier).catch(() => {
-      failed = true;
-    });
+  // What a module prints while it loads goes to stderr, as program.ts sends it once it runs: stdout carries only
+  // result lines, and a debugging console.log at the top of a student's module is harmless.
+  const write = process.stdout.write;
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  try {
+    for (const specifier of specifiers) {
+      await import(specifier).catch(() => {
+        failed = true;
+      });
+    }
+  } finally {
+    process.stdout.write = write;
   }
   // So is a course with a file loaded through require(), which require's own cache keeps, unseen by the hooks.
   const cache = createRequire(import.meta.url).cache;

@@ -119,6 +119,11 @@ describe('a warm standby', () => {
     expect(await afterSave(COURSE, save)).toEqual({ evals, value });
   });
 
+  it('sends what a warm module prints while it loads to stderr, as program.ts does: stdout holds only results', async () => {
+    const course = { ...COURSE, 'src/b.ts': `console.log('b loaded');\n${COURSE['src/b.ts']}` };
+    expect(await afterSave(course, {})).toEqual({ evals: ['b', 'a'], value: 'a1+b1' });
+  });
+
   it('loads a course whose modules use require() afresh whole, since require keeps its own cache', async () => {
     const save = { 'src/d.cjs': "((globalThis).evals ??= []).push('d');\nmodule.exports = 'd2';\n" };
     expect(await afterSave(REQUIRING, save)).toEqual({ evals: ['b', 'd', 'a', 'b', 'd', 'a'], value: 'a1+b1+d2' });
