@@ -351,6 +351,28 @@ describe('dispatch: seeding never writes through a seeded symlink that leads out
     expect(await readdir(tmp)).toEqual([]);
   });
 
+  it('seeds nested files in any order, each directory made once, and checks every file after a link', async () => {
+    const files = {
+      'a/b/c.txt': 'c',
+      'top.txt': 't',
+      'a/d.txt': 'd',
+      'a/b/e/f.txt': 'f',
+      out: { symlink: outside },
+      'a/b/e/g.txt': 'g',
+      'out/late.txt': 'x',
+    };
+    const file = await writeCase('nested', { files, calls: [] });
+    const run = await runProgram(['dispatch', file]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('"files"["out/late.txt"] would be written outside the sandbox');
+    const seeded = { ...files, 'out/late.txt': undefined, out: undefined };
+    const ok = await writeCase('nested-ok', { files: seeded, calls: [{ tool: 'Glob', input: { pattern: '**/*' } }] });
+    const good = await runProgram(['dispatch', ok]);
+    expect([good.exitCode, good.stderr]).toEqual([0, '']);
+    expect(good.stdout).toBe('{"results":[{"content":"a/b/c.txt\\na/b/e/f.txt\\na/b/e/g.txt\\na/d.txt\\ntop.txt"}]}\n');
+    expect(await readdir(outside)).toEqual([]);
+  });
+
   it('writes through a seeded link that stays inside, and seeds a link pointing out', async () => {
     const files = { dir: { symlink: 'real' }, 'real/keep.txt': 'k', 'dir/through.txt': 't', host: { symlink: '/etc' } };
     const file = await writeCase('inside-links', { files, calls: [{ tool: 'Glob', input: { pattern: 'real/*' } }] });
