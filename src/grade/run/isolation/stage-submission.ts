@@ -9,7 +9,7 @@ import { realpath } from 'node:fs/promises';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { holdUntilExit, releaseAtExit } from '../live-groups.ts';
-import { readSubmission, type Submission } from './read-submission.ts';
+import { readSubmission, type Submission, type SubmissionFile } from './read-submission.ts';
 import { bindableTmpdir, SANDBOX_USER } from './sandbox-user.ts';
 
 // The directory in the staged copy where the grader's own runtime packages are mounted (sandbox-layout.ts).
@@ -21,8 +21,9 @@ type StageHold = { path: string; release: () => Promise<void> };
 type Stage = {
   made: Promise<string>;
   holders: number;
-  // The content it holds; undefined until first filled.
+  // The content it holds, and its files by path; undefined until first filled (and while a fill is under way).
   digest: string | undefined;
+  files: ReadonlyMap<string, SubmissionFile> | undefined;
   // The last fill, which every later one waits for.
   filling: Promise<void>;
 };
@@ -77,7 +78,7 @@ function stageOf(dir: string): Stage {
     if (SANDBOX_USER !== undefined) await chmod(path, 0o755);
     return path;
   });
-  stage = { made, holders: 0, digest: undefined, filling: made.then(() => undefined) };
+  stage = { made, holders: 0, digest: undefined, files: undefined, filling: made.then(() => undefined) };
   const created = stage;
   // If the grader dies before a release, its exit hook removes the copy.
   void made.then((path) => holdUntilExit(created, () => {}, path)).catch(() => {});
@@ -107,20 +108,37 @@ async function refill(stage: Stage, read: () => Promise<Submission>): Promise<vo
     await previous.catch(() => {});
     const submission = await read();
     if (stage.digest === submission.digest) return;
+    const held = stage.files;
     stage.digest = undefined;
-    await fill(await stage.made, submission);
+    stage.files = undefined;
+    await fill(await stage.made, submission, held);
     stage.digest = submission.digest;
+    stage.files = new Map(submission.files.map((file) => [file.path, file]));
   })();
   stage.filling = next;
   await next;
 }
 
-// Replaces everything in `path` but the modules' mount point with the submission's files.
-async function fill(path: string, submission: Submission): Promise<void> {
-  for (const entry of await readdir(path)) {
-    if (entry !== MODULES_MOUNT) await rm(join(path, entry), { recursive: true, force: true });
-  }
+// Makes `path` hold the submission's files and nothing else but the modules' mount point. `held`: what it holds
+// now, when known (the last fill's files): then only what changed is removed or written, so a save rewrites one
+// file, not the whole copy (a standby reading the copy meanwhile sees less change); else it is emptied first.
+async function fill(path: string, submission: Submission, held?: ReadonlyMap<string, SubmissionFile>): Promise<void> {
+  const wanted = new Set(submission.files.flatMap((file) => parents(file.path)));
   const made = new Set<string>([path]);
+  if (held === undefined) {
+    for (const entry of await readdir(path)) {
+      if (entry !== MODULES_MOUNT) await rm(join(path, entry), { recursive: true, force: true });
+    }
+  } else {
+    const paths = new Set(submission.files.map((file) => file.path));
+    for (const old of held.keys()) if (!paths.has(old)) await rm(join(path, old), { force: true });
+    // Deepest first, so that a directory no file needs any more goes whole.
+    const dirs = [...new Set([...held.keys()].flatMap(parents))].sort((a, b) => b.length - a.length);
+    for (const dir of dirs) {
+      if (wanted.has(dir)) made.add(join(path, dir));
+      else await rm(join(path, dir), { recursive: true, force: true });
+    }
+  }
   const makeDir = async (dir: string): Promise<void> => {
     if (made.has(dir)) return;
     await makeDir(dirname(dir));
@@ -129,12 +147,21 @@ async function fill(path: string, submission: Submission): Promise<void> {
     made.add(dir);
   };
   for (const file of submission.files) {
+    const before = held?.get(file.path);
+    if (before !== undefined && before.executable === file.executable && before.data.equals(file.data)) continue;
     const target = join(path, file.path);
     await makeDir(dirname(target));
     const mode = file.executable ? 0o755 : 0o644;
     await writeFile(target, file.data, { mode });
     await chmod(target, mode);
   }
+}
+
+// The directories a file's path lies in, '/'-separated, innermost first (none for a file at the top).
+function parents(path: string): string[] {
+  const dirs: string[] = [];
+  for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) dirs.push(path.slice(0, at));
+  return dirs;
 }
 
 // What a run is told about its submission's staged copy, and the hold to release when the run ends.

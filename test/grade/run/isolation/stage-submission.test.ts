@@ -1,7 +1,7 @@
 // The grader's staged copy of a submission: made on first hold, made to hold the submission as it is when a run
 // stages it (and only rewritten when it changed), kept while anything holds it, removed with the last hold.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -47,6 +47,56 @@ describe('the staged copy', () => {
     await standby.release();
     await standby.release();
     expect(existsSync(standby.path)).toBe(false);
+  });
+});
+
+// Every file under `root` (the modules' mount point aside) with its text and whether it is executable, and every
+// directory, by path.
+async function tree(root: string): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name).slice(root.length + 1);
+    if (path === MODULES_MOUNT || path === 'node_modules' || path.startsWith('node_modules/')) continue;
+    const full = join(root, path);
+    found[path] = entry.isDirectory()
+      ? 'dir'
+      : `${((await stat(full)).mode & 0o111) === 0 ? '-' : 'x'} ${await readFile(full, 'utf8')}`;
+  }
+  return found;
+}
+
+describe('the staged copy, refreshed', () => {
+  it('holds exactly the submission after each change, rewriting only the files that changed', async () => {
+    const dir = await realpath(await makeCourse(scratch));
+    await mkdir(join(dir, 'lib', 'deep'), { recursive: true });
+    await writeFile(join(dir, 'lib', 'deep', 'a.ts'), 'a');
+    await writeFile(join(dir, 'lib', 'b.ts'), 'b');
+    await writeFile(join(dir, 'c.ts'), 'c');
+    const first = await stageSubmission(dir);
+    const copy = first.hold.path;
+    try {
+      expect(await tree(copy)).toEqual(await tree(dir));
+      const untouched = (await stat(join(copy, 'program.ts'))).mtimeMs;
+      // A file changed, one removed with the directory it was the last of, a directory that became a file, a file
+      // that became a directory, and a file made executable.
+      await writeFile(join(dir, 'lib', 'b.ts'), 'b, saved');
+      await rm(join(dir, 'lib', 'deep'), { recursive: true });
+      await writeFile(join(dir, 'lib', 'deep'), 'now a file');
+      await rm(join(dir, 'c.ts'));
+      await mkdir(join(dir, 'c.ts'));
+      await writeFile(join(dir, 'c.ts', 'inner.ts'), 'inner');
+      await chmod(join(dir, 'src', 'execute.ts'), 0o755);
+      const second = await stageSubmission(dir);
+      await second.hold.release();
+      expect(await tree(copy)).toEqual(await tree(dir));
+      expect((await stat(join(copy, 'program.ts'))).mtimeMs).toBe(untouched);
+      await rm(join(dir, 'lib'), { recursive: true });
+      const third = await stageSubmission(dir);
+      await third.hold.release();
+      expect(await tree(copy)).toEqual(await tree(dir));
+    } finally {
+      await first.hold.release();
+    }
   });
 });
 
