@@ -29,8 +29,16 @@ export function initialize(data) {
   });
 }
 
+// A module the standby asks for with this query (only program.ts) is compiled by the loaders after these hooks
+// (tsx), which keep the result, and stands as an empty module: nothing of it runs, and no module is recorded.
+const COMPILE_ONLY = '?theinference-compile-only';
+
 export async function resolve(specifier, context, next) {
   const fromStandby = state.warming && context.parentURL === state.standby;
+  if (fromStandby && specifier.endsWith(COMPILE_ONLY)) {
+    const resolved = await next(specifier.slice(0, -COMPILE_ONLY.length), context);
+    return { ...resolved, url: `${plain(resolved.url)}${COMPILE_ONLY}`, shortCircuit: true };
+  }
   const resolved = await next(specifier, fromStandby ? { ...context, parentURL: state.anchor } : context);
   const url = plain(resolved.url);
   if (!isCourseFile(url)) return resolved;
@@ -49,6 +57,10 @@ export async function resolve(specifier, context, next) {
 }
 
 export async function load(url, context, next) {
+  if (url.endsWith(COMPILE_ONLY)) {
+    await next(url.slice(0, -COMPILE_ONLY.length), context);
+    return { format: 'module', source: '', shortCircuit: true };
+  }
   const file = plain(url);
   if (isCourseFile(file) && !digests.has(file)) digests.set(file, digestOf(file));
   return next(url, context);

@@ -10,6 +10,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 
+// The query that asks standby-hooks.mjs to compile a module and evaluate nothing of it (the same text there).
+const COMPILE_ONLY = '?theinference-compile-only';
+
 const [mode = 'dispatch', ...warm] = process.argv.slice(2);
 // As Node sets it for `node program.ts`: the absolute path, not resolved through links.
 const program = resolve('program.ts');
@@ -49,6 +52,9 @@ async function warmUp(specifiers: string[]): Promise<() => Promise<void>> {
         failed = true;
       });
     }
+    // program.ts compiled, not run (standby-hooks.mjs): tsx keeps a transform by the file's text, so the import
+    // when the work comes finds it made, unless the file changed since (then it is compiled afresh, as before).
+    await import(`${pathToFileURL(program).href}${COMPILE_ONLY}`).catch(() => {});
   } finally {
     process.stdout.write = write;
   }

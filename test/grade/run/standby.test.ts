@@ -4,7 +4,7 @@
 // hands it its work, and reads which modules were evaluated (in order) and the value the program saw.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +136,49 @@ describe('a warm standby', () => {
         "import { NAME } from '../program.ts';\n((globalThis as any).evals ??= []).push('b');\nexport const b = NAME;\n",
     };
     expect(await afterSave(course, {})).toEqual({ evals: ['b', 'a', 'b', 'a'], value: 'a1+program' });
+  });
+
+  it('compiles program.ts ahead without running any of it: its top level runs once, as the program', async () => {
+    const course = {
+      ...COURSE,
+      'program.ts': `((globalThis as any).evals ??= []).push('p');\n${COURSE['program.ts']}`,
+    };
+    expect(await afterSave(course, {})).toEqual({ evals: ['b', 'a', 'p'], value: 'a1+b1' });
+  });
+
+  it('runs program.ts as it is when the work comes, saved after it was compiled ahead', async () => {
+    const saved = COURSE['program.ts']!.replace('value })', 'value: `${value}+saved` })');
+    expect(await afterSave(COURSE, { 'program.ts': saved })).toEqual({ evals: ['b', 'a'], value: 'a1+b1+saved' });
+  });
+
+  it("leaves program.ts compiled in tsx's cache while it waits", async () => {
+    dir = await makeCourse(COURSE);
+    const tmp = join(dir, 'tmp');
+    await mkdir(tmp);
+    const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), STANDBY, 'dispatch', './src/a.ts'], {
+      cwd: dir,
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    const exited = new Promise((done) => child.once('exit', done));
+    try {
+      // Each entry names the file it was compiled from in its source map.
+      const compiled = async (): Promise<boolean> => {
+        const cache = (await readdir(tmp)).find((name) => name.startsWith('tsx-'));
+        if (cache === undefined) return false;
+        const entries = await readdir(join(tmp, cache));
+        const texts = await Promise.all(entries.map((e) => readFile(join(tmp, cache, e), 'utf8').catch(() => '')));
+        return texts.some((text) => text.includes(`${JSON.stringify(join(dir!, 'program.ts'))}]`));
+      };
+      for (let waited = 0; !(await compiled()); waited += 20) {
+        if (waited > 20_000) throw new Error('program.ts was never compiled ahead');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.stdin.end('');
+      await exited;
+    } finally {
+      child.kill();
+    }
   });
 
   it('loads a module afresh that failed while it warmed, once what it imports is there', async () => {
