@@ -36,12 +36,20 @@ export async function loadCases(root: string, stage: string): Promise<Case[]> {
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-// Compiled on every run, so compiled for speed: checking the schema itself against JSON Schema's meta-schema
-// would compile the meta-schema too (two thirds of the time), and that check belongs to the schema's own test
-// (test/course/load-cases.test.ts); ajv's code optimisation pass costs more than it saves on 112 small files.
+// Compiled once per schema text in a process (watch mode validates the cases on every save), and compiled for
+// speed: checking the schema itself against JSON Schema's meta-schema would compile the meta-schema too (two
+// thirds of the time), and that check belongs to the schema's own test (test/course/load-cases.test.ts); ajv's
+// code optimisation pass costs more than it saves on 112 small files.
 async function compileSchema(root: string, stage: string): Promise<Validate> {
-  return new Ajv(SCHEMA_OPTIONS).compile(await readCaseSchema(root, stage));
+  const text = await readFile(join(root, 'cases', schemaFile(stage)), 'utf8');
+  let validate = COMPILED.get(text);
+  if (validate === undefined) {
+    validate = new Ajv(SCHEMA_OPTIONS).compile(JSON.parse(text) as object);
+    COMPILED.set(text, validate);
+  }
+  return validate;
 }
+const COMPILED = new Map<string, Validate>();
 
 // How the case schema is compiled; `verbose` puts the failing schema in each error, which describeErrors reads.
 export const SCHEMA_OPTIONS = {

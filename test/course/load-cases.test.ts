@@ -1,5 +1,5 @@
 // Case loading: every file validated against cases/case.schema.json, a bad one reported by file and field.
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -119,6 +119,19 @@ describe('loadCases', () => {
       'cases/demo/x.json: /calls/0/input must be object',
       'cases/demo/y.json: not valid JSON (Unexpected end of JSON input)',
       'Fix the case file: its format is cases/case.schema.json.',
+    ]);
+  });
+
+  it('validates against the schema as it is at each load: a schema changed since the last load is compiled again', async () => {
+    await loadCases(root, 'demo');
+    const schemaFile = join(root, 'cases', 'case.schema.json');
+    const schema = JSON.parse(await readFile(schemaFile, 'utf8')) as { properties: Record<string, unknown> };
+    schema.properties.description = { type: 'string', maxLength: 0 };
+    await writeFile(schemaFile, JSON.stringify(schema));
+    const error = await loadCases(root, 'demo').catch((e: unknown) => e);
+    expect((error as HarnessError).message.split('\n').slice(0, 2)).toEqual([
+      'cases/demo/a.json: /description must NOT have more than 0 characters',
+      'cases/demo/b.json: /description must NOT have more than 0 characters',
     ]);
   });
 
