@@ -42,8 +42,10 @@ export type WatchIo = {
   warnings?: string[];
 };
 
-// Editors save in bursts of events a few milliseconds apart; 100 ms of quiet ends the burst.
-const DEBOUNCE = { waitMs: 100, maxWaitMs: 1000 };
+// Editors save in bursts of events a few milliseconds apart (a temp file written and renamed over the original,
+// a chmod); 50 ms of quiet ends the burst. Every millisecond of it is on the way to each verdict, and a burst
+// that outlasts it costs one cancelled run, never a wrong verdict: the next burst re-runs with every path.
+const DEBOUNCE = { waitMs: 50, maxWaitMs: 1000 };
 
 // Misuse that no save can fix: watch mode stops and the CLI reports it (exit 2), as without --watch.
 const FATAL: ReadonlySet<HarnessErrorCode> = new Set<HarnessErrorCode>(['UNKNOWN_STAGE', 'NO_COURSE_DIR', 'BAD_FLAG']);
