@@ -1,8 +1,8 @@
 // Hints for the loop mode: the mistake behind where a loop first went another way than the script, said in the
 // student's terms (test/fixtures/wrong-loop/ is the catalogue each must name). Pure.
 import type { LoopCaseFile } from '../../../course/types.ts';
-import type { Hint } from '../hints.ts';
 import { jsonEqual } from '../compare-results.ts';
+import type { Feature, LoopHint } from './loop-features.ts';
 import { isEntry, returnedOf, stopReason, threwOf } from './loop-results.ts';
 import { toolResultHint } from './tool-result-hints.ts';
 
@@ -19,7 +19,7 @@ export type LoopHintContext = {
 };
 
 type Json = Record<string, unknown>;
-type Recogniser = (ctx: LoopHintContext) => Hint | undefined;
+type Recogniser = (ctx: LoopHintContext) => LoopHint | undefined;
 
 // The contract, where a student's course directory has it.
 const LOOP_DOC = 'node_modules/theinference/docs/stages/agent-loop.md';
@@ -30,9 +30,14 @@ const STUB = /runLoop is not written yet/;
 const blocks = (message: unknown): Json[] =>
   isEntry(message) && Array.isArray(message.content) ? message.content.filter(isEntry) : [];
 const role = (message: unknown) => (isEntry(message) ? message.role : undefined);
-const hint = (text: string, cause: string): Hint => ({ text, cause });
+const hint = (text: string, cause: string, shows?: Feature, general?: string): LoopHint => ({
+  text,
+  cause,
+  ...(shows === undefined ? {} : { shows }),
+  ...(general === undefined ? {} : { general }),
+});
 
-function stillTheStub(ctx: LoopHintContext): Hint | undefined {
+function stillTheStub(ctx: LoopHintContext): LoopHint | undefined {
   if (!STUB.test(threwOf(ctx.end) ?? '')) return undefined;
   return hint(
     `src/agent-loop.ts is still the stub \`theinference init\` wrote: write runLoop (the course page "Run the loop"; ${LOOP_DOC})`,
@@ -41,16 +46,19 @@ function stillTheStub(ctx: LoopHintContext): Hint | undefined {
 }
 
 // A field runLoop's request has, missing from a later request: `tools` above all.
-function fieldDropped(ctx: LoopHintContext): Hint | undefined {
+function fieldDropped(ctx: LoopHintContext): LoopHint | undefined {
   if (ctx.at !== 'request' || !isEntry(ctx.expected) || !isEntry(ctx.received)) return undefined;
   const received = ctx.received;
   const missing = Object.keys(ctx.expected).filter((k) => k !== 'messages' && !Object.hasOwn(received, k));
   if (missing.length === 0) return undefined;
   const fields = missing.map((k) => `\`${k}\``).join(' and ');
   const when = ctx.index === 0 ? 'the first request' : `request ${ctx.index + 1}`;
+  const rule = `send every field of the request with every call, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
   return hint(
-    `${when} has no ${fields}: send every field of the request with every call, the conversation so far as its messages: client.messages.create({ ...request, messages })`,
+    `${when} has no ${fields}: ${rule}`,
     `${missing.join(', ')} not sent again`,
+    ctx.index === 0 ? 'first-request' : 'later-request',
+    ctx.index === 0 ? undefined : `the requests after the first have no ${fields}: ${rule}`,
   );
 }
 
@@ -77,7 +85,7 @@ function firstDifferingMessage(ctx: LoopHintContext) {
   return { e, r, i, turn: Math.floor((i - start) / 2) + 1 };
 }
 
-function resultsSplit(ctx: LoopHintContext): Hint | undefined {
+function resultsSplit(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
   const e = d?.e[d.i];
   const results = blocks(e).filter((b) => b.type === 'tool_result');
@@ -87,19 +95,23 @@ function resultsSplit(ctx: LoopHintContext): Hint | undefined {
   return hint(
     `the results of turn ${d.turn}'s ${results.length} tool calls went in ${results.length} user messages: answer a turn with ONE user message holding a tool_result for each of its tool_use blocks, in order`,
     'tool results in separate user messages',
+    'parallel-turn',
+    "the results of a turn's tool calls went in a user message each: answer a turn with ONE user message holding a tool_result for each of its tool_use blocks, in order",
   );
 }
 
-function assistantMissing(ctx: LoopHintContext): Hint | undefined {
+function assistantMissing(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
   if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(d.r[d.i]) === 'assistant') return undefined;
   return hint(
     `the model's turn ${d.turn} is not in the conversation: after each response, append { role: 'assistant', content: response.content }, before the tool results`,
     'assistant turn not appended',
+    'first-turn',
+    "the model's turns are not in the conversation: after each response, append { role: 'assistant', content: response.content }, before the tool results",
   );
 }
 
-function assistantTextOnly(ctx: LoopHintContext): Hint | undefined {
+function assistantTextOnly(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
   const e = d?.e[d.i];
   const r = d?.r[d.i];
@@ -109,10 +121,12 @@ function assistantTextOnly(ctx: LoopHintContext): Hint | undefined {
   return hint(
     `only the text of the model's turn ${d.turn} was appended: append its content as received, every block (tool_use, thinking) included: { role: 'assistant', content: response.content }`,
     'assistant turn appended as its text',
+    'first-turn',
+    "only the text of the model's turns was appended: append each turn's content as received, every block (tool_use, thinking) included: { role: 'assistant', content: response.content }",
   );
 }
 
-function thinkingChanged(ctx: LoopHintContext): Hint | undefined {
+function thinkingChanged(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
   const isThinking = (b: Json) => b.type === 'thinking' || b.type === 'redacted_thinking';
   const e = blocks(d?.e[d.i]).filter(isThinking);
@@ -122,26 +136,32 @@ function thinkingChanged(ctx: LoopHintContext): Hint | undefined {
     return hint(
       `the thinking block of the model's turn ${d.turn} was dropped: send back every block as it came, thinking blocks and their signatures included`,
       'thinking blocks dropped',
+      'thinking-turn',
+      "the model's thinking blocks were dropped: send back every block as it came, thinking blocks and their signatures included",
     );
   }
   return hint(
     `a thinking block of the model's turn ${d.turn} was changed: send it back exactly as it came (its thinking and its signature untouched), or the API refuses the request`,
     'thinking blocks edited',
+    'thinking-turn',
+    "the model's thinking blocks were changed: send each back exactly as it came (its thinking and its signature untouched), or the API refuses the request",
   );
 }
 
 // Ran the tools, then returned instead of calling the model again.
-function stoppedAfterTools(ctx: LoopHintContext): Hint | undefined {
+function stoppedAfterTools(ctx: LoopHintContext): LoopHint | undefined {
   const last = returnedOf(ctx.end)?.at(-1);
   if (ctx.at !== 'missing' || ctx.index === 0 || !blocks(last).some((b) => b.type === 'tool_result')) return undefined;
   return hint(
     `the loop ran the tools of turn ${ctx.index} and returned: send their results and call the model again, until a turn's stop_reason is not "tool_use"`,
     'stopped after the first tool call',
+    'tool-turn',
+    'the loop ran the tools of a turn and returned: send their results and call the model again, until a turn\'s stop_reason is not "tool_use"',
   );
 }
 
 // Returned on a turn that has text, though it asked for tools.
-function stoppedOnText(ctx: LoopHintContext): Hint | undefined {
+function stoppedOnText(ctx: LoopHintContext): LoopHint | undefined {
   const turn = ctx.data.turns[ctx.index - 1]?.message;
   const hasText = blocks(turn).some((b) => b.type === 'text');
   if (ctx.at !== 'missing' || turn?.stop_reason !== 'tool_use' || !hasText || threwOf(ctx.end) !== undefined) {
@@ -150,11 +170,13 @@ function stoppedOnText(ctx: LoopHintContext): Hint | undefined {
   return hint(
     `turn ${ctx.index} has text and stop_reason "tool_use", and the loop stopped there: decide by stop_reason, not by what the turn holds; only "tool_use" goes on`,
     'stopped on text',
+    'text-and-tool-turn',
+    'a turn with text and stop_reason "tool_use" ended the loop: decide by stop_reason, not by what the turn holds; only "tool_use" goes on',
   );
 }
 
 // Went on after a turn that ends the loop.
-function keptGoing(ctx: LoopHintContext): Hint | undefined {
+function keptGoing(ctx: LoopHintContext): LoopHint | undefined {
   if (ctx.at !== 'extra') return undefined;
   const turn = ctx.data.turns[ctx.index - 1]?.message;
   const reason = stopReason(ctx.data, ctx.index);
@@ -162,27 +184,32 @@ function keptGoing(ctx: LoopHintContext): Hint | undefined {
     return hint(
       `turn ${ctx.index} holds a tool_use block but ended with stop_reason ${reason}, and the loop went on: decide by stop_reason, not by the blocks; only "tool_use" goes on`,
       'went on by the blocks, not stop_reason',
+      'tool-block-ending-turn',
+      'a turn that holds a tool_use block but ended with another stop_reason than "tool_use" did not end the loop: decide by stop_reason, not by the blocks; only "tool_use" goes on',
     );
   }
   return hint(
     `turn ${ctx.index} ended with stop_reason ${reason}, and the loop called the model again: any stop_reason but "tool_use" ends the loop, which returns the conversation`,
     'went on after the last turn',
+    'end',
+    'the loop called the model again after a turn whose stop_reason ends it: any stop_reason but "tool_use" ends the loop, which returns the conversation',
   );
 }
 
 // An execute that threw, let out of the loop.
-function throwEscaped(ctx: LoopHintContext): Hint | undefined {
+function throwEscaped(ctx: LoopHintContext): LoopHint | undefined {
   const threw = threwOf(ctx.end);
   const thrown = Object.values(ctx.data.outputs ?? {}).flatMap((o) => ('throws' in o ? [o.throws] : []));
   if (threw === undefined || !thrown.some((m) => threw.includes(m))) return undefined;
   return hint(
     "execute threw, and the throw left runLoop: catch it and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop",
     'a throw from execute not caught',
+    'throwing-output',
   );
 }
 
 // Returned a conversation short of its first or last messages.
-function conversationCut(ctx: LoopHintContext): Hint | undefined {
+function conversationCut(ctx: LoopHintContext): LoopHint | undefined {
   const e = ctx.at === 'end' ? returnedOf(ctx.expected) : undefined;
   const r = ctx.at === 'end' ? returnedOf(ctx.received) : undefined;
   if (e === undefined || r === undefined || r.length >= e.length) return undefined;
@@ -190,19 +217,21 @@ function conversationCut(ctx: LoopHintContext): Hint | undefined {
     return hint(
       "the conversation runLoop returned lacks the model's last turn: append it, as every turn, before returning",
       'last turn not in the returned conversation',
+      'end',
     );
   }
   if (jsonEqual(r, e.slice(e.length - r.length))) {
     return hint(
       "the conversation runLoop returned does not start with the request's messages: return the whole conversation, request.messages first",
       "request's messages not in the returned conversation",
+      'end',
     );
   }
   return undefined;
 }
 
 // The tool results of the first differing message.
-function toolResults(ctx: LoopHintContext): Hint | undefined {
+function toolResults(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
   if (d === undefined || role(d.e[d.i]) !== 'user') return undefined;
   return toolResultHint(ctx.data, d.turn, d.e[d.i], d.r[d.i]);
@@ -225,7 +254,7 @@ const RECOGNISERS: Recogniser[] = [
 ];
 
 // Names the mistake behind the first difference, or undefined when none is recognised.
-export function loopHintFor(ctx: LoopHintContext): Hint | undefined {
+export function loopHintFor(ctx: LoopHintContext): LoopHint | undefined {
   for (const recognise of RECOGNISERS) {
     const found = recognise(ctx);
     if (found !== undefined) return found;
