@@ -429,6 +429,10 @@ export async function observeLoops(request: unknown, runLoop?: RunLoop): Promise
   }
   const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop()]);
   const unmute = mute();
+  // A loop that does not await execute leaves the promise of a script's throwing tool rejected with no one to hear
+  // it: the probe only watches, so that must not end the process before it has said what it saw.
+  const unheard = (): void => {};
+  process.on('unhandledRejection', unheard);
   const apis: FakeApi[] = [];
   try {
     const seen = parsed.map((): LoopObserved => ({ requests: [], end: { pending: true } }));
@@ -463,6 +467,7 @@ export async function observeLoops(request: unknown, runLoop?: RunLoop): Promise
   } finally {
     unmute();
     await Promise.all(apis.map((api) => api.close()));
+    process.off('unhandledRejection', unheard);
   }
 }
 

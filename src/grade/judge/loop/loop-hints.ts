@@ -1,41 +1,26 @@
 // Hints for the loop mode: the mistake behind where a loop first went another way than the script, said in the
 // student's terms (test/fixtures/wrong-loop/ is the catalogue each must name). Pure.
-import type { LoopCaseFile } from '../../../course/types.ts';
-import { jsonEqual } from '../compare-results.ts';
-import type { Feature, LoopHint } from './loop-features.ts';
+import { jsonEqual, short } from '../compare-results.ts';
+import type { LoopHint } from './loop-features.ts';
+import {
+  blocks,
+  firstDifferingMessage,
+  hint,
+  type LoopHintContext,
+  type Recogniser,
+  role,
+} from './loop-hint-context.ts';
 import { isEntry, returnedOf, stopReason, threwOf } from './loop-results.ts';
+import { MESSAGE_RECOGNISERS } from './message-hints.ts';
 import { toolResultHint } from './tool-result-hints.ts';
 
-// Where the loop first differs: request `index` (0-based) differs, is one the script does not have (`extra`) or was
-// never sent (`missing`); or the end (`end`). `expected`, `received`: what differs there (the requests' differing
-// fields, or the ends). `end`: how the loop ended.
-export type LoopHintContext = {
-  data: LoopCaseFile;
-  at: 'request' | 'extra' | 'missing' | 'end';
-  index: number;
-  expected: unknown;
-  received: unknown;
-  end: unknown;
-};
-
-type Json = Record<string, unknown>;
-type Recogniser = (ctx: LoopHintContext) => LoopHint | undefined;
+export type { LoopHintContext } from './loop-hint-context.ts';
 
 // The contract, where a student's course directory has it.
 const LOOP_DOC = 'node_modules/theinference/docs/stages/agent-loop.md';
 
 // What the stub `theinference init --stage agent-loop` writes throws (course-template/src/agent-loop.ts).
 const STUB = /runLoop is not written yet/;
-
-const blocks = (message: unknown): Json[] =>
-  isEntry(message) && Array.isArray(message.content) ? message.content.filter(isEntry) : [];
-const role = (message: unknown) => (isEntry(message) ? message.role : undefined);
-const hint = (text: string, cause: string, shows?: Feature, general?: string): LoopHint => ({
-  text,
-  cause,
-  ...(shows === undefined ? {} : { shows }),
-  ...(general === undefined ? {} : { general }),
-});
 
 function stillTheStub(ctx: LoopHintContext): LoopHint | undefined {
   if (!STUB.test(threwOf(ctx.end) ?? '')) return undefined;
@@ -62,89 +47,34 @@ function fieldDropped(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
-// The two conversations at the difference: a request's messages, or the returned ones.
-function conversations(ctx: LoopHintContext): [unknown[], unknown[]] | undefined {
-  if (ctx.at === 'request' && isEntry(ctx.expected) && isEntry(ctx.received)) {
-    const { messages: e } = ctx.expected;
-    const { messages: r } = ctx.received;
-    return Array.isArray(e) && Array.isArray(r) ? [e, r] : undefined;
-  }
-  const e = ctx.at === 'end' ? returnedOf(ctx.expected) : undefined;
-  const r = ctx.at === 'end' ? returnedOf(ctx.received) : undefined;
-  return e !== undefined && r !== undefined ? [e, r] : undefined;
-}
-
-// The first message that differs, its index, both sides, and the turn (from 1) an assistant message there is.
-function firstDifferingMessage(ctx: LoopHintContext) {
-  const both = conversations(ctx);
-  if (both === undefined) return undefined;
-  const [e, r] = both;
-  const i = e.findIndex((m, k) => !jsonEqual(m, r[k]));
-  if (i === -1) return { e, r, i: e.length, turn: 0 };
-  const start = ctx.data.request.messages.length;
-  return { e, r, i, turn: Math.floor((i - start) / 2) + 1 };
-}
-
-function resultsSplit(ctx: LoopHintContext): LoopHint | undefined {
-  const d = firstDifferingMessage(ctx);
-  const e = d?.e[d.i];
-  const results = blocks(e).filter((b) => b.type === 'tool_result');
-  if (d === undefined || role(e) !== 'user' || results.length < 2) return undefined;
-  const split = results.every((b, j) => role(d.r[d.i + j]) === 'user' && jsonEqual(blocks(d.r[d.i + j]), [b]));
-  if (!split) return undefined;
+// A field of runLoop's request sent with another value: a model or max_tokens of the loop's own.
+function fieldChanged(ctx: LoopHintContext): LoopHint | undefined {
+  if (ctx.at !== 'request' || !isEntry(ctx.expected) || !isEntry(ctx.received)) return undefined;
+  const { expected, received } = ctx;
+  const changed = Object.keys(expected).filter((k) => k !== 'messages' && Object.hasOwn(received, k));
+  if (changed.length === 0) return undefined;
+  const values = changed.map((k) => `\`${k}\` ${short(received[k])}, not ${short(expected[k])}`).join('; ');
+  const rule = `send the request's fields as runLoop was given them, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
+  const when = ctx.index === 0 ? 'the first request' : `request ${ctx.index + 1}`;
   return hint(
-    `the results of turn ${d.turn}'s ${results.length} tool calls went in ${results.length} user messages: answer a turn with ONE user message holding a tool_result for each of its tool_use blocks, in order`,
-    'tool results in separate user messages',
-    'parallel-turn',
-    "the results of a turn's tool calls went in a user message each: answer a turn with ONE user message holding a tool_result for each of its tool_use blocks, in order",
+    `${when} has ${values}: ${rule}`,
+    `${changed.join(', ')} changed`,
+    ctx.index === 0 ? 'first-request' : 'later-request',
+    `${ctx.index === 0 ? 'the first request' : 'the requests after the first'} change ${changed.map((k) => `\`${k}\``).join(' and ')}: ${rule}`,
   );
 }
 
-function assistantMissing(ctx: LoopHintContext): LoopHint | undefined {
-  const d = firstDifferingMessage(ctx);
-  if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(d.r[d.i]) === 'assistant') return undefined;
+// An end that is not the conversation: the last response, its content, or nothing.
+function returnedOther(ctx: LoopHintContext): LoopHint | undefined {
+  if (ctx.at !== 'end' || !isEntry(ctx.received) || !('returned' in ctx.received)) return undefined;
+  const returned = ctx.received.returned;
+  if (Array.isArray(returned) && returned.every((m) => role(m) === 'user' || role(m) === 'assistant')) return undefined;
+  const what = isEntry(returned) && returned.type === 'message' ? 'the last response' : short(returned);
   return hint(
-    `the model's turn ${d.turn} is not in the conversation: after each response, append { role: 'assistant', content: response.content }, before the tool results`,
-    'assistant turn not appended',
-    'first-turn',
-    "the model's turns are not in the conversation: after each response, append { role: 'assistant', content: response.content }, before the tool results",
-  );
-}
-
-function assistantTextOnly(ctx: LoopHintContext): LoopHint | undefined {
-  const d = firstDifferingMessage(ctx);
-  const e = d?.e[d.i];
-  const r = d?.r[d.i];
-  if (d === undefined || role(e) !== 'assistant' || role(r) !== 'assistant') return undefined;
-  const onlyText = !isEntry(r) || typeof r.content === 'string' || blocks(r).every((b) => b.type === 'text');
-  if (!onlyText || blocks(e).every((b) => b.type === 'text')) return undefined;
-  return hint(
-    `only the text of the model's turn ${d.turn} was appended: append its content as received, every block (tool_use, thinking) included: { role: 'assistant', content: response.content }`,
-    'assistant turn appended as its text',
-    'first-turn',
-    "only the text of the model's turns was appended: append each turn's content as received, every block (tool_use, thinking) included: { role: 'assistant', content: response.content }",
-  );
-}
-
-function thinkingChanged(ctx: LoopHintContext): LoopHint | undefined {
-  const d = firstDifferingMessage(ctx);
-  const isThinking = (b: Json) => b.type === 'thinking' || b.type === 'redacted_thinking';
-  const e = blocks(d?.e[d.i]).filter(isThinking);
-  const r = blocks(d?.r[d.i]).filter(isThinking);
-  if (d === undefined || role(d.e[d.i]) !== 'assistant' || e.length === 0 || jsonEqual(e, r)) return undefined;
-  if (r.length < e.length) {
-    return hint(
-      `the thinking block of the model's turn ${d.turn} was dropped: send back every block as it came, thinking blocks and their signatures included`,
-      'thinking blocks dropped',
-      'thinking-turn',
-      "the model's thinking blocks were dropped: send back every block as it came, thinking blocks and their signatures included",
-    );
-  }
-  return hint(
-    `a thinking block of the model's turn ${d.turn} was changed: send it back exactly as it came (its thinking and its signature untouched), or the API refuses the request`,
-    'thinking blocks edited',
-    'thinking-turn',
-    "the model's thinking blocks were changed: send each back exactly as it came (its thinking and its signature untouched), or the API refuses the request",
+    `runLoop returned ${what}, not the conversation: return the messages, request.messages first, then every turn and its results`,
+    'returned something other than the conversation',
+    'end',
+    'runLoop returned something other than the conversation: return the messages, request.messages first, then every turn and its results',
   );
 }
 
@@ -152,6 +82,13 @@ function thinkingChanged(ctx: LoopHintContext): LoopHint | undefined {
 function stoppedAfterTools(ctx: LoopHintContext): LoopHint | undefined {
   const last = returnedOf(ctx.end)?.at(-1);
   if (ctx.at !== 'missing' || ctx.index === 0 || !blocks(last).some((b) => b.type === 'tool_result')) return undefined;
+  // Gone on a while, then stopped though the model still asked for tools: a cap on the turns.
+  if (ctx.index > 1) {
+    return hint(
+      `the loop ran the tools of turn ${ctx.index} and returned, after ${ctx.index} requests of ${ctx.data.turns.length}: go on while stop_reason is "tool_use", however many turns that takes (a cap on turns cuts a long session short)`,
+      'stopped while the model asked for tools',
+    );
+  }
   return hint(
     `the loop ran the tools of turn ${ctx.index} and returned: send their results and call the model again, until a turn's stop_reason is not "tool_use"`,
     'stopped after the first tool call',
@@ -241,11 +178,10 @@ function toolResults(ctx: LoopHintContext): LoopHint | undefined {
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
   fieldDropped,
+  fieldChanged,
+  returnedOther,
   conversationCut,
-  resultsSplit,
-  assistantMissing,
-  assistantTextOnly,
-  thinkingChanged,
+  ...MESSAGE_RECOGNISERS,
   toolResults,
   stoppedAfterTools,
   stoppedOnText,

@@ -27,6 +27,8 @@ export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: 
   const want = results(e);
   const got = results(r);
   if (want.length === 0) return undefined;
+  const untyped = typeHint(turn, r);
+  if (untyped !== undefined) return untyped;
   if (got.length < want.length) {
     return hint(
       `turn ${turn} asked for ${want.length} tool call${want.length === 1 ? '' : 's'}, and its user message answers ${got.length}: send one tool_result for every tool_use block of the turn`,
@@ -64,7 +66,36 @@ function idHint(turn: number, want: Json[], got: Json[], j: number): LoopHint | 
   );
 }
 
+// A block that answers a tool_use (it has a tool_use_id) without `type: 'tool_result'`.
+function typeHint(turn: number, r: unknown): LoopHint | undefined {
+  const content = isEntry(r) && Array.isArray(r.content) ? r.content.filter(isEntry) : [];
+  const odd = content.find((b) => 'tool_use_id' in b && b.type !== 'tool_result');
+  if (odd === undefined) return undefined;
+  const has = odd.type === undefined ? 'no type' : `type ${JSON.stringify(odd.type)}`;
+  const shape = "{ type: 'tool_result', tool_use_id: block.id, content: output.content }";
+  return hint(
+    `a result of turn ${turn} has ${has}: each result is ${shape}`,
+    'tool_result without its type',
+    'tool-turn',
+    `a tool result has ${has}: each result is ${shape}`,
+  );
+}
+
 function contentHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined {
+  if (!('content' in g) && typeof w.content === 'string') {
+    return hint(
+      "a tool_result has no content: await execute's output before reading it, const output = await execute(block.name, block.input), then content: output.content",
+      'tool_result without content',
+      'tool-turn',
+    );
+  }
+  if (Array.isArray(g.content) && typeof w.content === 'string') {
+    return hint(
+      "a tool_result's content went in as an array of blocks: send the output's text as it is, content: output.content",
+      'content as blocks',
+      'tool-turn',
+    );
+  }
   if (isEntry(g.content) && 'content' in g.content) {
     return hint(
       "the whole ToolOutput went in as the tool_result's content: send its text, content: output.content (and is_error: true only when output.is_error is)",
