@@ -19,6 +19,7 @@ export function compareLoop(c: Case<LoopCaseFile>, expected: unknown[], received
   return {
     kind: 'mismatch',
     message,
+    steps: 'requests',
     ...(ctx.at === 'end' ? {} : { callIndex: ctx.index }),
     expected: ctx.expected,
     received: ctx.received,
