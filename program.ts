@@ -363,11 +363,16 @@ function encode(value: unknown, input: unknown, depth = 0): unknown {
 // Results: `{"request":{…}}` per request, then `{"returned":[…]}` (the conversation) or `{"threw":"…"}`. Reading
 // stdin, it prints `{"calling":{"call":k,"of":n,"tool":"request"}}` as the loop heads for request k (before runLoop
 // starts, then as each turn is served), so that the grader can say after which turn a loop hung.
+//
+// Probe mode (loop): as for dispatch, the first case read from stdin may carry `observe`, here
+// `{"scripts":[…]}`, each a case of its own (request, turns, outputs). Once every case has printed its results,
+// runLoop runs each script at once, against a fake API of its own, and one more line is printed:
+// `{"observed":[…]}`, for each script the requests it sent (whole) and how it ended.
 
 type Json = Record<string, unknown>;
 type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream?: string };
 type Scripted = { content: string; is_error?: boolean } | { throws: string };
-type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted> };
+type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
 type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
 type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
 
@@ -416,6 +421,69 @@ export async function runLoopCase(testCase: LoopCase, runLoop?: RunLoop, beforeT
     return [...compacted(api.requests), end];
   } finally {
     await api.close();
+  }
+}
+
+// What one script of the loop probe saw: every request whole (as the API received it), then `{"returned":…}`,
+// `{"threw":…}` or, not settled by LOOP_PROBE_WAIT_MS, `{"pending":true}`.
+type LoopObserved = { requests: unknown[]; end: unknown };
+
+// How long the loop probe waits for its scripts: a few requests to 127.0.0.1 each, all at once, so only a loop that
+// never returns takes longer.
+const LOOP_PROBE_WAIT_MS = 1000;
+
+// Runs each of the probe's scripts through runLoop (the student's own by default), all at once, while whatever
+// the code under test prints goes nowhere.
+export async function observeLoops(request: unknown, runLoop?: RunLoop): Promise<LoopObserved[] | { error: string }> {
+  const scripts = isObject(request) && Array.isArray(request.scripts) ? request.scripts : undefined;
+  if (scripts === undefined) return { error: 'the request is not { scripts }' };
+  let parsed: LoopCase[];
+  try {
+    parsed = scripts.map((script) => parseLoopCase(JSON.stringify(script)));
+  } catch (error) {
+    return { error: `a script is not a loop case: ${describeThrow(error)}` };
+  }
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop()]);
+  const unmute = mute();
+  // A loop that does not await execute leaves the promise of a script's throwing tool rejected with no one to hear
+  // it: the probe only watches, so that must not end the process before it has said what it saw.
+  const unheard = (): void => {};
+  process.on('unhandledRejection', unheard);
+  const apis: FakeApi[] = [];
+  try {
+    const seen = parsed.map((): LoopObserved => ({ requests: [], end: { pending: true } }));
+    const done = parsed.map(async (script, k) => {
+      const api = await startFakeApi(script);
+      apis.push(api);
+      const entry = seen[k]!;
+      entry.requests = api.requests;
+      const client = new Anthropic({
+        apiKey: 'theinference-fake-api-key',
+        baseURL: api.url,
+        maxRetries: 0,
+        timeout: 60_000,
+      });
+      try {
+        const returned = await loop(client, api.execute, structuredClone(script.request ?? {}));
+        entry.end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
+      } catch (error) {
+        entry.end = { threw: describeThrow(error) };
+      }
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise((ready) => (timer = setTimeout(ready, LOOP_PROBE_WAIT_MS)));
+    const all = Promise.all(done);
+    all.catch(() => {}); // a script that fails after the wait is over is no one's to hear
+    await Promise.race([all, waited]);
+    clearTimeout(timer);
+    return seen.map((e) => ({ requests: [...e.requests], end: e.end }));
+  } catch (error) {
+    // No fake API could listen: the probe sees nothing, and the grader's hints stand alone.
+    return { error: describeThrow(error) };
+  } finally {
+    unmute();
+    await Promise.all(apis.map((api) => api.close()));
+    process.off('unhandledRejection', unheard);
   }
 }
 
@@ -584,8 +652,9 @@ function parseLoopCase(text: string): LoopCase {
   if (!isObject(parsed)) throw new Error('a case must be a JSON object');
   const { request, turns, outputs = {} } = parsed;
   if (!Array.isArray(turns)) throw new Error('"turns" must be an array of { "message": {…} }');
+  const observe = parsed.observe === undefined ? {} : { observe: parsed.observe };
   // The grader's startup probe: it proves the program loads, and runs nothing.
-  if (turns.length === 0) return { turns: [], outputs: {} };
+  if (turns.length === 0) return { turns: [], outputs: {}, ...observe };
   const shape = isObject(request)
     ? [typeof request.model, typeof request.max_tokens, Array.isArray(request.tools), Array.isArray(request.messages)]
     : [];
@@ -614,7 +683,7 @@ function parseLoopCase(text: string): LoopCase {
         );
     }
   });
-  return { request, turns, outputs } as LoopCase;
+  return { request, turns, outputs, ...observe } as LoopCase;
 }
 
 // ─── main ─────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -644,7 +713,12 @@ const MODES: Record<string, () => Promise<Mode>> = {
   loop: async () => {
     await Promise.all([anthropicClient(), studentLoop()]);
     // runLoop's throws are its results, so what fails outside it is the fake API (no loopback to listen on).
-    return { parse: parseLoopCase, run: (c, before) => runLoopCase(c, undefined, before), cannot: 'cannot run case' };
+    return {
+      parse: parseLoopCase,
+      run: (c, before) => runLoopCase(c, undefined, before),
+      cannot: 'cannot run case',
+      probe: (request) => observeLoops(request),
+    };
   },
 };
 

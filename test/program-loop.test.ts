@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLoopCase } from '../program.ts';
+import { observeLoops, runLoopCase } from '../program.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { wholeRequests } from '../src/grade/judge/loop/loop-results.ts';
 import type { Execute, LoopRequest } from '../src/index.ts';
@@ -205,6 +205,47 @@ describe('runLoopCase: the scripted execute', () => {
   });
 });
 
+describe('observeLoops: the loop probe', () => {
+  it('runs each script and gives the requests it sent, whole, and the conversation it returned', async () => {
+    const seen = (await observeLoops({ scripts: [twoReads, twoReads] }, runLoop as never)) as Record<string, unknown>[];
+    const [results] = [await run(runLoop)];
+    const whole = wholeRequests(results.slice(0, -1));
+    expect(JSON.parse(JSON.stringify(seen))).toEqual([
+      { requests: whole, end: results.at(-1) },
+      { requests: whole, end: results.at(-1) },
+    ]);
+  });
+
+  it('says a script is still pending when its loop never returns, and answers anyway', async () => {
+    const never: Loop = async (client, _execute, req) => {
+      await client.messages.create({ ...req });
+      return new Promise(() => {});
+    };
+    const seen = (await observeLoops({ scripts: [twoReads] }, never as never)) as {
+      end: unknown;
+      requests: unknown[];
+    }[];
+    expect(seen.map((s) => [s.end, s.requests.length])).toEqual([[{ pending: true }, 1]]);
+  });
+
+  it('gives what the loop threw as its end', async () => {
+    const throws: Loop = async () => {
+      throw new TypeError('response.content is not iterable');
+    };
+    expect(await observeLoops({ scripts: [twoReads] }, throws as never)).toEqual([
+      { requests: [], end: { threw: 'TypeError: response.content is not iterable' } },
+    ]);
+  });
+
+  it('answers a request that is not { scripts }, or a script that is not a loop case, with an error', async () => {
+    expect(await observeLoops({ calls: [] }, runLoop as never)).toEqual({ error: 'the request is not { scripts }' });
+    const bad = await observeLoops({ scripts: [{ turns: 'none' }] }, runLoop as never);
+    expect(bad).toEqual({
+      error: 'a script is not a loop case: Error: "turns" must be an array of { "message": {…} }',
+    });
+  });
+});
+
 describe('program.ts loop, as the grader runs it', () => {
   let work = '';
   let caseFile = '';
@@ -252,6 +293,39 @@ describe('program.ts loop, as the grader runs it', () => {
     expect(stderr).toBe(
       `error: cannot read case ${bad}: Error: "outputs" has no { "content": … } or { "throws": … } for tool_use toolu_b of turn 1`,
     );
+  });
+
+  it('runs the probe asked for by the first line after the last case, silencing what the loop prints', async () => {
+    const course = join(work, 'probed');
+    await mkdir(join(course, 'src'), { recursive: true });
+    await writeFile(join(course, 'package.json'), '{ "type": "module" }\n');
+    await execa('cp', [join(REPO, 'program.ts'), course]);
+    const reference = JSON.stringify(join(REPO, 'src', 'agent-loop.ts'));
+    await writeFile(
+      join(course, 'src', 'agent-loop.ts'),
+      `import { runLoop as reference } from ${reference};\nexport const runLoop = (c: any, e: any, r: any) => (console.log('debug'), reference(c, e, r));\n`,
+    );
+    await symlink(join(REPO, 'node_modules'), join(course, 'node_modules'), 'dir');
+    const first = JSON.stringify({ turns: [], observe: { scripts: [twoReads] } });
+    const { exitCode, stdout, stderr } = await program(
+      ['loop', '-'],
+      course,
+      `${first}\n${JSON.stringify(twoReads)}\n`,
+    );
+    expect(exitCode).toBe(0);
+    // The case's print goes to stderr, as always; the probe's goes nowhere.
+    expect(stderr).toBe('debug');
+    const lines = stdout.split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => Object.keys(l)[0])).toEqual([
+      'results',
+      'calling',
+      'calling',
+      'calling',
+      'results',
+      'observed',
+    ]);
+    const results = lines[4]!.results as unknown[];
+    expect(lines[5]).toEqual({ observed: [{ requests: wholeRequests(results.slice(0, -1)), end: results.at(-1) }] });
   });
 
   it("runs in a course directory that has only the stage's files: no src/execute.ts, no src/tools/", async () => {

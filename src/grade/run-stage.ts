@@ -3,17 +3,14 @@
 // that failures are the program's own and not a neighbour's. With variants, each case also runs as its variant,
 // judged against the reference's results for it.
 import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
-import { callsOf } from '../course/types.ts';
 import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
-import { explainFailures } from './judge/explain-failures.ts';
-import { findMistakes } from './judge/find-mistakes.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
-import { probeRequest } from './judge/probe-calls.ts';
+import { judgeOf } from './judge/mode-judges.ts';
 import { programEdited } from './judge/program-edited.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
@@ -59,7 +56,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandbox: boolean }): Promise<RunReport> {
   const started = performance.now();
   const { selected, variants } = plan;
-  // How program.ts runs the stage's cases; only the dispatcher has a probe (program.ts's probe mode).
+  // How program.ts runs the stage's cases.
   const mode = stageOf(options.stage)?.mode ?? 'dispatch';
   const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
   // Each case with what it is expected to take: its last time, or the stage's typical one (a variant, its case's).
@@ -184,20 +181,18 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const early: CaseRun[] = [];
   // Variant runs that arrived before the reference's results.
   const waiting: CaseRun[] = [];
-  // Each process runs the probe after its cases (program.ts's probe mode); the first observation is kept.
+  // Each process runs the probe after its cases (program.ts's probe mode, the stage's mode's); the first
+  // observation is kept.
+  const probe = judgeOf({ stage: options.stage }).probe;
   let observed: unknown;
   const batches = runBatches({
     ...common,
     ...standbys,
     ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
-    ...(mode === 'dispatch'
-      ? {
-          observe: probeRequest(),
-          onObserved: (o: unknown) => {
-            observed ??= o;
-          },
-        }
-      : {}),
+    observe: probe.request(),
+    onObserved: (o: unknown) => {
+      observed ??= o;
+    },
     cases: toRun,
     signal: stop.signal,
     onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
@@ -221,12 +216,9 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     const checked = await recheck.finish();
     for (const result of checked.results) emit(result);
     pairs.flush();
-    const findings = observed === undefined ? [] : findMistakes(observed);
-    const cases = explainFailures(
-      selected.flatMap((c) => results.get(c.name) ?? []),
-      findings,
-      (name) => callsOf(judging?.cases.get(name)?.data),
-    );
+    const judged = selected.flatMap((c) => results.get(c.name) ?? []);
+    const cases =
+      observed === undefined ? judged : probe.explain(judged, observed, (name) => judging?.cases.get(name)?.data);
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const edited = failed > 0 ? await programEdited(options.dir, plan.root) : undefined;

@@ -18,6 +18,9 @@ export type Failure = {
   // For 'mismatch': the first call that differs (0-based), the call itself, and both results. For a timeout or a
   // crash: the call in flight, when the program's progress lines said which.
   callIndex?: number;
+  // What callIndex counts when it is not a call: a loop case's requests (for a difference at the conversation the
+  // loop returned, callIndex is absent).
+  steps?: 'requests';
   call?: Call;
   expected?: unknown;
   received?: unknown;

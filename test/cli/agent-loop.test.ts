@@ -50,6 +50,27 @@ describe('theinference test --stage agent-loop', () => {
   );
 
   it(
+    'says a mistake once, whichever cases show it: the loop probe puts every failure under its finding',
+    async () => {
+      const course = await makeLoopCourse(scratch);
+      await copyFile(
+        join(REPO, 'test', 'fixtures', 'wrong-loop', 'assistant-not-appended.ts'),
+        join(course, 'src', 'agent-loop.ts'),
+      );
+      const count = (await loadCases(REPO, 'agent-loop')).length;
+      const { exitCode, stdout } = await grade(course);
+      expect(exitCode).toBe(1);
+      expect(stdout).toContain(`0 passed, ${count} failed`);
+      // One message: the one-turn cases, whose own symptom is a returned conversation short of its last turn, are
+      // put under the same finding as the rest.
+      expect(stdout.match(/^ +hint: /gm)).toHaveLength(1);
+      expect(stdout).toContain("  hint: the model's turn 1 is not in the conversation");
+      expect(stdout).toContain(`  ${count - 1} more cases fail the same way:\n`);
+    },
+    E2E_MS,
+  );
+
+  it(
     'stops a loop that hangs at the case timeout and says after which turn it stood',
     async () => {
       const course = await makeLoopCourse(scratch, 'loop-hangs');

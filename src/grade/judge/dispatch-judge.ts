@@ -1,10 +1,13 @@
 // The dispatch mode's judge (stage "Register the toolset"): one result per call, compared call by call, the first
 // difference explained by the hints; a process that ended mid-case named by the call in flight.
-import type { Case, CaseFile } from '../../course/types.ts';
+import { type Case, type CaseFile, callsOf } from '../../course/types.ts';
 import { compareResults } from './compare-results.ts';
 import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
+import { explainFailures } from './explain-failures.ts';
+import { findMistakes } from './find-mistakes.ts';
 import { hintFor } from './hints.ts';
 import type { ModeJudge } from './mode-judges.ts';
+import { probeRequest } from './probe-calls.ts';
 
 // A dispatch stage's cases follow cases/case.schema.json (they were validated against it when loaded).
 const calls = (c: Case): CaseFile['calls'] => (c.data as CaseFile).calls;
@@ -20,4 +23,9 @@ export const dispatchJudge: ModeJudge = {
   exited: exitFailure,
   unsnapshottable: (c, results) =>
     results.length === calls(c).length ? undefined : `printed ${results.length} results for ${calls(c).length} calls`,
+  probe: {
+    request: probeRequest,
+    explain: (results, observed, caseOf) =>
+      explainFailures(results, findMistakes(observed), (name) => callsOf(caseOf(name))),
+  },
 };

@@ -7,7 +7,7 @@ import { breaksEarlier, explains, type Finding } from './finding.ts';
 import { STUB_CAUSE } from './hints.ts';
 
 // The hint cause of a case a finding explains.
-const FINDING_CAUSE = 'finding';
+export const FINDING_CAUSE = 'finding';
 
 // The results with every failure a finding explains hinted by it (the lowest rank when several do): one that breaks
 // the first differing call (or the call in flight), else one that broke an earlier call of the case, whose effect

@@ -2,9 +2,9 @@
 // and the reference's results checked fit to be a snapshot. A stage's cases are judged by its mode's judge, so a
 // stage that runs in an existing mode needs nothing here, and a new mode adds its judge to this table.
 import { stageOf, type DriverMode } from '../../course/stages.ts';
-import type { Case } from '../../course/types.ts';
+import type { Case, CaseData } from '../../course/types.ts';
 import type { CaseOutcome } from '../run/run-batches.ts';
-import type { Failure } from '../types.ts';
+import type { CaseResult, Failure } from '../types.ts';
 import { dispatchJudge } from './dispatch-judge.ts';
 import { loopJudge } from './loop/loop-judge.ts';
 
@@ -20,6 +20,12 @@ export type ModeJudge = {
   exited: (c: Case, o: Exited, early: boolean) => Failure;
   // Why the reference's results for a case cannot be its snapshot, or undefined when they can.
   unsnapshottable: (c: Case, results: unknown[]) => string | undefined;
+  // Diagnosis by observation: what program.ts's probe mode is asked to run (on the first line a process is given),
+  // and the failures put under the mistakes what it observed shows (`caseOf`: a case's file by its name).
+  probe: {
+    request: () => unknown;
+    explain: (results: CaseResult[], observed: unknown, caseOf: (name: string) => CaseData | undefined) => CaseResult[];
+  };
 };
 
 const JUDGES: Record<DriverMode, ModeJudge> = { dispatch: dispatchJudge, loop: loopJudge };

@@ -119,11 +119,15 @@ function test(c: CaseResult, diagnose: (c: CaseResult) => string, name: string):
 // What a failed hidden case says: its description and where it failed, never a call's input or a result.
 function hiddenFailure(c: CaseResult): string {
   const f = c.failure;
+  const variant = f?.variant === undefined ? '' : " in the case's variant";
   const where =
-    f?.callIndex !== undefined
-      ? `call ${f.callIndex + 1} returned a different result${f.variant === undefined ? '' : " in the case's variant"}`
-      : HIDDEN_WORDS[f?.kind ?? 'crash'];
-  return `${c.description}\nfailed: ${where} (a hidden case: its calls and expected results are not shown)`;
+    f?.steps === 'requests' && f.kind === 'mismatch'
+      ? `${f.callIndex === undefined ? 'the conversation runLoop returned' : `request ${f.callIndex + 1}`} differed${variant}`
+      : f?.callIndex !== undefined
+        ? `call ${f.callIndex + 1} returned a different result${variant}`
+        : HIDDEN_WORDS[f?.kind ?? 'crash'];
+  const steps = f?.steps === 'requests' ? 'turns' : 'calls';
+  return `${c.description}\nfailed: ${where} (a hidden case: its ${steps} and expected results are not shown)`;
 }
 
 // How a hidden case failed, in words that name no call.

@@ -79,6 +79,22 @@ describe('a hidden case', () => {
     expect(result.visibility).toBe('hidden');
   });
 
+  it("words a loop case's difference by its request, or the conversation it returned", () => {
+    const loop = {
+      kind: 'mismatch' as const,
+      message: 'm',
+      steps: 'requests' as const,
+      expected: SECRET,
+      received: 'r',
+    };
+    expect(withholdExpected({ ...loop, callIndex: 1 }, 3).message).toBe(
+      `request 2 of 3 differs: ${WITHHELD}; received "r"`,
+    );
+    expect(withholdExpected(loop, 3).message).toBe(
+      `the conversation runLoop returned differs: ${WITHHELD}; received "r"`,
+    );
+  });
+
   it('leaves a failure that holds no expected result as it is', () => {
     const crash = { kind: 'crash' as const, message: 'the program exited with code 1' };
     expect(withholdExpected(crash, 2)).toBe(crash);

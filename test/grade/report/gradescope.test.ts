@@ -111,6 +111,26 @@ describe('gradescope reporter', () => {
     }
   });
 
+  it("words a hidden loop case's failure by its requests or the returned conversation, never by a call", () => {
+    const loopFailure = (callIndex?: number): CaseResult => ({
+      ...mismatch,
+      visibility: 'hidden',
+      failure: {
+        kind: 'mismatch',
+        message: 'request 2 of 3 differs',
+        steps: 'requests',
+        ...(callIndex === undefined ? {} : { callIndex }),
+        received: { request: { secret: '1: Q' } },
+      },
+    });
+    const output = (c: CaseResult) => JSON.parse(render(report('agent-loop', [c]), ctx)).tests[0].output as string;
+    const note = '(a hidden case: its turns and expected results are not shown)';
+    expect(output(loopFailure(1))).toBe(`${mismatch.description}\nfailed: request 2 differed ${note}`);
+    expect(output(loopFailure())).toBe(
+      `${mismatch.description}\nfailed: the conversation runLoop returned differed ${note}`,
+    );
+  });
+
   it('says the counts, the seed and the warnings in the top-level output', () => {
     const run = { ...RUNS.variants!, warnings: ['your cases affect each other'] };
     expect(JSON.parse(render(run, ctx)).output).toBe(

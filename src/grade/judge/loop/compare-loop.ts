@@ -4,6 +4,7 @@
 import type { Case, LoopCaseFile } from '../../../course/types.ts';
 import type { Failure } from '../../types.ts';
 import { describeDifference, jsonEqual, short } from '../compare-results.ts';
+import type { LoopHint } from './loop-features.ts';
 import { loopHintFor, type LoopHintContext } from './loop-hints.ts';
 import { isEntry, type LoopRun, requestOf, returnedOf, splitLoopResults, stopReason, threwOf } from './loop-results.ts';
 
@@ -18,11 +19,23 @@ export function compareLoop(c: Case<LoopCaseFile>, expected: unknown[], received
   return {
     kind: 'mismatch',
     message,
+    steps: 'requests',
     ...(ctx.at === 'end' ? {} : { callIndex: ctx.index }),
     expected: ctx.expected,
     received: ctx.received,
     ...(hint === undefined ? {} : { hint: hint.text, hintCause: hint.cause }),
   };
+}
+
+// Whether a run of a script went another way than it should have, and the hint for where it first did (undefined
+// when no recogniser knows the mistake): the probe's reading of each of its scripts.
+export function differsBy(
+  data: LoopCaseFile,
+  expected: unknown[],
+  received: unknown[],
+): { hint: LoopHint | undefined } | undefined {
+  const difference = firstDifference(data, splitLoopResults(expected), splitLoopResults(received));
+  return difference === undefined ? undefined : { hint: loopHintFor(difference.ctx) };
 }
 
 type Difference = { ctx: LoopHintContext; message: string };

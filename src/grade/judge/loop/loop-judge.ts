@@ -1,10 +1,13 @@
 // The loop mode's judge (stage "Run the loop"): requests then the conversation, compared with the snapshot; a loop
 // that hung or ended named by the turn it stood after.
-import type { Case, LoopCaseFile } from '../../../course/types.ts';
+import type { Case, CaseData, LoopCaseFile } from '../../../course/types.ts';
 import type { ModeJudge } from '../mode-judges.ts';
 import { compareLoop } from './compare-loop.ts';
+import { explainLoopFailures } from './explain-loop-failures.ts';
+import { findLoopMistakes } from './find-loop-mistakes.ts';
 import { loopExited, loopTimeout } from './loop-ended.ts';
 import { returnedOf, splitLoopResults } from './loop-results.ts';
+import { loopProbeRequest } from './probe-scripts.ts';
 
 // A loop stage's cases follow cases/agent-loop.schema.json (they were validated against it when loaded).
 const loopCase = (c: Case): Case<LoopCaseFile> => c as Case<LoopCaseFile>;
@@ -23,4 +26,12 @@ export const loopJudge: ModeJudge = {
       return `the reference loop sent ${run.requests.length} requests for ${turns} turns`;
     return undefined;
   },
+  probe: {
+    request: loopProbeRequest,
+    explain: (results, observed, caseOf) =>
+      explainLoopFailures(results, findLoopMistakes(observed), (name) => asLoopCase(caseOf(name))),
+  },
 };
+
+const asLoopCase = (data: CaseData | undefined): LoopCaseFile | undefined =>
+  data !== undefined && 'turns' in data ? data : undefined;

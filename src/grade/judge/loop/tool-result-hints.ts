@@ -1,7 +1,7 @@
 // Hints for a user message of tool results that differs from the script's: a result missing, paired with the
 // wrong id, out of order, carrying the wrong content, or is_error wrong. Pure.
 import type { LoopCaseFile } from '../../../course/types.ts';
-import type { Hint } from '../hints.ts';
+import type { Feature, LoopHint } from './loop-features.ts';
 import { isEntry } from './loop-results.ts';
 
 type Json = Record<string, unknown>;
@@ -15,17 +15,26 @@ const results = (message: unknown): Json[] =>
   isEntry(message) && Array.isArray(message.content)
     ? message.content.filter(isEntry).filter((b) => b.type === 'tool_result')
     : [];
-const hint = (text: string, cause: string): Hint => ({ text, cause });
+const hint = (text: string, cause: string, shows: Feature, general?: string): LoopHint => ({
+  text,
+  cause,
+  shows,
+  ...(general === undefined ? {} : { general }),
+});
 
 // The hint for the tool results of turn `turn`: the script's message `e` against the loop's `r`.
-export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: unknown): Hint | undefined {
+export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: unknown): LoopHint | undefined {
   const want = results(e);
   const got = results(r);
   if (want.length === 0) return undefined;
+  const untyped = typeHint(turn, r);
+  if (untyped !== undefined) return untyped;
   if (got.length < want.length) {
     return hint(
       `turn ${turn} asked for ${want.length} tool call${want.length === 1 ? '' : 's'}, and its user message answers ${got.length}: send one tool_result for every tool_use block of the turn`,
       'a tool_result missing',
+      'tool-turn',
+      "a turn's user message answers fewer tool calls than the turn asked for: send one tool_result for every tool_use block of the turn",
     );
   }
   for (const [j, w] of want.entries()) {
@@ -36,7 +45,7 @@ export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: 
   return undefined;
 }
 
-function idHint(turn: number, want: Json[], got: Json[], j: number): Hint | undefined {
+function idHint(turn: number, want: Json[], got: Json[], j: number): LoopHint | undefined {
   const w = want[j]!;
   const g = got[j]!;
   if (g.tool_use_id === w.tool_use_id) return undefined;
@@ -45,19 +54,53 @@ function idHint(turn: number, want: Json[], got: Json[], j: number): Hint | unde
     return hint(
       `the tool results of turn ${turn} are out of order: answer its tool_use blocks in the order they came`,
       'tool results out of order',
+      'parallel-turn',
+      "a turn's tool results are out of order: answer its tool_use blocks in the order they came",
     );
   }
   return hint(
     `tool_result ${j + 1} of turn ${turn} has tool_use_id ${JSON.stringify(g.tool_use_id)}, but the tool_use it answers has id ${JSON.stringify(w.tool_use_id)}: set tool_use_id to the id of the block it answers (block.id)`,
     'tool_result paired with the wrong id',
+    'tool-turn',
+    "a tool_result's tool_use_id is not the id of the tool_use it answers: set tool_use_id to the id of the block it answers (block.id)",
   );
 }
 
-function contentHint(data: LoopCaseFile, w: Json, g: Json): Hint | undefined {
+// A block that answers a tool_use (it has a tool_use_id) without `type: 'tool_result'`.
+function typeHint(turn: number, r: unknown): LoopHint | undefined {
+  const content = isEntry(r) && Array.isArray(r.content) ? r.content.filter(isEntry) : [];
+  const odd = content.find((b) => 'tool_use_id' in b && b.type !== 'tool_result');
+  if (odd === undefined) return undefined;
+  const has = odd.type === undefined ? 'no type' : `type ${JSON.stringify(odd.type)}`;
+  const shape = "{ type: 'tool_result', tool_use_id: block.id, content: output.content }";
+  return hint(
+    `a result of turn ${turn} has ${has}: each result is ${shape}`,
+    'tool_result without its type',
+    'tool-turn',
+    `a tool result has ${has}: each result is ${shape}`,
+  );
+}
+
+function contentHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined {
+  if (!('content' in g) && typeof w.content === 'string') {
+    return hint(
+      "a tool_result has no content: await execute's output before reading it, const output = await execute(block.name, block.input), then content: output.content",
+      'tool_result without content',
+      'tool-turn',
+    );
+  }
+  if (Array.isArray(g.content) && typeof w.content === 'string') {
+    return hint(
+      "a tool_result's content went in as an array of blocks: send the output's text as it is, content: output.content",
+      'content as blocks',
+      'tool-turn',
+    );
+  }
   if (isEntry(g.content) && 'content' in g.content) {
     return hint(
       "the whole ToolOutput went in as the tool_result's content: send its text, content: output.content (and is_error: true only when output.is_error is)",
       'ToolOutput as content',
+      'tool-turn',
     );
   }
   const text = typeof g.content === 'string' ? g.content : undefined;
@@ -65,12 +108,14 @@ function contentHint(data: LoopCaseFile, w: Json, g: Json): Hint | undefined {
     return hint(
       "the ToolOutput's JSON went in as the tool_result's content: send its text, content: output.content, not JSON.stringify(output)",
       'ToolOutput JSON as content',
+      'tool-turn',
     );
   }
   if (CALLED_EARLY.test(text ?? '')) {
     return hint(
       "execute was called for a later tool_use before an earlier one: run a turn's tool_use blocks one after another, in the order they came (a tool may read what the one before it wrote)",
       'tools run out of order',
+      'parallel-turn',
     );
   }
   const refused = SCRIPTED_REFUSAL.exec(text ?? '');
@@ -78,6 +123,8 @@ function contentHint(data: LoopCaseFile, w: Json, g: Json): Hint | undefined {
     return hint(
       `execute was called as ${refused[1]}: call it with the tool_use block's name and input, execute(block.name, block.input), once for each block`,
       'execute called with the wrong arguments',
+      'tool-turn',
+      "execute was not called with the tool_use block's name and input: call it as execute(block.name, block.input), once for each block",
     );
   }
   const output = data.outputs?.[String(w.tool_use_id)];
@@ -85,22 +132,28 @@ function contentHint(data: LoopCaseFile, w: Json, g: Json): Hint | undefined {
     return hint(
       `execute threw an Error whose message is ${JSON.stringify(output.throws)}: its tool_result's content is that message (error.message) alone, with is_error: true`,
       'a throw worded otherwise',
+      'throwing-output',
+      "a throw from execute went in as a tool_result whose content is not the error's message: send content: error.message alone, with is_error: true",
     );
   }
   return undefined;
 }
 
-function isErrorHint(w: Json, g: Json): Hint | undefined {
+function isErrorHint(w: Json, g: Json): LoopHint | undefined {
   if (w.is_error === true && g.is_error !== true) {
     return hint(
       'the output of this tool has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',
       'is_error dropped',
+      'error-output',
+      'a tool output has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',
     );
   }
   if (w.is_error === undefined && g.is_error !== undefined) {
     return hint(
       `this tool's output has no is_error, and its tool_result has is_error: ${JSON.stringify(g.is_error)}: add is_error: true only when output.is_error is true, and no is_error key otherwise`,
       'is_error always set',
+      'tool-turn',
+      'a tool output with no is_error got a tool_result with an is_error key: add is_error: true only when output.is_error is true, and no is_error key otherwise',
     );
   }
   return undefined;

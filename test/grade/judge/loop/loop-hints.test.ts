@@ -139,6 +139,54 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     /does not start with the request's messages/,
     "request's messages not in the returned conversation",
   ],
+  [
+    'a model of its own',
+    [request([prompt], { model: 'claude-sonnet-4-5' }), ...expected.slice(1)],
+    /^the first request has `model` "claude-sonnet-4-5", not "m": send the request's fields as runLoop was given them/,
+    'model changed',
+  ],
+  [
+    'the last response returned',
+    [...expected.slice(0, 2), { returned: { id: 'msg_01', type: 'message', role: 'assistant', content: [] } }],
+    /^runLoop returned the last response, not the conversation/,
+    'returned something other than the conversation',
+  ],
+  [
+    "tool results as role 'tool' messages",
+    second(assistant1, { role: 'tool', tool_use_id: 'toolu_a', content: '1: A' }),
+    /^the conversation has a message with role "tool": the Messages API has only "user" and "assistant" messages/,
+    'a message role the API does not have',
+  ],
+  [
+    'the whole response appended',
+    second({ id: 'msg_01', type: 'message', ...assistant1, stop_reason: 'tool_use' }, results1),
+    /^the model's turn 1 went in as the whole response, with its `id`, `type`, `stop_reason`: append only/,
+    'whole response appended',
+  ],
+  [
+    'the assistant turn after its results',
+    second(results1, assistant1),
+    /^the model's turn 1 went in after its tool results: append \{ role: 'assistant', content: response\.content \} first/,
+    'assistant turn after its results',
+  ],
+  [
+    'a tool_result without its type',
+    second(assistant1, user({ tool_use_id: 'toolu_a', content: '1: A' }, resultB)),
+    /^a result of turn 1 has no type: each result is \{ type: 'tool_result'/,
+    'tool_result without its type',
+  ],
+  [
+    'a tool_result without content (execute not awaited)',
+    second(assistant1, user({ type: 'tool_result', tool_use_id: 'toolu_a' }, resultB)),
+    /^a tool_result has no content: await execute's output before reading it/,
+    'tool_result without content',
+  ],
+  [
+    'content as text blocks',
+    second(assistant1, user({ ...resultA, content: [{ type: 'text', text: '1: A' }] }, resultB)),
+    /^a tool_result's content went in as an array of blocks/,
+    'content as blocks',
+  ],
 ];
 
 describe('loop hints', () => {

@@ -1,0 +1,35 @@
+// What a loop that keeps the contract (docs/stages/agent-loop.md) sends and returns for a script, worked out from
+// the script alone: the results program.ts prints for it, every request whole. The probe compares each run of its
+// scripts with this; a test holds it equal to the reference runLoop on every script and every case. Pure.
+import type { ApiObject, LoopCaseFile } from '../../../course/types.ts';
+
+// What a request asks for, in program.ts's words (REQUEST_KEYS).
+const REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'] as const;
+
+export function contractRun(data: LoopCaseFile): unknown[] {
+  const fields = Object.fromEntries(
+    REQUEST_KEYS.filter((k) => k !== 'messages' && data.request[k] !== undefined).map((k) => [k, data.request[k]]),
+  );
+  const messages: ApiObject[] = [...data.request.messages];
+  const results: unknown[] = [];
+  for (const { message } of data.turns) {
+    results.push({ request: { ...fields, messages: structuredClone(messages) } });
+    messages.push({ role: 'assistant', content: message.content });
+    if (message.stop_reason !== 'tool_use') break;
+    const uses = message.content.filter((block) => block.type === 'tool_use');
+    messages.push({ role: 'user', content: uses.map((block) => toolResult(data, String(block.id))) });
+  }
+  return [...results, { returned: structuredClone(messages) }];
+}
+
+function toolResult(data: LoopCaseFile, id: string): ApiObject {
+  const output = data.outputs?.[id];
+  if (output === undefined) return { type: 'tool_result', tool_use_id: id };
+  if ('throws' in output) return { type: 'tool_result', tool_use_id: id, content: output.throws, is_error: true };
+  return {
+    type: 'tool_result',
+    tool_use_id: id,
+    content: output.content,
+    ...(output.is_error === true ? { is_error: true } : {}),
+  };
+}

@@ -1,0 +1,43 @@
+// From what the loop probe observed to the loop's mistakes: each probe script's run compared with what the contract
+// makes of it (contract-run.ts), where it first went another way named by the loop hints, one finding per mistake.
+// An observation that is malformed, or that shows nothing of the loop (every script threw the same, as the stub
+// does), gives no findings: the result-based hints then stand alone. Pure.
+import { differsBy } from './compare-loop.ts';
+import { contractRun } from './contract-run.ts';
+import type { Feature } from './loop-features.ts';
+import { isEntry, threwOf } from './loop-results.ts';
+import { PROBE_SCRIPTS } from './probe-scripts.ts';
+
+// One mistake of the student's loop: its cause (as its hint's), the hint in words for any case, the feature a
+// case needs to show it, and its rank (the order the scripts found them in: what every case needs first).
+export type LoopFinding = { cause: string; text: string; shows: Feature; rank: number };
+
+// What program.ts's loop probe saw of one script: the requests, then how runLoop ended.
+type Seen = { requests: unknown[]; end: unknown };
+
+// The findings of an observation (the payload of program.ts's `{"observed":…}` line), lowest rank first.
+export function findLoopMistakes(payload: unknown): LoopFinding[] {
+  const seen = readSeen(payload);
+  if (seen === undefined) return [];
+  const threw = new Set(seen.map((s) => threwOf(s.end)));
+  if (threw.size === 1 && !threw.has(undefined)) return [];
+  const findings = new Map<string, LoopFinding>();
+  PROBE_SCRIPTS.forEach((script, k) => {
+    const { requests, end } = seen[k]!;
+    // A loop still running when the probe stopped waiting shows where it stood, not how it ends.
+    if (isEntry(end) && end.pending === true) return;
+    const hint = differsBy(script, contractRun(script), [...requests, end])?.hint;
+    if (hint?.shows === undefined || findings.has(hint.cause)) return;
+    const text = hint.general ?? hint.text;
+    findings.set(hint.cause, { cause: hint.cause, text, shows: hint.shows, rank: findings.size });
+  });
+  return [...findings.values()];
+}
+
+// The observation, one entry per probe script, or undefined when the payload is not one (it comes from the process
+// under test: anything malformed voids it rather than giving a wrong finding).
+function readSeen(payload: unknown): Seen[] | undefined {
+  if (!Array.isArray(payload) || payload.length !== PROBE_SCRIPTS.length) return undefined;
+  const ok = payload.every((s) => isEntry(s) && Array.isArray(s.requests) && isEntry(s.end));
+  return ok ? (payload as Seen[]) : undefined;
+}

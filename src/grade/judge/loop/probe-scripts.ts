@@ -1,0 +1,97 @@
+// The loop probe's scripts: short loop cases, each giving one rule of the contract (docs/stages/agent-loop.md)
+// something to do, so that where a loop goes another way in each, one mistake is seen at a time. program.ts runs
+// them all against the student's runLoop once per run (its probe mode); find-loop-mistakes.ts reads what it saw.
+// Ordered from what every case needs to what few do. Pure data.
+import type { ApiObject, LoopCaseFile, ScriptedOutput } from '../../../course/types.ts';
+
+const MODEL = 'claude-sonnet-4-6';
+
+const TOOLS: ApiObject[] = [
+  {
+    name: 'Read',
+    description: 'Reads a file and returns its lines numbered from 1.',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'Bash',
+    description: 'Runs a shell command and returns its output.',
+    input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
+];
+
+const text = (t: string): ApiObject => ({ type: 'text', text: t });
+const read = (id: string, path: string): ApiObject => ({ type: 'tool_use', id, name: 'Read', input: { path } });
+const bash = (id: string, command: string): ApiObject => ({ type: 'tool_use', id, name: 'Bash', input: { command } });
+
+// A model turn as the Messages API returns it.
+function turn(n: number, stop_reason: string, content: ApiObject[]) {
+  return {
+    message: {
+      id: `msg_probe_${n}`,
+      type: 'message',
+      role: 'assistant',
+      model: MODEL,
+      content,
+      stop_reason,
+      stop_sequence: null,
+      usage: { input_tokens: 20, output_tokens: 10 },
+    },
+  };
+}
+
+const DONE = (n: number) => turn(n, 'end_turn', [text('Done.')]);
+
+function script(description: string, turns: LoopCaseFile['turns'], outputs: Record<string, ScriptedOutput> = {}) {
+  const request = {
+    model: MODEL,
+    max_tokens: 1024,
+    system: 'You are a coding agent. Use the tools to look at the project.',
+    tools: TOOLS,
+    messages: [{ role: 'user', content: 'What is in a.txt and b.txt?' }],
+  };
+  return { description, request, turns, outputs } satisfies LoopCaseFile;
+}
+
+export const PROBE_SCRIPTS: LoopCaseFile[] = [
+  script('one tool call, then the answer', [turn(1, 'tool_use', [read('toolu_probe_1', 'a.txt')]), DONE(2)], {
+    toolu_probe_1: { content: '1\thello' },
+  }),
+  script(
+    'text and two tool calls in one turn',
+    [
+      turn(1, 'tool_use', [text('Reading both.'), read('toolu_probe_2', 'a.txt'), read('toolu_probe_3', 'b.txt')]),
+      DONE(2),
+    ],
+    { toolu_probe_2: { content: '1\thello' }, toolu_probe_3: { content: '1\tworld' } },
+  ),
+  script('an output with is_error', [turn(1, 'tool_use', [bash('toolu_probe_4', 'cat c.txt')]), DONE(2)], {
+    toolu_probe_4: { content: 'cat: c.txt: No such file or directory', is_error: true },
+  }),
+  script('an execute that throws', [turn(1, 'tool_use', [read('toolu_probe_5', 'a.txt')]), DONE(2)], {
+    toolu_probe_5: { throws: 'EACCES: permission denied, open a.txt' },
+  }),
+  script(
+    'a thinking block before the call',
+    [
+      turn(1, 'tool_use', [
+        {
+          type: 'thinking',
+          thinking: 'The user asks what two files hold. Read a.txt first, then see whether b.txt is needed.',
+          signature: 'c2lnbmF0dXJlLW9mLXRoZS1wcm9iZQ==',
+        },
+        read('toolu_probe_6', 'a.txt'),
+      ]),
+      DONE(2),
+    ],
+    { toolu_probe_6: { content: '1\thello' } },
+  ),
+  script('a tool_use cut off by max_tokens', [
+    turn(1, 'max_tokens', [text('I will list the files.'), bash('toolu_probe_7', 'ls')]),
+  ]),
+  script('an answer with no tools', [turn(1, 'end_turn', [text('a.txt says hello.')])]),
+];
+
+// What the grader asks program.ts's probe mode (loop) to run: `{"observe":{"scripts":[…]}}` on the first line.
+export function loopProbeRequest(): { scripts: LoopCaseFile[] } {
+  return { scripts: PROBE_SCRIPTS };
+}
