@@ -4,26 +4,28 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
-import { observeLoops } from '../program.ts';
+import * as program from '../program.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { findLoopMistakes } from '../src/grade/judge/loop/find-loop-mistakes.ts';
 import { loopJudge } from '../src/grade/judge/loop/loop-judge.ts';
 import { loopProbeRequest } from '../src/grade/judge/loop/probe-scripts.ts';
 import { CATALOGUE } from './fixtures/wrong-loop/catalogue.ts';
 import { streamingLoop } from './support/streaming-loop.ts';
-import {
-  explainedLoopRun,
-  firstLoopFailure,
-  loadLoopCases,
-  type LoopSnapshotCase,
-} from './fixtures/wrong-loop/first-failure.ts';
+import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
+import { groupFailures } from '../src/grade/report/group-failures.ts';
+import { firstLoopFailure, loadLoopCases, type LoopSnapshotCase } from './fixtures/wrong-loop/first-failure.ts';
+import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-loop/', import.meta.url));
 const HELPERS = ['catalogue', 'first-failure'];
 
+const DRIVER = program as unknown as Driver;
+
 let cases: LoopSnapshotCase[] = [];
+let graded: GradedCase[] = [];
 beforeAll(async () => {
   cases = await loadLoopCases();
+  graded = await loadGradedCases(REPO, 'agent-loop');
 });
 
 test('the reference passes every case', async () => {
@@ -38,22 +40,27 @@ test('a streaming loop passes every case too: streamed and plain requests grade 
 test.each(CATALOGUE)('$slug fails a case, with a hint that names its mistake', async ({ runLoop: wrong, hint }) => {
   const found = await firstLoopFailure(cases, wrong);
   expect(found, 'no case fails').toBeDefined();
-  expect(found?.failure.hint).toMatch(hint);
+  // The first case's hint is the first message's.
+  expect(found?.failure.hint).toMatch(Array.isArray(hint) ? hint[0]! : hint);
 });
 
-// Diagnosis by observation: the loop probe finds the mistake (the cause of the hint above), and every case the loop
-// fails is put under it, so the report says it once, whichever case shows it and however. A mistake the probe's
-// short scripts cannot show (a cap on turns) is still one message, by its hint's cause. A case that crashes is a
-// message of its own, as in the grader.
-test.each(CATALOGUE)('$slug: every case it fails is put under the one finding of its mistake', async (wrong) => {
-  const first = await firstLoopFailure(cases, wrong.runLoop);
-  const failed = (await explainedLoopRun(cases, wrong.runLoop)).filter((r) => r.failure?.kind === 'mismatch');
-  const cause = wrong.probed === false ? first?.failure.hintCause : `finding: ${first?.failure.hintCause}`;
-  expect(new Set(failed.map((r) => r.failure?.hintCause))).toEqual(new Set([cause]));
+// Diagnosis by observation: graded as a run grades it (src/grade/audit/grade-in-process.ts), every case a wrong loop
+// fails is one message per mistake, whose hint names it (`hint`: one pattern per message, in report order). The
+// probe finds the mistake: the first failing case is put under its finding, but for a mistake the probe's short
+// scripts cannot show (`probed: false`, a cap on turns).
+test.each(CATALOGUE)('$slug: its failures are one message per mistake, whose hint names it', async (wrong) => {
+  const failed = (await gradeInProcess(graded, wrong.runLoop, DRIVER)).filter((r) => r.status === 'fail');
+  const hints = groupFailures(failed).map((g) => g.results[0]!.failure?.hint ?? `(no hint) ${g.results[0]!.name}`);
+  const wanted = Array.isArray(wrong.hint) ? wrong.hint : [wrong.hint];
+  expect(hints, 'one message per mistake').toHaveLength(wanted.length);
+  for (const [k, pattern] of wanted.entries()) expect(hints[k]).toMatch(pattern);
+  expect(failed[0]?.failure?.hintCause?.startsWith('finding: '), 'put under the finding').toBe(wrong.probed !== false);
 });
 
 test('the reference: the probe finds no mistake', async () => {
-  const observed: unknown = JSON.parse(JSON.stringify(await observeLoops(loopJudge.probe.request(), runLoop as never)));
+  const observed: unknown = JSON.parse(
+    JSON.stringify(await program.observeLoops(loopJudge.probe.request(), runLoop as never)),
+  );
   expect(observed).toHaveLength(loopProbeRequest().scripts.length);
   expect(findLoopMistakes(observed)).toEqual([]);
 });

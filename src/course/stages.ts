@@ -39,6 +39,9 @@ export type Stage = {
   // What watch mode's warm standbys import ahead of a save, as program.ts names them (src/grade/run/standby.ts):
   // the stage's packages and the modules program.ts loads for it. One that a save changes is loaded again.
   warm: string[];
+  // The catalogue of wrong implementations `theinference audit` runs (in the repository: not shipped), and what
+  // each of them is, in the plural, for its report.
+  catalogue?: { file: string; of: string };
 };
 
 // Every stage, in course order.
@@ -57,6 +60,7 @@ export const STAGES: readonly Stage[] = [
     // 21 cases, 4.9 s in all (a 34-turn recorded port takes 1.3 s of it): each starts a fake API and an SDK client.
     typicalCaseMs: 250,
     warm: ['@anthropic-ai/sdk', './src/agent-loop.ts'],
+    catalogue: { file: 'test/fixtures/wrong-loop/catalogue.ts', of: 'loops' },
   },
   {
     slug: 'register-tools',
@@ -72,6 +76,7 @@ export const STAGES: readonly Stage[] = [
     // 115 cases, 1.1 s in one process, a 0.3 s timeout case among them.
     typicalCaseMs: 8,
     warm: ['./src/tools/index.ts', './src/execute.ts'],
+    catalogue: { file: 'test/fixtures/wrong-execute/catalogue.ts', of: 'dispatchers' },
   },
 ];
 

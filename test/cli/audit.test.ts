@@ -1,5 +1,5 @@
-// `theinference audit`, by the real binary: the kill matrix of the wrong-dispatcher catalogue in this repository,
-// as text and as JSON; an installed copy, which does not ship the catalogue, says so.
+// `theinference audit`, by the real binary: the kill matrix of a stage's catalogue of wrong implementations in this
+// repository (dispatchers, loops), as text and as JSON; an installed copy, which does not ship the catalogue, says so.
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { makeInstalledCourse } from '../grade/course-fixture.ts';
@@ -19,6 +19,21 @@ describe('theinference audit', () => {
     expect(stdout).toContain('\n✓ echo-trims — fails 2 cases, one message\n');
     expect(stdout).toMatch(/\nCases no mistake fails \(\d+\): absolute-paths-read-write-edit, /);
     expect(stdout).toContain('\nMistakes no case catches: none\n');
+    expect(stdout).toMatch(/\n2 of 2 mistakes caught and named; \d+ of \d+ cases fail at least one mistake$/);
+  });
+
+  it("audits the agent-loop stage's wrong loops the same way, a crash a message of its own", async () => {
+    const loops = ['--mistake', 'stops-on-text', '--mistake', 'execute-not-awaited'];
+    const { exitCode, stdout } = await theinference(['audit', '--stage', 'agent-loop', ...loops]);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^Kill matrix of agent-loop: 2 wrong loops against \d+ cases\n/);
+    expect(stdout).toMatch(
+      /\n✓ stops-on-text — fails \d+ cases, one message\n {4}hint: turn \d+ has text and stop_reason "tool_use"/,
+    );
+    expect(stdout).toMatch(
+      /\n✓ execute-not-awaited — fails \d+ cases, 2 messages\n {4}hint: a tool_result has no content/,
+    );
+    expect(stdout).toMatch(/\n {4}hint: something in your loop ends the process/);
     expect(stdout).toMatch(/\n2 of 2 mistakes caught and named; \d+ of \d+ cases fail at least one mistake$/);
   });
 

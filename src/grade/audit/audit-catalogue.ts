@@ -1,4 +1,5 @@
-// Runs a stage's catalogue of wrong dispatchers against its cases, in this process, and makes the kill matrix.
+// Runs a stage's catalogue of wrong implementations (dispatchers, loops) against its cases, in this process, and
+// makes the kill matrix.
 // The catalogue is TypeScript in the repository's test/fixtures (it is not shipped: an installed copy says so), so
 // it is loaded through tsx, with the repository's program.ts, which grades each one as a program process would.
 import { access } from 'node:fs/promises';
@@ -6,16 +7,16 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { HarnessError } from '../../errors.ts';
-import { type Driver, gradeInProcess, loadGradedCases, type Make } from './grade-in-process.ts';
+import { STAGES, stageOf } from '../../course/stages.ts';
+import { type Driver, gradeInProcess, type Implementation, loadGradedCases } from './grade-in-process.ts';
 import { type AuditedMistake, type KillMatrix, killMatrix } from './kill-matrix.ts';
 
-// Where each stage's catalogue lives in the repository, relative to its root.
-const CATALOGUES: Record<string, string> = { 'register-tools': 'test/fixtures/wrong-execute/catalogue.ts' };
+// Wrong dispatchers graded at once: each waits mostly on its cases' bash commands. Loops one at a time: a rejection
+// a loop leaves unheard must be its own (grade-in-process.ts), and each case answers from 127.0.0.1 at once.
+const AT_ONCE = { dispatch: 6, loop: 1 };
 
-// Wrong dispatchers graded at once: each waits mostly on its cases' bash commands.
-const AT_ONCE = 6;
-
-type Entry = { slug: string; make: Make; hint: RegExp | RegExp[] };
+// An entry of a catalogue: a wrong dispatcher (`make`) or a wrong loop (`runLoop`), and its messages' hints.
+type Entry = { slug: string; make?: Implementation; runLoop?: Implementation; hint: RegExp | RegExp[] };
 type Catalogue = { CATALOGUE: Entry[]; LOAD_MISTAKES?: { slug: string }[] };
 
 // The matrix, and what it leaves out (mistakes that stop the program before any case cannot be graded in-process).
@@ -29,7 +30,10 @@ export async function auditCatalogue(
   const driver = (await tsImport(pathToFileURL(join(root, 'program.ts')).href, import.meta.url)) as Driver;
   const unknown = only.filter((slug) => !catalogue.CATALOGUE.some((e) => e.slug === slug));
   if (unknown.length > 0) {
-    throw new HarnessError('BAD_FLAG', `--mistake ${unknown.join(', ')}: no such entry in ${CATALOGUES[stage]}`);
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--mistake ${unknown.join(', ')}: no such entry in ${stageOf(stage)?.catalogue?.file}`,
+    );
   }
   const entries = catalogue.CATALOGUE.filter((e) => only.length === 0 || only.includes(e.slug));
   const cases = await loadGradedCases(root, stage);
@@ -37,15 +41,16 @@ export async function auditCatalogue(
   let next = 0;
   const work = async (): Promise<void> => {
     for (let k = next++; k < entries.length; k = next++) {
-      const { slug, make, hint } = entries[k]!;
+      const { slug, make, runLoop, hint } = entries[k]!;
       audited[k] = {
         slug,
         expected: Array.isArray(hint) ? hint : [hint],
-        results: await gradeInProcess(cases, make, driver),
+        results: await gradeInProcess(cases, (make ?? runLoop)!, driver),
       };
     }
   };
-  await Promise.all(Array.from({ length: Math.min(AT_ONCE, entries.length) }, work));
+  const atOnce = AT_ONCE[stageOf(stage)?.mode ?? 'dispatch'];
+  await Promise.all(Array.from({ length: Math.min(atOnce, entries.length) }, work));
   const loads = only.length === 0 ? (catalogue.LOAD_MISTAKES ?? []) : [];
   const notes =
     loads.length === 0
@@ -64,20 +69,22 @@ export async function auditCatalogue(
 }
 
 async function catalogueFile(root: string, stage: string): Promise<string> {
-  const relative = CATALOGUES[stage];
-  if (relative === undefined) {
+  const catalogue = stageOf(stage)?.catalogue;
+  if (catalogue === undefined) {
+    const some = STAGES.filter((s) => s.catalogue !== undefined).map((s) => s.slug);
     throw new HarnessError(
       'NO_CATALOGUE',
-      `the stage ${stage} has no catalogue of wrong implementations to audit (stages with one: ${Object.keys(CATALOGUES).join(', ')}).`,
+      `the stage ${stage} has no catalogue of wrong implementations to audit (stages with one: ${some.join(', ')}).`,
     );
   }
+  const relative = catalogue.file;
   const file = join(root, relative);
   try {
     await access(file);
   } catch {
     throw new HarnessError(
       'NO_CATALOGUE',
-      `the catalogue of wrong dispatchers (${relative}) is not in this copy of theinference (${resolve(root)}): an installed package does not ship it. Run audit in a checkout of theinference's repository, where course authors keep the cases.`,
+      `the catalogue of wrong ${catalogue.of} (${relative}) is not in this copy of theinference (${resolve(root)}): an installed package does not ship it. Run audit in a checkout of theinference's repository, where course authors keep the cases.`,
     );
   }
   return file;

@@ -1,6 +1,7 @@
 // The kill matrix for a terminal: a row per mistake (✓ caught and named, ✗ not), its messages with their hints and
 // cases, then the cases no mistake fails and the counts. Pure.
 import type { ChalkInstance } from 'chalk';
+import { stageOf } from '../../course/stages.ts';
 import { painter } from '../report/paint.ts';
 import type { KillMatrix, MistakeRow } from './kill-matrix.ts';
 
@@ -10,7 +11,7 @@ const NAMES_SHOWN = 6;
 export function renderKillMatrix(matrix: KillMatrix, options: { color: boolean; notes?: string[] }): string {
   const c = painter(options.color);
   const lines = [
-    `Kill matrix of ${matrix.stage}: ${matrix.mistakes.length} wrong dispatchers against ${matrix.cases} cases`,
+    `Kill matrix of ${matrix.stage}: ${matrix.mistakes.length} wrong ${stageOf(matrix.stage)?.catalogue?.of ?? 'implementations'} against ${matrix.cases} cases`,
     '',
   ];
   for (const row of matrix.mistakes) lines.push(...renderRow(row, c));

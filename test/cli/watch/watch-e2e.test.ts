@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTsxCache, processRunning } from '../../grade/course-fixture.ts';
-import { makeCourse, repo, type TestCourse } from './course-dir.ts';
+import { makeCourse, repo, type TestCourse, writeLoopCourse } from './course-dir.ts';
 
 const VERDICT = /^(\d+) passed, (\d+) failed$/m;
 // The course page's three examples (a Read, a Bash, a Glob): enough to see a broken Read alias fail, and each
@@ -36,6 +36,7 @@ function startWatch(
   c: TestCourse,
   isolation = 'required',
   env: NodeJS.ProcessEnv = {},
+  stage: { slug: string; cases: string } = { slug: 'register-tools', cases: CASES },
 ): {
   child: ResultPromise<WatchOptions>;
   output: () => string;
@@ -44,12 +45,12 @@ function startWatch(
   const args = [
     'test',
     '--stage',
-    'register-tools',
+    stage.slug,
     '--watch',
     '--dir',
     c.dir,
     '--case',
-    CASES,
+    stage.cases,
     '--timeout',
     '60000',
     '--isolation',
@@ -178,6 +179,39 @@ describe('theinference test --watch', () => {
       expect(result.exitCode).toBe(0);
       expect(await leftovers(course.tmp)).toEqual([]);
       expect(await groupLeft(w.child.pid as number)).toEqual([]);
+      expect(await processesIn(course.dir)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    "grades the agent-loop stage the same way: a wrong loop's save fails with the finding's hint, the fix passes",
+    async () => {
+      course = await makeCourse(writeLoopCourse);
+      const loopFile = join(course.dir, 'src', 'agent-loop.ts');
+      const reference = await readFile(loopFile, 'utf8');
+      const wrong = await readFile(join(repo, 'test', 'fixtures', 'wrong-loop', 'assistant-not-appended.ts'), 'utf8');
+      const w = startWatch(course, 'required', {}, { slug: 'agent-loop', cases: '*' });
+      watch = w.child;
+      const first = await w.waitFor(VERDICT, 0, 'first verdict');
+      expect(first[2]).toBe('0');
+      const total = Number(first[1]);
+
+      await writeFile(loopFile, wrong);
+      const header = await w.waitFor(/· src\/agent-loop\.ts changed · grading agent-loop/, first.end, 're-run header');
+      const failing = await w.waitFor(VERDICT, header.end, 'failing verdict');
+      expect(failing.slice(1, 3)).toEqual(['0', String(total)]);
+      // The probe ran in the watch run too: the one-turn cases are under the same message as the rest.
+      const run = w.output().slice(header.end, failing.index);
+      expect(run.match(/^ +hint: /gm)).toHaveLength(1);
+      expect(run).toContain(`${total - 1} more cases fail the same way`);
+
+      await writeFile(loopFile, reference);
+      const fixed = await w.waitFor(VERDICT, failing.end, 'passing verdict');
+      expect(fixed[2]).toBe('0');
+      w.child.stdin?.write('q\n');
+      expect((await w.child).exitCode).toBe(0);
+      expect(await leftovers(course.tmp)).toEqual([]);
       expect(await processesIn(course.dir)).toEqual([]);
     },
     E2E_TIMEOUT_MS,

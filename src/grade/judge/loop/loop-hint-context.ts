@@ -31,7 +31,7 @@ export const hint = (text: string, cause: string, shows?: Feature, general?: str
 });
 
 // The two conversations at the difference: a request's messages, or the returned ones.
-export function conversations(ctx: LoopHintContext): [unknown[], unknown[]] | undefined {
+function conversations(ctx: LoopHintContext): [unknown[], unknown[]] | undefined {
   if (ctx.at === 'request' && isEntry(ctx.expected) && isEntry(ctx.received)) {
     const { messages: e } = ctx.expected;
     const { messages: r } = ctx.received;
