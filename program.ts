@@ -449,12 +449,16 @@ export async function observeLoops(request: unknown, runLoop?: RunLoop): Promise
   // it: the probe only watches, so that must not end the process before it has said what it saw.
   const unheard = (): void => {};
   process.on('unhandledRejection', unheard);
-  const apis: FakeApi[] = [];
+  let apis: FakeApi[] = [];
   try {
+    // Every API listening before any loop starts, so that all are closed however the wait ends.
+    const started = await Promise.allSettled(parsed.map((script) => startFakeApi(script)));
+    apis = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     const seen = parsed.map((): LoopObserved => ({ requests: [], end: { pending: true } }));
     const done = parsed.map(async (script, k) => {
-      const api = await startFakeApi(script);
-      apis.push(api);
+      const api = apis[k]!;
       const entry = seen[k]!;
       entry.requests = api.requests;
       const client = new Anthropic({
