@@ -15,13 +15,19 @@ function doesNotCompile(output: string): string | undefined {
 
 // The package's types imported as values (`import { Execute } from 'theinference'`, no `type`): at run time the
 // import needs a module with those exports, and the package has none (sandboxed, its files are not even there).
+// Sandboxed, the package is not there at all, under its name (`Cannot find package 'theinference'`) or by a file
+// of it; unsandboxed, it is there without the export.
 function typesAsValues(output: string): string | undefined {
-  const byFile = /Cannot find module '[^']*\/node_modules\/theinference\/[^']*' imported from (\S+)/.exec(output);
-  const byName = /The requested module 'theinference' does not provide an export named '([^']+)'/.exec(output);
+  const byFile =
+    /Cannot find module '[^']*\/node_modules\/theinference\/[^']*' imported from (\S+)/.exec(output) ??
+    /Cannot find package 'theinference' imported from (\S+)/.exec(output);
+  const byName = /^\w*Error: The requested module 'theinference' does not provide an export named '([^']+)'/m.exec(output);
   if (byFile === null && byName === null) return undefined;
   const what = byName === null ? "imports from 'theinference'" : `imports \`${byName[1]}\` from 'theinference'`;
-  const where = byFile === null ? 'your code' : byFile[1];
-  return `${where} ${what} as a value, but the package exports only types: write \`import type { Execute, ToolOutput, Tools } from 'theinference'\` (with \`type\`; \`npm run typecheck\` says TS1484 for the import without it)`;
+  const where = byFile === null ? 'your code' : byFile[1]!;
+  // The types of the stage the importing file belongs to: the loop's, or the dispatcher's.
+  const types = /agent-loop\.ts$/.test(where) ? 'Execute, LoopRequest' : 'Execute, ToolOutput, Tools';
+  return `${where} ${what} as a value, but the package exports only types: write \`import type { ${types} } from 'theinference'\` (with \`type\`; \`npm run typecheck\` says TS1484 for the import without it)`;
 }
 
 // A sandboxed program gets the packages of the grader's own install, never the course directory's node_modules
@@ -48,7 +54,8 @@ function fileNotThere(output: string): string | undefined {
 
 // `SyntaxError: The requested module './src/execute.ts' does not provide an export named 'makeExecute'`.
 function exportMissing(output: string): string | undefined {
-  const missing = /The requested module '([^']+)' does not provide an export named '([^']+)'/.exec(output);
+  // The error's own line: the source line Node prints above it may be the template that made the message.
+  const missing = /^\w*Error: The requested module '([^']+)' does not provide an export named '([^']+)'/m.exec(output);
   if (missing === null) return undefined;
   return `${missing[1]} has no export named \`${missing[2]}\`, which another file imports: export it under that name (\`export function ${missing[2]}(…)\`, not as a default export)`;
 }

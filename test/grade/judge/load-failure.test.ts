@@ -28,6 +28,15 @@ describe('loadFailureHint', () => {
       './src/execute.ts has no export named `makeExecute`, which another file imports: export it under that name (`export function makeExecute(…)`, not as a default export)',
     ],
     [
+      // program.ts makes this error itself: the source line Node prints above it holds the message's template.
+      'export-missing-via-program',
+      './src/agent-loop.ts has no export named `runLoop`, which another file imports: export it under that name (`export function runLoop(…)`, not as a default export)',
+    ],
+    [
+      'types-imported-as-values-loop-sandboxed',
+      "/c/src/agent-loop.ts imports from 'theinference' as a value, but the package exports only types: write `import type { Execute, LoopRequest } from 'theinference'` (with `type`; `npm run typecheck` says TS1484 for the import without it)",
+    ],
+    [
       'types-imported-as-values',
       "your code imports `Execute` from 'theinference' as a value, but the package exports only types: write `import type { Execute, ToolOutput, Tools } from 'theinference'` (with `type`; `npm run typecheck` says TS1484 for the import without it)",
     ],
