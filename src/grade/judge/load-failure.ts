@@ -21,7 +21,9 @@ function typesAsValues(output: string): string | undefined {
   const byFile =
     /Cannot find module '[^']*\/node_modules\/theinference\/[^']*' imported from (\S+)/.exec(output) ??
     /Cannot find package 'theinference' imported from (\S+)/.exec(output);
-  const byName = /^\w*Error: The requested module 'theinference' does not provide an export named '([^']+)'/m.exec(output);
+  const byName = /^\w*Error: The requested module 'theinference' does not provide an export named '([^']+)'/m.exec(
+    output,
+  );
   if (byFile === null && byName === null) return undefined;
   const what = byName === null ? "imports from 'theinference'" : `imports \`${byName[1]}\` from 'theinference'`;
   const where = byFile === null ? 'your code' : byFile[1]!;

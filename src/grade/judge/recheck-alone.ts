@@ -70,7 +70,7 @@ function leakWarning(sorted: CaseResult[], alone: Map<string, CaseResult>): stri
   return (
     `your cases affect each other — module-level state? ${differs.length} failing case${differs.length === 1 ? '' : 's'} ` +
     `gave a different verdict when run alone (${shown}). Every failure that ran after another case was re-run ` +
-    `alone and that verdict is reported. Keep state in your Tools instance, not in module variables.`
+    `alone and that verdict is reported. Keep the state of a case in what is made for it (your Tools instance, the messages runLoop builds), not in module variables.`
   );
 }
 

@@ -59,7 +59,7 @@ describe('startRecheck', () => {
     expect(runner.asked).toEqual([['a'], ['b', 'c']]);
     expect(result.results).toEqual([pass('a'), fail('b'), pass('c')]);
     expect(result.warning).toBe(
-      'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, c). Every failure that ran after another case was re-run alone and that verdict is reported. Keep state in your Tools instance, not in module variables.',
+      'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, c). Every failure that ran after another case was re-run alone and that verdict is reported. Keep the state of a case in what is made for it (your Tools instance, the messages runLoop builds), not in module variables.',
     );
   });
 

@@ -149,7 +149,18 @@ function throwEscaped(ctx: LoopHintContext): LoopHint | undefined {
 function conversationCut(ctx: LoopHintContext): LoopHint | undefined {
   const e = ctx.at === 'end' ? returnedOf(ctx.expected) : undefined;
   const r = ctx.at === 'end' ? returnedOf(ctx.received) : undefined;
-  if (e === undefined || r === undefined || r.length >= e.length) return undefined;
+  if (e === undefined || r === undefined || r.length === e.length) return undefined;
+  // More than the conversation: what the loop added after the model's last turn (results of a turn it ran the
+  // tools of before it looked at stop_reason).
+  if (r.length > e.length) {
+    if (!jsonEqual(r.slice(0, e.length), e)) return undefined;
+    const extra = r.length - e.length;
+    return hint(
+      `the conversation runLoop returned has ${extra === 1 ? 'a message' : `${extra} messages`} after the model's last turn: look at stop_reason right after appending the model's turn, and return there when it is not "tool_use", before running any tool`,
+      'messages after the last turn',
+      'end',
+    );
+  }
   if (jsonEqual(r, e.slice(0, r.length))) {
     return hint(
       "the conversation runLoop returned lacks the model's last turn: append it, as every turn, before returning",

@@ -12,7 +12,7 @@ import {
   type Recogniser,
   role,
 } from './loop-hint-context.ts';
-import { isEntry } from './loop-results.ts';
+import { isEntry, returnedOf } from './loop-results.ts';
 
 function resultsSplit(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
@@ -89,6 +89,38 @@ function unknownRole(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// A later request that sends the request's messages as they were: `create(request)`, not the conversation.
+function conversationNotSent(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const first = ctx.data.request.messages;
+  if (ctx.at !== 'request' || ctx.index === 0 || d === undefined || !jsonEqual(d.r, first)) return undefined;
+  return hint(
+    `request ${ctx.index + 1} sends the request's messages as they were, without the conversation since: send the messages you append to, client.messages.create({ ...request, messages })`,
+    'conversation not sent',
+    'later-request',
+    "the requests after the first send the request's messages as they were, without the conversation since: send the messages you append to, client.messages.create({ ...request, messages })",
+  );
+}
+
+// An assistant turn without content: a Stream used as a Message (`create({ …, stream: true })`), whose content
+// and stop_reason are undefined.
+function turnWithoutContent(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const bare = (m: unknown) => role(m) === 'assistant' && isEntry(m) && !('content' in m);
+  // Where the loop differs, or in what it returned when it stopped early (stop_reason was undefined too).
+  const atDifference = d !== undefined && role(d.e[d.i]) === 'assistant' && bare(d.r[d.i]);
+  const returned = returnedOf(ctx.end) ?? [];
+  const k = returned.findIndex(bare);
+  if (!atDifference && (ctx.at !== 'missing' || k === -1)) return undefined;
+  const turn = atDifference ? d.turn : Math.floor((k - ctx.data.request.messages.length) / 2) + 1;
+  return hint(
+    `the model's turn ${turn} went in without content: response.content was undefined. With stream: true, create gives a Stream, not a Message: take the Message from client.messages.stream({ ...request, messages }).finalMessage(), or leave stream out`,
+    'assistant turn without content',
+    'first-turn',
+    "the model's turns went in without content: response.content was undefined. With stream: true, create gives a Stream, not a Message: take the Message from client.messages.stream({ ...request, messages }).finalMessage(), or leave stream out",
+  );
+}
+
 // The whole Message (its id, model, stop_reason and usage) appended as the assistant turn.
 function wholeResponse(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
@@ -120,7 +152,9 @@ function assistantAfterResults(ctx: LoopHintContext): LoopHint | undefined {
 
 // Most specific first.
 export const MESSAGE_RECOGNISERS: Recogniser[] = [
+  conversationNotSent,
   unknownRole,
+  turnWithoutContent,
   resultsSplit,
   assistantAfterResults,
   assistantMissing,

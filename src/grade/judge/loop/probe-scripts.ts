@@ -85,6 +85,7 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
     ],
     { toolu_probe_6: { content: '1\thello' } },
   ),
+  script('an answer cut off by max_tokens', [turn(1, 'max_tokens', [text('a.txt says hel')])]),
   script('a tool_use cut off by max_tokens', [
     turn(1, 'max_tokens', [text('I will list the files.'), bash('toolu_probe_7', 'ls')]),
   ]),

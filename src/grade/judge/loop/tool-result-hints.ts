@@ -39,7 +39,7 @@ export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: 
   }
   for (const [j, w] of want.entries()) {
     const g = got[j]!;
-    const found = idHint(turn, want, got, j) ?? contentHint(data, w, g) ?? isErrorHint(w, g);
+    const found = idHint(turn, want, got, j) ?? contentHint(data, w, g) ?? isErrorHint(data, w, g);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -139,7 +139,15 @@ function contentHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined
   return undefined;
 }
 
-function isErrorHint(w: Json, g: Json): LoopHint | undefined {
+function isErrorHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined {
+  const output = data.outputs?.[String(w.tool_use_id)];
+  if (w.is_error === true && g.is_error !== true && output !== undefined && 'throws' in output) {
+    return hint(
+      "execute threw for this tool, and its tool_result has no is_error: true: the result of a throw is { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }",
+      'is_error dropped for a throw',
+      'throwing-output',
+    );
+  }
   if (w.is_error === true && g.is_error !== true) {
     return hint(
       'the output of this tool has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',

@@ -58,8 +58,21 @@ test('is_error dropped, seen in the script whose output has it', () => {
 });
 
 test('one mistake seen in several scripts is one finding', () => {
-  // Dropping is_error everywhere also changes the script whose execute throws (its result has is_error: true).
-  expect(causes(observed((r) => everyMessage(r, withoutIsError)))).toEqual([['is_error dropped', 'error-output', 0]]);
+  // is_error: false on every result without one: the scripts of one call, two calls and a thinking block all show it.
+  const isErrorFalse = (messages: Json[]) =>
+    messages.map((m) =>
+      Array.isArray(m.content)
+        ? { ...m, content: m.content.map((b: Json) => (b.type === 'tool_result' ? { is_error: false, ...b } : b)) }
+        : m,
+    );
+  expect(causes(observed((r) => everyMessage(r, isErrorFalse)))).toEqual([['is_error always set', 'tool-turn', 0]]);
+});
+
+test('is_error dropped for outputs and for throws: a finding each, the outputs one first', () => {
+  expect(causes(observed((r) => everyMessage(r, withoutIsError)))).toEqual([
+    ['is_error dropped', 'error-output', 0],
+    ['is_error dropped for a throw', 'throwing-output', 1],
+  ]);
 });
 
 test('two mistakes: a finding each, ranked in the order of the scripts; the words for any case, not turn 1', () => {

@@ -187,6 +187,24 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     /^a tool_result's content went in as an array of blocks/,
     'content as blocks',
   ],
+  [
+    'messages after the last turn',
+    [...expected.slice(0, 2), { returned: [prompt, assistant1, results1, assistant2, user()] }],
+    /^the conversation runLoop returned has a message after the model's last turn: look at stop_reason/,
+    'messages after the last turn',
+  ],
+  [
+    "the request's messages sent again (create(request))",
+    [expected[0], request([prompt]), expected[2]],
+    /^request 2 sends the request's messages as they were, without the conversation since/,
+    'conversation not sent',
+  ],
+  [
+    'an assistant turn without content (a Stream used as a Message)',
+    second({ role: 'assistant' }, results1),
+    /^the model's turn 1 went in without content: response\.content was undefined\. With stream: true/,
+    'assistant turn without content',
+  ],
 ];
 
 describe('loop hints', () => {
