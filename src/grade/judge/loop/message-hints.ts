@@ -121,6 +121,35 @@ function turnWithoutContent(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// A turn put together from stream events without their deltas: tool inputs `{}`, texts and thinking empty.
+function deltasDropped(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(d.r[d.i]) !== 'assistant') return undefined;
+  const want = blocks(d.e[d.i]);
+  const got = blocks(d.r[d.i]);
+  if (want.length !== got.length || want.some((b, j) => b.type !== got[j]!.type)) return undefined;
+  const empty = (v: unknown) => v === '' || v === undefined || (isEntry(v) && Object.keys(v).length === 0);
+  const lost = new Set(
+    want.flatMap((b, j) => {
+      const g = got[j]!;
+      if (b.type === 'tool_use' && empty(g.input) && !empty(b.input)) return ['input_json_delta'];
+      if (b.type === 'text' && empty(g.text) && !empty(b.text)) return ['text_delta'];
+      if (b.type === 'thinking' && empty(g.signature) && !empty(b.signature)) return ['signature_delta'];
+      return [];
+    }),
+  );
+  if (lost.size === 0) return undefined;
+  const events = [...lost].map((e) => `\`${e}\``).join(' and ');
+  const fix =
+    'let the SDK put the message together: const response = await client.messages.stream({ ...request, messages }).finalMessage()';
+  return hint(
+    `the model's turn ${d.turn} went in without what its ${events} events carried: a stream sends each block's content in deltas after content_block_start; ${fix}`,
+    'stream deltas not added',
+    'first-turn',
+    `the model's turns went in without what their ${events} events carried: a stream sends each block's content in deltas after content_block_start; ${fix}`,
+  );
+}
+
 // The whole Message (its id, model, stop_reason and usage) appended as the assistant turn.
 function wholeResponse(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
@@ -160,5 +189,6 @@ export const MESSAGE_RECOGNISERS: Recogniser[] = [
   assistantMissing,
   wholeResponse,
   assistantTextOnly,
+  deltasDropped,
   thinkingChanged,
 ];

@@ -65,7 +65,7 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
     { toolu_probe_2: { content: '1\thello' }, toolu_probe_3: { content: '1\tworld' } },
   ),
   script('an output with is_error', [turn(1, 'tool_use', [bash('toolu_probe_4', 'cat c.txt')]), DONE(2)], {
-    toolu_probe_4: { content: 'cat: c.txt: No such file or directory', is_error: true },
+    toolu_probe_4: { content: 'cat: c.txt: No such file or directory', is_error: true, exit_code: 1 },
   }),
   script('an execute that throws', [turn(1, 'tool_use', [read('toolu_probe_5', 'a.txt')]), DONE(2)], {
     toolu_probe_5: { throws: 'EACCES: permission denied, open a.txt' },

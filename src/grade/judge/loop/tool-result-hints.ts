@@ -27,7 +27,7 @@ export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: 
   const want = results(e);
   const got = results(r);
   if (want.length === 0) return undefined;
-  const untyped = typeHint(turn, r);
+  const untyped = promiseHint(turn, r) ?? typeHint(turn, r);
   if (untyped !== undefined) return untyped;
   if (got.length < want.length) {
     return hint(
@@ -39,7 +39,7 @@ export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: 
   }
   for (const [j, w] of want.entries()) {
     const g = got[j]!;
-    const found = idHint(turn, want, got, j) ?? contentHint(data, w, g) ?? isErrorHint(data, w, g);
+    const found = idHint(turn, want, got, j) ?? contentHint(data, w, g) ?? spreadHint(g) ?? isErrorHint(data, w, g);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -63,6 +63,20 @@ function idHint(turn: number, want: Json[], got: Json[], j: number): LoopHint | 
     'tool_result paired with the wrong id',
     'tool-turn',
     "a tool_result's tool_use_id is not the id of the tool_use it answers: set tool_use_id to the id of the block it answers (block.id)",
+  );
+}
+
+// Results that are `{}`: Promises (`content.map(async …)` not awaited), which JSON writes as empty objects.
+function promiseHint(turn: number, r: unknown): LoopHint | undefined {
+  const content = isEntry(r) && Array.isArray(r.content) ? r.content : [];
+  if (content.length === 0 || !content.every((b) => isEntry(b) && Object.keys(b).length === 0)) return undefined;
+  const fix =
+    'await each result before sending it: const results = await Promise.all(uses.map(async (block) => …)), or a for…of loop with await';
+  return hint(
+    `the results of turn ${turn} went in as {}: each is a Promise, not a tool_result (JSON writes a Promise as {}); ${fix}`,
+    'results sent as promises',
+    'tool-turn',
+    `a turn's results went in as {}: each is a Promise, not a tool_result (JSON writes a Promise as {}); ${fix}`,
   );
 }
 
@@ -137,6 +151,17 @@ function contentHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined
     );
   }
   return undefined;
+}
+
+// Fields of the ToolOutput beside the result's own: `{ type, tool_use_id, ...output }`.
+function spreadHint(g: Json): LoopHint | undefined {
+  const extra = Object.keys(g).filter((k) => !['type', 'tool_use_id', 'content', 'is_error'].includes(k));
+  if (extra.length === 0) return undefined;
+  return hint(
+    `a tool_result carries ${extra.map((k) => `\`${k}\``).join(', ')}, a field of the ToolOutput: build it from the output's content, { type: 'tool_result', tool_use_id: block.id, content: output.content } with is_error: true only when output.is_error is, not by spreading the output`,
+    'ToolOutput spread into the result',
+    'tool-turn',
+  );
 }
 
 function isErrorHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined {

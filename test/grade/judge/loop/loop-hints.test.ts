@@ -10,6 +10,7 @@ import {
   loopCase,
   prompt,
   readA,
+  readB,
   request,
   resultA,
   resultB,
@@ -205,6 +206,27 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     /^the model's turn 1 went in without content: response\.content was undefined\. With stream: true/,
     'assistant turn without content',
   ],
+  [
+    'stream deltas not added (a tool input left {})',
+    second(
+      { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { ...readA, input: {} }, readB] },
+      results1,
+    ),
+    /^the model's turn 1 went in without what its `input_json_delta` events carried/,
+    'stream deltas not added',
+  ],
+  [
+    'results sent as promises',
+    second(assistant1, user({}, {})),
+    /^the results of turn 1 went in as \{\}: each is a Promise, not a tool_result/,
+    'results sent as promises',
+  ],
+  [
+    'the ToolOutput spread into the result',
+    second(assistant1, user({ ...resultA, exit_code: 0, is_error: false }, resultB)),
+    /^a tool_result carries `exit_code`, a field of the ToolOutput/,
+    'ToolOutput spread into the result',
+  ],
 ];
 
 describe('loop hints', () => {
@@ -228,7 +250,7 @@ describe('loop hints', () => {
         end: undefined,
       })?.cause;
     expect(at(turn, { role: 'assistant', content: [readA] })).toBe('thinking blocks dropped');
-    expect(at(turn, { role: 'assistant', content: [{ ...thinking, signature: '' }, readA] })).toBe(
+    expect(at(turn, { role: 'assistant', content: [{ ...thinking, signature: 'sig, shortened' }, readA] })).toBe(
       'thinking blocks edited',
     );
     const thrown = user({ ...resultA, content: 'disk on fire', is_error: true });
