@@ -137,9 +137,26 @@ function keptGoing(ctx: LoopHintContext): LoopHint | undefined {
 function throwEscaped(ctx: LoopHintContext): LoopHint | undefined {
   const threw = threwOf(ctx.end);
   const thrown = Object.values(ctx.data.outputs ?? {}).flatMap((o) => ('throws' in o ? [o.throws] : []));
-  if (threw === undefined || !thrown.some((m) => threw.includes(m))) return undefined;
+  if (threw === undefined || !thrown.some((m) => threw.includes(m))) return caughtAroundTheLoop(ctx);
   return hint(
     "execute threw, and the throw left runLoop: catch it and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop",
+    'a throw from execute not caught',
+    'throwing-output',
+  );
+}
+
+// A catch around the whole loop: execute threw at turn k, and runLoop returned there, the turn without results.
+function caughtAroundTheLoop(ctx: LoopHintContext): LoopHint | undefined {
+  const turn = ctx.data.turns[ctx.index - 1]?.message;
+  const uses = blocks(turn).filter((b) => b.type === 'tool_use');
+  const throws = uses.some((b) => {
+    const output = ctx.data.outputs?.[String(b.id)];
+    return output !== undefined && 'throws' in output;
+  });
+  const last = returnedOf(ctx.end)?.at(-1);
+  if (ctx.at !== 'missing' || !throws || role(last) !== 'assistant') return undefined;
+  return hint(
+    `execute threw at turn ${ctx.index}, and runLoop returned there, the turn's tools unanswered: catch a throw around each execute call, not around the loop, and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop`,
     'a throw from execute not caught',
     'throwing-output',
   );

@@ -268,6 +268,24 @@ describe('loop hints', () => {
     expect(loopHintFor(escaped)?.cause).toBe('a throw from execute not caught');
   });
 
+  it('names a catch around the whole loop: execute threw, and runLoop returned at that turn, unanswered', () => {
+    // Turn 1 asks for one read, without text (with text, stopping on it reads the same).
+    const turn1 = { ...loopCase.data.turns[0]!, message: { ...loopCase.data.turns[0]!.message, content: [readA] } };
+    const data = {
+      ...loopCase.data,
+      turns: [turn1, loopCase.data.turns[1]!],
+      outputs: { toolu_a: { throws: 'disk on fire' } },
+    };
+    const hintOf = (end: unknown) =>
+      loopHintFor({ data, at: 'missing', index: 1, expected: expected[1], received: end, end })?.text;
+    const asked = { role: 'assistant', content: [readA] };
+    expect(hintOf({ returned: [prompt, asked] })).toMatch(
+      /^execute threw at turn 1, and runLoop returned there, the turn's tools unanswered: catch a throw around each execute call/,
+    );
+    // Returned with the turn answered: not this.
+    expect(hintOf({ returned: [prompt, asked, user(resultA)] })).not.toMatch(/^execute threw at turn 1/);
+  });
+
   it('names a loop that went on by the blocks past a max_tokens turn', () => {
     const cut = {
       ...loopCase.data,
