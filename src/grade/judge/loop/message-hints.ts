@@ -1,6 +1,7 @@
-// Hints for the messages a loop sends back: the assistant turn (missing, only its text, the whole response, after
-// its results, its thinking changed), the results of one turn split over several messages, a role the API does not
-// have. Pure.
+// Hints for the messages a loop sends: the conversation not sent at all (the request's messages again), the
+// assistant turn (missing, without content, only its text, the whole response, after its results, put together
+// from stream events without their deltas, its thinking changed), the results of one turn split over several
+// messages, a role the API does not have. Pure.
 import { jsonEqual } from '../compare-results.ts';
 import type { LoopHint } from './loop-features.ts';
 import {
