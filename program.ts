@@ -377,7 +377,7 @@ type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unk
 type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
 
 // What a request asked for, in the keys of runLoop's request: the rest (`stream: true` above all) is how it asked.
-const REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'];
+export const REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'];
 const SDK = '@anthropic-ai/sdk';
 
 async function anthropicClient(): Promise<Client> {
@@ -395,15 +395,7 @@ export async function runLoopCase(testCase: LoopCase, runLoop?: RunLoop, beforeT
   const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop()]);
   const api = await startFakeApi(testCase, beforeTurn);
   try {
-    // No retries: a request the script refuses is the loop's to handle, once.
-    const client = new Anthropic({
-      apiKey: 'theinference-fake-api-key',
-      baseURL: api.url,
-      maxRetries: 0,
-      timeout: 60_000,
-    });
     await beforeTurn?.(1, testCase.turns.length, 'request');
-    let end: unknown;
     // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
     // recording's, not the student's choice, so that warning is not shown as the program's output.
     const warn = console.warn;
@@ -411,16 +403,31 @@ export async function runLoopCase(testCase: LoopCase, runLoop?: RunLoop, beforeT
       if (!/^The model '[^']*' is deprecated/.test(String(args[0]))) warn(...args);
     };
     try {
-      const returned = await loop(client, api.execute, structuredClone(testCase.request ?? {}));
-      end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
-    } catch (error) {
-      end = { threw: describeThrow(error) };
+      const end = await loopEnd(Anthropic, loop, api, testCase);
+      return [...compacted(api.requests), end];
     } finally {
       console.warn = warn;
     }
-    return [...compacted(api.requests), end];
   } finally {
     await api.close();
+  }
+}
+
+// Runs the loop once against a fake API, with a real client pointed at it: how it ended, `{"returned":[…]}` (the
+// conversation, as JSON carries it) or `{"threw":"…"}`.
+async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase: LoopCase): Promise<unknown> {
+  // No retries: a request the script refuses is the loop's to handle, once.
+  const client = new Anthropic({
+    apiKey: 'theinference-fake-api-key',
+    baseURL: api.url,
+    maxRetries: 0,
+    timeout: 60_000,
+  });
+  try {
+    const returned = await loop(client, api.execute, structuredClone(testCase.request ?? {}));
+    return { returned: JSON.parse(JSON.stringify(returned ?? null)) };
+  } catch (error) {
+    return { threw: describeThrow(error) };
   }
 }
 
@@ -458,21 +465,9 @@ export async function observeLoops(request: unknown, runLoop?: RunLoop): Promise
     if (failed !== undefined) throw failed.reason;
     const seen = parsed.map((): LoopObserved => ({ requests: [], end: { pending: true } }));
     const done = parsed.map(async (script, k) => {
-      const api = apis[k]!;
       const entry = seen[k]!;
-      entry.requests = api.requests;
-      const client = new Anthropic({
-        apiKey: 'theinference-fake-api-key',
-        baseURL: api.url,
-        maxRetries: 0,
-        timeout: 60_000,
-      });
-      try {
-        const returned = await loop(client, api.execute, structuredClone(script.request ?? {}));
-        entry.end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
-      } catch (error) {
-        entry.end = { threw: describeThrow(error) };
-      }
+      entry.requests = apis[k]!.requests;
+      entry.end = await loopEnd(Anthropic, loop, apis[k]!, script);
     });
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise((ready) => (timer = setTimeout(ready, LOOP_PROBE_WAIT_MS)));

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { observeLoops, runLoopCase } from '../program.ts';
+import { observeLoops, REQUEST_KEYS, runLoopCase } from '../program.ts';
+import { LOOP_REQUEST_KEYS } from '../src/course/types.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { wholeRequests } from '../src/grade/judge/loop/loop-results.ts';
 import type { Execute, LoopRequest } from '../src/index.ts';
@@ -203,6 +204,10 @@ describe('runLoopCase: the scripted execute', () => {
     };
     expect((await run(loop, unordered)).at(-1)).toEqual({ returned: [{ content: '1: A' }] });
   });
+});
+
+it("keeps the same request keys as the package's (program.ts cannot import it, so it has a copy)", () => {
+  expect(REQUEST_KEYS).toEqual([...LOOP_REQUEST_KEYS]);
 });
 
 describe('observeLoops: the loop probe', () => {

@@ -7,13 +7,16 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { ApiObject, LoopRequestData, LoopTurn, ScriptedOutput } from '../../course/types.ts';
+import {
+  type ApiObject,
+  LOOP_REQUEST_KEYS,
+  type LoopRequestData,
+  type LoopTurn,
+  type ScriptedOutput,
+} from '../../course/types.ts';
 import { isLiveCaptureLine } from '../formats/live.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { firstLine, isObject, type LoopSession, parseObject, type RecordedLoop, toolUses } from './recorded-loop.ts';
-
-// What a loop's request holds, as the stage grades it (program.ts's REQUEST_KEYS).
-const REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'] as const;
 
 // A loop as read so far: its request, its turns, the outputs, and the messages its last request sent.
 type Open = RecordedLoop & { sent: ApiObject[]; differs: number[] };
@@ -124,7 +127,7 @@ function requestOf(body: ApiObject): LoopRequestData | undefined {
     Array.isArray(body.tools) &&
     Array.isArray(body.messages);
   if (!ok) return undefined;
-  return Object.fromEntries(REQUEST_KEYS.filter((k) => k in body).map((k) => [k, body[k]])) as LoopRequestData;
+  return Object.fromEntries(LOOP_REQUEST_KEYS.filter((k) => k in body).map((k) => [k, body[k]])) as LoopRequestData;
 }
 
 // Whether a request answers every tool_use of the loop's last turn, right after it.
@@ -168,7 +171,7 @@ function contractResults(loop: Open): ApiObject {
 
 // Whether a later request sent the loop's fields (all but messages) as its first did.
 function sameFields(request: LoopRequestData, body: ApiObject): boolean {
-  return REQUEST_KEYS.every((k) => k === 'messages' || isDeepStrictEqual((request as ApiObject)[k], body[k]));
+  return LOOP_REQUEST_KEYS.every((k) => k === 'messages' || isDeepStrictEqual((request as ApiObject)[k], body[k]));
 }
 
 function brokenBecause(loop: RecordedLoop): string | undefined {

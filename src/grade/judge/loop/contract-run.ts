@@ -1,14 +1,11 @@
 // What a loop that keeps the contract (docs/stages/agent-loop.md) sends and returns for a script, worked out from
 // the script alone: the results program.ts prints for it, every request whole. The probe compares each run of its
 // scripts with this; a test holds it equal to the reference runLoop on every script and every case. Pure.
-import type { ApiObject, LoopCaseFile } from '../../../course/types.ts';
-
-// What a request asks for, in program.ts's words (REQUEST_KEYS).
-const REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'] as const;
+import { type ApiObject, LOOP_REQUEST_KEYS, type LoopCaseFile } from '../../../course/types.ts';
 
 export function contractRun(data: LoopCaseFile): unknown[] {
   const fields = Object.fromEntries(
-    REQUEST_KEYS.filter((k) => k !== 'messages' && data.request[k] !== undefined).map((k) => [k, data.request[k]]),
+    LOOP_REQUEST_KEYS.filter((k) => k !== 'messages' && data.request[k] !== undefined).map((k) => [k, data.request[k]]),
   );
   const messages: ApiObject[] = [...data.request.messages];
   const results: unknown[] = [];
