@@ -19,20 +19,20 @@ export type NoRun = { kind: 'misuse' | 'crash'; message: string };
 
 // The one-test report for `what`, as the run's stage and course directory are known from argv.
 export function noRunReport(argv: string[], cwd: string, what: NoRun): RunReport {
-  const message =
+  const description =
     what.kind === 'misuse'
-      ? `theinference could not grade this submission: ${oneLine(what.message)}`
-      : `theinference failed before grading (a bug in theinference, not in this submission): ${oneLine(what.message)}`;
+      ? 'theinference could not grade this submission as it is'
+      : 'theinference failed before grading: a bug in theinference, not in this submission';
   return {
     stage: flagValue(argv, '--stage') ?? 'unknown',
     dir: resolve(cwd, flagValue(argv, '--dir') ?? '.'),
     cases: [
       {
-        name: what.kind === 'misuse' ? 'the submission could not be graded' : 'the grader failed',
-        description: message,
+        name: 'theinference',
+        description,
         status: 'fail',
         durationMs: 0,
-        failure: { kind: 'crash', message, beforeAnyCase: true },
+        failure: { kind: 'crash', message: oneLine(what.message) },
         output: '',
       },
     ],
@@ -59,7 +59,8 @@ export async function writeNoRunReports(argv: string[], cwd: string, what: NoRun
     if (p.file === undefined || (what.kind === 'misuse' && p.name !== 'gradescope')) continue;
     try {
       const file = await checkOutputFile(cwd, p.file.split(NAME_TOKEN).join(basename(report.dir)));
-      await writeAtomically(file, renderReport(p.name, report, { color: false }));
+      // No student file to point at: nothing of theirs ran.
+      await writeAtomically(file, renderReport(p.name, report, { color: false, fileOf: () => undefined }));
       written.push(file);
     } catch {
       // A file that cannot be written (the misuse may be that very path): nothing more to do.
