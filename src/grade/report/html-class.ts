@@ -75,7 +75,7 @@ ${mistakes.map(
     (s) =>
       html`<li><a href="#${ids.get(s.name)!}">${s.name}</a> <span class="muted">(${s.cases} ${s.cases === 1 ? 'case' : 'cases'})</span></li>`,
   )}</ul></details>
-<button type="button" class="button-link" data-mistake="${m.id}" hidden>Show only these in the table</button></td>
+<button type="button" class="button-link" data-mistake="${m.id}" hidden>Filter the table</button></td>
 </tr>`,
 )}
 </tbody>

@@ -4,6 +4,7 @@ export const STYLE = `
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg-alt: #f6f8fa;
   --pass: #116329; --fail: #a40e26; --warn: #7d4e00; --link: #0550ae; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0 auto; max-width: 80rem; padding: 1rem 1.5rem 4rem; color: var(--fg); background: #fff;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
 h1 { font-size: 1.6rem; margin: 0.5rem 0; }
