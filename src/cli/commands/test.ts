@@ -8,6 +8,7 @@ import { renderReport } from '../../grade/report/index.ts';
 import { renderStepSummary } from '../../grade/report/github.ts';
 import { planReports, type PlannedReport, type ReporterChoice } from './reporter-flags.ts';
 import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
+import { visibleLine } from '../../grade/report/visible-text.ts';
 import { allPassed, runCourse, stageReports, stageTotals } from '../../grade/run-course.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
@@ -152,7 +153,8 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (toStdout?.name !== 'pretty') {
-    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
+    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}
+`);
   }
   // The student's file as a CI job names it: relative to where it runs (the repository's root, as a rule).
   const fileOf = (stage: string): string | undefined => {
