@@ -153,8 +153,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (toStdout?.name !== 'pretty') {
-    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}
-`);
+    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   }
   // The student's file as a CI job names it: relative to where it runs (the repository's root, as a rule).
   const fileOf = (stage: string): string | undefined => {
