@@ -12,7 +12,11 @@ import { checkOutputFile } from './output-file.ts';
 // What --output's pattern puts a submission's name in place of.
 export const NAME_TOKEN = '{name}';
 
-// The extension each reporter's files get in an --output directory.
+// The extension each reporter's files get in an --output directory (and in the CLI's examples).
+export function extensionOf(name: ReporterName): string {
+  return EXTENSIONS[name];
+}
+
 const EXTENSIONS: Record<ReporterName, string> = {
   pretty: 'txt',
   json: 'json',

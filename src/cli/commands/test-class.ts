@@ -6,10 +6,10 @@ import { writeAtomically } from '../../course/snapshot-file.ts';
 import { HarnessError } from '../../errors.ts';
 import { firstSentence, renderSummaryTable } from '../../grade/report/class-summary.ts';
 import { renderClassHtml } from '../../grade/report/html.ts';
-import { renderReport } from '../../grade/report/index.ts';
+import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { oneLine } from '../../grade/report/plain-text.ts';
-import { visibleText } from '../../grade/report/visible-text.ts';
+import { visibleLine, visibleText } from '../../grade/report/visible-text.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { runClass } from '../../grade/run-class.ts';
 import { stageReports } from '../../grade/run-course.ts';
@@ -26,7 +26,10 @@ import { writeSummary } from './write-summary.ts';
 // Failures up to this many are named in a submission's re-run command; more, and it re-grades the submission.
 const NAMED_RERUN = 3;
 
-export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+// The flags of a class run: one reporter, its files from --output (src/cli/commands/test.ts checks that).
+export type ClassFlags = Omit<TestFlags, 'reporter'> & { reporter: ReporterName };
+
+export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Outcome> {
   for (const [given, flag, why] of [
     [flags.watch, '--watch', 'grades one course directory as it changes'],
     [flags.failed, '--failed', "re-runs one course directory's last failures"],
@@ -81,7 +84,8 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
     onSubmission: (s) => void io.stdout.write(`${progressLine(s, c)}\n`),
   });
   for (const s of report.submissions) {
-    for (const warning of s.report.warnings ?? []) await write(io.stderr, `warning: ${shown(s.name)}: ${warning}\n`);
+    for (const warning of s.report.warnings ?? [])
+      await write(io.stderr, `warning: ${shown(s.name)}: ${visibleLine(warning)}\n`);
     const file = files.get(s.name);
     if (file === undefined) continue;
     const rerunCommand = s.failed > 0 ? rerunSubmission(flags, s) : undefined;
@@ -92,7 +96,7 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
   }
   if (page !== undefined) await writeAtomically(page, renderClassHtml(report));
   if (summary !== undefined) await writeSummary(summary, report, files);
-  for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
+  for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   const where = [
     files.size > 0 || page !== undefined
       ? `${page === undefined ? 'Reports' : 'Report'}: ${flags.output}`
@@ -115,7 +119,7 @@ function progressLine(s: SubmissionResult, c: ReturnType<typeof painter>): strin
 
 // The commands that grade this submission again, one per stage that failed: its failures by name when there are
 // few, else all of the stage.
-function rerunSubmission(flags: TestFlags, s: SubmissionResult): string {
+function rerunSubmission(flags: ClassFlags, s: SubmissionResult): string {
   return stageReports(s.report)
     .filter((r) => r.failed > 0)
     .map((r) => rerunFailures({ ...flags, dir: [s.dir] }, r.failed <= NAMED_RERUN ? r : { ...r, cases: [] }, false))
