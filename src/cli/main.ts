@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { listStages, packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
+import { visibleText } from '../grade/report/visible-text.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
 import { BASH_MODES } from '../record/record-types.ts';
 import type { InitFlags } from './commands/init.ts';
@@ -60,7 +61,8 @@ function stdoutClosed(io: CliIo): boolean {
 
 function exitCodeFor(error: unknown, io: CliIo): number {
   if (error instanceof HarnessError) {
-    io.stderr.write(`error: ${error.message}\n`);
+    // A message may quote a submission (a file's name, a line of its package.json): its controls made visible.
+    io.stderr.write(`error: ${visibleText(error.message)}\n`);
     return EXIT.misuse;
   }
   if (error instanceof CommanderError) {

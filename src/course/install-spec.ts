@@ -1,9 +1,10 @@
 // How a new course directory depends on theinference: a spec that names the course's own copy (a git URL, a
 // tarball, a path), never a bare name npm would look up in the public registry, where the name is not ours and
 // whatever someone published under it would run.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
+import { readAsDataSync } from './read-as-data.ts';
 
 // Specs npm fetches from a place the course chose: git (URLs and host shorthands), any URL (a tarball), a path.
 const GIT = /^(git\+[a-z]+:|git:|github:|gitlab:|bitbucket:|gist:)/;
@@ -38,8 +39,11 @@ export function installedFrom(root: string): { spec: string; base: string; file:
   const project = dirname(modules);
   const file = join(project, 'package.json');
   let manifest: Record<string, Record<string, unknown> | undefined>;
+  // Read as data: a package.json that is a FIFO or a device is never opened.
+  const read = readAsDataSync(file, 1024 * 1024);
+  if (typeof read === 'string') return undefined;
   try {
-    manifest = JSON.parse(readFileSync(file, 'utf8')) as typeof manifest;
+    manifest = JSON.parse(read.data.toString('utf8')) as typeof manifest;
   } catch {
     return undefined;
   }

@@ -18,6 +18,7 @@ import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
 import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
+import { visibleLine } from './report/visible-text.ts';
 import type { CaseResult, RunReport } from './types.ts';
 import { judgeVariant, pairVerdicts } from './variants/judge-variant.ts';
 import { caseOfRun } from './variants/plan-variants.ts';
@@ -255,8 +256,11 @@ function interleave(cases: BatchCase[], variantRuns: BatchCase[]): BatchCase[] {
   return cases.flatMap((c) => [{ name: c.name, file: c.file }, ...(runs.has(c.name) ? [runs.get(c.name)!] : [])]);
 }
 
+// A warning may quote the submission (a file's name, a link's target, its directory's name): each is one line of
+// visible text, so that no name a submission chooses can write to the terminal or start a line of a CI log
+// (a `::error` annotation, an `::add-mask::`) wherever the warning is shown.
 function withWarnings(report: RunReport, more: string[]): RunReport {
   const { warnings, ...rest } = report;
-  const all = [...new Set([...(warnings ?? []), ...more])];
+  const all = [...new Set([...(warnings ?? []), ...more].map(visibleLine))];
   return all.length === 0 ? rest : { ...rest, warnings: all };
 }

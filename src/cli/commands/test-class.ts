@@ -8,7 +8,7 @@ import { firstSentence, renderSummaryTable } from '../../grade/report/class-summ
 import { renderReport } from '../../grade/report/index.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { oneLine } from '../../grade/report/plain-text.ts';
-import { visibleText } from '../../grade/report/visible-text.ts';
+import { visibleLine, visibleText } from '../../grade/report/visible-text.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { runClass } from '../../grade/run-class.ts';
 import { stageReports } from '../../grade/run-course.ts';
@@ -77,7 +77,8 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
     onSubmission: (s) => void io.stdout.write(`${progressLine(s, c)}\n`),
   });
   for (const s of report.submissions) {
-    for (const warning of s.report.warnings ?? []) await write(io.stderr, `warning: ${shown(s.name)}: ${warning}\n`);
+    for (const warning of s.report.warnings ?? [])
+      await write(io.stderr, `warning: ${shown(s.name)}: ${visibleLine(warning)}\n`);
     const file = files.get(s.name);
     if (file === undefined) continue;
     const rerunCommand = s.failed > 0 ? rerunSubmission(flags, s) : undefined;
@@ -87,7 +88,7 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
     );
   }
   if (summary !== undefined) await writeSummary(summary, report, files);
-  for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
+  for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   const where = [
     files.size > 0
       ? `Reports: ${flags.output}`

@@ -6,6 +6,7 @@ import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts'
 import { DEFAULT_MEMORY_MIB, MEMORY_ENV, MIN_MEMORY_MIB } from '../../grade/run/isolation/program-limits.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
+import { visibleLine } from '../../grade/report/visible-text.ts';
 import { allPassed, runCourse, stageReports, stageTotals } from '../../grade/run-course.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
@@ -118,7 +119,7 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (!(flags.reporter === 'pretty' && output === undefined)) {
-    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${warning}\n`);
+    for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   }
   if (output === undefined) {
     await write(io.stdout, renderReport(flags.reporter, report, { color, ...(rerunCommand ? { rerunCommand } : {}) }));
