@@ -5,6 +5,7 @@
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { HarnessError } from '../../errors.ts';
 import { firstSentence, renderSummaryTable } from '../../grade/report/class-summary.ts';
+import { renderClassHtml } from '../../grade/report/html.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { oneLine } from '../../grade/report/plain-text.ts';
@@ -16,7 +17,7 @@ import type { SubmissionResult } from '../../grade/types.ts';
 import { parseShard, shardOf } from '../../grade/select-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { clearOutputFile } from './output-file.ts';
-import { NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
+import { classPagePath, NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
 import { findSubmissions } from './submissions.ts';
 import { positiveInteger, rerunFailures, type TestFlags } from './test.ts';
 import { chooseVariants } from './variants-flags.ts';
@@ -37,6 +38,9 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
   }
   const all = await findSubmissions(io.cwd, flags.dir ?? []);
   const submissions = flags.shard === undefined ? all : shardOf(all, parseShard(flags.shard));
+  // The html reporter writes one page for the whole class (src/grade/report/html-class.ts), the others a report
+  // per submission.
+  const page = flags.reporter === 'html' ? await classPagePath(io.cwd, flags.output) : undefined;
   if (flags.output === undefined && flags.reporter !== 'pretty') {
     throw new HarnessError(
       'BAD_FLAG',
@@ -44,12 +48,12 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
     );
   }
   const files =
-    flags.output === undefined
+    flags.output === undefined || page !== undefined
       ? new Map<string, string>()
       : await reportPaths(io.cwd, flags.output, submissions, flags.reporter);
   const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
   // Nothing earlier stays at a path the run will write: a run that ends without a report leaves none there.
-  for (const file of [...files.values(), summary?.file]) if (file !== undefined) await clearOutputFile(file);
+  for (const file of [...files.values(), page, summary?.file]) if (file !== undefined) await clearOutputFile(file);
   const isolation = await chooseSandbox(flags.isolation, io.env);
   if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
   const variants = await chooseVariants(flags, io);
@@ -90,11 +94,12 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
       renderReport(flags.reporter, s.report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) }),
     );
   }
+  if (page !== undefined) await writeAtomically(page, renderClassHtml(report));
   if (summary !== undefined) await writeSummary(summary, report, files);
   for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   const where = [
-    files.size > 0
-      ? `Reports: ${flags.output}`
+    files.size > 0 || page !== undefined
+      ? `${page === undefined ? 'Reports' : 'Report'}: ${flags.output}`
       : `Each submission's full report: add --output 'reports/${NAME_TOKEN}.txt', or grade one with --dir <its directory>.`,
     ...(summary === undefined ? [] : [`Summary: ${flags.summary}`]),
   ];

@@ -4,6 +4,7 @@ import { renderFailure } from './render-failure.ts';
 import type { CaseResult, RunReport } from '../types.ts';
 import { render as renderGithub } from './github.ts';
 import { render as renderGradescope } from './gradescope.ts';
+import { render as renderHtml } from './html.ts';
 import { render as renderJson } from './json.ts';
 import { render as renderJunit } from './junit.ts';
 import { renderPretty } from './pretty.ts';
@@ -25,6 +26,7 @@ const FORMATS: Record<Exclude<ReporterName, 'pretty'>, Render> = {
   tap: renderTap,
   github: renderGithub,
   gradescope: renderGradescope,
+  html: renderHtml,
 };
 
 // The whole report in the named format. Colour applies to the pretty reporter only.
