@@ -28,6 +28,7 @@ import { measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
+import { writeResultsPage } from './results-page.ts';
 import { measureStaging } from './stage-cost.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
 import { REPLAY_BASH_MS } from '../src/record/record-transcripts.ts';
@@ -66,7 +67,12 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const only = sections();
-const log = (line = ''): void => void process.stdout.write(`${line}\n`);
+// Every line the bench prints is also kept for docs/bench-results.md.
+const printed: string[] = [];
+const log = (line = ''): void => {
+  printed.push(line);
+  process.stdout.write(`${line}\n`);
+};
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -277,6 +283,11 @@ async function main(): Promise<void> {
     proxy,
   };
   await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  await writeResultsPage(join(packageRoot, 'docs', 'bench-results.md'), {
+    date: results.date,
+    command: ['npm run bench --', ...process.argv.slice(2)].join(' ').replace(/ --$/, ''),
+    lines: printed,
+  });
 }
 
 const FLOOR = 'floor: 1 tsx process, every case in-process';

@@ -69,7 +69,10 @@ async function packageScope(dir: string): Promise<Scope | undefined> {
       try {
         return { file, type: (JSON.parse(text) as { type?: unknown } | null)?.type };
       } catch (error) {
-        return { file, type: undefined, broken: error instanceof Error ? error.message : String(error) };
+        // JSON.parse quotes the text, line breaks and all: one line, so that no line of it starts a line of a CI
+        // log (the CLI makes its controls visible).
+        const message = error instanceof Error ? error.message : String(error);
+        return { file, type: undefined, broken: message.replace(/\r?\n|\r/g, '\\n') };
       }
     }
     if (dirname(at) === at) return undefined;

@@ -1,7 +1,7 @@
 // What a recorded case's agent was answered, kept beside the course's cases so that the case can be re-verified
 // against the recording without its transcript: `recordings/<stage>/<case>.json`, written by `theinference record`
 // with the case. Kept out of the case file on purpose: the program under test is given the case file, and a
-// recording is as good as the answers (docs/cases.md, "Recorded cases and drift").
+// recording is as good as the answers (docs/snapshots.md, "Recorded cases and drift").
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readText } from './snapshot-file.ts';

@@ -5,13 +5,14 @@
 // is the grader's own: a regular file of this user's, at most MAX_BYTES, reached through no link (node_modules,
 // .cache, theinference and the file itself: a link is never followed, so a link cannot make the grader read or
 // write anywhere else), in the grader's format; anything else reads as no timings.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { readAsDataSync } from '../course/read-as-data.ts';
 import { writeAtomically } from '../course/snapshot-file.ts';
 
 // Past this size the file is not the grader's: a thousand cases' timings take about 50 KB.
 const MAX_BYTES = 1024 * 1024;
-// A time past this is not a case's time in a batch (a timeout is 10 s by default).
+// A time past this is not a case's time in a batch (far past DEFAULT_CASE_TIMEOUT_MS).
 const MAX_CASE_MS = 10 * 60 * 1000;
 const FORMAT = 'theinference-timings-1';
 
@@ -27,21 +28,18 @@ export function timingsPath(dir: string, stage: string): string {
 // Synchronous: the early start (src/cli/early-start.ts) reads it before the CLI loads.
 export function readTimings(dir: string, stage: string): Map<string, number> {
   if (!noLinkOnTheWay(dir)) return new Map();
-  let fd: number;
+  // Read as data: a FIFO, a socket or a device left at the file's name is never opened (a FIFO opened to read
+  // waits for a writer forever, before the run has printed anything).
+  const path = timingsPath(dir, stage);
+  const read = readAsDataSync(path, MAX_BYTES);
+  if (typeof read === 'string') return new Map();
+  let owner: number | undefined;
   try {
-    fd = openSync(timingsPath(dir, stage), constants.O_RDONLY | constants.O_NOFOLLOW);
+    owner = lstatSync(path).uid;
   } catch {
     return new Map();
   }
-  try {
-    const stat = fstatSync(fd);
-    const ours = stat.isFile() && stat.size <= MAX_BYTES && stat.uid === process.getuid?.();
-    return ours ? parseTimings(readFileSync(fd, 'utf8')) : new Map();
-  } catch {
-    return new Map();
-  } finally {
-    closeSync(fd);
-  }
+  return owner === process.getuid?.() ? parseTimings(read.data.toString('utf8')) : new Map();
 }
 
 // The timings as the file holds them: only finite times in range, under their names.

@@ -6,9 +6,13 @@
 // made one level at a time; and a record names the directory it belongs to, so one copied from another course is
 // not read as this one's.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readAsData } from '../course/read-as-data.ts';
 import type { RunReport } from './types.ts';
+
+// Past this, the file is not a record the grader wrote (a thousand failures' names take about 50 KB).
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 // The directories from the course directory down to the record, one level each.
 const RECORD_DIRS = ['node_modules', '.cache', 'theinference'];
@@ -70,9 +74,10 @@ export async function readFailures(dir: string, stage: string): Promise<string[]
     if (!(await isRealDir(at))) return undefined;
   }
   const file = join(at, `failed-${stage}.json`);
-  if ((await lstat(file).catch(() => undefined))?.isFile() !== true) return undefined;
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
+  // Read as data: a FIFO, a socket or a device at its name is never opened.
+  const read = await readAsData(file, MAX_RECORD_BYTES);
+  if (typeof read === 'string') return undefined;
+  const text = read.data.toString('utf8');
   try {
     const record = JSON.parse(text) as { dir?: unknown; failed?: unknown };
     const { failed } = record;

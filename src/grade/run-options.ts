@@ -22,7 +22,7 @@ export type RunOptions = {
   // Called as each case's verdict is known (cases may finish out of order).
   onCaseResult?: (result: CaseResult) => void;
   // The grader's environment (process.env when absent): it decides the default --isolation mode and where bwrap
-  // is found; program processes get only the few names docs/grader.md lists from it, and a TMPDIR of their own.
+  // is found; program processes get only the few names docs/sandbox.md lists from it, and a TMPDIR of their own.
   env?: NodeJS.ProcessEnv;
   // Whether program processes run in the sandbox, as the caller decided from --isolation
   // (src/grade/run/isolation/choose-sandbox.ts); when absent, decided here from the default mode.

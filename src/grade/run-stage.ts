@@ -18,6 +18,7 @@ import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
 import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
+import { visibleLine } from './report/visible-text.ts';
 import type { CaseResult, RunReport } from './types.ts';
 import { judgeVariant, pairVerdicts } from './variants/judge-variant.ts';
 import { caseOfRun } from './variants/plan-variants.ts';
@@ -153,7 +154,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     },
   });
   // A failure that ran after something else in its process may have been caused by it: judged again alone,
-  // starting now. Not a timeout: re-running a hang costs a whole timeout again, and is rarely a neighbour's doing.
+  // starting now. Not a timeout, nor a case out of CPU time: re-running either costs the whole limit again (and a
+  // program that leaves busy processes behind would cost it once per case that follows one).
   const onRun = (run: CaseRun): void => {
     const variantOf = caseOfRun(run.name);
     if (variantOf !== undefined && expected === undefined) {
@@ -172,7 +174,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       pairs.without(variantOf ?? run.name);
       return;
     }
-    if (verdict.status === 'fail' && run.afterProbe && verdict.failure?.kind !== 'timeout') recheck.suspect(verdict);
+    const again = verdict.failure?.kind !== 'timeout' && run.outcome.kind !== 'cpu';
+    if (verdict.status === 'fail' && run.afterProbe && again) recheck.suspect(verdict);
     else emit(verdict);
     if (verdict.status === 'fail' && options.bail === true) stop.abort();
   };
@@ -255,8 +258,11 @@ function interleave(cases: BatchCase[], variantRuns: BatchCase[]): BatchCase[] {
   return cases.flatMap((c) => [{ name: c.name, file: c.file }, ...(runs.has(c.name) ? [runs.get(c.name)!] : [])]);
 }
 
+// A warning may quote the submission (a file's name, a link's target, its directory's name): each is one line of
+// visible text, so that no name a submission chooses can write to the terminal or start a line of a CI log
+// (a `::error` annotation, an `::add-mask::`) wherever the warning is shown.
 function withWarnings(report: RunReport, more: string[]): RunReport {
   const { warnings, ...rest } = report;
-  const all = [...new Set([...(warnings ?? []), ...more])];
+  const all = [...new Set([...(warnings ?? []), ...more].map(visibleLine))];
   return all.length === 0 ? rest : { ...rest, warnings: all };
 }

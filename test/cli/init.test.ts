@@ -1,4 +1,5 @@
 // `theinference init`: a course directory in one command, never over a file that is there.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,33 @@ describe('theinference init', () => {
       /^error: 'theinference@latest' \(--from\) would make npm fetch theinference from the public registry/,
     );
     expect(await readdir(root)).toEqual(['theinference-0.1.0.tgz']);
+  });
+
+  it('says so at once, writing nothing, when a FIFO has the name of a file it writes (never waiting on it)', async () => {
+    await mkdir(join(root, 'c'));
+    execFileSync('mkfifo', [join(root, 'c', 'tsconfig.json')]);
+    const { code, stderr } = await initTools(['c', '--from', tarball]);
+    expect([code, stderr]).toEqual([
+      2,
+      `error: ${join(root, 'c', 'tsconfig.json')} is not a regular file (a directory, a FIFO, a socket or a device), and init writes tsconfig.json there. Move it away and run init again.\n`,
+    ]);
+    expect(await listing(join(root, 'c'))).toEqual(['tsconfig.json']);
+  });
+
+  it('writes the course, and warns on stderr, when its install line is a git repository (it holds the answers)', async () => {
+    const { code, stderr } = await initTools(['c', '--from', 'git+https://github.com/acme/theinference.git#v0.1.0']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^warning: the install line git\+https:\/\/github\.com\/acme\/theinference\.git#v0\.1\.0 names a git repository: .* holds the reference solutions .* Give students a tarball made by `npm pack`/,
+    );
+    expect(JSON.parse(await readFile(join(root, 'c', 'package.json'), 'utf8')).devDependencies.theinference).toBe(
+      'git+https://github.com/acme/theinference.git#v0.1.0',
+    );
+  });
+
+  it('says nothing on stderr of a tarball install line', async () => {
+    const { code, stderr } = await initTools(['c', '--from', tarball]);
+    expect([code, stderr]).toEqual([0, '']);
   });
 
   it('says so, writing nothing, when a file is in the way of a directory', async () => {

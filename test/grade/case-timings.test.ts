@@ -1,5 +1,6 @@
 // The timings file a one-off run leaves in the course directory: read back as written, and read only when it is
 // the grader's own, reached through no link; a link on the way is never followed, to read or to write.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,15 @@ describe('the timings file', () => {
       new Map([['b', 2]]),
       '{"format":"theinference-timings-1","ms":{"a":1}}',
     ]);
+  });
+
+  it('is no timings, at once, when the file is a FIFO (opened to read, it would wait for a writer forever)', async () => {
+    await mkdir(dirname(timingsPath(dir, STAGE)), { recursive: true });
+    execFileSync('mkfifo', [timingsPath(dir, STAGE)]);
+    expect(readTimings(dir, STAGE)).toEqual(new Map());
+    // Written over, the FIFO is replaced by a file of the grader's.
+    await writeTimings(dir, STAGE, new Map([['b', 2]]));
+    expect(readTimings(dir, STAGE)).toEqual(new Map([['b', 2]]));
   });
 
   it('is not written where the directory cannot be made, and says nothing', async () => {

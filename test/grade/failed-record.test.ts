@@ -1,5 +1,6 @@
 // The record `--failed` reads: written whole, read back, and nothing when it is missing or damaged; never written
 // or read through a link, and never one course's record read as another's.
+import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,6 +52,12 @@ it('reads nothing from a damaged record', async () => {
     await writeFile(failedRecordPath(dir, 'register-tools'), text);
     expect(await readFailures(dir, 'register-tools'), text).toBeUndefined();
   }
+});
+
+it('reads nothing, at once, from a FIFO at the record’s name', async () => {
+  await mkdir(dirname(failedRecordPath(dir, 'register-tools')), { recursive: true });
+  execFileSync('mkfifo', [failedRecordPath(dir, 'register-tools')]);
+  expect(await readFailures(dir, 'register-tools')).toBeUndefined();
 });
 
 it('says false, throwing nothing, when the record cannot be written', async () => {

@@ -1,4 +1,4 @@
-// The trusted grading job as docs/grader.md documents it, for the tests of issue 14's attacks: theinference from an
+// The trusted grading job as docs/trusted-job.md documents it, for the tests of issue 14's attacks: theinference from an
 // install of its own outside the submission (a copy of the package as packed, in `<root>/grader/node_modules`, or a
 // checkout of the course repository: this one), the submission checked out as a plain directory (no node_modules,
 // its own .git with the job's token in .git/config, as actions/checkout leaves it), graded with `--dir` from the

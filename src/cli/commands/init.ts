@@ -2,10 +2,10 @@
 // first when none is named) that grades at once, every case failing with the stub's message until the student
 // writes it. In a course directory (a package.json that depends on theinference) it adds the stage: its files, and
 // scripts that grade it and the stages the directory has reached, keeping the student's work and settings.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
-import { installSpec } from '../../course/install-spec.ts';
+import { answerKeyWarning, installSpec } from '../../course/install-spec.ts';
 import { reachedEarlierStages } from '../../course/reached-stages.ts';
 import {
   courseFiles,
@@ -96,6 +96,9 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
     '',
   ];
   await write(io.stdout, [...lines, ...next].join('\n'));
+  // Said to whoever chose the line, once the directory is written: a course author trying the line out sees it.
+  const answerKey = spec === undefined ? undefined : answerKeyWarning(spec, dir);
+  if (answerKey !== undefined) await write(io.stderr, `warning: ${answerKey}\n`);
   return 'pass';
 }
 
@@ -103,9 +106,22 @@ function from(flags: InitFlags): { from?: string } {
   return flags.from === undefined ? {} : { from: flags.from };
 }
 
-// The text of each of `paths` that exists under `dir`.
+// The text of each of `paths` that exists under `dir`. Each is known to be a regular file before it is opened: a
+// FIFO at one of its names would keep init waiting for a writer forever, and a device or socket is no course file.
 async function readExisting(dir: string, paths: string[]): Promise<Map<string, string>> {
-  const texts = await Promise.all(paths.map((p) => readFile(join(dir, p), 'utf8').catch(() => undefined)));
+  const texts = await Promise.all(
+    paths.map(async (p) => {
+      const info = await stat(join(dir, p)).catch(() => undefined);
+      if (info === undefined) return undefined;
+      if (!info.isFile()) {
+        throw new HarnessError(
+          'FILES_EXIST',
+          `${join(dir, p)} is not a regular file (a directory, a FIFO, a socket or a device), and init writes ${p} there. Move it away and run init again.`,
+        );
+      }
+      return readFile(join(dir, p), 'utf8').catch(() => undefined);
+    }),
+  );
   return new Map(paths.flatMap((p, i) => (texts[i] === undefined ? [] : [[p, texts[i]!] as const])));
 }
 

@@ -19,9 +19,7 @@ import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from './record-flags.ts';
-
-// Turns a recorded loop may have at most, when --max-calls does not say: a long session's loop makes a big case.
-const DEFAULT_MAX_TURNS = 60;
+import { DEFAULT_MAX_TURNS } from '../../record/record-types.ts';
 
 export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();

@@ -1,4 +1,4 @@
-// Whether a replayed result reproduces the recorded one, by a rule per tool (docs/recording.md, "Replay rules"):
+// Whether a replayed result reproduces the recorded one, by a rule per tool (docs/recording-rules.md, "Replay rules"):
 // the agent's harness words its results differently from the course's tools, so each rule compares what both
 // mean and nothing else: the lines a view showed, whether a write created or overwrote and what the file held
 // afterwards, the set of paths or lines a glob or grep listed, a command's exit code and output.

@@ -1,4 +1,4 @@
-// The --isolation modes: whether the program under test runs in the OS sandbox (docs/grader.md, "Isolation").
+// The --isolation modes: whether the program under test runs in the OS sandbox (docs/sandbox.md).
 
 // `auto` sandboxes when the sandbox works here and otherwise warns once; `required` fails closed (exit 2);
 // `off` never sandboxes.

@@ -103,7 +103,7 @@ function userNamespaceFix(): string {
     return 'allow user namespaces: sudo sysctl -w kernel.unprivileged_userns_clone=1';
   if (read('/proc/sys/user/max_user_namespaces') === '0')
     return 'allow user namespaces: sudo sysctl -w user.max_user_namespaces=15000';
-  return 'see "Isolation" in docs/grader.md for what bubblewrap needs';
+  return 'see "Requirements" in docs/sandbox.md for what bubblewrap needs';
 }
 
 function findOnPath(name: string, path: string): string | undefined {

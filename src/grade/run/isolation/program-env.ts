@@ -2,7 +2,7 @@
 // (ANTHROPIC_API_KEY, GITHUB_TOKEN, GITHUB_ENV, NODE_OPTIONS, npm_* paths into the grader package), so nothing is
 // inherited but the few names below. Pure.
 
-// Names passed through from the grader's environment when set there (docs/grader.md lists them).
+// Names passed through from the grader's environment when set there (docs/sandbox.md lists them).
 export const PASSED_NAMES = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TSX_DISABLE_CACHE'] as const;
 
 // PATH when the grader has none.

@@ -25,7 +25,7 @@ const ETC_ENTRIES = [
   'hosts',
 ];
 // A program's TMPDIR holds its sandboxes and the cases' files: far less than this, unless something runs away.
-const TMP_BYTES = 1024 * 1024 * 1024;
+export const TMP_BYTES = 1024 * 1024 * 1024;
 
 type HostPaths = {
   system: SandboxLayout['system'];

@@ -1,4 +1,4 @@
-// Issue 14's attacks on what surrounds the sandbox, each asserted against the trusted job docs/grader.md documents
+// Issue 14's attacks on what surrounds the sandbox, each asserted against the trusted job docs/trusted-job.md documents
 // (test/support/trusted-job.ts: a separate install of the grader, the submission a plain checkout with its own
 // .git, graded with --dir, CI set). The submission is data: nothing in it configures the grader (.npmrc, scripts,
 // the lockfile), no link in it is followed or mounted, and the sandbox never shows its version control or CI
