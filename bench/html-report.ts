@@ -3,11 +3,19 @@
 // alternating), sandboxed, without variants. The class: copies of the reference course, every other one with a
 // wrong dispatcher from the catalogue (four different mistakes), so the page has mistakes, diffs and output to show.
 // Each run must give every submission its verdict, and the html run must write its page.
+//
+// On a shared machine two class runs differ by far more than a page costs, so the page's own cost is measured apart
+// too: the class graded once in process (runClass, as the CLI does), then the page rendered and written, whole,
+// PAGE_WRITES times; its median against the grading's time is what the page adds.
 import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { writeAtomically } from '../src/course/snapshot-file.ts';
+import { renderClassHtml } from '../src/grade/report/html.ts';
+import { runClass } from '../src/grade/run-class.ts';
 import { writeReferenceCourse } from '../test/support/reference-course.ts';
+import { summarise } from './stats.ts';
 
 // The class's size, and the wrong dispatchers handed in, in turn, by every other submission.
 export const HTML_SUBMISSIONS = 20;
@@ -16,12 +24,18 @@ const WRONG = ['missing-alias-read', 'glob-arguments-swapped', 'camel-old-str', 
 // One timed run: with the page or without, its wall time (ms), and the page's size (bytes; 0 without).
 export type HtmlSample = { page: boolean; ms: number; bytes: number };
 
+// The page's own cost: the class graded in process (ms), and each writing of its page (ms).
+export type PageCost = { gradeMs: number; writeMs: number[] };
+
+// How many times the page is rendered and written for its median.
+const PAGE_WRITES = 20;
+
 export async function measureHtmlReport(options: {
   packageRoot: string;
   stage: string;
   rounds: number;
   log: (line?: string) => void;
-}): Promise<HtmlSample[]> {
+}): Promise<{ samples: HtmlSample[]; cost: PageCost }> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-bench-html-'));
   try {
     const wrong = new Set<string>();
@@ -78,7 +92,25 @@ export async function measureHtmlReport(options: {
         options.log(`  round ${round + 1}, ${what.padEnd(30)} ${(sample.ms / 1000).toFixed(1)} s`);
       }
     }
-    return samples;
+    const started = performance.now();
+    const submissions = [...Array(HTML_SUBMISSIONS).keys()].map((k) => {
+      const name = `student-${String(k + 1).padStart(2, '0')}`;
+      return { name, dir: join(root, 'class', name) };
+    });
+    const report = await runClass({ stage: options.stage, cases: [], submissions, sandbox: true });
+    const gradeMs = performance.now() - started;
+    if (report.submissions.some((r) => r.verdict !== (wrong.has(r.name) ? 'fail' : 'pass')))
+      throw new Error('bench: the in-process class run did not give every submission its verdict');
+    const writeMs: number[] = [];
+    for (let k = 0; k < PAGE_WRITES; k++) {
+      const t = performance.now();
+      await writeAtomically(page, renderClassHtml(report));
+      writeMs.push(performance.now() - t);
+    }
+    options.log(
+      `  in process: graded in ${(gradeMs / 1000).toFixed(1)} s; the page rendered and written in ${summarise(writeMs).median.toFixed(1)} ms (median of ${PAGE_WRITES})`,
+    );
+    return { samples, cost: { gradeMs, writeMs } };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -23,7 +23,7 @@ import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
 import { measureHangs, type HangSample } from './hangs.ts';
 import { measureLoopStage } from './loop-stage.ts';
 import { measureClass, SUBMISSIONS, type ClassSample } from './class-run.ts';
-import { HTML_SUBMISSIONS, type HtmlSample, measureHtmlReport } from './html-report.ts';
+import { HTML_SUBMISSIONS, type HtmlSample, measureHtmlReport, type PageCost } from './html-report.ts';
 import { measureImport } from './record-import.ts';
 import { measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   const hangs = only.has('hangs') ? await measureHangMode() : [];
   const variants = only.has('variants') ? await measureVariants() : new Map<string, number[]>();
   const klass = only.has('class') ? await measureClassRuns() : [];
-  const html = only.has('html') ? await measureHtmlRuns() : [];
+  const html = only.has('html') ? await measureHtmlRuns() : undefined;
   const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
   const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
   const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
@@ -214,14 +214,17 @@ async function main(): Promise<void> {
     const name = `  ${SUBMISSIONS} runs / 1 run of ${SUBMISSIONS}${withVariants ? ', variants' : ''} ≥ 1.3`;
     log(`${name.padEnd(TARGET_WIDTH)}${range(saved).padEnd(24)}${verdict(saved.median >= 1.3)}`);
   }
-  if (html.length > 0) {
+  if (html !== undefined) {
     // The page is written once, after every submission is graded: its share of a class run should be small.
     const cost = ratio(
-      html.filter((h) => h.page).map((h) => h.ms),
-      html.filter((h) => !h.page).map((h) => h.ms),
+      html.samples.filter((h) => h.page).map((h) => h.ms),
+      html.samples.filter((h) => !h.page).map((h) => h.ms),
     );
-    const name = `  class of ${HTML_SUBMISSIONS}: with html page / without ≤ 1.05`;
-    log(`${name.padEnd(TARGET_WIDTH)}${range(cost).padEnd(24)}${verdict(cost.median <= 1.05)}`);
+    const name = `  class of ${HTML_SUBMISSIONS}: with html page / without (CLI, noisy)`;
+    log(`${name.padEnd(TARGET_WIDTH)} ${range(cost)}`);
+    const added = (html.cost.gradeMs + summarise(html.cost.writeMs).median) / html.cost.gradeMs;
+    const label = `  class of ${HTML_SUBMISSIONS}: (grading + page) / grading ≤ 1.01`;
+    log(`${label.padEnd(TARGET_WIDTH)} ${added.toFixed(4).padEnd(24)}${verdict(added <= 1.01)}`);
   }
   if (proxy !== undefined) {
     for (const [name, q] of [
@@ -549,13 +552,13 @@ async function measureClassRuns(): Promise<ClassSample[]> {
   return samples;
 }
 
-async function measureHtmlRuns(): Promise<HtmlSample[]> {
+async function measureHtmlRuns(): Promise<{ samples: HtmlSample[]; cost: PageCost }> {
   log(
-    `the html report: a class of ${HTML_SUBMISSIONS} (every other one wrong) graded with a --summary only and with --reporter html as well, side by side, sandboxed, ${classRounds + 1} round(s):`,
+    `the html report: a class of ${HTML_SUBMISSIONS} (every other one wrong) graded with a --summary only and with --reporter html as well, side by side, sandboxed, ${classRounds} round(s); then the page's own cost:`,
   );
-  const samples = await measureHtmlReport({ packageRoot, stage: STAGE, rounds: classRounds + 1, log });
+  const measured = await measureHtmlReport({ packageRoot, stage: STAGE, rounds: classRounds, log });
   log();
-  return samples;
+  return measured;
 }
 
 async function measureLiveProxy(): Promise<ProxyBench> {
