@@ -19,11 +19,15 @@ import type { AuditFlags } from './commands/audit.ts';
 import type { RedactFlags } from './commands/redact.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
+import { collectReporter } from './commands/reporter-flags.ts';
+import { writeNoRunReports } from './failure-report.ts';
 
 // Everything the CLI may touch, injected: tests pass their own and never touch process.argv or exit.
 export type CliIo = CommandIo & { argv: string[] };
 // For bin/theinference.js, before it exits.
 export { stopCompiler } from './stop-compiler.ts';
+// For bin/theinference.js, when theinference itself fails outside runCli (while its program processes start).
+export { writeNoRunReports } from './failure-report.ts';
 
 const EXIT: Record<Outcome, number> = { pass: 0, fail: 1, misuse: 2, interrupted: 130 };
 // A bug in theinference itself: no outcome, an error nobody expected.
@@ -37,7 +41,12 @@ export async function runCli(io: CliIo): Promise<number> {
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError && missingStage(error)) await nameStages(io);
-    return exitCodeFor(error, io);
+    const code = exitCodeFor(error, io);
+    if (code === EXIT.misuse || code === BUG) {
+      const message = error instanceof Error ? error.message : String(error);
+      await writeNoRunReports(io.argv, io.cwd, { kind: code === BUG ? 'crash' : 'misuse', message });
+    }
+    return code;
   }
   if (outcome !== undefined) return outcome === 'interrupted' && stdoutClosed(io) ? 0 : EXIT[outcome];
   io.stderr.write(program.helpInformation());
@@ -70,7 +79,10 @@ function exitCodeFor(error: unknown, io: CliIo): number {
   }
   if (error instanceof CommanderError) {
     // commander has printed its message (or the help) already.
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.misuse;
+    // `--help`, `help [command]` and `--version` asked for what they printed: a success, as in vitest, jest and eslint.
+    // The help shown for a missing command is commander's `help({ error: true })`: exit code 1 there, a misuse here.
+    const asked = ['commander.helpDisplayed', 'commander.version'].includes(error.code);
+    return asked || (error.code === 'commander.help' && error.exitCode === 0) ? 0 : EXIT.misuse;
   }
   if (io.signal?.aborted === true) {
     // Whoever read stdout went away (`… | head`): nothing to say to it, and not an interrupt.
@@ -110,10 +122,17 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       `program processes at once (default: one fewer than the CPUs, at least 1, more for a large suite; with --watch, one per CPU up to ${MAX_WATCH_JOBS}; for a class, submissions at once, one per CPU)`,
     )
     .option('--shard <i/n>', 'grade only the i-th of n deterministic shards of the cases, or of a class (CI matrices)')
-    .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
+    .addOption(
+      new Option(
+        '--reporter <name>',
+        `report format: ${REPORTER_NAMES.join(', ')}; repeat for several, each to its own file as <name>:<file> (e.g. --reporter junit:junit.xml --reporter json:results.json)`,
+      )
+        .argParser(collectReporter)
+        .default([], 'pretty'),
+    )
     .option(
       '--output <file>',
-      "write the report to a file instead of stdout; for a class, a pattern ('reports/{name}.xml') or a directory",
+      "write the report (of the one --reporter without a file) to a file instead of stdout; for a class, a pattern ('reports/{name}.xml') or a directory",
     )
     .option('--summary <file>', "write the class's summary (submission, passed, failed, verdict) as .json or .csv")
     .option('--watch', 'grade again on every save')

@@ -154,7 +154,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     },
   });
   // A failure that ran after something else in its process may have been caused by it: judged again alone,
-  // starting now. Not a timeout: re-running a hang costs a whole timeout again, and is rarely a neighbour's doing.
+  // starting now. Not a timeout, nor a case out of CPU time: re-running either costs the whole limit again (and a
+  // program that leaves busy processes behind would cost it once per case that follows one).
   const onRun = (run: CaseRun): void => {
     const variantOf = caseOfRun(run.name);
     if (variantOf !== undefined && expected === undefined) {
@@ -173,7 +174,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       pairs.without(variantOf ?? run.name);
       return;
     }
-    if (verdict.status === 'fail' && run.afterProbe && verdict.failure?.kind !== 'timeout') recheck.suspect(verdict);
+    const again = verdict.failure?.kind !== 'timeout' && run.outcome.kind !== 'cpu';
+    if (verdict.status === 'fail' && run.afterProbe && again) recheck.suspect(verdict);
     else emit(verdict);
     if (verdict.status === 'fail' && options.bail === true) stop.abort();
   };

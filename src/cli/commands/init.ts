@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
-import { installSpec } from '../../course/install-spec.ts';
+import { answerKeyWarning, installSpec } from '../../course/install-spec.ts';
 import { reachedEarlierStages } from '../../course/reached-stages.ts';
 import {
   courseFiles,
@@ -96,6 +96,9 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
     '',
   ];
   await write(io.stdout, [...lines, ...next].join('\n'));
+  // Said to whoever chose the line, once the directory is written: a course author trying the line out sees it.
+  const answerKey = spec === undefined ? undefined : answerKeyWarning(spec, dir);
+  if (answerKey !== undefined) await write(io.stderr, `warning: ${answerKey}\n`);
   return 'pass';
 }
 

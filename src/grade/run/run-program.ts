@@ -13,11 +13,14 @@ import {
   step,
   takesLines,
   type ProgramEffect,
+  type ProgramEvent,
   type ProgramLine,
   type ProgramResult,
   type ProgramTimer,
 } from './program-machine.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
+import { CASE_CPU_SECONDS } from './isolation/program-limits.ts';
+import { treeCpuMs } from '../../process-table.ts';
 
 export type { ProgramLine };
 
@@ -92,14 +95,24 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
     const decoder = new StringDecoder('utf8');
     const splitter = new LineSplitter(MAX_RESULT_LINE_BYTES);
     const timers = new Map<ProgramTimer, NodeJS.Timeout>();
-    const plan = { cases: run.cases.length, timeoutMs: run.timeoutMs, tmpSpellings: proc.tmpSpellings };
+    const plan = {
+      cases: run.cases.length,
+      timeoutMs: run.timeoutMs,
+      cpuMs: CASE_CPU_SECONDS * 1000,
+      tmpSpellings: proc.tmpSpellings,
+    };
+    // The sample timer is answered with the tree's CPU time, read from /proc; every other timer is an event.
+    const fired = (timer: ProgramTimer): ProgramEvent =>
+      timer === 'sample'
+        ? { type: 'cpu', usedMs: child.pid === undefined ? 0 : treeCpuMs(child.pid), at: performance.now() }
+        : { type: 'timer', timer, at: performance.now() };
     const perform = (effect: ProgramEffect): void => {
       switch (effect.type) {
         case 'arm':
           clearTimeout(timers.get(effect.timer));
           timers.set(
             effect.timer,
-            setTimeout(() => dispatch({ type: 'timer', timer: effect.timer, at: performance.now() }), effect.ms),
+            setTimeout(() => dispatch(fired(effect.timer)), effect.ms),
           );
           return;
         case 'disarm':
