@@ -15,6 +15,8 @@ import { programNote } from './program-note.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
+import { driveMachine } from './run/drive-machine.ts';
+import { startCourse, step, type CourseEffect } from './course-machine.ts';
 import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
@@ -102,12 +104,6 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   // `stop` ends the batches (--bail, a bad case file, the caller's signal); `cancel` also ends the re-runs alone.
   const stop = new AbortController();
   const cancel = new AbortController();
-  const onAbort = (): void => {
-    stop.abort();
-    cancel.abort();
-  };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (options.signal?.aborted === true) onAbort();
 
   const results = new Map<string, CaseResult>();
   const pairs = pairVerdicts(
@@ -154,37 +150,58 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       return alone;
     },
   });
-  // A failure that ran after something else in its process may have been caused by it: judged again alone,
-  // starting now. Not a timeout, nor a case out of CPU time: re-running either costs the whole limit again (and a
-  // program that leaves busy processes behind would cost it once per case that follows one).
-  const onRun = (run: CaseRun): void => {
-    const variantOf = caseOfRun(run.name);
-    if (variantOf !== undefined && expected === undefined) {
-      waiting.push(run);
-      return;
+
+  // When each run is judged and where its verdict goes is the course machine's to decide (course-machine.ts);
+  // this carries out its effects. `finished` settles once it says every run is in and judged.
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const perform = (effect: CourseEffect): void => {
+    switch (effect.type) {
+      case 'judge':
+        return machine.dispatch({
+          type: 'judged',
+          run: effect.run,
+          variantOf: effect.variantOf,
+          verdict: judge(effect.run),
+        });
+      case 'emit':
+        return emit(effect.verdict);
+      case 'suspect':
+        return recheck.suspect(effect.verdict);
+      case 'unjudged': {
+        const why = expected?.get(effect.variantOf ?? '');
+        unjudged.push({
+          name: effect.name,
+          why: `the reference gave no result for its variant: ${why?.ok === false ? why.why : 'it did not run'}`,
+        });
+        return pairs.without(effect.name);
+      }
+      case 'time':
+        return void options.timings?.set(effect.name, effect.ms);
+      case 'no-snapshots':
+        for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null))
+          emit(noSnapshot(judging!.cases.get(c.name)!));
+        return;
+      case 'stop':
+        return stop.abort();
+      case 'cancel':
+        return cancel.abort();
+      case 'finish':
+        return finish();
     }
-    // Only a case that ran after the probe has a time of its own: alone, it would include the process's start.
-    if (run.afterProbe && variantOf === undefined) options.timings?.set(run.name, run.durationMs);
-    const verdict = judge(run);
-    if (verdict === undefined) {
-      const why = expected?.get(variantOf ?? '');
-      unjudged.push({
-        name: variantOf ?? run.name,
-        why: `the reference gave no result for its variant: ${why?.ok === false ? why.why : 'it did not run'}`,
-      });
-      pairs.without(variantOf ?? run.name);
-      return;
-    }
-    const again = verdict.failure?.kind !== 'timeout' && run.outcome.kind !== 'cpu';
-    if (verdict.status === 'fail' && run.afterProbe && again) recheck.suspect(verdict);
-    else emit(verdict);
-    if (verdict.status === 'fail' && options.bail === true) stop.abort();
   };
+  const machine = driveMachine(
+    startCourse({ bail: options.bail === true, variants: variants !== undefined }),
+    step,
+    perform,
+  );
+  const onAbort = (): void => machine.dispatch({ type: 'abort' });
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted === true) onAbort();
 
   // Programs first: they need only the case files, and take far longer to start than the rest takes to load.
-  const early: CaseRun[] = [];
-  // Variant runs that arrived before the reference's results.
-  const waiting: CaseRun[] = [];
   // Each process runs the probe after its cases (the stage's mode's); the first
   // observation is kept.
   const probe = judgeOf({ stage: options.stage }).probe;
@@ -199,23 +216,22 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     },
     cases: toRun,
     signal: stop.signal,
-    onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
-  });
+    onCase: (run) => machine.dispatch({ type: 'run', run, variantOf: caseOfRun(run.name) }),
+  }).then(() => machine.dispatch({ type: 'batches-done' }));
   // A reference that could not run at all judges no variant: never a failure of the program's.
   const reference = variants?.expected
     .catch(() => new Map<string, ReferenceResult>())
     .then((e) => {
       expected = e;
-      for (const run of waiting.splice(0)) onRun(run);
+      machine.dispatch({ type: 'reference-ready' });
     });
   let report: RunReport;
   try {
     judging = await plan.judging();
-    for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null))
-      emit(noSnapshot(judging.cases.get(c.name)!));
-    for (const run of early.splice(0)) onRun(run);
+    machine.dispatch({ type: 'judging-ready' });
     await batches;
     await reference;
+    await finished;
     options.signal?.throwIfAborted();
     const checked = await recheck.finish();
     for (const result of checked.results) emit(result);
@@ -241,7 +257,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     };
   } finally {
     // On any way out (a bad case file, an abort), nothing is left running.
-    onAbort();
+    machine.dispatch({ type: 'abort' });
     await batches;
     await reference?.catch(() => {});
     await recheck.settled();

@@ -13,8 +13,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 export const LANES = ['unit', 'e2e', 'hostile'] as const;
 export type Lane = (typeof LANES)[number];
 
-// Modules that start processes when used.
-const SPAWNS = new Set(['execa', 'child_process', 'node:child_process']);
+// Modules that start processes when used (playwright-core starts a browser).
+const SPAWNS = new Set(['execa', 'child_process', 'node:child_process', 'playwright-core']);
 // An `import()` of a path computed at run time (program.ts loading a course's code): what it loads is not known
 // here, so the module counts as one that may start a process.
 const COMPUTED_IMPORT = /\bimport\(\s*(?!['"`\s])|\bimport\(\s*`[^`]*\$\{/;
