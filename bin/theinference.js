@@ -9,8 +9,31 @@ import { findCli } from './find-cli.js';
 const cli = findCli(fileURLToPath(new URL('..', import.meta.url)));
 if (cli.needsTsx) (await import('tsx/esm/api')).register();
 const argv = process.argv.slice(2);
+// A bug in theinference outside runCli (a program process that cannot even be spawned while the run starts, say):
+// said once on stderr, the report asked for written with one test saying so (src/cli/failure-report.ts), every
+// program process stopped, exit 3, as src/cli/main.ts does for a bug inside the command.
+let standbys;
+let crashed = false;
+async function crash(error) {
+  if (crashed) return;
+  crashed = true;
+  process.stderr.write(`internal error (a bug in theinference, please report it):\n${error?.stack ?? String(error)}\n`);
+  try {
+    const { writeNoRunReports } = await import(pathToFileURL(cli.entry).href);
+    await writeNoRunReports(argv, process.cwd(), { kind: 'crash', message: error?.message ?? String(error) });
+    await standbys?.close();
+  } finally {
+    process.exit(3);
+  }
+}
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
 const { startEarly } = await import(pathToFileURL(cli.early).href);
-const standbys = startEarly(argv, process.cwd(), process.env);
+try {
+  standbys = startEarly(argv, process.cwd(), process.env);
+} catch (error) {
+  await crash(error);
+}
 const { runCli, stopCompiler } = await import(pathToFileURL(cli.entry).href);
 const interrupt = new AbortController();
 // A run stops well within this once its signal fires; should anything hold it longer, the grader exits anyway, and

@@ -7,7 +7,10 @@ import { listStages, packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { visibleText } from '../grade/report/visible-text.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
-import { BASH_MODES } from '../record/record-types.ts';
+import { BASH_MODES, DEFAULT_MAX_CALLS, DEFAULT_MAX_TURNS } from '../record/record-types.ts';
+import { DEFAULT_CASE_TIMEOUT_MS } from '../grade/run/case-timeout.ts';
+import { MAX_WATCH_JOBS } from '../grade/run/default-jobs.ts';
+import { DEFAULT_MEMORY_MIB, MIN_MEMORY_MIB } from '../grade/run/isolation/program-limits.ts';
 import type { InitFlags } from './commands/init.ts';
 import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
@@ -16,11 +19,15 @@ import type { AuditFlags } from './commands/audit.ts';
 import type { RedactFlags } from './commands/redact.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
 import type { TestFlags } from './commands/test.ts';
+import { collectReporter } from './commands/reporter-flags.ts';
+import { writeNoRunReports } from './failure-report.ts';
 
 // Everything the CLI may touch, injected: tests pass their own and never touch process.argv or exit.
 export type CliIo = CommandIo & { argv: string[] };
 // For bin/theinference.js, before it exits.
 export { stopCompiler } from './stop-compiler.ts';
+// For bin/theinference.js, when theinference itself fails outside runCli (while its program processes start).
+export { writeNoRunReports } from './failure-report.ts';
 
 const EXIT: Record<Outcome, number> = { pass: 0, fail: 1, misuse: 2, interrupted: 130 };
 // A bug in theinference itself: no outcome, an error nobody expected.
@@ -34,7 +41,12 @@ export async function runCli(io: CliIo): Promise<number> {
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError && missingStage(error)) await nameStages(io);
-    return exitCodeFor(error, io);
+    const code = exitCodeFor(error, io);
+    if (code === EXIT.misuse || code === BUG) {
+      const message = error instanceof Error ? error.message : String(error);
+      await writeNoRunReports(io.argv, io.cwd, { kind: code === BUG ? 'crash' : 'misuse', message });
+    }
+    return code;
   }
   if (outcome !== undefined) return outcome === 'interrupted' && stdoutClosed(io) ? 0 : EXIT[outcome];
   io.stderr.write(program.helpInformation());
@@ -67,7 +79,10 @@ function exitCodeFor(error: unknown, io: CliIo): number {
   }
   if (error instanceof CommanderError) {
     // commander has printed its message (or the help) already.
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.misuse;
+    // `--help`, `help [command]` and `--version` asked for what they printed: a success, as in vitest, jest and eslint.
+    // The help shown for a missing command is commander's `help({ error: true })`: exit code 1 there, a misuse here.
+    const asked = ['commander.helpDisplayed', 'commander.version'].includes(error.code);
+    return asked || (error.code === 'commander.help' && error.exitCode === 0) ? 0 : EXIT.misuse;
   }
   if (io.signal?.aborted === true) {
     // Whoever read stdout went away (`… | head`): nothing to say to it, and not an interrupt.
@@ -101,16 +116,23 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     )
     .addOption(caseOption())
     .option('--bail', 'stop at the first failing case')
-    .option('--timeout <ms>', 'per-case timeout in milliseconds (default: 10000)')
+    .option('--timeout <ms>', `per-case timeout in milliseconds (default: ${DEFAULT_CASE_TIMEOUT_MS})`)
     .option(
       '--jobs <n>',
-      'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4; for a class, submissions at once, one per CPU)',
+      `program processes at once (default: one fewer than the CPUs, at least 1, more for a large suite; with --watch, one per CPU up to ${MAX_WATCH_JOBS}; for a class, submissions at once, one per CPU)`,
     )
     .option('--shard <i/n>', 'grade only the i-th of n deterministic shards of the cases, or of a class (CI matrices)')
-    .addOption(new Option('--reporter <name>', 'report format').choices(REPORTER_NAMES).default('pretty'))
+    .addOption(
+      new Option(
+        '--reporter <name>',
+        `report format: ${REPORTER_NAMES.join(', ')}; repeat for several, each to its own file as <name>:<file> (e.g. --reporter junit:junit.xml --reporter json:results.json)`,
+      )
+        .argParser(collectReporter)
+        .default([], 'pretty'),
+    )
     .option(
       '--output <file>',
-      "write the report to a file instead of stdout; for a class, a pattern ('reports/{name}.xml') or a directory",
+      "write the report (of the one --reporter without a file) to a file instead of stdout; for a class, a pattern ('reports/{name}.xml') or a directory",
     )
     .option('--summary <file>', "write the class's summary (submission, passed, failed, verdict) as .json or .csv")
     .option('--watch', 'grade again on every save')
@@ -123,7 +145,10 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--no-variants', 'run no variants, in CI too')
     .option('--seed <n>', 'the seed the variants are made from, to repeat a run (implies --variants)')
     .addOption(isolationOption())
-    .option('--memory <MiB>', 'memory each program process may use, in MiB (default: 1024)')
+    .option(
+      '--memory <MiB>',
+      `memory each program process may use, in MiB (default: ${DEFAULT_MEMORY_MIB}, at least ${MIN_MEMORY_MIB})`,
+    )
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
@@ -198,7 +223,10 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       '--files-from <dir>',
       "the workspace as it was when the session started: seeds take files' contents from it",
     )
-    .option('--max-calls <n>', 'calls per case at most (default: 25)')
+    .option(
+      '--max-calls <n>',
+      `calls per case at most (default: ${DEFAULT_MAX_CALLS}; turns per loop case: ${DEFAULT_MAX_TURNS})`,
+    )
     .addOption(
       new Option('--bash <mode>', 'Bash calls: kept when two replays agree with the recording, when one does, or never')
         .choices(BASH_MODES)

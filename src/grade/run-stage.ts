@@ -11,7 +11,7 @@ import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
 import { judgeOf } from './judge/mode-judges.ts';
-import { programEdited } from './judge/program-edited.ts';
+import { programNote } from './program-note.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
@@ -59,7 +59,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandbox: boolean }): Promise<RunReport> {
   const started = performance.now();
   const { selected, variants } = plan;
-  // How program.ts runs the stage's cases.
+  // How the driver runs the stage's cases.
   const mode = stageOf(options.stage)?.mode ?? 'dispatch';
   const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
   // Each case with what it is expected to take: its last time, or the stage's typical one (a variant, its case's).
@@ -92,6 +92,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const common = {
     dir: options.dir,
     mode,
+    driver: options.driver,
     jobs,
     timeoutMs,
     env,
@@ -201,7 +202,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   if (options.signal?.aborted === true) onAbort();
 
   // Programs first: they need only the case files, and take far longer to start than the rest takes to load.
-  // Each process runs the probe after its cases (program.ts's probe mode, the stage's mode's); the first
+  // Each process runs the probe after its cases (the stage's mode's); the first
   // observation is kept.
   const probe = judgeOf({ stage: options.stage }).probe;
   let observed: unknown;
@@ -240,8 +241,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       observed === undefined ? judged : probe.explain(judged, observed, (name) => judging?.cases.get(name)?.data);
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
-    const edited = failed > 0 ? await programEdited(options.dir, plan.root) : undefined;
-    if (edited !== undefined) warnings.add(edited);
+    const note = await programNote(options.dir, plan.root);
+    if (note !== undefined) warnings.add(note);
     report = {
       stage: options.stage,
       dir: options.dir,

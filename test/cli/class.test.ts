@@ -100,7 +100,7 @@ describe('a class in one run', () => {
     ]);
     expect(exitCode).toBe(0);
     expect(await readFile(join(root, 'summary.csv'), 'utf8')).toBe(
-      `submission,passed,failed,verdict,message,report\r\nalice,${SELECTED},0,pass,,\r\n`,
+      `submission,passed,failed,verdict,message,report,score,max_score,mistakes\r\nalice,${SELECTED},0,pass,,,${SELECTED},${SELECTED},\r\n`,
     );
   });
 

@@ -327,13 +327,11 @@ describe('rerunFailures', () => {
       'npx theinference test --stage register-tools --timeout 20000 --case a --case b',
     ],
   ])('%j', (flags, command) => {
-    expect(
-      rerunFailures({ stage: 'register-tools', case: ['*'], reporter: 'pretty', ...flags }, report(['a', 'b'])),
-    ).toBe(command);
+    expect(rerunFailures({ stage: 'register-tools', case: ['*'], ...flags }, report(['a', 'b']))).toBe(command);
   });
 
   it('names up to three failures, and re-runs more with --failed, so the command stays short', () => {
-    const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const, dir: ['c'] };
+    const flags = { stage: 'register-tools', case: [], dir: ['c'] };
     expect(rerunFailures(flags, report(['a', 'b', 'c']))).toBe(
       'npx theinference test --stage register-tools --dir c --case a --case b --case c',
     );
@@ -343,7 +341,7 @@ describe('rerunFailures', () => {
   });
 
   it('names them all when the run could not record them', () => {
-    const flags = { stage: 'register-tools', case: [], reporter: 'pretty' as const };
+    const flags = { stage: 'register-tools', case: [] };
     expect(rerunFailures(flags, report(['a', 'b', 'c', 'd']), false)).toBe(
       'npx theinference test --stage register-tools --case a --case b --case c --case d',
     );

@@ -4,12 +4,12 @@
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeScratch, REPO } from '../grade/course-fixture.ts';
 import { startFakeUpstream } from '../record/live/fake-upstream.ts';
 import { agentCommand, makeSdkRig } from '../record/live/sdk-session.ts';
 import { captureSdkSession } from '../record/loop/sdk-capture.ts';
-import { shared } from '../record/formats/transcript-files.ts';
+import { needsSharedTranscripts, shared } from '../record/formats/transcript-files.ts';
 import { apiMessage, sseEvent } from '../support/api-message.ts';
 import { gradeRecorded } from '../support/grade-recorded.ts';
 import { useBinary } from '../support/binary.ts';
@@ -21,6 +21,7 @@ const PORT = join(SESSIONS, 'python-to-rust-port', 'transcript.jsonl');
 const E2E_MS = 180_000;
 
 describe('theinference record --stage agent-loop', () => {
+  beforeEach(needsSharedTranscripts);
   it(
     'writes each loop that ran to its end as a case with its snapshot, and says what it skipped and why',
     async () => {

@@ -172,6 +172,31 @@ describe('a Codex CLI rollout', () => {
   );
 });
 
+describe('a Codex 0.5x rollout (shell_command)', () => {
+  it(
+    'reads shell_command {command: LINE, workdir} as Bash, workdir the directory, a # comment line no command',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['codex/rollout-shell-command.jsonl']);
+      expect(reports[0]).toMatchObject({
+        format: 'codex',
+        seen: 6,
+        kept: 5,
+        dropped: { "Bash after a cd out of the session's directory": 1 },
+      });
+      expect(cases.map((c) => c.data.calls.map((call) => call.input.command))).toEqual([
+        [
+          "mkdir -p src && printf 'tea\\ncoffee\\ncocoa\\n' > src/products.txt",
+          '# how many products are there?\nwc -l src/products.txt',
+          'cd <sandbox>/src && cat products.txt',
+          'cd <sandbox>/src && sort products.txt | head -n 1',
+          'grep -c co src/products.txt',
+        ],
+      ]);
+    },
+    WIDE,
+  );
+});
+
 describe('a Codex CLI rollout recorded on Windows', () => {
   it(
     'maps its cwd and workdirs in any spelling (backslashes, forward slashes, any case, shell-quoted) as POSIX ones',

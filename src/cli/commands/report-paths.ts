@@ -12,7 +12,11 @@ import { checkOutputFile } from './output-file.ts';
 // What --output's pattern puts a submission's name in place of.
 export const NAME_TOKEN = '{name}';
 
-// The extension each reporter's files get in an --output directory.
+// The extension each reporter's files get in an --output directory (and in the CLI's examples).
+export function extensionOf(name: ReporterName): string {
+  return EXTENSIONS[name];
+}
+
 const EXTENSIONS: Record<ReporterName, string> = {
   pretty: 'txt',
   json: 'json',
@@ -20,6 +24,7 @@ const EXTENSIONS: Record<ReporterName, string> = {
   tap: 'tap',
   github: 'log',
   gradescope: 'json',
+  html: 'html',
 };
 
 // Each submission's report file, by name; a HarnessError when --output cannot hold one file per submission, or
@@ -65,6 +70,18 @@ export async function reportPaths(
     }
   }
   return paths;
+}
+
+// The html reporter's one page for a class: --output names a file, never inside a submission; a HarnessError
+// when it is missing or a pattern.
+export async function classPagePath(cwd: string, output: string | undefined): Promise<string> {
+  if (output === undefined || output.includes(NAME_TOKEN)) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--reporter html writes one page for the whole class: give --output a file name${output === undefined ? '' : ` without ${NAME_TOKEN}`}, e.g. --output class.html.`,
+    );
+  }
+  return checkOutputFile(cwd, output);
 }
 
 // The --summary file and its format; a HarnessError for another extension or a file that cannot be written.

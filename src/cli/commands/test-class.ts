@@ -5,7 +5,8 @@
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { HarnessError } from '../../errors.ts';
 import { firstSentence, renderSummaryTable } from '../../grade/report/class-summary.ts';
-import { renderReport } from '../../grade/report/index.ts';
+import { renderClassHtml } from '../../grade/report/html.ts';
+import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { oneLine } from '../../grade/report/plain-text.ts';
 import { visibleLine, visibleText } from '../../grade/report/visible-text.ts';
@@ -16,7 +17,7 @@ import type { SubmissionResult } from '../../grade/types.ts';
 import { parseShard, shardOf } from '../../grade/select-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { clearOutputFile } from './output-file.ts';
-import { NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
+import { classPagePath, NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
 import { findSubmissions } from './submissions.ts';
 import { positiveInteger, rerunFailures, type TestFlags } from './test.ts';
 import { chooseVariants } from './variants-flags.ts';
@@ -25,7 +26,10 @@ import { writeSummary } from './write-summary.ts';
 // Failures up to this many are named in a submission's re-run command; more, and it re-grades the submission.
 const NAMED_RERUN = 3;
 
-export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+// The flags of a class run: one reporter, its files from --output (src/cli/commands/test.ts checks that).
+export type ClassFlags = Omit<TestFlags, 'reporter'> & { reporter: ReporterName };
+
+export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Outcome> {
   for (const [given, flag, why] of [
     [flags.watch, '--watch', 'grades one course directory as it changes'],
     [flags.failed, '--failed', "re-runs one course directory's last failures"],
@@ -34,6 +38,9 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
   }
   const all = await findSubmissions(io.cwd, flags.dir ?? []);
   const submissions = flags.shard === undefined ? all : shardOf(all, parseShard(flags.shard));
+  // The html reporter writes one page for the whole class (src/grade/report/html-class.ts), the others a report
+  // per submission.
+  const page = flags.reporter === 'html' ? await classPagePath(io.cwd, flags.output) : undefined;
   if (flags.output === undefined && flags.reporter !== 'pretty') {
     throw new HarnessError(
       'BAD_FLAG',
@@ -41,12 +48,12 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
     );
   }
   const files =
-    flags.output === undefined
+    flags.output === undefined || page !== undefined
       ? new Map<string, string>()
       : await reportPaths(io.cwd, flags.output, submissions, flags.reporter);
   const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
   // Nothing earlier stays at a path the run will write: a run that ends without a report leaves none there.
-  for (const file of [...files.values(), summary?.file]) if (file !== undefined) await clearOutputFile(file);
+  for (const file of [...files.values(), page, summary?.file]) if (file !== undefined) await clearOutputFile(file);
   const isolation = await chooseSandbox(flags.isolation, io.env);
   if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
   const variants = await chooseVariants(flags, io);
@@ -87,11 +94,12 @@ export async function classCommand(flags: TestFlags, io: CommandIo): Promise<Out
       renderReport(flags.reporter, s.report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) }),
     );
   }
+  if (page !== undefined) await writeAtomically(page, renderClassHtml(report));
   if (summary !== undefined) await writeSummary(summary, report, files);
   for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   const where = [
-    files.size > 0
-      ? `Reports: ${flags.output}`
+    files.size > 0 || page !== undefined
+      ? `${page === undefined ? 'Reports' : 'Report'}: ${flags.output}`
       : `Each submission's full report: add --output 'reports/${NAME_TOKEN}.txt', or grade one with --dir <its directory>.`,
     ...(summary === undefined ? [] : [`Summary: ${flags.summary}`]),
   ];
@@ -111,7 +119,7 @@ function progressLine(s: SubmissionResult, c: ReturnType<typeof painter>): strin
 
 // The commands that grade this submission again, one per stage that failed: its failures by name when there are
 // few, else all of the stage.
-function rerunSubmission(flags: TestFlags, s: SubmissionResult): string {
+function rerunSubmission(flags: ClassFlags, s: SubmissionResult): string {
   return stageReports(s.report)
     .filter((r) => r.failed > 0)
     .map((r) => rerunFailures({ ...flags, dir: [s.dir] }, r.failed <= NAMED_RERUN ? r : { ...r, cases: [] }, false))

@@ -4,21 +4,25 @@ import { writeAtomically } from '../../course/snapshot-file.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { DEFAULT_MEMORY_MIB, MEMORY_ENV, MIN_MEMORY_MIB } from '../../grade/run/isolation/program-limits.ts';
-import { renderReport, type ReporterName } from '../../grade/report/index.ts';
+import { renderReport } from '../../grade/report/index.ts';
+import { renderStepSummary } from '../../grade/report/github.ts';
+import { planReports, type PlannedReport, type ReporterChoice } from './reporter-flags.ts';
 import { ERASE_LINE, renderLiveCount } from '../../grade/report/pretty.ts';
 import { visibleLine } from '../../grade/report/visible-text.ts';
 import { allPassed, runCourse, stageReports, stageTotals } from '../../grade/run-course.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
 import type { CaseResult, RunReport } from '../../grade/types.ts';
-import { useColor, write, type CommandIo, type Outcome } from './io.ts';
+import { dumbTerminal, useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { recordFailures } from '../../grade/failed-record.ts';
 import { readTimings, writeTimings } from '../../grade/case-timings.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
 import { checkOutputFile, clearOutputFile } from './output-file.ts';
 import { chooseVariants } from './variants-flags.ts';
-import { basename } from 'node:path';
+import { appendFile } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+import { stageFile } from '../../grade/report/source-file.ts';
 import { NAME_TOKEN, summaryPath } from './report-paths.ts';
 import { isClass } from './submissions.ts';
 import { writeSummary } from './write-summary.ts';
@@ -34,7 +38,8 @@ export type TestFlags = {
   timeout?: string;
   jobs?: string;
   shard?: string;
-  reporter: ReporterName;
+  // Every --reporter, in order (src/cli/commands/reporter-flags.ts); none means `pretty`.
+  reporter: ReporterChoice[];
   output?: string;
   summary?: string;
   watch?: boolean;
@@ -46,30 +51,57 @@ export type TestFlags = {
   memory?: string;
 };
 
+// The flag that named a report's file, for a message about it.
+function flagOf(p: PlannedReport, flags: TestFlags): string {
+  return flags.reporter.some((c) => c.name === p.name && c.file !== undefined) ? `--reporter ${p.name}:` : '--output';
+}
+
 // Failures up to this many are re-run by name (a command that works anywhere); more, with --failed.
 const NAMED_RERUN = 3;
 
 // Runs the command: a class (several --dir, or a glob), watch mode, or one run whose report goes to stdout or
 // --output.
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
-  if (isClass(flags.dir ?? [])) return (await import('./test-class.ts')).classCommand(flags, io);
+  const planned = planReports(flags.reporter, flags.output);
+  if (isClass(flags.dir ?? [])) {
+    if (planned.length > 1) {
+      throw new HarnessError(
+        'BAD_FLAG',
+        'a class run writes one format per submission: give one --reporter (with --output for its files).',
+      );
+    }
+    const [only] = planned;
+    const { output: _, ...rest } = flags;
+    return (await import('./test-class.ts')).classCommand(
+      { ...rest, reporter: only!.name, ...(only!.file === undefined ? {} : { output: only!.file }) },
+      io,
+    );
+  }
   const options = runOptions(flags, io);
   const color = useColor(io);
-  if (flags.watch === true && (flags.output !== undefined || flags.reporter !== 'pretty')) {
+  if (flags.watch === true && (flags.output !== undefined || planned.some((p) => p.name !== 'pretty' || p.file))) {
     throw new HarnessError(
       'BAD_FLAG',
       '--watch shows the terminal report: drop --reporter and --output, or drop --watch.',
     );
   }
   const name = basename(options.dir);
-  const output =
-    flags.output === undefined ? undefined : await checkOutputFile(io.cwd, flags.output.split(NAME_TOKEN).join(name));
+  // Each report's file checked before anything runs ({name} in a file is the course directory's name).
+  const reports: (PlannedReport & { path?: string })[] = [];
+  for (const p of planned) {
+    const path =
+      p.file === undefined
+        ? undefined
+        : await checkOutputFile(io.cwd, p.file.split(NAME_TOKEN).join(name), flagOf(p, flags));
+    reports.push({ ...p, ...(path === undefined ? {} : { path }) });
+  }
   const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
   if (summary !== undefined && flags.watch === true) {
     throw new HarnessError('BAD_FLAG', '--watch writes no summary: drop --summary, or drop --watch.');
   }
   // Nothing earlier stays at a path the run will write: a run that ends without its report leaves none there.
-  for (const file of [output, summary?.file]) if (file !== undefined) await clearOutputFile(file);
+  for (const file of [...reports.map((r) => r.path), summary?.file])
+    if (file !== undefined) await clearOutputFile(file);
   // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
   const isolation = await chooseSandbox(flags.isolation, io.env);
   // Watch mode shows it with every report instead: its first run would clear it off the screen at once.
@@ -95,8 +127,10 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     const warnings = isolation.warning === undefined ? [] : [isolation.warning];
     return runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
   }
-  // A terminal sees the count go up as verdicts arrive; a pipe or a file gets the report alone.
-  const live = flags.reporter === 'pretty' && flags.output === undefined && io.stdout.isTTY === true;
+  // A terminal sees the count go up as verdicts arrive; a pipe, a file or a terminal that cannot redraw a line gets
+  // the report alone.
+  const toStdout = reports.find((r) => r.path === undefined);
+  const live = toStdout?.name === 'pretty' && io.stdout.isTTY === true && !dumbTerminal(io);
   const count = { done: 0, failed: 0 };
   const onCaseResult = (result: CaseResult): void => {
     count.done += 1;
@@ -118,22 +152,35 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   ]);
   const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
-  if (!(flags.reporter === 'pretty' && output === undefined)) {
+  if (toStdout?.name !== 'pretty') {
     for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   }
-  if (output === undefined) {
-    await write(io.stdout, renderReport(flags.reporter, report, { color, ...(rerunCommand ? { rerunCommand } : {}) }));
-  } else {
-    const text = renderReport(flags.reporter, report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) });
-    await writeAtomically(output, text);
-    const { passed, failed } = stageTotals(report);
-    await write(
-      io.stdout,
-      `${passed} passed, ${failed} failed\nWrote the ${flags.reporter} report to ${flags.output!.split(NAME_TOKEN).join(name)}\n`,
-    );
+  // The student's file as a CI job names it: relative to where it runs (the repository's root, as a rule).
+  const fileOf = (stage: string): string | undefined => {
+    const own = stageFile(stage);
+    return own === undefined ? undefined : relative(io.cwd, join(options.dir, own)).split(sep).join('/');
+  };
+  const context = { ...(rerunCommand ? { rerunCommand } : {}), fileOf };
+  const written: string[] = [];
+  for (const r of reports) {
+    if (r.path === undefined) continue;
+    await writeAtomically(r.path, renderReport(r.name, report, { color: false, ...context }));
+    written.push(`Wrote the ${r.name} report to ${r.file!.split(NAME_TOKEN).join(name)}`);
   }
+  // GitHub Actions shows this file's Markdown on the run's page, as vitest's github-actions reporter writes it.
+  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+  if (reports.some((r) => r.name === 'github') && stepSummary !== undefined && stepSummary !== '') {
+    await appendFile(stepSummary, renderStepSummary(report, context));
+  }
+  if (toStdout !== undefined) await write(io.stdout, renderReport(toStdout.name, report, { color, ...context }));
+  else {
+    const { passed, failed } = stageTotals(report);
+    await write(io.stdout, `${passed} passed, ${failed} failed\n`);
+  }
+  if (written.length > 0) await write(toStdout === undefined ? io.stdout : io.stderr, `${written.join('\n')}\n`);
   if (summary !== undefined) {
-    const files = new Map(output === undefined ? [] : [[name, output]]);
+    const first = reports.find((r) => r.path !== undefined)?.path;
+    const files = new Map(first === undefined ? [] : [[name, first]]);
     await writeSummary(summary, oneRun(report, { name, dir: options.dir }), files);
   }
   return allPassed(report) ? 'pass' : 'fail';
@@ -186,7 +233,11 @@ export function positiveInteger(flag: string, text: string, what: string): numbe
 // The one command that re-runs just the failures, with the flags that change what a run means kept: the failures
 // by name when there are few, else `--failed` (when `recorded`: the run's failures are on record in the course
 // directory), so the command stays short however many failed.
-export function rerunFailures(flags: TestFlags, report: RunReport, recorded = true): string {
+export function rerunFailures(
+  flags: Pick<TestFlags, 'stage'> & Omit<Partial<TestFlags>, 'reporter'>,
+  report: RunReport,
+  recorded = true,
+): string {
   const parts = ['npx', 'theinference', 'test', '--stage', report.stage];
   for (const dir of flags.dir ?? []) parts.push('--dir', dir);
   if (flags.timeout !== undefined) parts.push('--timeout', flags.timeout);

@@ -14,7 +14,7 @@ function conditionsOf(probe: Probe): Condition[] | undefined {
   if (v.kind === 'falsy' || v.kind === 'null' || v.kind === 'absent') {
     return [{ key: v.key, class: v.kind === 'falsy' ? 'falsy' : v.kind }];
   }
-  if (v.kind === 'edged') return [{ key: 'text', class: 'edged' }];
+  if (v.kind === 'edged') return [{ key: v.key, class: 'edged' }];
   if (v.kind === 'required') {
     const method = methodOf(probe.tool);
     const keys = method === undefined ? [] : METHODS[method]!.keys.filter((k) => !(k in probe.input));

@@ -1,7 +1,8 @@
 // A class's summary: one row per submission (name, passed, failed, verdict), as a table on the terminal and as
-// JSON or CSV for a gradebook. Names come from directory names, which a course may take from students: shown,
+// JSON or CSV for a gradebook, which also carry each submission's score and the ids of the mistakes it made. Names come from directory names, which a course may take from students: shown,
 // never obeyed (control characters made visible), and never a formula in a spreadsheet.
 import type { ClassReport, SubmissionResult } from '../types.ts';
+import { classMistakes, mistakesOf, submissionScore } from './class-mistakes.ts';
 import { painter } from './paint.ts';
 import { oneLine, plainText } from './plain-text.ts';
 import { variantsSeedLine } from './variants-line.ts';
@@ -40,38 +41,61 @@ export function renderSummaryTable(report: ClassReport, options: { color: boolea
   ].join('\n');
 }
 
-// The summary as JSON: the stage, the variants' seed (null without), and per submission its name, directory,
-// counts, verdict, why (null when it was graded) and its report's file (null when none was written).
+// The summary as JSON (its schema: schemas/summary.schema.json): the stage, the variants' seed (null without), the
+// mistakes the class made (class-mistakes.ts: id, hint, how many submissions made it; most first), and per
+// submission its name, directory, counts, score and maximum over every stage graded, verdict, why (null when it was
+// graded), its report's file (null when none was written) and the ids of the mistakes it made.
 export function renderSummaryJson(report: ClassReport, files: ReportFiles): string {
   const value = {
     stage: report.stage,
     seed: report.variants?.seed ?? null,
-    submissions: report.submissions.map((s) => ({
-      name: plainText(visibleText(s.name)),
-      dir: plainText(visibleText(s.dir)),
-      passed: s.passed,
-      failed: s.failed,
-      verdict: s.verdict,
-      message: s.message === undefined ? null : plainText(visibleText(s.message)),
-      report: files.get(s.name) ?? null,
+    mistakes: classMistakes(report).map((m) => ({
+      id: m.id,
+      hint: plainText(visibleText(m.hint)),
+      submissions: m.submissions.length,
     })),
+    submissions: report.submissions.map((s) => {
+      const { score, maxScore } = submissionScore(s.report);
+      return {
+        name: plainText(visibleText(s.name)),
+        dir: plainText(visibleText(s.dir)),
+        passed: s.passed,
+        failed: s.failed,
+        score,
+        max_score: maxScore,
+        verdict: s.verdict,
+        message: s.message === undefined ? null : plainText(visibleText(s.message)),
+        report: files.get(s.name) ?? null,
+        mistakes: mistakesOf(s.report).map((m) => m.id),
+      };
+    }),
   };
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 // The summary as CSV (RFC 4180: a header row, CRLF line ends, fields quoted when they hold a comma, a quote or a
-// line break). A field that a spreadsheet would read as a formula (= + - @ first) starts with a `'`.
+// line break). A field that a spreadsheet would read as a formula (= + - @ first) starts with a `'`. The columns
+// added since the first six come after them (a script that reads columns by place keeps working): the score, its
+// maximum, and the ids of the mistakes made, space-separated.
 export function renderSummaryCsv(report: ClassReport, files: ReportFiles): string {
   const rows = [
-    ['submission', 'passed', 'failed', 'verdict', 'message', 'report'],
-    ...report.submissions.map((s: SubmissionResult) => [
-      s.name,
-      String(s.passed),
-      String(s.failed),
-      s.verdict,
-      s.message ?? '',
-      files.get(s.name) ?? '',
-    ]),
+    ['submission', 'passed', 'failed', 'verdict', 'message', 'report', 'score', 'max_score', 'mistakes'],
+    ...report.submissions.map((s: SubmissionResult) => {
+      const { score, maxScore } = submissionScore(s.report);
+      return [
+        s.name,
+        String(s.passed),
+        String(s.failed),
+        s.verdict,
+        s.message ?? '',
+        files.get(s.name) ?? '',
+        String(score),
+        String(maxScore),
+        mistakesOf(s.report)
+          .map((m) => m.id)
+          .join(' '),
+      ];
+    }),
   ];
   return `${rows.map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
 }

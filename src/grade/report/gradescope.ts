@@ -2,13 +2,19 @@
 // score out of the points, and one test per case with its score, status, visibility and output. Every text is
 // declared plain (`output_format`, `test_output_format`, `test_name_format`: "text"), so nothing a student's
 // program prints is rendered as HTML or Markdown. A hidden case's output never shows its input or expected
-// result: only that it passed or which of its calls failed. With earlier stages graded too (--previous), every
+// result: only that it passed or which of its calls failed.
+// Visibility: this course's `hidden` means "the verdict shown, the expected result withheld", which is Gradescope's
+// `visible` with that output; Gradescope's own `hidden` never shows the test, and one such test hides the student's
+// total score too (the spec's note on `hidden`). `after_due_date` and `after_published` keep Gradescope's meaning.
+// A stage whose program never started is one test (its points, score 0) that says why once, not a test per case
+// each repeating it. With earlier stages graded too (--previous), every
 // stage's cases are tests (named `<stage>: <case>`), the score and counts are over all of them, and the output
 // and `extra_data.stages` say how each stage did.
-import { weightOf } from '../../course/case-weight.ts';
+import { type Visibility, weightOf, withholdsExpected } from '../../course/case-weight.ts';
 import { STAGES } from '../../course/stages.ts';
 import type { CaseResult, FailureKind, RunReport } from '../types.ts';
 import { plainText } from './plain-text.ts';
+import { renderLoadFailure } from './render-group.ts';
 import { variantsLine } from './variants-line.ts';
 import { visibleText } from './visible-text.ts';
 
@@ -39,8 +45,19 @@ type GradescopeTest = {
   score: number;
   max_score: number;
   status: 'passed' | 'failed';
-  visibility: string;
+  visibility: GradescopeVisibility;
   output: string;
+};
+
+// Gradescope's test visibilities (its spec): `hidden` never shows the test, and hides the total score with it.
+type GradescopeVisibility = 'visible' | 'hidden' | 'after_due_date' | 'after_published';
+
+// What Gradescope shows for a case of each of this course's visibilities (see the header).
+const GRADESCOPE_VISIBILITY: Record<Visibility, GradescopeVisibility> = {
+  visible: 'visible',
+  hidden: 'visible',
+  after_due_date: 'after_due_date',
+  after_published: 'after_published',
 };
 
 // The report as results.json: two-space indent, trailing newline.
@@ -52,19 +69,14 @@ function toGradescope(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
   const stages = [report, ...(report.previous ?? [])];
   const several = stages.length > 1;
   const tests = stages.flatMap((r) =>
-    r.cases.map((c) => test(c, ctx.diagnose, several ? `${r.stage}: ${c.name}` : c.name)),
+    notStarted(r)
+      ? [notStartedTest(r, several)]
+      : r.cases.map((c) => test(c, ctx.diagnose, several ? `${r.stage}: ${c.name}` : c.name)),
   );
   const lines = [
     ...stages.map(stageLine),
     ...(report.variants === undefined ? [] : [variantsLine(report.variants, report.stage)]),
     ...stages.flatMap((r) => r.warnings ?? []).map((w) => `warning: ${w}`),
-    // A stage whose program never started (every case failed before running): what stopped it is the one thing
-    // to read.
-    ...stages.flatMap((r) => {
-      const first = r.cases[0];
-      const notStarted = first !== undefined && r.cases.every((c) => c.failure?.beforeAnyCase === true);
-      return notStarted ? ['', ctx.diagnose(first)] : [];
-    }),
   ];
   const count = (key: 'passed' | 'failed') => sum(stages.map((r) => r[key]));
   return {
@@ -105,14 +117,34 @@ function stageLine(report: RunReport): string {
 function test(c: CaseResult, diagnose: (c: CaseResult) => string, name: string): GradescopeTest {
   const { points, visibility } = weightOf(c);
   const passed = c.status === 'pass';
-  const output = passed ? c.description : visibility === 'hidden' ? hiddenFailure(c) : diagnose(c);
+  const output = passed ? c.description : withholdsExpected(visibility) ? hiddenFailure(c) : diagnose(c);
   return {
     name: plainText(visibleText(name)),
     score: passed ? points : 0,
     max_score: points,
     status: passed ? 'passed' : 'failed',
-    visibility,
+    visibility: GRADESCOPE_VISIBILITY[visibility],
     output: plainText(visibleText(output)),
+  };
+}
+
+// Every case of the stage failed before running: its program never started.
+function notStarted(r: RunReport): boolean {
+  return r.cases.length > 0 && r.cases.every((c) => c.failure?.beforeAnyCase === true);
+}
+
+// The one test of a stage whose program never started: worth all its cases' points, what stopped it said once (its
+// stack trimmed as in the terminal). Visible: it says nothing of any case.
+function notStartedTest(r: RunReport, several: boolean): GradescopeTest {
+  const total = r.cases.length;
+  const name = 'your program did not start';
+  return {
+    name: several ? `${r.stage}: ${name}` : name,
+    score: 0,
+    max_score: sum(r.cases.map((c) => weightOf(c).points)),
+    status: 'failed',
+    visibility: 'visible',
+    output: plainText(visibleText(renderLoadFailure(r.cases[0]!, total, { color: false, total }))),
   };
 }
 

@@ -2,104 +2,106 @@ import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, failureMessage } from './case-status.ts';
 import { oneLine } from './plain-text.ts';
 import { scoreOf } from './score.ts';
+import { type SourceFileOf, sourcePlace, stageFile } from './source-file.ts';
+import { stageOf } from '../../course/stages.ts';
 import { visibleText } from './visible-text.ts';
 import { xmlAttribute, xmlCdata } from './xml-escape.ts';
 
-// JUnit XML: <testsuites> around one <testsuite> named for the stage (one per stage with --previous), one
-// <testcase> per case
-// (classname = stage, name = case). A wrong answer is a <failure>, a program that gave no answer (crash,
-// timeout, no or bad output) an <error>; the body is the plain diagnosis. Every shard of a run writes the
-// same suite name, so merged files show one stage whose cases are the union of the shards' (docs/reporters.md).
-export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
-  // With earlier stages graded too (--previous), one <testsuite> per stage, the current one first.
+// JUnit XML as the Jenkins xunit plugin's schema (junit-10.xsd) allows it: <testsuites> around one <testsuite> per
+// stage (the current one first with --previous), one <testcase> per case (classname = stage, name = case). A wrong
+// answer is a <failure>, a program that gave no answer (crash, timeout, no or bad output) an <error>; the body is the
+// plain diagnosis, ending in a stack-style frame `at <entry> (<file>:<line>:1)` that names the student's file (what
+// dorny/test-reporter reads). The suite's `file` is the stage's student file (what mikepenz/action-junit-report
+// reads); the schema has no `file` on a testcase, nor `skipped` on <testsuites>, nor <properties> in a testcase.
+// Times are each case's own: a suite's is the sum of its cases', the whole's the sum of the suites'. Every shard of
+// a run writes the same suite name, so merged files show one stage whose cases are the union of the shards' and whose
+// `score` properties (one block per shard) add up to the whole's (docs/reporters.md).
+export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf }): string {
   const stages = [report, ...(report.previous ?? [])];
   const all = stages.flatMap((r) => r.cases);
+  const fileOf = ctx.fileOf ?? stageFile;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="theinference" ${counts(all, report.durationMs + sumOf(report.previous))}>`,
-    ...stages.flatMap((r) => suite(r, ctx.diagnose)),
+    `<testsuites name="theinference" ${counts(all)}>`,
+    ...stages.flatMap((r) => suite(r, ctx.diagnose, fileOf)),
     '</testsuites>',
     '',
   ].join('\n');
 }
 
-function suite(report: RunReport, diagnose: (c: CaseResult) => string): string[] {
+function suite(report: RunReport, diagnose: (c: CaseResult) => string, fileOf: SourceFileOf): string[] {
   const stage = xmlAttribute(report.stage);
+  const file = fileOf(report.stage);
+  const where = file === undefined ? '' : ` file=${xmlAttribute(file)}`;
   return [
-    `  <testsuite name=${stage} ${counts(report.cases, report.durationMs)}>`,
+    `  <testsuite name=${stage} ${counts(report.cases)} skipped="0"${where}>`,
     ...suiteProperties(report),
-    ...report.cases.flatMap((c) => testcase(c, stage, diagnose)),
+    ...report.cases.flatMap((c) => testcase(c, report.stage, diagnose, fileOf)),
     '  </testsuite>',
   ];
 }
 
-function counts(cases: CaseResult[], durationMs: number): string {
+// The counts and the time (the cases' summed) that both <testsuites> and <testsuite> carry.
+function counts(cases: CaseResult[]): string {
   const statuses = cases.map(caseStatus);
   return [
     `tests="${cases.length}"`,
     `failures="${statuses.filter((s) => s === 'fail').length}"`,
     `errors="${statuses.filter((s) => s === 'error').length}"`,
-    `skipped="0"`,
-    `time="${seconds(durationMs)}"`,
+    `time="${seconds(cases.reduce((ms, c) => ms + safe(c.durationMs), 0))}"`,
   ].join(' ');
 }
 
-function sumOf(reports: RunReport[] | undefined): number {
-  return (reports ?? []).reduce((ms, r) => ms + r.durationMs, 0);
-}
-
-function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => string): string[] {
-  const open = `    <testcase classname=${stage} name=${xmlAttribute(c.name)} time="${seconds(c.durationMs)}"`;
+function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => string, fileOf: SourceFileOf): string[] {
+  const open = `    <testcase classname=${xmlAttribute(stage)} name=${xmlAttribute(c.name)} time="${seconds(c.durationMs)}"`;
   const status = caseStatus(c);
-  const body: string[] = properties(
-    [
-      ['points', c.points],
-      ['visibility', c.visibility],
-    ],
-    '      ',
-  );
+  const body: string[] = [];
   if (status !== 'pass') {
     const element = status === 'error' ? 'error' : 'failure';
     const type = xmlAttribute(c.failure?.kind ?? 'failure');
     const message = xmlAttribute(oneLine(failureMessage(c)));
-    body.push(`      <${element} type=${type} message=${message}>${xmlCdata(diagnose(c))}</${element}>`);
+    const text = [diagnose(c), frame(c, stage, fileOf)].filter((t) => t !== '').join('\n');
+    body.push(`      <${element} type=${type} message=${message}>${xmlCdata(text)}</${element}>`);
   }
   if (c.output !== '') body.push(`      <system-out>${xmlCdata(visibleText(c.output))}</system-out>`);
   return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
 }
 
-// The run's variants and a weighted run's score, where JUnit keeps a suite's facts (the score only when some case
-// sets its points: the counts say the rest).
-function suiteProperties(report: RunReport): string[] {
-  const { score, maxScore, weighted } = scoreOf(report);
-  const v = report.variants;
-  return properties(
-    [
-      ['variants.seed', v?.seed],
-      ['variants.judged', v?.judged],
-      ['variants.none', v?.none.length],
-      ['score', weighted ? score : undefined],
-      ['max_score', weighted ? maxScore : undefined],
-    ],
-    '    ',
-  );
+// `    at makeExecute (src/execute.ts:12:1)`: the student's file and line (1 when no trace names one) in the one shape
+// stack-reading consumers parse.
+function frame(c: CaseResult, stage: string, fileOf: SourceFileOf): string {
+  const place = sourcePlace(c, stage, fileOf);
+  if (place === undefined) return '';
+  return `    at ${stageOf(stage)?.entry ?? stage} (${place.file}:${place.line ?? 1}:1)`;
 }
 
-// `<properties>` with a `<property>` per value that is set (pytest's record_property layout: the first child of
-// its element); nothing when none is.
-function properties(values: [string, string | number | undefined][], indent: string): string[] {
-  const set = values.filter((v): v is [string, string | number] => v[1] !== undefined);
-  if (set.length === 0) return [];
+// The run's variants and its score, where JUnit keeps a suite's facts. The score is there even when no case is
+// weighted: a shard cannot know whether another shard's cases are, and merged shards' scores must add up. Each case's
+// points are in the json and gradescope reports: the schema has no place for them in a testcase.
+function suiteProperties(report: RunReport): string[] {
+  const { score, maxScore } = scoreOf(report);
+  const v = report.variants;
+  const values: [string, number | undefined][] = [
+    ['variants.seed', v?.seed],
+    ['variants.judged', v?.judged],
+    ['variants.none', v?.none.length],
+    ['score', score],
+    ['max_score', maxScore],
+  ];
+  const set = values.filter((p): p is [string, number] => p[1] !== undefined);
   return [
-    `${indent}<properties>`,
-    ...set.map(
-      ([name, value]) => `${indent}  <property name=${xmlAttribute(name)} value=${xmlAttribute(String(value))}/>`,
-    ),
-    `${indent}</properties>`,
+    '    <properties>',
+    ...set.map(([name, value]) => `      <property name=${xmlAttribute(name)} value=${xmlAttribute(String(value))}/>`),
+    '    </properties>',
   ];
 }
 
-// JUnit times are seconds; three decimals keep milliseconds.
+function safe(ms: number): number {
+  return Math.max(0, Number.isFinite(ms) ? ms : 0);
+}
+
+// JUnit times are seconds; six decimals keep the microseconds a dispatch case is measured in (the schema's time
+// pattern takes any number of decimals).
 function seconds(ms: number): string {
-  return (Math.max(0, Number.isFinite(ms) ? ms : 0) / 1000).toFixed(3);
+  return (safe(ms) / 1000).toFixed(6);
 }

@@ -1,25 +1,35 @@
+import { createTwoFilesPatch } from 'diff';
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, failureMessage } from './case-status.ts';
 import { oneLine } from './plain-text.ts';
+import { type SourceFileOf, sourcePlace } from './source-file.ts';
 import { variantsLine } from './variants-line.ts';
 import { yamlLiteral, yamlString, yamlValue } from './yaml-text.ts';
 
 // TAP version 14 (testanything.org/tap-version-14-specification): the plan first, one test point per case,
 // and under each failing one a YAML diagnostic block indented two spaces. The run ends with the comment
 // `# N passed, N failed`: a bare line there would be non-TAP data, which strict consumers reject.
-export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
-  if (report.previous !== undefined && report.previous.length > 0) return renderStages(report, ctx);
-  const lines = [
-    'TAP version 14',
-    report.cases.length === 0 ? '1..0 # SKIP no cases selected' : `1..${report.cases.length}`,
-  ];
-  report.cases.forEach((c, i) => {
-    const status = caseStatus(c);
-    lines.push(`${status === 'pass' ? 'ok' : 'not ok'} ${i + 1} - ${tapDescription(c.name)}`);
-    if (status !== 'pass') lines.push('  ---', ...diagnostic(c, status, ctx.diagnose(c)), '  ...');
-  });
+// With earlier stages graded too (--previous), one flat plan of every stage's cases, each named `<stage>: <case>`
+// after a comment with its stage's counts: TAP→JUnit tools (tap-junit) and reporters count test points, not subtests.
+export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf }): string {
+  const stages = [report, ...(report.previous ?? [])];
+  const several = stages.length > 1;
+  const total = stages.reduce((n, r) => n + r.cases.length, 0);
+  const lines = ['TAP version 14', total === 0 ? '1..0 # SKIP no cases selected' : `1..${total}`];
+  let point = 0;
+  for (const r of stages) {
+    if (several) lines.push(`# ${r.stage}: ${r.passed} passed, ${r.failed} failed`);
+    for (const c of r.cases) {
+      point += 1;
+      const status = caseStatus(c);
+      const name = several ? `${r.stage}: ${c.name}` : c.name;
+      lines.push(`${status === 'pass' ? 'ok' : 'not ok'} ${point} - ${tapDescription(name)}`);
+      if (status !== 'pass') lines.push('  ---', ...diagnostic(c, status, r.stage, ctx), '  ...');
+    }
+  }
   if (report.variants !== undefined) lines.push(`# ${variantsLine(report.variants, report.stage)}`);
-  lines.push(`# ${report.passed} passed, ${report.failed} failed`, '');
+  const sum = (key: 'passed' | 'failed') => stages.reduce((n, r) => n + r[key], 0);
+  lines.push(`# ${sum('passed')} passed, ${sum('failed')} failed`, '');
   return lines.join('\n');
 }
 
@@ -29,34 +39,44 @@ export function tapDescription(name: string): string {
   return oneLine(name).trim().replace(/\\/g, '\\\\').replace(/#/g, '\\#');
 }
 
-// The YAML diagnostic's lines (two-space indented), in a fixed key order: what failed, where, both sides,
+// The YAML diagnostic's lines (two-space indented), in a fixed key order: what failed, where, both sides under
+// this project's names (`expected`, `received`), node-tap's (`wanted`, `found`, `diff`, `at`) and tape's (`actual`),
 // the hint, then the full diagnosis as a block scalar. `callIndex` is 0-based like the report's.
-function diagnostic(c: CaseResult, status: 'fail' | 'error', diagnosis: string): string[] {
+function diagnostic(
+  c: CaseResult,
+  status: 'fail' | 'error',
+  stage: string,
+  ctx: { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf },
+): string[] {
   const f = c.failure;
   const lines = [`  message: ${yamlString(failureMessage(c))}`, `  severity: ${status}`];
   if (f !== undefined) lines.push(`  kind: ${yamlString(f.kind)}`);
   if (f?.callIndex !== undefined) lines.push(`  callIndex: ${f.callIndex}`);
   if (f?.call !== undefined) lines.push(`  tool: ${yamlValue(f.call.tool)}`, `  input: ${yamlValue(f.call.input)}`);
-  if (f?.expected !== undefined) lines.push(`  expected: ${yamlValue(f.expected)}`);
-  if (f?.received !== undefined) lines.push(`  received: ${yamlValue(f.received)}`);
+  if (f?.expected !== undefined)
+    lines.push(`  expected: ${yamlValue(f.expected)}`, `  wanted: ${yamlValue(f.expected)}`);
+  if (f?.received !== undefined) {
+    lines.push(`  received: ${yamlValue(f.received)}`, `  found: ${yamlValue(f.received)}`);
+    lines.push(`  actual: ${yamlValue(f.received)}`);
+  }
+  if (f?.expected !== undefined && f.received !== undefined) {
+    lines.push(...yamlLiteral('diff', unifiedDiff(f.expected, f.received), '  '));
+  }
+  const place = sourcePlace(c, stage, ctx.fileOf);
+  if (place !== undefined) {
+    lines.push(`  at: ${yamlValue({ fileName: place.file, lineNumber: place.line ?? 1, columnNumber: 1 })}`);
+  }
   if (f?.hint !== undefined) lines.push(`  hint: ${yamlString(f.hint)}`);
   lines.push(`  duration_ms: ${Math.max(0, Math.round(c.durationMs))}`);
-  return [...lines, ...yamlLiteral('diagnosis', diagnosis, '  ')];
+  return [...lines, ...yamlLiteral('diagnosis', ctx.diagnose(c), '  ')];
 }
 
-// With earlier stages graded too (--previous): a subtest per stage (TAP 14), the current one first, each the stage's
-// own stream indented four spaces under `# Subtest: <stage>`, then its test point; the run's counts last.
-function renderStages(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
-  const stages = [report, ...(report.previous ?? [])];
-  const lines = ['TAP version 14', `1..${stages.length}`];
-  stages.forEach((r, i) => {
-    const child = render({ ...r, previous: [] }, ctx)
-      .split('\n')
-      .slice(1, -1);
-    lines.push(`# Subtest: ${tapDescription(r.stage)}`, ...child.map((l) => (l === '' ? l : `    ${l}`)));
-    lines.push(`${r.failed === 0 ? 'ok' : 'not ok'} ${i + 1} - ${tapDescription(r.stage)}`);
-  });
-  const sum = (key: 'passed' | 'failed') => stages.reduce((n, r) => n + r[key], 0);
-  lines.push(`# ${sum('passed')} passed, ${sum('failed')} failed`, '');
-  return lines.join('\n');
+// The two sides as node-tap writes its `diff`: a unified diff of their pretty JSON, `--- expected` / `+++ actual`.
+function unifiedDiff(expected: unknown, received: unknown): string {
+  const text = (v: unknown) => `${JSON.stringify(v, null, 2) ?? 'undefined'}\n`;
+  return createTwoFilesPatch('expected', 'actual', text(expected), text(received), '', '', { context: 3 })
+    .split('\n')
+    .filter((line) => !line.startsWith('====') && !line.startsWith('\\ No newline'))
+    .map((line) => line.replace(/\t$/, ''))
+    .join('\n');
 }

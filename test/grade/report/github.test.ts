@@ -29,7 +29,8 @@ describe('github reporter', () => {
       expect(annotated).toHaveLength(errors.length);
       errors.forEach((e, i) => {
         const c = annotated[i]!;
-        expect(e.properties).toEqual({ title: oneLine(c.name) });
+        const line = e.properties.line === undefined ? {} : { line: e.properties.line };
+        expect(e.properties).toEqual({ file: 'src/execute.ts', ...line, title: oneLine(c.name) });
         expect(e.data.startsWith(plainText(c.failure!.message))).toBe(true);
         if (c.failure!.hint !== undefined) expect(e.data).toContain(`Hint: ${plainText(c.failure!.hint)}`);
         expect(e.data.length).toBeLessThanOrEqual(MESSAGE_LIMIT);

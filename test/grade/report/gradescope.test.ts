@@ -1,5 +1,8 @@
 // Gradescope's results.json: the score out of the cases' points, a test per case with its status, visibility and
 // output, every text plain, and nothing of a hidden case's calls or expected results in its output.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { render } from '../../../src/grade/report/gradescope.ts';
 import { plainText } from '../../../src/grade/report/plain-text.ts';
@@ -21,11 +24,21 @@ const TOP_KEYS = [
 ];
 const TEST_KEYS = ['name', 'score', 'max_score', 'status', 'visibility', 'output'];
 
+// Gradescope's documented results format as a JSON Schema (the file's $comment says where it comes from).
+const SPEC = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../fixtures/gradescope/results.schema.json'), 'utf8'),
+);
+const followsSpec = new Ajv({ allErrors: true }).compile(SPEC);
+
 describe('gradescope reporter', () => {
   // Every run of one point a case, all visible (the weighted run has its own test below).
   describe.each(Object.entries(RUNS).filter(([name]) => name !== 'weighted'))('%s run', (_, run) => {
     const text = render(run, ctx);
     const parsed = JSON.parse(text);
+
+    it("follows Gradescope's documented results format", () => {
+      expect(followsSpec(parsed) ? [] : followsSpec.errors).toEqual([]);
+    });
 
     it('is two-space JSON with a trailing newline, keys in a fixed order, every text declared plain', () => {
       expect(text).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
@@ -71,7 +84,8 @@ describe('gradescope reporter', () => {
     expect([parsed.score, parsed.max_score]).toEqual([4, 6]);
     expect(parsed.tests.map((t: Record<string, unknown>) => [t.name, t.score, t.max_score, t.visibility])).toEqual([
       ['view-range', 3, 3, 'visible'],
-      ['edit-hidden', 0, 2, 'hidden'],
+      // Verdict shown, expected withheld: Gradescope's `visible` (its `hidden` would hide the total too).
+      ['edit-hidden', 0, 2, 'visible'],
       ['after', 1, 1, 'after_due_date'],
     ]);
     expect(parsed.tests[1].output).not.toContain('unknown tool: Read');
@@ -107,7 +121,7 @@ describe('gradescope reporter', () => {
         `${failed.description}\nfailed: call 1 returned a different result${failed === variantFailure ? " in the case's variant" : ''} (a hidden case: its calls and expected results are not shown)`,
       );
       for (const secret of ['a.txt', 'q.txt', '1: A', '1: Q', 'unknown tool']) expect(output).not.toContain(secret);
-      expect(parsed.tests[0].visibility).toBe('hidden');
+      expect(parsed.tests[0].visibility).toBe('visible');
     }
   });
 
@@ -142,14 +156,18 @@ describe('gradescope reporter', () => {
     );
   });
 
-  it('puts what stopped a program that never started at the top', () => {
+  it('makes a program that never started one test worth the stage, its error said once', () => {
     const run = RUNS['all errored']!;
     const started = {
       ...run,
       cases: run.cases.map((c) => ({ ...c, failure: { ...c.failure!, beforeAnyCase: true } })),
     };
-    expect(JSON.parse(render(started, ctx)).output).toBe(
-      plainText(visibleText(`register-tools: 0 of 2 cases passed\n\n${diagnose(started.cases[0]!)}`)),
-    );
+    const parsed = JSON.parse(render(started, ctx));
+    expect(followsSpec(parsed)).toBe(true);
+    expect(parsed.output).toBe('register-tools: 0 of 2 cases passed');
+    expect(parsed.tests).toHaveLength(1);
+    expect(parsed.tests[0]).toMatchObject({ name: 'your program did not start', score: 0, max_score: 2 });
+    expect(parsed.tests[0].output).toContain(plainText(started.cases[0]!.failure.message).slice(0, 40));
+    expect([parsed.score, parsed.max_score]).toEqual([0, 2]);
   });
 });

@@ -1,11 +1,15 @@
 // A run that graded earlier stages too (--previous), in every reporter: each stage apart, the run's counts over all
 // of them once, and a one-stage run exactly as before.
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { XMLParser } from 'fast-xml-parser';
 import { Parser, type FinalResults } from 'tap-parser';
 import { describe, expect, it } from 'vitest';
 import { renderReport } from '../../../src/grade/report/index.ts';
 import type { RunReport } from '../../../src/grade/types.ts';
 import { mismatch, pass } from './reports.ts';
+
+const require = createRequire(import.meta.url);
 
 const loop: RunReport = {
   stage: 'agent-loop',
@@ -68,11 +72,11 @@ describe('a run of two stages', () => {
     expect([xml.testsuites['@_tests'], xml.testsuites['@_failures'], xml.testsuites['@_time']]).toEqual([
       '4',
       '1',
-      '2.100',
+      '0.175000',
     ]);
   });
 
-  it('tap: a subtest per stage that a strict parser reads, and the counts last', () => {
+  it('tap: one flat plan of every case, named <stage>: <case>, that a strict parser reads, and the counts last', () => {
     const text = render('tap', both);
     const parser = new Parser({ strict: true });
     const extra: string[] = [];
@@ -81,16 +85,31 @@ describe('a run of two stages', () => {
     parser.on('complete', (f: FinalResults) => (final = f));
     parser.end(text);
     expect(extra).toEqual([]);
-    expect(final).toMatchObject({ count: 2, pass: 1, fail: 1, plan: { start: 1, end: 2 } });
+    expect(final).toMatchObject({ count: 4, pass: 3, fail: 1, plan: { start: 1, end: 4 } });
     expect(text).toContain(
-      '# Subtest: agent-loop\n    1..2\n    ok 1 - tools-single-call\n    not ok 2 - stop-refusal\n',
+      '# agent-loop: 1 passed, 1 failed\nok 3 - agent-loop: tools-single-call\nnot ok 4 - agent-loop: stop-refusal\n',
     );
-    expect(text.endsWith('not ok 2 - agent-loop\n# 3 passed, 1 failed\n')).toBe(true);
+    expect(text.endsWith('\n# 3 passed, 1 failed\n')).toBe(true);
+  });
+
+  it('tap, through tap-junit: every case a testcase', () => {
+    const xml = execFileSync('node', [require.resolve('tap-junit/bin/tap-junit'), '-s', 'theinference'], {
+      input: render('tap', both),
+    }).toString();
+    const suites = new XMLParser({ ignoreAttributes: false }).parse(xml).testsuites;
+    expect([suites['@_tests'], suites['@_failures']]).toEqual(['4', '1']);
+    const names = [suites.testsuite.testcase].flat().map((c: { '@_name': string }) => c['@_name']);
+    expect(names).toEqual([
+      'register-tools: echo-returns-text',
+      'register-tools: read-routes-to-view',
+      'agent-loop: tools-single-call',
+      'agent-loop: stop-refusal',
+    ]);
   });
 
   it('github: annotations and groups name the stage, a summary part per stage, the counts once', () => {
     const text = render('github', both);
-    expect(text).toContain('::error title=agent-loop%3A stop-refusal::');
+    expect(text).toContain('::error file=src/agent-loop.ts,title=agent-loop%3A stop-refusal::');
     expect(text).toContain('::group::FAIL agent-loop: stop-refusal');
     expect(text).toContain(
       '| register-tools: all 2 cases passed (1.20 s)\n| agent-loop: 1 of 2 cases failed (0.90 s)\n',

@@ -63,6 +63,14 @@ describe('tap reporter', () => {
         expect(diag.expected).toEqual(f.expected);
         expect(diag.received).toEqual(f.received);
         expect(diag.hint).toBe(f.hint);
+        // node-tap's names for the two sides, and tape's.
+        expect(diag.wanted).toEqual(f.expected);
+        expect(diag.found).toEqual(f.received);
+        expect(diag.actual).toEqual(f.received);
+        if (f.expected !== undefined && f.received !== undefined) {
+          expect(diag.diff).toMatch(/^--- expected\n\+\+\+ actual\n@@ /);
+        } else expect(diag.diff).toBeUndefined();
+        if (run.stage === 'register-tools') expect(diag.at).toMatchObject({ fileName: 'src/execute.ts' });
         expect(diag.diagnosis).toBe(plainText(diagnose(c)).replace(/\n+$/, ''));
         expect(asserts[i]!.time).toBe(c.durationMs);
       });
