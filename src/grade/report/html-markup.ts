@@ -71,5 +71,6 @@ function part(value: Part): string {
   if (typeof value === 'string') return escapeText(value);
   if (typeof value === 'number') return escapeText(String(value));
   if (Array.isArray(value)) return (value as readonly Part[]).map(part).join('');
-  return (value as Markup)[OWN];
+  // Markup is only what this module made; any other object a caller slipped past the types is text.
+  return typeof value === 'object' && OWN in value ? (value as Markup)[OWN] : escapeText(String(value));
 }
