@@ -1,9 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { lanes } from './test/support/lanes.ts';
 import PlainSummaryReporter from './test/support/plain-summary-reporter.ts';
+
+// Each test file's lane comes from what it imports (test/support/lanes.ts): `unit` (no process can start),
+// `hostile` (grades a hostile fixture) and `e2e` (the rest). `vitest run` runs all three;
+// `--project unit` (npm run test:unit) is the lane to run on every save.
+const lane = lanes();
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     reporters: ['default', new PlainSummaryReporter()],
     // End-to-end tests spawn real processes (the grader, tsx, bash); on a 2-core machine they need room.
     testTimeout: 60_000,
@@ -17,5 +22,20 @@ export default defineConfig({
       THEINFERENCE_ISOLATION: process.env.THEINFERENCE_ISOLATION ?? 'required',
       THEINFERENCE_VARIANTS: process.env.THEINFERENCE_VARIANTS ?? 'off',
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: lane.unit,
+          // Pure tests share one module graph in worker threads: no fork and no fresh graph per file.
+          pool: 'threads',
+          isolate: false,
+          setupFiles: ['test/support/no-processes.ts'],
+        },
+      },
+      { extends: true, test: { name: 'e2e', include: lane.e2e } },
+      { extends: true, test: { name: 'hostile', include: lane.hostile } },
+    ],
   },
 });

@@ -12,6 +12,8 @@ const ROOMS: string[][] = [
   ['src/tools/'],
   ['src/contract.ts', 'src/loop-request.ts', 'src/execute.ts', 'src/agent-loop.ts', 'src/index.ts'],
   ['src/course/'],
+  // The driver: every program process runs it, beside the student's modules.
+  ['src/modes/'],
   // The verdict vocabulary that judges and reporters share.
   ['src/grade/types.ts'],
   ['src/grade/run/'],

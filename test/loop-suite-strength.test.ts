@@ -1,10 +1,10 @@
 // The agent-loop suite is only as good as the wrong loops it catches: every catalogued mistake must fail at least
 // one case with a hint that names it, and the reference (plain, and streaming) must pass them all, which proves
-// the comparison itself. Each case runs through program.ts's fake Messages API and the real SDK.
+// the comparison itself. Each case runs through the driver's fake Messages API and the real SDK.
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
-import * as program from '../program.ts';
+import * as program from '../src/modes/loop/driver.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { findLoopMistakes } from '../src/grade/judge/loop/find-loop-mistakes.ts';
 import { loopJudge } from '../src/grade/judge/loop/loop-judge.ts';

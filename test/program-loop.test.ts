@@ -1,4 +1,4 @@
-// program.ts's loop mode: the fake Messages API and the scripted execute, with the real SDK against them (in
+// The driver's loop mode (src/modes/loop/): the fake Messages API and the scripted execute, with the real SDK against them (in
 // process, with loops written to misbehave), and the mode as the grader runs it (in a process of its own).
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { observeLoops, REQUEST_KEYS, runLoopCase } from '../program.ts';
-import { LOOP_REQUEST_KEYS } from '../src/course/types.ts';
+import { driverEntry } from '../src/modes/driver-files.ts';
+import { observeLoops, runLoopCase } from '../src/modes/loop/driver.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { wholeRequests } from '../src/grade/judge/loop/loop-results.ts';
 import type { Execute, LoopRequest } from '../src/index.ts';
@@ -46,7 +46,7 @@ const run = (loop: Loop, testCase: object = twoReads) =>
   runLoopCase(testCase as Parameters<typeof runLoopCase>[0], loop as never).then(
     (results) => JSON.parse(JSON.stringify(results)) as Record<string, unknown>[],
   );
-// A request's messages, whole again (program.ts gives a later request's as the ones after the request before's).
+// A request's messages, whole again (the driver gives a later request's as the ones after the request before's).
 const messagesOf = (results: unknown[], k: number) =>
   (wholeRequests(results.slice(0, k + 1))[k] as { request: { messages: unknown[] } }).request.messages;
 
@@ -206,10 +206,6 @@ describe('runLoopCase: the scripted execute', () => {
   });
 });
 
-it("keeps the same request keys as the package's (program.ts cannot import it, so it has a copy)", () => {
-  expect(REQUEST_KEYS).toEqual([...LOOP_REQUEST_KEYS]);
-});
-
 describe('observeLoops: the loop probe', () => {
   it('runs each script and gives the requests it sent, whole, and the conversation it returned', async () => {
     const seen = (await observeLoops({ scripts: [twoReads, twoReads] }, runLoop as never)) as Record<string, unknown>[];
@@ -251,7 +247,7 @@ describe('observeLoops: the loop probe', () => {
   });
 });
 
-describe('program.ts loop, as the grader runs it', () => {
+describe("the driver's loop mode, by hand in this repository and as the grader runs it in a course", () => {
   let work = '';
   let caseFile = '';
   beforeAll(async () => {
@@ -262,8 +258,9 @@ describe('program.ts loop, as the grader runs it', () => {
   afterAll(async () => {
     await rm(work, { recursive: true, force: true });
   });
+  // In this repository, through the thin program.ts a student runs; in a course directory, the package's driver.
   const program = (args: string[], cwd = REPO, input = '') =>
-    execa('node', ['--import', 'tsx', 'program.ts', ...args], {
+    execa('node', ['--import', 'tsx', cwd === REPO ? 'program.ts' : driverEntry(), ...args], {
       cwd,
       input,
       reject: false,
@@ -304,7 +301,6 @@ describe('program.ts loop, as the grader runs it', () => {
     const course = join(work, 'probed');
     await mkdir(join(course, 'src'), { recursive: true });
     await writeFile(join(course, 'package.json'), '{ "type": "module" }\n');
-    await execa('cp', [join(REPO, 'program.ts'), course]);
     const reference = JSON.stringify(join(REPO, 'src', 'agent-loop.ts'));
     await writeFile(
       join(course, 'src', 'agent-loop.ts'),
@@ -337,8 +333,7 @@ describe('program.ts loop, as the grader runs it', () => {
     const course = join(work, 'course');
     await mkdir(join(course, 'src'), { recursive: true });
     await writeFile(join(course, 'package.json'), '{ "type": "module" }\n');
-    await execa('cp', [join(REPO, 'program.ts'), join(REPO, 'src', 'agent-loop.ts'), course]);
-    await execa('mv', [join(course, 'agent-loop.ts'), join(course, 'src')]);
+    await execa('cp', [join(REPO, 'src', 'agent-loop.ts'), join(course, 'src')]);
     await symlink(join(REPO, 'node_modules'), join(course, 'node_modules'), 'dir');
     const { exitCode, stdout } = await program(['loop', caseFile], course);
     expect(exitCode).toBe(0);

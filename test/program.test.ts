@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, writeReferenceCourse } from './support/reference-course.ts';
 import { tsxLoaderUrl } from '../src/grade/run/program-process.ts';
+import { driverEntry } from '../src/modes/driver-files.ts';
 
 const SECRET = 'hunter2-theinference';
 
@@ -26,11 +27,13 @@ async function writeCase(name: string, data: unknown): Promise<string> {
 }
 
 // The real driver, in a process of its own, TMPDIR pointed at a directory the test owns (tsx's cache is off, so
-// whatever appears there is the program's); `input` goes to its stdin.
+// whatever appears there is the program's); `input` goes to its stdin. In this repository, through the thin
+// program.ts a student runs by hand; in a course directory of a test's, the package's driver, as the grader runs it.
 // `extra`: a time limit (the program is then killed, its sandbox left in `extra.tmpdir`).
 function runProgram(args: string[], cwd = REPO, input = '', extra: { timeout?: number; tmpdir?: string } = {}) {
   // tsx from this repository, as the grader gives it: a course's own node_modules has only what its tools import.
-  return execa('node', ['--import', tsxLoaderUrl(), 'program.ts', ...args], {
+  const entry = cwd === REPO ? 'program.ts' : driverEntry();
+  return execa('node', ['--import', tsxLoaderUrl(), entry, ...args], {
     cwd,
     input,
     reject: false,

@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
-import { dispatch, observe } from '../program.ts';
+import { dispatch, observe } from '../src/modes/dispatch/driver.ts';
 import { makeExecute } from '../src/execute.ts';
 import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
 import { groupFailures } from '../src/grade/report/group-failures.ts';

@@ -7,7 +7,10 @@ import { listStages, packageRoot } from '../course/stages.ts';
 import { HarnessError } from '../errors.ts';
 import { visibleText } from '../grade/report/visible-text.ts';
 import { REPORTER_NAMES } from '../grade/report/names.ts';
-import { BASH_MODES } from '../record/record-types.ts';
+import { BASH_MODES, DEFAULT_MAX_CALLS, DEFAULT_MAX_TURNS } from '../record/record-types.ts';
+import { DEFAULT_CASE_TIMEOUT_MS } from '../grade/run/case-timeout.ts';
+import { MAX_WATCH_JOBS } from '../grade/run/default-jobs.ts';
+import { DEFAULT_MEMORY_MIB, MIN_MEMORY_MIB } from '../grade/run/isolation/program-limits.ts';
 import type { InitFlags } from './commands/init.ts';
 import { ISOLATION_MODES } from '../grade/run/isolation/isolation-mode.ts';
 import type { CommandIo, Outcome } from './commands/io.ts';
@@ -113,10 +116,10 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     )
     .addOption(caseOption())
     .option('--bail', 'stop at the first failing case')
-    .option('--timeout <ms>', 'per-case timeout in milliseconds (default: 10000)')
+    .option('--timeout <ms>', `per-case timeout in milliseconds (default: ${DEFAULT_CASE_TIMEOUT_MS})`)
     .option(
       '--jobs <n>',
-      'program processes at once (default: one fewer than the CPUs, at least 1; with --watch, one per CPU up to 4; for a class, submissions at once, one per CPU)',
+      `program processes at once (default: one fewer than the CPUs, at least 1, more for a large suite; with --watch, one per CPU up to ${MAX_WATCH_JOBS}; for a class, submissions at once, one per CPU)`,
     )
     .option('--shard <i/n>', 'grade only the i-th of n deterministic shards of the cases, or of a class (CI matrices)')
     .addOption(
@@ -142,7 +145,10 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
     .option('--no-variants', 'run no variants, in CI too')
     .option('--seed <n>', 'the seed the variants are made from, to repeat a run (implies --variants)')
     .addOption(isolationOption())
-    .option('--memory <MiB>', 'memory each program process may use, in MiB (default: 1024)')
+    .option(
+      '--memory <MiB>',
+      `memory each program process may use, in MiB (default: ${DEFAULT_MEMORY_MIB}, at least ${MIN_MEMORY_MIB})`,
+    )
     // Each command is loaded when it runs: the grader starts before every program process, so what it does
     // not need it does not load.
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
@@ -217,7 +223,10 @@ function buildProgram(io: CliIo, done: (outcome: Outcome) => void): Command {
       '--files-from <dir>',
       "the workspace as it was when the session started: seeds take files' contents from it",
     )
-    .option('--max-calls <n>', 'calls per case at most (default: 25)')
+    .option(
+      '--max-calls <n>',
+      `calls per case at most (default: ${DEFAULT_MAX_CALLS}; turns per loop case: ${DEFAULT_MAX_TURNS})`,
+    )
     .addOption(
       new Option('--bash <mode>', 'Bash calls: kept when two replays agree with the recording, when one does, or never')
         .choices(BASH_MODES)

@@ -29,7 +29,7 @@ export async function checkCourseDir(dir: string): Promise<void> {
       : '';
     throw new HarnessError(
       'NO_PROGRAM',
-      `${dir} has no program.ts. The grader runs your course directory's program.ts, looking in the current directory and the ones above it: run it from your course directory (or below it), pass --dir <your course directory>, or make a new one with \`npx theinference init <dir>\`.${restore}`,
+      `${dir} has no program.ts. The grader knows your course directory by its program.ts, looking in the current directory and the ones above it: run it from your course directory (or below it), pass --dir <your course directory>, or make a new one with \`npx theinference init <dir>\`.${restore}`,
     );
   }
   const scope = await packageScope(dir);

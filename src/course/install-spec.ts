@@ -1,7 +1,7 @@
 // How a new course directory depends on theinference: a spec that names the course's own copy (a git URL, a
 // tarball, a path), never a bare name npm would look up in the public registry, where the name is not ours and
 // whatever someone published under it would run.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { readAsDataSync } from './read-as-data.ts';
@@ -22,8 +22,8 @@ export function installSpec(options: { root: string; courseDir: string; cwd: str
     throw new HarnessError(
       'NO_INSTALL_SPEC',
       `cannot tell where this theinference (${options.root}) was installed from, so the new package.json could not name it. ` +
-        'Pass the install line your course gives with --from: a git URL (--from git+https://…/theinference.git#v0.1.0), ' +
-        'a tarball (--from ./theinference-0.1.0.tgz) or a directory (--from ../theinference).',
+        'Pass the install line your course gives with --from: a tarball (--from ./theinference-0.1.0.tgz, or its https URL), ' +
+        'a git URL (--from git+https://…/theinference.git#v0.1.0) or a directory (--from ../theinference).',
     );
   }
   return rebase(checked(found.spec, `${found.file}`), found.base, options.courseDir);
@@ -61,7 +61,7 @@ export function checked(spec: string, source: string): string {
   throw new HarnessError(
     'NO_INSTALL_SPEC',
     `'${spec}' (${source}) would make npm fetch theinference from the public registry, where that name is not the course's. ` +
-      'Give the install line your course gives: a git URL (git+https://…/theinference.git#v0.1.0), a tarball (./theinference-0.1.0.tgz) or a directory (../theinference).',
+      'Give the install line your course gives: a tarball (./theinference-0.1.0.tgz, or its https URL), a git URL (git+https://…/theinference.git#v0.1.0) or a directory (../theinference).',
   );
 }
 
@@ -80,4 +80,45 @@ export function rebase(spec: string, base: string, courseDir: string): string {
   }
   const path = relative(courseDir, absolute);
   return `file:${path === '' ? '.' : path}`;
+}
+
+// Hosts whose https URLs npm reads as a git repository (hosted-git-info), unless the URL is a tarball's.
+const GIT_HOSTS = /^https?:\/\/(www\.)?(github\.com|gitlab\.com|bitbucket\.org)\//;
+const TARBALL = /\.(tgz|tar\.gz|tar)([?#].*)?$/;
+
+// What an install line fetches, as far as the answer key goes: a git repository or a checkout of one (which the
+// student can read whole, the course repository's reference solutions included), or a packed package (a tarball,
+// or a directory without the reference), which holds only the package's `files`.
+export function installLineKind(spec: string, courseDir: string): 'git' | 'checkout' | 'package' {
+  const s = spec.trim();
+  if (GIT.test(s) || GITHUB_SHORTHAND.test(s)) return 'git';
+  if (URL_SPEC.test(s)) return GIT_HOSTS.test(s) && !TARBALL.test(s) ? 'git' : 'package';
+  if (!PATH_SPEC.test(s)) return 'package';
+  const path = resolve(courseDir, s.replace(/^file:/, ''));
+  const isDir = (() => {
+    try {
+      return statSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  })();
+  return isDir && (existsSync(join(path, '.git')) || existsSync(join(path, 'src', 'execute.ts')))
+    ? 'checkout'
+    : 'package';
+}
+
+// A warning when the install line `spec` (as written into the course directory `courseDir`) would give whoever
+// can install from it the course repository, reference solutions included; undefined for a packed package.
+export function answerKeyWarning(spec: string, courseDir: string): string | undefined {
+  const kind = installLineKind(spec, courseDir);
+  if (kind === 'package') return undefined;
+  const what =
+    kind === 'git'
+      ? `names a git repository: npm installs only the package's files from it, but whoever can install from it can clone it whole`
+      : 'names a checkout of the course repository: whoever has the path can read it whole';
+  return (
+    `the install line ${spec} ${what}, and the course repository holds the reference solutions (src/execute.ts, src/agent-loop.ts). ` +
+    'That is fine for the course staff; students must never get it. Give students a tarball made by `npm pack` (a path or an https URL to it), ' +
+    'or a tag of a repository that holds only the packed package (docs/course.md, "Giving students the package").'
+  );
 }

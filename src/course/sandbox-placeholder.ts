@@ -1,3 +1,3 @@
-// What a case says for the sandbox's path: program.ts's SANDBOX_PLACEHOLDER (docs/cases.md). program.ts lives
-// outside src/ (the course driver a student's directory holds), so the compiled recorder cannot import it.
+// What a case says for the sandbox's path (docs/cases.md): the driver writes it in results for the sandbox's path,
+// and expands it in a case's inputs; the recorder writes it for the recorded session's directory.
 export const SANDBOX = '<sandbox>';

@@ -1,4 +1,4 @@
-// The course's stages, in course order, as data: what each grades, how program.ts runs its cases, what the student
+// The course's stages, in course order, as data: what each grades, how the driver runs its cases, what the student
 // writes and where its cases, snapshots and contract live. Adding a stage is adding an entry here with its cases,
 // snapshots, schema, stubs and page; the run, the judge and the reports read everything from it.
 import { readdir } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../errors.ts';
 
-// How program.ts runs a stage's cases (`program.ts <mode> -`): `dispatch` feeds calls through makeExecute, `loop`
+// How the driver runs a stage's cases (`<driver> <mode> -`, src/modes/): `dispatch` feeds calls through makeExecute, `loop`
 // runs runLoop against a fake Messages API. A mode's results are judged by its judge (src/grade/judge/mode-judges.ts).
 export const DRIVER_MODES = ['dispatch', 'loop'] as const;
 export type DriverMode = (typeof DRIVER_MODES)[number];
@@ -36,8 +36,9 @@ export type Stage = {
   // A case's time in a batch when no run has measured it (the reference suite's mean, rounded up): what the grader
   // plans its processes with on a first run, and how long a case may run before the rest of its batch moves on.
   typicalCaseMs: number;
-  // What watch mode's warm standbys import ahead of a save, as program.ts names them (src/grade/run/standby.ts):
-  // the stage's packages and the modules program.ts loads for it. One that a save changes is loaded again.
+  // What watch mode's warm standbys import ahead of a save (src/grade/run/standby.ts): the stage's packages, as the
+  // driver imports them, and the course modules it loads from the course directory. One that a save changes is
+  // loaded again.
   warm: string[];
   // The catalogue of wrong implementations `theinference audit` runs (in the repository: not shipped), and what
   // each of them is, in the plural, for its report.
@@ -75,7 +76,7 @@ export const STAGES: readonly Stage[] = [
     doc: 'docs/tools.md',
     // 115 cases, 1.1 s in one process, a 0.3 s timeout case among them.
     typicalCaseMs: 8,
-    warm: ['./src/tools/index.ts', './src/execute.ts'],
+    warm: ['./src/execute.ts'],
     catalogue: { file: 'test/fixtures/wrong-execute/catalogue.ts', of: 'dispatchers' },
   },
 ];

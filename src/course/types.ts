@@ -32,9 +32,8 @@ export type LoopTurn = {
 // What the scripted `execute` gives for one tool_use: a ToolOutput, or an error it throws with this message.
 export type ScriptedOutput = { content: string; is_error?: boolean; exit_code?: number } | { throws: string };
 
-// What a loop's request asks for: its keys, as the stage grades them (program.ts keeps its own copy, REQUEST_KEYS,
-// since it cannot import the package; test/program-loop.test.ts holds the two equal). The rest of a request body
-// (`stream: true` above all) is how it asked.
+// What a loop's request asks for: its keys, as the stage grades them and the driver's fake API records them
+// (src/modes/loop/). The rest of a request body (`stream: true` above all) is how it asked.
 export const LOOP_REQUEST_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages'] as const;
 
 // The request a loop case hands runLoop (the package's `LoopRequest`).

@@ -12,7 +12,7 @@ import { writeAtomically } from '../course/snapshot-file.ts';
 
 // Past this size the file is not the grader's: a thousand cases' timings take about 50 KB.
 const MAX_BYTES = 1024 * 1024;
-// A time past this is not a case's time in a batch (a timeout is 10 s by default).
+// A time past this is not a case's time in a batch (far past DEFAULT_CASE_TIMEOUT_MS).
 const MAX_CASE_MS = 10 * 60 * 1000;
 const FORMAT = 'theinference-timings-1';
 

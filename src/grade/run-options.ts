@@ -6,8 +6,11 @@ import type { CaseResult } from './types.ts';
 // What `theinference test` asks of src/grade/run-stage.ts (`runStage(options): Promise<RunReport>`).
 export type RunOptions = {
   stage: string;
-  // The course directory whose program.ts is graded (absolute).
+  // The course directory whose code is graded (absolute).
   dir: string;
+  // A driver of the caller's own, by its path in the course directory, instead of the package's: only the tests of
+  // the run's machinery give one (a driver that misbehaves); the CLI never does.
+  driver?: string | undefined;
   // Case names or globs over names; all cases when absent, undefined or empty.
   cases?: string[] | undefined;
   bail?: boolean;

@@ -11,10 +11,12 @@ import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
 import { judgeCase, noSnapshot } from './judge/judge-case.ts';
 import { judgeOf } from './judge/mode-judges.ts';
-import { programEdited } from './judge/program-edited.ts';
+import { programNote } from './program-note.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
+import { driveMachine } from './run/drive-machine.ts';
+import { startCourse, step, type CourseEffect } from './course-machine.ts';
 import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
@@ -57,7 +59,7 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandbox: boolean }): Promise<RunReport> {
   const started = performance.now();
   const { selected, variants } = plan;
-  // How program.ts runs the stage's cases.
+  // How the driver runs the stage's cases.
   const mode = stageOf(options.stage)?.mode ?? 'dispatch';
   const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
   // Each case with what it is expected to take: its last time, or the stage's typical one (a variant, its case's).
@@ -90,6 +92,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const common = {
     dir: options.dir,
     mode,
+    driver: options.driver,
     jobs,
     timeoutMs,
     env,
@@ -101,12 +104,6 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   // `stop` ends the batches (--bail, a bad case file, the caller's signal); `cancel` also ends the re-runs alone.
   const stop = new AbortController();
   const cancel = new AbortController();
-  const onAbort = (): void => {
-    stop.abort();
-    cancel.abort();
-  };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (options.signal?.aborted === true) onAbort();
 
   const results = new Map<string, CaseResult>();
   const pairs = pairVerdicts(
@@ -153,36 +150,59 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       return alone;
     },
   });
-  // A failure that ran after something else in its process may have been caused by it: judged again alone,
-  // starting now. Not a timeout: re-running a hang costs a whole timeout again, and is rarely a neighbour's doing.
-  const onRun = (run: CaseRun): void => {
-    const variantOf = caseOfRun(run.name);
-    if (variantOf !== undefined && expected === undefined) {
-      waiting.push(run);
-      return;
+
+  // When each run is judged and where its verdict goes is the course machine's to decide (course-machine.ts);
+  // this carries out its effects. `finished` settles once it says every run is in and judged.
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const perform = (effect: CourseEffect): void => {
+    switch (effect.type) {
+      case 'judge':
+        return machine.dispatch({
+          type: 'judged',
+          run: effect.run,
+          variantOf: effect.variantOf,
+          verdict: judge(effect.run),
+        });
+      case 'emit':
+        return emit(effect.verdict);
+      case 'suspect':
+        return recheck.suspect(effect.verdict);
+      case 'unjudged': {
+        const why = expected?.get(effect.variantOf ?? '');
+        unjudged.push({
+          name: effect.name,
+          why: `the reference gave no result for its variant: ${why?.ok === false ? why.why : 'it did not run'}`,
+        });
+        return pairs.without(effect.name);
+      }
+      case 'time':
+        return void options.timings?.set(effect.name, effect.ms);
+      case 'no-snapshots':
+        for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null))
+          emit(noSnapshot(judging!.cases.get(c.name)!));
+        return;
+      case 'stop':
+        return stop.abort();
+      case 'cancel':
+        return cancel.abort();
+      case 'finish':
+        return finish();
     }
-    // Only a case that ran after the probe has a time of its own: alone, it would include the process's start.
-    if (run.afterProbe && variantOf === undefined) options.timings?.set(run.name, run.durationMs);
-    const verdict = judge(run);
-    if (verdict === undefined) {
-      const why = expected?.get(variantOf ?? '');
-      unjudged.push({
-        name: variantOf ?? run.name,
-        why: `the reference gave no result for its variant: ${why?.ok === false ? why.why : 'it did not run'}`,
-      });
-      pairs.without(variantOf ?? run.name);
-      return;
-    }
-    if (verdict.status === 'fail' && run.afterProbe && verdict.failure?.kind !== 'timeout') recheck.suspect(verdict);
-    else emit(verdict);
-    if (verdict.status === 'fail' && options.bail === true) stop.abort();
   };
+  const machine = driveMachine(
+    startCourse({ bail: options.bail === true, variants: variants !== undefined }),
+    step,
+    perform,
+  );
+  const onAbort = (): void => machine.dispatch({ type: 'abort' });
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted === true) onAbort();
 
   // Programs first: they need only the case files, and take far longer to start than the rest takes to load.
-  const early: CaseRun[] = [];
-  // Variant runs that arrived before the reference's results.
-  const waiting: CaseRun[] = [];
-  // Each process runs the probe after its cases (program.ts's probe mode, the stage's mode's); the first
+  // Each process runs the probe after its cases (the stage's mode's); the first
   // observation is kept.
   const probe = judgeOf({ stage: options.stage }).probe;
   let observed: unknown;
@@ -196,23 +216,22 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     },
     cases: toRun,
     signal: stop.signal,
-    onCase: (run) => (judging === undefined ? early.push(run) : onRun(run)),
-  });
+    onCase: (run) => machine.dispatch({ type: 'run', run, variantOf: caseOfRun(run.name) }),
+  }).then(() => machine.dispatch({ type: 'batches-done' }));
   // A reference that could not run at all judges no variant: never a failure of the program's.
   const reference = variants?.expected
     .catch(() => new Map<string, ReferenceResult>())
     .then((e) => {
       expected = e;
-      for (const run of waiting.splice(0)) onRun(run);
+      machine.dispatch({ type: 'reference-ready' });
     });
   let report: RunReport;
   try {
     judging = await plan.judging();
-    for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null))
-      emit(noSnapshot(judging.cases.get(c.name)!));
-    for (const run of early.splice(0)) onRun(run);
+    machine.dispatch({ type: 'judging-ready' });
     await batches;
     await reference;
+    await finished;
     options.signal?.throwIfAborted();
     const checked = await recheck.finish();
     for (const result of checked.results) emit(result);
@@ -222,8 +241,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
       observed === undefined ? judged : probe.explain(judged, observed, (name) => judging?.cases.get(name)?.data);
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
-    const edited = failed > 0 ? await programEdited(options.dir, plan.root) : undefined;
-    if (edited !== undefined) warnings.add(edited);
+    const note = await programNote(options.dir, plan.root);
+    if (note !== undefined) warnings.add(note);
     report = {
       stage: options.stage,
       dir: options.dir,
@@ -238,7 +257,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     };
   } finally {
     // On any way out (a bad case file, an abort), nothing is left running.
-    onAbort();
+    machine.dispatch({ type: 'abort' });
     await batches;
     await reference?.catch(() => {});
     await recheck.settled();

@@ -29,6 +29,9 @@ export type Failure = {
   // The mistake the hint names, without what varies from call to call (the tool name sent, say): failures with the
   // same one are one problem, shown once in the terminal report. The hint itself when absent.
   hintCause?: string;
+  // For a mismatch: its first difference generalized (src/grade/judge/first-difference.ts): where, and how the
+  // received value relates to the expected one. Failures without a hint that share it are one message.
+  difference?: string;
   // The program failed before its first case (it does not load, or prints something else first): every case
   // of its process has this same failure, and the terminal report shows it once.
   beforeAnyCase?: boolean;

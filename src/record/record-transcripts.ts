@@ -13,10 +13,13 @@ import { buildCases, type Built, candidates } from './replay/build-cases.ts';
 import { caseFileFor, defaultName } from './write/describe-case.ts';
 import { readFilesFrom, readWorkspace } from './seed/files-from.ts';
 import { prepareSteps, type Step } from './map/prepare-steps.ts';
-import { identityIn, leaks, makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
+import { makeRedactor, type RedactionSources, type Redactor } from './map/redact.ts';
+import { identityOf, joinIdentities } from './map/identity.ts';
+import { privacyFindings } from './write/privacy-gate.ts';
 import { readCachedBuild, referenceIdentity, replayKey, writeCachedBuild } from './replay/replay-cache.ts';
 import { replayPool } from './replay/replay-pool.ts';
 import { repeatedCases } from './write/case-noise.ts';
+import { recordedBefore } from './write/case-set.ts';
 import { reportFor } from './write/report.ts';
 import {
   formatCase,
@@ -43,6 +46,9 @@ export type RecordOutcome = {
   refused: string[];
   // What the user should know beyond the report: a temp dir that could not be removed.
   warnings: string[];
+  // Who recorded, every transcript's machine together: the report on screen is redacted by the same rules as
+  // the files (it ends up in CI logs).
+  privacy: RedactionSources;
 };
 
 type Worked = {
@@ -127,11 +133,21 @@ export async function recordTranscripts(
   }
 
   const named = nameCases(worked, options.name);
-  const rejected = repeatedCases(named.map(({ c }) => c));
+  const sets = [...new Set(named.map((n) => n.base))];
+  const rejected = repeatedCases(
+    named.map(({ c }) => c),
+    await recordedBefore(options.dir, options.stage, sets),
+  );
+  // The privacy gate (write/privacy-gate.ts) over each case and its recording: one that would carry the machine
+  // or a secret is not written, and the report names what it found.
+  const recordings = new Map(named.map(({ c, w, draft }) => [c.name, formatRecording(recordingOf(draft, w.steps))]));
   for (const { c, w } of named) {
     if (rejected.has(c.name)) continue;
-    const found = leaks(formatCase(c.data), w.sources);
-    if (found.length > 0) rejected.set(c.name, `it would carry the recording machine's ${found.join(', ')}`);
+    const found = [
+      ...privacyFindings(formatCase(c.data), w.sources),
+      ...privacyFindings(recordings.get(c.name) ?? '', w.sources).map((f) => `${f} (in its recording)`),
+    ];
+    if (found.length > 0) rejected.set(c.name, `it would carry ${found.join(', ')}`);
   }
   const toSnapshot = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => c);
   const {
@@ -148,23 +164,20 @@ export async function recordTranscripts(
   warnings.push(...snapshotWarnings);
   for (const [name, why] of failed) rejected.set(name, why);
   for (const { c, w } of named) {
-    const snapshot = snapshots.get(c.name);
-    if (snapshot !== undefined && leaks(snapshot, w.sources).length > 0)
-      rejected.set(c.name, "its snapshot would carry the recording machine's paths or names");
+    const found = privacyFindings(snapshots.get(c.name) ?? '', w.sources);
+    if (found.length > 0) rejected.set(c.name, `its snapshot would carry ${found.join(', ')}`);
   }
   const ready = named
     .filter(({ c }) => !rejected.has(c.name))
-    .map(({ c, w, draft }) => ({
-      ...c,
-      snapshotText: snapshots.get(c.name) ?? '',
-      recordingText: formatRecording(recordingOf(draft, w.steps)),
-    }));
+    .map(({ c }) => ({ ...c, snapshotText: snapshots.get(c.name) ?? '', recordingText: recordings.get(c.name) ?? '' }));
+  const privacy = joinIdentities(worked.map((w) => w.sources));
   const { cases, stale } = await writeCases(ready, {
     dir: options.dir,
     stage: options.stage,
     force: options.force,
     dryRun: options.dryRun,
-    sets: [...new Set(named.map((n) => n.base))],
+    sets,
+    privacy,
   });
 
   const reports = worked.map((w) =>
@@ -175,18 +188,13 @@ export async function recordTranscripts(
     }),
   );
   const refused = [...cases, ...stale].filter((c) => c.status === 'refused').map((c) => c.name);
-  return { cases, stale, reports, refused, warnings };
+  return { cases, stale, reports, refused, warnings, privacy: { ...privacy, patterns: options.redact } };
 }
 
-// Who recorded, read off the transcript's directory (`/home/<user>/…`) and given by the caller, and the author's
-// own patterns.
+// Who recorded, as the transcript shows it where only the machine can be (map/identity.ts) and as the caller
+// gives it, and the author's own patterns.
 function redactionSources(transcript: ImportedTranscript, options: RecordOptions): RedactionSources {
-  const seen = [identityIn(transcript.cwd), ...transcript.calls.map((c) => identityIn(c.cwd)), options.machine ?? {}];
-  return {
-    users: [...new Set(seen.map((s) => s.user).filter((u): u is string => u !== undefined))],
-    homes: [...new Set(seen.map((s) => s.home).filter((h): h is string => h !== undefined))],
-    patterns: options.redact,
-  };
+  return { ...identityOf(transcript, options.machine), patterns: options.redact };
 }
 
 // Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise; `base`

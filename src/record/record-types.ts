@@ -10,9 +10,12 @@ export const BASH_MODES: readonly BashMode[] = ['reproducible', 'keep', 'drop'];
 
 // The calls a case holds at most when --max-calls is not given.
 export const DEFAULT_MAX_CALLS = 25;
+// Turns a recorded loop may have at most, when --max-calls does not say: a long session's loop makes a big case.
+export const DEFAULT_MAX_TURNS = 60;
 
-// Who recorded: their user name and home directory never reach a case (besides those read off the transcript).
-export type MachineIdentity = { user?: string; home?: string };
+// Who recorded: the user name, home directory and host name of the machine running `record`, which never reach a
+// case (besides what the transcript shows of the machine that recorded it).
+export type MachineIdentity = { user?: string; home?: string; host?: string };
 
 // How to record.
 export type RecordOptions = {
@@ -74,7 +77,15 @@ export type CheckSpec =
   // list_directory, Gemini CLI's one-level listing (gemini-listing.ts).
   | { kind: 'directory'; base: string; ignore?: string[]; from?: 'list_directory' }
   // `courseWords`: the recorded result is in the course's own `file:N: text` (an agent built on the course's tools).
-  | { kind: 'grep'; mode: 'files' | 'lines' | 'text'; base: string; singleFile?: string; courseWords?: boolean }
+  | {
+      kind: 'grep';
+      mode: 'files' | 'lines' | 'text';
+      base: string;
+      singleFile?: string;
+      courseWords?: boolean;
+      // The agent showed context lines around each match (`-A`/`-B`/`-C`): its match lines are compared.
+      context?: boolean;
+    }
   | { kind: 'bash' };
 
 // Why a call is not in any case, for the report: a short, stable reason, counted.

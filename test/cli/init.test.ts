@@ -134,6 +134,22 @@ describe('theinference init', () => {
     expect(await listing(join(root, 'c'))).toEqual(['tsconfig.json']);
   });
 
+  it('writes the course, and warns on stderr, when its install line is a git repository (it holds the answers)', async () => {
+    const { code, stderr } = await initTools(['c', '--from', 'git+https://github.com/acme/theinference.git#v0.1.0']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^warning: the install line git\+https:\/\/github\.com\/acme\/theinference\.git#v0\.1\.0 names a git repository: .* holds the reference solutions .* Give students a tarball made by `npm pack`/,
+    );
+    expect(JSON.parse(await readFile(join(root, 'c', 'package.json'), 'utf8')).devDependencies.theinference).toBe(
+      'git+https://github.com/acme/theinference.git#v0.1.0',
+    );
+  });
+
+  it('says nothing on stderr of a tarball install line', async () => {
+    const { code, stderr } = await initTools(['c', '--from', tarball]);
+    expect([code, stderr]).toEqual([0, '']);
+  });
+
   it('says so, writing nothing, when a file is in the way of a directory', async () => {
     await mkdir(join(root, 'c', 'src'), { recursive: true });
     await writeFile(join(root, 'c', 'src', 'tools'), 'a file where the tools directory goes');

@@ -4,12 +4,12 @@
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeScratch, REPO } from '../grade/course-fixture.ts';
 import { startFakeUpstream } from '../record/live/fake-upstream.ts';
 import { agentCommand, makeSdkRig } from '../record/live/sdk-session.ts';
 import { captureSdkSession } from '../record/loop/sdk-capture.ts';
-import { shared } from '../record/formats/transcript-files.ts';
+import { needsSharedTranscripts, shared } from '../record/formats/transcript-files.ts';
 import { apiMessage, sseEvent } from '../support/api-message.ts';
 import { gradeRecorded } from '../support/grade-recorded.ts';
 import { useBinary } from '../support/binary.ts';
@@ -21,6 +21,7 @@ const PORT = join(SESSIONS, 'python-to-rust-port', 'transcript.jsonl');
 const E2E_MS = 180_000;
 
 describe('theinference record --stage agent-loop', () => {
+  beforeEach(needsSharedTranscripts);
   it(
     'writes each loop that ran to its end as a case with its snapshot, and says what it skipped and why',
     async () => {
@@ -45,6 +46,32 @@ describe('theinference record --stage agent-loop', () => {
         expect(written).toBe(committed);
         const again = await theinference(args);
         expect(again.stdout).toMatch(/^unchanged +cases\/agent-loop\/recorded-hello-world-script\.json/m);
+      } finally {
+        await scratch.remove();
+      }
+    },
+    E2E_MS,
+  );
+
+  it(
+    'quotes a skipped prompt redacted and escaped: no home directory, user or terminal escape reaches the log (issue 27)',
+    async () => {
+      const scratch = await makeScratch();
+      try {
+        const session = join(REPO, 'test', 'fixtures', 'transcripts', 'claude-code-2.1', 'prompt-only.jsonl');
+        const { exitCode, stdout } = await theinference([
+          'record',
+          session,
+          '--stage',
+          'agent-loop',
+          '--dir',
+          scratch.root,
+        ]);
+        expect(exitCode).toBe(2);
+        expect(stdout).toContain(
+          '  skipped   "Why does /home/user/work/api/notes.md say ␛[2Juser@devbox is down?": the model called no tool in it',
+        );
+        expect(stdout).not.toMatch(/alex|\u001b/);
       } finally {
         await scratch.remove();
       }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { formatSnapshot } from '../../src/course/snapshot-file.ts';
-import { runLoopCase } from '../../program.ts';
+import { runLoopCase } from '../../src/modes/loop/driver.ts';
 import { makeCourse, REPO, useScratch } from '../grade/course-fixture.ts';
 
 const scratch = useScratch();

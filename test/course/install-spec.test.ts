@@ -3,7 +3,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checked, installedFrom, installSpec, rebase } from '../../src/course/install-spec.ts';
+import {
+  answerKeyWarning,
+  checked,
+  installedFrom,
+  installLineKind,
+  installSpec,
+  rebase,
+} from '../../src/course/install-spec.ts';
 import { HarnessError } from '../../src/errors.ts';
 
 let root: string;
@@ -134,5 +141,46 @@ describe('installSpec', () => {
     expect(() => installSpec({ root: pkg, cwd: root, courseDir: root })).toThrow(
       /cannot tell where this theinference .* was installed from.*--from/,
     );
+  });
+});
+
+describe('the answer key by install line', () => {
+  // A course repository's checkout (it has the reference), a packed package unpacked (it has not) and a tarball.
+  beforeEach(async () => {
+    await mkdir(join(root, 'course-repo', 'src'), { recursive: true });
+    await writeFile(join(root, 'course-repo', 'src', 'execute.ts'), '// the reference\n');
+    await mkdir(join(root, 'packed', 'src'), { recursive: true });
+    await writeFile(join(root, 'theinference-0.1.0.tgz'), '');
+    await mkdir(join(root, 'course'));
+  });
+
+  it.each<[string, 'git' | 'checkout' | 'package']>([
+    ['git+https://github.com/acme/theinference.git#v0.1.0', 'git'],
+    ['git+ssh://git@example.com/acme/theinference.git', 'git'],
+    ['git://example.com/acme/theinference.git', 'git'],
+    ['github:acme/theinference#v0.1.0', 'git'],
+    ['gitlab:acme/theinference', 'git'],
+    ['acme/theinference#v0.1.0', 'git'],
+    ['https://github.com/acme/theinference', 'git'],
+    ['https://github.com/acme/theinference.git#v0.1.0', 'git'],
+    ['https://github.com/acme/theinference/releases/download/v0.1.0/theinference-0.1.0.tgz', 'package'],
+    ['https://example.com/theinference-0.1.0.tgz', 'package'],
+    ['file:../theinference-0.1.0.tgz', 'package'],
+    ['file:../packed', 'package'],
+    ['file:../course-repo', 'checkout'],
+    ['../course-repo', 'checkout'],
+  ])('%s is a %s', (spec, kind) => {
+    expect(installLineKind(spec, join(root, 'course'))).toBe(kind);
+  });
+
+  it('warns of a git line, naming it, the reference and how to publish instead', () => {
+    const warning = answerKeyWarning('git+https://github.com/acme/theinference.git#v0.1.0', join(root, 'course'));
+    expect(warning).toBe(
+      'the install line git+https://github.com/acme/theinference.git#v0.1.0 names a git repository: npm installs only the package\'s files from it, but whoever can install from it can clone it whole, and the course repository holds the reference solutions (src/execute.ts, src/agent-loop.ts). That is fine for the course staff; students must never get it. Give students a tarball made by `npm pack` (a path or an https URL to it), or a tag of a repository that holds only the packed package (docs/course.md, "Giving students the package").',
+    );
+  });
+
+  it('says nothing of a tarball', () => {
+    expect(answerKeyWarning('file:../theinference-0.1.0.tgz', join(root, 'course'))).toBeUndefined();
   });
 });

@@ -138,6 +138,6 @@ it('every stage names packages its code imports that theinference depends on its
     for (const [, name] of source.matchAll(/from '([^'.][^']*)'/g)) if (!name!.startsWith('node:')) imported.add(name!);
   }
   expect([...imported].sort()).toEqual([...stage('register-tools').dependencies].sort());
-  const loop = await readFile(join(REPO, 'program.ts'), 'utf8');
-  expect(loop).toContain(`const SDK = '${stage('agent-loop').dependencies[0]}'`);
+  const loop = await readFile(join(REPO, 'src', 'modes', 'loop', 'driver.ts'), 'utf8');
+  expect(loop).toContain(`await import('${stage('agent-loop').dependencies[0]}')`);
 });

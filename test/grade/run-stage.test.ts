@@ -1,6 +1,7 @@
 // Grading a course directory in process, against the real register-tools cases: the reference passes, each
 // hostile program gets its own clear verdict while the others still run, misuse is a HarnessError before
 // anything is spawned, and no temp directory is left behind.
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { HarnessError } from '../../src/errors.ts';
 import { runStage } from '../../src/grade/run-stage.ts';
 import type { RunOptions } from '../../src/grade/run-options.ts';
 import type { CaseResult } from '../../src/grade/types.ts';
-import { makeCourse, useScratch, processRunning } from './course-fixture.ts';
+import { makeCourse, useScratch, processRunning, REPO } from './course-fixture.ts';
 import { writeAnswers } from '../support/lookup-table.ts';
 
 const BASH = 'course-bash-echo-hi';
@@ -50,18 +51,19 @@ describe('runStage', () => {
     ['vandal', { [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'pass' }, {}],
   ])('gives %s its verdicts', async (scenario, expected, options) => {
     const dir = await makeCourse(scratch, scenario);
-    const report = await grade(dir, options);
+    // A scenario of a driver that misbehaves brings its own (program.ts): the grader's never does.
+    const own = existsSync(join(REPO, 'test', 'fixtures', scenario, 'program.ts')) ? { driver: 'program.ts' } : {};
+    const report = await grade(dir, { ...own, ...options });
     expect(verdicts(report.cases)).toEqual(expected);
     expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
-  it('warns of an edited program.ts when a run fails, and only then', async () => {
-    const edited = await grade(await makeCourse(scratch, 'prints-nothing'));
-    expect(edited.warnings).toEqual([
-      expect.stringMatching(
-        /^program\.ts is not the course's \(\S+program\.ts\): .* Restore it: cp \S+program\.ts program\.ts$/,
-      ),
-    ]);
+  it("notes a program.ts that is not the course's in one line, passing or failing, and grades as without it", async () => {
+    const note = /^program\.ts is not the course's: the grader never runs it .* restore it: cp \S+program\.ts program\.ts$/;
+    const dir = await makeCourse(scratch);
+    await writeFile(join(dir, 'program.ts'), 'process.stdout.write(\'{"results":[]}\\n\');\n');
+    const edited = await grade(dir);
+    expect([edited.failed, edited.passed, edited.warnings]).toEqual([0, 3, [expect.stringMatching(note)]]);
     const failing = await grade(await makeCourse(scratch, 'exits-non-zero'));
     expect([failing.failed, failing.warnings]).toEqual([1, undefined]);
   });

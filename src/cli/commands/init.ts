@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
-import { installSpec } from '../../course/install-spec.ts';
+import { answerKeyWarning, installSpec } from '../../course/install-spec.ts';
 import { reachedEarlierStages } from '../../course/reached-stages.ts';
 import {
   courseFiles,
@@ -96,6 +96,9 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
     '',
   ];
   await write(io.stdout, [...lines, ...next].join('\n'));
+  // Said to whoever chose the line, once the directory is written: a course author trying the line out sees it.
+  const answerKey = spec === undefined ? undefined : answerKeyWarning(spec, dir);
+  if (answerKey !== undefined) await write(io.stderr, `warning: ${answerKey}\n`);
   return 'pass';
 }
 
@@ -132,7 +135,7 @@ function newCourse(
     `Wrote a course directory for the stage ${stage.slug} in ${o.where}:`,
     `  package.json     theinference from ${o.spec}${deps}; scripts test, watch, typecheck`,
     '  tsconfig.json, .gitignore',
-    "  program.ts       the course's driver: the grader runs it; leave it as it is",
+    "  program.ts       runs a case by hand (npx tsx program.ts dispatch <case.json>); the grader runs its own driver",
     ...stageFiles(stage, files),
     ...(o.replaced.length > 0 ? ['', `Replaced (--force): ${o.replaced.join(', ')}`] : []),
   ];
@@ -148,7 +151,7 @@ function addedStage(stage: Stage, files: CourseFile[], o: { earlier: Stage[]; wh
       ? [`  package.json     scripts test and watch grade ${stage.slug}${also}; dependencies added as it needs`]
       : []),
     ...(files.some((f) => f.path === 'program.ts')
-      ? ["  program.ts       the course's driver, as this theinference has it"]
+      ? ["  program.ts       runs a case by hand, as this theinference has it"]
       : []),
     ...stageFiles(stage, files),
     ...(o.replaced.length > 0 ? ['', `Replaced (--force): ${o.replaced.join(', ')}`] : []),

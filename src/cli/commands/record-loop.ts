@@ -2,7 +2,7 @@
 // loop that ran to its end a case, snapshotted by the reference loop and written as `record` writes cases (never
 // over a different case without --force; --dry-run writes nothing). Claude Code sessions, live captures and
 // Anthropic API logs are read.
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
@@ -10,15 +10,16 @@ import { LOOP_FORMATS, readLoops } from '../../record/loop/read-loops.ts';
 import { baseName, loopCases, type LoopCaseDraft } from '../../record/loop/loop-cases.ts';
 import { parallelTurns, toolUses, type LoopSession } from '../../record/loop/recorded-loop.ts';
 import { snapshotLoopCases } from '../../record/loop/snapshot-loop-cases.ts';
-import { identityIn, leaks, makeRedactor } from '../../record/map/redact.ts';
+import { makeRedactor } from '../../record/map/redact.ts';
+import { identityOfCalls, joinIdentities, type Identity } from '../../record/map/identity.ts';
+import { describeRefusals, gateFiles } from '../../record/write/privacy-gate.ts';
 import { keepFaithfulStreams } from '../redact/redact-streams.ts';
 import { formatCase, writeCases } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { painter } from '../../grade/report/paint.ts';
+import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from './record-flags.ts';
-
-// Turns a recorded loop may have at most, when --max-calls does not say: a long session's loop makes a big case.
-const DEFAULT_MAX_TURNS = 60;
+import { DEFAULT_MAX_TURNS } from '../../record/record-types.ts';
 
 export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
@@ -38,6 +39,7 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
   const maxTurns = flags.maxCalls === undefined ? DEFAULT_MAX_TURNS : shared.maxCalls;
   const me = userInfo();
   const read: { file: string; session: LoopSession; drafts: LoopCaseDraft[] }[] = [];
+  const identities: Identity[] = [];
   for (const given of flags.operands) {
     const file = resolve(io.cwd, given);
     const session = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
@@ -49,12 +51,17 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       session.skipped.push({ prompt: loop.prompt, why: `${loop.turns.length} turns, over --max-calls ${maxTurns}` });
     }
     session.loops = session.loops.filter((l) => l.turns.length <= maxTurns);
-    const seen = [identityIn(session.cwd), me.username === '' ? {} : { user: me.username, home: me.homedir }];
-    const sources = {
-      users: [...new Set(seen.flatMap((s) => (s.user === undefined ? [] : [s.user])))],
-      homes: [...new Set(seen.flatMap((s) => (s.home === undefined ? [] : [s.home])))],
-      patterns: shared.redact,
-    };
+    const uses = session.loops.flatMap((l) =>
+      l.turns.flatMap((t) =>
+        t.message.content
+          .filter((b) => b.type === 'tool_use')
+          .map((b) => ({ input: b.input as Record<string, unknown> })),
+      ),
+    );
+    const machine =
+      me.username === '' ? { host: hostname() } : { user: me.username, home: me.homedir, host: hostname() };
+    const sources = { ...identityOfCalls(session.cwd, uses, machine), patterns: shared.redact };
+    identities.push(sources);
     const base = flags.name ?? baseName(given);
     const drafts = loopCases(session, { base, transcript: basename(file), sources });
     // A stream holding a redacted string in pieces would still serve it: such a stream is dropped.
@@ -63,14 +70,15 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       const { data, dropped } = await keepFaithfulStreams({ ...d.data, turns }, d.data, makeRedactor(sources).text);
       if (dropped.length > 0) Object.assign(d, { data, streamsDropped: dropped });
     }
-    for (const d of drafts) {
-      const found = leaks(formatCase(d.data), sources);
-      if (found.length > 0)
-        throw new HarnessError(
-          'BAD_FLAG',
-          `${d.name} would carry the recording machine's ${found.join(', ')}: add --redact for it`,
-        );
-    }
+    const refusals = gateFiles(
+      drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
+      sources,
+    );
+    if (refusals.length > 0)
+      throw new HarnessError(
+        'CANNOT_WRITE',
+        `nothing was written: the privacy gate refused\n${describeRefusals(refusals)}\nAdd --redact for it.`,
+      );
     read.push({ file: given, session, drafts });
   }
   const all = read.flatMap((r) => r.drafts);
@@ -93,6 +101,7 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
     force: flags.force === true,
     dryRun: flags.dryRun === true,
     sets: [],
+    privacy: joinIdentities(identities),
   });
   const p = painter(useColor(io));
   const lines: string[] = [];
@@ -121,7 +130,7 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
             ]),
       );
     }
-    for (const s of r.session.skipped) lines.push(`  skipped   "${s.prompt}": ${s.why}`);
+    for (const s of r.session.skipped) lines.push(`  skipped   "${visibleLine(s.prompt)}": ${s.why}`);
     const defaults = [...new Set(r.drafts.flatMap((d) => (d.data.source?.defaults as string[] | undefined) ?? []))];
     if (defaults.length > 0)
       lines.push(`  defaults  ${defaults.join(', ')}: not in the recording (docs/recording.md, "Loop cases")`);
@@ -142,6 +151,9 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       `${colour(c.status.padEnd(14))}cases/${flags.stage}/${c.name}.json, snapshots/${flags.stage}/${c.name}.json`,
     );
   }
+  // The report quotes the sessions (a skipped loop's prompt): redacted as the cases are, since it ends up in CI
+  // logs, and each prompt made visible on one line (visible-text.ts) so that nothing in it acts on a terminal.
+  const screen = makeRedactor({ ...joinIdentities(identities), patterns: shared.redact }).text;
   await write(
     io.stdout,
     `${
@@ -151,7 +163,7 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
             .map((c) => `--- cases/${flags.stage}/${c.name}.json\n${c.caseText}`)
             .join('')
         : ''
-    }${lines.join('\n')}\n`,
+    }${screen(lines.join('\n'))}\n`,
   );
   if (written.some((c) => c.status === 'refused')) {
     throw new HarnessError(

@@ -2,7 +2,7 @@
 // [--files-from <dir>] [--max-calls <n>] [--bash reproducible|keep|drop] [--redact <regex>…] [--dry-run] [--force]`:
 // imports each transcript, hands them to the recording pipeline (src/record/record-transcripts.ts) and prints
 // its report. `--live` and its flags belong to `theinference record --live` (src/cli/commands/record-live.ts).
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { requireReference } from '../../course/reference.ts';
@@ -15,6 +15,7 @@ import { progressLine } from '../../record/write/render-progress.ts';
 import type { RecordProgress } from '../../record/record-types.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
 import { formatCase } from '../../record/write/write-cases.ts';
+import { makeRedactor } from '../../record/map/redact.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { badFlag, checkSharedFlags, isDirectory, type RecordFlags, type SharedFlags } from './record-flags.ts';
 
@@ -63,7 +64,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     maxCalls: checked.maxCalls,
     bash: checked.bash,
     redact: checked.redact,
-    machine: { user: me.username, home: me.homedir },
+    machine: { user: me.username, home: me.homedir, host: hostname() },
     root,
     sandbox: checked.sandbox,
     dir: checked.dir,
@@ -87,7 +88,9 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     verbose: flags.verbose === true,
     divergences: flags.divergences === 'all' ? 'all' : 'first',
   });
-  await write(io.stdout, `${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`);
+  // The report quotes the transcripts (a divergence's diff, a skipped line): it is redacted as the files are.
+  const screen = makeRedactor(outcome.privacy).text;
+  await write(io.stdout, screen(`${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`));
   if (outcome.refused.length > 0) {
     const differ = outcome.cases.filter((c) => c.status === 'refused').map((c) => c.name);
     const stale = outcome.stale.filter((c) => c.status === 'refused').map((c) => c.name);

@@ -2,7 +2,7 @@
 // redacts the recorded cases of a stage in place, with the recorder's redactor as it is today and the given
 // patterns, without their transcripts. Each changed case is run through the reference as it will be written, and
 // must give its redacted snapshot; then every file is written, or, when one case cannot be, none.
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { loadCases } from '../../course/load-cases.ts';
@@ -46,7 +46,7 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
   const selected = selectRecorded(recorded, flags.case, flags.stage);
   // As `record` does: the machine running the command is redacted besides the patterns and the key shapes.
   const me = userInfo();
-  const sources = { users: [me.username], homes: [me.homedir], patterns };
+  const sources = { users: [me.username], homes: [me.homedir], hosts: [hostname()], patterns };
   const redacted: RedactedCase[] = [];
   for (const c of selected) {
     const [snapshot, pending, recording] = await Promise.all([

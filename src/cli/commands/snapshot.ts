@@ -19,6 +19,7 @@ import { requireReference } from '../../course/reference.ts';
 import { decidePending, renderDecided, type Decisions } from '../snapshot/decide-pending.ts';
 import { checkFails, planSnapshots, runActions, type OnDisk } from '../snapshot/plan-snapshots.ts';
 import { recordedDrift } from '../snapshot/recorded-drift.ts';
+import { checkPrivacy, renderPrivacy } from '../snapshot/check-privacy.ts';
 import { renderSnapshotReport } from '../snapshot/snapshot-report.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 
@@ -103,8 +104,11 @@ async function regenerate(root: string, flags: SnapshotFlags, io: CommandIo): Pr
     if (lines !== undefined) recordings.set(e.name, lines);
   }
   await write(io.stdout, renderSnapshotReport(entries, flags.stage, { check, removeObsolete, color, recordings }));
+  // --check also holds the recorded cases to the recorder's privacy gate.
+  const privacy = check ? await checkPrivacy(root, flags.stage, selected) : [];
+  await write(io.stdout, renderPrivacy(privacy));
   const failed = entries.some((e) => e.status === 'failed');
-  return failed || (check && checkFails(entries)) ? 'fail' : 'pass';
+  return failed || privacy.length > 0 || (check && checkFails(entries)) ? 'fail' : 'pass';
 }
 
 async function readDisk(root: string, stage: string, names: string[]): Promise<OnDisk> {

@@ -6,7 +6,8 @@
 import { formatSnapshot, parseSnapshot } from '../../course/snapshot-file.ts';
 import type { CaseData } from '../../course/types.ts';
 import { mapStrings } from '../../record/map/prepare-steps.ts';
-import { leaks, makeRedactor, type RedactionSources } from '../../record/map/redact.ts';
+import { makeRedactor, type RedactionSources } from '../../record/map/redact.ts';
+import { privacyFindings } from '../../record/write/privacy-gate.ts';
 import { formatCase } from '../../record/write/write-cases.ts';
 
 // A recorded case's files as they are on disk (a snapshot or pending file that is not there is null).
@@ -64,7 +65,8 @@ export function redactCase(files: CaseFiles, sources: RedactionSources): Redacte
     // Rewritten only where something was removed: a case file is otherwise left byte for byte as it is.
     changed: Object.keys(redactor.counts).length > 0,
     results: snapshot.results,
-    leaks: [...new Set(texts.flatMap((t) => leaks(t, sources)))],
+    // The privacy gate every file the recorder writes passes (src/record/write/privacy-gate.ts).
+    leaks: [...new Set(texts.flatMap((t) => privacyFindings(t, sources)))],
   };
 }
 

@@ -1,13 +1,16 @@
 // Runs a stage's catalogue of wrong implementations (dispatchers, loops) against its cases, in this process, and
 // makes the kill matrix.
 // The catalogue is TypeScript in the repository's test/fixtures (it is not shipped: an installed copy says so), so
-// it is loaded through tsx, with the repository's program.ts, which grades each one as a program process would.
+// it is loaded through tsx; the package's driver modes grade each one as a program process would.
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { HarnessError } from '../../errors.ts';
 import { STAGES, stageOf } from '../../course/stages.ts';
+import { courseUrl } from '../../modes/kit.ts';
+import { type Case as DispatchCase, dispatch, observe } from '../../modes/dispatch/driver.ts';
+import { observeLoops, runLoopCase } from '../../modes/loop/driver.ts';
 import { type Driver, gradeInProcess, type Implementation, loadGradedCases } from './grade-in-process.ts';
 import { type AuditedMistake, type KillMatrix, killMatrix } from './kill-matrix.ts';
 
@@ -27,7 +30,7 @@ export async function auditCatalogue(
 ): Promise<{ matrix: KillMatrix; notes: string[] }> {
   const file = await catalogueFile(root, stage);
   const catalogue = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Catalogue;
-  const driver = (await tsImport(pathToFileURL(join(root, 'program.ts')).href, import.meta.url)) as Driver;
+  const driver = driverIn(root);
   const unknown = only.filter((slug) => !catalogue.CATALOGUE.some((e) => e.slug === slug));
   if (unknown.length > 0) {
     throw new HarnessError(
@@ -88,4 +91,16 @@ async function catalogueFile(root: string, stage: string): Promise<string> {
     );
   }
   return file;
+}
+
+// The package's driver modes, loading the course's modules (the Tools a wrong dispatcher is given) from `root`.
+function driverIn(root: string): Driver {
+  const course = courseUrl(root);
+  return {
+    dispatch: (testCase, make, before) => dispatch(testCase as DispatchCase, make as never, before, course),
+    observe: (request, make) => observe(request, make as never, course),
+    runLoopCase: (testCase, runLoop, before) =>
+      runLoopCase(testCase as Parameters<typeof runLoopCase>[0], runLoop as never, before, course),
+    observeLoops: (request, runLoop) => observeLoops(request, runLoop as never, course),
+  };
 }

@@ -1,6 +1,6 @@
 // Grades an implementation in this process, as a run grades it in a program process: every case through
-// program.ts's mode for its stage (`dispatch`, or `runLoopCase`; results through JSON, as the grader receives them),
-// judged against its snapshot, then the stage's probe through program.ts (`observe`, or `observeLoops`) and each
+// the driver's mode for its stage (`dispatch`, or `runLoopCase`; results through JSON, as the grader receives them),
+// judged against its snapshot, then the stage's probe through the driver (`observe`, or `observeLoops`) and each
 // failure put under the finding that explains it. For the catalogues of wrong implementations, whose code is the
 // course's own: nothing here is sandboxed.
 import { loadCases } from '../../course/load-cases.ts';
@@ -19,7 +19,7 @@ export type Implementation = (...args: any[]) => unknown;
 // Before each step of a case: its number (from 1), how many, and what it is.
 type BeforeStep = (step: number, of: number, what: string) => Promise<void>;
 
-// What program.ts exports for this: each mode's one case, and its probe.
+// What the driver's modes (src/modes/) give for this: each mode's one case, and its probe.
 export type Driver = {
   dispatch: (
     testCase: Pick<CaseFile, 'files' | 'calls'>,
@@ -38,7 +38,7 @@ const MODES: Record<
     run: (driver: Driver, data: CaseData, impl: Implementation, before: BeforeStep) => Promise<unknown[]>;
     probe: (driver: Driver, request: unknown, impl: Implementation) => Promise<unknown>;
     // Whether a rejection left unheard is the case's crash (a loop's), heard one grading at a time; a dispatcher's
-    // cases are graded side by side, and its methods' promises are awaited by program.ts.
+    // cases are graded side by side, and its methods' promises are awaited by the driver.
     hears: boolean;
   }
 > = {
@@ -72,7 +72,7 @@ export async function loadGradedCases(root: string, stage: string): Promise<Grad
 
 // Every case's verdict, failures explained by the probe's findings. A loop's case during which a rejection went
 // unheard is judged as the crash it would have been (hear-rejections.ts): grade one loop at a time. (The loop
-// probe hears its own: program.ts's observeLoops.)
+// probe hears its own: the driver's observeLoops.)
 export async function gradeInProcess(cases: GradedCase[], impl: Implementation, driver: Driver): Promise<CaseResult[]> {
   const first = cases[0]?.case;
   if (first === undefined) return [];

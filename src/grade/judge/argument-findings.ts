@@ -9,7 +9,11 @@ import { type FindingSpec, factsByName, listNames, shown, verb } from './finding
 type ArgFact = Extract<Fact, { type: 'arg' }>;
 // What is wrong with one argument: with the key sent (`sent`; `misread`: the name it was read under instead), or
 // only when the key is empty, has spaces at its ends, or is left out for the key behind `??`.
-type Problem = { fact: ArgFact; misread?: string; when: 'sent' | 'falsy' | 'edged' | 'mistyped' | 'fallback' };
+type Problem = {
+  fact: ArgFact;
+  misread?: string;
+  when: 'sent' | 'falsy' | 'edged' | 'mistyped' | 'fallback' | 'shifted' | 'reordered';
+};
 
 export function argumentSpecs(facts: Fact[]): FindingSpec[] {
   const specs: FindingSpec[] = [];
@@ -31,7 +35,14 @@ export function argumentSpecs(facts: Fact[]): FindingSpec[] {
       const converts = problem?.fact.got.kind === 'converted';
       for (const f of converts ? list : strong) {
         // The whole input goes in whatever it holds.
-        const when = f.got.kind === 'input' ? [] : [{ key: f.key, class: f.class, ...via }];
+        // A key left out that moves another into its place breaks the calls that leave it out.
+        const left = f.probe.vary.kind === 'absent' && f.probe.vary.key !== f.key ? f.probe.vary.key : undefined;
+        const when =
+          f.got.kind === 'input'
+            ? []
+            : left !== undefined
+              ? [{ key: left, class: 'absent' as const }]
+              : [{ key: f.key, class: f.class, ...via }];
         conditions.set(JSON.stringify(when), when);
       }
       // A key read in the wrong place breaks a call that sends it, whatever the right key holds.
@@ -40,6 +51,19 @@ export function argumentSpecs(facts: Fact[]): FindingSpec[] {
       if (problem !== undefined) problems.push(problem);
     }
     if (problems.length === 0) continue;
+    // Arguments that follow the order the keys were sent in: one mistake, whatever the method, and what it does
+    // to a key left out is the same mistake.
+    if (problems.some((p) => p.when === 'reordered')) {
+      specs.push({
+        signature: 'arguments: by the order of the keys',
+        names: [name],
+        rank: 8,
+        text: (names) =>
+          `with the same input keys sent in another order, ${listNames(names)} ${verb(names, 'passes', 'pass')} other arguments to ${verb(names, 'its Tools method', 'their Tools methods')}: the arguments follow the order of the input's keys (as \`...Object.values(input)\` does), and a key left out moves the next into its place. Take each by its key, as the contract does (${listNames([...new Set(names.map((n) => METHODS[methodOf(n) ?? '']?.call ?? n))]).replaceAll('`', '')})`,
+        triggers: (names): Trigger[] => [{ names }],
+      });
+      continue;
+    }
     const words = method === undefined ? echoWords(problems) : methodWords(method, problems);
     specs.push({
       signature: `arguments: ${method ?? 'echo'}: ${words('·')}`,
@@ -59,14 +83,20 @@ function problemOf(list: ArgFact[]): Problem | undefined {
     const decoy = sent.got.kind === 'missing' && misread?.kind === 'key' ? { misread: misread.key } : {};
     return { fact: sent, when: 'sent', ...decoy };
   }
+  const reordered = list.find((f) => f.probe.vary.kind === 'reordered');
+  if (reordered !== undefined) return { fact: reordered, when: 'reordered' };
   const falsy = list.find((f) => f.class === 'falsy');
   if (falsy !== undefined) return { fact: falsy, when: 'falsy' };
   const mistyped = list.find((f) => f.class === 'mistyped');
   if (mistyped !== undefined) return { fact: mistyped, when: 'mistyped' };
   const edged = list.find((f) => f.class === 'edged');
   if (edged !== undefined) return { fact: edged, when: 'edged' };
-  const fallback = list.find((f) => f.probe.vary.kind === 'absent');
-  return fallback === undefined ? undefined : { fact: fallback, when: 'fallback' };
+  const absent = list.find((f) => f.probe.vary.kind === 'absent');
+  if (absent === undefined) return undefined;
+  // The fallback behind `??` never read, or, for any other key left out, what went in its place.
+  const left = absent.probe.vary.kind === 'absent' ? absent.probe.vary.key : '';
+  const pair = METHODS[methodOf(absent.probe.tool) ?? '']?.args.find((a) => typeof a !== 'string' && a[0] === left);
+  return { fact: absent, when: pair !== undefined && pair.includes(absent.key) ? 'fallback' : 'shifted' };
 }
 
 // What reached a place, as code: `input.path`, `input`, `"x"`.
@@ -158,6 +188,11 @@ function otherWords(p: Problem, target: string, method?: string): string {
     const source = METHODS[method ?? '']?.args.find((a) => typeof a !== 'string' && a.includes(key));
     const [first, second] = typeof source === 'string' || source === undefined ? [key, key] : source;
     return `{names} {reads} only input.${first}: when the model sends the text as \`${second}\` (Anthropic's name for it), ${target} gets nothing. Pass ${source === undefined ? `input.${key}` : argumentText(source)}`;
+  }
+  if (p.when === 'shifted') {
+    const left = p.fact.probe.vary.kind === 'absent' ? p.fact.probe.vary.key : '';
+    const seen = got.kind === 'missing' ? 'nothing' : expression(p);
+    return `when input.${left} is left out, ${target} gets ${seen} where input.${key} goes: pass each argument by its key, as the contract does (${METHODS[method ?? '']?.call ?? target})`;
   }
   if (p.when === 'mistyped') {
     const sent = shown(p.fact.probe.input[key], 20);

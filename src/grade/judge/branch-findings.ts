@@ -14,7 +14,7 @@ function conditionsOf(probe: Probe): Condition[] | undefined {
   if (v.kind === 'falsy' || v.kind === 'null' || v.kind === 'absent') {
     return [{ key: v.key, class: v.kind === 'falsy' ? 'falsy' : v.kind }];
   }
-  if (v.kind === 'edged') return [{ key: 'text', class: 'edged' }];
+  if (v.kind === 'edged') return [{ key: v.key, class: 'edged' }];
   if (v.kind === 'required') {
     const method = methodOf(probe.tool);
     const keys = method === undefined ? [] : METHODS[method]!.keys.filter((k) => !(k in probe.input));
@@ -38,6 +38,18 @@ export function throwSpecs(facts: Fact[]): FindingSpec[] {
   for (const [name, own] of factsByName(facts)) {
     const throws = own.filter((f): f is Extract<Fact, { type: 'threw' }> => f.type === 'threw');
     if (throws.length === 0) continue;
+    const rethrown = rethrownAs(throws);
+    if (rethrown !== undefined) {
+      specs.push({
+        signature: `throws: the error answered: ${rethrown}`,
+        names: [name],
+        rank: 5,
+        text: (names) =>
+          `execute throws the errors ${listNames([...new Set(names.map(targetOf))]).replaceAll('`', '')} answered (the grader's stand-in answered an error, and ${listNames(names)} threw it as ${rethrown}): a failure must come back as the ToolOutput { content, is_error: true } the method returned, never a throw`,
+        triggers: (names) => [{ names, change: { throws: rethrown } }],
+      });
+      continue;
+    }
     const always = throws.some((f) => f.probe.vary.kind === 'full');
     const conditions = always ? [[]] : throws.map((f) => conditionsOf(f.probe)).filter((c) => c !== undefined);
     if (conditions.length === 0) continue;
@@ -55,6 +67,17 @@ export function throwSpecs(facts: Fact[]): FindingSpec[] {
     });
   }
   return specs;
+}
+
+// The Error name a branch throws each error its method answered as (its message the error's text), when every throw
+// seen is one.
+function rethrownAs(throws: Extract<Fact, { type: 'threw' }>[]): string | undefined {
+  const names = throws.map((f) => {
+    const { content, is_error } = f.probe.answer;
+    const suffix = `: ${content}`;
+    return is_error === true && f.message.endsWith(suffix) ? f.message.slice(0, -suffix.length) : undefined;
+  });
+  return names.every((n) => n !== undefined && n === names[0]) ? names[0] : undefined;
 }
 
 // A branch that never returns although its method answered at once: the hang is the dispatcher's own.

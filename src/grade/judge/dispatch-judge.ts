@@ -4,6 +4,8 @@ import { type Case, type CaseFile, callsOf } from '../../course/types.ts';
 import { compareResults } from './compare-results.ts';
 import { exitFailure, timeoutFailure } from './ended-mid-case.ts';
 import { explainFailures } from './explain-failures.ts';
+import { firstDifference } from './first-difference.ts';
+import { ECHO, methodOf } from '../../course/dispatcher-contract.ts';
 import { findMistakes } from './find-mistakes.ts';
 import { hintFor } from './hints.ts';
 import type { ModeJudge } from './mode-judges.ts';
@@ -16,8 +18,12 @@ export const dispatchJudge: ModeJudge = {
   compare: (c, expected, received) => {
     const failure = compareResults(calls(c), expected, received);
     if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
-    const hint = hintFor({ call: failure.call, expected: failure.expected, received: failure.received });
-    return hint === undefined ? failure : { ...failure, hint: hint.text, hintCause: hint.cause };
+    const { call } = failure;
+    const hint = hintFor({ call, expected: failure.expected, received: failure.received });
+    // Where the call went: its method's branch (both aliases), echo's, or the default branch of every other name.
+    const branch = methodOf(call.tool) ?? (call.tool === ECHO ? ECHO : 'default');
+    const difference = firstDifference(branch, failure.expected, failure.received, call.input);
+    return { ...failure, difference, ...(hint === undefined ? {} : { hint: hint.text, hintCause: hint.cause }) };
   },
   timeout: timeoutFailure,
   exited: exitFailure,

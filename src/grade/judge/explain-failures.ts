@@ -18,20 +18,38 @@ export function explainFailures(
   callsOf: (name: string) => Call[] | undefined,
 ): CaseResult[] {
   if (findings.length === 0) return results;
+  return shareByDifference(
+    results.map((result) => {
+      const f = result.failure;
+      // The stub answering every call is one mistake, not one unwired name per tool; a variant's failure is of a
+      // case that passed as written, so no wiring mistake explains it (its hint says where results come from).
+      if (f?.call === undefined || f.beforeAnyCase === true || f.hintCause === STUB_CAUSE || f.variant !== undefined)
+        return result;
+      const inFlight = f.kind === 'timeout' || f.kind === 'crash';
+      if (!inFlight && f.kind !== 'mismatch') return result;
+      const failed = { call: f.call, expected: f.expected, received: f.received, inFlight };
+      const earlier = (callsOf(result.name) ?? []).slice(0, f.callIndex ?? 0);
+      const finding =
+        findings.find((candidate) => explains(candidate, failed)) ??
+        findings.find((candidate) => earlier.some((call) => breaksEarlier(candidate, call)));
+      if (finding === undefined) return result;
+      return { ...result, failure: { ...f, hint: finding.text, hintCause: `${FINDING_CAUSE}: ${finding.cause}` } };
+    }),
+  );
+}
+
+// A failure no finding explains, whose first difference is that of one a finding explains (the same change to the
+// same place), is that mistake too: it gets the finding's hint, and is not shown on its own.
+export function shareByDifference(results: CaseResult[]): CaseResult[] {
+  const explained = new Map<string, { hint: string; hintCause: string }>();
+  for (const { failure: f } of results) {
+    if (f?.difference === undefined || f.hint === undefined || !f.hintCause?.startsWith(`${FINDING_CAUSE}: `)) continue;
+    if (!explained.has(f.difference)) explained.set(f.difference, { hint: f.hint, hintCause: f.hintCause });
+  }
   return results.map((result) => {
     const f = result.failure;
-    // The stub answering every call is one mistake, not one unwired name per tool; a variant's failure is of a
-    // case that passed as written, so no wiring mistake explains it (its hint says where results come from).
-    if (f?.call === undefined || f.beforeAnyCase === true || f.hintCause === STUB_CAUSE || f.variant !== undefined)
-      return result;
-    const inFlight = f.kind === 'timeout' || f.kind === 'crash';
-    if (!inFlight && f.kind !== 'mismatch') return result;
-    const failed = { call: f.call, expected: f.expected, received: f.received, inFlight };
-    const earlier = (callsOf(result.name) ?? []).slice(0, f.callIndex ?? 0);
-    const finding =
-      findings.find((candidate) => explains(candidate, failed)) ??
-      findings.find((candidate) => earlier.some((call) => breaksEarlier(candidate, call)));
-    if (finding === undefined) return result;
-    return { ...result, failure: { ...f, hint: finding.text, hintCause: `${FINDING_CAUSE}: ${finding.cause}` } };
+    const same = f?.difference === undefined ? undefined : explained.get(f.difference);
+    if (f === undefined || same === undefined || f.hintCause?.startsWith(`${FINDING_CAUSE}: `)) return result;
+    return { ...result, failure: { ...f, ...same } };
   });
 }

@@ -4,7 +4,7 @@
 // Tools), gives no findings: the result-based hints then stand alone. Pure.
 import { argumentSpecs } from './argument-findings.ts';
 import { compareProbe } from './compare-probe.ts';
-import type { Finding } from './finding.ts';
+import { applyChange, type Finding } from './finding.ts';
 import { mergeSpecs } from './finding-spec.ts';
 import { pendingSpecs, throwSpecs, unboundSpecs } from './branch-findings.ts';
 import { routeSpecs, unknownSpecs } from './name-findings.ts';
@@ -55,5 +55,22 @@ export function findMistakes(payload: unknown): Finding[] {
     ...unboundSpecs(facts),
     ...argumentSpecs(facts),
   ];
-  return mergeSpecs(specs).sort((a, b) => a.rank - b.rank);
+  return foldDefault(mergeSpecs(specs), base).sort((a, b) => a.rank - b.rank);
+}
+
+// The default branch's answer made by a change a finding found in the methods' results (a wrapper around the whole
+// switch that prefixes or throws every error): one mistake, so the default branch's finding is folded into it.
+function foldDefault(findings: Finding[], base: { printed: unknown; threw?: string } | undefined): Finding[] {
+  const own = findings.find((f) => f.cause === 'default branch');
+  if (own === undefined || base === undefined) return findings;
+  const want = base.threw === undefined ? base.printed : { threw: base.threw };
+  const wrapper = findings.find((f) =>
+    f.triggers.some(
+      (t) => t.change !== undefined && jsonEqual(applyChange(t.change, unknownAnswer(DEFAULT_PROBE_NAME)), want),
+    ),
+  );
+  if (wrapper === undefined) return findings;
+  const change = wrapper.triggers.find((t) => t.change !== undefined)!.change!;
+  wrapper.triggers = [...wrapper.triggers, ...own.triggers.map((t) => ({ ...t, change }))];
+  return findings.filter((f) => f !== own);
 }

@@ -21,6 +21,20 @@ export type ResultChange = {
   set?: Record<string, unknown>;
   rename?: string;
   replace?: unknown;
+  content?: ContentChange;
+  // The result thrown instead of returned, as an Error of this name whose message is its content: only an error.
+  throws?: string;
+};
+
+// What a branch does to the text of its method's output: trimmed, text put in front or after it, or replaced by a
+// text of its own (which cannot be replayed: a result so replaced is one whose content differs, its error kept);
+// `errors`: only to an error's.
+export type ContentChange = {
+  trim?: 'trim' | 'trimEnd' | 'trimStart';
+  prefix?: string;
+  suffix?: string;
+  replaced?: true;
+  errors?: true;
 };
 
 // The calls a finding breaks: those of some names (or of a class of names outside the contract) whose input meets
@@ -77,7 +91,15 @@ export function breaksEarlier(finding: Finding, call: Call): boolean {
 
 function triggered(t: Trigger, { call, expected, received, inFlight }: FailedCall): boolean {
   if (inFlight !== (t.inFlight === true) || !sent(t, call)) return false;
-  return t.change === undefined || (!inFlight && jsonEqual(applyChange(t.change, expected), received));
+  if (t.change === undefined) return true;
+  if (inFlight) return false;
+  if (t.change.content?.replaced !== true) return jsonEqual(applyChange(t.change, expected), received);
+  // An error's text replaced by the branch's own: the rest as the change makes it, the text another.
+  const e = expected as Record<string, unknown> | null;
+  const r = received as Record<string, unknown> | null;
+  if (e?.is_error !== true || typeof r?.content !== 'string' || r.content === e.content) return false;
+  const { content: _, ...rest } = t.change;
+  return jsonEqual({ ...(applyChange(rest, e) as object), content: r.content }, r);
 }
 
 // Whether the call is one of the trigger's, by its name and input.
@@ -99,6 +121,14 @@ export function applyChange(change: ResultChange, expected: unknown): unknown {
   for (const key of change.drop ?? []) delete result[key];
   for (const [key, value] of Object.entries(change.add ?? {})) if (!(key in result)) result[key] = value;
   Object.assign(result, change.set);
+  const text = change.content;
+  if (text !== undefined && typeof result.content === 'string' && (text.errors !== true || result.is_error === true)) {
+    const trimmed = text.trim === undefined ? result.content : result.content[text.trim]();
+    result.content = `${text.prefix ?? ''}${trimmed}${text.suffix ?? ''}`;
+  }
+  if (change.throws !== undefined) {
+    return result.is_error === true ? { threw: `${change.throws}: ${String(result.content)}` } : result;
+  }
   if (change.rename !== undefined && 'content' in result) {
     result[change.rename] = result.content;
     delete result.content;

@@ -99,8 +99,10 @@ function unknownWording(ctx: HintContext): Hint | undefined {
   if (got !== want) {
     // The same wrong template whatever name it was filled with.
     const template = tool === '' ? `${got}<name>` : got.split(tool).join('<name>');
+    // Lowercase only when case is all that differs: a longer text is said as it is.
+    const lowercase = got.toLowerCase() === want.toLowerCase() ? 'lowercase ' : '';
     return {
-      text: `the exact text is lowercase \`${want}\` (you sent \`${got}\`)`,
+      text: `the exact text is ${lowercase}\`${want}\` (you sent \`${got}\`)`,
       cause: `unknown tool worded ${template}`,
     };
   }
@@ -277,19 +279,6 @@ function wrongMethod(ctx: HintContext): Hint | undefined {
   return { text, cause: `${branchOf(ctx.call.tool)} routed to ${shape}` };
 }
 
-// Routed right, failed right, worded otherwise: the student's Tools, not the dispatcher.
-function errorWording({ call, expected, received }: HintContext): string | undefined {
-  if (!isError(expected) || !isError(received)) return undefined;
-  if (!jsonEqual(without(expected, 'content'), without(received, 'content'))) return undefined;
-  const want = contentOf(expected) ?? '';
-  let section = METHODS[methodOf(call.tool) ?? '']?.section ?? 'The dispatcher';
-  if (/^Path escapes workspace: /.test(want)) section = 'Sandbox paths';
-  if (/^Missing required parameter |^Invalid parameter '\w+': expected a string, got /.test(want)) {
-    section = 'Arguments every tool checks';
-  }
-  return `your Tools word this error differently from the course contract: see ${TOOLS_DOC}, section "${section}"`;
-}
-
 // Most specific first: a mistake in the name explains a result better than the result's shape does.
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
@@ -308,7 +297,6 @@ const RECOGNISERS: Recogniser[] = [
   swappedOldNew,
   ignoredKey,
   wrongMethod,
-  errorWording,
 ];
 
 // Names the student's mistake behind the first differing call, or undefined when none is recognised. A hint whose

@@ -2,7 +2,7 @@
 import { withholdsExpected } from '../../course/case-weight.ts';
 import { type Case, type CaseData, callsOf, type Snapshot } from '../../course/types.ts';
 import { loadFailureHint } from './load-failure.ts';
-import { limitReached } from './limit-reached.ts';
+import { limitReached, OUT_OF_CPU } from './limit-reached.ts';
 import { judgeOf } from './mode-judges.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import { withholdExpected } from './withhold-expected.ts';
@@ -88,6 +88,13 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
       };
     case 'spawn-failed':
       return { kind: 'crash', message: `the program could not be started: ${o.message}` };
+    case 'cpu':
+      return {
+        kind: 'crash',
+        message: `${OUT_OF_CPU.name}: the program's processes used over ${o.cpuMs / 1000} s of CPU time during this case and were killed`,
+        hint: OUT_OF_CPU.hint,
+        hintCause: OUT_OF_CPU.name,
+      };
   }
 }
 
@@ -100,7 +107,7 @@ function reachedLimit(failure: Failure | undefined, run: CaseRun): Failure | und
     typeof received?.threw === 'string' ? received.threw : received?.is_error === true ? received.content : undefined;
   const limit =
     failure.kind === 'crash'
-      ? limitReached(run.output)
+      ? (limitReached(run.output) ?? limitReached(failure.message))
       : failure.kind === 'mismatch' && typeof said === 'string'
         ? limitReached(said)
         : undefined;

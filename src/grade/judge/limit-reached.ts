@@ -2,7 +2,13 @@
 // program-limits.ts), read off what Node, bash or execute said: its memory (V8 aborts when its heap cannot grow, a
 // buffer cannot be allocated), its processes (a fork or spawn fails for want of one), the size of a file it writes
 // (the write fails, a command writing it is killed). Pure.
-import { DEFAULT_MEMORY_MIB, MAX_FILE_MIB, MAX_PROCESSES } from '../run/isolation/program-limits.ts';
+import {
+  CASE_CPU_SECONDS,
+  DEFAULT_MEMORY_MIB,
+  MAX_FILE_MIB,
+  MAX_PROCESSES,
+  PROCESS_CPU_SECONDS,
+} from '../run/isolation/program-limits.ts';
 
 // A limit reached: what the verdict's message starts with, and its hint.
 export type LimitReached = { name: string; hint: string };
@@ -21,7 +27,13 @@ export const FILE_TOO_LARGE: LimitReached = {
   hint: `your program wrote a file past ${MAX_FILE_MIB} MiB, the most a program process may write (a fixed limit). Something in your code writes without end (a write in a loop that never stops, a stream never closed?)`,
 };
 
+export const OUT_OF_CPU: LimitReached = {
+  name: 'out of CPU time',
+  hint: `your program used more CPU time than a case may: ${CASE_CPU_SECONDS} s for the processes of one case together (those still running from an earlier case included), and ${PROCESS_CPU_SECONDS} s for any one process (fixed limits). Something in your code computes without end, or starts processes that keep running after their command returns (a busy loop, a process started in the background and never stopped?)`,
+};
+
 const SIGNS: Array<[RegExp, LimitReached]> = [
+  [/\bSIGXCPU\b|CPU time limit exceeded/, OUT_OF_CPU],
   [/JavaScript heap out of memory|Fatal process out of memory/, OUT_OF_MEMORY],
   [/RangeError: Array buffer allocation failed/, OUT_OF_MEMORY],
   [/ERR_MEMORY_ALLOCATION_FAILED|Failed to allocate memory|Cannot allocate memory/, OUT_OF_MEMORY],

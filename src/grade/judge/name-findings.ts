@@ -125,7 +125,8 @@ function defaultSpec(base: Unknown, classes: NameClass[]): FindingSpec {
     /^unknown tool:/i.test(got.content) &&
     got.content !== 'unknown tool: NAME'
   ) {
-    text = `the exact text is lowercase \`unknown tool: NAME\` (your default branch answers \`${got.content}\`): ${right}`;
+    const lowercase = got.content.toLowerCase() === 'unknown tool: name' ? 'lowercase ' : '';
+    text = `the exact text is ${lowercase}\`unknown tool: NAME\` (your default branch answers \`${got.content}\`): ${right}`;
   } else if (jsonEqual({ ...got, is_error: true }, unknownAnswer('NAME'))) {
     text = `an unknown tool is an error: your default branch must ${right} (its result has no \`is_error: true\`)`;
   } else {

@@ -26,7 +26,8 @@ export type ProbeKind =
   | { kind: 'required' }
   | { kind: 'misread' }
   | { kind: 'falsy' | 'null' | 'absent' | 'mistyped'; key: string }
-  | { kind: 'edged' }
+  | { kind: 'edged'; key: string }
+  | { kind: 'reordered' }
   | { kind: 'unknown' };
 
 // One call of the probe: the name, the input, what every method of the stand-in Tools answers, and what it varies.
@@ -75,6 +76,12 @@ function methodProbes(contract: MethodContract): Omit<Probe, 'tool' | 'answer'>[
       vary: { kind: 'mistyped', key },
     });
   }
+  // A text with spaces and line breaks at its ends, which the Tools take as sent: what a trim would lose.
+  for (const key of effective.filter((k) => KEY_KINDS[k] === 'text' || KEY_KINDS[k] === undefined)) {
+    probes.push({ input: { ...full, [key]: `  ${full[key]} \n` }, vary: { kind: 'edged', key } });
+  }
+  // The same keys sent in the other order: arguments taken by position (Object.values) follow it.
+  probes.push({ input: Object.fromEntries(Object.entries(full).reverse()), vary: { kind: 'reordered' } });
   for (const source of contract.args.filter((a) => typeof a !== 'string')) {
     const [first] = source;
     if (first !== undefined) probes.push({ input: omit(full, first), vary: { kind: 'absent', key: first } });
@@ -91,7 +98,7 @@ function echoProbes(): Omit<Probe, 'tool' | 'answer'>[] {
   return [
     { input: values([ECHO_KEY]), vary: { kind: 'full' } },
     { input: { [ECHO_KEY]: '' }, vary: { kind: 'falsy', key: ECHO_KEY } },
-    { input: { [ECHO_KEY]: EDGED_TEXT }, vary: { kind: 'edged' } },
+    { input: { [ECHO_KEY]: EDGED_TEXT }, vary: { kind: 'edged', key: ECHO_KEY } },
     { input: values([ECHO_KEY, ...misread]), vary: { kind: 'misread' } },
   ];
 }
@@ -108,9 +115,15 @@ export function probes(): Probe[] {
   }
   list.push(...echoProbes().map((p) => ({ ...p, tool: ECHO })));
   for (const name of UNKNOWN_NAMES) list.push({ tool: name, input: values(['path']), vary: { kind: 'unknown' } });
+  // Each content ends in a line break, so that a trim shows; an error comes with an exit code and without one.
   cached = list.map((p, k) => {
-    const content = `probe answer ${k + 1}`;
-    const answer: Answer = p.vary.kind === 'required' ? { content } : { content, is_error: true, exit_code: 3 };
+    const content = `probe answer ${k + 1}\n`;
+    const answer: Answer =
+      p.vary.kind === 'required'
+        ? { content }
+        : p.vary.kind === 'misread' || p.vary.kind === 'edged'
+          ? { content, is_error: true }
+          : { content, is_error: true, exit_code: 3 };
     return { ...p, answer };
   });
   return cached;

@@ -9,13 +9,15 @@ export type FailureGroup = { results: CaseResult[] };
 // What makes two failures the same problem, or undefined when a failure is only itself: the same load failure
 // (whichever process it happened in), the same mistake behind a hint (whichever tool name the call sent), a wrong
 // number of results (which the course's program.ts never prints: an edited one, or stray lines on stdout), or the
-// same crash, hang or bad output word for word. A mismatch without a hint is about its own case and stays alone.
+// same crash, hang or bad output word for word. A mismatch without a hint is one message with every mismatch that
+// shares its first difference (the same change to the same place: src/grade/judge/first-difference.ts).
 export function causeOf(result: CaseResult): string | undefined {
   const f = result.failure;
   if (f === undefined) return undefined;
   if (f.beforeAnyCase === true) return JSON.stringify(['before any case', f.kind, f.message, f.hint ?? '']);
   if (f.hint !== undefined) return JSON.stringify(['hint', f.hintCause ?? f.hint]);
   if (f.kind === 'result-count') return JSON.stringify([f.kind]);
+  if (f.kind === 'mismatch' && f.difference !== undefined) return JSON.stringify(['differs', f.difference]);
   if (f.kind === 'mismatch' || f.kind === 'no-snapshot') return undefined;
   return JSON.stringify([f.kind, f.message]);
 }

@@ -7,13 +7,14 @@ import { renderLoadFailure } from './render-group.ts';
 import { scoreOf } from './score.ts';
 import { visibleText } from './visible-text.ts';
 
-// Exercism's test-runner results.json, version 2 (exercism/docs building/tooling/test-runners/interface.md),
-// plus the stage, the counts and the score, and each case's points and visibility. Keys are written in this order,
-// always present (null when empty). With earlier stages graded too (--previous): version 3, each test's `task_id`
-// its stage's place in the course (the tasks of Exercism's version 3), the counts and score over every stage, and
-// each stage's own in `stages`.
+// Exercism's test-runner results.json, version 3 (exercism/docs building/tooling/test-runners/interface.md: version 2's
+// per-test results, each with the `task_id` of its task, here the stage's place in the course), plus the stage, the
+// counts and the score, each stage's own counts in `stages`, and each case's score, points and visibility (each test's
+// `score` is what GitHub Classroom's grading reporter adds up). One shape whatever the flags: with earlier stages
+// graded too (--previous) the counts and score are over every stage and `stages` has one entry each. Keys are written
+// in this order, always present (null when empty). schemas/json-report.schema.json is this shape as a JSON Schema.
 type JsonReport = {
-  version: 2 | 3;
+  version: typeof JSON_REPORT_VERSION;
   status: CaseStatus;
   message: string | null;
   stage: string;
@@ -25,9 +26,12 @@ type JsonReport = {
   // The points of the passing cases, and of all (src/grade/report/score.ts).
   score: number;
   max_score: number;
-  stages?: JsonStage[];
+  stages: JsonStage[];
   tests: JsonTest[];
 };
+
+// The report's format version: Exercism's, whose version 3 has per-test task ids.
+export const JSON_REPORT_VERSION = 3;
 
 // One stage of a --previous run.
 type JsonStage = { stage: string; task_id: number; passed: number; failed: number };
@@ -35,11 +39,13 @@ type JsonStage = { stage: string; task_id: number; passed: number; failed: numbe
 // One case in results.json.
 type JsonTest = {
   name: string;
-  task_id?: number;
+  task_id: number;
   status: CaseStatus;
   message: string | null;
   output: string | null;
-  // What the case is worth and who sees its expected result (src/course/case-weight.ts).
+  // What the case scored (its points when it passed, else 0), what it is worth, and who sees its expected result
+  // (src/course/case-weight.ts).
+  score: number;
   points: number;
   visibility: Visibility;
 };
@@ -63,12 +69,18 @@ function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
   const first = report.cases[0];
   const stages = [report, ...(report.previous ?? [])];
   const several = stages.length > 1;
+  const stageList = stages.map((r) => ({
+    stage: r.stage,
+    task_id: taskId(r.stage),
+    passed: r.passed,
+    failed: r.failed,
+  }));
   // A program that did not start is one diagnosis, said once at the top (its stack trimmed as in the terminal);
   // each case only points there. With earlier stages graded too, each stage's tests say their own.
   if (!several && first !== undefined && report.cases.every((c) => c.failure?.beforeAnyCase === true)) {
     const total = report.cases.length;
     return {
-      version: 2,
+      version: JSON_REPORT_VERSION,
       status: 'error',
       message: plainText(renderLoadFailure(first, total, { color: false, total })),
       stage: report.stage,
@@ -77,26 +89,31 @@ function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
       variants: report.variants ?? null,
       score: 0,
       max_score: scoreOf(report).maxScore,
+      stages: stageList,
       tests: report.cases.map((c) => ({
         name: plainText(c.name),
+        task_id: taskId(report.stage),
         status: 'error',
         message: NOT_STARTED,
         output: null,
+        score: 0,
         ...weightOf(c),
       })),
     };
   }
-  const taskId = (stage: string) => STAGES.findIndex((s) => s.slug === stage) + 1;
   const tests = stages.flatMap((r) =>
     r.cases.map((c): JsonTest => {
       const status = caseStatus(c);
+      const { points, visibility } = weightOf(c);
       return {
         name: plainText(c.name),
-        ...(several ? { task_id: taskId(r.stage) } : {}),
+        task_id: taskId(r.stage),
         status,
         message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
         output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
-        ...weightOf(c),
+        score: status === 'pass' ? points : 0,
+        points,
+        visibility,
       };
     }),
   );
@@ -105,22 +122,23 @@ function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
   const allErrored = first !== undefined && tests.every((t) => t.status === 'error');
   const status: CaseStatus = allErrored ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
   return {
-    version: several ? 3 : 2,
+    version: JSON_REPORT_VERSION,
     status,
     message: allErrored ? plainText(ctx.diagnose(first)) : null,
     stage: report.stage,
     passed: sum(stages.map((r) => r.passed)),
     failed: sum(stages.map((r) => r.failed)),
     variants: report.variants ?? null,
-    score: sum(scores.map((s) => s.score)),
-    max_score: sum(scores.map((s) => s.maxScore)),
-    ...(several
-      ? {
-          stages: stages.map((r) => ({ stage: r.stage, task_id: taskId(r.stage), passed: r.passed, failed: r.failed })),
-        }
-      : {}),
+    score: Math.round(sum(scores.map((s) => s.score)) * 100) / 100,
+    max_score: Math.round(sum(scores.map((s) => s.maxScore)) * 100) / 100,
+    stages: stageList,
     tests,
   };
+}
+
+// A stage's place in the course, from 1: Exercism's task id.
+function taskId(stage: string): number {
+  return STAGES.findIndex((s) => s.slug === stage) + 1;
 }
 
 // At most OUTPUT_LIMIT characters in all, the notice included: the head of the output, then the notice.

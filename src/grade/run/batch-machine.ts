@@ -182,7 +182,10 @@ function onEnded(state: BatchState, result: ProgramResult): Step {
   const inFlight = cases[judged];
   if (inFlight === undefined || judged > state.last) return finish({ kind: 'ran', rest: [] });
   const known: CaseOutcome['calling'] = result.calling ?? (result.reportsCalls ? 'none' : undefined);
-  const calling = (end.kind === 'exited' || end.kind === 'timeout') && known !== undefined ? { calling: known } : {};
+  const calling =
+    (end.kind === 'exited' || end.kind === 'timeout' || end.kind === 'cpu') && known !== undefined
+      ? { calling: known }
+      : {};
   effects.push({
     type: 'report',
     run: {

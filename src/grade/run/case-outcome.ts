@@ -11,6 +11,7 @@ export type ProcessEnd =
   | { kind: 'exited'; code: number | null; signal: string | null }
   | { kind: 'timeout'; timeoutMs: number } // no line within timeoutMs (or no exit after the last line)
   | { kind: 'overflow'; limitBytes: number } // a line past limitBytes
+  | { kind: 'cpu'; cpuMs: number } // its processes used more than cpuMs of CPU time in one case
   | { kind: 'spawn-failed'; message: string };
 
 // One case's outcome: its results, a line that is not a result, or how its process ended. `beforeAnyCase`: the

@@ -8,6 +8,11 @@
 // pipes closed). A process's first line has the timeout plus STARTUP_ALLOWANCE_MS, until its first call starts;
 // every later line has the timeout, and after the last expected line it has EXIT_GRACE_MS (or the timeout, if
 // shorter) to exit. Once it has exited no timeout applies: only the drain bounds the wait.
+//
+// CPU: every CPU_SAMPLE_MS the adapter reads how much CPU time the process and everything it started have used
+// (process-table.ts's treeCpuMs); a case whose processes, its own and any still running from before, use more than
+// the budget (program-limits.ts) since it began is stopped as out of CPU time. A case begins with its first call
+// (the process's loading is not the first case's) or, for a program that reports no calls, at the line before it.
 import type { InFlight, ProcessEnd } from './case-outcome.ts';
 import { parseCallingLine, parseObservedLine } from './parse-result-line.ts';
 import { appendTail, EMPTY_TAIL, tailText, type Tail } from './tail-buffer.ts';
@@ -24,6 +29,8 @@ export const EXIT_GRACE_MS = 2000;
 // After the process exits, how long to wait for output still in the pipes (a child that left the process
 // group could hold them open forever).
 export const DRAIN_MS = 500;
+// How often the CPU time of the process's tree is read: a budget is overrun by at most this times the cores.
+export const CPU_SAMPLE_MS = 250;
 
 // One result line: its 0-based position, its text, what the program printed to stderr before it, and how long
 // after the previous one (or the start) it came.
@@ -46,11 +53,13 @@ export type ProgramResult = {
   warning?: string;
 };
 
-// What the machine is told at the start: how many cases the process was given, the per-case timeout, and the
-// spellings of its TMPDIR (shown as $TMPDIR: the path means nothing to a student and differs on every run).
-export type ProgramPlan = { cases: number; timeoutMs: number; tmpSpellings: string[] };
+// What the machine is told at the start: how many cases the process was given, the per-case timeout, the CPU time
+// a case's processes may use together, and the spellings of its TMPDIR (shown as $TMPDIR: the path means nothing
+// to a student and differs on every run).
+export type ProgramPlan = { cases: number; timeoutMs: number; cpuMs: number; tmpSpellings: string[] };
 
-export type ProgramTimer = 'deadline' | 'drain';
+// `sample`: time to read the tree's CPU time (the adapter answers with a `cpu` event).
+export type ProgramTimer = 'deadline' | 'drain' | 'sample';
 export type ProgramStream = 'stdout' | 'stderr';
 
 export type ProgramState = {
@@ -64,6 +73,9 @@ export type ProgramState = {
   reportsCalls: boolean;
   // What the deadline timer was last armed with: the limit a timeout reports.
   deadlineMs: number;
+  // The tree's CPU time (ms) at the last sample, and when the case in flight began.
+  cpuNow: number;
+  cpuBase: number;
   // When the process was stopped or exited, whichever came first: a call in flight ran until then.
   endedAt: number | undefined;
   // Why the grader stopped it; the first reason wins.
@@ -84,6 +96,7 @@ export type ProgramEvent =
   | { type: 'exit'; code: number | null; signal: string | null; at: number }
   | { type: 'spawn-failed'; message: string; at: number }
   | { type: 'timer'; timer: ProgramTimer; at: number }
+  | { type: 'cpu'; usedMs: number; at: number } // the CPU time the process's tree has used so far
   | { type: 'stop'; at: number }; // the batch said stop, or the run was aborted
 
 // What run-program.ts does, in order. `arm` replaces a timer of that name. `deliver` is always an event's last
@@ -109,13 +122,21 @@ export function startProgram(plan: ProgramPlan, at: number): Step {
     calling: undefined,
     reportsCalls: false,
     deadlineMs,
+    cpuNow: 0,
+    cpuBase: 0,
     endedAt: undefined,
     end: undefined,
     exit: undefined,
     open: ['stdout', 'stderr'],
     output: EMPTY_TAIL,
   };
-  return [state, [{ type: 'arm', timer: 'deadline', ms: deadlineMs }]];
+  return [
+    state,
+    [
+      { type: 'arm', timer: 'deadline', ms: deadlineMs },
+      { type: 'arm', timer: 'sample', ms: CPU_SAMPLE_MS },
+    ],
+  ];
 }
 
 // Whether stdout is still graded: once the process is being stopped it is read and dropped.
@@ -149,9 +170,19 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
         return stopFor(state, { kind: 'timeout', timeoutMs: state.deadlineMs }, event.at);
       }
       return state.phase === 'draining' ? settleIfOver({ ...state, open: [] }, event.at, []) : [state, []];
+    case 'cpu':
+      return onCpu(state, event.usedMs, event.at);
     case 'stop':
       return stopFor(state, { kind: 'stopped' }, event.at);
   }
+}
+
+// A sample of the tree's CPU time: past the budget since the case began, the case is out of it; else sample again.
+function onCpu(state: ProgramState, usedMs: number, at: number): Step {
+  if (state.phase !== 'running') return [state, []];
+  const next = { ...state, cpuNow: Math.max(state.cpuNow, usedMs) };
+  if (next.cpuNow - next.cpuBase > state.plan.cpuMs) return stopFor(next, { kind: 'cpu', cpuMs: state.plan.cpuMs }, at);
+  return [next, [{ type: 'arm', timer: 'sample', ms: CPU_SAMPLE_MS }]];
 }
 
 function onLine(state: ProgramState, text: string, at: number): Step {
@@ -166,16 +197,24 @@ function onLine(state: ProgramState, text: string, at: number): Step {
   const call = parseCallingLine(text);
   if (call !== undefined) {
     const calling = { call, at };
-    // Loaded, and into its first case: from here on the process's clock is that case's alone.
+    // Loaded, and into its first case: from here on the process's clock is that case's alone, its time too (a
+    // case run alone would otherwise carry the process's start-up in its time).
     if (running && !state.reportsCalls && state.lines === 0) {
-      const next = { ...state, reportsCalls: true, calling, deadlineMs: timeoutMs };
+      const next = { ...state, reportsCalls: true, calling, deadlineMs: timeoutMs, cpuBase: state.cpuNow, since: at };
       return [next, [{ type: 'arm', timer: 'deadline', ms: timeoutMs }]];
     }
     return [{ ...state, reportsCalls: true, calling }, []];
   }
   const line: ProgramLine = { index: state.lines, text, output: taken(state), durationMs: at - state.since };
   const lines = state.lines + 1;
-  const next: ProgramState = { ...state, lines, since: at, calling: undefined, output: EMPTY_TAIL };
+  const next: ProgramState = {
+    ...state,
+    lines,
+    since: at,
+    calling: undefined,
+    output: EMPTY_TAIL,
+    cpuBase: state.cpuNow,
+  };
   if (!running) return [next, [{ type: 'deliver', line }]];
   const limit = lines === cases ? Math.min(timeoutMs, EXIT_GRACE_MS) : timeoutMs;
   return [
@@ -191,7 +230,11 @@ function onExit(state: ProgramState, exit: ProcessEnd, at: number): Step {
   if (state.exit !== undefined) return [state, []];
   const exited: ProgramState = { ...state, phase: 'draining', exit, endedAt: state.endedAt ?? at };
   // Whatever it left running goes with it.
-  const effects: ProgramEffect[] = [{ type: 'disarm', timer: 'deadline' }, { type: 'kill' }];
+  const effects: ProgramEffect[] = [
+    { type: 'disarm', timer: 'deadline' },
+    { type: 'disarm', timer: 'sample' },
+    { type: 'kill' },
+  ];
   if (exited.open.length === 0) return settleIfOver(exited, at, effects);
   return [exited, [...effects, { type: 'arm', timer: 'drain', ms: DRAIN_MS }]];
 }
@@ -204,7 +247,7 @@ function stopFor(state: ProgramState, why: ProgramEnd, at: number): Step {
     end: why,
     endedAt: state.endedAt ?? at,
   };
-  return [next, [{ type: 'disarm', timer: 'deadline' }, { type: 'kill' }]];
+  return [next, [{ type: 'disarm', timer: 'deadline' }, { type: 'disarm', timer: 'sample' }, { type: 'kill' }]];
 }
 
 // Settles once the exit is known and both pipes are closed (or the drain gave up on them).

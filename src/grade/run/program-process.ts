@@ -12,6 +12,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../course/stages.ts';
+import { driverTsconfig } from '../../modes/driver-files.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
@@ -72,6 +73,13 @@ function programCommand(start: ProcessStart, sandbox: boolean): string[] {
   return limitedCommand(bashPath(), programLimits(start.env, sandbox), sandbox ? [...INIT_SHELL, ...node] : node);
 }
 
+// The program's environment (isolation/program-env.ts), compiling with the course's tsconfig.json from the grader's
+// install: tsx would read the working directory's, and a submission's `paths` or `extends` would then decide which
+// module the driver's imports load.
+function runEnv(graderEnv: NodeJS.ProcessEnv, tmp: string): Record<string, string> {
+  return { ...programEnv(graderEnv, tmp), TSX_TSCONFIG_PATH: driverTsconfig() };
+}
+
 // The host's bash, which the sandbox shows where it is (under /usr, or /bin).
 let bash: string | undefined;
 function bashPath(): string {
@@ -112,7 +120,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       ...(SANDBOX_USER === undefined ? {} : { unprivileged: true }),
     });
     tmp = layout.tmp;
-    const env = programEnv(start.env, tmp);
+    const env = runEnv(start.env, tmp);
     // The limits' bash first: it closes the inherited descriptors, then becomes the init shell (pid 1).
     child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', ...AS_PID_1, ...programCommand(start, true)], {
       cwd: layout.dir,
@@ -172,7 +180,7 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
   try {
     const tmp = join(runDir, 'tmp');
     await mkdir(tmp);
-    const env = programEnv(start.env, tmp);
+    const env = runEnv(start.env, tmp);
     if (start.tsxCache !== undefined && env.TSX_DISABLE_CACHE === undefined) {
       // Removing `tmp` removes the link, never the cache (rm does not follow links).
       await symlink(start.tsxCache, join(tmp, tsxCacheName()), 'dir');

@@ -20,8 +20,10 @@ const LINGERING_PER_JOB = 4;
 // What the pool runs, where, and who hears each case's outcome.
 type BatchesOptions = {
   dir: string;
-  // How program.ts runs the cases: the stage's driver mode (`dispatch` when absent).
+  // How the driver runs the cases: the stage's driver mode (`dispatch` when absent).
   mode?: DriverMode;
+  // A driver of the caller's own (run-program.ts `driver`): tests of the machinery only.
+  driver?: string | undefined;
   cases: BatchCase[];
   jobs: number;
   timeoutMs: number;
@@ -71,6 +73,7 @@ export async function runBatches(options: BatchesOptions): Promise<void> {
         {
           run: {
             ...(options.mode === undefined ? {} : { mode: options.mode }),
+            ...(options.driver === undefined ? {} : { driver: options.driver }),
             timeoutMs: options.timeoutMs,
             env: options.env,
             confinement: options.confinement,

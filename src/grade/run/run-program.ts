@@ -1,10 +1,11 @@
-// Runs one program process: `node --import <tsx> program.ts dispatch -` in the course directory (or a warm standby
-// that will import program.ts the same way), writing its cases to its stdin as JSON lines and reading result
+// Runs one program process: `node --import <tsx> <the package's driver> dispatch -` in the course directory (or a warm
+// standby that will run the driver the same way), writing its cases to its stdin as JSON lines and reading result
 // lines as they stream. What each pipe event, exit and timer means is program-machine.ts's to decide; this file
 // only turns them into events and carries out the effects. How the process is confined (sandbox or process group,
 // TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
 import type { DriverMode } from '../../course/stages.ts';
+import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
 import { driveMachine } from './drive-machine.ts';
 import { LineSplitter } from './line-splitter.ts';
 import {
@@ -13,11 +14,14 @@ import {
   step,
   takesLines,
   type ProgramEffect,
+  type ProgramEvent,
   type ProgramLine,
   type ProgramResult,
   type ProgramTimer,
 } from './program-machine.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
+import { CASE_CPU_SECONDS } from './isolation/program-limits.ts';
+import { treeCpuMs } from '../../process-table.ts';
 
 export type { ProgramLine };
 
@@ -25,8 +29,11 @@ export type { ProgramLine };
 // is confined, and who hears each line.
 export type ProgramRun = {
   dir: string;
-  // How program.ts runs the cases (`program.ts <mode> -`): the stage's driver mode, `dispatch` when absent.
+  // How the driver runs the cases (`<driver> <mode> -`): the stage's driver mode, `dispatch` when absent.
   mode?: DriverMode;
+  // A driver of the caller's own instead of the package's, by its path in the course directory: only the tests of
+  // this machinery give one (a driver that misbehaves). The grader always runs its own install's.
+  driver?: string;
   cases: string[];
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
@@ -35,7 +42,7 @@ export type ProgramRun = {
   // Warm processes waiting for work (watch mode); a cold process is started when none is ready.
   standbys?: StandbySource;
   onLine: (line: ProgramLine) => 'continue' | 'stop';
-  // The probe's observation, when the program prints one after its last result line (program.ts's probe mode).
+  // The probe's observation, when the program prints one after its last result line (the mode's probe).
   onObserved?: (observed: unknown) => void;
 };
 
@@ -49,7 +56,7 @@ export type StandbySource = {
 // Runs the program on its cases; settles once the process and everything it started are dead and its temp dir gone.
 export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   const standby =
-    run.signal?.aborted === true
+    run.signal?.aborted === true || run.driver !== undefined
       ? undefined
       : await run.standbys?.take(run.dir, run.confinement.sandbox, run.mode ?? 'dispatch');
   let proc: ProgramProcess;
@@ -60,8 +67,9 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
       (await startProcess({
         dir: run.dir,
         env: run.env,
-        args: ['program.ts', run.mode ?? 'dispatch', '-'],
+        args: [run.driver ?? driverEntry(), run.mode ?? 'dispatch', '-'],
         stdin: 'pipe',
+        files: driverFiles(),
         ...run.confinement,
       }));
   } catch (error) {
@@ -92,14 +100,24 @@ function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramRes
     const decoder = new StringDecoder('utf8');
     const splitter = new LineSplitter(MAX_RESULT_LINE_BYTES);
     const timers = new Map<ProgramTimer, NodeJS.Timeout>();
-    const plan = { cases: run.cases.length, timeoutMs: run.timeoutMs, tmpSpellings: proc.tmpSpellings };
+    const plan = {
+      cases: run.cases.length,
+      timeoutMs: run.timeoutMs,
+      cpuMs: CASE_CPU_SECONDS * 1000,
+      tmpSpellings: proc.tmpSpellings,
+    };
+    // The sample timer is answered with the tree's CPU time, read from /proc; every other timer is an event.
+    const fired = (timer: ProgramTimer): ProgramEvent =>
+      timer === 'sample'
+        ? { type: 'cpu', usedMs: child.pid === undefined ? 0 : treeCpuMs(child.pid), at: performance.now() }
+        : { type: 'timer', timer, at: performance.now() };
     const perform = (effect: ProgramEffect): void => {
       switch (effect.type) {
         case 'arm':
           clearTimeout(timers.get(effect.timer));
           timers.set(
             effect.timer,
-            setTimeout(() => dispatch({ type: 'timer', timer: effect.timer, at: performance.now() }), effect.ms),
+            setTimeout(() => dispatch(fired(effect.timer)), effect.ms),
           );
           return;
         case 'disarm':

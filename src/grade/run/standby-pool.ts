@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { DriverMode } from '../../course/stages.ts';
 import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
+import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
 import type { StandbySource } from './run-program.ts';
 
 // The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js, and the module
@@ -38,9 +39,9 @@ export function standbyPool(options: {
   env: NodeJS.ProcessEnv;
   size: number;
   sandbox: boolean | Promise<boolean>;
-  // The program.ts mode its standbys run once their work arrives (the stage's; `dispatch` when absent).
+  // The driver mode its standbys run once their work arrives (the stage's; `dispatch` when absent).
   mode?: DriverMode;
-  // What each standby imports while it waits, as program.ts names it (the stage's `warm`).
+  // What each standby imports while it waits, as the stage names it (its `warm`: packages as the driver imports them, course modules from the course directory).
   warm?: readonly string[];
 }): StandbyPool {
   const mode = options.mode ?? 'dispatch';
@@ -71,11 +72,11 @@ export function standbyPool(options: {
       const proc = await startProcess({
         dir: options.dir,
         env: options.env,
-        args: [BOOTSTRAP, mode, ...(options.warm ?? [])],
+        args: [BOOTSTRAP, driverEntry(), mode, ...(options.warm ?? [])],
         stdin: 'pipe',
         sandbox: sandboxed,
         tsxCache,
-        files: [BOOTSTRAP, HOOKS],
+        files: [BOOTSTRAP, HOOKS, ...driverFiles()],
       });
       if (closed) discard(proc);
       else ready.push(proc);

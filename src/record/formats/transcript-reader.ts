@@ -8,6 +8,8 @@ import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
 import { createDocumentParser } from './json-array-lines.ts';
 import { createLiveParser } from './live.ts';
 import { LOOKED_FOR } from './looked-for.ts';
+import { parseJson } from './json-values.ts';
+import { recogniseUnreadStream } from './unsupported-formats.ts';
 import type { LineParser, ParsedFile } from './parsed-file.ts';
 import type { Line } from './read-lines.ts';
 import { createSseParser, type SseParser } from './sse-stream.ts';
@@ -71,6 +73,12 @@ export class TranscriptReader {
             };
       return;
     }
+    // An agent's event stream no importer reads is named before its lines can pass for another format's.
+    const unread = this.forced === undefined ? this.unreadStream() : undefined;
+    if (unread !== undefined) {
+      this.problem = { file: this.file, line: unread.line, message: unread.message };
+      return;
+    }
     const shape = this.forced !== undefined ? shapeForFormat(this.forced, this.heldTexts) : detectShape(this.heldTexts);
     if (shape === undefined) {
       const firstLine = this.held.find((l) => 'text' in l && l.text.trim() !== '')?.line ?? 1;
@@ -85,6 +93,17 @@ export class TranscriptReader {
     for (const held of this.held) this.parser.line(held);
     this.held = [];
     this.heldTexts = [];
+  }
+
+  // The first held line that shows an unread event stream, and what it is.
+  private unreadStream(): { line: number; message: string } | undefined {
+    for (const held of this.held) {
+      if (!('text' in held)) continue;
+      const parsed = parseJson(held.text);
+      const message = parsed.ok ? recogniseUnreadStream(parsed.value) : undefined;
+      if (message !== undefined) return { line: held.line, message };
+    }
+    return undefined;
   }
 
   private parserFor(shape: Shape): LineParser {

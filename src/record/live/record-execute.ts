@@ -6,7 +6,7 @@
 //   const execute = await recordExecute(makeExecute(new Tools(workspace)), { workspace, stage: 'register-tools' });
 //   … the agent loop calls execute(name, input) …
 //   const { report } = await execute.finish();
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { requireReference } from '../../course/reference.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
@@ -15,6 +15,7 @@ import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts'
 import { DEFAULT_MAX_CALLS, type BashMode } from '../record-types.ts';
 import { recordTranscripts } from '../record-transcripts.ts';
 import { renderRecordReport } from '../write/render-report.ts';
+import { makeRedactor } from '../map/redact.ts';
 import type { ImportedCall, ImportedTranscript } from '../types.ts';
 import type { WrittenCase } from '../write/write-cases.ts';
 import { snapshotWorkspace } from './snapshot-workspace.ts';
@@ -125,7 +126,7 @@ export async function recordExecute<E extends AnyExecute>(
         maxCalls: options.maxCalls ?? DEFAULT_MAX_CALLS,
         bash: options.bash ?? 'reproducible',
         redact: options.redact ?? [],
-        machine: { user: me.username, home: me.homedir },
+        machine: { user: me.username, home: me.homedir, host: hostname() },
         root,
         dir: resolve(options.dir ?? '.'),
         dryRun: options.dryRun === true,
@@ -136,13 +137,15 @@ export async function recordExecute<E extends AnyExecute>(
       const warnings = [isolation.warning, ...outcome.warnings]
         .filter((w) => w !== undefined)
         .map((w) => `warning: ${w}\n`);
-      const report =
+      // Redacted as the files are: the report quotes the session.
+      const report = makeRedactor(outcome.privacy).text(
         warnings.join('') +
-        renderRecordReport(outcome.reports, outcome.cases, {
-          stage: options.stage,
-          color: false,
-          stale: outcome.stale,
-        });
+          renderRecordReport(outcome.reports, outcome.cases, {
+            stage: options.stage,
+            color: false,
+            stale: outcome.stale,
+          }),
+      );
       return { cases: outcome.cases, refused: outcome.refused, report };
     })());
 

@@ -37,6 +37,8 @@ export type SecretShape = {
   kind: string;
   pattern: RegExp;
   replace: (match: string, groups: string[]) => string | undefined;
+  // What a leak check names of a match (default: its first 40 characters).
+  names?: (match: string, groups: string[]) => string;
 };
 
 // Words no real token holds: what documentation and examples put where a token goes.
@@ -54,6 +56,28 @@ export function looksLikeToken(token: string): boolean {
 
 // Local parts that name no person: a forge's SSH user, a no-reply sender.
 const IMPERSONAL = /^(?:git|no-?reply)$/i;
+
+// Addresses a project's own tests and docs make up (`test@test.com`, `user.name+tag@sub.domain.com`,
+// `john.doe@company.com`): a domain whose name is a placeholder, or a local part made only of placeholder words.
+// They name nobody, and the project's files hold them as they are, so a seed keeps them and still matches the file.
+const PLACEHOLDER_DOMAIN =
+  /(?:^|\.)(?:test|tests|testing|domain|yourdomain|mydomain|somedomain|email|foo|bar|baz|foobar|example|sample|somewhere|nowhere|fake|dummy|invalid|localhost)\.[a-z]{2,}$/i;
+const PLACEHOLDER_WORDS = new Set(
+  'test tests tester user username name first last firstname lastname foo bar baz qux someone somebody person tag me you your email mail address example sample fake dummy invalid valid'.split(
+    ' ',
+  ),
+);
+
+// Whether an address is one a project made up rather than someone's.
+export function madeUpAddress(local: string, domain: string): boolean {
+  if (PLACEHOLDER_DOMAIN.test(domain)) return true;
+  const words = local
+    .toLowerCase()
+    .replace(/^(?:john|jane)[._-]?doe(?=$|[._+-])/, 'someone')
+    .split(/[._+-]+/)
+    .filter((w) => w !== '' && !/^\d+$/.test(w));
+  return words.length > 0 && words.every((w) => PLACEHOLDER_WORDS.has(w));
+}
 
 export const SECRET_SHAPES: readonly SecretShape[] = [
   {
@@ -89,7 +113,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // would start a match that fails at its end: quadratic). Addresses at the reserved example and test domains, in
     // any case, are fake already, and what the others become; `git@github.com:org/repo` is a git remote.
     pattern:
-      /(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+)@(?![A-Za-z0-9-]*\.?example\.(?:com|org|net)\b)(?:[A-Za-z0-9-]+\.)+(?!invalid\b|test\b|localhost\b)[A-Za-z]{2,}\b(?!:[\w~])/gi,
-    replace: (_, [local = '']) => (IMPERSONAL.test(local) ? undefined : 'user@example.com'),
+      /(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+)@(?![A-Za-z0-9-]*\.?example\.(?:com|org|net)\b)((?:[A-Za-z0-9-]+\.)+(?!invalid\b|test\b|localhost\b)[A-Za-z]{2,})\b(?!:[\w~])/gi,
+    replace: (_, [local = '', domain = '']) =>
+      IMPERSONAL.test(local) || madeUpAddress(local, domain) ? undefined : 'user@example.com',
   },
 ];

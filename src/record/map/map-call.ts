@@ -69,6 +69,7 @@ function mapByName(imported: ImportedCall, input: Record<string, unknown>, conte
     case 'bash':
       return mapBash(name, input, context);
     case 'shell':
+    case 'shell_command':
     case 'exec_command':
     case 'local_shell':
     case 'exec':

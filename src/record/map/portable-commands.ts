@@ -104,6 +104,14 @@ function segments(command: string): string[] {
       i++;
       continue;
     }
+    // A `#` starting a word outside quotes starts a comment, to the end of its line: words, not commands
+    // (`# build it\nmake`, `cat a # b`). In a word (`a#b`, `$#`, `${#x}`) it is no comment.
+    if (quote === undefined && c === '#' && (i === 0 || /[\s;&|()]/.test(command[i - 1] as string))) {
+      const end = command.indexOf('\n', i);
+      if (end === -1) break;
+      i = end - 1;
+      continue;
+    }
     if (quote === undefined && (c === "'" || c === '"')) {
       quote = c;
       text += ' "" ';

@@ -18,8 +18,12 @@ export const REDACTED_HOME = '/home/user';
 // What stands in for its user name.
 export const REDACTED_USER = 'user';
 
-// Who recorded (read off the transcript's paths or given by the caller) and the author's own patterns.
-export type RedactionSources = { users: string[]; homes: string[]; patterns: RegExp[] };
+// What stands in for its host name.
+export const REDACTED_HOST = 'host';
+
+// Who recorded (read off the transcript's paths or given by the caller: user names, home directories, host names)
+// and the author's own patterns.
+export type RedactionSources = { users: string[]; homes: string[]; hosts?: string[]; patterns: RegExp[] };
 
 // A redactor and its tally: how many times each kind was removed.
 export type Redactor = { text: (s: string) => string; counts: Record<string, number> };
@@ -60,7 +64,7 @@ function apply(text: string, rules: SecretShape[], counts: Record<string, number
 // Every rule for these sources, the shapes first (a key inside a bearer header is a key), the machine's names
 // before the author's patterns.
 function rulesFor(sources: RedactionSources): SecretShape[] {
-  const rules: SecretShape[] = [...SECRET_SHAPES];
+  const rules: SecretShape[] = [...SECRET_SHAPES, LS_OWNERS];
   for (const home of machineHomes(sources.homes)) {
     const spellings = homeSpellings(home);
     const instead = new Map(spellings.map(([from, to]) => [foldCase(home, from), to]));
@@ -72,6 +76,11 @@ function rulesFor(sources: RedactionSources): SecretShape[] {
   }
   for (const user of machineUsers(sources.users))
     rules.push({ kind: 'user name', pattern: userPattern(user, 'gi'), replace: (match) => userReplaced(match, user) });
+  for (const host of machineHosts(sources.hosts ?? []))
+    rules.push({ kind: 'host name', pattern: hostPattern(host, 'gi'), replace: () => REDACTED_HOST });
+  // A home no source named, in the one spelling that is never content: a Claude Code project or task directory
+  // (`~/.claude/projects/-Users-alice-shop`, `/tmp/claude-501/-home-bob-x/`), dash-encoded from the session's path.
+  rules.push(DASHED_HOME);
   for (const pattern of sources.patterns) {
     const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
     rules.push({
@@ -140,6 +149,30 @@ function byStyle(a: string, b: string): number {
   return style(a) - style(b);
 }
 
+// Host names every kind of machine has, and words a text holds for other reasons.
+const GENERIC_HOSTS = new Set(
+  'localhost ip6-localhost host server laptop desktop workstation build runner ubuntu debian fedora alpine linux macbook computer sandbox container docker devcontainer codespaces'.split(
+    ' ',
+  ),
+);
+
+// Host names worth redacting: not `localhost` or a generic one, and long enough not to be a word in every text.
+function machineHosts(hosts: string[]): string[] {
+  return [...new Set(hosts)].filter(
+    (h) => h.length >= 4 && !GENERIC_HOSTS.has(h.split('.')[0]?.toLowerCase() ?? '') && /^[\w.-]+$/.test(h),
+  );
+}
+
+// A host name as a whole name: `devbox`, `devbox.local`, not `devboxes`; its first label alone too (`alex-mbp`
+// of `alex-mbp.lan`).
+function hostPattern(host: string, flags: string): RegExp {
+  const names = [...new Set([host, host.split('.')[0] as string])].filter((h) => h.length >= 4);
+  return new RegExp(
+    `(?<![\\w.-])(?:${names.map(escapeRegExp).join('|')})(?:\\.local|\\.lan|\\.home)?(?![\\w-]|\\.\\w)`,
+    flags,
+  );
+}
+
 function machineUsers(users: string[]): string[] {
   return [...new Set(users)].filter((u) => u.length >= 3 && !GENERIC_USERS.has(u.toLowerCase()) && /^[\w.-]+$/.test(u));
 }
@@ -157,6 +190,60 @@ function userPattern(user: string, flags: string): RegExp {
 function userReplaced(match: string, user: string): string {
   return match.replace(new RegExp(escapeRegExp(user), 'i'), REDACTED_USER);
 }
+
+// `ls -l` lines (`-rw-r--r--  1 alice  staff  120 Mar  3 10:00 a.txt`; `ls -la`, `ls -ln` with names, GNU and
+// BSD): their owner and group are accounts of the recording machine, whoever they are, so every one that is not
+// a generic account becomes `user`. Matched per line (multiline), the mode, links, owner, group and size columns.
+const LS_LINE =
+  /^([-dlcbps][rwxsStT-]{9}[@+.]?[ \t]+\d+[ \t]+)([A-Za-z_][\w.-]*\$?)([ \t]+)([A-Za-z_][\w.-]*)?([ \t]+\d)/gm;
+
+// Accounts and groups every machine has, named by no one.
+const GENERIC_ACCOUNTS = new Set([
+  ...GENERIC_USERS,
+  'wheel',
+  'staff',
+  'users',
+  'everyone',
+  'nobody',
+  'nogroup',
+  'daemon',
+  'bin',
+  'sys',
+  'adm',
+  'docker',
+  'sudo',
+  'www-data',
+  '_www',
+  'admin',
+  'games',
+  'mail',
+  'operator',
+]);
+
+const account = (name: string | undefined): string | undefined =>
+  name === undefined || GENERIC_ACCOUNTS.has(name.toLowerCase()) ? name : REDACTED_USER;
+
+export const LS_OWNERS: SecretShape = {
+  kind: 'file owner',
+  pattern: LS_LINE,
+  replace: (match, [lead = '', owner = '', gap = '', group, rest = '']) => {
+    const o = account(owner) ?? owner;
+    const g = account(group);
+    const out = `${lead}${o}${gap}${g ?? ''}${rest}`;
+    return out === match ? undefined : out;
+  },
+  names: (_, [, owner, , group]) =>
+    [owner, group].filter((n) => n !== undefined && !GENERIC_ACCOUNTS.has(n.toLowerCase())).join(', '),
+};
+
+// A dash-encoded home (`-Users-alice`, `-home-bob`) where Claude Code names a project or task directory after its
+// session's path: after `projects/` or `/tmp/claude-<uid>/`, at the start of a string, or after a quote or space.
+const DASHED_HOME: SecretShape = {
+  kind: 'home directory',
+  pattern: /(?<=^|[\s"'`/=])-(?:Users|home)-([A-Za-z0-9_.]+)(?=-|$|[\s"'`/])/gm,
+  replace: (match, [user = '']) =>
+    GENERIC_USERS.has(user.toLowerCase()) ? undefined : match.replace(/-(Users|home)-.*$/, '-home-user'),
+};
 
 // The user name and home directory in a recorded path: `/home/<user>/…`, `/Users/<user>/…`, `/root/…`,
 // `C:\Users\<user>\…` (either slash).
@@ -177,17 +264,29 @@ function escapeRegExp(text: string): string {
 // What of the recording machine a written text still holds: each home directory (in any encoding) and user name
 // (where it names the machine) found, and the first match of each secret or address shape that redaction would
 // remove. The last check before a case is written; tests run it on every case recorded from the real transcripts.
-export function leaks(text: string, sources: Pick<RedactionSources, 'users' | 'homes'>): string[] {
-  const found: string[] = [];
-  for (const home of machineHomes(sources.homes)) if (homePattern(home, '').test(text)) found.push(home);
-  for (const user of machineUsers(sources.users)) if (userPattern(user, 'i').test(text)) found.push(user);
-  for (const shape of SECRET_SHAPES) {
-    shape.pattern.lastIndex = 0;
-    for (const match of text.matchAll(shape.pattern)) {
-      if (shape.replace(match[0], match.slice(1) as string[]) === undefined) continue;
-      found.push(`${shape.kind}: ${match[0].slice(0, 40)}`);
-      break;
+export function leaks(text: string, sources: Pick<RedactionSources, 'users' | 'homes' | 'hosts'>): string[] {
+  return leakFinder(sources)(text);
+}
+
+// `leaks` with its patterns made once, for many texts.
+export function leakFinder(sources: Pick<RedactionSources, 'users' | 'homes' | 'hosts'>): (text: string) => string[] {
+  const named = [
+    ...machineHomes(sources.homes).map((home) => ({ name: home, pattern: homePattern(home, '') })),
+    ...machineUsers(sources.users).map((user) => ({ name: user, pattern: userPattern(user, 'i') })),
+    ...machineHosts(sources.hosts ?? []).map((host) => ({ name: host, pattern: hostPattern(host, 'i') })),
+  ];
+  return (text) => {
+    const found: string[] = [];
+    for (const { name, pattern } of named) if (pattern.test(text)) found.push(name);
+    for (const shape of [...SECRET_SHAPES, LS_OWNERS, DASHED_HOME]) {
+      shape.pattern.lastIndex = 0;
+      for (const match of text.matchAll(shape.pattern)) {
+        if (shape.replace(match[0], match.slice(1) as string[]) === undefined) continue;
+        const groups = match.slice(1) as string[];
+        found.push(`${shape.kind}: ${shape.names?.(match[0], groups) ?? match[0].slice(0, 40)}`);
+        break;
+      }
     }
-  }
-  return found;
+    return found;
+  };
 }

@@ -13,7 +13,7 @@ import type { Step } from '../map/prepare-steps.ts';
 import { judgeWindow, type Judged } from './judge-window.ts';
 import { verifyResult } from './verify-result.ts';
 import { foreignCommands } from '../map/portable-commands.ts';
-import { splitOversize } from './split-case.ts';
+import { mergeAdjacent, type Part, splitOversize } from './split-case.ts';
 
 export { SLOW_CALL_MS } from './judge-window.ts';
 
@@ -68,6 +68,8 @@ export async function buildCases(steps: Step[], options: BuildOptions): Promise<
 
 async function buildTimeline(timeline: Step[], built: Built, options: BuildOptions): Promise<CaseDraft[]> {
   const drafts: CaseDraft[] = [];
+  const at = new Map(timeline.map((s, i) => [s.imported.id, i]));
+  const partOf = (draft: CaseDraft): Part => ({ kept: draft.calls.map((c) => at.get(c.id) ?? -1), draft });
   const open = (i: number): boolean =>
     timeline[i]?.mapped !== undefined && !built.dropped.has(timeline[i]?.position ?? -1);
   const changedEarlier = (before: number) => (path: string) =>
@@ -104,7 +106,18 @@ async function buildTimeline(timeline: Step[], built: Built, options: BuildOptio
     }
     next = outcome.next;
   }
-  return drafts;
+  // Adjacent cases that reproduce together are one (split-case.ts): replayed from the seed their calls need.
+  const kept = (step: Step) => !built.dropped.has(step.position);
+  const together = async (part: number[]): Promise<CaseDraft | undefined> => {
+    const filesFrom =
+      options.filesFrom === undefined
+        ? undefined
+        : { read: options.filesFrom, changedEarlier: changedEarlier(part[0] ?? 0) };
+    const seed = await seedFor(timeline, part, filesFrom);
+    return seed.tooLarge.length > 0 ? undefined : confirm(timeline, part, seed, options, filesFrom, kept);
+  };
+  const merged = await mergeAdjacent(drafts.map(partOf), together, options.maxCalls);
+  return merged.map((p) => p.draft);
 }
 
 // Whether a call reproduces in a sandbox seeded from what the recording shows around it: then its difference in

@@ -17,8 +17,8 @@ import type { Step } from '../map/prepare-steps.ts';
 import type { ReplayPool, ReplaySession, ReplayStep } from './replay-pool.ts';
 import { type Replayed, verifyResult, type ReplayVerdict } from './verify-result.ts';
 
-// A command that takes longer than this in a replay is not kept: a student's run of the case has 10 s in all
-// (docs/cases.md: sleeps of at most 2 s).
+// A command that takes longer than this in a replay is not kept: a student's run of the whole case has the case
+// timeout (DEFAULT_CASE_TIMEOUT_MS), and docs/cases.md keeps a case's sleeps within this.
 export const SLOW_CALL_MS = 2_000;
 
 // What judging writes down per step (by position): why it is in no case, the verdict of a replayed call that did not

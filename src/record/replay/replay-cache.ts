@@ -29,10 +29,15 @@ export function replayKey(inputs: unknown): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
-// A hash of the reference that replays (program.ts, src/execute.ts, src/tools/): another reference, other replays.
+// A hash of the reference that replays (the driver's dispatch mode, src/execute.ts, src/tools/): another reference,
+// other replays.
 export async function referenceIdentity(root: string): Promise<string> {
   const tools = (await readdir(join(root, 'src', 'tools')).catch(() => [] as string[])).sort();
-  const files = ['program.ts', join('src', 'execute.ts'), ...tools.map((t) => join('src', 'tools', t))];
+  const files = [
+    join('src', 'modes', 'dispatch', 'driver.ts'),
+    join('src', 'execute.ts'),
+    ...tools.map((t) => join('src', 'tools', t)),
+  ];
   const hash = createHash('sha256');
   for (const file of files) hash.update(`${file}\0${await readFile(join(root, file), 'utf8').catch(() => '')}\0`);
   return hash.digest('hex');

@@ -1,6 +1,6 @@
 // The replay worker, run as `node --import <tsx> replay-worker.ts` in the reference's package root through the
 // grader's own process starter (src/grade/run/program-process.ts): whatever confines a student's program confines
-// the recorded commands too. It imports program.ts's `dispatch` and the reference `makeExecute` and serves
+// the recorded commands too. It imports the driver's `dispatch` and the reference `makeExecute` and serves
 // requests for as long as its stdin stays open, one JSON line in, one JSON line out:
 //
 //   {"files":…,"calls":[…],"boundMs":N}      a whole case: {"results":[…],"after":{…},"unchanged":[…],"bashMs":{…}}
@@ -16,6 +16,7 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { type Case, dispatch as runCase } from '../../modes/dispatch/driver.ts';
 import { type Dispatch, type Make, observingMake, type Observed, openSession, type Session } from './replay-session.ts';
 
 // One whole case and the longest a Bash call may run, in milliseconds.
@@ -26,8 +27,10 @@ type SessionRequest =
   | { session: 'undo' }
   | { session: 'close' };
 
-// As a case names them, from the directory the worker runs in (the reference's package root).
-const { dispatch } = (await import(pathToFileURL(resolve('program.ts')).href)) as { dispatch: Dispatch };
+// The recorder's cases are its own, not read from text: the driver checks each seed path as it writes it.
+const dispatch: Dispatch = (testCase, make) => runCase(testCase as Case, make);
+// The reference's makeExecute, from the directory the worker runs in (the reference's package root); the package's
+// own driver loads its Tools from there too.
 const { makeExecute } = (await import(pathToFileURL(resolve('src/execute.ts')).href)) as { makeExecute: Make };
 
 let session: Session | undefined;

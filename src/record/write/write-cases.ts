@@ -16,6 +16,9 @@ import { writeFiles } from '../../course/write-files.ts';
 import type { CaseData, CaseFile } from '../../course/types.ts';
 import { type ReferenceRuns, runReference } from '../../grade/run-reference.ts';
 import { casesOfSet } from './case-set.ts';
+import { HarnessError } from '../../errors.ts';
+import type { Identity } from '../map/identity.ts';
+import { describeRefusals, gateFiles } from './privacy-gate.ts';
 
 // A case ready to be checked and written.
 export type NamedCase<D extends CaseData = CaseFile> = { name: string; data: D; results: unknown[] };
@@ -92,7 +95,7 @@ export type StaleCase = { name: string; status: 'removed' | 'would remove' | 're
 // removed with `force` and refused without it.
 export async function writeCases<D extends CaseData = CaseFile>(
   cases: (NamedCase<D> & { snapshotText: string; recordingText?: string })[],
-  o: { dir: string; stage: string; force: boolean; dryRun: boolean; sets: string[] },
+  o: { dir: string; stage: string; force: boolean; dryRun: boolean; sets: string[]; privacy: Identity },
 ): Promise<{ cases: WrittenCase<D>[]; stale: StaleCase[] }> {
   const planned: (WrittenCase<D> & { files: [string, string][] })[] = [];
   for (const c of cases) {
@@ -125,6 +128,17 @@ export async function writeCases<D extends CaseData = CaseFile>(
       : [[caseFile, caseText], [snapFile, c.snapshotText], ...recording];
     planned.push({ ...c, caseText, status, files });
   }
+  // The privacy gate, last: no file of the machine's or with a secret is written, even when a caller's own check
+  // let it through; nothing is written then, and the error names each file and what it would carry.
+  const refusals = gateFiles(
+    planned.flatMap((c) => c.files.map(([target, text]) => ({ path: relative(o.dir, target), text }))),
+    o.privacy,
+  );
+  if (refusals.length > 0)
+    throw new HarnessError(
+      'CANNOT_WRITE',
+      `nothing was written: the privacy gate refused\n${describeRefusals(refusals)}`,
+    );
   const made = new Set(cases.map((c) => c.name));
   const existing = (await Promise.all([...new Set(o.sets)].map((set) => casesOfSet(o.dir, o.stage, set)))).flat();
   const staleNames = [...new Set(existing)].filter((n) => !made.has(n)).sort();

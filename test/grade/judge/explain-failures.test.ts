@@ -52,6 +52,15 @@ it('leaves alone a failure no finding explains, and every pass', () => {
   expect(explain([failed, result('p')])).toEqual([failed, result('p')]);
 });
 
+it('puts a failure no finding explains under the finding of one that shares its first difference', () => {
+  const explained = { ...mismatch(call('view')), difference: 'content trimmed' };
+  const same = { ...mismatch(call('Grep')), difference: 'content trimmed' };
+  const other = { ...mismatch(call('Grep')), difference: 'content cut short' };
+  const [, r, o] = explain([result('v', explained), result('g', same), result('h', other)]);
+  expect([r?.failure?.hint, r?.failure?.hintCause]).toEqual(['hint of routed', 'finding: routed']);
+  expect(o?.failure?.hint).toBeUndefined();
+});
+
 it('leaves alone a failure before any case, and one that is not about a call', () => {
   const early = result('e', { kind: 'crash', message: 'x', call: call('view'), beforeAnyCase: true });
   const bad = result('b', { kind: 'bad-output', message: 'x' });

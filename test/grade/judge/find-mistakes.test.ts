@@ -1,8 +1,8 @@
-// From an observation to findings, on dispatchers run through program.ts's real probe mode: the reference has
+// From an observation to findings, on dispatchers run through the driver's real probe: the reference has
 // none; nothing is inferred from an observation that shows nothing of the dispatcher; one finding per mistake.
 // (test/suite-strength.test.ts proves the findings right on the whole catalogue of wrong dispatchers.)
 import { expect, it } from 'vitest';
-import { observe } from '../../../program.ts';
+import { observe } from '../../../src/modes/dispatch/driver.ts';
 import { makeExecute } from '../../../src/execute.ts';
 import { findMistakes } from '../../../src/grade/judge/find-mistakes.ts';
 import { probeRequest } from '../../../src/grade/judge/probe-calls.ts';

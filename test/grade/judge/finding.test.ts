@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyChange, breaksEarlier, classOf, explains, type Finding } from '../../../src/grade/judge/finding.ts';
+import {
+  applyChange,
+  breaksEarlier,
+  classOf,
+  explains,
+  type Finding,
+  type ResultChange,
+} from '../../../src/grade/judge/finding.ts';
 
 const call = (tool: string, input: Record<string, unknown> = {}) => ({ tool, input });
 const finding = (triggers: Finding['triggers']): Finding => ({ cause: 'c', text: 't', rank: 1, triggers });
@@ -98,6 +105,36 @@ it.each([
   ['a field set', { set: { content: '' } }, { content: 'a' }, { content: '' }],
   ['the content moved', { rename: 'text' }, { content: 'a' }, { text: 'a' }],
   ['the whole result replaced', { replace: null }, { content: 'a' }, null],
-])('applyChange: %s', (_, change, expected, result) => {
+  ['the content trimmed', { content: { trim: 'trimEnd' } }, { content: ' a\n' }, { content: ' a' }],
+  [
+    "an error's content with text in front",
+    { content: { prefix: 'Error: ', errors: true } },
+    { content: 'no', is_error: true },
+    { content: 'Error: no', is_error: true },
+  ],
+  [
+    "a success's content left, when only errors change",
+    { content: { prefix: 'E', errors: true } },
+    { content: 'a' },
+    { content: 'a' },
+  ],
+  ['an error thrown', { throws: 'Error' }, { content: 'no', is_error: true }, { threw: 'Error: no' }],
+  ['a success returned, when errors are thrown', { throws: 'Error' }, { content: 'a' }, { content: 'a' }],
+] as [string, ResultChange, unknown, unknown][])('applyChange: %s', (_, change, expected, result) => {
   expect(applyChange(change, expected)).toEqual(result);
+});
+
+it('explains an error whose text the branch replaced with its own, and no other result', () => {
+  const own = finding([{ names: ['Read'], change: { content: { replaced: true, errors: true } } }]);
+  const failed = (expected: unknown, received: unknown) => ({
+    call: call('Read'),
+    expected,
+    received,
+    inFlight: false,
+  });
+  expect(explains(own, failed({ content: 'no', is_error: true }, { content: 'Read failed', is_error: true }))).toBe(
+    true,
+  );
+  expect(explains(own, failed({ content: 'a' }, { content: 'Read failed', is_error: true }))).toBe(false);
+  expect(explains(own, failed({ content: 'no', is_error: true }, { content: 'no' }))).toBe(false);
 });

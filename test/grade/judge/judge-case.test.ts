@@ -1,6 +1,7 @@
 // A case's verdict from what the program did with it: every outcome the pool reports, one row each.
 import { describe, expect, it } from 'vitest';
 import type { Case, CaseFile } from '../../../src/course/types.ts';
+import { firstDifference } from '../../../src/grade/judge/first-difference.ts';
 import { hintFor } from '../../../src/grade/judge/hints.ts';
 import { judgeCase, noSnapshot } from '../../../src/grade/judge/judge-case.ts';
 import {
@@ -43,6 +44,7 @@ describe('judgeCase', () => {
       call: readCase.data.calls[0],
       expected: { content: '1: A' },
       received,
+      difference: firstDifference('view', { content: '1: A' }, received, readCase.data.calls[0]!.input),
       hint: hintFor({ call: readCase.data.calls[0]!, expected: { content: '1: A' }, received })?.text,
       hintCause: hintFor({ call: readCase.data.calls[0]!, expected: { content: '1: A' }, received })?.cause,
     });

@@ -4,6 +4,7 @@ import {
   FILE_TOO_LARGE,
   type LimitReached,
   limitReached,
+  OUT_OF_CPU,
   OUT_OF_MEMORY,
   TOO_MANY_PROCESSES,
 } from '../../../src/grade/judge/limit-reached.ts';
@@ -19,6 +20,8 @@ describe('limitReached', () => {
     ['bash: fork: Resource temporarily unavailable', TOO_MANY_PROCESSES],
     ['Error: EFBIG: file too large, write', FILE_TOO_LARGE],
     ['bash: line 1:    12 File size limit exceeded (core dumped) seq 1e9 > big', FILE_TOO_LARGE],
+    ['the program was killed by SIGXCPU during call 1 of 1 (Bash)', OUT_OF_CPU],
+    ['bash: line 1:    12 CPU time limit exceeded (core dumped) yes > /dev/null', OUT_OF_CPU],
     ['Error: ENOENT: no such file or directory', undefined],
     ['Error: read EAGAIN', undefined],
     ['', undefined],
@@ -30,5 +33,8 @@ describe('limitReached', () => {
     expect(OUT_OF_MEMORY.hint).toMatch(/1024 MiB .*--memory <MiB>.*THEINFERENCE_MEMORY_MIB/);
     expect(TOO_MANY_PROCESSES.hint).toMatch(/256 processes and threads .*a fixed limit/);
     expect(FILE_TOO_LARGE.hint).toMatch(/64 MiB.*a fixed limit/);
+    expect(OUT_OF_CPU.hint).toMatch(
+      /5 s for the processes of one case together .*60 s for any one process \(fixed limits\)/,
+    );
   });
 });

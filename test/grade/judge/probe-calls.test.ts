@@ -61,10 +61,17 @@ it('sends names outside the contract of every class', () => {
   expect([...classes].sort()).toEqual(['case', 'other', 'prototype', 'spaced']);
 });
 
-it('answers with every field a ToolOutput has, or with content alone where only the required keys are sent', () => {
+it('answers with content alone where only the required keys are sent, an error without an exit code where keys are misread or edged, and every field elsewhere; each content ends in a line break', () => {
   for (const p of probes()) {
-    const fields = p.vary.kind === 'required' ? ['content'] : ['content', 'exit_code', 'is_error'];
+    const kind = p.vary.kind;
+    const fields =
+      kind === 'required'
+        ? ['content']
+        : kind === 'misread' || kind === 'edged'
+          ? ['content', 'is_error']
+          : ['content', 'exit_code', 'is_error'];
     expect(Object.keys(p.answer).sort(), JSON.stringify(p)).toEqual(fields);
+    expect(p.answer.content.endsWith('\n'), JSON.stringify(p)).toBe(true);
   }
 });
 

@@ -94,3 +94,17 @@ describe('groupFailures', () => {
     expect(names).toEqual([['c', 'a', 'b', 'd'], ['e']]);
   });
 });
+
+describe('mismatches without a hint', () => {
+  const differs = (name: string, difference: string) =>
+    fail(name, { kind: 'mismatch', message: `call 1 of 1 (Bash) differs in ${name}`, difference });
+
+  it('are one message when they share their first difference', () => {
+    const groups = groupFailures([differs('a', 'trimmed'), differs('b', 'cut short'), differs('c', 'trimmed')]);
+    expect(groups.map((g) => g.results.map((r) => r.name))).toEqual([['a', 'c'], ['b']]);
+  });
+
+  it('stay alone without one', () => {
+    expect(causeOf(plain('a'))).toBeUndefined();
+  });
+});

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { NOT_STARTED, OUTPUT_LIMIT, OUTPUT_NOTICE, render } from '../../../src/grade/report/json.ts';
 import type { CaseResult, RunReport } from '../../../src/grade/types.ts';
@@ -19,14 +22,23 @@ const TOP_KEYS = [
   'variants',
   'score',
   'max_score',
+  'stages',
   'tests',
 ];
-const TEST_KEYS = ['name', 'status', 'message', 'output', 'points', 'visibility'];
+const TEST_KEYS = ['name', 'task_id', 'status', 'message', 'output', 'score', 'points', 'visibility'];
+
+// The schema the package publishes for this report (schemas/, in package.json `files`).
+const SCHEMA = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/json-report.schema.json'), 'utf8'));
+const followsSchema = new Ajv2020({ allErrors: true }).compile(SCHEMA);
 
 describe('json reporter', () => {
   describe.each(Object.entries(RUNS))('%s run', (_, report) => {
     const text = render(report, ctx);
     const parsed = JSON.parse(text);
+
+    it('follows the published schema', () => {
+      expect(followsSchema(parsed) ? [] : followsSchema.errors).toEqual([]);
+    });
 
     it('is two-space JSON with a trailing newline, keys in a fixed order', () => {
       expect(text).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
@@ -34,8 +46,8 @@ describe('json reporter', () => {
       for (const t of parsed.tests) expect(Object.keys(t)).toEqual(TEST_KEYS);
     });
 
-    it('has the results.json v2 fields, the stage and the counts', () => {
-      expect(parsed.version).toBe(2);
+    it('has the results.json v3 fields, the stage and the counts', () => {
+      expect(parsed.version).toBe(3);
       expect(['pass', 'fail', 'error']).toContain(parsed.status);
       expect(parsed.stage).toBe(report.stage);
       expect([parsed.passed, parsed.failed]).toEqual([report.passed, report.failed]);
@@ -84,6 +96,24 @@ describe('json reporter', () => {
     expect(parsed.message).toContain("TypeError: Cannot read properties of undefined (reading 'trim')");
   });
 
+  it('keeps its version and shape with --previous (one stage or several: the same keys, version 3)', () => {
+    const one = JSON.parse(render(RUNS.failing!, ctx));
+    const two = JSON.parse(render({ ...RUNS.failing!, previous: [RUNS.passing!] }, ctx));
+    expect([one.version, two.version]).toEqual([3, 3]);
+    expect(Object.keys(two)).toEqual(Object.keys(one));
+    expect(followsSchema(two) ? [] : followsSchema.errors).toEqual([]);
+    expect(two.stages).toHaveLength(2);
+  });
+
+  it('gives each test its score, which is what GitHub Classroom adds up', () => {
+    // classroom-resources/autograding-grading-reporter: the Points are the sum of every test's `score` out of the
+    // report's `max_score`, and its verdict is `status`.
+    const parsed = JSON.parse(render(RUNS.weighted!, ctx));
+    const total = parsed.tests.reduce((acc: number, t: { score: number }) => acc + t.score, 0);
+    expect(`Points ${total}/${parsed.max_score}`).toBe('Points 4/6');
+    expect(parsed.status).toBe('fail');
+  });
+
   it('says a program that did not start once, at the top, with its stack trimmed; each case points there', () => {
     const output =
       'file:///c/src/execute.ts:3\nthrow new Error("not ready")\n      ^\n\nError: not ready\n    at file:///c/src/execute.ts:3:7\n    at ModuleJob.run (node:internal/modules/esm/module_job:271:25)\n    at async onImport.tracePromise.__proto__ (node:internal/modules/esm/loader:547:26)\n';
@@ -118,9 +148,11 @@ describe('json reporter', () => {
     expect(parsed.tests).toEqual(
       ['a', 'b', 'c'].map((name) => ({
         name,
+        task_id: 2,
         status: 'error',
         message: NOT_STARTED,
         output: null,
+        score: 0,
         points: 1,
         visibility: 'visible',
       })),

@@ -2,6 +2,7 @@
 // timers and the grader's stop is a row, with the effects of its last event (and, where it settles, the result).
 import { describe, expect, it } from 'vitest';
 import {
+  CPU_SAMPLE_MS,
   DRAIN_MS,
   EXIT_GRACE_MS,
   MAX_RESULT_LINE_BYTES,
@@ -17,7 +18,8 @@ import {
 } from '../../../src/grade/run/program-machine.ts';
 
 const TIMEOUT = 1000;
-const PLAN: ProgramPlan = { cases: 2, timeoutMs: TIMEOUT, tmpSpellings: ['/tmp/run-1/tmp'] };
+const CPU = 5000;
+const PLAN: ProgramPlan = { cases: 2, timeoutMs: TIMEOUT, cpuMs: CPU, tmpSpellings: ['/tmp/run-1/tmp'] };
 
 // The events of one process, each at its time (ms after the start at 0).
 const result = (at: number, text = '{"results":[]}'): ProgramEvent => ({ type: 'line', text, at });
@@ -69,10 +71,65 @@ const deliver = (index: number, output: string, durationMs: number): ProgramEffe
 });
 const kill: ProgramEffect = { type: 'kill' };
 const disarm: ProgramEffect = { type: 'disarm', timer: 'deadline' };
+const sample: ProgramEffect = { type: 'arm', timer: 'sample', ms: CPU_SAMPLE_MS };
+const unsample: ProgramEffect = { type: 'disarm', timer: 'sample' };
+const cpu = (usedMs: number, at: number): ProgramEvent => ({ type: 'cpu', usedMs, at });
+
+describe('the program machine: CPU time', () => {
+  it.each<[string, ProgramEvent[], ProgramEffect[]]>([
+    ['a sample within the budget samples again', [cpu(CPU, 250)], [sample]],
+    ['a sample past the budget stops the process', [cpu(CPU + 1, 250)], [disarm, unsample, kill]],
+    [
+      'loading is not the first case’s: its budget starts at its first call',
+      [cpu(3000, 250), calling(1, 300), cpu(3000 + CPU, 500)],
+      [sample],
+    ],
+    [
+      '…and is past it once the case has used the budget',
+      [cpu(3000, 250), calling(1, 300), cpu(3001 + CPU, 500)],
+      [disarm, unsample, kill],
+    ],
+    ['each result line starts the next case’s budget', [cpu(4000, 250), result(300), cpu(4000 + CPU, 500)], [sample]],
+    [
+      'what still runs from an earlier case counts against the case in flight',
+      [result(100), cpu(CPU + 1, 900)],
+      [disarm, unsample, kill],
+    ],
+    [
+      'a reading lower than the last (a process between its end and its reaping) is not a new start',
+      [result(100), cpu(4000, 200), cpu(100, 300), cpu(CPU + 1, 400)],
+      [disarm, unsample, kill],
+    ],
+    ['a sample after the exit is ignored', [exit(50), cpu(CPU * 2, 60)], []],
+    ['a sample after a stop is ignored', [stop(50), cpu(CPU * 2, 60)], []],
+  ])('%s', (_, events, last) => {
+    expect(run(events).effects.at(-1)).toEqual(last);
+  });
+
+  it('ends the case in flight as out of CPU time, with the budget and the call it was making', () => {
+    const events = [
+      calling(1, 100),
+      result(200),
+      calling(2, 300),
+      cpu(CPU + 1, 900),
+      exit(950, null, 'SIGKILL'),
+      ...closed(960),
+    ];
+    expect(settled(events)).toMatchObject({
+      end: { kind: 'cpu', cpuMs: CPU },
+      lines: 1,
+      calling: { call: 2, ms: 600 },
+    });
+  });
+});
 
 describe('the program machine: timers', () => {
   it.each<[string, ProgramEvent[], ProgramEffect[]]>([
-    ['the first line has the timeout plus the startup allowance', [], [arm(TIMEOUT + STARTUP_ALLOWANCE_MS)]],
+    [
+      'the first line has the timeout plus the startup allowance, and the CPU sampling starts',
+      [],
+      [arm(TIMEOUT + STARTUP_ALLOWANCE_MS), sample],
+    ],
     ['the first call of the first case ends the allowance', [calling(1, 300)], [arm(TIMEOUT)]],
     ['a later call does not move the deadline', [calling(1, 300), calling(2, 400)], []],
     ['a call after the first result line does not move the deadline', [result(100), calling(1, 300)], []],
@@ -82,11 +139,11 @@ describe('the program machine: timers', () => {
       [result(100), result(250)],
       [arm(Math.min(TIMEOUT, EXIT_GRACE_MS)), deliver(1, '', 150)],
     ],
-    ['the deadline kills the process', [deadline(11_000)], [disarm, kill]],
+    ['the deadline kills the process', [deadline(11_000)], [disarm, unsample, kill]],
     [
-      'once exited, the deadline is off and the drain is on',
+      'once exited, the deadline and the sampling are off and the drain is on',
       [exit(50)],
-      [disarm, kill, { type: 'arm', timer: 'drain', ms: DRAIN_MS }],
+      [disarm, unsample, kill, { type: 'arm', timer: 'drain', ms: DRAIN_MS }],
     ],
     ['a deadline firing after the exit is ignored', [exit(50), deadline(60)], []],
     ['a deadline firing after a stop is ignored', [stop(50), deadline(60)], []],
@@ -94,6 +151,12 @@ describe('the program machine: timers', () => {
     ['a drain timer before the exit is ignored', [drain(50)], []],
   ])('%s', (_, events, last) => {
     expect(run(events).effects.at(-1)).toEqual(last);
+  });
+
+  it("times a process's first case from its first call, not from the process's start", () => {
+    const delivered = run([calling(1, 5800), result(5830), result(5900)]).effects.flat();
+    const times = delivered.flatMap((e) => (e.type === 'deliver' ? [e.line.durationMs] : []));
+    expect(times).toEqual([30, 70]);
   });
 
   it('reports a timeout with the limit it had, and the call in flight until the kill', () => {

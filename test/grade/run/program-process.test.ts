@@ -9,6 +9,7 @@ import { SANDBOX_USER } from '../../../src/grade/run/isolation/sandbox-user.ts';
 import { openTsxCache, tsxCacheName } from '../../../src/grade/run/isolation/tsx-cache.ts';
 import { startProcess } from '../../../src/grade/run/program-process.ts';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
+import { driverEntry } from '../../../src/modes/driver-files.ts';
 import { SANDBOX } from '../../support/isolation.ts';
 import { makeCourse, useScratch, REPO } from '../course-fixture.ts';
 
@@ -115,6 +116,7 @@ describe('startProcess', () => {
     const dir = await makeCourse(scratch, 'killed-by-signal');
     const result = await runProgram({
       dir,
+      driver: 'program.ts',
       cases: ['{"calls":[]}'],
       timeoutMs: 30_000,
       env: process.env,
@@ -124,7 +126,7 @@ describe('startProcess', () => {
     expect(result.end).toEqual({ kind: 'exited', code: null, signal: 'SIGTERM' });
   });
 
-  it('runs program.ts with the cases on stdin and nothing of the grader in its arguments', async () => {
+  it("runs the package's driver with the cases on stdin and nothing else of the grader in its arguments", async () => {
     const dir = await makeCourse(scratch);
     const command = 'cat /proc/$PPID/cmdline | tr "\\\\0" " "';
     const line = JSON.stringify({ calls: [{ tool: 'Bash', input: { command } }] });
@@ -141,7 +143,7 @@ describe('startProcess', () => {
       },
     });
     const argv = (JSON.parse(lines[0]!) as { results: { content: string }[] }).results[0]?.content ?? '';
-    expect(argv).toMatch(/ program\.ts dispatch - $/);
+    expect(argv).toMatch(new RegExp(` ${driverEntry().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} dispatch - $`));
     expect(argv).not.toContain(join(REPO, 'cases'));
     expect(argv).not.toContain(join(REPO, 'snapshots'));
   });

@@ -9,7 +9,7 @@ import { runProgram, type ProgramLine } from '../../../src/grade/run/run-program
 import { CONFINEMENT } from '../../support/isolation.ts';
 import { makeCourse, useScratch, processRunning, REPO } from '../course-fixture.ts';
 
-// Cases as program.ts reads them from stdin: one JSON object per line.
+// Cases as the driver reads them from stdin: one JSON object per line.
 const PROBE = '{"calls":[]}';
 const caseFile = (name: string): string =>
   JSON.stringify(JSON.parse(readFileSync(join(REPO, 'cases', 'register-tools', `${name}.json`), 'utf8')));
@@ -17,10 +17,17 @@ const scratch = useScratch();
 
 type Verdict = 'continue' | 'stop';
 
-async function run(dir: string, cases: string[], timeoutMs = 30_000, onLine = (_: ProgramLine): Verdict => 'continue') {
+async function run(
+  dir: string,
+  cases: string[],
+  timeoutMs = 30_000,
+  onLine = (_: ProgramLine): Verdict => 'continue',
+  driver?: string,
+) {
   const lines: ProgramLine[] = [];
   const result = await runProgram({
     dir,
+    ...(driver === undefined ? {} : { driver }),
     cases,
     timeoutMs,
     env: process.env,
@@ -36,7 +43,7 @@ async function run(dir: string, cases: string[], timeoutMs = 30_000, onLine = (_
 describe('runProgram', () => {
   it('streams one line per case and hands out all of stderr, in order, between the lines', async () => {
     const dir = await makeCourse(scratch, 'stderr-between-lines');
-    const { lines, result } = await run(dir, [PROBE, PROBE]);
+    const { lines, result } = await run(dir, [PROBE, PROBE], 30_000, () => 'continue', 'program.ts');
     expect(lines.map((l) => [l.index, l.text])).toEqual([
       [0, '{"results":[]}'],
       [1, '{"results":[]}'],
@@ -50,7 +57,7 @@ describe('runProgram', () => {
 
   it('stops the process when onLine says so', async () => {
     const dir = await makeCourse(scratch, 'stderr-between-lines');
-    const { lines, result } = await run(dir, [PROBE, PROBE, PROBE], 30_000, () => 'stop');
+    const { lines, result } = await run(dir, [PROBE, PROBE, PROBE], 30_000, () => 'stop', 'program.ts');
     expect(lines.length).toBe(1);
     expect(result.end).toEqual({ kind: 'stopped' });
   });

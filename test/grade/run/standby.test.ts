@@ -16,18 +16,16 @@ const STANDBY = fileURLToPath(new URL('../../../src/grade/run/standby.ts', impor
 // Each module notes its evaluation; a.ts also says so in a file, which tells the test that warming is over.
 const COURSE: Record<string, string> = {
   'package.json': '{ "type": "module" }\n',
-  // As the course's program.ts does, it runs its main only as the main module (here not from a top-level await,
-  // so that a module importing program.ts can finish loading while main runs).
-  'program.ts': [
+  // A driver as the package's is to a standby: a module whose `main` it runs once the work comes.
+  'driver.ts': [
     "import { createInterface } from 'node:readline';",
-    "import { pathToFileURL } from 'node:url';",
-    "export const NAME = 'program';",
-    'async function main() {',
+    "export const NAME = 'driver';",
+    'export async function main(argv: string[]) {',
     '  for await (const _ of createInterface({ input: process.stdin }));',
     "  const { value } = await import('./src/a.ts');",
-    '  process.stdout.write(`${JSON.stringify({ evals: (globalThis as any).evals, value })}\\n`);',
+    '  process.stdout.write(`${JSON.stringify({ evals: (globalThis as any).evals, argv, value })}\\n`);',
+    '  return 0;',
     '}',
-    'if (import.meta.url === pathToFileURL(process.argv[1]!).href) void main();',
   ].join('\n'),
   'src/a.ts': [
     "import { appendFileSync } from 'node:fs';",
@@ -73,10 +71,14 @@ async function afterSave(
   warm = ['./src/a.ts'],
 ): Promise<{ evals: string[]; value: string }> {
   dir = await makeCourse(course);
-  const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), STANDBY, 'dispatch', ...warm], {
-    cwd: dir,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', tsxLoaderUrl(), STANDBY, join(dir, 'driver.ts'), 'dispatch', ...warm],
+    {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exited = new Promise((done) => child.once('exit', done));
@@ -91,7 +93,10 @@ async function afterSave(
   } finally {
     child.kill();
   }
-  return JSON.parse(out) as { evals: string[]; value: string };
+  const { argv, ...seen } = JSON.parse(out) as { evals: string[]; argv: string[]; value: string };
+  // The driver runs its mode on the cases from stdin, as `<driver> dispatch -` would.
+  expect(argv).toEqual(['dispatch', '-']);
+  return seen;
 }
 
 describe('a warm standby', () => {
@@ -119,7 +124,7 @@ describe('a warm standby', () => {
     expect(await afterSave(COURSE, save)).toEqual({ evals, value });
   });
 
-  it('sends what a warm module prints while it loads to stderr, as program.ts does: stdout holds only results', async () => {
+  it('sends what a warm module prints while it loads to stderr, as the driver does: stdout holds only results', async () => {
     const course = { ...COURSE, 'src/b.ts': `console.log('b loaded');\n${COURSE['src/b.ts']}` };
     expect(await afterSave(course, {})).toEqual({ evals: ['b', 'a'], value: 'a1+b1' });
   });
@@ -129,37 +134,36 @@ describe('a warm standby', () => {
     expect(await afterSave(REQUIRING, save)).toEqual({ evals: ['b', 'd', 'a', 'b', 'd', 'a'], value: 'a1+b1+d2' });
   });
 
-  it('runs program.ts as the program even when a warm module imports it, loading the rest afresh', async () => {
+  it('gives a warm module that imports the driver the instance the driver runs from', async () => {
     const course = {
       ...COURSE,
       'src/b.ts':
-        "import { NAME } from '../program.ts';\n((globalThis as any).evals ??= []).push('b');\nexport const b = NAME;\n",
+        "import { NAME } from '../driver.ts';\n((globalThis as any).evals ??= []).push('b');\nexport const b = NAME;\n",
     };
-    expect(await afterSave(course, {})).toEqual({ evals: ['b', 'a', 'b', 'a'], value: 'a1+program' });
+    expect(await afterSave(course, {})).toEqual({ evals: ['b', 'a'], value: 'a1+driver' });
   });
 
-  it('compiles program.ts ahead without running any of it: its top level runs once, as the program', async () => {
+  it('loads the driver ahead, after the warm modules, and evaluates it once', async () => {
     const course = {
       ...COURSE,
-      'program.ts': `((globalThis as any).evals ??= []).push('p');\n${COURSE['program.ts']}`,
+      'driver.ts': `((globalThis as any).evals ??= []).push('p');\n${COURSE['driver.ts']}`,
     };
     expect(await afterSave(course, {})).toEqual({ evals: ['b', 'a', 'p'], value: 'a1+b1' });
   });
 
-  it('runs program.ts as it is when the work comes, saved after it was compiled ahead', async () => {
-    const saved = COURSE['program.ts']!.replace('value })', 'value: `${value}+saved` })');
-    expect(await afterSave(COURSE, { 'program.ts': saved })).toEqual({ evals: ['b', 'a'], value: 'a1+b1+saved' });
-  });
-
-  it("leaves program.ts compiled in tsx's cache while it waits", async () => {
+  it("leaves the driver compiled in tsx's cache while it waits", async () => {
     dir = await makeCourse(COURSE);
     const tmp = join(dir, 'tmp');
     await mkdir(tmp);
-    const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), STANDBY, 'dispatch', './src/a.ts'], {
-      cwd: dir,
-      env: { ...process.env, TMPDIR: tmp },
-      stdio: ['pipe', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', tsxLoaderUrl(), STANDBY, join(dir, 'driver.ts'), 'dispatch', './src/a.ts'],
+      {
+        cwd: dir,
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['pipe', 'ignore', 'inherit'],
+      },
+    );
     const exited = new Promise((done) => child.once('exit', done));
     try {
       // Each entry names the file it was compiled from in its source map.
@@ -168,10 +172,10 @@ describe('a warm standby', () => {
         if (cache === undefined) return false;
         const entries = await readdir(join(tmp, cache));
         const texts = await Promise.all(entries.map((e) => readFile(join(tmp, cache, e), 'utf8').catch(() => '')));
-        return texts.some((text) => text.includes(`${JSON.stringify(join(dir!, 'program.ts'))}]`));
+        return texts.some((text) => text.includes(`${JSON.stringify(join(dir!, 'driver.ts'))}]`));
       };
       for (let waited = 0; !(await compiled()); waited += 20) {
-        if (waited > 20_000) throw new Error('program.ts was never compiled ahead');
+        if (waited > 20_000) throw new Error('the driver was never compiled ahead');
         await new Promise((r) => setTimeout(r, 20));
       }
       child.stdin.end('');
@@ -197,13 +201,17 @@ describe('a warm standby', () => {
     });
   });
 
-  it('leaves a warm module that fails to load to fail again when the program imports it', async () => {
+  it('leaves a warm module that fails to load to fail again when the driver imports it', async () => {
     const broken = { ...COURSE, 'src/b.ts': 'export const b = ;\n' };
     dir = await makeCourse(broken);
-    const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), STANDBY, 'dispatch', './src/a.ts'], {
-      cwd: dir,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', tsxLoaderUrl(), STANDBY, join(dir, 'driver.ts'), 'dispatch', './src/a.ts'],
+      {
+        cwd: dir,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.stdin.end('{"calls":[]}\n');

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLoopCase } from '../../../program.ts';
+import { runLoopCase } from '../../../src/modes/loop/driver.ts';
 import { loadCases } from '../../../src/course/load-cases.ts';
 import type { ApiObject, LoopCaseFile } from '../../../src/course/types.ts';
 import { wholeRequests } from '../../../src/grade/judge/loop/loop-results.ts';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../../program.ts';
+import { dispatch } from '../../../src/modes/dispatch/driver.ts';
 import { loadCases } from '../../../src/course/load-cases.ts';
 import type { CaseFile } from '../../../src/course/types.ts';
 import { makeVariant } from '../../../src/grade/variants/make-variant.ts';

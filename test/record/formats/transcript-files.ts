@@ -13,6 +13,12 @@ export const SHARED_TRANSCRIPTS =
   ) ?? resolve(root, '..', 'shared', 'transcripts');
 export const hasSharedTranscripts = existsSync(SHARED_TRANSCRIPTS);
 export const shared = (path: string): string => resolve(SHARED_TRANSCRIPTS, path);
+// Why a test that reads them is skipped where they are absent (a copy of the package alone, a CI job without them).
+export const NO_SHARED_TRANSCRIPTS = `needs the real transcripts in ${SHARED_TRANSCRIPTS} (../shared/transcripts/), absent here`;
+// Skips the test, with that reason, where they are absent: `beforeEach(needsSharedTranscripts)`, or first in a test.
+export function needsSharedTranscripts(context: { skip: (condition: boolean, note?: string) => void }): void {
+  context.skip(!hasSharedTranscripts, NO_SHARED_TRANSCRIPTS);
+}
 export const fixture = (path: string): string => resolve(root, 'test', 'fixtures', 'transcripts', path);
 
 // The transcript, or a failed expectation that shows the problem.

@@ -1,6 +1,7 @@
 // Transcripts of agents not read yet are recognised: the message says what the file is and how to record instead.
 import { describe, expect, it } from 'vitest';
-import { importText } from '../../../src/record/import-transcript.ts';
+import { importText, importTranscript } from '../../../src/record/import-transcript.ts';
+import { fixture } from './transcript-files.ts';
 
 describe('transcripts of agents not read yet', () => {
   const part = {
@@ -28,5 +29,34 @@ describe('transcripts of agents not read yet', () => {
         /^an OpenCode session, which theinference does not read yet; record the agent live/,
       ),
     });
+  });
+});
+
+describe('agent event streams not read (issue 27)', () => {
+  it.each([
+    ['opencode-run.jsonl', /^`opencode run --format json` output \(OpenCode's run events/, 1],
+    ['codex-exec.jsonl', /^`codex exec --json` output \(Codex CLI's exec events.*`--format codex` reads$/, 1],
+    ['pi-print-mode.jsonl', /^pi's print-mode events \(`pi --mode json`.*-- pi …`$/, 2],
+  ])('%s is named as what it is and not read (never as another format)', async (file, message, line) => {
+    expect(await importTranscript(fixture(`agent-event-streams/${file}`))).toEqual({
+      file: fixture(`agent-event-streams/${file}`),
+      line,
+      message: expect.stringMatching(message),
+    });
+  });
+
+  it('an Anthropic stream of one event per line is still read as Anthropic', () => {
+    const lines = [
+      { type: 'message_start', message: { id: 'msg_01X', type: 'message', role: 'assistant', content: [] } },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} },
+      },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"a"}' } },
+      { type: 'content_block_stop', index: 0 },
+    ];
+    const read = importText(lines.map((l) => JSON.stringify(l)).join('\n'), 'stream.jsonl');
+    expect('calls' in read && read.format).toBe('anthropic');
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_MAX_TOKENS, CLAUDE_CODE_SYSTEM } from '../../../src/record/loop/claude-code-defaults.ts';
 import { readClaudeCodeLoops } from '../../../src/record/loop/claude-code-loops.ts';
-import { shared } from '../formats/transcript-files.ts';
+import { needsSharedTranscripts, shared } from '../formats/transcript-files.ts';
 
 const HELLO = shared('claude-code/claude-reliability/hello-world-script/transcript.jsonl');
 
@@ -106,7 +106,8 @@ describe('readClaudeCodeLoops', () => {
     ]);
   });
 
-  it('reads the real hello-world session: one loop of three turns, and the hook turn that calls no tool skipped', async () => {
+  it('reads the real hello-world session: one loop of three turns, and the hook turn that calls no tool skipped', async (context) => {
+    needsSharedTranscripts(context);
     const session = await readClaudeCodeLoops(HELLO);
     expect(session.loops.map((l) => [l.turns.length, Object.keys(l.outputs).length])).toEqual([[3, 2]]);
     expect(session.loops[0]?.request.tools.map((t) => t.name)).toEqual(['Write', 'Bash']);

@@ -46,3 +46,23 @@ describe("Codex's shell tools", () => {
     ).toBe('Bash in the background');
   });
 });
+
+describe("Codex 0.5x's shell_command", () => {
+  it.each([
+    [{ command: 'ls | head' }, 'ls | head'],
+    [{ command: 'ls', workdir: S }, 'ls'],
+    [{ command: 'ls', workdir: `${S}/src/` }, `cd ${S}/src && ls`],
+    [{ command: 'ls', workdir: 'src' }, `cd ${S}/src && ls`],
+    [{ command: 'ls', workdir: 'src/../lib' }, `cd ${S}/lib && ls`],
+    [{ command: '# list\nls', workdir: '.' }, '# list\nls'],
+  ])('shell_command %j -> %j (the line as sent, workdir its directory)', (input, command) => {
+    expect(mapped(call('shell_command', input, 'x')).call.input.command).toBe(command);
+  });
+
+  it('drops a workdir outside the session, relative or absolute', () => {
+    for (const workdir of ['/home/dana/backup', '..', 'src/../../x', '~/x'])
+      expect(dropped(call('shell_command', { command: 'ls', workdir }, 'x'))).toBe(
+        "Bash after a cd out of the session's directory",
+      );
+  });
+});

@@ -14,6 +14,9 @@ describe('commandNames', () => {
     ["cat <<'EOF' > x.sh\n#!/bin/sh\nnode server.js\nEOF\nchmod +x x.sh", ['cat', 'chmod']],
     ['chmod +x <sandbox>/hello.sh && <sandbox>/hello.sh', ['chmod', '/sandbox/hello.sh']],
     ["echo 'npm test; jq .' && printf '%s' \"node x\"", ['echo', 'printf']],
+    ['# count the lines\nwc -l a.txt', ['wc']],
+    ['# step 1: build; then test\n  # (quietly)\ncat a.txt # trailing; rm -rf x\nls', ['cat', 'ls']],
+    ['echo $# ${#x} a#b "# not a comment"', ['echo']],
   ])('%j -> %j', (command, names) => {
     expect(commandNames(command)).toEqual(names);
   });

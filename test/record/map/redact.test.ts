@@ -140,7 +140,10 @@ describe('leaks', () => {
       'JWT: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ',
       'e-mail address: ada@site.org',
     ]);
-    expect(leaks('ls /tmp/claude-1000/-home-ada-proj/tasks', sources)).toEqual(['/home/ada']);
+    expect(leaks('ls /tmp/claude-1000/-home-ada-proj/tasks', sources)).toEqual([
+      '/home/ada',
+      'home directory: -home-ada',
+    ]);
     expect(leaks('postgresql://u:p@db/x', sources)).toEqual(['URL credentials: postgresql://u:p@']);
     const text = `cd /home/ada/x; mail ada@site.org; ada@laptop:~$; ${FAKE_GITHUB}; ${JWT}; https://u:p@h/x`;
     expect(leaks(redact(text, { ...sources, patterns: [] }).text, sources)).toEqual([]);
@@ -148,5 +151,45 @@ describe('leaks', () => {
 
   it('counts no placeholder, git remote or bare word as a leak', () => {
     expect(leaks('Bearer YOUR_JWT_TOKEN git@github.com:org/r.git ada/branch', sources)).toEqual([]);
+  });
+});
+
+describe('the machine in every form it takes (issue 27)', () => {
+  const sources = { users: ['ada'], homes: ['/home/ada'], hosts: ['ada-mbp.lan'], patterns: [] };
+
+  it('makes the owner and group of `ls -l` lines `user`, whoever they are, and leaves generic accounts', () => {
+    const listing = [
+      'total 16',
+      'drwxr-xr-x   5 ada      staff   160 Mar  3 10:00 .',
+      '-rw-r--r--@  1 marco    marco   120 Mar  3 10:00 a.txt',
+      '-rw-r--r-- 1 root root 7 Mar  3 10:00 b.txt',
+      'lrwxr-xr-x 1 ada wheel 12 Mar  3 10:00 c -> a.txt',
+    ].join('\n');
+    expect(redact(listing, sources).text).toBe(
+      [
+        'total 16',
+        'drwxr-xr-x   5 user      staff   160 Mar  3 10:00 .',
+        '-rw-r--r--@  1 user    user   120 Mar  3 10:00 a.txt',
+        '-rw-r--r-- 1 root root 7 Mar  3 10:00 b.txt',
+        'lrwxr-xr-x 1 user wheel 12 Mar  3 10:00 c -> a.txt',
+      ].join('\n'),
+    );
+    expect(redact(listing, sources).counts).toEqual({ 'file owner': 3 });
+    expect(leaks(listing, sources)).toEqual(['file owner: ada']);
+    expect(leaks(redact(listing, sources).text, sources)).toEqual([]);
+  });
+
+  it('redacts a host name as a whole name, and a dash-encoded home no source named', () => {
+    expect(redact('ssh ada-mbp.lan; ping ada-mbp.local; ada-mbps', sources).text).toBe('ssh host; ping host; ada-mbps');
+    expect(redact('cat ~/.claude/projects/-Users-zoe-shop/x.jsonl', sources).text).toBe(
+      'cat ~/.claude/projects/-home-user-shop/x.jsonl',
+    );
+    expect(redact('"-home-user-shop" --home-dir -Users-', sources).counts).toEqual({});
+  });
+
+  it("keeps the made-up addresses of a project's own tests, and redacts people's", () => {
+    const text = 'test@test.com user@domain.org user.name+tag@sub.domain.com john.doe@gmail.com foo@bar.com';
+    expect(redact(text, sources).text).toBe(text);
+    expect(redact('ada.lovelace@gmail.com john@corp.io', sources).text).toBe('user@example.com user@example.com');
   });
 });

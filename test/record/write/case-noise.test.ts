@@ -17,3 +17,36 @@ describe('repeatedCases', () => {
     expect(repeatedCases(cases)).toEqual(new Map([['c', 'the same calls from the same files as a']]));
   });
 });
+
+describe('repeatedCases across snapshots of one growing session (issue 27)', () => {
+  const of = (session: string, ids: string[]): CaseFile =>
+    ({
+      files: {},
+      calls: ids.map((id) => ({ tool: 'Bash', input: { command: `echo ${id}` } })),
+      source: { format: 'claude-code', session, tool_use_ids: ids },
+    }) as unknown as CaseFile;
+
+  it('does not write again what cases recorded before hold, however the session was cut, and says which', () => {
+    // The first snapshot of the session was recorded earlier, as two cases; the grown session is cut otherwise.
+    const before = [
+      { name: 'early-01', data: of('s1', ['t1', 't2']) },
+      { name: 'early-02', data: of('s1', ['t3']) },
+    ];
+    const cases = [
+      { name: 'late-01', data: of('s1', ['t2', 't3']) },
+      { name: 'late-02', data: of('s1', ['t3', 't4']) },
+      { name: 'other', data: of('s2', ['t1']) },
+    ];
+    expect(repeatedCases(cases, before)).toEqual(
+      new Map([['late-01', 'its calls are in early-01, early-02 already (the same session), recorded before']]),
+    );
+  });
+
+  it('within one run too: a case whose calls an earlier case of the run holds', () => {
+    const cases = [
+      { name: 'big', data: of('s1', ['t1', 't2', 't3']) },
+      { name: 'small', data: of('s1', ['t2']) },
+    ];
+    expect(repeatedCases(cases)).toEqual(new Map([['small', 'its calls are in big already (the same session)']]));
+  });
+});

@@ -19,6 +19,7 @@ const options = (dir: string, o: { force?: boolean; dryRun?: boolean; sets?: str
   force: o.force ?? false,
   dryRun: o.dryRun ?? false,
   sets: o.sets ?? [],
+  privacy: { users: ['dana'], homes: ['/Users/dana'], hosts: ['danas-mbp'] },
 });
 const statuses = async (p: ReturnType<typeof writeCases>) => (await p).cases.map((c) => c.status);
 const tree = async (dir: string): Promise<string[]> => (await readdir(dir, { recursive: true })).sort();
@@ -136,5 +137,44 @@ describe('writeCases', () => {
     const joined = await writeCases([named('recorded-t')], options(dir, { sets: ['recorded-t'], force: true }));
     expect(joined.stale.map((c) => c.name)).toEqual(['recorded-t-01', 'recorded-t-02']);
     expect(await readdir(join(dir, 'cases', STAGE))).toEqual(['recorded-t.json']);
+  });
+});
+
+describe('the privacy gate (issue 27)', () => {
+  it('refuses every file when one would carry the machine, a recording too, names the file and what it found, and writes nothing', async () => {
+    const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
+    // A Gemini CLI Write's own result, as it was kept in a recording with the home directory in it.
+    const recordingText = `${JSON.stringify(
+      {
+        calls: [
+          {
+            id: 'w1',
+            recorded: { content: 'Successfully created and wrote to new file: /Users/dana/Documents/shop/a.ts.' },
+          },
+        ],
+      },
+      null,
+      2,
+    )}\n`;
+    const write = writeCases([named('recorded-a'), { ...named('recorded-b'), recordingText }], options(dir));
+    await expect(write).rejects.toThrow(
+      'nothing was written: the privacy gate refused\nrecordings/register-tools/recorded-b.json: it would carry /Users/dana',
+    );
+    expect(await tree(dir)).toEqual([]);
+  });
+
+  it('names a finding escaped: a control character in it cannot reach the terminal', async () => {
+    const dir = await mkdtemp(join(scratch.root, 'courses', 'w-'));
+    const data = named('recorded-\u001b[2Ja');
+    const text = 'git clone https://dana:se\u001b[2Jcret@git.example.org/shop.git';
+    const write = writeCases(
+      [{ ...data, snapshotText: `${JSON.stringify({ results: [{ content: text }] })}\n` }],
+      options(dir),
+    );
+    const error = await write.catch((e: Error) => e);
+    expect(String(error)).not.toContain('\u001b');
+    expect(String(error)).toContain(
+      'snapshots/register-tools/recorded-␛[2Ja.json: it would carry URL credentials: https://dana:se␛[2Jcret@',
+    );
   });
 });

@@ -4,6 +4,7 @@
 import type { Case, LoopCaseFile } from '../../../course/types.ts';
 import type { Failure } from '../../types.ts';
 import { describeDifference, jsonEqual, short } from '../compare-results.ts';
+import { firstDifference as generalDifference } from '../first-difference.ts';
 import type { LoopHint } from './loop-features.ts';
 import { loopHintFor, type LoopHintContext } from './loop-hints.ts';
 import { isEntry, type LoopRun, requestOf, returnedOf, splitLoopResults, stopReason, threwOf } from './loop-results.ts';
@@ -23,6 +24,7 @@ export function compareLoop(c: Case<LoopCaseFile>, expected: unknown[], received
     ...(ctx.at === 'end' ? {} : { callIndex: ctx.index }),
     expected: ctx.expected,
     received: ctx.received,
+    difference: generalDifference(ctx.at, ctx.expected, ctx.received),
     ...(hint === undefined ? {} : { hint: hint.text, hintCause: hint.cause }),
   };
 }

@@ -4,7 +4,7 @@
 // off its result. Pure.
 import type { LoopCaseFile } from '../../../course/types.ts';
 import type { CaseResult, Failure } from '../../types.ts';
-import { FINDING_CAUSE } from '../explain-failures.ts';
+import { FINDING_CAUSE, shareByDifference } from '../explain-failures.ts';
 import type { LoopFinding } from './find-loop-mistakes.ts';
 import { positionOf } from './loop-features.ts';
 
@@ -15,7 +15,7 @@ export function explainLoopFailures(
   caseOf: (name: string) => LoopCaseFile | undefined,
 ): CaseResult[] {
   if (findings.length === 0) return results;
-  return results.map((result) => {
+  const explained = results.map((result) => {
     const f = result.failure;
     const data = caseOf(result.name);
     // A variant's failure is of a case that passed as written: no mistake of the loop's rules explains it.
@@ -24,6 +24,7 @@ export function explainLoopFailures(
     const explained = explanation(f, findings, data);
     return explained === undefined ? result : { ...result, failure: explained };
   });
+  return shareByDifference(explained);
 }
 
 function explanation(f: Failure, findings: LoopFinding[], data: LoopCaseFile): Failure | undefined {

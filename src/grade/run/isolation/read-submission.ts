@@ -43,7 +43,7 @@ const NOT_AT_TOP = new Set([
 ]);
 
 // Far more than a course directory holds (about 30 files, 100 KB); past them, the submission is refused.
-const SUBMISSION_LIMITS = { files: 5000, bytes: 64 * 1024 * 1024 };
+export const SUBMISSION_LIMITS = { files: 5000, bytes: 64 * 1024 * 1024 };
 
 // Whether an entry named `name`, `depth` levels below the submission's root (0: at the top), is left out.
 export function leftOut(name: string, depth: number): boolean {

@@ -25,7 +25,7 @@ const ETC_ENTRIES = [
   'hosts',
 ];
 // A program's TMPDIR holds its sandboxes and the cases' files: far less than this, unless something runs away.
-const TMP_BYTES = 1024 * 1024 * 1024;
+export const TMP_BYTES = 1024 * 1024 * 1024;
 
 type HostPaths = {
   system: SandboxLayout['system'];
@@ -53,10 +53,12 @@ function hostPaths(): HostPaths {
   // Each runtime package's real node_modules holds its own dependencies (tsx's esbuild and its binary), whatever
   // the install's shape (hoisted, nested, pnpm's links into .pnpm).
   const runtime = ['tsx/esm', ...COURSE_DEPENDENCIES].flatMap((name) => realModulesOf(name) ?? []);
+  const modules = runtimeModules(root);
   host = {
     system: { symlinks, readOnly },
-    readOnly: [...new Set([nodePrefix, ...runtime])],
-    modules: runtimeModules(root),
+    // The grader's node_modules where it is too: the package's driver imports its packages (the SDK) from there.
+    readOnly: [...new Set([nodePrefix, ...runtime, ...(modules === undefined ? [] : [modules])])],
+    modules,
     packageRoot: root,
     packageJson: join(root, 'package.json'),
   };

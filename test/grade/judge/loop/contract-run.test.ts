@@ -1,8 +1,8 @@
 // contractRun works out, from a script alone, what a loop that keeps the contract sends and returns: it must agree
-// with the reference runLoop on every probe script (run through program.ts's fake API and the real SDK) and with
+// with the reference runLoop on every probe script (run through the driver's fake API and the real SDK) and with
 // every agent-loop case's snapshot.
 import { expect, test } from 'vitest';
-import { runLoopCase } from '../../../../program.ts';
+import { runLoopCase } from '../../../../src/modes/loop/driver.ts';
 import { runLoop } from '../../../../src/agent-loop.ts';
 import { contractRun } from '../../../../src/grade/judge/loop/contract-run.ts';
 import { splitLoopResults } from '../../../../src/grade/judge/loop/loop-results.ts';

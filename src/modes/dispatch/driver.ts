@@ -1,0 +1,284 @@
+// The driver's mode `dispatch` (stage "Register the toolset"): for each case, in order, seed a fresh temporary
+// sandbox from its `files`, build `Tools` and `makeExecute` from the course's src/, call `execute(tool, input)` for
+// each entry of `calls` (awaiting each), give its results, and remove the sandbox. Several cases in one run share
+// nothing but the process: each gets its own sandbox, its own `Tools` and its own `execute`.
+//
+// Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes the
+// `<sandbox>` placeholder (src/course/sandbox-placeholder.ts), and the placeholder in a case's inputs and symlink
+// targets becomes the real path.
+//
+// Probe: when the grader's first case carries `observe`, then once every case has printed its results,
+// `makeExecute` is run against a stand-in `Tools` that records each call and its arguments and answers what the
+// grader asked for: `{"observed":[…]}`, what happened in each call. The grader infers the dispatcher's mistakes
+// from it.
+import { lstat, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, sep } from 'node:path';
+import { SANDBOX } from '../../course/sandbox-placeholder.ts';
+import { seedPathProblem } from '../../course/seed-path.ts';
+import type { DriverMode } from '../driver-mode.ts';
+import {
+  type BeforeCall,
+  courseExports,
+  courseUrl,
+  describeThrow,
+  type Execute,
+  isObject,
+  mapStrings,
+  mute,
+  removeSandbox,
+} from '../kit.ts';
+
+type FileSpec = string | { base64: string } | { symlink: string };
+type Call = { tool: string; input: Record<string, unknown> };
+// A case as the driver runs it (parseCase checks one read from text; the recorder's replay builds its own).
+export type Case = { files?: Record<string, FileSpec>; calls: Call[]; observe?: unknown };
+
+// The dispatcher factory under test.
+type MakeExecute = (tools: any) => Execute;
+type Dispatcher = { Tools: new (root: string) => unknown; makeExecute: MakeExecute };
+const loaded = new Map<string, Promise<Dispatcher>>();
+
+// The tools of the earlier stages are the course's (src/course/stages.ts `provides`): the package's own, never a
+// copy in the graded directory, which could answer what the student's dispatcher should have.
+function courseTools(): Promise<{ Tools: Dispatcher['Tools'] }> {
+  return import('../../tools/index.ts');
+}
+
+// The stage's modules: the Tools of the earlier stages and the student's makeExecute. Imported once per process
+// and course (a module is evaluated once however often it is imported, and each import() costs a trip through the
+// loader's hooks, about 1 ms under tsx: a tenth of a typical case).
+function dispatcher(course: URL): Promise<Dispatcher> {
+  let modules = loaded.get(course.href);
+  if (modules === undefined) {
+    modules = (async () => {
+      const { Tools } = await courseTools();
+      const { makeExecute } = await courseExports<{ makeExecute: MakeExecute }>(course, './src/execute.ts', [
+        'makeExecute',
+      ]);
+      return { Tools, makeExecute };
+    })();
+    loaded.set(course.href, modules);
+  }
+  return modules;
+}
+
+// Runs one case in a fresh sandbox and returns its results, ready to print. `make` is the dispatcher
+// factory under test: the student's own by default (tests of the suite pass others).
+export async function dispatch(
+  testCase: Case,
+  make?: MakeExecute,
+  beforeCall?: BeforeCall,
+  course: URL = courseUrl(),
+): Promise<unknown[]> {
+  const { Tools, makeExecute } = await dispatcher(course);
+  const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
+  try {
+    const real = await realpath(sandbox);
+    await seed(sandbox, testCase.files ?? {});
+    const execute = (make ?? makeExecute)(new Tools(sandbox));
+    const results: unknown[] = [];
+    for (const [i, call] of testCase.calls.entries()) {
+      await beforeCall?.(i + 1, testCase.calls.length, call.tool);
+      let result: unknown;
+      try {
+        result = await execute(call.tool, expand(call.input, sandbox));
+      } catch (error) {
+        // A throw would unwind the agent loop; record it so the grader can show which call threw.
+        result = { threw: describeThrow(error) };
+      }
+      results.push(hidePaths(result, [sandbox, real]));
+    }
+    return results;
+  } finally {
+    await removeSandbox(sandbox);
+  }
+}
+
+async function seed(sandbox: string, files: Record<string, FileSpec>): Promise<void> {
+  // The directories made so far, and whether a link is among what was seeded: until one is, the fresh sandbox
+  // holds only what this loop made, and a checked path cannot leave it.
+  const made = new Set([sandbox]);
+  let linked = false;
+  for (const [path, spec] of Object.entries(files)) {
+    // dispatch is also called without parseCase (the recorder's replay worker): a path that names the sandbox
+    // itself or leaves it must never be written, whoever built the case.
+    const problem = seedPathProblem(path);
+    if (problem !== undefined) throw new Error(problem);
+    const target = join(sandbox, path);
+    // A seeded symlink may point anywhere (the escape cases point one at /etc), but nothing is written
+    // through one that leads out of the sandbox.
+    if (linked && !(await staysInside(sandbox, target))) {
+      throw new Error(`"files"["${path}"] would be written outside the sandbox, through a symlink seeded before it`);
+    }
+    if (linked || !made.has(dirname(target))) {
+      await mkdir(dirname(target), { recursive: true });
+      for (let at = dirname(target); !made.has(at); at = dirname(at)) made.add(at);
+    }
+    linked ||= typeof spec !== 'string' && 'symlink' in spec;
+    if (typeof spec === 'string') await writeFile(target, spec);
+    else if ('base64' in spec) await writeFile(target, Buffer.from(spec.base64, 'base64'));
+    else await symlink(expand(spec.symlink, sandbox), target);
+  }
+}
+
+// Whether writing `target` stays in the sandbox: the nearest part of it that exists, links followed, is inside.
+// A dangling link on the way counts as leaving: writing through it would create its target, wherever that is.
+async function staysInside(sandbox: string, target: string): Promise<boolean> {
+  const root = await realpath(sandbox);
+  for (let at = target; ; at = dirname(at)) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return real === root || real.startsWith(root + sep);
+    if ((await lstat(at).catch(() => undefined))?.isSymbolicLink()) return false;
+  }
+}
+
+// Replaces the placeholder with the sandbox path in every string of a case's input.
+function expand<T>(value: T, sandbox: string): T {
+  return mapStrings(value, (s) => s.split(SANDBOX).join(sandbox)) as T;
+}
+
+// Replaces every spelling of the sandbox path with the placeholder, longest first so that a path
+// which contains another is replaced whole.
+function hidePaths(value: unknown, paths: string[]): unknown {
+  const spellings = [...new Set(paths)].sort((a, b) => b.length - a.length);
+  return mapStrings(value, (s) => spellings.reduce((text, p) => text.split(p).join(SANDBOX), s));
+}
+
+// Checks one case's JSON; the error says which field is wrong so the author can fix it.
+export function parseCase(text: string): Case {
+  const parsed: unknown = JSON.parse(text);
+  if (!isObject(parsed)) throw new Error('a case must be a JSON object');
+  const { files = {}, calls } = parsed;
+  if (!isObject(files)) throw new Error('"files" must be an object of path -> contents');
+  for (const [path, spec] of Object.entries(files)) {
+    const ok =
+      typeof spec === 'string' ||
+      (isObject(spec) && (typeof spec.base64 === 'string' || typeof spec.symlink === 'string'));
+    if (!ok) throw new Error(`"files"["${path}"] must be a string, {"base64": "…"} or {"symlink": "…"}`);
+    const problem = seedPathProblem(path);
+    if (problem !== undefined) throw new Error(problem);
+  }
+  if (!Array.isArray(calls)) throw new Error('"calls" must be an array of { "tool": …, "input": {…} }');
+  calls.forEach((call: unknown, i) => {
+    if (!isObject(call) || typeof call.tool !== 'string' || !isObject(call.input)) {
+      throw new Error(`"calls"[${i}] must be { "tool": string, "input": object }`);
+    }
+  });
+  const observe = parsed.observe === undefined ? {} : { observe: parsed.observe };
+  return { files: files as Record<string, FileSpec>, calls: calls as Call[], ...observe };
+}
+
+// The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
+
+// The probe's request: the Tools methods to stand in for, and each call with what those methods answer.
+type ObserveRequest = { methods: string[]; calls: { tool: string; input: Record<string, unknown>; answer: unknown }[] };
+// What happened in one call: the stand-in's calls (method, arguments as `encode` writes them, and whether it was
+// called on the Tools object), then the result, the error thrown, or that it had not settled by PROBE_WAIT_MS.
+type Observed = {
+  calls: { method: string; args: unknown[]; unbound?: true }[];
+  result?: unknown;
+  threw?: string;
+  pending?: true;
+};
+
+// How long the probe waits for its calls: the stand-in answers at once, so only a promise that never settles
+// takes longer.
+const PROBE_WAIT_MS = 250;
+
+// Runs the probe's calls, each with a stand-in Tools and an `execute` of its own, all at once, while whatever the
+// code under test prints goes nowhere; the stand-in's `root` is an empty directory.
+export async function observe(
+  request: unknown,
+  make?: MakeExecute,
+  course: URL = courseUrl(),
+): Promise<Observed[] | { error: string }> {
+  if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
+  const factory = make ?? (await dispatcher(course)).makeExecute;
+  const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
+  const unmute = mute();
+  try {
+    const entries = request.calls.map((): Observed => ({ calls: [] }));
+    const done = request.calls.map(async (call, k) => {
+      const entry = entries[k]!;
+      const input = structuredClone(call.input);
+      const spy: Record<string, unknown> = { root };
+      for (const method of request.methods) {
+        spy[method] = function (this: unknown, ...args: unknown[]) {
+          entry.calls.push({
+            method,
+            args: args.map((a) => encode(a, input)),
+            ...(this === spy ? {} : { unbound: true }),
+          });
+          return Promise.resolve(structuredClone(call.answer));
+        };
+      }
+      entry.pending = true;
+      try {
+        const result = await factory(spy)(call.tool, input);
+        entry.result = encode(result, input);
+      } catch (error) {
+        entry.threw = describeThrow(error);
+      }
+      delete entry.pending;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(done), new Promise((ready) => (timer = setTimeout(ready, PROBE_WAIT_MS)))]);
+    clearTimeout(timer);
+    return entries.map((e) => ({ ...e, calls: [...e.calls] }));
+  } finally {
+    unmute();
+    await removeSandbox(root);
+  }
+}
+
+function isObserveRequest(value: unknown): value is ObserveRequest {
+  return (
+    isObject(value) &&
+    Array.isArray(value.methods) &&
+    value.methods.every((m) => typeof m === 'string') &&
+    Array.isArray(value.calls) &&
+    value.calls.every((c: unknown) => isObject(c) && typeof c.tool === 'string' && isObject(c.input))
+  );
+}
+// A value as JSON can carry it, saying what JSON cannot: `{"$":"undefined"}`, the call's own input object
+// (`{"$":"input"}`), a promise, a function, an instance of a class, an object that has a key "$" of its own.
+function encode(value: unknown, input: unknown, depth = 0): unknown {
+  try {
+    if (value === input) return { $: 'input' };
+    if (value === undefined) return { $: 'undefined' };
+    if (value === null || typeof value === 'boolean') return value;
+    if (typeof value === 'string') return value.length > 500 ? `${value.slice(0, 500)}…` : value;
+    if (typeof value === 'number') return Number.isFinite(value) ? value : { $: 'number', text: String(value) };
+    if (typeof value !== 'object') return { $: typeof value };
+    if (typeof (value as { then?: unknown }).then === 'function') return { $: 'promise' };
+    if (depth >= 4) return { $: 'deep' };
+    if (Array.isArray(value)) return value.slice(0, 20).map((v) => encode(v, input, depth + 1));
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      return { $: 'instance', name: String(prototype?.constructor?.name ?? '?') };
+    }
+    const entries = Object.entries(value).slice(0, 20);
+    const object = Object.fromEntries(entries.map(([k, v]) => [k, encode(v, input, depth + 1)]));
+    return '$' in object ? { $: 'object', value: object } : object;
+  } catch {
+    return { $: 'unreadable' };
+  }
+}
+
+// The mode as the driver runs it. The stage's modules load before any case is read, so that code which does not
+// load fails at once; execute's throws are recorded per call, so what fails outside them is seeding: the case's
+// `files` are wrong.
+export const dispatchMode: DriverMode = {
+  name: 'dispatch',
+  preload: courseTools,
+  start: async (course) => {
+    await dispatcher(course);
+    return {
+      parse: parseCase,
+      run: (testCase, beforeCall) => dispatch(testCase as Case, undefined, beforeCall, course),
+      cannot: 'cannot seed case',
+      probe: (request) => observe(request, undefined, course),
+    };
+  },
+};

@@ -1,0 +1,44 @@
+// Where the package's driver is, and the files it runs: a program process runs the driver of the grader's own
+// install (src/grade/run/), never a file of the graded directory, and the sandbox shows it exactly these files of
+// the package (the rest, the reference above all, stays hidden). From source (tests, the repository) they are
+// `src/…/*.ts`; from an install, the compiled `dist/…/*.js`. test/modes/driver-files.test.ts holds DRIVER_FILES
+// equal to what the driver imports.
+import { fileURLToPath } from 'node:url';
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+// The driver's files, from this directory (src/modes/ or dist/modes/), without their extension; a folder ends in
+// `/`. Its own folder, the course's vocabulary it imports, and what a stage's `provides` names (the tools of the
+// earlier stages, which the driver gives the student's code: src/modes/dispatch/).
+export const DRIVER_FILES = [
+  './',
+  '../course/types',
+  '../course/seed-path',
+  '../course/sandbox-placeholder',
+  '../tools/',
+];
+
+// The compiler settings every program process runs with (tsx reads them from TSX_TSCONFIG_PATH, never from the
+// graded directory): the course's, as `init` writes them.
+const TSCONFIG = '../../course-template/tsconfig.json';
+
+// The absolute path of a driver file named as DRIVER_FILES names it.
+function pathOf(name: string): string {
+  const file = name.endsWith('/') ? name : `${name}.${FROM_SOURCE ? 'ts' : 'js'}`;
+  return fileURLToPath(new URL(file, import.meta.url)).replace(/(.)\/$/, '$1');
+}
+
+// The driver entry: `node --import <tsx> <driverEntry()> <mode> -` in a course directory runs its cases.
+export function driverEntry(): string {
+  return pathOf('./driver');
+}
+
+// The tsconfig.json a program process compiles with.
+export function driverTsconfig(): string {
+  return fileURLToPath(new URL(TSCONFIG, import.meta.url));
+}
+
+// Every file and folder of the package the driver needs, absolute.
+export function driverFiles(): string[] {
+  return [...DRIVER_FILES.map(pathOf), driverTsconfig()];
+}

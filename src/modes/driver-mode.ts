@@ -1,0 +1,22 @@
+// What a driver mode is to the driver (src/modes/driver.ts): its name on the command line, and how it starts in a
+// course directory. Each mode's folder gives one (src/modes/<mode>/driver.ts); src/modes/driver-table.ts lists them.
+import type { BeforeCall } from './kit.ts';
+
+// A mode once its modules are loaded: how it reads a case, runs it, and words a failure outside the code under test.
+export type StartedMode = {
+  parse: (text: string) => unknown;
+  run: (testCase: unknown, beforeCall?: BeforeCall) => Promise<unknown[]>;
+  cannot: string;
+  // The probe, for a mode that has one: what the grader's `observe` request (on the first case read from stdin)
+  // asks, answered as one more line `{"observed":…}` after every case's results.
+  probe?: (request: unknown) => Promise<unknown>;
+};
+
+export type DriverMode = {
+  name: string;
+  // Loads the stage's modules from the course directory (a directory URL) before any case is read, so that code
+  // which does not load fails at once.
+  start: (course: URL) => Promise<StartedMode>;
+  // Loads what the mode takes from the package (not the course) ahead of its work, for a warm standby.
+  preload?: () => Promise<unknown>;
+};

@@ -1,0 +1,105 @@
+// The course driver: the package's own, run by the grader from its own install in every program process (never a
+// file of the graded directory), and by a course's thin program.ts for a case run by hand.
+//
+//   driver dispatch <case.json> [<case.json> …]    stage "Register the toolset": run case files, in the course
+//   driver dispatch -                              directory; or read cases from stdin, one JSON object per line,
+//                                                  until it ends (how the grader runs it)
+//   driver loop <case.json> […] | loop -           stage "Run the loop", the same two ways
+//
+// What each mode does with a case is its folder's (src/modes/<mode>/driver.ts); this file reads the cases, prints
+// one line `{"results":[…]}` per case on stdout and, reading stdin, `{"calling":{"call":2,"of":3,"tool":"echo"}}`
+// before each call, so that the grader can say which call hangs; then the probe's `{"observed":…}` when the first
+// case asked for one (`observe`). The student's modules are loaded from the course directory (the working
+// directory, or the one given), by a path worked out at run time: a course holds only the stages it has reached.
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import type { BeforeCall } from './kit.ts';
+import { courseUrl, describeThrow } from './kit.ts';
+import { DRIVER_TABLE } from './driver-table.ts';
+
+// The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
+// named files.
+async function* caseSource(args: string[]): AsyncGenerator<{ where: string; read: () => Promise<string> }> {
+  if (fromStdin(args)) {
+    let n = 0;
+    for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+      n += 1;
+      if (line.trim() !== '') yield { where: `on stdin line ${n}`, read: async () => line };
+    }
+  } else {
+    for (const file of args) yield { where: file, read: () => readFile(file, 'utf8') };
+  }
+}
+
+// Why a `files` key cannot be seeded, or undefined when it can: it must name a file below the sandbox, as
+// `src/a.ts` does. Empty, `.` or a trailing `/` name the sandbox or a directory (writing them fails with EISDIR);
+
+function fromStdin(args: string[]): boolean {
+  return args.length === 1 && args[0] === '-';
+}
+
+const USAGE = [
+  'usage: tsx program.ts dispatch <case.json> [<case.json> …]',
+  '       tsx program.ts dispatch -   (cases as JSON lines on stdin)',
+  '       tsx program.ts loop <case.json> [<case.json> …]',
+  '       tsx program.ts loop -       (cases as JSON lines on stdin)',
+];
+
+// Runs the driver on `argv` (`<mode> <case.json>…` or `<mode> -`) with the course directory `course` (a directory
+// URL; the working directory's when absent); resolves to the exit code.
+export async function main(argv: string[], course: URL = courseUrl()): Promise<number> {
+  const [command, ...args] = argv;
+  const mode = DRIVER_TABLE.find((m) => m.name === command);
+  if (mode === undefined || args.length === 0) {
+    process.stderr.write(`${USAGE.join('\n')}\n`);
+    return 2;
+  }
+  // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
+  // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
+  const stdout = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  // Prints one line of JSON; resolves once it has left this process.
+  const print = (value: unknown) => new Promise<void>((sent) => stdout(`${JSON.stringify(value)}\n`, () => sent()));
+  // The grader (reading stdin) is told which call is about to run, before it starts: a call that never gives
+  // the event loop back (a `while (true)`) would keep a line not yet sent from ever leaving.
+  const beforeCall: BeforeCall | undefined = fromStdin(args)
+    ? (call, of, tool) => print({ calling: { call, of, tool } })
+    : undefined;
+  const started = await mode.start(course);
+  let request: unknown;
+  // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
+  for await (const { where, read } of caseSource(args)) {
+    let testCase: unknown;
+    try {
+      testCase = started.parse(await read());
+    } catch (error) {
+      process.stderr.write(`error: cannot read case ${where}: ${describeThrow(error)}\n`);
+      return 2;
+    }
+    if (fromStdin(args) && started.probe !== undefined) request ??= (testCase as { observe?: unknown }).observe;
+    let results: unknown[];
+    try {
+      results = await started.run(testCase, beforeCall);
+    } catch (error) {
+      process.stderr.write(`error: ${started.cannot} ${where}: ${describeThrow(error)}\n`);
+      return 2;
+    }
+    await print({ results });
+  }
+  if (request === undefined || started.probe === undefined) return 0;
+  await print({ observed: await started.probe(request) });
+  // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
+  process.exit(0);
+}
+
+// Loads ahead what the mode `name` takes from the package, for a warm standby (src/grade/run/standby.ts).
+export async function preload(name: string): Promise<void> {
+  await DRIVER_TABLE.find((m) => m.name === name)?.preload?.();
+}
+
+// Run as a program (`node --import <tsx> <this file> <mode> -`, as the grader does): the course is the working
+// directory.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,358 @@
+// The driver's mode `loop` (stage "Run the loop"). For each case: a fake Messages API on 127.0.0.1 (this process's
+// loopback; in the grader's sandbox, a network of its own), a real Anthropic client pointed at it, and
+// runLoop(client, execute, request) from the course's src/agent-loop.ts. The API answers the case's turns in order,
+// one per POST /v1/messages: the turn's message as JSON or, when the request streams, as server-sent events (the
+// bytes the case recorded, else events made from the message). It records what each request asked for; a request
+// past the script is answered with an error, and recorded too. The scripted execute answers the tool_use blocks of
+// the turns served, in order, with the case's output for each. Results: `{"request":{…}}` per request, then
+// `{"returned":[…]}` (the conversation) or `{"threw":"…"}`. Reading stdin, the driver prints
+// `{"calling":{"call":k,"of":n,"tool":"request"}}` as the loop heads for request k (before runLoop starts, then as
+// each turn is served), so that the grader can say after which turn a loop hung.
+//
+// Probe: the grader's first case may carry `observe`, here `{"scripts":[…]}`, each a case of its own (request,
+// turns, outputs). Once every case has printed its results, runLoop runs each script at once, against a fake API of
+// its own: `{"observed":[…]}`, for each script the requests it sent (whole) and how it ended.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LOOP_REQUEST_KEYS } from '../../course/types.ts';
+import type { DriverMode } from '../driver-mode.ts';
+import {
+  type BeforeCall,
+  canonical,
+  courseExports,
+  courseUrl,
+  describeThrow,
+  type Execute,
+  isObject,
+  type Json,
+  mute,
+} from '../kit.ts';
+
+type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream?: string };
+type Scripted = { content: string; is_error?: boolean } | { throws: string };
+type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
+type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
+type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
+
+// The SDK the fake API's client is made with: the package's own (the course's code imports only its types).
+async function anthropicClient(): Promise<Client> {
+  return ((await import('@anthropic-ai/sdk')) as { default: Client }).default;
+}
+
+async function studentLoop(course: URL): Promise<RunLoop> {
+  return (await courseExports<{ runLoop: RunLoop }>(course, './src/agent-loop.ts', ['runLoop'])).runLoop;
+}
+
+// Runs one case's loop against its script and returns its results, ready to print. `runLoop` is the loop under
+// test: the student's own by default (tests of the suite pass others). A case without turns runs nothing.
+export async function runLoopCase(
+  testCase: LoopCase,
+  runLoop?: RunLoop,
+  beforeTurn?: BeforeCall,
+  course: URL = courseUrl(),
+): Promise<unknown[]> {
+  if (testCase.turns.length === 0) return [];
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
+  const api = await startFakeApi(testCase, beforeTurn);
+  try {
+    await beforeTurn?.(1, testCase.turns.length, 'request');
+    // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
+    // recording's, not the student's choice, so that warning is not shown as the program's output.
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => {
+      if (!/^The model '[^']*' is deprecated/.test(String(args[0]))) warn(...args);
+    };
+    try {
+      const end = await loopEnd(Anthropic, loop, api, testCase);
+      return [...compacted(api.requests), end];
+    } finally {
+      console.warn = warn;
+    }
+  } finally {
+    await api.close();
+  }
+}
+
+// Runs the loop once against a fake API, with a real client pointed at it: how it ended, `{"returned":[…]}` (the
+// conversation, as JSON carries it) or `{"threw":"…"}`.
+async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase: LoopCase): Promise<unknown> {
+  // No retries: a request the script refuses is the loop's to handle, once.
+  const client = new Anthropic({
+    apiKey: 'theinference-fake-api-key',
+    baseURL: api.url,
+    maxRetries: 0,
+    timeout: 60_000,
+  });
+  try {
+    const returned = await loop(client, api.execute, structuredClone(testCase.request ?? {}));
+    return { returned: JSON.parse(JSON.stringify(returned ?? null)) };
+  } catch (error) {
+    return { threw: describeThrow(error) };
+  }
+}
+
+// What one script of the loop probe saw: every request whole (as the API received it), then `{"returned":…}`,
+// `{"threw":…}` or, not settled by LOOP_PROBE_WAIT_MS, `{"pending":true}`.
+type LoopObserved = { requests: unknown[]; end: unknown };
+
+// How long the loop probe waits for its scripts: a few requests to 127.0.0.1 each, all at once, so only a loop that
+// never returns takes longer.
+const LOOP_PROBE_WAIT_MS = 1000;
+
+// Runs each of the probe's scripts through runLoop (the student's own by default), all at once, while whatever
+// the code under test prints goes nowhere.
+export async function observeLoops(
+  request: unknown,
+  runLoop?: RunLoop,
+  course: URL = courseUrl(),
+): Promise<LoopObserved[] | { error: string }> {
+  const scripts = isObject(request) && Array.isArray(request.scripts) ? request.scripts : undefined;
+  if (scripts === undefined) return { error: 'the request is not { scripts }' };
+  let parsed: LoopCase[];
+  try {
+    parsed = scripts.map((script) => parseLoopCase(JSON.stringify(script)));
+  } catch (error) {
+    return { error: `a script is not a loop case: ${describeThrow(error)}` };
+  }
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
+  const unmute = mute();
+  // A loop that does not await execute leaves the promise of a script's throwing tool rejected with no one to hear
+  // it: the probe only watches, so that must not end the process before it has said what it saw.
+  const unheard = (): void => {};
+  process.on('unhandledRejection', unheard);
+  let apis: FakeApi[] = [];
+  try {
+    // Every API listening before any loop starts, so that all are closed however the wait ends.
+    const started = await Promise.allSettled(parsed.map((script) => startFakeApi(script)));
+    apis = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const seen = parsed.map((): LoopObserved => ({ requests: [], end: { pending: true } }));
+    const done = parsed.map(async (script, k) => {
+      const entry = seen[k]!;
+      entry.requests = apis[k]!.requests;
+      entry.end = await loopEnd(Anthropic, loop, apis[k]!, script);
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise((ready) => (timer = setTimeout(ready, LOOP_PROBE_WAIT_MS)));
+    const all = Promise.all(done);
+    all.catch(() => {}); // a script that fails after the wait is over is no one's to hear
+    await Promise.race([all, waited]);
+    clearTimeout(timer);
+    return seen.map((e) => ({ requests: [...e.requests], end: e.end }));
+  } catch (error) {
+    // No fake API could listen: the probe sees nothing, and the grader's hints stand alone.
+    return { error: describeThrow(error) };
+  } finally {
+    unmute();
+    await Promise.all(apis.map((api) => api.close()));
+    process.off('unhandledRejection', unheard);
+  }
+}
+
+// The requests as results, each said once: a field the same as in the request before it is named in `as_before`
+// (not repeated), and messages that begin with all of the request before's are given as `new_messages`, the ones
+// after them. Lossless (the grader expands them back), and a long session's results grow with it, not its square.
+function compacted(requests: unknown[]): unknown[] {
+  let before: Json | undefined;
+  return requests.map((entry) => {
+    const request = isObject(entry) && isObject(entry.request) ? entry.request : undefined;
+    if (request === undefined) return entry;
+    const previous = before;
+    before = request;
+    if (previous === undefined) return entry;
+    const same = (k: string) => k in previous && k in request && canonical(previous[k]) === canonical(request[k]);
+    const kept: string[] = LOOP_REQUEST_KEYS.filter((k) => k !== 'messages' && same(k));
+    const out: Json = Object.fromEntries(Object.entries(request).filter(([k]) => !kept.includes(k)));
+    const [had, has] = [previous.messages, request.messages];
+    if (
+      Array.isArray(had) &&
+      Array.isArray(has) &&
+      has.length >= had.length &&
+      canonical(has.slice(0, had.length)) === canonical(had)
+    ) {
+      delete out.messages;
+      out.new_messages = has.slice(had.length);
+    }
+    return { request: { ...(kept.length > 0 ? { as_before: kept } : {}), ...out } };
+  });
+}
+
+type FakeApi = { url: string; requests: unknown[]; execute: Execute; close: () => Promise<void> };
+
+async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
+  const requests: unknown[] = [];
+  // The tool_use blocks of the turns served that execute has not answered yet, in order.
+  const waiting: Json[] = [];
+  const turns = testCase.turns.length;
+  let sent = 0;
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const text = await readBody(req);
+    if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== '/v1/messages') {
+      requests.push({ other: `${req.method} ${req.url}` });
+      const only = `theinference's fake Messages API answers POST /v1/messages only, not ${req.method} ${req.url}`;
+      return apiError(res, 404, 'not_found_error', only);
+    }
+    const body = parseObject(text);
+    requests.push({ request: Object.fromEntries(LOOP_REQUEST_KEYS.filter((k) => k in body).map((k) => [k, body[k]])) });
+    sent += 1;
+    const turn = testCase.turns[sent - 1];
+    await beforeTurn?.(sent + 1, turns, 'request');
+    if (turn === undefined) {
+      const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
+      return apiError(res, 400, 'invalid_request_error', past);
+    }
+    if (turn.message.stop_reason === 'tool_use') waiting.push(...turn.message.content.filter(isToolUse));
+    const stream = body.stream === true;
+    res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+    res.end(stream ? (turn.stream ?? eventStream(turn.message)) : JSON.stringify(turn.message));
+  };
+  const server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
+  await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
+  // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
+  const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
+  const execute: Execute = async (name, input) => {
+    const next = waiting[0];
+    const call = `execute(${JSON.stringify(name)}, ${JSON.stringify(input)})`;
+    if (next === undefined) return refuse(`${call} was called, but no tool_use is waiting for a result`);
+    const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
+    if (!asks(next)) {
+      const asked = `execute(${JSON.stringify(next.name)}, ${JSON.stringify(next.input)})`;
+      const later = waiting.find(asks);
+      if (later === undefined) return refuse(`${call} is not the call tool_use ${next.id} asks for, ${asked}`);
+      return refuse(`${call} is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);
+    }
+    waiting.shift();
+    const output = testCase.outputs[String(next.id)];
+    if (output !== undefined && 'throws' in output) throw new Error(output.throws);
+    return { ...output };
+  };
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise((closed) => server.close(closed));
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, execute, close };
+}
+
+function isToolUse(block: Json): boolean {
+  return block.type === 'tool_use';
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseObject(text: string): Json {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+// An error as the Messages API words one; the SDK throws it as an APIError of that status.
+function apiError(res: ServerResponse, status: number, type: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+}
+
+// The events the Messages API streams for a message: each block started empty, its text, thinking, signature or
+// input sent as one delta, and stopped; the SDK's accumulation of them gives back the message's blocks exactly.
+function eventStream(message: Turn['message']): string {
+  const { content, stop_reason, stop_sequence, usage, ...head } = message;
+  const events: Json[] = [
+    { type: 'message_start', message: { ...head, content: [], stop_reason: null, stop_sequence: null, usage } },
+  ];
+  content.forEach((block, index) => {
+    const [start, deltas] = streamedBlock(block);
+    events.push({ type: 'content_block_start', index, content_block: start });
+    for (const delta of deltas) events.push({ type: 'content_block_delta', index, delta });
+    events.push({ type: 'content_block_stop', index });
+  });
+  const output_tokens = (usage as Json | undefined)?.output_tokens ?? 0;
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason, stop_sequence: stop_sequence ?? null },
+    usage: { output_tokens },
+  });
+  events.push({ type: 'message_stop' });
+  return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+}
+
+function streamedBlock(block: Json): [start: Json, deltas: Json[]] {
+  switch (block.type) {
+    case 'text':
+      return [{ ...block, text: '' }, [{ type: 'text_delta', text: block.text }]];
+    case 'thinking':
+      return [
+        { ...block, thinking: '', signature: '' },
+        [
+          { type: 'thinking_delta', thinking: block.thinking },
+          { type: 'signature_delta', signature: block.signature },
+        ],
+      ];
+    case 'tool_use':
+      return [{ ...block, input: {} }, [{ type: 'input_json_delta', partial_json: JSON.stringify(block.input) }]];
+    default:
+      return [block, []]; // redacted_thinking and the like arrive whole
+  }
+}
+
+// Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
+// which field is wrong so the author can fix it.
+export function parseLoopCase(text: string): LoopCase {
+  const parsed: unknown = JSON.parse(text);
+  if (!isObject(parsed)) throw new Error('a case must be a JSON object');
+  const { request, turns, outputs = {} } = parsed;
+  if (!Array.isArray(turns)) throw new Error('"turns" must be an array of { "message": {…} }');
+  const observe = parsed.observe === undefined ? {} : { observe: parsed.observe };
+  // The grader's startup probe: it proves the program loads, and runs nothing.
+  if (turns.length === 0) return { turns: [], outputs: {}, ...observe };
+  const shape = isObject(request)
+    ? [typeof request.model, typeof request.max_tokens, Array.isArray(request.tools), Array.isArray(request.messages)]
+    : [];
+  if (shape.join() !== 'string,number,true,true') {
+    throw new Error('"request" must be { "model": string, "max_tokens": number, "tools": […], "messages": […] }');
+  }
+  if (!isObject(outputs))
+    throw new Error('"outputs" must be an object of tool_use id -> { "content": … } or { "throws": … }');
+  turns.forEach((turn: unknown, i) => {
+    const message = isObject(turn) ? turn.message : undefined;
+    if (
+      !isObject(turn) ||
+      !isObject(message) ||
+      !Array.isArray(message.content) ||
+      !['string', 'undefined'].includes(typeof turn.stream)
+    ) {
+      throw new Error(`"turns"[${i}] must be { "message": { "content": […], "stop_reason": … }, "stream"?: string }`);
+    }
+    if (message.stop_reason !== 'tool_use') return;
+    for (const block of message.content.filter(isObject).filter(isToolUse)) {
+      const output = outputs[String(block.id)];
+      const scripted = isObject(output) && (typeof output.content === 'string' || typeof output.throws === 'string');
+      if (!scripted)
+        throw new Error(
+          `"outputs" has no { "content": … } or { "throws": … } for tool_use ${block.id} of turn ${i + 1}`,
+        );
+    }
+  });
+  return { request, turns, outputs, ...observe } as LoopCase;
+}
+
+// The mode as the driver runs it. The SDK and the student's loop load before any case is read; runLoop's throws
+// are its results, so what fails outside it is the fake API (no loopback to listen on).
+export const loopMode: DriverMode = {
+  name: 'loop',
+  start: async (course) => {
+    const [, loop] = await Promise.all([anthropicClient(), studentLoop(course)]);
+    return {
+      parse: parseLoopCase,
+      run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall),
+      cannot: 'cannot run case',
+      probe: (request) => observeLoops(request, loop),
+    };
+  },
+};

@@ -1,0 +1,48 @@
+// Issue 24's attack on the machine's CPU, against the trusted job (test/support/trusted-job.ts): a program whose
+// case starts busy processes (within the process limit) is stopped once that case's processes have used their CPU
+// budget together, long before its wall-clock timeout, and the verdict says it ran out of CPU time; nothing it
+// started survives.
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { OUT_OF_CPU } from '../../../../src/grade/judge/limit-reached.ts';
+import { CASE_CPU_SECONDS } from '../../../../src/grade/run/isolation/program-limits.ts';
+import { useScratch } from '../../course-fixture.ts';
+import { checkOut, gradeStep, installGrader } from '../../../support/trusted-job.ts';
+import { jsonTests, survivorsIn } from './hostile-course.ts';
+
+const scratch = useScratch();
+let grader: string;
+beforeAll(async () => {
+  grader = await installGrader(scratch.root);
+});
+afterEach(async () => expect(await survivorsIn(join(scratch.root, 'submissions'))).toEqual([]));
+
+// A wall-clock timeout no CPU budget comes near: only the budget can end the case.
+const TIMEOUT_MS = 120_000;
+
+describe('CPU time', () => {
+  it('stops a case whose 8 busy processes used its budget, well before its timeout, as out of CPU time', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-burns-cpu');
+    const started = performance.now();
+    const step = await gradeStep(grader, scratch.root, submission, [
+      '--case',
+      'course-bash-*',
+      '--reporter',
+      'json',
+      '--timeout',
+      String(TIMEOUT_MS),
+    ]);
+    const tookMs = performance.now() - started;
+    expect(step.exitCode).toBe(1);
+    const message = jsonTests(step.stdout).get('course-bash-echo-hi')?.message ?? '';
+    expect(message).toMatch(
+      new RegExp(
+        `^ {2}out of CPU time: the program's processes used over ${CASE_CPU_SECONDS} s of CPU time during this case and were killed`,
+        'm',
+      ),
+    );
+    expect(message).toContain(`hint: ${OUT_OF_CPU.hint}`);
+    // Killed by its CPU time (not run again alone, as a timeout is not), far from its timeout.
+    expect(tookMs).toBeLessThan(TIMEOUT_MS / 2);
+  }, 200_000);
+});

@@ -1,0 +1,77 @@
+// The shipped Gradescope run_autograder (integrations/gradescope/), run as Gradescope runs it: the course repository
+// in <root>/source (this one), the student's upload in <root>/submission (no node_modules, as uploads come), no CI
+// variable. It grades with and without the sandbox, runs the variants, and always leaves results.json: a misuse and
+// a program that does not start are one readable test scoring 0.
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../src/course/load-cases.ts';
+import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
+
+const SCRIPT = join(REPO, 'integrations', 'gradescope', 'run_autograder');
+let scratch: string;
+let cases: number;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'theinference-autograder-'));
+  cases = (await loadCases(REPO, 'register-tools')).length;
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+// A fresh /autograder holding the upload `fill` writes; runs run_autograder there and reads results.json.
+async function autograde(name: string, fill: (submission: string) => Promise<void>, isolation = 'auto') {
+  const root = join(scratch, name);
+  await mkdir(join(root, 'submission'), { recursive: true });
+  await symlink(REPO, join(root, 'source'), 'dir');
+  await fill(join(root, 'submission'));
+  const { CI: _, GITHUB_ACTIONS: __, ...env } = process.env;
+  const run = await execa(SCRIPT, [], {
+    env: { ...env, AUTOGRADER_ROOT: root, THEINFERENCE_ISOLATION: isolation, NO_COLOR: '1' },
+    extendEnv: false,
+    reject: false,
+  });
+  const results = JSON.parse(await readFile(join(root, 'results', 'results.json'), 'utf8'));
+  return { run, results };
+}
+
+const reference = (dir: string) => writeReferenceCourse(dir, { linkModules: false });
+
+describe('run_autograder', () => {
+  it.each(['off', 'auto'])(
+    'grades the reference upload in full with the variants, --isolation %s, and exits 0',
+    async (isolation) => {
+      const { run, results } = await autograde(`reference-${isolation}`, reference, isolation);
+      expect(run.exitCode).toBe(0);
+      expect(results.output).not.toContain('is not installed');
+      expect([results.score, results.max_score, results.tests.length]).toEqual([cases, cases, cases]);
+      expect(results.extra_data.seed).toEqual(expect.any(Number));
+      expect(results.output).toMatch(/^variants: seed \d+, \d+ cases also checked on renamed files/m);
+    },
+    180_000,
+  );
+
+  it('writes one test scoring 0 for an upload without program.ts', async () => {
+    const { run, results } = await autograde('no-program', async (dir) => {
+      await writeFile(join(dir, 'execute.ts'), 'export const makeExecute = 1;\n');
+    });
+    expect(run.exitCode).toBe(0);
+    expect(results.score).toBe(0);
+    expect(results.tests).toHaveLength(1);
+    expect(results.tests[0].output).toContain('theinference could not grade this submission as it is');
+  });
+
+  it('says once why a program does not start, in one test worth the stage', async () => {
+    const { results } = await autograde('throws', async (dir) => {
+      await reference(dir);
+      await writeFile(join(dir, 'src', 'execute.ts'), 'throw new Error("not ready");\nexport const makeExecute = 1;\n');
+    });
+    expect(results.tests).toHaveLength(1);
+    expect(results.tests[0]).toMatchObject({ name: 'your program did not start', score: 0, max_score: cases });
+    expect(results.tests[0].output.match(/not ready/g)?.length).toBeLessThanOrEqual(3);
+    expect(JSON.stringify(results).length).toBeLessThan(20_000);
+  });
+});

@@ -1,0 +1,53 @@
+// The files the sandbox shows a program process of the package are exactly what the driver loads: every module its
+// entry reaches (static imports and literal dynamic ones) is among DRIVER_FILES, so a new import cannot go missing
+// in the sandbox unnoticed, and nothing of the package's reference is among them.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { driverEntry, driverFiles, driverTsconfig } from '../../src/modes/driver-files.ts';
+import { REPO } from '../support/reference-course.ts';
+
+// The relative modules `file` loads when it runs (a type-only import loads nothing), as absolute paths.
+function relativeImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const statements = source.matchAll(/^(?!import type|export type)(?:import|export)\b[^;]*?from\s*'(\.\.?\/[^']+)'/gm);
+  const dynamic = source.matchAll(/import\(\s*'(\.\.?\/[^']+)'\s*\)/g);
+  const found = [...statements, ...dynamic].map((m) => m[1]!);
+  return found.map((specifier) => resolve(dirname(file), specifier));
+}
+
+// Every module the driver entry reaches through relative imports.
+function closure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [entry];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...relativeImports(file));
+  }
+  return seen;
+}
+
+describe('driverFiles', () => {
+  const files = driverFiles();
+  const covered = (file: string): boolean =>
+    files.some((f) => f === file || (statSync(f).isDirectory() && !relative(f, file).startsWith('..')));
+
+  it('covers every module the driver reaches', () => {
+    const reached = [...closure(driverEntry())];
+    expect(reached.length).toBeGreaterThan(5);
+    expect(reached.filter((file) => !covered(file)).map((file) => relative(REPO, file))).toEqual([]);
+  });
+
+  it('names only files that exist, and none of the reference a student writes', () => {
+    expect(files.filter((f) => !existsSync(f))).toEqual([]);
+    for (const secret of ['src/execute.ts', 'src/agent-loop.ts']) expect(covered(join(REPO, secret))).toBe(false);
+  });
+
+  it("compiles with the course's tsconfig.json, which has no paths to redirect an import", () => {
+    expect(files).toContain(driverTsconfig());
+    const { compilerOptions } = JSON.parse(readFileSync(driverTsconfig(), 'utf8')) as { compilerOptions: object };
+    expect(compilerOptions).not.toHaveProperty('paths');
+    expect(compilerOptions).not.toHaveProperty('baseUrl');
+  });
+});
