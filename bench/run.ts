@@ -5,11 +5,11 @@
 // that did not grade every case correctly is not a measurement: that exits 1. Raw numbers go to
 // bench/results/latest.json (not committed).
 //
-// And what variants cost (the grader with and without them), and a class of 50 submissions in one run against 50
-// separate runs.
+// And what variants cost (the grader with and without them), a class of 50 submissions in one run against 50
+// separate runs, and what writing the html report adds to a class run.
 //
 //   node --import tsx bench/run.ts [--runs N] [--saves N] [--class-rounds N]
-//        [--only cold,stage,loop,memory,profile,phases,watch,hangs,variants,class,import,record,record-hangs,proxy]
+//        [--only cold,stage,loop,memory,profile,phases,watch,hangs,variants,class,html,import,record,record-hangs,proxy]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,7 @@ import { measureProxy, quantile, type ProxyBench } from './proxy-latency.ts';
 import { measureHangs, type HangSample } from './hangs.ts';
 import { measureLoopStage } from './loop-stage.ts';
 import { measureClass, SUBMISSIONS, type ClassSample } from './class-run.ts';
+import { HTML_SUBMISSIONS, type HtmlSample, measureHtmlReport, type PageCost } from './html-report.ts';
 import { measureImport } from './record-import.ts';
 import { measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
@@ -60,6 +61,7 @@ const SECTIONS = [
   'hangs',
   'variants',
   'class',
+  'html',
   'import',
   'record',
   'record-hangs',
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
   const hangs = only.has('hangs') ? await measureHangMode() : [];
   const variants = only.has('variants') ? await measureVariants() : new Map<string, number[]>();
   const klass = only.has('class') ? await measureClassRuns() : [];
+  const html = only.has('html') ? await measureHtmlRuns() : undefined;
   const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
   const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
   const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
@@ -211,6 +214,18 @@ async function main(): Promise<void> {
     const name = `  ${SUBMISSIONS} runs / 1 run of ${SUBMISSIONS}${withVariants ? ', variants' : ''} ≥ 1.3`;
     log(`${name.padEnd(TARGET_WIDTH)}${range(saved).padEnd(24)}${verdict(saved.median >= 1.3)}`);
   }
+  if (html !== undefined) {
+    // The page is written once, after every submission is graded: its share of a class run should be small.
+    const cost = ratio(
+      html.samples.filter((h) => h.page).map((h) => h.ms),
+      html.samples.filter((h) => !h.page).map((h) => h.ms),
+    );
+    const name = `  class of ${HTML_SUBMISSIONS}: with html page / without (CLI, noisy)`;
+    log(`${name.padEnd(TARGET_WIDTH)} ${range(cost)}`);
+    const added = (html.cost.gradeMs + summarise(html.cost.writeMs).median) / html.cost.gradeMs;
+    const label = `  class of ${HTML_SUBMISSIONS}: (grading + page) / grading ≤ 1.01`;
+    log(`${label.padEnd(TARGET_WIDTH)} ${added.toFixed(4).padEnd(24)}${verdict(added <= 1.01)}`);
+  }
   if (proxy !== undefined) {
     for (const [name, q] of [
       ['median', 0.5],
@@ -277,6 +292,7 @@ async function main(): Promise<void> {
     hangs,
     variants: Object.fromEntries(variants),
     class: klass,
+    html,
     import: imported,
     record: recorded,
     recordHangs,
@@ -534,6 +550,15 @@ async function measureClassRuns(): Promise<ClassSample[]> {
   const samples = await measureClass({ packageRoot, stage: STAGE, rounds: classRounds, log });
   log();
   return samples;
+}
+
+async function measureHtmlRuns(): Promise<{ samples: HtmlSample[]; cost: PageCost }> {
+  log(
+    `the html report: a class of ${HTML_SUBMISSIONS} (every other one wrong) graded with a --summary only and with --reporter html as well, side by side, sandboxed, ${classRounds} round(s); then the page's own cost:`,
+  );
+  const measured = await measureHtmlReport({ packageRoot, stage: STAGE, rounds: classRounds, log });
+  log();
+  return measured;
 }
 
 async function measureLiveProxy(): Promise<ProxyBench> {

@@ -77,7 +77,15 @@ export type CheckSpec =
   // list_directory, Gemini CLI's one-level listing (gemini-listing.ts).
   | { kind: 'directory'; base: string; ignore?: string[]; from?: 'list_directory' }
   // `courseWords`: the recorded result is in the course's own `file:N: text` (an agent built on the course's tools).
-  | { kind: 'grep'; mode: 'files' | 'lines' | 'text'; base: string; singleFile?: string; courseWords?: boolean }
+  | {
+      kind: 'grep';
+      mode: 'files' | 'lines' | 'text';
+      base: string;
+      singleFile?: string;
+      courseWords?: boolean;
+      // The agent showed context lines around each match (`-A`/`-B`/`-C`): its match lines are compared.
+      context?: boolean;
+    }
   | { kind: 'bash' };
 
 // Why a call is not in any case, for the report: a short, stable reason, counted.

@@ -50,7 +50,7 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     ],
     [
       ['test', '--stage', 'register-tools', '--reporter', 'xml'],
-      "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github, gradescope.\n(add --help for usage)\n",
+      "error: option '--reporter <name>' argument 'xml' is invalid. Allowed choices are pretty, json, junit, tap, github, gradescope, html.\n(add --help for usage)\n",
     ],
     [
       ['test', '--stage', 'register-tools', '--frobnicate'],

@@ -54,6 +54,32 @@ describe('theinference record --stage agent-loop', () => {
   );
 
   it(
+    'quotes a skipped prompt redacted and escaped: no home directory, user or terminal escape reaches the log (issue 27)',
+    async () => {
+      const scratch = await makeScratch();
+      try {
+        const session = join(REPO, 'test', 'fixtures', 'transcripts', 'claude-code-2.1', 'prompt-only.jsonl');
+        const { exitCode, stdout } = await theinference([
+          'record',
+          session,
+          '--stage',
+          'agent-loop',
+          '--dir',
+          scratch.root,
+        ]);
+        expect(exitCode).toBe(2);
+        expect(stdout).toContain(
+          '  skipped   "Why does /home/user/work/api/notes.md say ␛[2Juser@devbox is down?": the model called no tool in it',
+        );
+        expect(stdout).not.toMatch(/alex|\u001b/);
+      } finally {
+        await scratch.remove();
+      }
+    },
+    E2E_MS,
+  );
+
+  it(
     'finds the recorded cases of this repository unchanged: they are exactly what it writes',
     async () => {
       const { exitCode, stdout } = await theinference(['record', HELLO, PORT, '--stage', 'agent-loop', '--dry-run']);

@@ -30,7 +30,9 @@ const MACHINE = [
   /\/home\/(?!user\b)[^/\s"]+/,
   /\bmarco\b/i,
   /\/tmp\/tmp74wiyiny|\/tmp\/tmpqwh7888i/,
-  /[\w.+-]+@(?!example\.com)[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,}\b/,
+  // Any e-mail address but the made-up ones the python-to-rust-port project's own tests hold (its validation
+  // tests check `user@domain.org` and `user.name+tag@sub.domain.com`): those are the project's, kept as it has them.
+  /[\w.+-]+@(?!example\.com|domain\.org|sub\.domain\.com)[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,}\b/,
 ];
 
 const scratch = useScratch();
@@ -92,8 +94,9 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
     expect(report('spotter').dropped).toMatchObject({
       'never ran: blocked by a PreToolUse hook': 1,
       'Glob result truncated by the agent': 2,
-      'Grep context lines': 1,
     });
+    // A Grep with context lines is judged by its match lines (issue 27): never dropped for them.
+    expect(report('spotter').dropped['Grep context lines']).toBeUndefined();
   });
 
   it("keeps the spotter session's file tools, its subagents' included, and drops the commands it cannot run here", () => {
@@ -109,11 +112,17 @@ describe.skipIf(!hasSharedTranscripts)('recordTranscripts on the real transcript
     expect(spotter.reproduced).toBe(spotter.kept);
   });
 
-  it('counts what it redacted: the home directory (plain and dash-encoded), e-mail addresses', () => {
+  it('counts what it redacted: the home directory (plain and dash-encoded)', () => {
     expect(report('spotter').redactions['home directory']).toBeGreaterThan(0);
     // /tmp/claude-1000/-home-marco-projects-spotter/tasks/…: the user's home as Claude Code encodes it.
     expect(report('heavy').redactions['home directory']).toBe(2);
-    expect(report('port').redactions['e-mail address']).toBeGreaterThan(0);
+  });
+
+  it("keeps the made-up addresses of the port's own tests, so its seeds match the project's files (issue 27)", async () => {
+    expect(report('port').redactions['e-mail address']).toBeUndefined();
+    const text = await readFile(join(dir, 'cases', STAGE, 'recorded-python-to-rust-port.json'), 'utf8');
+    expect(text).toContain('assert!(is_valid_email(\\"user@domain.org\\"));');
+    expect(text).toContain('user.name+tag@sub.domain.com');
   });
 
   it('writes every case and its snapshot, and each validates with the course loader', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { PERSISTED_DROP } from '../../src/record/map/map-call.ts';
 import { useScratch } from '../grade/course-fixture.ts';
-import { recordFixtures } from './wild-sessions.ts';
+import { courseDir, recordFixtures } from './wild-sessions.ts';
 
 const scratch = useScratch();
 const WIDE = 60_000;
@@ -197,6 +197,31 @@ describe('a Codex 0.5x rollout (shell_command)', () => {
   );
 });
 
+describe('snapshots of one growing session, recorded under different names (issue 27)', () => {
+  it(
+    'writes no case whose calls a case recorded before already holds, and says which',
+    async () => {
+      const dir = await courseDir(scratch);
+      const late = await recordFixtures(scratch, ['codex/rollout-shell-command.jsonl'], {
+        dir,
+        name: 'recorded-late',
+        dryRun: false,
+      });
+      expect(late.cases.map((c) => [c.name, c.status])).toEqual([['recorded-late', 'added']]);
+      const early = await recordFixtures(scratch, ['codex/rollout-shell-command-early.jsonl'], {
+        dir,
+        name: 'recorded-early',
+        dryRun: false,
+      });
+      expect(early.cases).toEqual([]);
+      expect(early.reports[0]?.dropped).toEqual({
+        'case not written: its calls are in recorded-late already (the same session), recorded before': 3,
+      });
+    },
+    WIDE,
+  );
+});
+
 describe('a Codex CLI rollout recorded on Windows', () => {
   it(
     'maps its cwd and workdirs in any spelling (backslashes, forward slashes, any case, shell-quoted) as POSIX ones',
@@ -250,6 +275,20 @@ describe('a Gemini CLI session', () => {
         ['Bash', 'cat notes.txt'],
         ['grep', undefined],
       ]);
+    },
+    WIDE,
+  );
+
+  it(
+    'recorded on a Mac: no file it writes (case, snapshot, recording) keeps the home directory or the user (issue 27)',
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['gemini/session-macos.json']);
+      expect(reports[0]).toMatchObject({ format: 'gemini', seen: 10, kept: 8 });
+      for (const c of cases) {
+        expect(c.recordingText).toContain('Successfully');
+        for (const text of [c.caseText, c.snapshotText, c.recordingText ?? ''])
+          expect(text, c.name).not.toMatch(/\/Users\/|dana/);
+      }
     },
     WIDE,
   );

@@ -74,14 +74,26 @@ export async function reportPaths(
 
 // The html reporter's one page for a class: --output names a file, never inside a submission; a HarnessError
 // when it is missing or a pattern.
-export async function classPagePath(cwd: string, output: string | undefined): Promise<string> {
+export async function classPagePath(
+  cwd: string,
+  output: string | undefined,
+  submissions: Submission[],
+): Promise<string> {
   if (output === undefined || output.includes(NAME_TOKEN)) {
     throw new HarnessError(
       'BAD_FLAG',
       `--reporter html writes one page for the whole class: give --output a file name${output === undefined ? '' : ` without ${NAME_TOKEN}`}, e.g. --output class.html.`,
     );
   }
-  return checkOutputFile(cwd, output);
+  const file = await checkOutputFile(cwd, output);
+  const inside = submissions.find((s) => isWithin(s.dir, file));
+  if (inside !== undefined) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--output would write the class's page to ${file}, inside the submission ${inside.dir}: write it outside the submissions (a student's directory is theirs), e.g. --output class.html.`,
+    );
+  }
+  return file;
 }
 
 // The --summary file and its format; a HarnessError for another extension or a file that cannot be written.

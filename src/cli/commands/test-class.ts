@@ -40,7 +40,7 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
   const submissions = flags.shard === undefined ? all : shardOf(all, parseShard(flags.shard));
   // The html reporter writes one page for the whole class (src/grade/report/html-class.ts), the others a report
   // per submission.
-  const page = flags.reporter === 'html' ? await classPagePath(io.cwd, flags.output) : undefined;
+  const page = flags.reporter === 'html' ? await classPagePath(io.cwd, flags.output, all) : undefined;
   if (flags.output === undefined && flags.reporter !== 'pretty') {
     throw new HarnessError(
       'BAD_FLAG',

@@ -197,9 +197,10 @@ function onLine(state: ProgramState, text: string, at: number): Step {
   const call = parseCallingLine(text);
   if (call !== undefined) {
     const calling = { call, at };
-    // Loaded, and into its first case: from here on the process's clock is that case's alone.
+    // Loaded, and into its first case: from here on the process's clock is that case's alone, its time too (a
+    // case run alone would otherwise carry the process's start-up in its time).
     if (running && !state.reportsCalls && state.lines === 0) {
-      const next = { ...state, reportsCalls: true, calling, deadlineMs: timeoutMs, cpuBase: state.cpuNow };
+      const next = { ...state, reportsCalls: true, calling, deadlineMs: timeoutMs, cpuBase: state.cpuNow, since: at };
       return [next, [{ type: 'arm', timer: 'deadline', ms: timeoutMs }]];
     }
     return [{ ...state, reportsCalls: true, calling }, []];

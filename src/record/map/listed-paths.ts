@@ -20,7 +20,7 @@ type ListCheck = Extract<CheckSpec, { kind: 'glob' | 'grep' }>;
 // What the agent's recorded result lists.
 export function listedPaths(check: ListCheck, content: string): Listing {
   if (check.kind === 'grep' && check.courseWords === true) return courseListing(check, content);
-  const rows = rowsOf(content);
+  const rows = check.kind === 'grep' && check.context === true ? matchRows(rowsOf(content), check) : rowsOf(content);
   if (check.kind === 'glob' || check.mode === 'files') {
     // Claude Code prints absolute paths; an agent printing relative ones means them from where it searched.
     return listing(rows.map((row) => sandboxRelative(row, check.base)));
@@ -70,6 +70,21 @@ export function courseListing(check: ListCheck, content: string): Listing {
     texts.push(check.mode === 'text' ? `${file}\u0000${text}` : `${file}\u0000${n}\u0000${text}`);
   }
   return { files: [...lines.keys()].sort(), lines, texts: texts.sort() };
+}
+
+// The match rows of a content listing with context lines: without the `--` between groups and the lines around
+// the matches (`file-N-text`, `N-text` for one file). A row read both ways is the kind whose file part ends first
+// (`a.ts:3:x-1-y` is a match, `a.ts-4-x:1:y` a context line).
+function matchRows(rows: string[], check: Extract<ListCheck, { kind: 'grep' }>): string[] {
+  const ends = (row: string, sep: string): number => {
+    const m = (
+      check.singleFile !== undefined ? new RegExp(`^()\\d+${sep}`) : new RegExp(`^(.+?)${sep}\\d+${sep}`)
+    ).exec(row);
+    return m === null ? Number.POSITIVE_INFINITY : (m[1] ?? '').length;
+  };
+  return rows.filter(
+    (row) => row !== '--' && ends(row, ':') <= ends(row, '-') && ends(row, ':') !== Number.POSITIVE_INFINITY,
+  );
 }
 
 function rowsOf(content: string): string[] {

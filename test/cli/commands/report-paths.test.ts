@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportPaths, summaryPath } from '../../../src/cli/commands/report-paths.ts';
+import { classPagePath, reportPaths, summaryPath } from '../../../src/cli/commands/report-paths.ts';
 import type { HarnessError } from '../../../src/errors.ts';
 
 let root = '';
@@ -74,5 +74,22 @@ describe('summaryPath', () => {
     ['missing/summary.csv', /^--summary "missing\/summary\.csv" is in .*missing, which does not exist/],
   ])('refuses %j', async (file, message) => {
     expect(await refusal(summaryPath(root, file))).toMatch(message);
+  });
+});
+
+describe('classPagePath', () => {
+  it('is the one file --output names', async () => {
+    expect(await classPagePath(root, 'reports/class.html', subs)).toBe(join(root, 'reports', 'class.html'));
+  });
+
+  it.each<[string | undefined, RegExp]>([
+    [
+      undefined,
+      /^--reporter html writes one page for the whole class: give --output a file name, e\.g\. --output class\.html\.$/,
+    ],
+    ['reports/{name}.html', /give --output a file name without \{name\}/],
+    ['subs/bob/class.html', /inside the submission .*subs\/bob: write it outside the submissions/],
+  ])('refuses %j, saying what to give', async (output, message) => {
+    expect(await refusal(classPagePath(root, output, subs))).toMatch(message);
   });
 });

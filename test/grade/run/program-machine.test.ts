@@ -153,6 +153,12 @@ describe('the program machine: timers', () => {
     expect(run(events).effects.at(-1)).toEqual(last);
   });
 
+  it("times a process's first case from its first call, not from the process's start", () => {
+    const delivered = run([calling(1, 5800), result(5830), result(5900)]).effects.flat();
+    const times = delivered.flatMap((e) => (e.type === 'deliver' ? [e.line.durationMs] : []));
+    expect(times).toEqual([30, 70]);
+  });
+
   it('reports a timeout with the limit it had, and the call in flight until the kill', () => {
     const end = settled([result(100), calling(2, 200), deadline(1100), exit(1150), ...closed(1160)]);
     expect(end).toEqual({

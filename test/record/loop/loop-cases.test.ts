@@ -56,6 +56,29 @@ describe('loopCases', () => {
     expect(Object.values(first?.redacted ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
 
+  it('makes the owners of `ls -l` output `user`, a colleague the paths never named as well (issue 27)', () => {
+    const listing = [
+      'total 16',
+      'drwxr-xr-x  4 marco  staff  128 Mar  3 10:00 .',
+      '-rw-r--r--  1 marco  staff   42 Mar  3 10:00 a.md',
+      '-rw-r--r--  1 zoe    zoe     17 Mar  3 10:01 notes.md',
+    ].join('\n');
+    const withListing: LoopSession = {
+      ...session,
+      loops: [{ ...loop('/work/b.md'), outputs: { t1: { content: listing }, t2: { content: '' } } }],
+    };
+    const [only] = loopCases(withListing, { base: 'recorded-ls', transcript: 't.jsonl', sources });
+    expect(only?.data.outputs?.t1).toEqual({
+      content: [
+        'total 16',
+        'drwxr-xr-x  4 user  staff  128 Mar  3 10:00 .',
+        '-rw-r--r--  1 user  staff   42 Mar  3 10:00 a.md',
+        '-rw-r--r--  1 user    user     17 Mar  3 10:01 notes.md',
+      ].join('\n'),
+    });
+    expect(only?.redacted).toMatchObject({ 'file owner': 3 });
+  });
+
   it('names one loop by its transcript alone', () => {
     expect(
       loopCases({ ...session, loops: [loop('/w')] }, { base: 'recorded-x', transcript: 't', sources })[0]?.name,

@@ -132,12 +132,26 @@ describe('mapCall: Grep presentation keys', () => {
     [{ '-i': true }, 'Grep -i (case-insensitive)'],
     [{ type: 'js' }, 'Grep type filter'],
     [{ multiline: true }, 'Grep multiline'],
-    [{ '-C': 2, output_mode: 'content' }, 'Grep context lines'],
-    [{ context: 5, output_mode: 'content' }, 'Grep context lines'],
+    [{ '-C': 2, output_mode: 'content', '-n': false }, 'Grep context lines without -n'],
     [{ offset: 10 }, 'Grep offset'],
     [{ output_mode: 'count' }, 'Grep output_mode count'],
   ])('%j cannot be expressed: %s', (keys, reason) => {
     expect(dropped(call('Grep', { pattern: 'x', ...keys }, 'Found 1 file\na.ts'))).toBe(reason);
+  });
+
+  it('judges a Grep with context lines by its match lines, and ignores context keys where nothing is shown (issue 27)', () => {
+    const files = mapped(call('Grep', { pattern: 'x', '-C': 2 }, 'Found 1 file\na.ts'));
+    expect(files.check).toEqual({ kind: 'grep', mode: 'files', base: '' });
+    expect(files.droppedKeys).toEqual({ '-C': 2 });
+    const content = mapped(call('Grep', { pattern: 'x', '-A': 1, output_mode: 'content' }, 'a.ts:1:x\na.ts-2-y'));
+    expect(content.call.input).toEqual({ pattern: 'x' });
+    expect(content.check).toEqual({ kind: 'grep', mode: 'lines', base: '', context: true });
+    const one = call(
+      'Grep',
+      { pattern: 'x', path: `${S}/a.ts`, '-B': 1, output_mode: 'content' },
+      '2-y\n3:x\n--\n6-\n7:x',
+    );
+    expect(mapped(one).check).toEqual({ kind: 'grep', mode: 'lines', base: '', context: true, singleFile: 'a.ts' });
   });
 
   it('keeps a head_limit the result never reached, and drops one that cut it', () => {

@@ -227,6 +227,27 @@ describe('glob and grep: the same set', () => {
       true,
     ],
     [
+      'content lines with context around them (-C 1): the match lines (issue 27)',
+      { kind: 'grep', mode: 'lines', base: '', context: true },
+      'src/a-1.ts-2-const y = 2;\nsrc/a-1.ts:3:x = 1 // a-4-b\nsrc/a-1.ts-4-y:5:z\n--\nb.ts-9-\nb.ts:10:  x',
+      'src/a-1.ts:3: x = 1 // a-4-b\nb.ts:10:   x',
+      true,
+    ],
+    [
+      'content lines with context, a match more in the replay',
+      { kind: 'grep', mode: 'lines', base: '', context: true },
+      'a.ts-2-y\na.ts:3:x',
+      'a.ts:3: x\na.ts:7: x',
+      false,
+    ],
+    [
+      'the context lines of a single file (-B 1)',
+      { kind: 'grep', mode: 'lines', base: '', singleFile: 'src/a.ts', context: true },
+      '2-y:1:q\n3:x\n--\n6-\n7:xx',
+      'src/a.ts:3: x\nsrc/a.ts:7: xx',
+      true,
+    ],
+    [
       "the course's own words, an indentation lost",
       { kind: 'grep', mode: 'lines', base: '', courseWords: true },
       'a.ts:1:  x',
