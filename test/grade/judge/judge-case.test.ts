@@ -20,15 +20,15 @@ const readCase: Case<CaseFile> = {
 };
 const snapshot = { results: [{ content: '1: A' }] };
 const judge = (outcome: CaseOutcome, output = '') =>
-  judgeCase(readCase, snapshot, { name: 'read-a', outcome, output, durationMs: 12.4, afterProbe: false });
+  judgeCase(readCase, snapshot, { name: 'read-a', outcome, output, durationMs: 12.4567, afterProbe: false });
 
 describe('judgeCase', () => {
-  it('passes results equal to the snapshot, keeping the output and a whole duration', () => {
+  it('passes results equal to the snapshot, keeping the output and its duration to the microsecond (a fast case is never 0)', () => {
     expect(judge({ kind: 'results', results: [{ content: '1: A' }] }, 'debug\n')).toEqual({
       name: 'read-a',
       description: 'Read returns the numbered lines.',
       status: 'pass',
-      durationMs: 12,
+      durationMs: 12.457,
       output: 'debug\n',
     });
   });
