@@ -1,3 +1,7 @@
+// The two escapes the JUnit report needs, by hand rather than through an XML builder (xmlbuilder2, fast-xml-parser's
+// builder): a builder escapes attributes but writes literal tabs and newlines there (which parsers then normalise to
+// spaces) and leaves a `]]>` inside CDATA to the caller, the two cases this file exists for; the report's layout is a
+// fixed template, checked against the Jenkins schema with xmllint in the tests.
 import { plainText } from './plain-text.ts';
 
 // An attribute value, quoted with `"`. Tabs and newlines become character references: a parser normalises

@@ -1,3 +1,6 @@
+// YAML for TAP's diagnostic blocks, by hand rather than through a YAML library: every value is written as JSON (a
+// YAML 1.2 flow node) or a literal block, the two forms whose escaping this file must get exactly right for a strict
+// TAP parser (tap-parser, tested), and a library's choice of styles would vary with the value.
 import { plainText } from './plain-text.ts';
 
 // YAML 1.2 is a superset of JSON, so a JSON value is a YAML flow node. JSON.stringify leaves a few characters

@@ -86,7 +86,7 @@ describe('json reporter, end to end', () => {
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
     expect([report.version, report.status, report.stage, report.passed, report.failed]).toEqual([
-      2,
+      3,
       'pass',
       STAGE,
       caseCount,
@@ -122,6 +122,10 @@ describe('junit reporter, end to end', () => {
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     const text = await readFile(file, 'utf8');
     expect(XMLValidator.validate(text)).toBe(true);
+    // As the Jenkins xunit plugin checks it before reading it (test/fixtures/junit: its schema's structure).
+    const schema = join(REPO, 'test', 'fixtures', 'junit', 'jenkins-junit-10.xsd');
+    expect((await execa('xmllint', ['--noout', '--schema', schema, file], { reject: false })).exitCode).toBe(0);
+    expect(xml.parse(text).testsuites.testsuite[0].file).toMatch(/\/course\/src\/execute\.ts$/);
     const cases = xml.parse(text).testsuites.testsuite[0].testcase;
     const read = cases.find((c: { name: string }) => c.name === READ_CASE);
     expect(read.classname).toBe(STAGE);
