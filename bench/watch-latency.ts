@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { copyCourse } from './course-copy.ts';
+import { copyCourse, copyPackage } from './course-copy.ts';
 
 // The verdict line every run of the pretty reporter ends its summary with.
 const VERDICT = /^(\d+) passed, (\d+) failed$/gm;
@@ -26,12 +26,15 @@ export async function measureWatch(options: {
   saves: number;
   isolation: string;
   timeoutMs?: number;
-  // false: the course's program.ts with its probe mode switched off (it then grades as a program.ts older than
-  // probe mode does), to measure what the probe costs side by side.
+  // false: a copy of the package whose driver has its probe switched off (it then grades as a driver without a
+  // probe would), to measure what the probe costs side by side.
   probe?: boolean;
 }): Promise<SaveSample[]> {
   const course = await copyCourse();
-  if (options.probe === false) await withoutProbe(join(course.dir, 'program.ts'));
+  // The driver is the grader's own (src/modes/): the probe is switched off in a copy of the package, never here.
+  const copy = options.probe === false ? await copyPackage(options.packageRoot, 1) : undefined;
+  if (copy !== undefined) await withoutProbe(join(copy.dir, 'dist', 'modes', 'driver.js'));
+  const packageRoot = copy?.dir ?? options.packageRoot;
   const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const executeFile = join(course.dir, 'src', 'execute.ts');
@@ -40,7 +43,7 @@ export async function measureWatch(options: {
   if (broken === reference)
     throw new Error("bench: src/execute.ts has no `case 'Read':` line to remove for the broken save");
 
-  const bin = join(options.packageRoot, 'bin', 'theinference.js');
+  const bin = join(packageRoot, 'bin', 'theinference.js');
   const child = execa(
     process.execPath,
     [bin, 'test', '--stage', options.stage, '--watch', '--dir', course.dir, '--isolation', options.isolation],
@@ -98,14 +101,15 @@ export async function measureWatch(options: {
     if (child.exitCode === null && child.pid !== undefined) child.kill('SIGKILL');
     await rm(graderTmp, { recursive: true, force: true });
     await course.remove();
+    await copy?.remove();
   }
 }
 
 // Switches program.ts's probe mode off: it never takes the request the grader's first line carries.
 async function withoutProbe(file: string): Promise<void> {
   const text = await readFile(file, 'utf8');
-  const line = 'request ??= (testCase as { observe?: unknown }).observe;';
+  const line = 'request ??= testCase.observe;';
   const off = text.replace(line, 'request ??= undefined;');
-  if (off === text) throw new Error(`bench: program.ts has no \`${line}\` to switch its probe off`);
+  if (off === text) throw new Error(`bench: the driver has no \`${line}\` to switch its probe off`);
   await writeFile(file, off);
 }

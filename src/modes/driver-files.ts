@@ -18,10 +18,6 @@ export const DRIVER_FILES = [
   '../tools/',
 ];
 
-// The compiler settings every program process runs with (tsx reads them from TSX_TSCONFIG_PATH, never from the
-// graded directory): the course's, as `init` writes them.
-const TSCONFIG = '../../course-template/tsconfig.json';
-
 // The absolute path of a driver file named as DRIVER_FILES names it.
 function pathOf(name: string): string {
   const file = name.endsWith('/') ? name : `${name}.${FROM_SOURCE ? 'ts' : 'js'}`;
@@ -33,12 +29,7 @@ export function driverEntry(): string {
   return pathOf('./driver');
 }
 
-// The tsconfig.json a program process compiles with.
-export function driverTsconfig(): string {
-  return fileURLToPath(new URL(TSCONFIG, import.meta.url));
-}
-
 // Every file and folder of the package the driver needs, absolute.
 export function driverFiles(): string[] {
-  return [...DRIVER_FILES.map(pathOf), driverTsconfig()];
+  return DRIVER_FILES.map(pathOf);
 }

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { driverEntry, driverFiles, driverTsconfig } from '../../src/modes/driver-files.ts';
+import { driverEntry, driverFiles } from '../../src/modes/driver-files.ts';
 import { REPO } from '../support/reference-course.ts';
 
 // The relative modules `file` loads when it runs (a type-only import loads nothing), as absolute paths.
@@ -42,12 +42,5 @@ describe('driverFiles', () => {
   it('names only files that exist, and none of the reference a student writes', () => {
     expect(files.filter((f) => !existsSync(f))).toEqual([]);
     for (const secret of ['src/execute.ts', 'src/agent-loop.ts']) expect(covered(join(REPO, secret))).toBe(false);
-  });
-
-  it("compiles with the course's tsconfig.json, which has no paths to redirect an import", () => {
-    expect(files).toContain(driverTsconfig());
-    const { compilerOptions } = JSON.parse(readFileSync(driverTsconfig(), 'utf8')) as { compilerOptions: object };
-    expect(compilerOptions).not.toHaveProperty('paths');
-    expect(compilerOptions).not.toHaveProperty('baseUrl');
   });
 });

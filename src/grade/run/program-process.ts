@@ -12,7 +12,6 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../course/stages.ts';
-import { driverTsconfig } from '../../modes/driver-files.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
@@ -73,11 +72,11 @@ function programCommand(start: ProcessStart, sandbox: boolean): string[] {
   return limitedCommand(bashPath(), programLimits(start.env, sandbox), sandbox ? [...INIT_SHELL, ...node] : node);
 }
 
-// The program's environment (isolation/program-env.ts), compiling with the course's tsconfig.json from the grader's
-// install: tsx would read the working directory's, and a submission's `paths` or `extends` would then decide which
-// module the driver's imports load.
+// The program's environment (isolation/program-env.ts). tsx reads the working directory's tsconfig.json, and applies
+// it only to the files it covers there: the student's own code, never the driver's files of the grader's install,
+// so a submission's `paths` or `extends` cannot change which module the driver loads for a name.
 function runEnv(graderEnv: NodeJS.ProcessEnv, tmp: string): Record<string, string> {
-  return { ...programEnv(graderEnv, tmp), TSX_TSCONFIG_PATH: driverTsconfig() };
+  return programEnv(graderEnv, tmp);
 }
 
 // The host's bash, which the sandbox shows where it is (under /usr, or /bin).
