@@ -18,7 +18,7 @@ export async function copyCourse(): Promise<CourseCopy> {
 }
 
 // What of the package the compiled grader needs (no .git: the copy always runs dist/, which must be built).
-const PACKAGE_FILES = ['package.json', 'bin', 'dist', 'program.ts', 'tsconfig.json'];
+const PACKAGE_FILES = ['package.json', 'bin', 'dist', 'program.ts', 'tsconfig.json', 'course-template'];
 
 // The package at `packageRoot` copied into a fresh temp directory, its node_modules linked, each case of each
 // stage written `copies` times (`<name>.json`, then `<name>-copy-<k>.json`), its snapshot beside each.

@@ -1,13 +1,15 @@
-// The floor: one `node --import tsx` process that imports the stage's mode from the course's program.ts (`dispatch`,
-// or `runLoopCase` for a loop stage) and runs every case of a stage in turn, comparing each with its snapshot. No grader, no subprocess per batch, no validation:
+// The floor: one `node --import tsx` process that imports the stage's mode from the package's driver (`dispatch`,
+// or `runLoopCase` for a loop stage), loading the course's modules from <course dir>, and runs every case of a stage in turn, comparing each with its snapshot. No grader, no subprocess per batch, no validation:
 // the least work that still runs every call. Prints `N passed, M failed` and exits 1 on any failure.
 //
 //   node --import tsx bench/floor.ts <course dir> <stage> [<package root>]
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { stageOf } from '../src/course/stages.ts';
+import { dispatch } from '../src/modes/dispatch/driver.ts';
+import { courseUrl } from '../src/modes/kit.ts';
+import { runLoopCase } from '../src/modes/loop/driver.ts';
 
 type CaseData = { files?: Record<string, unknown>; calls: Array<{ tool: string; input: Record<string, unknown> }> };
 type Dispatch = (testCase: { files: Record<string, unknown>; calls: CaseData['calls'] }) => Promise<unknown[]>;
@@ -20,9 +22,10 @@ if (dirArg === undefined || stage === undefined) {
 }
 // The package whose cases and snapshots are graded: this one, or a copy (the bench's 10x suite).
 const packageRoot = resolve(rootArg ?? join(import.meta.dirname, '..'));
-const program = (await import(pathToFileURL(join(resolve(dirArg), 'program.ts')).href)) as {
-  dispatch: Dispatch;
-  runLoopCase: RunLoopCase;
+const course = courseUrl(resolve(dirArg));
+const program: { dispatch: Dispatch; runLoopCase: RunLoopCase } = {
+  dispatch: (testCase) => dispatch(testCase as Parameters<typeof dispatch>[0], undefined, undefined, course),
+  runLoopCase: (testCase) => runLoopCase(testCase as Parameters<typeof runLoopCase>[0], undefined, undefined, course),
 };
 const loop = stageOf(stage)?.mode === 'loop';
 const names = (await readdir(join(packageRoot, 'cases', stage))).filter((n) => n.endsWith('.json')).sort();

@@ -1,5 +1,6 @@
 // The per-process approach: one `node --import tsx program.ts dispatch <case>` per case, two at a time (the
 // machine's cores), each result compared with its snapshot. What a grader without batching would cost.
+import { driverEntry } from '../src/modes/driver-files.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -20,7 +21,7 @@ export async function gradePerProcess(options: {
   const worker = async (): Promise<void> => {
     for (let i = next++; i < names.length; i = next++) {
       const name = names[i] as string;
-      const args = ['--import', options.tsx, 'program.ts', 'dispatch', join(casesDir, name)];
+      const args = ['--import', options.tsx, driverEntry(), 'dispatch', join(casesDir, name)];
       const { stdout } = await runCommand(process.execPath, args, { cwd: options.dir });
       const snapshot = JSON.parse(
         await readFile(join(options.packageRoot, 'snapshots', options.stage, name), 'utf8'),

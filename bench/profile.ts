@@ -1,6 +1,7 @@
 // Where a cold grader run's time goes: each step of start-up measured on its own, so that the ratio against
 // the floor can be explained step by step (Node itself, tsx registration, compiling program.ts and the tools,
 // tsx's transform cache, the CLI's own imports, one program process).
+import { driverEntry } from '../src/modes/driver-files.ts';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ export async function profileSteps(options: {
   );
   const node = process.execPath;
   const bin = join(options.packageRoot, 'bin', 'theinference.js');
-  const program = ['--import', options.tsx, 'program.ts', 'dispatch', echoCase];
+  const program = ['--import', options.tsx, driverEntry(), 'dispatch', echoCase];
   // What starting the sandbox costs: Node printing its version, outside and inside a sandbox laid out as for the
   // course (when bubblewrap works here).
   const probe = await probeSandbox(process.env);

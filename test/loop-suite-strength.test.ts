@@ -41,7 +41,7 @@ test.each(CATALOGUE)('$slug fails a case, with a hint that names its mistake', a
   const found = await firstLoopFailure(cases, wrong);
   expect(found, 'no case fails').toBeDefined();
   // The first case's hint is the first message's.
-  expect(found?.failure.hint).toMatch(Array.isArray(hint) ? hint[0]! : hint);
+  expect(found?.failure.hint ?? `(no hint) ${found?.name}`).toMatch(Array.isArray(hint) ? hint[0]! : hint);
 });
 
 // Diagnosis by observation: graded as a run grades it (src/grade/audit/grade-in-process.ts), every case a wrong loop
@@ -54,7 +54,9 @@ test.each(CATALOGUE)('$slug: its failures are one message per mistake, whose hin
   const wanted = Array.isArray(wrong.hint) ? wrong.hint : [wrong.hint];
   expect(hints, 'one message per mistake').toHaveLength(wanted.length);
   for (const [k, pattern] of wanted.entries()) expect(hints[k]).toMatch(pattern);
-  expect(failed[0]?.failure?.hintCause?.startsWith('finding: '), 'put under the finding').toBe(wrong.probed !== false);
+  expect(failed[0]?.failure?.hintCause?.startsWith('finding: ') === true, 'put under the finding').toBe(
+    wrong.probed !== false,
+  );
 });
 
 test('the reference: the probe finds no mistake', async () => {

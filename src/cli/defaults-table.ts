@@ -8,15 +8,23 @@ import { RELEASE_AFTER_MS, RELEASE_FACTOR } from '../grade/run/batch-machine.ts'
 import { DEFAULT_CASE_TIMEOUT_MS } from '../grade/run/case-timeout.ts';
 import { MAX_JOBS_PER_CORE, MAX_WATCH_JOBS, WORK_PER_JOB_MS } from '../grade/run/default-jobs.ts';
 import {
+  CASE_CPU_SECONDS,
   DEFAULT_MEMORY_MIB,
   MAX_FILE_MIB,
   MAX_PROCESSES,
   MEMORY_ENV,
   MIN_MEMORY_MIB,
+  PROCESS_CPU_SECONDS,
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
 import { TMP_BYTES } from '../grade/run/isolation/sandbox-layout.ts';
-import { DRAIN_MS, EXIT_GRACE_MS, MAX_RESULT_LINE_BYTES, STARTUP_ALLOWANCE_MS } from '../grade/run/program-machine.ts';
+import {
+  CPU_SAMPLE_MS,
+  DRAIN_MS,
+  EXIT_GRACE_MS,
+  MAX_RESULT_LINE_BYTES,
+  STARTUP_ALLOWANCE_MS,
+} from '../grade/run/program-machine.ts';
 
 // One row of the table: what it is, the flag or variable that changes it (if any), its value, and where it lives.
 export type DefaultRow = { what: string; setBy: string; value: string; source: string };
@@ -47,6 +55,19 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     setBy: '',
     value: number(MAX_PROCESSES),
     source: '`MAX_PROCESSES`, src/grade/run/isolation/program-limits.ts',
+  },
+  {
+    what: "CPU time of one case's processes together, those still running from an earlier case included (else `out of CPU time`)",
+    setBy: '',
+    value: `${formatMs(CASE_CPU_SECONDS * 1000)}, read every ${formatMs(CPU_SAMPLE_MS)}`,
+    source:
+      '`CASE_CPU_SECONDS`, src/grade/run/isolation/program-limits.ts; `CPU_SAMPLE_MS`, src/grade/run/program-machine.ts',
+  },
+  {
+    what: 'CPU time of any one process in its life (RLIMIT_CPU)',
+    setBy: '',
+    value: formatMs(PROCESS_CPU_SECONDS * 1000),
+    source: '`PROCESS_CPU_SECONDS`, src/grade/run/isolation/program-limits.ts',
   },
   {
     what: 'size of a file a program writes',

@@ -59,7 +59,8 @@ describe('runStage', () => {
   });
 
   it("notes a program.ts that is not the course's in one line, passing or failing, and grades as without it", async () => {
-    const note = /^program\.ts is not the course's: the grader never runs it .* restore it: cp \S+program\.ts program\.ts$/;
+    const note =
+      /^program\.ts is not the course's: the grader never runs it .* restore it: cp \S+program\.ts program\.ts$/;
     const dir = await makeCourse(scratch);
     await writeFile(join(dir, 'program.ts'), 'process.stdout.write(\'{"results":[]}\\n\');\n');
     const edited = await grade(dir);

@@ -4,11 +4,11 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, beforeEach } from 'vitest';
 import { TRANSCRIPT_FORMATS } from '../../src/record/formats/detect-format.ts';
 import { importText, importTranscript } from '../../src/record/import-transcript.ts';
 import type { TranscriptFormat } from '../../src/record/types.ts';
-import { fixture, hasSharedTranscripts, imported, shared } from './formats/transcript-files.ts';
+import { fixture, imported, needsSharedTranscripts, shared } from './formats/transcript-files.ts';
 
 let dir: string;
 let heavy: string;
@@ -254,7 +254,8 @@ describe('transcripts as people keep them', () => {
   });
 });
 
-describe.skipIf(!hasSharedTranscripts)('a gzip-compressed Claude Code session with subagents', () => {
+describe('a gzip-compressed Claude Code session with subagents', () => {
+  beforeEach(needsSharedTranscripts);
   const SPOTTER = 'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46';
 
   it('brings its <session>/subagents/ files along (compressed or not) as the plain session does', async () => {

@@ -43,7 +43,16 @@ export async function writeLoopCourse(dir: string): Promise<void> {
 // The files of the theinference package an install puts in node_modules/theinference, but dist/ (without it the
 // copy's bin runs its sources through tsx) and docs/; as packed, without the reference dispatcher (package.json
 // `files`).
-const PACKAGE_FILES = ['package.json', 'bin', 'src', 'cases', 'snapshots', 'program.ts', 'tsconfig.json'];
+const PACKAGE_FILES = [
+  'package.json',
+  'bin',
+  'src',
+  'cases',
+  'snapshots',
+  'program.ts',
+  'tsconfig.json',
+  'course-template',
+];
 const NOT_PACKED = new Set([join(REPO, 'src', 'execute.ts')]);
 
 // Installs the package in `prefix` as `npm install theinference` does there: `prefix/node_modules` holds a copy of

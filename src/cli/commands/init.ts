@@ -135,7 +135,7 @@ function newCourse(
     `Wrote a course directory for the stage ${stage.slug} in ${o.where}:`,
     `  package.json     theinference from ${o.spec}${deps}; scripts test, watch, typecheck`,
     '  tsconfig.json, .gitignore',
-    "  program.ts       runs a case by hand (npx tsx program.ts dispatch <case.json>); the grader runs its own driver",
+    '  program.ts       runs a case by hand (npx tsx program.ts dispatch <case.json>); the grader runs its own driver',
     ...stageFiles(stage, files),
     ...(o.replaced.length > 0 ? ['', `Replaced (--force): ${o.replaced.join(', ')}`] : []),
   ];
@@ -151,7 +151,7 @@ function addedStage(stage: Stage, files: CourseFile[], o: { earlier: Stage[]; wh
       ? [`  package.json     scripts test and watch grade ${stage.slug}${also}; dependencies added as it needs`]
       : []),
     ...(files.some((f) => f.path === 'program.ts')
-      ? ["  program.ts       runs a case by hand, as this theinference has it"]
+      ? ['  program.ts       runs a case by hand, as this theinference has it']
       : []),
     ...stageFiles(stage, files),
     ...(o.replaced.length > 0 ? ['', `Replaced (--force): ${o.replaced.join(', ')}`] : []),

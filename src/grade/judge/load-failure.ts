@@ -48,8 +48,9 @@ function fileNotThere(output: string): string | undefined {
   const missing = /Cannot find module '([^']+)' imported from (\S+)/.exec(output);
   if (missing === null) return undefined;
   const [, file, from] = missing;
-  if (/\/src\/execute\.ts$/.test(file!) && /\/program\.ts$/.test(from!)) {
-    return 'src/execute.ts is missing: program.ts imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)';
+  // The driver (src/modes/) imports it, or an old program.ts did.
+  if (/\/src\/execute\.ts$/.test(file!) && /\/(?:program\.ts|modes\/kit\.[jt]s)$/.test(from!)) {
+    return 'src/execute.ts is missing: the driver imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)';
   }
   return `${file} does not exist (${from} imports it): create it, or correct the import's path (relative, with its .ts extension)`;
 }

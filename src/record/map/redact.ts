@@ -177,12 +177,13 @@ function machineUsers(users: string[]): string[] {
   return [...new Set(users)].filter((u) => u.length >= 3 && !GENERIC_USERS.has(u.toLowerCase()) && /^[\w.-]+$/.test(u));
 }
 
-// The user name where it names the machine: `~alex`, a prompt or `user@host` without a domain (`alex@laptop:~$`;
-// `alex@site.org` is an e-mail address), an environment's `USER=alex`.
+// The user name where it names the machine: `~alex`, a prompt or `user@host` without a domain (`alex@laptop:~$`,
+// also right after a colour escape, raw or made visible: `\x1b[32malex@laptop`; `alex@site.org` is an e-mail
+// address), an environment's `USER=alex`.
 function userPattern(user: string, flags: string): RegExp {
   const u = escapeRegExp(user);
   return new RegExp(
-    `~${u}(?![\\w.-])|(?<![\\w.%+-])${u}@(?=[A-Za-z0-9][A-Za-z0-9-]*(?![\\w-]|\\.[A-Za-z0-9]))|(?<=\\b(?:USER|LOGNAME|USERNAME)=)${u}(?![\\w.-])`,
+    `~${u}(?![\\w.-])|(?:(?<![\\w.%+-])|(?<=(?:\\u001b|\u241b)\\[[0-9;?]*[A-Za-z]))${u}@(?=[A-Za-z0-9][A-Za-z0-9-]*(?![\\w-]|\\.[A-Za-z0-9]))|(?<=\\b(?:USER|LOGNAME|USERNAME)=)${u}(?![\\w.-])`,
     flags,
   );
 }

@@ -17,7 +17,7 @@ describe('loadFailureHint', () => {
     ],
     [
       'execute-missing',
-      'src/execute.ts is missing: program.ts imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)',
+      'src/execute.ts is missing: the driver imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)',
     ],
     [
       'import-missing',

@@ -114,7 +114,8 @@ describe('the graded fixtures', () => {
   });
 });
 
-describe('the class page in a browser', () => {
+// A browser on a busy 2-core machine: a full-page screenshot or axe over 50 submissions' details takes seconds.
+describe('the class page in a browser', { timeout: 180_000 }, () => {
   it('shows the totals and the five known mistakes with their counts at the top, most common first', async () => {
     const { page, troubles } = await open(classFile);
     const totals = await page.locator('.totals li').allInnerTexts();
@@ -282,7 +283,7 @@ describe('the class page in a browser', () => {
   });
 });
 
-describe('the page of one submission in a browser', () => {
+describe('the page of one submission in a browser', { timeout: 180_000 }, () => {
   it('shows each failure with its call, hint and diff, everything the program wrote as text', async () => {
     const { page, troubles } = await open(oneFile);
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();

@@ -2,14 +2,23 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeEach } from 'vitest';
 import { importTranscript } from '../../../src/record/import-transcript.ts';
-import { callById, countByName, fixture, hasSharedTranscripts, imported, shared } from './transcript-files.ts';
+import {
+  callById,
+  countByName,
+  fixture,
+  hasSharedTranscripts,
+  imported,
+  shared,
+  needsSharedTranscripts,
+} from './transcript-files.ts';
 
 const SPOTTER = 'claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46';
 const SPOTTER_CWD = '/home/USER/projects/spotter-worktrees/spotter-a0y';
 
-describe.skipIf(!hasSharedTranscripts)('the spotter session (3.4 MB, two subagents, a compaction)', async () => {
+describe('the spotter session (3.4 MB, two subagents, a compaction)', async () => {
+  beforeEach(needsSharedTranscripts);
   const session = hasSharedTranscripts ? imported(await importTranscript(shared(`${SPOTTER}.jsonl`))) : undefined;
   const t = session as NonNullable<typeof session>;
 
@@ -149,7 +158,8 @@ describe.skipIf(!hasSharedTranscripts)('the spotter session (3.4 MB, two subagen
   });
 });
 
-describe.skipIf(!hasSharedTranscripts)('the claude-reliability sessions', () => {
+describe('the claude-reliability sessions', () => {
+  beforeEach(needsSharedTranscripts);
   it('hello-world-script: a Write that creates hello.sh, then the Bash that runs it', async () => {
     const t = imported(
       await importTranscript(shared('claude-code/claude-reliability/hello-world-script/transcript.jsonl')),

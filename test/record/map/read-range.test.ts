@@ -2,10 +2,10 @@
 // transcripts: for every Read whose toolUseResult says which lines it showed (startLine, numLines) out of how many
 // (totalLines, which counts a last, empty line after a final newline), the course's view_range must show the same
 // lines: the same first line, and the same last one, or -1 exactly when Claude Code read to its last line.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeEach } from 'vitest';
 import { importTranscript } from '../../../src/record/import-transcript.ts';
 import { READ_DEFAULT_LIMIT, viewRangeFor } from '../../../src/record/map/read-range.ts';
-import { hasSharedTranscripts, imported, shared } from '../formats/transcript-files.ts';
+import { hasSharedTranscripts, imported, shared, needsSharedTranscripts } from '../formats/transcript-files.ts';
 
 type FileDetails = { startLine: number; numLines: number; totalLines: number };
 
@@ -25,7 +25,8 @@ describe('viewRangeFor', () => {
   });
 });
 
-describe.skipIf(!hasSharedTranscripts)('viewRangeFor on every recorded Read with offset or limit', async () => {
+describe('viewRangeFor on every recorded Read with offset or limit', async () => {
+  beforeEach(needsSharedTranscripts);
   // A skipped describe still runs its body to collect the tests: without ../shared there is nothing to read.
   const calls = hasSharedTranscripts
     ? imported(await importTranscript(shared('claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'))).calls

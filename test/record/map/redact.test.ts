@@ -179,6 +179,12 @@ describe('the machine in every form it takes (issue 27)', () => {
     expect(leaks(redact(listing, sources).text, sources)).toEqual([]);
   });
 
+  it("redacts a prompt's user right after a colour escape, raw or made visible", () => {
+    expect(redact('\u001b[01;32mada@box:~$ ls\n␛[2Jada@box', sources).text).toBe(
+      '\u001b[01;32muser@box:~$ ls\n␛[2Juser@box',
+    );
+  });
+
   it('redacts a host name as a whole name, and a dash-encoded home no source named', () => {
     expect(redact('ssh ada-mbp.lan; ping ada-mbp.local; ada-mbps', sources).text).toBe('ssh host; ping host; ada-mbps');
     expect(redact('cat ~/.claude/projects/-Users-zoe-shop/x.jsonl', sources).text).toBe(

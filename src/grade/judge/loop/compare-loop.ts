@@ -44,7 +44,7 @@ type Difference = { ctx: LoopHintContext; message: string };
 
 function firstDifference(data: LoopCaseFile, want: LoopRun, got: LoopRun): Difference | undefined {
   const n = data.turns.length;
-  const base = { data, end: got.end };
+  const base = { data, end: got.end, sent: got.requests };
   for (let k = 0; k < Math.max(want.requests.length, got.requests.length); k += 1) {
     const e = want.requests[k];
     const r = got.requests[k];

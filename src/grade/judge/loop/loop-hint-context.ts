@@ -7,7 +7,7 @@ import { isEntry, returnedOf } from './loop-results.ts';
 
 // Where the loop first differs: request `index` (0-based) differs, is one the script does not have (`extra`) or was
 // never sent (`missing`); or the end (`end`). `expected`, `received`: what differs there (the requests' differing
-// fields, or the ends). `end`: how the loop ended.
+// fields, or the ends). `end`: how the loop ended. `sent`: every request the loop sent, whole.
 export type LoopHintContext = {
   data: LoopCaseFile;
   at: 'request' | 'extra' | 'missing' | 'end';
@@ -15,6 +15,7 @@ export type LoopHintContext = {
   expected: unknown;
   received: unknown;
   end: unknown;
+  sent?: unknown[];
 };
 
 export type Json = Record<string, unknown>;

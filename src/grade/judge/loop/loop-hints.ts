@@ -202,9 +202,29 @@ function toolResults(ctx: LoopHintContext): LoopHint | undefined {
   return toolResultHint(ctx.data, d.turn, d.e[d.i], d.r[d.i]);
 }
 
+// The same request sent twice, the response to the first never appended: what the loop sent and returned shows it.
+function requestRepeated(ctx: LoopHintContext): LoopHint | undefined {
+  const k = ctx.index;
+  const sent = ctx.sent ?? [];
+  if ((ctx.at !== 'request' && ctx.at !== 'extra') || k === 0 || !jsonEqual(sent[k], sent[k - 1])) return undefined;
+  const turn = ctx.data.turns[k - 1]?.message;
+  const returned = returnedOf(ctx.end);
+  if (turn === undefined || returned === undefined) return undefined;
+  if (returned.some((m) => role(m) === 'assistant' && jsonEqual((m as { content?: unknown }).content, turn.content))) {
+    return undefined;
+  }
+  return hint(
+    `request ${k + 1} is request ${k} again, and the response to request ${k} (turn ${k}) is not in the conversation runLoop returned: the loop called the model a second time with the same request and dropped the first response. Call client.messages.create once per turn, and append its response before anything else`,
+    'the same request sent twice',
+    'first-turn',
+    'the loop sent a request twice and dropped the response to the first: call client.messages.create once per turn, and append its response before anything else',
+  );
+}
+
 // Most specific first.
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
+  requestRepeated,
   fieldDropped,
   fieldChanged,
   returnedOther,

@@ -30,6 +30,8 @@ export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: 
   if (want.length === 0) return undefined;
   const untyped = promiseHint(turn, r) ?? typeHint(turn, r);
   if (untyped !== undefined) return untyped;
+  // A message that holds no results at all where the results were due is not a short answer: what differs says it.
+  if (got.length === 0 && !(isEntry(r) && Array.isArray(r.content))) return undefined;
   if (got.length < want.length) {
     return hint(
       `turn ${turn} asked for ${want.length} tool call${want.length === 1 ? '' : 's'}, and its user message answers ${got.length}: send one tool_result for every tool_use block of the turn`,
@@ -97,6 +99,18 @@ function typeHint(turn: number, r: unknown): LoopHint | undefined {
 }
 
 function contentHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined {
+  const own = data.outputs?.[String(w.tool_use_id)];
+  const thrown = Object.entries(data.outputs ?? {}).find(
+    ([id, o]) => id !== w.tool_use_id && 'throws' in o && o.throws === g.content,
+  );
+  if (thrown !== undefined && (own === undefined || !('throws' in own))) {
+    return hint(
+      `tool_use ${thrown[0]}'s execute threw, and the tool_result of ${String(w.tool_use_id)}, a call beside it whose execute did not throw, carries that error too: catch each execute call apart (a try/catch around each call), so one throw answers only its own tool_use`,
+      'a throw given to the calls beside it',
+      'throwing-output',
+      "one execute's throw went into the tool_results of the calls beside it in the same turn: catch each execute call apart (a try/catch around each call), so one throw answers only its own tool_use",
+    );
+  }
   if (!('content' in g) && typeof w.content === 'string') {
     return hint(
       "a tool_result has no content: await execute's output before reading it, const output = await execute(block.name, block.input), then content: output.content",
