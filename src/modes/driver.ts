@@ -32,9 +32,7 @@ async function* caseSource(args: string[]): AsyncGenerator<{ where: string; read
   }
 }
 
-// Why a `files` key cannot be seeded, or undefined when it can: it must name a file below the sandbox, as
-// `src/a.ts` does. Empty, `.` or a trailing `/` name the sandbox or a directory (writing them fails with EISDIR);
-
+// Whether the cases come from stdin (`-`), as the grader sends them.
 function fromStdin(args: string[]): boolean {
   return args.length === 1 && args[0] === '-';
 }
