@@ -16,10 +16,12 @@ const STANDBY = fileURLToPath(new URL('../../../src/grade/run/standby.ts', impor
 // Each module notes its evaluation; a.ts also says so in a file, which tells the test that warming is over.
 const COURSE: Record<string, string> = {
   'package.json': '{ "type": "module" }\n',
-  // A driver as the package's is to a standby: a module whose `main` it runs once the work comes.
+  // A driver as the package's is to a standby: a module whose `preload` it awaits while it waits, and whose `main` it
+  // runs once the work comes.
   'driver.ts': [
     "import { createInterface } from 'node:readline';",
     "export const NAME = 'driver';",
+    'export async function preload(_mode: string) {}',
     'export async function main(argv: string[]) {',
     '  for await (const _ of createInterface({ input: process.stdin }));',
     "  const { value } = await import('./src/a.ts');",
