@@ -39,7 +39,7 @@ describe('a program that cannot start', () => {
       async (course) => {
         await rm(join(course, 'src', 'execute.ts'));
       },
-      /^ {2}hint: src\/execute\.ts is missing: program\.ts imports makeExecute from it\./m,
+      /^ {2}hint: src\/execute\.ts is missing: the driver imports makeExecute from it\./m,
     ],
     [
       'a throw at import',

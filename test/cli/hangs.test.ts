@@ -47,7 +47,8 @@ describe('a case that hangs', () => {
     [
       'github',
       'required',
-      (stdout) => expect(stdout).toContain(`::error title=course-glob-everything::${HANG}%0AHint: ${HINT}`),
+      (stdout) =>
+        expect(stdout).toContain(`::error file=src/execute.ts,title=course-glob-everything::${HANG}%0AHint: ${HINT}`),
     ],
   ])('is named by its call in the %s reporter (--isolation %s)', async (reporter, isolation, check) => {
     const course = await makeCourse(scratch, 'hangs');

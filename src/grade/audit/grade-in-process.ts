@@ -91,7 +91,12 @@ export async function gradeInProcess(cases: GradedCase[], impl: Implementation, 
       judgeCase(c, snapshot, { name: c.name, outcome, output: unheard ?? '', durationMs: 0, afterProbe: false }),
     );
   }
-  const observed: unknown = JSON.parse(JSON.stringify(await mode.probe(driver, judgeOf(first).probe.request(), impl)));
+  // The probe's loops leave the same rejections unheard as their cases do, and the grader's own listeners (bin's
+  // crash handler) must not hear them either: in a program process the probe only watches.
+  const probed = () => mode.probe(driver, judgeOf(first).probe.request(), impl);
+  const observed: unknown = JSON.parse(
+    JSON.stringify(mode.hears ? (await hearRejections(probed)).value : await probed()),
+  );
   const data = new Map(cases.map(({ case: c }) => [c.name, c.data]));
   return judgeOf(first).probe.explain(results, observed, (name) => data.get(name));
 }

@@ -1,21 +1,26 @@
 // A recorded case whose reference changed, through `theinference snapshot` and its review: the run, --check and
 // the review each say whether the reference still reproduces what the recorded agent was answered, without the
 // transcript, from the case's recording.
-import { PassThrough } from 'node:stream';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main.ts';
-import { makeCourse, REPO, useScratch } from '../../grade/course-fixture.ts';
+import { REPO, useScratch } from '../../grade/course-fixture.ts';
 
 const scratch = useScratch();
 const NAME = 'recorded-hello-world-script';
 let root: string;
 
-// A package whose register-tools stage is the recorded hello-world case, with its snapshot and recording, and whose
-// reference's Write no longer says it created the file.
+// A copy of this package whose register-tools stage is the recorded hello-world case, with its snapshot and
+// recording, and whose reference's Write no longer says it created the file. The reference is the package's own (its
+// driver gives makeExecute the package's tools), so the command run is the copy's own bin.
 beforeAll(async () => {
-  root = await makeCourse(scratch);
+  root = await mkdtemp(join(scratch.root, 'package-'));
+  // The sandbox runs the reference as another user, who reads the package as anyone may.
+  await chmod(root, 0o755);
+  for (const entry of ['bin', 'src', 'package.json', 'tsconfig.json', 'course-template'])
+    await cp(join(REPO, entry), join(root, entry), { recursive: true });
+  await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'));
   for (const dir of ['cases', 'snapshots', 'recordings']) {
     await mkdir(join(root, dir, 'register-tools'), { recursive: true });
     await cp(join(REPO, dir, 'register-tools', `${NAME}.json`), join(root, dir, 'register-tools', `${NAME}.json`));
@@ -28,14 +33,14 @@ beforeAll(async () => {
 });
 
 async function snapshot(...argv: string[]) {
-  const stdout = new PassThrough();
-  const out: string[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c.toString()));
-  const stdin = new PassThrough();
-  stdin.end('q\n');
-  const io = { cwd: root, root, env: { ...process.env, NO_COLOR: '1' }, stdin, stdout, stderr: new PassThrough() };
-  const code = await runCli({ ...io, argv: ['snapshot', '--stage', 'register-tools', ...argv] });
-  return { code, stdout: out.join('') };
+  const { exitCode, stdout, stderr } = await execa(
+    process.execPath,
+    [join(root, 'bin', 'theinference.js'), 'snapshot', '--stage', 'register-tools', ...argv],
+    { cwd: root, input: 'q\n', env: { NO_COLOR: '1' }, reject: false },
+  );
+  // A misuse (exit 2) is the test's own: said whole.
+  if (exitCode === 2) throw new Error(stderr);
+  return { code: exitCode, stdout };
 }
 
 const DIVERGES =

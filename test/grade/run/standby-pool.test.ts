@@ -57,7 +57,7 @@ describe('standbyPool', () => {
     }
   });
 
-  it("warms the stage's modules and waits on, and runs a tool saved after it warmed as saved", async () => {
+  it("warms the stage's modules and waits on, and runs a dispatcher saved after it warmed as saved", async () => {
     const dir = await makeCourse(scratch);
     const standbys = standbyPool({
       dir,
@@ -73,11 +73,12 @@ describe('standbyPool', () => {
       // Time to import the tools and the dispatcher (about 0.2 s): a standby whose warming failed would be gone.
       await new Promise((r) => setTimeout(r, 3000));
       expect(await standbysIn(dir)).toEqual([pid]);
-      const view = join(dir, 'src', 'tools', 'view.ts');
-      await writeFile(view, (await readFile(view, 'utf8')).replace('`${n}: ${', '`${n}| ${'));
+      // The student's dispatcher, warmed, then saved: the work runs it as saved.
+      const execute = join(dir, 'src', 'execute.ts');
+      await writeFile(execute, (await readFile(execute, 'utf8')).replace(/^\s*case 'Read':\n/m, ''));
       const staged = await stageForRun(dir, SANDBOX, REPO);
       const { lines } = await readCase(dir, standbys);
-      expect(JSON.parse(lines[0]!)).toEqual({ results: [{ content: '1| A' }] });
+      expect(JSON.parse(lines[0]!)).toEqual({ results: [{ content: 'unknown tool: Read', is_error: true }] });
       expect(standbys.size()).toBe(0);
       await staged.release();
     } finally {
