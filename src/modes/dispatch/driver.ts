@@ -71,12 +71,14 @@ export async function dispatch(
   beforeCall?: BeforeCall,
   course: URL = courseUrl(),
 ): Promise<unknown[]> {
-  const { Tools, makeExecute } = await dispatcher(course);
+  // A dispatcher given (the audit's, the suite's) is all that runs: the course's own is not loaded for it.
+  const { Tools, makeExecute } =
+    make === undefined ? await dispatcher(course) : { Tools: (await courseTools()).Tools, makeExecute: make };
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
     await seed(sandbox, testCase.files ?? {});
-    const execute = (make ?? makeExecute)(new Tools(sandbox));
+    const execute = makeExecute(new Tools(sandbox));
     const results: unknown[] = [];
     for (const [i, call] of testCase.calls.entries()) {
       await beforeCall?.(i + 1, testCase.calls.length, call.tool);

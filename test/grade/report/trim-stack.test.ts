@@ -15,7 +15,7 @@ describe('trimStack', () => {
 
   it("drops the error's properties printed after a dropped frame", async () => {
     expect(trimStack(await output('execute-missing')).text).toBe(
-      "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/c/src/execute.ts' imported from /c/program.ts\n\nNode.js v20.20.2\n",
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/c/src/execute.ts' imported from /c/node_modules/theinference/dist/modes/kit.js\n\nNode.js v20.20.2\n",
     );
   });
 
