@@ -54,10 +54,21 @@ function hostPaths(): HostPaths {
   // the install's shape (hoisted, nested, pnpm's links into .pnpm).
   const runtime = ['tsx/esm', ...COURSE_DEPENDENCIES].flatMap((name) => realModulesOf(name) ?? []);
   const modules = runtimeModules(root);
+  // The driver imports its packages (the SDK, fast-glob) from where the grader is installed: that node_modules is
+  // shown where it is, and where its entries link through links (a node_modules that is itself a link), those links
+  // are made again, so that each entry reaches its package as on the host.
+  const nearest = nearestModules(root);
+  if (nearest !== undefined) symlinks.push(...linkHops(nearest));
   host = {
     system: { symlinks, readOnly },
-    // The grader's node_modules where it is too: the package's driver imports its packages (the SDK) from there.
-    readOnly: [...new Set([nodePrefix, ...runtime, ...(modules === undefined ? [] : [modules])])],
+    readOnly: [
+      ...new Set([
+        nodePrefix,
+        ...runtime,
+        ...(modules === undefined ? [] : [modules]),
+        ...(nearest === undefined ? [] : [nearest]),
+      ]),
+    ],
     modules,
     packageRoot: root,
     packageJson: join(root, 'package.json'),
@@ -89,6 +100,21 @@ function nearestModules(root: string): string | undefined {
     }
     if (dirname(at) === at) return undefined;
   }
+}
+
+// The links a course package's entry in `modules` passes through on its way to the package, beyond the entry
+// itself (shown with `modules`): each a link the sandbox makes again, where it is, as it is.
+function linkHops(modules: string): Array<{ target: string; path: string }> {
+  const hops = new Map<string, string>();
+  for (const name of COURSE_DEPENDENCIES) {
+    const entry = join(modules, name);
+    if (tryLstat(entry)?.isSymbolicLink() !== true) continue;
+    const target = resolve(dirname(entry), readlinkSync(entry));
+    for (let at = dirname(target); dirname(at) !== at; at = dirname(at)) {
+      if (tryLstat(at)?.isSymbolicLink() === true) hops.set(at, resolve(dirname(at), readlinkSync(at)));
+    }
+  }
+  return [...hops].map(([path, target]) => ({ target, path }));
 }
 
 // Whether `modules/name`, shown elsewhere, still reaches its package: it is no link, or a link that stays inside
