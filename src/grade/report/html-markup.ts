@@ -45,11 +45,19 @@ export function markupText(markup: Markup): string {
 
 // Text as HTML: every control, separator and bidirectional character shown by a visible stand-in (as the terminal
 // shows them, src/grade/report/visible-text.ts), then `& < > " '` escaped, so it is text in an element or in a
-// quoted attribute value alike. Tabs and line breaks stay (a <pre> shows them).
+// quoted attribute value alike. Tabs stay, and line breaks as references (a <pre> shows both).
 export function escapeText(text: string): string {
-  return visibleText(text)
-    .replace(HIDDEN, (c) => (isSurrogate(c) ? '\ufffd' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
-    .replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+  return (
+    visibleText(text)
+      .replace(HIDDEN, (c) => (isSurrogate(c) ? '\ufffd' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+      .replace(/[&<>"']/g, (c) => ENTITIES[c] as string)
+      // A page printed to a CI log (no --output) is read line by line, for workflow commands and summary lines: a
+      // line break in text, `::` and `##[` are written as character references, the same text in a browser, and no
+      // line of the page's source starts with what a submission wrote.
+      .replace(/\n/g, '&#10;')
+      .replace(/::/g, '&#58;:')
+      .replace(/##\[/g, '&#35;#[')
+  );
 }
 
 // Prose the grader wrote, which may quote a submission (a hint names what a program threw): each `quoted` piece in

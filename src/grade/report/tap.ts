@@ -4,7 +4,7 @@ import { caseStatus, failureMessage } from './case-status.ts';
 import { oneLine } from './plain-text.ts';
 import { type SourceFileOf, sourcePlace } from './source-file.ts';
 import { variantsLine } from './variants-line.ts';
-import { yamlLiteral, yamlString, yamlValue } from './yaml-text.ts';
+import { escapeJsonText, yamlLiteral, yamlString, yamlValue } from './yaml-text.ts';
 
 // TAP version 14 (testanything.org/tap-version-14-specification): the plan first, one test point per case,
 // and under each failing one a YAML diagnostic block indented two spaces. The run ends with the comment
@@ -73,7 +73,7 @@ function diagnostic(
 
 // The two sides as node-tap writes its `diff`: a unified diff of their pretty JSON, `--- expected` / `+++ actual`.
 function unifiedDiff(expected: unknown, received: unknown): string {
-  const text = (v: unknown) => `${JSON.stringify(v, null, 2) ?? 'undefined'}\n`;
+  const text = (v: unknown) => `${escapeJsonText(JSON.stringify(v, null, 2) ?? 'undefined')}\n`;
   return createTwoFilesPatch('expected', 'actual', text(expected), text(received), '', '', { context: 3 })
     .split('\n')
     .filter((line) => !line.startsWith('====') && !line.startsWith('\\ No newline'))

@@ -11,7 +11,11 @@ const NOT_YAML_PRINTABLE = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\
 
 // Any JSON value as a one-line YAML flow node (`undefined` becomes null); strings inside keep every character.
 export function yamlValue(value: unknown): string {
-  const json = JSON.stringify(value) ?? 'null';
+  return escapeJsonText(JSON.stringify(value) ?? 'null');
+}
+
+// JSON text with those characters escaped as \uXXXX: the same value, and no line break a log reader would see.
+export function escapeJsonText(json: string): string {
   return json.replace(NOT_YAML_PRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -29,9 +29,11 @@ describe('render (one course directory)', () => {
 
   it('shows a hostile program’s output as text', () => {
     const page = render(RUNS.hostile!);
-    expect(page).toContain('[your_program] ::add-mask::x');
+    // A workflow command in it is written with a character reference: a CI log never reads it as one.
+    expect(page).toContain('[your_program] &#58;:add-mask&#58;:x');
+    expect(page).not.toMatch(/^\s*::add-mask/m);
     expect(page).not.toMatch(/[\u0000\u0007\u001b\u0085\u2028]/);
-    expect(page).toContain(HOSTILE_OUTPUT.split('\n')[0]);
+    expect(page).toContain(HOSTILE_OUTPUT.split('\n')[0]!.replaceAll('::', '&#58;:'));
   });
 
   it('gives each stage graded its part with --previous', () => {

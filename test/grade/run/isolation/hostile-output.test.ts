@@ -63,6 +63,8 @@ describe('attack 10: line separators on stderr, in every reporter', () => {
       const parsed = JSON.parse(t) as { output: string; tests: { output: string }[] };
       return { diagnoses: split([parsed.output, ...parsed.tests.map((c) => c.output)]), outputs: [] };
     },
+    // The page's text as a browser shows it: tags dropped, character references read.
+    html: (t) => ({ diagnoses: split([pageText(t)]), outputs: [] }),
     junit: (t) => {
       const cases = junitCases(t);
       const body = (c: Record<string, unknown>, key: string): string =>
@@ -73,6 +75,21 @@ describe('attack 10: line separators on stderr, in every reporter', () => {
       };
     },
   };
+  const ENTITY: Record<string, string> = {
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    '#39': "'",
+    '#58': ':',
+    '#35': '#',
+    '#10': '\n',
+  };
+  const pageText = (page: string): string =>
+    page
+      .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, '')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(amp|lt|gt|quot|#39|#58|#35|#10);/g, (_, e: string) => ENTITY[e] ?? '');
   const SHOWN = /before(\\u2028|\\u2029|\\u0085|␍|␋|␌|␛\[1G)FAKE-/;
 
   it.each(REPORTER_NAMES.map((name) => [name]))(
