@@ -14,7 +14,6 @@ const LONG_SENTENCES = new Set([
   'docs/course.md',
   'docs/html-report.md',
   'docs/architecture.md',
-  'docs/recording-formats.md',
   'docs/reporters.md',
   'docs/stages/agent-loop.md',
   'docs/tools.md',
