@@ -14,7 +14,6 @@ const LONG_SENTENCES = new Set([
   'docs/architecture.md',
   'docs/reporters.md',
   'docs/stages/agent-loop.md',
-  'docs/tools.md',
   'docs/trusted-job.md',
 ]);
 
