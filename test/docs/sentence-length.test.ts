@@ -12,7 +12,6 @@ const MAX_WORDS = 20;
 const LONG_SENTENCES = new Set([
   'docs/html-report.md',
   'docs/reporters.md',
-  'docs/stages/agent-loop.md',
   'docs/trusted-job.md',
 ]);
 
