@@ -32,9 +32,7 @@ export type StandbyPool = StandbySource & {
   close: () => Promise<string[]>;
 };
 
-// A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR), in the sandbox
-// or not as `sandbox` says (a promise when that is still being found out: none starts before it settles).
-export function standbyPool(options: {
+type PoolOptions = {
   dir: string;
   env: NodeJS.ProcessEnv;
   size: number;
@@ -43,7 +41,34 @@ export function standbyPool(options: {
   mode?: DriverMode;
   // What each standby imports while it waits, as the stage names it (its `warm`: packages as the driver imports them, course modules from the course directory).
   warm?: readonly string[];
-}): StandbyPool {
+};
+
+// One standby process: the bootstrap, the driver and the warm specifiers, waiting on stdin for its batch.
+function spawnStandby(options: PoolOptions, mode: DriverMode, sandbox: boolean, tsxCache: string | undefined) {
+  return startProcess({
+    dir: options.dir,
+    env: options.env,
+    args: [BOOTSTRAP, driverEntry(), mode, ...(options.warm ?? [])],
+    stdin: 'pipe',
+    sandbox,
+    tsxCache,
+    files: [BOOTSTRAP, HOOKS, ...driverFiles()],
+  });
+}
+
+// The first of `ready` still alive, taken off it; the dead ones taken off on the way go to `discard`.
+function takeAlive(ready: ProgramProcess[], discard: (proc: ProgramProcess) => void): ProgramProcess | undefined {
+  for (let proc = ready.shift(); proc !== undefined; proc = ready.shift()) {
+    const alive = proc.child.pid !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
+    if (alive) return proc;
+    discard(proc);
+  }
+  return undefined;
+}
+
+// A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR), in the sandbox
+// or not as `sandbox` says (a promise when that is still being found out: none starts before it settles).
+export function standbyPool(options: PoolOptions): StandbyPool {
   const mode = options.mode ?? 'dispatch';
   const ready: ProgramProcess[] = [];
   const starting = new Set<Promise<void>>();
@@ -69,15 +94,7 @@ export function standbyPool(options: {
       cache ??= openTsxCache(options.env, sandboxed);
       const { dir: tsxCache } = await cache;
       if (closed) return;
-      const proc = await startProcess({
-        dir: options.dir,
-        env: options.env,
-        args: [BOOTSTRAP, driverEntry(), mode, ...(options.warm ?? [])],
-        stdin: 'pipe',
-        sandbox: sandboxed,
-        tsxCache,
-        files: [BOOTSTRAP, HOOKS, ...driverFiles()],
-      });
+      const proc = await spawnStandby(options, mode, sandboxed, tsxCache);
       if (closed) discard(proc);
       else ready.push(proc);
     })().catch(() => {}); // no temp dir, say: runs then start cold processes, which report the problem
@@ -101,13 +118,7 @@ export function standbyPool(options: {
       if (dir !== options.dir || (wantMode ?? 'dispatch') !== mode) return undefined;
       // One still starting (a fill just before this run) is further along than a cold start would be.
       while (ready.length === 0 && starting.size > 0) await Promise.race(starting);
-      if (sandboxed !== wantSandbox) return undefined;
-      for (let proc = ready.shift(); proc !== undefined; proc = ready.shift()) {
-        const alive = proc.child.pid !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
-        if (alive) return proc;
-        discard(proc);
-      }
-      return undefined;
+      return sandboxed === wantSandbox ? takeAlive(ready, discard) : undefined;
     },
     close: async () => {
       closed = true;
