@@ -32,7 +32,9 @@ export type StandbyPool = StandbySource & {
   close: () => Promise<string[]>;
 };
 
-type PoolOptions = {
+// A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR), in the sandbox
+// or not as `sandbox` says (a promise when that is still being found out: none starts before it settles).
+export function standbyPool(options: {
   dir: string;
   env: NodeJS.ProcessEnv;
   size: number;
@@ -41,34 +43,7 @@ type PoolOptions = {
   mode?: DriverMode;
   // What each standby imports while it waits, as the stage names it (its `warm`: packages as the driver imports them, course modules from the course directory).
   warm?: readonly string[];
-};
-
-// One standby process: the bootstrap, the driver and the warm specifiers, waiting on stdin for its batch.
-function spawnStandby(options: PoolOptions, mode: DriverMode, sandbox: boolean, tsxCache: string | undefined) {
-  return startProcess({
-    dir: options.dir,
-    env: options.env,
-    args: [BOOTSTRAP, driverEntry(), mode, ...(options.warm ?? [])],
-    stdin: 'pipe',
-    sandbox,
-    tsxCache,
-    files: [BOOTSTRAP, HOOKS, ...driverFiles()],
-  });
-}
-
-// The first of `ready` still alive, taken off it; the dead ones taken off on the way go to `discard`.
-function takeAlive(ready: ProgramProcess[], discard: (proc: ProgramProcess) => void): ProgramProcess | undefined {
-  for (let proc = ready.shift(); proc !== undefined; proc = ready.shift()) {
-    const alive = proc.child.pid !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
-    if (alive) return proc;
-    discard(proc);
-  }
-  return undefined;
-}
-
-// A pool that keeps up to `size` standbys for `dir`, each started with `env` (plus its own TMPDIR), in the sandbox
-// or not as `sandbox` says (a promise when that is still being found out: none starts before it settles).
-export function standbyPool(options: PoolOptions): StandbyPool {
+}): StandbyPool {
   const mode = options.mode ?? 'dispatch';
   const ready: ProgramProcess[] = [];
   const starting = new Set<Promise<void>>();
@@ -94,7 +69,15 @@ export function standbyPool(options: PoolOptions): StandbyPool {
       cache ??= openTsxCache(options.env, sandboxed);
       const { dir: tsxCache } = await cache;
       if (closed) return;
-      const proc = await spawnStandby(options, mode, sandboxed, tsxCache);
+      const proc = await startProcess({
+        dir: options.dir,
+        env: options.env,
+        args: [BOOTSTRAP, driverEntry(), mode, ...(options.warm ?? [])],
+        stdin: 'pipe',
+        sandbox: sandboxed,
+        tsxCache,
+        files: [BOOTSTRAP, HOOKS, ...driverFiles()],
+      });
       if (closed) discard(proc);
       else ready.push(proc);
     })().catch(() => {}); // no temp dir, say: runs then start cold processes, which report the problem
@@ -118,7 +101,13 @@ export function standbyPool(options: PoolOptions): StandbyPool {
       if (dir !== options.dir || (wantMode ?? 'dispatch') !== mode) return undefined;
       // One still starting (a fill just before this run) is further along than a cold start would be.
       while (ready.length === 0 && starting.size > 0) await Promise.race(starting);
-      return sandboxed === wantSandbox ? takeAlive(ready, discard) : undefined;
+      if (sandboxed !== wantSandbox) return undefined;
+      for (let proc = ready.shift(); proc !== undefined; proc = ready.shift()) {
+        const alive = proc.child.pid !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
+        if (alive) return proc;
+        discard(proc);
+      }
+      return undefined;
     },
     close: async () => {
       closed = true;
