@@ -11,7 +11,7 @@ import { descendantsOf, readStat } from '../process-table.ts';
 const ROUNDS = 8;
 // How long the driver waits for the killed to be gone (a killed process is torn down once the kernel schedules it),
 // so that the next case starts with none of them running.
-const GONE_WITHIN_MS = 1000;
+export const GONE_WITHIN_MS = 1000;
 
 // The processes below the driver now: what was running before a case, which the case's end leaves alone (the tsx
 // transform service, started as the student's code loaded).
