@@ -17,7 +17,10 @@ function relativeImports(file: string): string[] {
   const dynamic = source.matchAll(/import\(\s*'(\.\.?\/[^']+)'\s*\)/g);
   const found = [...statements, ...dynamic].map((m) => resolve(dirname(file), m[1]!));
   const aspects = [...source.matchAll(/\bimport\(\s*aspectUrl\([^,()]*,\s*'([\w-]+)'\)\.href\s*\)/g)];
-  return [...found, ...aspects.flatMap((m) => MODE_NAMES.map((name) => fileURLToPath(aspectUrl(name, m[1] as Aspect))))];
+  return [
+    ...found,
+    ...aspects.flatMap((m) => MODE_NAMES.map((name) => fileURLToPath(aspectUrl(name, m[1] as Aspect)))),
+  ];
 }
 
 // Every module the driver entry reaches through relative imports.

@@ -5,7 +5,7 @@
 import { modeOf } from '../../course/stages.ts';
 import { aspectExport, aspectUrl, MODE_NAMES, type ModeName } from '../../modes/mode-table.ts';
 import type { Case, CaseData } from '../../course/types.ts';
-import type { CaseOutcome } from '../run/run-batches.ts';
+import type { CaseOutcome } from '../run/case-outcome.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
 export type Timeout = Extract<CaseOutcome, { kind: 'timeout' }>;
