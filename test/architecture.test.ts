@@ -9,11 +9,10 @@ const ROOT = join(import.meta.dirname, '..');
 // Bottom first. Files and folders on one line are one floor: they may import each other. A `*` stands for one
 // folder's name: a mode's folder (src/modes/<mode>/) spans floors, each aspect of it on the floor of its kind.
 const ROOMS: string[][] = [
-  ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts'],
+  // The one table of driver modes (their names, where each aspect of a mode's folder is) among the words every room uses.
+  ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts', 'src/modes/mode-table.ts'],
   ['src/tools/'],
   ['src/contract.ts', 'src/loop-request.ts', 'src/execute.ts', 'src/agent-loop.ts', 'src/index.ts'],
-  // The one table of driver modes: their names, and where each aspect of a mode's folder is.
-  ['src/modes/mode-table.ts'],
   ['src/course/'],
   // The driver: every program process runs it, beside the student's modules.
   ['src/modes/'],
