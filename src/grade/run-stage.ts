@@ -237,10 +237,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     for (const result of checked.results) emit(result);
     pairs.flush();
     const judged = selected.flatMap((c) => results.get(c.name) ?? []);
-    const cases =
-      observed === undefined || probe === undefined
-        ? judged
-        : probe.explain(judged, observed, (name) => judging?.cases.get(name)?.data);
+    const caseOf = (name: string) => judging?.cases.get(name)?.data;
+    const cases = observed === undefined ? judged : (probe?.explain(judged, observed, caseOf) ?? judged);
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const note = await programNote(options.dir, plan.root);
