@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import type { BeforeCall } from './kit.ts';
 import { courseUrl, describeThrow } from './kit.ts';
 import type { DriverMode } from './driver-mode.ts';
+import { killLeftovers, processesBelow } from './leftovers.ts';
 import { aspectExport, aspectUrl, isModeName, MODE_NAMES } from './mode-table.ts';
 
 // The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
@@ -85,11 +86,15 @@ export async function main(argv: string[], course: URL = courseUrl()): Promise<n
     }
     if (fromStdin(args) && started.probe !== undefined) request ??= (testCase as { observe?: unknown }).observe;
     let results: unknown[];
+    const before = processesBelow();
     try {
       results = await started.run(testCase, beforeCall);
     } catch (error) {
       process.stderr.write(`error: ${started.cannot} ${where}: ${describeThrow(error)}\n`);
       return 2;
+    } finally {
+      // Nothing a case started outlives it (src/modes/leftovers.ts).
+      killLeftovers(before);
     }
     await print({ results });
   }
