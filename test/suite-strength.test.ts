@@ -11,8 +11,8 @@ import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '.
 import { groupFailures } from '../src/grade/report/group-failures.ts';
 import { CATALOGUE, LOAD_MISTAKES } from './fixtures/wrong-execute/catalogue.ts';
 import { RIGHT } from './fixtures/right-execute/catalogue.ts';
-import { findMistakes } from '../src/grade/judge/find-mistakes.ts';
-import { probeRequest } from '../src/grade/judge/probe-calls.ts';
+import { findMistakes } from '../src/modes/dispatch/judge/find-mistakes.ts';
+import { probeRequest } from '../src/modes/dispatch/judge/probe-calls.ts';
 import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-execute/', import.meta.url));
