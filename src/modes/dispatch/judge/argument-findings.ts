@@ -51,7 +51,7 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       const problem = found[0];
       // What a call leaving the key out gets counts only where the branch computes from the key: the conversion
       // of nothing (NaN, "undefined") is what breaks such a call; any other default the Tools may take alike.
-      const converts = found.some((p) => computed(p, strong));
+      const converts = found.some((p) => computed(p, strong)) || (found.length > 0 && list.some((f) => f.nothing));
       if (converts) {
         const key = problem!.fact.key;
         for (const f of own) {

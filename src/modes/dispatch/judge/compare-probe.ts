@@ -28,7 +28,8 @@ export type Fact =
   | { type: 'route'; probe: Probe; reached: string[]; printed: unknown; threw?: string }
   // `weak`: something reached the place of a key the call left out, where the contract passes nothing (a default
   // the Tools would take alike, or a conversion of nothing: NaN, "undefined").
-  | { type: 'arg'; probe: Probe; index: number; key: string; class: ValueClass; got: Got; weak?: true }
+  // `nothing`: what reached it is a conversion of nothing (NaN, "undefined"), so the branch computes from the key.
+  | { type: 'arg'; probe: Probe; index: number; key: string; class: ValueClass; got: Got; weak?: true; nothing?: true }
   | { type: 'result'; probe: Probe; want: Record<string, unknown>; encoded: unknown; printed: unknown }
   // A branch that reaches its method for other inputs answered this one itself, without calling it (a check of
   // its own, a refusal): `reached` is what it called instead.
@@ -68,7 +69,17 @@ export function compareProbe(probe: Probe, entry: ObservedEntry, unwired: (entry
       // NaN reads as null through JSON, but it is something.
       if (probe.input[key] === undefined && tagOf(encoded) !== 'undefined' && encoded !== null) {
         const value = asPrinted(encoded, probe.input);
-        facts.push({ type: 'arg', probe, index, key, class: 'absent', got: { kind: 'value', value }, weak: true });
+        const nothing = tagOf(encoded) === 'number' || (typeof value === 'string' && value.includes('undefined'));
+        facts.push({
+          type: 'arg',
+          probe,
+          index,
+          key,
+          class: 'absent',
+          got: { kind: 'value', value },
+          weak: true,
+          ...(nothing ? { nothing: true as const } : {}),
+        });
       }
     });
   }
