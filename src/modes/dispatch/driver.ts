@@ -203,6 +203,7 @@ export async function observe(
   if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
   const factory = make ?? (await dispatcher(course)).makeExecute;
   const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
+  const roots = [root, await realpath(root)];
   const unmute = mute();
   try {
     const entries = request.calls.map((): Observed => ({ calls: [] }));
@@ -216,7 +217,8 @@ export async function observe(
         spy[method] = function (this: unknown, ...args: unknown[]) {
           entry.calls.push({
             method,
-            args: args.map((a) => encode(a, input)),
+            // The stand-in's root as the cases' results show a sandbox: `<sandbox>`, never this machine's path.
+            args: args.map((a) => hidePaths(encode(a, input), roots)),
             ...(this === spy ? {} : { unbound: true }),
           });
           return Promise.resolve(structuredClone(answer));
@@ -230,12 +232,12 @@ export async function observe(
         entry.threw = describeThrow(error);
         return;
       }
-      await settle(execute, call.tool, input, entry);
+      await settle(execute, call.tool, input, entry, roots);
       if (!('again' in call) || entry.threw !== undefined) return;
       entry = entries[k]!.again = { calls: [] };
       answer = call.again;
       input = structuredClone(call.input);
-      await settle(execute, call.tool, input, entry);
+      await settle(execute, call.tool, input, entry, roots);
     });
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(done), new Promise((ready) => (timer = setTimeout(ready, PROBE_WAIT_MS)))]);
@@ -248,12 +250,18 @@ export async function observe(
 }
 
 // One call of the probe, its result or throw recorded in `entry` (pending until it settles).
-async function settle(execute: Execute, tool: string, input: Record<string, unknown>, entry: Observed): Promise<void> {
+async function settle(
+  execute: Execute,
+  tool: string,
+  input: Record<string, unknown>,
+  entry: Observed,
+  roots: string[],
+): Promise<void> {
   entry.pending = true;
   try {
-    entry.result = encode(await execute(tool, input), input);
+    entry.result = hidePaths(encode(await execute(tool, input), input), roots);
   } catch (error) {
-    entry.threw = describeThrow(error);
+    entry.threw = hidePaths(describeThrow(error), roots) as string;
   }
   delete entry.pending;
 }

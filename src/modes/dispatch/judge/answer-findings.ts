@@ -16,14 +16,18 @@ type Reused = Extract<Fact, { type: 'reused' }>;
 export function ownSpecs(facts: Fact[]): FindingSpec[] {
   const specs: FindingSpec[] = [];
   for (const [name, all] of factsByName(facts)) {
-    const owns = all.filter((f): f is Own => f.type === 'own');
+    const target = targetOf(name);
+    const own = all.filter((f): f is Own => f.type === 'own');
+    // A call that reached another method is a detour, not an answer of the branch's own.
+    const detours = own.filter((f) => f.reached.some((m) => `tools.${m}` !== target));
+    specs.push(...detourSpecs(name, detours));
+    const owns = own.filter((f) => !detours.includes(f));
     if (owns.length === 0) continue;
     const byAnswer = new Map<string, Own[]>();
     for (const f of owns) {
       const key = JSON.stringify(answerTemplate(f.printed, f.probe.input));
       byAnswer.set(key, [...(byAnswer.get(key) ?? []), f]);
     }
-    const target = targetOf(name);
     const called = [...new Set(owns.flatMap((f) => f.reached))].map((m) => `tools.${m}`);
     const answers = [...byAnswer.values()].map((seen) => `${shown(seen[0]!.printed, 80)}${whenText(seen)}`);
     specs.push({
@@ -41,6 +45,26 @@ export function ownSpecs(facts: Fact[]): FindingSpec[] {
     });
   }
   return specs;
+}
+
+// A name routed to its method but, under some inputs, to another one instead (an Edit with an empty old_str sent
+// to tools.create): said with when, and it explains the calls that send such input.
+function detourSpecs(name: string, detours: Own[]): FindingSpec[] {
+  const conditions = detours.map((f) => conditionsOf(f.probe));
+  if (detours.length === 0 || conditions.some((c) => c === undefined || c.length === 0)) return [];
+  const reached = [...new Set(detours.flatMap((f) => f.reached))].map((m) => `tools.${m}`);
+  const target = targetOf(name);
+  const when = anyOf(conditions as Condition[][]);
+  return [
+    {
+      signature: `detour: ${target} to ${reached.join(' ')} when ${when}`,
+      names: [name],
+      rank: 2,
+      text: (names) =>
+        `${listNames(names)} ${verb(names, 'reaches', 'reach')} ${reached.join(' and ')}, not ${target}, when ${when}: route every call to ${target}, which answers such input with its own error`,
+      triggers: (names): Trigger[] => (conditions as Condition[][]).map((c) => ({ names, when: c })),
+    },
+  ];
 }
 
 // ` when input.path is "", or when input.path is not a string`: the conditions of the probe's calls so answered,

@@ -138,6 +138,28 @@ it("says each way echo's text goes wrong, in one finding", async () => {
   const make = withBranch(['echo'], (_, input) => ({ content: String(input.text).trim() }));
   const found = await findings(make);
   expect(found.map((f) => f.text)).toEqual([
-    'echo turns input.text into a string (String(input.text): 4242 became "4242"): return { content: input.text } as the model sent it, whatever its type. Also: echo trims its text: return { content: input.text } as it is, spaces and line breaks included',
+    'echo turns input.text into a string (4242 became "4242"): return { content: input.text } as the model sent it, whatever its type. Also: echo trims its text: return { content: input.text } as it is, spaces and line breaks included',
   ]);
+});
+
+it('names a detour to another method under some input as a route, with when', async () => {
+  const make = withBranch(['Edit', 'str_replace'], (tools, input) =>
+    input.old_str === ''
+      ? tools.create(input.path, input.new_str ?? '')
+      : tools.strReplace(input.path, input.old_str, input.new_str),
+  );
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    '`Edit` and `str_replace` reach tools.create, not tools.strReplace, when input.old_str is "": route every call to tools.strReplace, which answers such input with its own error',
+  ]);
+  expect(found[0]?.triggers).toEqual([{ names: ['Edit', 'str_replace'], when: [{ key: 'old_str', class: 'falsy' }] }]);
+});
+
+it("writes the stand-in's root as <sandbox>, never the machine's temporary path", async () => {
+  const make = withBranch(['Read', 'view'], (tools, input) =>
+    tools.view(`${(tools as unknown as { root: string }).root}/${input.path}`, input.view_range),
+  );
+  const [found] = await findings(make);
+  expect(found?.text).toMatch(/input\.path reaches it changed \("<sandbox>\/probe-path" for "probe-path"\)/);
+  expect(found?.text).not.toMatch(/theinference-probe-/);
 });
