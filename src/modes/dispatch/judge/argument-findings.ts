@@ -95,15 +95,67 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       continue;
     }
     const words = method === undefined ? echoWords(problems, throws) : methodWords(method, problems, throws);
+    const only = problems.length === 1 && throws.length === 0 && method !== undefined ? problems[0] : undefined;
     specs.push({
       signature: `arguments: ${method ?? 'echo'}: ${words('·')}`,
       names: [name],
       rank: 8,
       text: (names) => words(listNames(names), names),
       triggers: (names): Trigger[] => [...conditions.values()].map((when) => ({ names, when })),
+      ...(only === undefined ? {} : { change: changeOf(only) }),
     });
   }
-  return { specs, folded };
+  return { specs: foldShared(specs), folded };
+}
+
+// `every tool name that takes input.path`, when the names are all of those, else the names.
+function everyTaking(names: string[], key: string): string {
+  const taking = Object.values(METHODS).flatMap((m) => (m.keys.includes(key) ? m.names : []));
+  return taking.every((n) => names.includes(n))
+    ? `the branches of every tool name that takes input.${key}`
+    : listNames(names);
+}
+
+// A spec, and the change it is about when it is the one problem of its branch: a key's value changed the same way
+// (`<sandbox>/{path}`), whatever the method.
+type ArgSpec = FindingSpec & { change?: string };
+
+// How a key's value was changed, with the value itself written `{key}`: the same in every branch that calls one
+// helper on it (`safePath(input.path)`).
+function changeOf(p: Problem): string | undefined {
+  const { got, key } = p.fact;
+  const want = p.fact.probe.input[key];
+  if (p.when !== 'sent' || got.kind !== 'changed' || typeof got.value !== 'string' || typeof want !== 'string') {
+    return undefined;
+  }
+  return `${key}: ${got.value.split(want).join(`{${key}}`)}`;
+}
+
+// The same change to a key in the branches of several methods is one mistake (one helper called in each), so one
+// finding for all their names.
+function foldShared(specs: ArgSpec[]): FindingSpec[] {
+  const byChange = new Map<string, ArgSpec[]>();
+  for (const spec of specs) {
+    if (spec.change !== undefined) byChange.set(spec.change, [...(byChange.get(spec.change) ?? []), spec]);
+  }
+  const shared = [...byChange.values()].filter((group) => new Set(group.map((g) => methodOf(g.names[0]!))).size > 1);
+  if (shared.length === 0) return specs;
+  const members = new Set(shared.flat());
+  return [
+    ...specs.filter((s) => !members.has(s)),
+    ...shared.map((group): FindingSpec => {
+      const [key = '', template = ''] = group[0]!.change!.split(/: (.*)/s);
+      const example = template.replaceAll(`{${key}}`, `probe-${key}`);
+      return {
+        signature: `arguments: shared change: ${group[0]!.change}`,
+        names: group.flatMap((g) => g.names),
+        rank: 8,
+        text: (names) =>
+          `${everyTaking(names, key)} change input.${key} before their Tools methods see it (${shown(example, 40)} for ${shown(`probe-${key}`, 40)}): pass it as the model sent it; the Tools check it themselves, and their messages say it as the model sent it`,
+        triggers: () => group.flatMap((g) => g.triggers(g.names)),
+      };
+    }),
+  ];
 }
 
 // Whether the branch computes what it passes from the key: a value changed, trimmed or converted, or numbers that

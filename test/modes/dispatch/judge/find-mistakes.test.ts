@@ -163,3 +163,16 @@ it("writes the stand-in's root as <sandbox>, never the machine's temporary path"
   expect(found?.text).toMatch(/input\.path reaches it changed \("<sandbox>\/probe-path" for "probe-path"\)/);
   expect(found?.text).not.toMatch(/theinference-probe-/);
 });
+
+it('makes one finding of one change to a key in the branches of several methods (one helper called in each)', async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: Record<string, unknown>) =>
+      reference(name, typeof input.path === 'string' ? { ...input, path: `/abs/${input.path}` } : input);
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    'the branches of every tool name that takes input.path change input.path before their Tools methods see it ("/abs/probe-path" for "probe-path"): pass it as the model sent it; the Tools check it themselves, and their messages say it as the model sent it',
+  ]);
+  expect(found[0]?.triggers).toContainEqual({ names: ['Glob'], when: [{ key: 'path', class: 'present' }] });
+});
