@@ -4,6 +4,7 @@
 // (the own answer, written for the call's input), or repeated an earlier call of its case. Pure.
 import type { Fact } from './compare-probe.ts';
 import { ECHO } from '../../../course/dispatcher-contract.ts';
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { anyOf, conditionsOf } from './branch-findings.ts';
 import { answerTemplate, type Condition, type Trigger } from '../../../grade/judge/finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, shown, targetOf, verb } from './finding-spec.ts';
@@ -18,8 +19,9 @@ export function ownSpecs(facts: Fact[]): FindingSpec[] {
   for (const [name, all] of factsByName(facts)) {
     const target = targetOf(name);
     const own = all.filter((f): f is Own => f.type === 'own');
-    // A call that reached another method is a detour, not an answer of the branch's own.
-    const detours = own.filter((f) => f.reached.some((m) => `tools.${m}` !== target));
+    // A call that reached another method and returned its answer is a detour, not an answer of the branch's own
+    // (a branch that looks with tools.view, then refuses, answers itself).
+    const detours = own.filter((f) => f.reached.length > 0 && jsonEqual(f.printed, f.probe.answer));
     specs.push(...detourSpecs(name, detours));
     const owns = own.filter((f) => !detours.includes(f));
     if (owns.length === 0) continue;
