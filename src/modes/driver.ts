@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import type { BeforeCall } from './kit.ts';
 import { courseUrl, describeThrow } from './kit.ts';
 import { DRIVER_TABLE } from './driver-table.ts';
+import { killLeftovers, processesBelow } from './leftovers.ts';
 
 // The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
 // named files.
@@ -77,11 +78,15 @@ export async function main(argv: string[], course: URL = courseUrl()): Promise<n
     }
     if (fromStdin(args) && started.probe !== undefined) request ??= (testCase as { observe?: unknown }).observe;
     let results: unknown[];
+    const before = processesBelow();
     try {
       results = await started.run(testCase, beforeCall);
     } catch (error) {
       process.stderr.write(`error: ${started.cannot} ${where}: ${describeThrow(error)}\n`);
       return 2;
+    } finally {
+      // Nothing a case started outlives it (src/modes/leftovers.ts).
+      killLeftovers(before);
     }
     await print({ results });
   }
