@@ -33,10 +33,10 @@ const LIVE_ONLY: [keyof RecordFlags, string][] = [
 // exists with other content.
 export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
-  // A loop stage's cases are recorded by their own builder (src/record/loop/).
+  // A loop stage's cases are recorded by their own builder (src/modes/loop/record/).
   const stage = await requireStage(root, flags.stage);
   await requireReference(root, 'record', stage.writes);
-  if (stage.mode === 'loop') return (await import('./record-loop.ts')).recordLoopCommand(flags, io);
+  if (stage.mode === 'loop') return (await import('../../modes/loop/record-command.ts')).recordLoopCommand(flags, io);
   const checked = await checkFlags(flags, io);
   const read: { given: string; transcript: ImportedTranscript }[] = [];
   const problems: string[] = [];
