@@ -90,6 +90,19 @@ async function prepareBefore(commit: string): Promise<string> {
   return root;
 }
 
+// Each tree must run its compiled CLI, as an install does: a checkout whose src/ changed after its last build runs
+// its sources through tsx (bin/find-cli.js), a third of a second slower a run. Checked before and after measuring:
+// a tree edited meanwhile (a merge, say) measured something else.
+async function checkCompiled(trees: Tree[]): Promise<void> {
+  for (const tree of trees) {
+    const { findCli } = (await import(pathToFileURL(join(tree.root, 'bin', 'find-cli.js')).href)) as {
+      findCli: (root: string) => { needsTsx: boolean };
+    };
+    if (findCli(tree.root).needsTsx)
+      throw new Error(`bench: ${tree.root} would run its sources through tsx: its dist/ is older; npm run build there`);
+  }
+}
+
 const tsxOf = (tree: Tree): string =>
   pathToFileURL(createRequire(join(tree.root, 'package.json')).resolve('tsx/esm')).href;
 
@@ -186,8 +199,10 @@ async function main(): Promise<void> {
   );
   log();
 
+  await checkCompiled(trees);
   const times = await measureCold(trees);
   const watch = await measureWatchBoth(trees);
+  await checkCompiled(trees);
   const of = (tree: Tree, name: string): number[] => times.get(`${tree.name}: ${name}`) ?? [];
 
   log(`${'command'.padEnd(34)}${'before'.padEnd(28)}after`);
