@@ -143,15 +143,15 @@ async function addWorker(pool: Pool): Promise<Worker> {
 async function startInto(pool: Pool): Promise<Worker> {
   const { root, env, sandbox } = pool.options;
   pool.cache ??= openTsxCache(env, sandbox);
-  const process = await startWorker({ root, env, sandbox, tsxCache: (await pool.cache).dir });
+  const started = await startWorker({ root, env, sandbox, tsxCache: (await pool.cache).dir });
   if (pool.closed) {
-    pool.failed.push(process.close());
+    pool.failed.push(started.close());
     throw new Error('the replay pool is closed');
   }
-  const worker: Worker = { process, busy: false };
+  const worker: Worker = { process: started, busy: false };
   pool.workers.add(worker);
-  void process.gone.then(() => {
-    if (pool.workers.delete(worker)) pool.failed.push(process.disposed);
+  void started.gone.then(() => {
+    if (pool.workers.delete(worker)) pool.failed.push(started.disposed);
   });
   return worker;
 }
