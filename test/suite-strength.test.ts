@@ -10,6 +10,7 @@ import { type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/a
 import { groupFailures } from '../src/grade/report/group-failures.ts';
 import { CATALOGUE, LOAD_MISTAKES } from './fixtures/wrong-execute/catalogue.ts';
 import { RIGHT } from './fixtures/right-execute/catalogue.ts';
+import { observe } from '../src/modes/dispatch/driver.ts';
 import { findMistakes } from '../src/modes/dispatch/judge/find-mistakes.ts';
 import { probeRequest } from '../src/modes/dispatch/judge/probe-calls.ts';
 import { REPO } from './support/reference-course.ts';
@@ -44,7 +45,7 @@ test.concurrent.each(CATALOGUE)(
 test.concurrent.each(RIGHT)(
   '$slug, right though written otherwise, passes every case, and the probe finds no mistake in it',
   async ({ make }) => {
-    const failed = (await gradeInProcess(cases, make, DRIVER)).filter((r) => r.status === 'fail');
+    const failed = (await gradeInProcess(cases, make)).filter((r) => r.status === 'fail');
     expect(failed.map((r) => r.name)).toEqual([]);
     const observed = JSON.parse(JSON.stringify(await observe(probeRequest(), make))) as unknown;
     expect(findMistakes(observed).map((f) => f.text)).toEqual([]);
