@@ -39,6 +39,12 @@ function turn(n: number, stop_reason: string, content: ApiObject[]) {
   };
 }
 
+// 60,000 characters of numbered lines, as a long log reads.
+const LONG_OUTPUT =
+  Array.from({ length: 3000 }, (_, k) => `${String(k + 1).padStart(5)}\tline ${k + 1}`.padEnd(19, '.'))
+    .join('\n')
+    .slice(0, 59_999) + '\n';
+
 const DONE = (n: number) => turn(n, 'end_turn', [text('Done.')]);
 
 function script(description: string, turns: LoopCaseFile['turns'], outputs: Record<string, ScriptedOutput> = {}) {
@@ -90,6 +96,64 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
     turn(1, 'max_tokens', [text('I will list the files.'), bash('toolu_probe_7', 'ls')]),
   ]),
   script('an answer with no tools', [turn(1, 'end_turn', [text('a.txt says hello.')])]),
+  script(
+    'four turns of tools, one after another',
+    [1, 2, 3, 4].map((n) => turn(n, 'tool_use', [read(`toolu_probe_turn_${n}`, `${n}.txt`)])).concat(DONE(5)),
+    // Each output ends with a line break, as a command's does.
+    Object.fromEntries([1, 2, 3, 4].map((n) => [`toolu_probe_turn_${n}`, { content: `1\tpart ${n}\n` }])),
+  ),
+  // Finishing 3, 1, 2: neither the calls' order, nor its reverse, nor the ids' (a loop that sorts them).
+  script(
+    'three calls at once that finish out of order',
+    [
+      turn(1, 'tool_use', [
+        read('toolu_probe_order_1', 'a.txt'),
+        bash('toolu_probe_order_2', 'sleep 1; ls'),
+        read('toolu_probe_order_3', 'b.txt'),
+      ]),
+      DONE(2),
+    ],
+    {
+      toolu_probe_order_1: { content: '1\thello', delay_ms: 20 },
+      toolu_probe_order_2: { content: 'a.txt\nb.txt', delay_ms: 40 },
+      toolu_probe_order_3: { content: '1\tworld' },
+    },
+  ),
+  // The throw comes first, while the calls beside it still run (finishing 2, 3, 1).
+  script(
+    'a throw beside two other calls',
+    [
+      turn(1, 'tool_use', [
+        read('toolu_probe_beside_1', 'a.txt'),
+        bash('toolu_probe_throws', 'make'),
+        read('toolu_probe_beside_2', 'b.txt'),
+      ]),
+      DONE(2),
+    ],
+    {
+      toolu_probe_beside_1: { content: '1\thello', delay_ms: 20 },
+      toolu_probe_throws: { throws: 'spawn /bin/sh EAGAIN' },
+      toolu_probe_beside_2: { content: '1\tworld', delay_ms: 10 },
+    },
+  ),
+  // Longer than a loop that cuts outputs to keep the context small lets through.
+  script('an output of 60,000 characters', [turn(1, 'tool_use', [read('toolu_probe_long', 'big.log')]), DONE(2)], {
+    toolu_probe_long: { content: LONG_OUTPUT },
+  }),
+  script('an output that is empty', [turn(1, 'tool_use', [bash('toolu_probe_empty', 'touch c.txt')]), DONE(2)], {
+    toolu_probe_empty: { content: '', exit_code: 0 },
+  }),
+  // A name the request's tools do not have: the loop passes it to execute all the same.
+  script(
+    'a tool the request does not list',
+    [
+      turn(1, 'tool_use', [
+        { type: 'tool_use', id: 'toolu_probe_unknown', name: 'ReadFile', input: { path: 'a.txt' } },
+      ]),
+      DONE(2),
+    ],
+    { toolu_probe_unknown: { content: 'unknown tool: ReadFile', is_error: true } },
+  ),
 ];
 
 // What the grader asks program.ts's probe mode (loop) to run: `{"observe":{"scripts":[…]}}` on the first line.
