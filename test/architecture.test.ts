@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
 
-// Bottom first. Files and folders on one line are one floor: they may import each other.
+// Bottom first. Files and folders on one line are one floor: they may import each other. A `*` stands for one
+// folder's name: a mode's folder (src/modes/<mode>/) spans floors, each aspect of it on the floor of its kind.
 const ROOMS: string[][] = [
   ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts'],
   ['src/tools/'],
@@ -17,9 +18,9 @@ const ROOMS: string[][] = [
   // The verdict vocabulary that judges and reporters share.
   ['src/grade/types.ts'],
   ['src/grade/run/'],
-  ['src/grade/judge/'],
+  ['src/grade/judge/', 'src/modes/*/judge.ts', 'src/modes/*/judge/'],
   ['src/grade/report/'],
-  ['src/grade/'],
+  ['src/grade/', 'src/modes/*/variants.ts', 'src/modes/*/variants/'],
   // The recorder's own vocabulary, then its pipeline, step by step.
   ['src/record/types.ts', 'src/record/record-types.ts'],
   ['src/record/formats/'],
@@ -27,21 +28,27 @@ const ROOMS: string[][] = [
   ['src/record/seed/'],
   ['src/record/replay/'],
   ['src/record/write/'],
-  ['src/record/'],
+  ['src/record/', 'src/modes/*/record/'],
   ['src/record/live/'],
   ['src/record/index.ts'],
-  ['src/cli/'],
+  ['src/cli/', 'src/modes/*/record-command.ts'],
 ];
 
 function roomOf(path: string): { prefix: string; floor: number } | undefined {
   let best: { prefix: string; floor: number } | undefined;
   ROOMS.forEach((floor, i) => {
     for (const prefix of floor) {
-      const inside = path === prefix || (prefix.endsWith('/') && path.startsWith(prefix));
+      const inside = matches(path, prefix);
       if (inside && (best === undefined || prefix.length > best.prefix.length)) best = { prefix, floor: i };
     }
   });
   return best;
+}
+
+// Whether `path` is the file `prefix` names, or lies in the folder it names; `*` matches one folder name.
+function matches(path: string, prefix: string): boolean {
+  const pattern = prefix.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${pattern.join('[^/]+')}${prefix.endsWith('/') ? '' : '$'}`).test(path);
 }
 
 // Every relative import and re-export of a file, static or dynamic, as a path from the repository root.
@@ -97,5 +104,17 @@ describe('the rooms of src/', () => {
       'src/grade/report/d.ts',
     ]);
     expect(roomOf('src/grade/run-stage.ts')!.floor).toBeGreaterThan(roomOf('src/grade/judge/x.ts')!.floor);
+  });
+
+  it("puts each aspect of a mode's folder on the floor of its kind", () => {
+    const floor = (path: string) => roomOf(path)!.floor;
+    expect(floor('src/modes/echo/driver.ts')).toBe(floor('src/modes/driver.ts'));
+    expect(floor('src/modes/echo/judge.ts')).toBe(floor('src/grade/judge/judge-case.ts'));
+    expect(floor('src/modes/echo/judge/hints.ts')).toBe(floor('src/grade/judge/judge-case.ts'));
+    expect(floor('src/modes/echo/variants.ts')).toBe(floor('src/grade/run-stage.ts'));
+    expect(floor('src/modes/echo/record/cases.ts')).toBe(floor('src/record/record-transcripts.ts'));
+    expect(floor('src/modes/echo/record-command.ts')).toBe(floor('src/cli/main.ts'));
+    // A folder named like an aspect deeper down is not one: the `*` is one folder's name.
+    expect(floor('src/modes/echo/x/judge.ts')).toBe(floor('src/modes/driver.ts'));
   });
 });

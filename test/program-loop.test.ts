@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverEntry } from '../src/modes/driver-files.ts';
 import { observeLoops, parseLoopCase, runLoopCase } from '../src/modes/loop/driver.ts';
 import { runLoop } from '../src/agent-loop.ts';
-import { wholeRequests } from '../src/grade/judge/loop/loop-results.ts';
+import { wholeRequests } from '../src/modes/loop/judge/loop-results.ts';
 import type { Execute, LoopRequest } from '../src/index.ts';
 import { REPO } from './support/reference-course.ts';
 

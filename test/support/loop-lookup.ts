@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCases } from '../../src/course/load-cases.ts';
 import type { LoopCaseFile } from '../../src/course/types.ts';
-import { returnedOf, splitLoopResults } from '../../src/grade/judge/loop/loop-results.ts';
+import { returnedOf, splitLoopResults } from '../../src/modes/loop/judge/loop-results.ts';
 import { REPO } from './reference-course.ts';
 
 // Writes src/conversations.json into the loop-lookup course directory `dir`.

@@ -9,7 +9,7 @@ import { requireReference } from '../../course/reference.ts';
 import { packageRoot, requireStage } from '../../course/stages.ts';
 import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/detect-format.ts';
 import { importTranscript } from '../../record/import-transcript.ts';
-import { recordTranscripts } from '../../record/record-transcripts.ts';
+import { type RecordOutcome, recordTranscripts } from '../../record/record-transcripts.ts';
 import { renderRecordReport } from '../../record/write/render-report.ts';
 import { progressLine } from '../../record/write/render-progress.ts';
 import type { RecordProgress } from '../../record/record-types.ts';
@@ -33,28 +33,12 @@ const LIVE_ONLY: [keyof RecordFlags, string][] = [
 // exists with other content.
 export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
-  // A loop stage's cases are recorded by their own builder (src/record/loop/).
+  // A loop stage's cases are recorded by their own builder (src/modes/loop/record/).
   const stage = await requireStage(root, flags.stage);
   await requireReference(root, 'record', stage.writes);
-  if (stage.mode === 'loop') return (await import('./record-loop.ts')).recordLoopCommand(flags, io);
+  if (stage.mode === 'loop') return (await import('../../modes/loop/record-command.ts')).recordLoopCommand(flags, io);
   const checked = await checkFlags(flags, io);
-  const read: { given: string; transcript: ImportedTranscript }[] = [];
-  const problems: string[] = [];
-  for (const file of flags.operands) {
-    const imported = await importTranscript(
-      resolve(io.cwd, file),
-      flags.format === undefined ? {} : { format: flags.format as TranscriptFormat },
-    );
-    if ('message' in imported)
-      problems.push(`${file}${imported.line === undefined ? '' : `:${imported.line}`}: ${imported.message}`);
-    else read.push({ given: file, transcript: imported });
-  }
-  if (problems.length > 0) throw new HarnessError('BAD_FLAG', `cannot record:\n${problems.join('\n')}`);
-  const { once, notes } = readOnce(read);
-  const transcripts = once.map(({ given, transcript }) => ({
-    ...transcript,
-    files: [given, ...transcript.files.slice(1)],
-  }));
+  const { transcripts, notes } = await readTranscripts(flags, io);
   const me = userInfo();
   const progress = progressOn(io.stderr);
   const outcome = await recordTranscripts(transcripts, {
@@ -76,6 +60,41 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   }).finally(() => progress?.clear());
   io.signal?.throwIfAborted();
   for (const warning of outcome.warnings) await write(io.stderr, `warning: ${warning}\n`);
+  await write(io.stdout, renderOutcome(flags, outcome, notes, useColor(io)));
+  const failure = failureOf(outcome);
+  if (failure !== undefined) throw failure;
+  return 'pass';
+}
+
+// Every transcript imported, each file once (the others named in `notes`); a file that cannot be read stops the
+// command, naming every such file.
+async function readTranscripts(
+  flags: RecordFlags,
+  io: CommandIo,
+): Promise<{ transcripts: ImportedTranscript[]; notes: string[] }> {
+  const read: { given: string; transcript: ImportedTranscript }[] = [];
+  const problems: string[] = [];
+  for (const file of flags.operands) {
+    const imported = await importTranscript(
+      resolve(io.cwd, file),
+      flags.format === undefined ? {} : { format: flags.format as TranscriptFormat },
+    );
+    if ('message' in imported)
+      problems.push(`${file}${imported.line === undefined ? '' : `:${imported.line}`}: ${imported.message}`);
+    else read.push({ given: file, transcript: imported });
+  }
+  if (problems.length > 0) throw new HarnessError('BAD_FLAG', `cannot record:\n${problems.join('\n')}`);
+  const { once, notes } = readOnce(read);
+  const transcripts = once.map(({ given, transcript }) => ({
+    ...transcript,
+    files: [given, ...transcript.files.slice(1)],
+  }));
+  return { transcripts, notes };
+}
+
+// What the command prints: with --dry-run the cases, then the notes on files read once, then the report. The report
+// quotes the transcripts (a divergence's diff, a skipped line), so it is redacted as the files are.
+function renderOutcome(flags: RecordFlags, outcome: RecordOutcome, notes: string[], color: boolean): string {
   const shown =
     flags.dryRun === true
       ? outcome.cases.map((c) => `--- cases/${flags.stage}/${c.name}.json\n${formatCase(c.data)}`).join('')
@@ -84,13 +103,16 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
   const report = renderRecordReport(outcome.reports, outcome.cases, {
     stage: flags.stage,
     stale: outcome.stale,
-    color: useColor(io),
+    color,
     verbose: flags.verbose === true,
     divergences: flags.divergences === 'all' ? 'all' : 'first',
   });
-  // The report quotes the transcripts (a divergence's diff, a skipped line): it is redacted as the files are.
   const screen = makeRedactor(outcome.privacy).text;
-  await write(io.stdout, screen(`${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`));
+  return screen(`${shown}${shown === '' ? '' : '\n'}${readNotes}${report}`);
+}
+
+// Why the run is a misuse, after its report: cases refused (nothing was written), or no case at all.
+function failureOf(outcome: RecordOutcome): HarnessError | undefined {
   if (outcome.refused.length > 0) {
     const differ = outcome.cases.filter((c) => c.status === 'refused').map((c) => c.name);
     const stale = outcome.stale.filter((c) => c.status === 'refused').map((c) => c.name);
@@ -100,7 +122,7 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
         ? [`${stale.join(', ')}: stale, a case of the set this run replaces that it does not make again`]
         : []),
     ];
-    throw new HarnessError(
+    return new HarnessError(
       'BAD_FLAG',
       `${why.join('; ')}; nothing was written. Re-run with --force to replace the set as a whole${stale.length > 0 ? ' (removing the stale ones)' : ''}, or choose another --name.`,
     );
@@ -110,12 +132,12 @@ export async function recordCommand(flags: RecordFlags, io: CommandIo): Promise<
     const why = replayed
       ? 'no call of these transcripts reproduced in the sandbox'
       : 'no call of these transcripts could be replayed';
-    throw new HarnessError(
+    return new HarnessError(
       'NO_CASES',
       `${why}, so there is no case to write (the report above says why each was dropped)`,
     );
   }
-  return 'pass';
+  return undefined;
 }
 
 // Each file recorded once: a file given twice, or a subagent file given beside the session that brings it along

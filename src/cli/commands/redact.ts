@@ -22,7 +22,7 @@ import { badFlag, isDirectory, redactPattern } from './record-flags.ts';
 import type { LoopCaseFile } from '../../course/types.ts';
 import { makeRedactor, type RedactionSources } from '../../record/map/redact.ts';
 import { formatCase } from '../../record/write/write-cases.ts';
-import { keepFaithfulStreams } from '../redact/redact-streams.ts';
+import { keepFaithfulStreams } from '../../modes/loop/record/redact-streams.ts';
 
 // The flags as commander hands them over.
 export type RedactFlags = {

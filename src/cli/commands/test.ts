@@ -60,23 +60,10 @@ function flagOf(p: PlannedReport, flags: TestFlags): string {
 const NAMED_RERUN = 3;
 
 // Runs the command: a class (several --dir, or a glob), watch mode, or one run whose report goes to stdout or
-// --output.
+// --output. Every flag is checked, and every report's file, before anything runs.
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
   const planned = planReports(flags.reporter, flags.output);
-  if (isClass(flags.dir ?? [])) {
-    if (planned.length > 1) {
-      throw new HarnessError(
-        'BAD_FLAG',
-        'a class run writes one format per submission: give one --reporter (with --output for its files).',
-      );
-    }
-    const [only] = planned;
-    const { output: _, ...rest } = flags;
-    return (await import('./test-class.ts')).classCommand(
-      { ...rest, reporter: only!.name, ...(only!.file === undefined ? {} : { output: only!.file }) },
-      io,
-    );
-  }
+  if (isClass(flags.dir ?? [])) return gradeClass(flags, planned, io);
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.watch === true && (flags.output !== undefined || planned.some((p) => p.name !== 'pretty' || p.file))) {
@@ -85,9 +72,57 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
       '--watch shows the terminal report: drop --reporter and --output, or drop --watch.',
     );
   }
-  const name = basename(options.dir);
-  // Each report's file checked before anything runs ({name} in a file is the course directory's name).
-  const reports: (PlannedReport & { path?: string })[] = [];
+  const outputs = await claimOutputs(flags, planned, basename(options.dir), io);
+  const warning = await chooseRunSettings(flags, options, io);
+  if (flags.failed === true) {
+    options.cases = await failedCases(options.dir, flags);
+    if (options.cases.length === 0) {
+      await write(
+        io.stdout,
+        `The last run of ${flags.stage} in ${options.dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`,
+      );
+      return 'pass';
+    }
+  }
+  if (flags.watch === true) {
+    // Loaded only for --watch: the file watcher is not needed for one run.
+    const { runWatch } = await import('../watch/index.ts');
+    const warnings = warning === undefined ? [] : [warning];
+    return runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
+  }
+  const { report, rerunCommand } = await gradeOnce(flags, options, outputs, color, io);
+  await deliverReports(options, outputs, { report, rerunCommand }, color, io);
+  return allPassed(report) ? 'pass' : 'fail';
+}
+
+// A class run: one format per submission, its files named by --output.
+async function gradeClass(flags: TestFlags, planned: PlannedReport[], io: CommandIo): Promise<Outcome> {
+  if (planned.length > 1) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      'a class run writes one format per submission: give one --reporter (with --output for its files).',
+    );
+  }
+  const [only] = planned;
+  const { output: _, ...rest } = flags;
+  return (await import('./test-class.ts')).classCommand(
+    { ...rest, reporter: only!.name, ...(only!.file === undefined ? {} : { output: only!.file }) },
+    io,
+  );
+}
+
+// Where the run's reports go: each file (and the summary's) checked, and whatever an earlier run left there removed.
+type Outputs = {
+  // The course directory's name, for {name} in a file.
+  name: string;
+  reports: (PlannedReport & { path?: string })[];
+  // The one report written to stdout, if any.
+  toStdout: PlannedReport | undefined;
+  summary: Awaited<ReturnType<typeof summaryPath>> | undefined;
+};
+
+async function claimOutputs(flags: TestFlags, planned: PlannedReport[], name: string, io: CommandIo): Promise<Outputs> {
+  const reports: Outputs['reports'] = [];
   for (const p of planned) {
     const path =
       p.file === undefined
@@ -102,7 +137,12 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   // Nothing earlier stays at a path the run will write: a run that ends without its report leaves none there.
   for (const file of [...reports.map((r) => r.path), summary?.file])
     if (file !== undefined) await clearOutputFile(file);
-  // Decided once for the command (watch mode's runs included): `required` without a sandbox stops here.
+  return { name, reports, toStdout: reports.find((r) => r.path === undefined), summary };
+}
+
+// The sandbox and the variants, decided once for the command (watch mode's runs included) and set on `options`;
+// `required` without a sandbox stops here. Resolves to the sandbox's warning, if any.
+async function chooseRunSettings(flags: TestFlags, options: RunOptions, io: CommandIo): Promise<string | undefined> {
   const isolation = await chooseSandbox(flags.isolation, io.env);
   // Watch mode shows it with every report instead: its first run would clear it off the screen at once.
   if (isolation.warning !== undefined && flags.watch !== true)
@@ -111,26 +151,22 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
   const variants = await chooseVariants(flags, io);
   if (variants.note !== undefined) await write(io.stderr, `note: ${variants.note}\n`);
   if (variants.seed !== undefined) options.variants = { seed: variants.seed };
-  if (flags.failed === true) {
-    options.cases = await failedCases(options.dir, flags);
-    if (options.cases.length === 0) {
-      await write(
-        io.stdout,
-        `The last run of ${flags.stage} in ${options.dir} had no failures: nothing to re-run (drop --failed to grade every case).\n`,
-      );
-      return 'pass';
-    }
-  }
-  if (flags.watch === true) {
-    // Loaded only for --watch: the file watcher is not needed for one run.
-    const { runWatch } = await import('../watch/index.ts');
-    const warnings = isolation.warning === undefined ? [] : [isolation.warning];
-    return runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
-  }
-  // A terminal sees the count go up as verdicts arrive; a pipe, a file or a terminal that cannot redraw a line gets
-  // the report alone.
-  const toStdout = reports.find((r) => r.path === undefined);
-  const live = toStdout?.name === 'pretty' && io.stdout.isTTY === true && !dumbTerminal(io);
+  return isolation.warning;
+}
+
+// A run's report, and the command that re-runs its failures (none when all passed).
+type Graded = { report: RunReport; rerunCommand: string | undefined };
+
+// One run. A terminal sees the count go up as verdicts arrive; a pipe, a file or a terminal that cannot redraw a
+// line gets the report alone. The failures and the case times are put on record in the course directory.
+async function gradeOnce(
+  flags: TestFlags,
+  options: RunOptions,
+  outputs: Outputs,
+  color: boolean,
+  io: CommandIo,
+): Promise<Graded> {
+  const live = outputs.toStdout?.name === 'pretty' && io.stdout.isTTY === true && !dumbTerminal(io);
   const count = { done: 0, failed: 0 };
   const onCaseResult = (result: CaseResult): void => {
     count.done += 1;
@@ -150,7 +186,18 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     Promise.all(stageReports(report).map(recordFailures)),
     writeTimings(options.dir, flags.stage, timings),
   ]);
-  const rerunCommand = allPassed(report) ? undefined : rerunAll(flags, report, recorded);
+  return { report, rerunCommand: allPassed(report) ? undefined : rerunAll(flags, report, recorded) };
+}
+
+// The report to each of its places: files, GitHub's step summary, stdout (or a count there), and the class-style
+// summary.
+async function deliverReports(
+  options: RunOptions,
+  { name, reports, toStdout, summary }: Outputs,
+  { report, rerunCommand }: Graded,
+  color: boolean,
+  io: CommandIo,
+): Promise<void> {
   // The terminal report shows the warnings; the CI formats have no place for them, so they go to stderr.
   if (toStdout?.name !== 'pretty') {
     for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
@@ -183,7 +230,6 @@ export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outc
     const files = new Map(first === undefined ? [] : [[name, first]]);
     await writeSummary(summary, oneRun(report, { name, dir: options.dir }), files);
   }
-  return allPassed(report) ? 'pass' : 'fail';
 }
 
 // The commands that re-run the failures, one per stage that has any, joined by newlines.

@@ -34,7 +34,7 @@ export type RedactedCase = {
   results: unknown[] | undefined;
   leaks: string[];
   // A loop case's turns (0-based) whose recorded stream was dropped: its redacted bytes no longer built the
-  // redacted turn (src/cli/redact/redact-streams.ts).
+  // redacted turn (src/modes/loop/record/redact-streams.ts).
   streamsDropped?: number[];
 };
 

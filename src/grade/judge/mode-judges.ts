@@ -5,8 +5,8 @@ import { stageOf, type DriverMode } from '../../course/stages.ts';
 import type { Case, CaseData } from '../../course/types.ts';
 import type { CaseOutcome } from '../run/run-batches.ts';
 import type { CaseResult, Failure } from '../types.ts';
-import { dispatchJudge } from './dispatch-judge.ts';
-import { loopJudge } from './loop/loop-judge.ts';
+import { dispatchJudge } from '../../modes/dispatch/judge.ts';
+import { loopJudge } from '../../modes/loop/judge.ts';
 
 export type Timeout = Extract<CaseOutcome, { kind: 'timeout' }>;
 export type Exited = Extract<CaseOutcome, { kind: 'exited' }>;

@@ -1,6 +1,6 @@
 // What a report says of the run's variants, in one line every format shares: the seed that repeats them, how many
 // cases were also checked on renamed files, and how many had no variant.
-// A loop stage's variants rename the conversation, not files (src/grade/variants/make-loop-variant.ts).
+// A loop stage's variants rename the conversation, not files (src/modes/loop/variants/make-loop-variant.ts).
 import { stageOf } from '../../course/stages.ts';
 import type { VariantSummary } from '../types.ts';
 

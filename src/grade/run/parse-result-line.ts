@@ -44,7 +44,7 @@ export function parseCallingLine(text: string): number | undefined {
 const OBSERVED_PREFIX = '{"observed":';
 
 // The probe's observation on a line, or undefined when the line is not one. What it holds is the program's word,
-// checked by whoever reads it (src/grade/judge/read-observation.ts): it can only ever choose hints, never verdicts.
+// checked by whoever reads it (src/modes/dispatch/judge/read-observation.ts): it can only ever choose hints, never verdicts.
 export function parseObservedLine(text: string): { observed: unknown } | undefined {
   if (!text.startsWith(OBSERVED_PREFIX)) return undefined;
   try {

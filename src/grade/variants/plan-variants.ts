@@ -10,8 +10,8 @@ import type { PlannedCase } from '../case-plan.ts';
 import { removeTree } from '../run/remove-tree.ts';
 import { runReference, type ReferenceResult } from '../run-reference.ts';
 import type { BatchCase } from '../run/run-batches.ts';
-import { makeLoopVariant, type LoopVariant } from './make-loop-variant.ts';
-import { makeVariant, type Variant } from './make-variant.ts';
+import { makeLoopVariant, type LoopVariant } from '../../modes/loop/variants/make-loop-variant.ts';
+import { makeVariant, type Variant } from '../../modes/dispatch/variants/make-variant.ts';
 
 // The suffix that tells a variant's run from its case's in the pool: no case name holds a `/` (it is a file name).
 const RUN_SUFFIX = '/variant';

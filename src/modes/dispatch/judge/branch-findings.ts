@@ -1,0 +1,119 @@
+// Findings about how a branch behaves, whatever its arguments: it throws (always, or under the inputs that made it
+// throw), it never returns although its method answered at once, or it calls its method without the Tools object.
+// Pure.
+import type { Fact } from './compare-probe.ts';
+import { KEY_KINDS, METHODS, methodOf } from '../../../course/dispatcher-contract.ts';
+import type { Condition } from '../../../grade/judge/finding.ts';
+import { type FindingSpec, factsByName, listNames, routedNames, substitute, targetOf, verb } from './finding-spec.ts';
+import type { Probe } from './probe-calls.ts';
+
+// The conditions under which a probe's call differs from the `full` one: the key it leaves empty, null or out.
+function conditionsOf(probe: Probe): Condition[] | undefined {
+  const v = probe.vary;
+  if (v.kind === 'full') return [];
+  if (v.kind === 'falsy' || v.kind === 'null' || v.kind === 'absent') {
+    return [{ key: v.key, class: v.kind === 'falsy' ? 'falsy' : v.kind }];
+  }
+  if (v.kind === 'edged') return [{ key: v.key, class: 'edged' }];
+  if (v.kind === 'required') {
+    const method = methodOf(probe.tool);
+    const keys = method === undefined ? [] : METHODS[method]!.keys.filter((k) => !(k in probe.input));
+    return keys.map((key) => ({ key, class: 'absent' }));
+  }
+  return undefined;
+}
+
+// How a condition reads in a hint: `input.view_range is null`.
+function conditionText(c: Condition): string {
+  if (c.class === 'absent') return `input.${c.key} is left out`;
+  if (c.class === 'null') return `input.${c.key} is null`;
+  if (c.class === 'falsy') return `input.${c.key} is ${KEY_KINDS[c.key] === 'number' ? '0' : '""'}`;
+  if (c.class === 'edged') return `input.${c.key} has spaces or line breaks at an end`;
+  return `input.${c.key} is sent`;
+}
+
+// A branch that throws: always (its `full` call threw), or under the conditions of the calls that threw.
+export function throwSpecs(facts: Fact[]): FindingSpec[] {
+  const specs: FindingSpec[] = [];
+  for (const [name, own] of factsByName(facts)) {
+    const throws = own.filter((f): f is Extract<Fact, { type: 'threw' }> => f.type === 'threw');
+    if (throws.length === 0) continue;
+    const rethrown = rethrownAs(throws);
+    if (rethrown !== undefined) {
+      specs.push({
+        signature: `throws: the error answered: ${rethrown}`,
+        names: [name],
+        rank: 5,
+        text: (names) =>
+          `execute throws the errors ${listNames([...new Set(names.map(targetOf))]).replaceAll('`', '')} answered (the grader's stand-in answered an error, and ${listNames(names)} threw it as ${rethrown}): a failure must come back as the ToolOutput { content, is_error: true } the method returned, never a throw`,
+        triggers: (names) => [{ names, change: { throws: rethrown } }],
+      });
+      continue;
+    }
+    const always = throws.some((f) => f.probe.vary.kind === 'full');
+    const conditions = always ? [[]] : throws.map((f) => conditionsOf(f.probe)).filter((c) => c !== undefined);
+    if (conditions.length === 0) continue;
+    const message = throws[0]!.message;
+    const when = always
+      ? ''
+      : ` when ${conditions.map((cs) => cs.map(conditionText).join(' and ')).join(', or when ')}`;
+    specs.push({
+      signature: `throws: ${targetOf(name)}${when}: ${substitute(message, name, '<name>')}`,
+      names: [name],
+      rank: 5,
+      text: (names) =>
+        `execute threw (${message}) on ${listNames(names)}${when}: a failure must come back as { content, is_error: true }, never a throw`,
+      triggers: (names) => conditions.map((when) => ({ names, when })),
+    });
+  }
+  return specs;
+}
+
+// The Error name a branch throws each error its method answered as (its message the error's text), when every throw
+// seen is one.
+function rethrownAs(throws: Extract<Fact, { type: 'threw' }>[]): string | undefined {
+  const names = throws.map((f) => {
+    const { content, is_error } = f.probe.answer;
+    const suffix = `: ${content}`;
+    return is_error === true && f.message.endsWith(suffix) ? f.message.slice(0, -suffix.length) : undefined;
+  });
+  return names.every((n) => n !== undefined && n === names[0]) ? names[0] : undefined;
+}
+
+// A branch that never returns although its method answered at once: the hang is the dispatcher's own.
+export function pendingSpecs(facts: Fact[]): FindingSpec[] {
+  return routedNames().flatMap((name): FindingSpec[] => {
+    if (!facts.some((f) => f.type === 'pending' && f.probe.tool === name && f.probe.vary.kind === 'full')) return [];
+    const target = targetOf(name);
+    const not = target === 'echo' ? '' : `, not in ${target}`;
+    return [
+      {
+        signature: `never returns: ${target}`,
+        names: [name],
+        rank: 6,
+        text: (names) =>
+          `${listNames(names)} never ${verb(names, 'returns', 'return')}, even when ${target === 'echo' ? 'nothing is called' : `${target} answers at once (the grader tried it with a stand-in Tools)`}: the hang is in makeExecute's branch${not} — a loop that never ends, or an \`await\` on something that never resolves`,
+        triggers: (names) => [{ names, inFlight: true }],
+      },
+    ];
+  });
+}
+
+// A method called without its object: `this` is undefined inside it.
+export function unboundSpecs(facts: Fact[]): FindingSpec[] {
+  const seen = new Set<string>();
+  return facts.flatMap((f): FindingSpec[] => {
+    if (f.type !== 'unbound' || seen.has(f.probe.tool)) return [];
+    seen.add(f.probe.tool);
+    return [
+      {
+        signature: `unbound: ${f.method}`,
+        names: [f.probe.tool],
+        rank: 7,
+        text: (names) =>
+          `${listNames(names)} ${verb(names, 'calls', 'call')} tools.${f.method} without its Tools object (\`const { ${f.method} } = tools\`, or tools.${f.method} passed on as a function), so \`this\` is undefined inside it: call it as tools.${f.method}(…), or bind it`,
+        triggers: (names) => [{ names }],
+      },
+    ];
+  });
+}

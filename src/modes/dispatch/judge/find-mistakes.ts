@@ -1,0 +1,76 @@
+// From what the probe observed to the dispatcher's mistakes: each probe call compared with the contract
+// (compare-probe.ts), the differences made findings (name-, argument- and result-findings.ts), one per mistake.
+// An observation that is malformed, or that shows nothing of the dispatcher (makeExecute threw for the stand-in
+// Tools), gives no findings: the result-based hints then stand alone. Pure.
+import { argumentSpecs } from './argument-findings.ts';
+import { compareProbe } from './compare-probe.ts';
+import { applyChange, type Finding } from '../../../grade/judge/finding.ts';
+import { mergeSpecs } from './finding-spec.ts';
+import { pendingSpecs, throwSpecs, unboundSpecs } from './branch-findings.ts';
+import { routeSpecs, unknownSpecs } from './name-findings.ts';
+import { probes } from './probe-calls.ts';
+import { asPrinted, type ObservedEntry, readObservation } from './read-observation.ts';
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import { DEFAULT_PROBE_NAME, unknownAnswer } from '../../../course/dispatcher-contract.ts';
+import type { Probe } from './probe-calls.ts';
+import { likeDefault } from './name-findings.ts';
+
+// What a call that reached no method answered.
+function answerOf(entry: ObservedEntry): { reached: string[]; printed: unknown; threw?: string } {
+  const printed = entry.result === undefined ? undefined : asPrinted(entry.result, {});
+  return {
+    reached: entry.calls.map((c) => c.method),
+    printed,
+    ...(entry.threw === undefined ? {} : { threw: entry.threw }),
+  };
+}
+
+// What the default branch answered DEFAULT_PROBE_NAME, or undefined when it answered as the contract says.
+function defaultAnswer(entry: ObservedEntry | undefined): { printed: unknown; threw?: string } | undefined {
+  if (entry === undefined) return undefined;
+  const answer = answerOf(entry);
+  const right = answer.threw === undefined && jsonEqual(answer.printed, unknownAnswer(DEFAULT_PROBE_NAME));
+  return right ? undefined : answer;
+}
+import { resultSpecs } from './result-findings.ts';
+
+// The findings of an observation (the payload of program.ts's `{"observed":…}` line), lowest rank first.
+export function findMistakes(payload: unknown): Finding[] {
+  const plan = probes();
+  const entries = readObservation(payload, plan.length);
+  if (entries === undefined) return [];
+  const threw = new Set(entries.map((e) => e.threw));
+  if (threw.size === 1 && !threw.has(undefined)) return [];
+  const base = defaultAnswer(entries[plan.findIndex((p) => p.tool === DEFAULT_PROBE_NAME)]);
+  const unwired = (probe: Probe) => (entry: ObservedEntry) => likeDefault({ probe, ...answerOf(entry) }, base);
+  const facts = plan.flatMap((probe, k) => compareProbe(probe, entries[k]!, unwired(probe)));
+  const probed = new Map<string, number>();
+  for (const probe of plan) probed.set(probe.tool, (probed.get(probe.tool) ?? 0) + 1);
+  const specs = [
+    ...resultSpecs(facts),
+    ...routeSpecs(facts, probed),
+    ...unknownSpecs(facts),
+    ...throwSpecs(facts),
+    ...pendingSpecs(facts),
+    ...unboundSpecs(facts),
+    ...argumentSpecs(facts),
+  ];
+  return foldDefault(mergeSpecs(specs), base).sort((a, b) => a.rank - b.rank);
+}
+
+// The default branch's answer made by a change a finding found in the methods' results (a wrapper around the whole
+// switch that prefixes or throws every error): one mistake, so the default branch's finding is folded into it.
+function foldDefault(findings: Finding[], base: { printed: unknown; threw?: string } | undefined): Finding[] {
+  const own = findings.find((f) => f.cause === 'default branch');
+  if (own === undefined || base === undefined) return findings;
+  const want = base.threw === undefined ? base.printed : { threw: base.threw };
+  const wrapper = findings.find((f) =>
+    f.triggers.some(
+      (t) => t.change !== undefined && jsonEqual(applyChange(t.change, unknownAnswer(DEFAULT_PROBE_NAME)), want),
+    ),
+  );
+  if (wrapper === undefined) return findings;
+  const change = wrapper.triggers.find((t) => t.change !== undefined)!.change!;
+  wrapper.triggers = [...wrapper.triggers, ...own.triggers.map((t) => ({ ...t, change }))];
+  return findings.filter((f) => f !== own);
+}

@@ -1,0 +1,55 @@
+// The verdict for a loop case whose process timed out or ended before printing its results, said from where the
+// loop stood: program.ts prints `{"calling":{"call":k,…}}` as the loop heads for request k (before runLoop starts,
+// then as each turn is served), so call k means turns 1 to k-1 were served and request k had not come. Pure.
+import type { Case, LoopCaseFile } from '../../../course/types.ts';
+import type { Failure } from '../../../grade/types.ts';
+import { exitFailure, timeoutFailure } from '../../../grade/judge/ended-mid-case.ts';
+import type { Exited, Timeout } from '../../../grade/judge/mode-judges.ts';
+import { stopReason } from './loop-results.ts';
+
+// Node's exit code when the event loop empties while a top-level await still waits.
+const UNSETTLED_AWAIT = 13;
+
+// Where the loop stood, in words: after which turn, and what it should have done next.
+function standing(data: LoopCaseFile, call: number): string {
+  const n = data.turns.length;
+  if (call <= 1) return 'before its first request';
+  const served = `after turn ${call - 1} of ${n} (stop_reason ${stopReason(data, call - 1)})`;
+  if (call - 1 < n) return `${served}, before request ${call}`;
+  if (call - 1 === n) return `${served}, the script's last, where the loop returns`;
+  return `after request ${call - 1}, past the script's ${n} turn${n === 1 ? '' : 's'} (the fake API answered it with an error)`;
+}
+
+const inFlight = (o: Timeout | Exited): number | undefined =>
+  typeof o.calling === 'object' ? o.calling.call : undefined;
+
+export function loopTimeout(c: Case<LoopCaseFile>, o: Timeout, first: boolean, early: boolean): Failure {
+  const call = inFlight(o);
+  if (early || call === undefined) return timeoutFailure(c, o, first, early);
+  const limit = `${Number((o.timeoutMs / 1000).toFixed(1))} s`;
+  const message = `runLoop did not return within ${limit}: it stood ${standing(c.data, call)}. The program was killed with every process it started`;
+  const hint =
+    call - 1 >= c.data.turns.length
+      ? 'a loop that goes on after a turn whose stop_reason is not "tool_use" (retrying, catching the error the fake API answers with) never ends: return the conversation there'
+      : 'look at what your loop does after a response: a loop that never ends, or an `await` on something that never resolves (the client and execute both answer at once here)';
+  return { kind: 'timeout', message, hint };
+}
+
+export function loopExited(c: Case<LoopCaseFile>, o: Exited, early: boolean): Failure {
+  const call = inFlight(o);
+  if (early || call === undefined) return exitFailure(c, o, early);
+  const where = standing(c.data, call);
+  if (o.code === UNSETTLED_AWAIT && o.signal === null) {
+    return {
+      kind: 'crash',
+      message: `runLoop never settled ${where}: a promise in your loop never resolves. Node exited with code 13 when nothing was left to run`,
+      hint: 'an `await` on a promise that nothing resolves (a `new Promise` whose resolve is never called, an event never emitted)',
+    };
+  }
+  const how = o.signal !== null ? `was killed by ${o.signal}` : `exited with code ${o.code}`;
+  const message = `the program ${how} while runLoop ran, ${where}, before printing results for this case`;
+  if (o.signal !== null) return { kind: o.code === 0 ? 'no-output' : 'crash', message };
+  const hint =
+    'something in your loop ends the process: a `process.exit`, or an error thrown in a callback or an event handler, where nothing catches it (the output shows which)';
+  return { kind: o.code === 0 ? 'no-output' : 'crash', message, hint };
+}

@@ -1,0 +1,195 @@
+// Hints for the messages a loop sends: the conversation not sent at all (the request's messages again), the
+// assistant turn (missing, without content, only its text, the whole response, after its results, put together
+// from stream events without their deltas, its thinking changed), the results of one turn split over several
+// messages, a role the API does not have. Pure.
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import type { LoopHint } from './loop-features.ts';
+import {
+  blocks,
+  firstDifferingMessage,
+  hint,
+  type Json,
+  type LoopHintContext,
+  type Recogniser,
+  role,
+} from './loop-hint-context.ts';
+import { isEntry, returnedOf } from './loop-results.ts';
+
+function resultsSplit(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const e = d?.e[d.i];
+  const results = blocks(e).filter((b) => b.type === 'tool_result');
+  if (d === undefined || role(e) !== 'user' || results.length < 2) return undefined;
+  const split = results.every((b, j) => role(d.r[d.i + j]) === 'user' && jsonEqual(blocks(d.r[d.i + j]), [b]));
+  if (!split) return undefined;
+  return hint(
+    `the results of turn ${d.turn}'s ${results.length} tool calls went in ${results.length} user messages: answer a turn with ONE user message holding a tool_result for each of its tool_use blocks, in order`,
+    'tool results in separate user messages',
+    'parallel-turn',
+    "the results of a turn's tool calls went in a user message each: answer a turn with ONE user message holding a tool_result for each of its tool_use blocks, in order",
+  );
+}
+
+function assistantMissing(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(d.r[d.i]) === 'assistant') return undefined;
+  return hint(
+    `the model's turn ${d.turn} is not in the conversation: after each response, append { role: 'assistant', content: response.content }, before the tool results`,
+    'assistant turn not appended',
+    'first-turn',
+    "the model's turns are not in the conversation: after each response, append { role: 'assistant', content: response.content }, before the tool results",
+  );
+}
+
+function assistantTextOnly(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const e = d?.e[d.i];
+  const r = d?.r[d.i];
+  if (d === undefined || role(e) !== 'assistant' || role(r) !== 'assistant') return undefined;
+  const onlyText = !isEntry(r) || typeof r.content === 'string' || blocks(r).every((b) => b.type === 'text');
+  if (!onlyText || blocks(e).every((b) => b.type === 'text')) return undefined;
+  return hint(
+    `only the text of the model's turn ${d.turn} was appended: append its content as received, every block (tool_use, thinking) included: { role: 'assistant', content: response.content }`,
+    'assistant turn appended as its text',
+    'first-turn',
+    "only the text of the model's turns was appended: append each turn's content as received, every block (tool_use, thinking) included: { role: 'assistant', content: response.content }",
+  );
+}
+
+function thinkingChanged(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const isThinking = (b: Json) => b.type === 'thinking' || b.type === 'redacted_thinking';
+  const e = blocks(d?.e[d.i]).filter(isThinking);
+  const r = blocks(d?.r[d.i]).filter(isThinking);
+  if (d === undefined || role(d.e[d.i]) !== 'assistant' || e.length === 0 || jsonEqual(e, r)) return undefined;
+  if (r.length < e.length) {
+    return hint(
+      `the thinking block of the model's turn ${d.turn} was dropped: send back every block as it came, thinking blocks and their signatures included`,
+      'thinking blocks dropped',
+      'thinking-turn',
+      "the model's thinking blocks were dropped: send back every block as it came, thinking blocks and their signatures included",
+    );
+  }
+  return hint(
+    `a thinking block of the model's turn ${d.turn} was changed: send it back exactly as it came (its thinking and its signature untouched), or the API refuses the request`,
+    'thinking blocks edited',
+    'thinking-turn',
+    "the model's thinking blocks were changed: send each back exactly as it came (its thinking and its signature untouched), or the API refuses the request",
+  );
+}
+
+// A message with a role the Messages API does not have: tool results as OpenAI's `role: 'tool'` messages.
+function unknownRole(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const odd = d?.r.slice(d.i).find((m) => role(m) !== 'user' && role(m) !== 'assistant');
+  if (d === undefined || odd === undefined) return undefined;
+  return hint(
+    `the conversation has a message with role ${JSON.stringify(role(odd) ?? null)}: the Messages API has only "user" and "assistant" messages, and a turn's tool results go in ONE user message as tool_result blocks: { role: 'user', content: [{ type: 'tool_result', tool_use_id: block.id, content: output.content }] }`,
+    'a message role the API does not have',
+    'tool-turn',
+  );
+}
+
+// A later request that sends the request's messages as they were: `create(request)`, not the conversation.
+function conversationNotSent(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const first = ctx.data.request.messages;
+  if (ctx.at !== 'request' || ctx.index === 0 || d === undefined || !jsonEqual(d.r, first)) return undefined;
+  return hint(
+    `request ${ctx.index + 1} sends the request's messages as they were, without the conversation since: send the messages you append to, client.messages.create({ ...request, messages })`,
+    'conversation not sent',
+    'later-request',
+    "the requests after the first send the request's messages as they were, without the conversation since: send the messages you append to, client.messages.create({ ...request, messages })",
+  );
+}
+
+// An assistant turn without content: a Stream used as a Message (`create({ …, stream: true })`), whose content
+// and stop_reason are undefined.
+function turnWithoutContent(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const bare = (m: unknown) => role(m) === 'assistant' && isEntry(m) && !('content' in m);
+  // Where the loop differs, or in what it returned when it stopped early (stop_reason was undefined too).
+  const atDifference = d !== undefined && role(d.e[d.i]) === 'assistant' && bare(d.r[d.i]);
+  const returned = returnedOf(ctx.end) ?? [];
+  const k = returned.findIndex(bare);
+  if (!atDifference && (ctx.at !== 'missing' || k === -1)) return undefined;
+  const turn = atDifference ? d.turn : Math.floor((k - ctx.data.request.messages.length) / 2) + 1;
+  return hint(
+    `the model's turn ${turn} went in without content: response.content was undefined. With stream: true, create gives a Stream, not a Message: take the Message from client.messages.stream({ ...request, messages }).finalMessage(), or leave stream out`,
+    'assistant turn without content',
+    'first-turn',
+    "the model's turns went in without content: response.content was undefined. With stream: true, create gives a Stream, not a Message: take the Message from client.messages.stream({ ...request, messages }).finalMessage(), or leave stream out",
+  );
+}
+
+// A turn put together from stream events without their deltas: tool inputs `{}`, texts and thinking empty.
+function deltasDropped(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(d.r[d.i]) !== 'assistant') return undefined;
+  const want = blocks(d.e[d.i]);
+  const got = blocks(d.r[d.i]);
+  if (want.length !== got.length || want.some((b, j) => b.type !== got[j]!.type)) return undefined;
+  const empty = (v: unknown) => v === '' || v === undefined || (isEntry(v) && Object.keys(v).length === 0);
+  const lost = new Set(
+    want.flatMap((b, j) => {
+      const g = got[j]!;
+      if (b.type === 'tool_use' && empty(g.input) && !empty(b.input)) return ['input_json_delta'];
+      if (b.type === 'text' && empty(g.text) && !empty(b.text)) return ['text_delta'];
+      if (b.type === 'thinking' && empty(g.signature) && !empty(b.signature)) return ['signature_delta'];
+      return [];
+    }),
+  );
+  if (lost.size === 0) return undefined;
+  const events = [...lost].map((e) => `\`${e}\``).join(' and ');
+  const fix =
+    'let the SDK put the message together: const response = await client.messages.stream({ ...request, messages }).finalMessage()';
+  return hint(
+    `the model's turn ${d.turn} went in without what its ${events} events carried: a stream sends each block's content in deltas after content_block_start; ${fix}`,
+    'stream deltas not added',
+    'first-turn',
+    `the model's turns went in without what their ${events} events carried: a stream sends each block's content in deltas after content_block_start; ${fix}`,
+  );
+}
+
+// The whole Message (its id, model, stop_reason and usage) appended as the assistant turn.
+function wholeResponse(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const r = d?.r[d.i];
+  if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(r) !== 'assistant' || !isEntry(r)) return undefined;
+  const extra = Object.keys(r).filter((k) => k !== 'role' && k !== 'content');
+  if (extra.length === 0 || !jsonEqual(r.content, (d.e[d.i] as Json).content)) return undefined;
+  const keys = extra.map((k) => `\`${k}\``).join(', ');
+  return hint(
+    `the model's turn ${d.turn} went in as the whole response, with its ${keys}: append only { role: 'assistant', content: response.content }`,
+    'whole response appended',
+    'first-turn',
+    `the model's turns went in as the whole response, with its ${keys}: append only { role: 'assistant', content: response.content }`,
+  );
+}
+
+// The assistant turn appended after the tool results that answer it.
+function assistantAfterResults(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(d.r[d.i]) !== 'user') return undefined;
+  if (!jsonEqual(d.r[d.i + 1], d.e[d.i]) || !jsonEqual(d.r[d.i], d.e[d.i + 1])) return undefined;
+  return hint(
+    `the model's turn ${d.turn} went in after its tool results: append { role: 'assistant', content: response.content } first, then the user message with the results`,
+    'assistant turn after its results',
+    'tool-turn',
+    "the model's turns went in after their tool results: append { role: 'assistant', content: response.content } first, then the user message with the results",
+  );
+}
+
+// Most specific first.
+export const MESSAGE_RECOGNISERS: Recogniser[] = [
+  conversationNotSent,
+  unknownRole,
+  turnWithoutContent,
+  resultsSplit,
+  assistantAfterResults,
+  assistantMissing,
+  wholeResponse,
+  assistantTextOnly,
+  deltasDropped,
+  thinkingChanged,
+];

@@ -1,0 +1,185 @@
+// `theinference record <transcript>… --stage agent-loop`: each transcript read as loops (src/modes/loop/record/), every
+// loop that ran to its end a case, snapshotted by the reference loop and written as `record` writes cases (never
+// over a different case without --force; --dry-run writes nothing). Claude Code sessions, live captures and
+// Anthropic API logs are read.
+import { hostname, userInfo } from 'node:os';
+import { basename, resolve } from 'node:path';
+import { HarnessError } from '../../errors.ts';
+import { packageRoot, requireStage } from '../../course/stages.ts';
+import { LOOP_FORMATS, readLoops } from './record/read-loops.ts';
+import { baseName, loopCases, type LoopCaseDraft } from './record/loop-cases.ts';
+import { parallelTurns, toolUses, type LoopSession } from './record/recorded-loop.ts';
+import { snapshotLoopCases } from './record/snapshot-loop-cases.ts';
+import { makeRedactor } from '../../record/map/redact.ts';
+import { identityOfCalls, joinIdentities, type Identity } from '../../record/map/identity.ts';
+import { describeRefusals, gateFiles } from '../../record/write/privacy-gate.ts';
+import { keepFaithfulStreams } from './record/redact-streams.ts';
+import { formatCase, writeCases } from '../../record/write/write-cases.ts';
+import { useColor, write, type CommandIo, type Outcome } from '../../cli/commands/io.ts';
+import { painter } from '../../grade/report/paint.ts';
+import { visibleLine } from '../../grade/report/visible-text.ts';
+import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from '../../cli/commands/record-flags.ts';
+import { DEFAULT_MAX_TURNS } from '../../record/record-types.ts';
+
+export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
+  const root = io.root ?? packageRoot();
+  refuseToolCaseFlags(flags, await requireStage(root, flags.stage));
+  if (flags.operands.length === 0)
+    throw new HarnessError(
+      'BAD_FLAG',
+      'name at least one transcript to record: theinference record <transcript>… --stage agent-loop',
+    );
+  if (flags.format !== undefined && !(LOOP_FORMATS as readonly string[]).includes(flags.format)) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--stage ${flags.stage} reads Claude Code sessions, live captures and Anthropic API logs (--format claude-code, live or anthropic); got '${flags.format}'`,
+    );
+  }
+  const shared = await checkSharedFlags(flags, io);
+  const maxTurns = flags.maxCalls === undefined ? DEFAULT_MAX_TURNS : shared.maxCalls;
+  const me = userInfo();
+  const read: { file: string; session: LoopSession; drafts: LoopCaseDraft[] }[] = [];
+  const identities: Identity[] = [];
+  for (const given of flags.operands) {
+    const file = resolve(io.cwd, given);
+    const session = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
+      },
+    );
+    for (const loop of session.loops.filter((l) => l.turns.length > maxTurns)) {
+      session.skipped.push({ prompt: loop.prompt, why: `${loop.turns.length} turns, over --max-calls ${maxTurns}` });
+    }
+    session.loops = session.loops.filter((l) => l.turns.length <= maxTurns);
+    const uses = session.loops.flatMap((l) =>
+      l.turns.flatMap((t) =>
+        t.message.content
+          .filter((b) => b.type === 'tool_use')
+          .map((b) => ({ input: b.input as Record<string, unknown> })),
+      ),
+    );
+    const machine =
+      me.username === '' ? { host: hostname() } : { user: me.username, home: me.homedir, host: hostname() };
+    const sources = { ...identityOfCalls(session.cwd, uses, machine), patterns: shared.redact };
+    identities.push(sources);
+    const base = flags.name ?? baseName(given);
+    const drafts = loopCases(session, { base, transcript: basename(file), sources });
+    // A stream holding a redacted string in pieces would still serve it: such a stream is dropped.
+    for (const [i, d] of drafts.entries()) {
+      const turns = session.loops[i]?.turns ?? [];
+      const { data, dropped } = await keepFaithfulStreams({ ...d.data, turns }, d.data, makeRedactor(sources).text);
+      if (dropped.length > 0) Object.assign(d, { data, streamsDropped: dropped });
+    }
+    const refusals = gateFiles(
+      drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
+      sources,
+    );
+    if (refusals.length > 0)
+      throw new HarnessError(
+        'CANNOT_WRITE',
+        `nothing was written: the privacy gate refused\n${describeRefusals(refusals)}\nAdd --redact for it.`,
+      );
+    read.push({ file: given, session, drafts });
+  }
+  const all = read.flatMap((r) => r.drafts);
+  const { snapshots, failed, warnings } = await snapshotLoopCases(all, {
+    root,
+    stage: flags.stage,
+    env: io.env,
+    sandbox: shared.sandbox,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  });
+  io.signal?.throwIfAborted();
+  for (const warning of warnings) await write(io.stderr, `warning: ${warning}\n`);
+  const ready = all
+    .filter((d) => !failed.has(d.name))
+    .map((d) => ({ name: d.name, data: d.data, results: [], snapshotText: snapshots.get(d.name) ?? '' }));
+  // No set is replaced as a whole: a loop case no recording makes again stays.
+  const { cases: written } = await writeCases(ready, {
+    dir: shared.dir,
+    stage: flags.stage,
+    force: flags.force === true,
+    dryRun: flags.dryRun === true,
+    sets: [],
+    privacy: joinIdentities(identities),
+  });
+  const p = painter(useColor(io));
+  const lines: string[] = [];
+  for (const r of read) {
+    lines.push(
+      `${r.file} (${r.session.format}${r.session.session === undefined ? '' : `, session ${r.session.session}`})`,
+    );
+    const loops = r.session.loops.length + r.session.skipped.length;
+    lines.push(`  loops     ${loops} seen, ${r.drafts.filter((d) => !failed.has(d.name)).length} kept as cases`);
+    for (const d of r.drafts) {
+      const turns = d.data.turns;
+      const calls = turns.flatMap((t) => toolUses(t.message)).length;
+      const parallel = parallelTurns({ turns } as never);
+      const why = failed.get(d.name);
+      lines.push(
+        `  case      ${d.name}: ${turns.length} turns, ${calls} tool calls, ${parallel} in parallel${why === undefined ? '' : ` (refused: ${why})`}`,
+        ...(d.streamsDropped === undefined
+          ? []
+          : [
+              `  note      ${d.name}: the recorded stream of turn ${d.streamsDropped.map((t) => t + 1).join(', ')} held what was redacted in pieces over its events, so it was dropped (a streaming loop gets events made from the redacted turn)`,
+            ]),
+        ...(d.differs.length === 0
+          ? []
+          : [
+              `  note      ${d.name}: the recording's agent sent request ${d.differs.join(', ')} otherwise than a loop keeping to the contract (the snapshot is the reference loop's)`,
+            ]),
+      );
+    }
+    for (const s of r.session.skipped) lines.push(`  skipped   "${visibleLine(s.prompt)}": ${s.why}`);
+    const defaults = [...new Set(r.drafts.flatMap((d) => (d.data.source?.defaults as string[] | undefined) ?? []))];
+    if (defaults.length > 0)
+      lines.push(`  defaults  ${defaults.join(', ')}: not in the recording (docs/recording.md, "Loop cases")`);
+    const redacted = Object.entries(
+      r.drafts.reduce<Record<string, number>>((sum, d) => {
+        for (const [k, n] of Object.entries(d.redacted)) sum[k] = (sum[k] ?? 0) + n;
+        return sum;
+      }, {}),
+    );
+    lines.push(
+      `  redacted  ${redacted.length === 0 ? 'nothing' : redacted.map(([k, n]) => `${n} ${k}`).join(', ')}`,
+      '',
+    );
+  }
+  for (const c of written) {
+    const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
+    lines.push(
+      `${colour(c.status.padEnd(14))}cases/${flags.stage}/${c.name}.json, snapshots/${flags.stage}/${c.name}.json`,
+    );
+  }
+  // The report quotes the sessions (a skipped loop's prompt): redacted as the cases are, since it ends up in CI
+  // logs, and each prompt made visible on one line (visible-text.ts) so that nothing in it acts on a terminal.
+  const screen = makeRedactor({ ...joinIdentities(identities), patterns: shared.redact }).text;
+  await write(
+    io.stdout,
+    `${
+      flags.dryRun === true
+        ? written
+            .filter((c) => c.status !== 'unchanged')
+            .map((c) => `--- cases/${flags.stage}/${c.name}.json\n${c.caseText}`)
+            .join('')
+        : ''
+    }${screen(lines.join('\n'))}\n`,
+  );
+  if (written.some((c) => c.status === 'refused')) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `${written
+        .filter((c) => c.status === 'refused')
+        .map((c) => c.name)
+        .join(
+          ', ',
+        )}: a case of that name exists with other content; nothing was written. Re-run with --force to replace it, or choose another --name.`,
+    );
+  }
+  if (written.length === 0)
+    throw new HarnessError(
+      'NO_CASES',
+      'no loop of these transcripts ran to its end, so there is no case to write (the report above says why each was skipped)',
+    );
+  return 'pass';
+}

@@ -1,0 +1,36 @@
+import { expect, it } from 'vitest';
+import { describeGot } from '../../../../src/modes/dispatch/judge/compare-probe.ts';
+import type { Probe } from '../../../../src/modes/dispatch/judge/probe-calls.ts';
+
+const probe = (input: Record<string, unknown>): Probe => ({
+  tool: 'Glob',
+  input,
+  answer: { content: 'x' },
+  vary: { kind: 'full' },
+});
+const full = probe({ pattern: 'probe-pattern', path: 'probe-path', oldStr: 'probe-oldStr' });
+
+it.each([
+  ['the value itself', 'probe-pattern', 'pattern', undefined],
+  ['the whole input', { $: 'input' }, 'pattern', { kind: 'input' }],
+  ['nothing', { $: 'undefined' }, 'pattern', { kind: 'missing' }],
+  ["another key's value", 'probe-path', 'pattern', { kind: 'key', key: 'path' }],
+  ['a misread key', 'probe-oldStr', 'pattern', { kind: 'key', key: 'oldStr' }],
+  ['the value changed', '/sandbox/probe-path', 'path', { kind: 'changed', value: '/sandbox/probe-path' }],
+  ['a constant', 120000, 'pattern', { kind: 'value', value: 120000 }],
+])('%s', (_, encoded, key, got) => {
+  expect(describeGot(encoded, full, key)).toEqual(got);
+});
+
+it('is no fact where the contract passes nothing (an optional key left out or null)', () => {
+  expect(describeGot(120000, probe({ pattern: 'p' }), 'timeout')).toBeUndefined();
+  expect(describeGot('x', probe({ pattern: 'p', path: null }), 'path')).toBeUndefined();
+});
+
+it.each([
+  ['trim', '  a b \n\n', 'a b'],
+  ['trimEnd', '  a b \n\n', '  a b'],
+  ['newlines', '  a b \n\n', '  a b '],
+])('tells a text trimmed (%s)', (how, text, value) => {
+  expect(describeGot(value, probe({ text }), 'text')).toEqual({ kind: 'trimmed', how });
+});
