@@ -39,12 +39,6 @@ function turn(n: number, stop_reason: string, content: ApiObject[]) {
   };
 }
 
-// 60,000 characters of numbered lines, as a long log reads.
-const LONG_OUTPUT =
-  Array.from({ length: 3000 }, (_, k) => `${String(k + 1).padStart(5)}\tline ${k + 1}`.padEnd(19, '.'))
-    .join('\n')
-    .slice(0, 59_999) + '\n';
-
 const DONE = (n: number) => turn(n, 'end_turn', [text('Done.')]);
 
 function script(description: string, turns: LoopCaseFile['turns'], outputs: Record<string, ScriptedOutput> = {}) {
@@ -97,10 +91,12 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
   ]),
   script('an answer with no tools', [turn(1, 'end_turn', [text('a.txt says hello.')])]),
   script(
-    'four turns of tools, one after another',
-    [1, 2, 3, 4].map((n) => turn(n, 'tool_use', [read(`toolu_probe_turn_${n}`, `${n}.txt`)])).concat(DONE(5)),
-    // Each output ends with a line break, as a command's does.
-    Object.fromEntries([1, 2, 3, 4].map((n) => [`toolu_probe_turn_${n}`, { content: `1\tpart ${n}\n` }])),
+    'three turns of tools, one after another',
+    // Request 4 holds 7 messages: more than a loop that keeps a window of the last few sends.
+    [1, 2, 3].map((n) => turn(n, 'tool_use', [read(`toolu_probe_turn_${n}`, `${n}.txt`)])).concat(DONE(4)),
+    // Each output ends with a line break, as a command's does; the second is empty, as a command's that prints
+    // nothing.
+    Object.fromEntries([1, 2, 3].map((n) => [`toolu_probe_turn_${n}`, { content: n === 2 ? '' : `1\tpart ${n}\n` }])),
   ),
   // Finishing 3, 1, 2: neither the calls' order, nor its reverse, nor the ids' (a loop that sorts them).
   script(
@@ -136,13 +132,6 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
       toolu_probe_beside_2: { content: '1\tworld', delay_ms: 10 },
     },
   ),
-  // Longer than a loop that cuts outputs to keep the context small lets through.
-  script('an output of 60,000 characters', [turn(1, 'tool_use', [read('toolu_probe_long', 'big.log')]), DONE(2)], {
-    toolu_probe_long: { content: LONG_OUTPUT },
-  }),
-  script('an output that is empty', [turn(1, 'tool_use', [bash('toolu_probe_empty', 'touch c.txt')]), DONE(2)], {
-    toolu_probe_empty: { content: '', exit_code: 0 },
-  }),
   // A name the request's tools do not have: the loop passes it to execute all the same.
   script(
     'a tool the request does not list',
