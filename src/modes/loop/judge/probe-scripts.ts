@@ -110,8 +110,8 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
       DONE(2),
     ],
     {
-      toolu_probe_order_1: { content: '1\thello', delay_ms: 20 },
-      toolu_probe_order_2: { content: 'a.txt\nb.txt', delay_ms: 40 },
+      toolu_probe_order_1: { content: '1\thello', delay_ms: 10 },
+      toolu_probe_order_2: { content: 'a.txt\nb.txt', delay_ms: 20 },
       toolu_probe_order_3: { content: '1\tworld' },
     },
   ),
@@ -127,9 +127,9 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
       DONE(2),
     ],
     {
-      toolu_probe_beside_1: { content: '1\thello', delay_ms: 20 },
+      toolu_probe_beside_1: { content: '1\thello', delay_ms: 10 },
       toolu_probe_throws: { throws: 'spawn /bin/sh EAGAIN' },
-      toolu_probe_beside_2: { content: '1\tworld', delay_ms: 10 },
+      toolu_probe_beside_2: { content: '1\tworld', delay_ms: 5 },
     },
   ),
   // A name the request's tools do not have: the loop passes it to execute all the same.
