@@ -256,6 +256,20 @@ describe('runLoopCase: delays, and the request runLoop is given', () => {
     expect((await run(runLoop)).at(-1)).not.toHaveProperty('request_changed');
   });
 
+  it('says a field runLoop left as no JSON can write (a cycle) as what writing it threw, and still ends', async () => {
+    const cycle: Loop = async (client, execute, req) => {
+      const conversation = await runLoop(client, execute, req);
+      const loopy: Record<string, unknown> = {};
+      loopy.self = loopy;
+      (req as unknown as Record<string, unknown>).system = loopy;
+      return conversation;
+    };
+    const end = (await run(cycle)).at(-1) as { returned: unknown[]; request_changed: { system: unknown } };
+    expect(end.returned).toHaveLength(4);
+    // (canonical sorts keys as it writes, so a cycle overflows the stack rather than being named.)
+    expect(end.request_changed.system).toMatch(/^not JSON: (TypeError|RangeError): /);
+  });
+
   it.each([-1, 1.5, 1001, '10'])('refuses a delay_ms of %j, naming the output', async (delay) => {
     const bad = { ...twoReads, outputs: { ...twoReads.outputs, toolu_a: { content: '1: A', delay_ms: delay } } };
     expect(() => parseLoopCase(JSON.stringify(bad))).toThrow(

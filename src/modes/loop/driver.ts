@@ -102,10 +102,18 @@ async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase:
 // conversation is the caller's). Said in the loop's end, so a case shows it.
 function requestChanged(original: Json, given: Json): Json | undefined {
   const keys = [...new Set([...Object.keys(original), ...Object.keys(given)])].sort();
-  const changed = keys.filter((k) => canonical(original[k]) !== canonical(given[k]));
+  // A value JSON cannot write (a cycle, a BigInt) is changed, and said as what writing it threw.
+  const json = (value: unknown): string => {
+    try {
+      return canonical(value);
+    } catch (error) {
+      return JSON.stringify(`not JSON: ${describeThrow(error)}`);
+    }
+  };
+  const changed = keys.filter((k) => json(original[k]) !== json(given[k]));
   if (changed.length === 0) return undefined;
   // A field the loop deleted is null here (JSON has no undefined).
-  return Object.fromEntries(changed.map((k) => [k, k in given ? JSON.parse(JSON.stringify(given[k] ?? null)) : null]));
+  return Object.fromEntries(changed.map((k) => [k, JSON.parse(k in given ? json(given[k] ?? null) : 'null')]));
 }
 
 // What one script of the loop probe saw: every request whole (as the API received it), then `{"returned":…}`,
