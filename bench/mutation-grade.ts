@@ -5,11 +5,9 @@
 // In-process because a program process of the grader is given only a few environment names, and Stryker names the
 // active mutant in one (__STRYKER_ACTIVE_MUTANT__).
 import { resolve } from 'node:path';
-import * as dispatchDriver from '../src/modes/dispatch/driver.ts';
-import * as loopDriver from '../src/modes/loop/driver.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { makeExecute } from '../src/execute.ts';
-import { type Driver, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
+import { gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
 
 const root = resolve(import.meta.dirname, '..');
 // The loop's few cases first, then the dispatcher's many; a few cases at a time, so that a killed mutant stops at
@@ -22,10 +20,7 @@ const AT_A_TIME = 8;
 for (const [stage, impl] of STAGES) {
   const cases = await loadGradedCases(root, stage);
   for (let k = 0; k < cases.length; k += AT_A_TIME) {
-    const results = await gradeInProcess(cases.slice(k, k + AT_A_TIME), impl, {
-      ...dispatchDriver,
-      ...loopDriver,
-    } as unknown as Driver);
+    const results = await gradeInProcess(cases.slice(k, k + AT_A_TIME), impl);
     const failed = results.find((r) => r.status === 'fail');
     if (failed !== undefined) {
       process.stderr.write(`${stage}: ${failed.name} failed: ${failed.failure?.message}\n`);

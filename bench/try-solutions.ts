@@ -3,9 +3,7 @@
 // before they join a catalogue. `node --import tsx bench/try-solutions.ts <stage> <file.ts>…`
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import * as dispatchDriver from '../src/modes/dispatch/driver.ts';
-import * as loopDriver from '../src/modes/loop/driver.ts';
-import { type Driver, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
+import { gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
 import { groupFailures } from '../src/grade/report/group-failures.ts';
 
 const [stage = 'register-tools', ...files] = process.argv.slice(2);
@@ -14,7 +12,7 @@ for (const file of files) {
   const module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, (...a: unknown[]) => unknown>;
   const impl = module.makeExecute ?? module.runLoop;
   if (impl === undefined) throw new Error(`${file} exports neither makeExecute nor runLoop`);
-  const results = await gradeInProcess(cases, impl, { ...dispatchDriver, ...loopDriver } as unknown as Driver);
+  const results = await gradeInProcess(cases, impl);
   const failed = results.filter((r) => r.status === 'fail');
   const groups = groupFailures(failed);
   console.log(`\n## ${file}: ${failed.length} failed, ${groups.length} message${groups.length === 1 ? '' : 's'}`);

@@ -103,3 +103,18 @@ export function descendsFrom(pid: number, ancestors: ReadonlySet<number>, table:
   }
   return false;
 }
+
+// Every process below `root` (not `root` itself), as /proc shows them now; at most `maxProcesses`.
+export function descendantsOf(root: number, maxProcesses = 4096): number[] {
+  const found: number[] = [];
+  const seen = new Set<number>([root]);
+  const stack = childrenOf(root);
+  while (stack.length > 0 && found.length < maxProcesses) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    found.push(pid);
+    stack.push(...childrenOf(pid));
+  }
+  return found;
+}

@@ -9,7 +9,8 @@ const ROOT = join(import.meta.dirname, '..');
 // Bottom first. Files and folders on one line are one floor: they may import each other. A `*` stands for one
 // folder's name: a mode's folder (src/modes/<mode>/) spans floors, each aspect of it on the floor of its kind.
 const ROOMS: string[][] = [
-  ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts'],
+  // The one table of driver modes (their names, where each aspect of a mode's folder is) among the words every room uses.
+  ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts', 'src/modes/mode-table.ts'],
   ['src/tools/'],
   ['src/contract.ts', 'src/loop-request.ts', 'src/execute.ts', 'src/agent-loop.ts', 'src/index.ts'],
   ['src/course/'],
@@ -20,7 +21,7 @@ const ROOMS: string[][] = [
   ['src/grade/run/'],
   ['src/grade/judge/', 'src/modes/*/judge.ts', 'src/modes/*/judge/'],
   ['src/grade/report/'],
-  ['src/grade/', 'src/modes/*/variants.ts', 'src/modes/*/variants/'],
+  ['src/grade/', 'src/modes/*/variants.ts', 'src/modes/*/variants/', 'src/modes/*/audit.ts'],
   // The recorder's own vocabulary, then its pipeline, step by step.
   ['src/record/types.ts', 'src/record/record-types.ts'],
   ['src/record/formats/'],
@@ -51,14 +52,27 @@ function matches(path: string, prefix: string): boolean {
   return new RegExp(`^${pattern.join('[^/]+')}${prefix.endsWith('/') ? '' : '$'}`).test(path);
 }
 
-// Every relative import and re-export of a file, static or dynamic, as a path from the repository root.
-function importsOf(file: string, source: string): string[] {
+// A mode's aspect reached by its name (src/modes/mode-table.ts): an import of that aspect of every mode's folder.
+const ASPECT_IMPORT = /\bimport\(\s*aspectUrl\([^,()]*,\s*'([\w-]+)'\)\.href\s*\)/g;
+
+// Every relative import and re-export of a file, static or dynamic, as a path from the repository root; an aspect
+// reached by a mode's name is an import of that aspect of each folder in `modes`.
+function importsOf(file: string, source: string, modes: string[] = []): string[] {
   const specs = [
     ...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm),
     ...source.matchAll(/^\s*import\s+'(\.[^']+)'/gm),
     ...source.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
   ].map((m) => m[1]!);
-  return specs.map((spec) => normalize(join(dirname(file), spec)));
+  const aspects = [...source.matchAll(ASPECT_IMPORT)].flatMap((m) =>
+    modes.map((mode) => `src/modes/${mode}/${m[1]}.ts`),
+  );
+  return [...specs.map((spec) => normalize(join(dirname(file), spec))), ...aspects];
+}
+
+// The folders of src/modes/: one per mode.
+async function modeFolders(): Promise<string[]> {
+  const entries = await readdir(join(ROOT, 'src/modes'), { withFileTypes: true });
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name);
 }
 
 async function sourceFiles(dir: string): Promise<string[]> {
@@ -77,15 +91,33 @@ describe('the rooms of src/', () => {
 
   it('has no room import a room above it', async () => {
     const upward: string[] = [];
+    const modes = await modeFolders();
     for (const file of await sourceFiles('src')) {
       const from = roomOf(file)!;
-      for (const target of importsOf(file, await readFile(join(ROOT, file), 'utf8'))) {
+      for (const target of importsOf(file, await readFile(join(ROOT, file), 'utf8'), modes)) {
         const to = roomOf(target);
         if (to !== undefined && to.floor > from.floor)
           upward.push(`${file} (${from.prefix}) imports ${target} (${to.prefix})`);
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('reaches an aspect by a mode name only as the imports above read it', async () => {
+    const loose: string[] = [];
+    for (const file of await sourceFiles('src')) {
+      if (file === 'src/modes/mode-table.ts') continue;
+      const source = await readFile(join(ROOT, file), 'utf8');
+      const calls = source.match(/\baspectUrl\(/g)?.length ?? 0;
+      if (calls !== [...source.matchAll(ASPECT_IMPORT)].length) loose.push(file);
+    }
+    expect(loose).toEqual([]);
+    const source = "const { judge } = await import(aspectUrl(mode, 'judge').href);";
+    expect(importsOf('src/grade/report/x.ts', source, ['a', 'b'])).toEqual([
+      'src/modes/a/judge.ts',
+      'src/modes/b/judge.ts',
+    ]);
+    expect(roomOf('src/modes/a/record-command.ts')!.floor).toBeGreaterThan(roomOf('src/grade/report/x.ts')!.floor);
   });
 
   it('reads the imports an upward one would be written with', () => {

@@ -7,19 +7,17 @@ import { beforeAll, expect, test } from 'vitest';
 import * as program from '../src/modes/loop/driver.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { findLoopMistakes } from '../src/modes/loop/judge/find-loop-mistakes.ts';
-import { loopJudge } from '../src/modes/loop/judge.ts';
+import { judge as loopJudge } from '../src/modes/loop/judge.ts';
 import { loopProbeRequest } from '../src/modes/loop/judge/probe-scripts.ts';
 import { CATALOGUE } from './fixtures/wrong-loop/catalogue.ts';
 import { streamingLoop } from './support/streaming-loop.ts';
-import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
+import { type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
 import { groupFailures } from '../src/grade/report/group-failures.ts';
 import { firstLoopFailure, loadLoopCases, type LoopSnapshotCase } from './fixtures/wrong-loop/first-failure.ts';
 import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-loop/', import.meta.url));
 const HELPERS = ['catalogue', 'first-failure'];
-
-const DRIVER = program as unknown as Driver;
 
 let cases: LoopSnapshotCase[] = [];
 let graded: GradedCase[] = [];
@@ -69,7 +67,7 @@ test.each(['parallel-in-order', 'recursive', 'stream'])(
 // probe finds the mistake: the first failing case is put under its finding, but for a mistake the probe's short
 // scripts cannot show (`probed: false`, a cap on turns).
 test.each(CATALOGUE)('$slug: its failures are one message per mistake, whose hint names it', async (wrong) => {
-  const failed = (await gradeInProcess(graded, wrong.runLoop, DRIVER)).filter((r) => r.status === 'fail');
+  const failed = (await gradeInProcess(graded, wrong.runLoop)).filter((r) => r.status === 'fail');
   const hints = groupFailures(failed).map((g) => g.results[0]!.failure?.hint ?? `(no hint) ${g.results[0]!.name}`);
   const wanted = Array.isArray(wrong.hint) ? wrong.hint : [wrong.hint];
   expect(hints, 'one message per mistake').toHaveLength(wanted.length);
@@ -81,7 +79,7 @@ test.each(CATALOGUE)('$slug: its failures are one message per mistake, whose hin
 
 test('the reference: the probe finds no mistake', async () => {
   const observed: unknown = JSON.parse(
-    JSON.stringify(await program.observeLoops(loopJudge.probe.request(), runLoop as never)),
+    JSON.stringify(await program.observeLoops(loopJudge.probe!.request(), runLoop as never)),
   );
   expect(observed).toHaveLength(loopProbeRequest().scripts.length);
   expect(findLoopMistakes(observed)).toEqual([]);

@@ -5,16 +5,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
-import { dispatch, observe } from '../src/modes/dispatch/driver.ts';
 import { makeExecute } from '../src/execute.ts';
-import { type Driver, type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
+import { type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
 import { groupFailures } from '../src/grade/report/group-failures.ts';
 import { CATALOGUE, LOAD_MISTAKES } from './fixtures/wrong-execute/catalogue.ts';
 import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-execute/', import.meta.url));
 const HELPERS = ['catalogue'];
-const DRIVER = { dispatch, observe } as Driver;
 
 let cases: GradedCase[] = [];
 beforeAll(async () => {
@@ -23,14 +21,14 @@ beforeAll(async () => {
 
 test('the reference passes every case', async () => {
   expect(cases.length).toBeGreaterThan(100);
-  const failed = (await gradeInProcess(cases, makeExecute, DRIVER)).filter((r) => r.status === 'fail');
+  const failed = (await gradeInProcess(cases, makeExecute)).filter((r) => r.status === 'fail');
   expect(failed.map((r) => r.name)).toEqual([]);
 });
 
 test.concurrent.each(CATALOGUE)(
   '$slug fails at least one case, and its failures are one message per mistake, whose hint names it',
   async ({ make, hint }) => {
-    const failed = (await gradeInProcess(cases, make, DRIVER)).filter((r) => r.status === 'fail');
+    const failed = (await gradeInProcess(cases, make)).filter((r) => r.status === 'fail');
     expect(failed.length, 'the suite does not catch this mistake').toBeGreaterThan(0);
     const hints = groupFailures(failed).map((g) => g.results[0]!.failure?.hint ?? `(no hint) ${g.results[0]!.name}`);
     const wanted = Array.isArray(hint) ? hint : [hint];

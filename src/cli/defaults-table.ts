@@ -18,6 +18,7 @@ import {
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
 import { TMP_BYTES } from '../grade/run/isolation/sandbox-layout.ts';
+import { GONE_WITHIN_MS } from '../modes/leftovers.ts';
 import {
   CPU_SAMPLE_MS,
   DRAIN_MS,
@@ -62,6 +63,12 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     value: `${formatMs(CASE_CPU_SECONDS * 1000)}, read every ${formatMs(CPU_SAMPLE_MS)}`,
     source:
       '`CASE_CPU_SECONDS`, src/grade/run/isolation/program-limits.ts; `CPU_SAMPLE_MS`, src/grade/run/program-machine.ts',
+  },
+  {
+    what: 'processes a case started that still run when it ends (a command sent to the background, a child never waited for)',
+    setBy: '',
+    value: `killed as the case ends, before its result; waited for up to ${formatMs(GONE_WITHIN_MS)}`,
+    source: '`killLeftovers`, `GONE_WITHIN_MS`, src/modes/leftovers.ts',
   },
   {
     what: 'CPU time of any one process in its life (RLIMIT_CPU)',

@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { courseDirFor } from '../course/find-course-dir.ts';
 import { readdirSync } from 'node:fs';
-import { casesDir, packageRoot, stageOf } from '../course/stages.ts';
+import { casesDir, modeOf, packageRoot, stageOf } from '../course/stages.ts';
 import { readTimings } from '../grade/case-timings.ts';
 import { defaultJobs, jobsForWork } from '../grade/run/default-jobs.ts';
 import { nameMatcher, parseShard, shardOf } from '../grade/select-cases.ts';
@@ -48,7 +48,7 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
     size: Math.min(jobs, availableParallelism()),
     sandbox,
     // The stage's program.ts mode: a standby waiting in another is never handed out.
-    mode: stageOf(flagValue(argv, '--stage') ?? '')?.mode ?? 'dispatch',
+    mode: modeOf(flagValue(argv, '--stage') ?? ''),
   });
   void pool.fill();
   return pool;

@@ -1,22 +1,21 @@
 // The course's stages, in course order, as data: what each grades, how the driver runs its cases, what the student
 // writes and where its cases, snapshots and contract live. Adding a stage is adding an entry here with its cases,
-// snapshots, schema, stubs and page; the run, the judge and the reports read everything from it.
+// snapshots, schema, stubs and page; the run, the judge and the reports read everything from it and from its mode's
+// folder (src/modes/<mode>/). A stage in a new mode adds that folder and its row in src/modes/mode-table.ts.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../errors.ts';
-
-// How the driver runs a stage's cases (`<driver> <mode> -`, src/modes/): `dispatch` feeds calls through makeExecute, `loop`
-// runs runLoop against a fake Messages API. A mode's results are judged by its judge (src/grade/judge/mode-judges.ts).
-export const DRIVER_MODES = ['dispatch', 'loop'] as const;
-export type DriverMode = (typeof DRIVER_MODES)[number];
+import { DEFAULT_MODE, type ModeName } from '../modes/mode-table.ts';
 
 // One stage of the course.
 export type Stage = {
   slug: string;
   // As the course page names it.
   title: string;
-  mode: DriverMode;
+  // How its cases run and are judged, varied and recorded: a mode of the table (src/modes/mode-table.ts), whose
+  // folder src/modes/<mode>/ holds all of that.
+  mode: ModeName;
   // The JSON Schema its case files follow, under cases/.
   schema: string;
   // The files the student writes at this stage: `init --stage` writes the stub of each from course-template/, and a
@@ -106,6 +105,11 @@ export function snapshotsDir(root: string, stage: string): string {
 // The stage of a slug, or undefined. Synchronous: the bin reads a stage's mode before the CLI loads.
 export function stageOf(slug: string): Stage | undefined {
   return STAGES.find((s) => s.slug === slug);
+}
+
+// The mode a stage's cases run in: its row's, or the default mode for a stage the course does not list.
+export function modeOf(slug: string): ModeName {
+  return stageOf(slug)?.mode ?? DEFAULT_MODE;
 }
 
 // The stages before `slug` in course order, nearest first (`test --previous` grades them in this order).

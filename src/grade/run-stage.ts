@@ -2,7 +2,7 @@
 // and read the snapshots while they start, judge each result against its snapshot as it streams, and check
 // that failures are the program's own and not a neighbour's. With variants, each case also runs as its variant,
 // judged against the reference's results for it.
-import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
+import { modeOf, packageRoot, requireStage, stageOf } from '../course/stages.ts';
 import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { jobsForWork } from './run/default-jobs.ts';
@@ -60,7 +60,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const started = performance.now();
   const { selected, variants } = plan;
   // How the driver runs the stage's cases.
-  const mode = stageOf(options.stage)?.mode ?? 'dispatch';
+  const mode = modeOf(options.stage);
   const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
   // Each case with what it is expected to take: its last time, or the stage's typical one (a variant, its case's).
   const timed = (c: BatchCase): BatchCase => ({
@@ -202,7 +202,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   if (options.signal?.aborted === true) onAbort();
 
   // Programs first: they need only the case files, and take far longer to start than the rest takes to load.
-  // Each process runs the probe after its cases (the stage's mode's); the first
+  // Each process runs the probe after its cases (the stage's mode's, when it has one); the first
   // observation is kept.
   const probe = judgeOf({ stage: options.stage }).probe;
   let observed: unknown;
@@ -210,7 +210,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     ...common,
     ...standbys,
     ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
-    observe: probe.request(),
+    ...(probe === undefined ? {} : { observe: probe.request() }),
     onObserved: (o: unknown) => {
       observed ??= o;
     },
@@ -237,8 +237,8 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     for (const result of checked.results) emit(result);
     pairs.flush();
     const judged = selected.flatMap((c) => results.get(c.name) ?? []);
-    const cases =
-      observed === undefined ? judged : probe.explain(judged, observed, (name) => judging?.cases.get(name)?.data);
+    const caseOf = (name: string) => judging?.cases.get(name)?.data;
+    const cases = observed === undefined ? judged : (probe?.explain(judged, observed, caseOf) ?? judged);
     const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const note = await programNote(options.dir, plan.root);

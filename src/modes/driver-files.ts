@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 // The driver's files, from this directory (src/modes/ or dist/modes/), without their extension; a folder ends in
-// `/`. Its own folder, the course's vocabulary it imports, and what a stage's `provides` names (the tools of the
-// earlier stages, which the driver gives the student's code: src/modes/dispatch/).
+// `/`. Its own folder, the course's vocabulary it imports, the /proc reader it kills a case's leftovers with
+// (leftovers.ts), and what a stage's `provides` names (the tools of the earlier stages, which the driver gives the
+// student's code: src/modes/dispatch/).
 export const DRIVER_FILES = [
   './',
   '../course/types',
   '../course/seed-path',
   '../course/sandbox-placeholder',
+  '../process-table',
   '../tools/',
 ];
 

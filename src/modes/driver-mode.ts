@@ -1,5 +1,6 @@
-// What a driver mode is to the driver (src/modes/driver.ts): its name on the command line, and how it starts in a
-// course directory. Each mode's folder gives one (src/modes/<mode>/driver.ts); src/modes/driver-table.ts lists them.
+// What a driver mode is to the driver (src/modes/driver.ts): how it starts in a course directory. Each mode's folder
+// gives one, exported as `driver` from src/modes/<mode>/driver.ts; its name on the command line is the folder's,
+// as the table of modes lists it (src/modes/mode-table.ts).
 import type { BeforeCall } from './kit.ts';
 
 // A mode once its modules are loaded: how it reads a case, runs it, and words a failure outside the code under test.
@@ -13,7 +14,6 @@ export type StartedMode = {
 };
 
 export type DriverMode = {
-  name: string;
   // Loads the stage's modules from the course directory (a directory URL) before any case is read, so that code
   // which does not load fails at once.
   start: (course: URL) => Promise<StartedMode>;

@@ -6,7 +6,8 @@
 //                                                  until it ends (how the grader runs it)
 //   driver loop <case.json> […] | loop -           stage "Run the loop", the same two ways
 //
-// What each mode does with a case is its folder's (src/modes/<mode>/driver.ts); this file reads the cases, prints
+// What each mode does with a case is its folder's (src/modes/<mode>/driver.ts, by the one table of modes:
+// mode-table.ts); this file reads the cases, prints
 // one line `{"results":[…]}` per case on stdout and, reading stdin, `{"calling":{"call":2,"of":3,"tool":"echo"}}`
 // before each call, so that the grader can say which call hangs; then the probe's `{"observed":…}` when the first
 // case asked for one (`observe`). The student's modules are loaded from the course directory (the working
@@ -16,7 +17,9 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { BeforeCall } from './kit.ts';
 import { courseUrl, describeThrow } from './kit.ts';
-import { DRIVER_TABLE } from './driver-table.ts';
+import type { DriverMode } from './driver-mode.ts';
+import { killLeftovers, processesBelow } from './leftovers.ts';
+import { aspectExport, aspectUrl, isModeName, MODE_NAMES } from './mode-table.ts';
 
 // The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
 // named files.
@@ -37,18 +40,24 @@ function fromStdin(args: string[]): boolean {
   return args.length === 1 && args[0] === '-';
 }
 
-const USAGE = [
-  'usage: tsx program.ts dispatch <case.json> [<case.json> …]',
-  '       tsx program.ts dispatch -   (cases as JSON lines on stdin)',
-  '       tsx program.ts loop <case.json> [<case.json> …]',
-  '       tsx program.ts loop -       (cases as JSON lines on stdin)',
-];
+// Two lines per mode of the table: its case files, or its cases on stdin.
+const WIDEST = Math.max(...MODE_NAMES.map((name) => name.length));
+const USAGE = MODE_NAMES.flatMap((name) => [
+  `tsx program.ts ${name} <case.json> [<case.json> …]`,
+  `tsx program.ts ${`${name} -`.padEnd(WIDEST + 5)}(cases as JSON lines on stdin)`,
+]).map((line, i) => `${i === 0 ? 'usage: ' : '       '}${line}`);
+
+// The driver aspect of mode `name` (src/modes/<name>/driver.ts), or undefined when the table has no such mode.
+async function driverOf(name: string | undefined): Promise<DriverMode | undefined> {
+  if (!isModeName(name)) return undefined;
+  return aspectExport<DriverMode>(await import(aspectUrl(name, 'driver').href), name, 'driver', 'driver');
+}
 
 // Runs the driver on `argv` (`<mode> <case.json>…` or `<mode> -`) with the course directory `course` (a directory
 // URL; the working directory's when absent); resolves to the exit code.
 export async function main(argv: string[], course: URL = courseUrl()): Promise<number> {
   const [command, ...args] = argv;
-  const mode = DRIVER_TABLE.find((m) => m.name === command);
+  const mode = await driverOf(command);
   if (mode === undefined || args.length === 0) {
     process.stderr.write(`${USAGE.join('\n')}\n`);
     return 2;
@@ -77,11 +86,15 @@ export async function main(argv: string[], course: URL = courseUrl()): Promise<n
     }
     if (fromStdin(args) && started.probe !== undefined) request ??= (testCase as { observe?: unknown }).observe;
     let results: unknown[];
+    const before = processesBelow();
     try {
       results = await started.run(testCase, beforeCall);
     } catch (error) {
       process.stderr.write(`error: ${started.cannot} ${where}: ${describeThrow(error)}\n`);
       return 2;
+    } finally {
+      // Nothing a case started outlives it (src/modes/leftovers.ts).
+      killLeftovers(before);
     }
     await print({ results });
   }
@@ -93,7 +106,7 @@ export async function main(argv: string[], course: URL = courseUrl()): Promise<n
 
 // Loads ahead what the mode `name` takes from the package, for a warm standby (src/grade/run/standby.ts).
 export async function preload(name: string): Promise<void> {
-  await DRIVER_TABLE.find((m) => m.name === name)?.preload?.();
+  await (await driverOf(name))?.preload?.();
 }
 
 // Run as a program (`node --import <tsx> <this file> <mode> -`, as the grader does): the course is the working

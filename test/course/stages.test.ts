@@ -6,15 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
-import {
-  DRIVER_MODES,
-  earlierStages,
-  listStages,
-  packageRoot,
-  requireStage,
-  STAGES,
-  stageOf,
-} from '../../src/course/stages.ts';
+import { hasAspect, MODE_NAMES } from '../../src/modes/mode-table.ts';
+import { earlierStages, listStages, packageRoot, requireStage, STAGES, stageOf } from '../../src/course/stages.ts';
 
 let root: string;
 
@@ -53,7 +46,9 @@ describe('STAGES', () => {
       for (const file of s.writes) expect(existsSync(join(r, 'course-template', file)), file).toBe(true);
       for (const { path } of s.provides) expect(existsSync(join(r, path)), path).toBe(true);
       expect(existsSync(join(r, s.doc))).toBe(true);
-      expect(DRIVER_MODES).toContain(s.mode);
+      expect(MODE_NAMES).toContain(s.mode);
+      // Its mode's folder has what every mode has: its driver and its judge.
+      for (const aspect of ['driver', 'judge'] as const) expect(hasAspect(s.mode, aspect), aspect).toBe(true);
     },
   );
 });

@@ -4,16 +4,23 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { driverEntry, driverFiles } from '../../src/modes/driver-files.ts';
+import { type Aspect, aspectUrl, MODE_NAMES } from '../../src/modes/mode-table.ts';
 import { REPO } from '../support/reference-course.ts';
 
-// The relative modules `file` loads when it runs (a type-only import loads nothing), as absolute paths.
+// The relative modules `file` loads when it runs (a type-only import loads nothing), as absolute paths; an aspect
+// reached by a mode's name (src/modes/mode-table.ts) is that aspect of every mode of the table.
 function relativeImports(file: string): string[] {
   const source = readFileSync(file, 'utf8');
   const statements = source.matchAll(/^(?!import type|export type)(?:import|export)\b[^;]*?from\s*'(\.\.?\/[^']+)'/gm);
   const dynamic = source.matchAll(/import\(\s*'(\.\.?\/[^']+)'\s*\)/g);
-  const found = [...statements, ...dynamic].map((m) => m[1]!);
-  return found.map((specifier) => resolve(dirname(file), specifier));
+  const found = [...statements, ...dynamic].map((m) => resolve(dirname(file), m[1]!));
+  const aspects = [...source.matchAll(/\bimport\(\s*aspectUrl\([^,()]*,\s*'([\w-]+)'\)\.href\s*\)/g)];
+  return [
+    ...found,
+    ...aspects.flatMap((m) => MODE_NAMES.map((name) => fileURLToPath(aspectUrl(name, m[1] as Aspect)))),
+  ];
 }
 
 // Every module the driver entry reaches through relative imports.
@@ -36,6 +43,7 @@ describe('driverFiles', () => {
   it('covers every module the driver reaches', () => {
     const reached = [...closure(driverEntry())];
     expect(reached.length).toBeGreaterThan(5);
+    for (const name of MODE_NAMES) expect(reached).toContain(join(REPO, 'src/modes', name, 'driver.ts'));
     expect(reached.filter((file) => !covered(file)).map((file) => relative(REPO, file))).toEqual([]);
   });
 

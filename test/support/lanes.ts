@@ -18,6 +18,10 @@ const SPAWNS = new Set(['execa', 'child_process', 'node:child_process', 'playwri
 // An `import()` of a path computed at run time (program.ts loading a course's code): what it loads is not known
 // here, so the module counts as one that may start a process.
 const COMPUTED_IMPORT = /\bimport\(\s*(?!['"`\s])|\bimport\(\s*`[^`]*\$\{/;
+// A driver mode's aspect reached by the mode's name (`import(aspectUrl(name, 'judge').href)`,
+// src/modes/mode-table.ts): not a path computed from anything a test gives, but the file of that aspect in every
+// mode's folder, followed as a literal import of each.
+const ASPECT_IMPORT = /\bimport\(\s*aspectUrl\([^,()]*,\s*'([\w-]+)'\)\.href\s*\)/g;
 // `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')` with a literal specifier.
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
@@ -31,7 +35,14 @@ function code(file: string): string {
 
 function specifiers(file: string): string[] {
   const text = code(file);
-  return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? '').filter((s) => s !== '');
+  const modes = join(ROOT, 'src', 'modes');
+  const aspects = [...text.matchAll(ASPECT_IMPORT)].flatMap((m) =>
+    readdirSync(modes, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `./${relative(dirname(file), join(modes, e.name, `${m[1]}.ts`))}`),
+  );
+  const literal = [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? '').filter((s) => s !== '');
+  return [...literal, ...aspects];
 }
 
 function resolveRelative(from: string, specifier: string): string | undefined {
@@ -51,7 +62,7 @@ export function makeSpawnCheck(): (file: string) => boolean {
       const file = queue.pop() as string;
       if (read.has(file)) continue;
       read.add(file);
-      if (COMPUTED_IMPORT.test(code(file))) spawning.add(file);
+      if (COMPUTED_IMPORT.test(code(file).replace(ASPECT_IMPORT, ''))) spawning.add(file);
       for (const specifier of specifiers(file)) {
         if (SPAWNS.has(specifier)) spawning.add(file);
         if (!specifier.startsWith('.')) continue;

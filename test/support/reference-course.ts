@@ -30,14 +30,15 @@ export async function writeReferenceCourse(dir: string, options: { linkModules?:
 
 // Fills `dir` (made if missing) with a course directory at the stage agent-loop, as a student has it who wrote the
 // reference loop: program.ts, tsconfig.json, src/agent-loop.ts, an ESM package.json, and node_modules linked to
-// this repository's (the SDK among them). No src/execute.ts and no src/tools/: the stage has none.
-export async function writeLoopCourse(dir: string): Promise<void> {
+// this repository's (the SDK among them; `linkModules: false` leaves it out: a plain checkout). No src/execute.ts
+// and no src/tools/: the stage has none.
+export async function writeLoopCourse(dir: string, options: { linkModules?: boolean } = {}): Promise<void> {
   await mkdir(join(dir, 'src'), { recursive: true });
   await cp(join(REPO, 'program.ts'), join(dir, 'program.ts'));
   await cp(join(REPO, 'tsconfig.json'), join(dir, 'tsconfig.json'));
   await cp(join(REPO, 'src', 'agent-loop.ts'), join(dir, 'src', 'agent-loop.ts'));
   await writeFile(join(dir, 'package.json'), '{ "name": "course", "private": true, "type": "module" }\n');
-  await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  if (options.linkModules !== false) await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
 }
 
 // The files of the theinference package an install puts in node_modules/theinference, but dist/ (without it the

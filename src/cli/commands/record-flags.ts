@@ -8,6 +8,7 @@ import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { BASH_MODES, DEFAULT_MAX_CALLS, type BashMode } from '../../record/record-types.ts';
 import { write, type CommandIo } from './io.ts';
+import { recorderOf } from './mode-recorder.ts';
 
 // The flags as commander hands them over; `operands` are the transcripts (or, with --live, the agent command).
 export type RecordFlags = {
@@ -33,12 +34,13 @@ export type RecordFlags = {
   keepTranscript?: string;
 };
 
-// Refuses the flags only a stage of tool cases reads (--bash, --files-from) for a loop stage, whose cases replay
-// the model's turns with the tool outputs as recorded: given there, they would be ignored.
-export function refuseToolCaseFlags(flags: RecordFlags, stage: Stage): void {
-  if (stage.mode !== 'loop') return;
-  const toolStages = STAGES.filter((s) => s.mode !== 'loop')
-    .map((s) => s.slug)
+// Refuses the flags only a stage of tool cases reads (--bash, --files-from) for a stage whose mode replays no tools
+// (a loop's cases replay the model's turns with the tool outputs as recorded): given there, they would be ignored.
+export async function refuseToolCaseFlags(flags: RecordFlags, stage: Stage): Promise<void> {
+  const replays = async (s: Stage) => (await recorderOf(s.mode))?.replaysTools;
+  if ((await replays(stage)) !== false) return;
+  const toolStages = (await Promise.all(STAGES.map(async (s) => ((await replays(s)) === true ? [s.slug] : []))))
+    .flat()
     .join(', ');
   const why = `--stage ${stage.slug} records loop cases, whose tool outputs are used as recorded`;
   if (flags.bash !== undefined)

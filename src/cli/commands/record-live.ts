@@ -20,7 +20,7 @@ import { write, type CommandIo, type Outcome } from './io.ts';
 // or made no request, or a capture with nothing to record (the message says which).
 export async function recordLiveCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const stage = await requireStage(io.root ?? packageRoot(), flags.stage);
-  refuseToolCaseFlags(flags, stage);
+  await refuseToolCaseFlags(flags, stage);
   const live = await checkLiveFlags(flags, io);
   await requireReference(io.root ?? packageRoot(), 'record --live', stage.writes);
   const say = (line: string): Promise<void> => write(io.stderr, `[theinference] ${line}\n`);

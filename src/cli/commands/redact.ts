@@ -8,7 +8,7 @@ import { courseDirFor } from '../../course/find-course-dir.ts';
 import { loadCases } from '../../course/load-cases.ts';
 import { recordingPath } from '../../course/recording-file.ts';
 import { pendingPath, readText, snapshotPath } from '../../course/snapshot-file.ts';
-import { packageRoot, requireStage, stageOf } from '../../course/stages.ts';
+import { packageRoot, requireStage } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
 import { HarnessError } from '../../errors.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
@@ -19,10 +19,7 @@ import { redactCase, type RedactedCase } from '../redact/redact-case.ts';
 import { renderRedactReport, type RedactOutcome } from '../redact/render-redact-report.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { badFlag, isDirectory, redactPattern } from './record-flags.ts';
-import type { LoopCaseFile } from '../../course/types.ts';
-import { makeRedactor, type RedactionSources } from '../../record/map/redact.ts';
-import { formatCase } from '../../record/write/write-cases.ts';
-import { keepFaithfulStreams } from '../../modes/loop/record/redact-streams.ts';
+import { recorderOf } from './mode-recorder.ts';
 
 // The flags as commander hands them over.
 export type RedactFlags = {
@@ -40,8 +37,9 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
   const patterns = (flags.redact ?? []).map(redactPattern);
   const dir = courseDirFor(io.cwd, flags.dir);
   if (!(await isDirectory(dir))) badFlag(`--dir ${flags.dir ?? '.'}: no such directory; give the course directory`);
-  await requireStage(root, flags.stage);
-  const loop = stageOf(flags.stage)?.mode === 'loop';
+  const stage = await requireStage(root, flags.stage);
+  // What the stage's mode does to a redacted case beyond its text (a loop's recorded streams).
+  const more = (await recorderOf(stage.mode))?.redacted;
   const recorded = (await loadCases(dir, flags.stage)).filter((c) => c.data.source !== undefined);
   const selected = selectRecorded(recorded, flags.case, flags.stage);
   // As `record` does: the machine running the command is redacted besides the patterns and the key shapes.
@@ -55,7 +53,7 @@ export async function redactCommand(flags: RedactFlags, io: CommandIo): Promise<
       readText(recordingPath(dir, flags.stage, c.name)),
     ]);
     const r = redactCase({ name: c.name, data: c.data, snapshot, pending, recording }, sources);
-    redacted.push(loop && r.changed ? await faithfulStreams(c.data as LoopCaseFile, r, sources) : r);
+    redacted.push(more !== undefined && r.changed ? await more(c.data, r, sources) : r);
   }
 
   const refused = new Map<string, string>();
@@ -129,15 +127,4 @@ function filesOf(outcomes: RedactOutcome[], stage: string): { path: string; text
       ...(o.pending === null ? [] : [{ path: join('snapshots', stage, `${o.name}.json.new`), text: o.pending }]),
       ...(o.recording === null ? [] : [{ path: join('recordings', stage, `${o.name}.json`), text: o.recording }]),
     ]);
-}
-
-// A redacted loop case whose recorded streams the redaction left unfaithful (redact-streams.ts) without them.
-async function faithfulStreams(
-  recorded: LoopCaseFile,
-  r: RedactedCase,
-  sources: RedactionSources,
-): Promise<RedactedCase> {
-  const redacted = JSON.parse(r.caseText) as LoopCaseFile;
-  const { data, dropped } = await keepFaithfulStreams(recorded, redacted, makeRedactor(sources).text);
-  return dropped.length === 0 ? r : { ...r, caseText: formatCase(data), streamsDropped: dropped };
 }

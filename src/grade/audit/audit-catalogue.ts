@@ -1,7 +1,7 @@
 // Runs a stage's catalogue of wrong implementations (dispatchers, loops) against its cases, in this process, and
 // makes the kill matrix.
 // The catalogue is TypeScript in the repository's test/fixtures (it is not shipped: an installed copy says so), so
-// it is loaded through tsx; the package's driver modes grade each one as a program process would.
+// it is loaded through tsx; the driver of the stage's mode grades each one as a program process would.
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,14 +9,8 @@ import { tsImport } from 'tsx/esm/api';
 import { HarnessError } from '../../errors.ts';
 import { STAGES, stageOf } from '../../course/stages.ts';
 import { courseUrl } from '../../modes/kit.ts';
-import { type Case as DispatchCase, dispatch, observe } from '../../modes/dispatch/driver.ts';
-import { observeLoops, runLoopCase } from '../../modes/loop/driver.ts';
-import { type Driver, gradeInProcess, type Implementation, loadGradedCases } from './grade-in-process.ts';
+import { auditOf, gradeInProcess, type Implementation, loadGradedCases } from './grade-in-process.ts';
 import { type AuditedMistake, type KillMatrix, killMatrix } from './kill-matrix.ts';
-
-// Wrong dispatchers graded at once: each waits mostly on its cases' bash commands. Loops one at a time: a rejection
-// a loop leaves unheard must be its own (grade-in-process.ts), and each case answers from 127.0.0.1 at once.
-const AT_ONCE = { dispatch: 6, loop: 1 };
 
 // An entry of a catalogue: a wrong dispatcher (`make`) or a wrong loop (`runLoop`), and its messages' hints.
 type Entry = { slug: string; make?: Implementation; runLoop?: Implementation; hint: RegExp | RegExp[] };
@@ -30,7 +24,7 @@ export async function auditCatalogue(
 ): Promise<{ matrix: KillMatrix; notes: string[] }> {
   const file = await catalogueFile(root, stage);
   const catalogue = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Catalogue;
-  const driver = driverIn(root);
+  const course = courseUrl(root);
   const unknown = only.filter((slug) => !catalogue.CATALOGUE.some((e) => e.slug === slug));
   if (unknown.length > 0) {
     throw new HarnessError(
@@ -48,11 +42,12 @@ export async function auditCatalogue(
       audited[k] = {
         slug,
         expected: Array.isArray(hint) ? hint : [hint],
-        results: await gradeInProcess(cases, (make ?? runLoop)!, driver),
+        results: await gradeInProcess(cases, (make ?? runLoop)!, course),
       };
     }
   };
-  const atOnce = AT_ONCE[stageOf(stage)?.mode ?? 'dispatch'];
+  // How many at once is the mode's to say (src/modes/<mode>/audit.ts).
+  const { atOnce } = await auditOf(stage);
   await Promise.all(Array.from({ length: Math.min(atOnce, entries.length) }, work));
   const loads = only.length === 0 ? (catalogue.LOAD_MISTAKES ?? []) : [];
   const notes =
@@ -91,16 +86,4 @@ async function catalogueFile(root: string, stage: string): Promise<string> {
     );
   }
   return file;
-}
-
-// The package's driver modes, loading the course's modules (the Tools a wrong dispatcher is given) from `root`.
-function driverIn(root: string): Driver {
-  const course = courseUrl(root);
-  return {
-    dispatch: (testCase, make, before) => dispatch(testCase as DispatchCase, make as never, before, course),
-    observe: (request, make) => observe(request, make as never, course),
-    runLoopCase: (testCase, runLoop, before) =>
-      runLoopCase(testCase as Parameters<typeof runLoopCase>[0], runLoop as never, before, course),
-    observeLoops: (request, runLoop) => observeLoops(request, runLoop as never, course),
-  };
 }

@@ -1,12 +1,15 @@
 // Grades an implementation in this process, as a run grades it in a program process: every case through
-// the driver's mode for its stage (`dispatch`, or `runLoopCase`; results through JSON, as the grader receives them),
-// judged against its snapshot, then the stage's probe through the driver (`observe`, or `observeLoops`) and each
-// failure put under the finding that explains it. For the catalogues of wrong implementations, whose code is the
+// the driver of its stage's mode (its folder's audit.ts; results through JSON, as the grader receives them),
+// judged against its snapshot, then the stage's probe through the driver and each failure put under the finding
+// that explains it. For the catalogues of wrong implementations, whose code is the
 // course's own: nothing here is sandboxed.
 import { loadCases } from '../../course/load-cases.ts';
 import { readSnapshot, snapshotPath } from '../../course/snapshot-file.ts';
-import { type DriverMode, stageOf } from '../../course/stages.ts';
-import type { Case, CaseData, CaseFile, LoopCaseFile, Snapshot } from '../../course/types.ts';
+import { modeOf } from '../../course/stages.ts';
+import type { Case, CaseData, Snapshot } from '../../course/types.ts';
+import { HarnessError } from '../../errors.ts';
+import { courseUrl } from '../../modes/kit.ts';
+import { aspectExport, aspectUrl, hasAspect } from '../../modes/mode-table.ts';
 import { judgeCase } from '../judge/judge-case.ts';
 import { judgeOf } from '../judge/mode-judges.ts';
 import type { CaseOutcome } from '../run/case-outcome.ts';
@@ -19,46 +22,28 @@ export type Implementation = (...args: any[]) => unknown;
 // Before each step of a case: its number (from 1), how many, and what it is.
 type BeforeStep = (step: number, of: number, what: string) => Promise<void>;
 
-// What the driver's modes (src/modes/) give for this: each mode's one case, and its probe.
-export type Driver = {
-  dispatch: (
-    testCase: Pick<CaseFile, 'files' | 'calls'>,
-    make: Implementation,
-    before?: BeforeStep,
-  ) => Promise<unknown[]>;
-  observe: (request: unknown, make: Implementation) => Promise<unknown>;
-  runLoopCase: (testCase: LoopCaseFile, runLoop: Implementation, before?: BeforeStep) => Promise<unknown[]>;
-  observeLoops: (request: unknown, runLoop: Implementation) => Promise<unknown>;
+// What a mode gives for this (src/modes/<mode>/audit.ts, exported as `audit`): one case's data run through the
+// driver with the implementation given (never the course's), its probe the same way, how many implementations the
+// audit grades at once, and whether a rejection left unheard is the case's crash (a loop's, heard one grading at a
+// time; a dispatcher's cases are graded side by side, and its methods' promises are awaited by the driver).
+export type ModeAudit = {
+  atOnce: number;
+  hears: boolean;
+  run: (data: CaseData, impl: Implementation, before: BeforeStep, course: URL) => Promise<unknown[]>;
+  probe: (request: unknown, impl: Implementation, course: URL) => Promise<unknown>;
 };
 
-// How each mode runs one case's data, and its probe, through the driver.
-const MODES: Record<
-  DriverMode,
-  {
-    run: (driver: Driver, data: CaseData, impl: Implementation, before: BeforeStep) => Promise<unknown[]>;
-    probe: (driver: Driver, request: unknown, impl: Implementation) => Promise<unknown>;
-    // Whether a rejection left unheard is the case's crash (a loop's), heard one grading at a time; a dispatcher's
-    // cases are graded side by side, and its methods' promises are awaited by the driver.
-    hears: boolean;
+// The audit aspect of a stage's mode, reached by its name through the table of modes (src/modes/mode-table.ts).
+export async function auditOf(stage: string): Promise<ModeAudit> {
+  const mode = modeOf(stage);
+  if (!hasAspect(mode, 'audit')) {
+    throw new HarnessError(
+      'NO_CATALOGUE',
+      `the stage ${stage} runs in the mode ${mode}, which has no audit (src/modes/${mode}/audit.ts)`,
+    );
   }
-> = {
-  dispatch: {
-    run: (driver, data, impl, before) => {
-      const { files = {}, calls } = data as CaseFile;
-      return driver.dispatch({ files, calls }, impl, before);
-    },
-    probe: (driver, request, impl) => driver.observe(request, impl),
-    hears: false,
-  },
-  loop: {
-    run: (driver, data, impl, before) => {
-      const loop = data as LoopCaseFile;
-      return driver.runLoopCase({ ...loop, outputs: loop.outputs ?? {} }, impl, before);
-    },
-    probe: (driver, request, impl) => driver.observeLoops(request, impl),
-    hears: true,
-  },
-};
+  return aspectExport<ModeAudit>(await import(aspectUrl(mode, 'audit').href), mode, 'audit', 'audit');
+}
 
 // A case with its snapshot.
 export type GradedCase = { case: Case; snapshot: Snapshot };
@@ -73,15 +58,20 @@ export async function loadGradedCases(root: string, stage: string): Promise<Grad
 // Every case's verdict, failures explained by the probe's findings. A loop's case during which a rejection went
 // unheard is judged as the crash it would have been (hear-rejections.ts): grade one loop at a time. (The loop
 // probe hears its own: the driver's observeLoops.)
-export async function gradeInProcess(cases: GradedCase[], impl: Implementation, driver: Driver): Promise<CaseResult[]> {
+// The course's modules (the Tools a wrong dispatcher is given) load from `course` (the working directory's).
+export async function gradeInProcess(
+  cases: GradedCase[],
+  impl: Implementation,
+  course: URL = courseUrl(),
+): Promise<CaseResult[]> {
   const first = cases[0]?.case;
   if (first === undefined) return [];
-  const mode = MODES[stageOf(first.stage)?.mode ?? 'dispatch'];
+  const mode = await auditOf(first.stage);
   const results: CaseResult[] = [];
   for (const { case: c, snapshot } of cases) {
     let step = 0;
     const before: BeforeStep = async (k) => void (step = k);
-    const ran = () => mode.run(driver, c.data, impl, before);
+    const ran = () => mode.run(c.data, impl, before, course);
     const { value, unheard } = mode.hears ? await hearRejections(ran) : { value: await ran(), unheard: undefined };
     const outcome: CaseOutcome =
       unheard === undefined
@@ -93,10 +83,12 @@ export async function gradeInProcess(cases: GradedCase[], impl: Implementation, 
   }
   // The probe's loops leave the same rejections unheard as their cases do, and the grader's own listeners (bin's
   // crash handler) must not hear them either: in a program process the probe only watches.
-  const probed = () => mode.probe(driver, judgeOf(first).probe.request(), impl);
+  const probe = judgeOf(first).probe;
+  if (probe === undefined) return results;
+  const probed = () => mode.probe(probe.request(), impl, course);
   const observed: unknown = JSON.parse(
     JSON.stringify(mode.hears ? (await hearRejections(probed)).value : await probed()),
   );
   const data = new Map(cases.map(({ case: c }) => [c.name, c.data]));
-  return judgeOf(first).probe.explain(results, observed, (name) => data.get(name));
+  return probe.explain(results, observed, (name) => data.get(name));
 }

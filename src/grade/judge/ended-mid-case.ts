@@ -5,7 +5,7 @@
 // (only a shell command may rightly need longer); Node's exit code 13 means a promise never settled. Pure.
 import { METHODS } from '../../course/dispatcher-contract.ts';
 import type { Call, Case } from '../../course/types.ts';
-import type { CaseOutcome } from '../run/run-batches.ts';
+import type { CaseOutcome } from '../run/case-outcome.ts';
 // The limit a run has by default, which snapshots are made under too (run-reference.ts).
 import { DEFAULT_CASE_TIMEOUT_MS } from '../run/case-timeout.ts';
 import type { Failure } from '../types.ts';

@@ -1,12 +1,12 @@
 // How each driver mode's results are judged: compared with the snapshot, a process that ended mid-case explained,
-// and the reference's results checked fit to be a snapshot. A stage's cases are judged by its mode's judge, so a
-// stage that runs in an existing mode needs nothing here, and a new mode adds its judge to this table.
-import { stageOf, type DriverMode } from '../../course/stages.ts';
+// and the reference's results checked fit to be a snapshot. A stage's cases are judged by its mode's judge, the
+// `judge` its folder exports (src/modes/<mode>/judge.ts), reached here by the mode's name through the one table of
+// modes (src/modes/mode-table.ts): a new mode adds its folder and its row there, nothing here.
+import { modeOf } from '../../course/stages.ts';
+import { aspectExport, aspectUrl, MODE_NAMES, type ModeName } from '../../modes/mode-table.ts';
 import type { Case, CaseData } from '../../course/types.ts';
-import type { CaseOutcome } from '../run/run-batches.ts';
+import type { CaseOutcome } from '../run/case-outcome.ts';
 import type { CaseResult, Failure } from '../types.ts';
-import { dispatchJudge } from '../../modes/dispatch/judge.ts';
-import { loopJudge } from '../../modes/loop/judge.ts';
 
 export type Timeout = Extract<CaseOutcome, { kind: 'timeout' }>;
 export type Exited = Extract<CaseOutcome, { kind: 'exited' }>;
@@ -20,17 +20,29 @@ export type ModeJudge = {
   exited: (c: Case, o: Exited, early: boolean) => Failure;
   // Why the reference's results for a case cannot be its snapshot, or undefined when they can.
   unsnapshottable: (c: Case, results: unknown[]) => string | undefined;
-  // Diagnosis by observation: what program.ts's probe mode is asked to run (on the first line a process is given),
-  // and the failures put under the mistakes what it observed shows (`caseOf`: a case's file by its name).
-  probe: {
+  // Diagnosis by observation, for a mode with a probe: what the driver's probe is asked to run (on the first line a
+  // process is given), and the failures put under the mistakes what it observed shows (`caseOf`: a case's file by
+  // its name).
+  probe?: {
     request: () => unknown;
     explain: (results: CaseResult[], observed: unknown, caseOf: (name: string) => CaseData | undefined) => CaseResult[];
   };
+  // For a mode with variants (src/modes/<mode>/variants.ts): what they rename, as a report's variants line says it
+  // ("on renamed files"), and the hint of a case that passes as written but not as its variant of `seed`.
+  variant?: { renamed: string; hint: (seed: number) => string };
 };
 
-const JUDGES: Record<DriverMode, ModeJudge> = { dispatch: dispatchJudge, loop: loopJudge };
+// Every mode's judge, loaded once with this module.
+const JUDGES = new Map<ModeName, ModeJudge>(
+  await Promise.all(
+    MODE_NAMES.map(
+      async (name) =>
+        [name, aspectExport<ModeJudge>(await import(aspectUrl(name, 'judge').href), name, 'judge', 'judge')] as const,
+    ),
+  ),
+);
 
-// The judge of a case's stage (a stage the course does not list runs in dispatch mode, as program.ts's default).
+// The judge of a case's stage (a stage the course does not list runs in the default mode).
 export function judgeOf(c: Pick<Case, 'stage'>): ModeJudge {
-  return JUDGES[stageOf(c.stage)?.mode ?? 'dispatch'];
+  return JUDGES.get(modeOf(c.stage)) as ModeJudge;
 }

@@ -2,7 +2,7 @@
 // at once (run-batch.ts runs one). A process that crashes, hangs or prints garbage mid-batch costs only the case in
 // flight; a case that runs long hands the rest of its batch back, so that hangs wait out their timeouts side by
 // side; and a program that cannot start is found once: every case gets that verdict and no other process starts.
-import type { DriverMode } from '../../course/stages.ts';
+import type { ModeName } from '../../modes/mode-table.ts';
 import type { Confinement } from './program-process.ts';
 import type { CaseOutcome } from './case-outcome.ts';
 import { runBatch, type BatchCase, type CaseRun } from './run-batch.ts';
@@ -21,7 +21,7 @@ const LINGERING_PER_JOB = 4;
 type BatchesOptions = {
   dir: string;
   // How the driver runs the cases: the stage's driver mode (`dispatch` when absent).
-  mode?: DriverMode;
+  mode?: ModeName;
   // A driver of the caller's own (run-program.ts `driver`): tests of the machinery only.
   driver?: string | undefined;
   cases: BatchCase[];

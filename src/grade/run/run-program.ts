@@ -4,7 +4,7 @@
 // only turns them into events and carries out the effects. How the process is confined (sandbox or process group,
 // TMPDIR, environment) is program-process.ts's.
 import { StringDecoder } from 'node:string_decoder';
-import type { DriverMode } from '../../course/stages.ts';
+import { DEFAULT_MODE, type ModeName } from '../../modes/mode-table.ts';
 import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
 import { driveMachine } from './drive-machine.ts';
 import { LineSplitter } from './line-splitter.ts';
@@ -30,7 +30,7 @@ export type { ProgramLine };
 export type ProgramRun = {
   dir: string;
   // How the driver runs the cases (`<driver> <mode> -`): the stage's driver mode, `dispatch` when absent.
-  mode?: DriverMode;
+  mode?: ModeName;
   // A driver of the caller's own instead of the package's, by its path in the course directory: only the tests of
   // this machinery give one (a driver that misbehaves). The grader always runs its own install's.
   driver?: string;
@@ -50,7 +50,7 @@ export type ProgramRun = {
 // started for the same directory, confined the same way (sandboxed or not) and waiting to run the same mode
 // (`dispatch` when not named) is handed out.
 export type StandbySource = {
-  take: (dir: string, sandbox: boolean, mode?: DriverMode) => Promise<ProgramProcess | undefined>;
+  take: (dir: string, sandbox: boolean, mode?: ModeName) => Promise<ProgramProcess | undefined>;
 };
 
 // Runs the program on its cases; settles once the process and everything it started are dead and its temp dir gone.
@@ -58,7 +58,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   const standby =
     run.signal?.aborted === true || run.driver !== undefined
       ? undefined
-      : await run.standbys?.take(run.dir, run.confinement.sandbox, run.mode ?? 'dispatch');
+      : await run.standbys?.take(run.dir, run.confinement.sandbox, run.mode ?? DEFAULT_MODE);
   let proc: ProgramProcess;
   try {
     // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
@@ -67,7 +67,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
       (await startProcess({
         dir: run.dir,
         env: run.env,
-        args: [run.driver ?? driverEntry(), run.mode ?? 'dispatch', '-'],
+        args: [run.driver ?? driverEntry(), run.mode ?? DEFAULT_MODE, '-'],
         stdin: 'pipe',
         files: driverFiles(),
         ...run.confinement,

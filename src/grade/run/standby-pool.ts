@@ -5,7 +5,7 @@
 // pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts),
 // made for the pool and removed with it.
 import { fileURLToPath } from 'node:url';
-import type { DriverMode } from '../../course/stages.ts';
+import { DEFAULT_MODE, type ModeName } from '../../modes/mode-table.ts';
 import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
 import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
@@ -40,11 +40,11 @@ export function standbyPool(options: {
   size: number;
   sandbox: boolean | Promise<boolean>;
   // The driver mode its standbys run once their work arrives (the stage's; `dispatch` when absent).
-  mode?: DriverMode;
+  mode?: ModeName;
   // What each standby imports while it waits, as the stage names it (its `warm`: packages as the driver imports them, course modules from the course directory).
   warm?: readonly string[];
 }): StandbyPool {
-  const mode = options.mode ?? 'dispatch';
+  const mode = options.mode ?? DEFAULT_MODE;
   const ready: ProgramProcess[] = [];
   const starting = new Set<Promise<void>>();
   const disposing = new Set<Promise<unknown>>();
@@ -98,7 +98,7 @@ export function standbyPool(options: {
     },
     size: () => ready.length + starting.size,
     take: async (dir, wantSandbox, wantMode) => {
-      if (dir !== options.dir || (wantMode ?? 'dispatch') !== mode) return undefined;
+      if (dir !== options.dir || (wantMode ?? DEFAULT_MODE) !== mode) return undefined;
       // One still starting (a fill just before this run) is further along than a cold start would be.
       while (ready.length === 0 && starting.size > 0) await Promise.race(starting);
       if (sandboxed !== wantSandbox) return undefined;

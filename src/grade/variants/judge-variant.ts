@@ -1,19 +1,20 @@
 // A variant's verdict, and a case's verdict with its variant's. A variant is judged like its case, against the
 // reference's results for it instead of a snapshot; its failure says it is a variant, with the seed. A case passes
 // only when it and its variant both pass; when it fails as written, that failure is the one shown.
-import { stageOf } from '../../course/stages.ts';
 import type { Case } from '../../course/types.ts';
 import { judgeCase } from '../judge/judge-case.ts';
+import { judgeOf } from '../judge/mode-judges.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import type { ReferenceResult } from '../run-reference.ts';
 import type { CaseResult } from '../types.ts';
 
-// What a variant failure says: where its results come from.
+// What a variant failure says: where its results come from, in the words of the case's mode (its judge's).
 export function variantHint(seed: number, stage?: string): string {
-  if (stageOf(stage ?? '')?.mode === 'loop') {
-    return `the case passes as written but not its variant: the same loop with the model's words, the tools' outputs and the tool_use ids renamed (seed ${seed}). A request or a conversation that does not follow the renaming was not built from what the loop was served: append each turn as received and send back what execute returned, under the id of its tool_use. \`--seed ${seed}\` gives the same variant again`;
-  }
-  return `the case passes as written but not its variant: the same calls on files and contents renamed (seed ${seed}). A result that does not follow the renaming was not computed by running the call: make every result come from the Tools method the call reaches. \`--seed ${seed}\` gives the same variant again`;
+  const words = judgeOf({ stage: stage ?? '' }).variant;
+  return (
+    words?.hint(seed) ??
+    `the case passes as written but not its variant (seed ${seed}). \`--seed ${seed}\` gives the same variant again`
+  );
 }
 
 // The verdict of case `c`'s variant run, or undefined when the reference gave no result for it (the variant is then

@@ -4,14 +4,19 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stageOf } from '../../course/stages.ts';
-import type { Case, CaseFile, LoopCaseFile } from '../../course/types.ts';
+import { modeOf } from '../../course/stages.ts';
+import type { Case, CaseData } from '../../course/types.ts';
+import { aspectExport, aspectUrl, hasAspect } from '../../modes/mode-table.ts';
 import type { PlannedCase } from '../case-plan.ts';
 import { removeTree } from '../run/remove-tree.ts';
 import { runReference, type ReferenceResult } from '../run-reference.ts';
 import type { BatchCase } from '../run/run-batches.ts';
-import { makeLoopVariant, type LoopVariant } from '../../modes/loop/variants/make-loop-variant.ts';
-import { makeVariant, type Variant } from '../../modes/dispatch/variants/make-variant.ts';
+
+// A mode's variants (src/modes/<mode>/variants.ts, exported as `variants`): the variant of a case file's JSON under
+// `seed`, or why it has none.
+export type ModeVariants = {
+  make: (c: { name: string; data: unknown }, seed: number) => { ok: true; data: CaseData } | { ok: false; why: string };
+};
 
 // The suffix that tells a variant's run from its case's in the pool: no case name holds a `/` (it is a file name).
 const RUN_SUFFIX = '/variant';
@@ -45,10 +50,14 @@ export async function planVariants(request: VariantRequest): Promise<VariantPlan
   const dir = await mkdtemp(join(tmpdir(), 'theinference-variants-'));
   const cases = new Map<string, Case>();
   const none: { name: string; why: string }[] = [];
-  const loop = stageOf(request.stage)?.mode === 'loop';
+  const mode = modeOf(request.stage);
+  // A mode without variants gives each case none, with the reason.
+  const variants = hasAspect(mode, 'variants')
+    ? aspectExport<ModeVariants>(await import(aspectUrl(mode, 'variants').href), mode, 'variants', 'variants')
+    : { make: () => ({ ok: false as const, why: `its mode (${mode}) has no variants` }) };
   try {
     for (const c of request.cases) {
-      const made = variantFromText(c, await readFile(c.file, 'utf8').catch(() => ''), request.seed, loop);
+      const made = variantFromText(c, await readFile(c.file, 'utf8').catch(() => ''), request.seed, variants);
       if (!made.ok) {
         none.push({ name: c.name, why: made.why });
         continue;
@@ -94,20 +103,18 @@ export function caseOfRun(name: string): string | undefined {
   return name.endsWith(RUN_SUFFIX) ? name.slice(0, -RUN_SUFFIX.length) : undefined;
 }
 
-// The variant of a case file's text: a loop stage's cases rename their conversation, others their calls.
-function variantFromText(c: PlannedCase, text: string, seed: number, loop: boolean): Variant | LoopVariant {
+// The variant of a case file's text, as its mode makes it.
+function variantFromText(
+  c: PlannedCase,
+  text: string,
+  seed: number,
+  variants: ModeVariants,
+): ReturnType<ModeVariants['make']> {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     return { ok: false, why: 'its file is not JSON' };
   }
-  if (loop) {
-    if (!Array.isArray((data as { turns?: unknown } | null)?.turns)) return { ok: false, why: 'it has no turns' };
-    return makeLoopVariant({ name: c.name, data: data as LoopCaseFile }, seed);
-  }
-  if (!Array.isArray((data as { calls?: unknown } | null)?.calls)) {
-    return { ok: false, why: "its stage's cases have no calls to rename" };
-  }
-  return makeVariant({ name: c.name, data: data as CaseFile }, seed);
+  return variants.make({ name: c.name, data }, seed);
 }

@@ -271,8 +271,7 @@ function encode(value: unknown, input: unknown, depth = 0): unknown {
 // The mode as the driver runs it. The stage's modules load before any case is read, so that code which does not
 // load fails at once; execute's throws are recorded per call, so what fails outside them is seeding: the case's
 // `files` are wrong.
-export const dispatchMode: DriverMode = {
-  name: 'dispatch',
+export const driver: DriverMode = {
   preload: courseTools,
   start: async (course) => {
     await dispatcher(course);

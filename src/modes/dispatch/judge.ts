@@ -14,7 +14,7 @@ import { probeRequest } from './judge/probe-calls.ts';
 // A dispatch stage's cases follow cases/case.schema.json (they were validated against it when loaded).
 const calls = (c: Case): CaseFile['calls'] => (c.data as CaseFile).calls;
 
-export const dispatchJudge: ModeJudge = {
+export const judge: ModeJudge = {
   compare: (c, expected, received) => {
     const failure = compareResults(calls(c), expected, received);
     if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
@@ -33,5 +33,10 @@ export const dispatchJudge: ModeJudge = {
     request: probeRequest,
     explain: (results, observed, caseOf) =>
       explainFailures(results, findMistakes(observed), (name) => callsOf(caseOf(name))),
+  },
+  variant: {
+    renamed: 'on renamed files',
+    hint: (seed) =>
+      `the case passes as written but not its variant: the same calls on files and contents renamed (seed ${seed}). A result that does not follow the renaming was not computed by running the call: make every result come from the Tools method the call reaches. \`--seed ${seed}\` gives the same variant again`,
   },
 };

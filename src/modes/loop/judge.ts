@@ -12,7 +12,7 @@ import { loopProbeRequest } from './judge/probe-scripts.ts';
 // A loop stage's cases follow cases/agent-loop.schema.json (they were validated against it when loaded).
 const loopCase = (c: Case): Case<LoopCaseFile> => c as Case<LoopCaseFile>;
 
-export const loopJudge: ModeJudge = {
+export const judge: ModeJudge = {
   compare: (c, expected, received) => compareLoop(loopCase(c), expected, received),
   timeout: (c, o, first, early) => loopTimeout(loopCase(c), o, first, early),
   exited: (c, o, early) => loopExited(loopCase(c), o, early),
@@ -30,6 +30,11 @@ export const loopJudge: ModeJudge = {
     request: loopProbeRequest,
     explain: (results, observed, caseOf) =>
       explainLoopFailures(results, findLoopMistakes(observed), (name) => asLoopCase(caseOf(name))),
+  },
+  variant: {
+    renamed: "with the model's words, outputs and tool_use ids renamed",
+    hint: (seed) =>
+      `the case passes as written but not its variant: the same loop with the model's words, the tools' outputs and the tool_use ids renamed (seed ${seed}). A request or a conversation that does not follow the renaming was not built from what the loop was served: append each turn as received and send back what execute returned, under the id of its tool_use. \`--seed ${seed}\` gives the same variant again`,
   },
 };
 

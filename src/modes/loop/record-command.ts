@@ -13,17 +13,24 @@ import { snapshotLoopCases } from './record/snapshot-loop-cases.ts';
 import { makeRedactor } from '../../record/map/redact.ts';
 import { identityOfCalls, joinIdentities, type Identity } from '../../record/map/identity.ts';
 import { describeRefusals, gateFiles } from '../../record/write/privacy-gate.ts';
-import { keepFaithfulStreams } from './record/redact-streams.ts';
 import { formatCase, writeCases } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from '../../cli/commands/io.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from '../../cli/commands/record-flags.ts';
+import type { ModeRecorder } from '../../cli/commands/mode-recorder.ts';
+import type { RedactedCase } from '../../cli/redact/redact-case.ts';
+import type { LoopCaseFile } from '../../course/types.ts';
+import type { RedactionSources } from '../../record/map/redact.ts';
+import { keepFaithfulStreams } from './record/redact-streams.ts';
 import { DEFAULT_MAX_TURNS } from '../../record/record-types.ts';
+
+// A loop's cases replay the model's turns with the tool outputs as recorded: no sandbox, no command replayed.
+export const recorder: ModeRecorder = { record: recordLoopCommand, replaysTools: false, redacted: faithfulStreams };
 
 export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
-  refuseToolCaseFlags(flags, await requireStage(root, flags.stage));
+  await refuseToolCaseFlags(flags, await requireStage(root, flags.stage));
   if (flags.operands.length === 0)
     throw new HarnessError(
       'BAD_FLAG',
@@ -182,4 +189,11 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       'no loop of these transcripts ran to its end, so there is no case to write (the report above says why each was skipped)',
     );
   return 'pass';
+}
+
+// A redacted loop case whose recorded streams the redaction left unfaithful (record/redact-streams.ts) without them.
+async function faithfulStreams(recorded: unknown, r: RedactedCase, sources: RedactionSources): Promise<RedactedCase> {
+  const redacted = JSON.parse(r.caseText) as LoopCaseFile;
+  const { data, dropped } = await keepFaithfulStreams(recorded as LoopCaseFile, redacted, makeRedactor(sources).text);
+  return dropped.length === 0 ? r : { ...r, caseText: formatCase(data), streamsDropped: dropped };
 }

@@ -1,8 +1,8 @@
 // A case is judged by its stage's mode's judge: the loop judge for agent-loop, the dispatch judge for the rest.
 import { describe, expect, it } from 'vitest';
 import { STAGES } from '../../../src/course/stages.ts';
-import { dispatchJudge } from '../../../src/modes/dispatch/judge.ts';
-import { loopJudge } from '../../../src/modes/loop/judge.ts';
+import { judge as dispatchJudge } from '../../../src/modes/dispatch/judge.ts';
+import { judge as loopJudge } from '../../../src/modes/loop/judge.ts';
 import { judgeOf } from '../../../src/grade/judge/mode-judges.ts';
 import { expected, loopCase } from '../../modes/loop/judge/loop-fixture.ts';
 

@@ -15,7 +15,8 @@
 // creating one needs root or a systemd delegation that neither a container nor a runner's user has. In the
 // sandbox the tree is the whole PID namespace (nothing started inside it leaves it); without the sandbox a
 // process that left the tree (setsid, then its parent exits) is beyond the reading, and PROCESS_CPU_SECONDS
-// (RLIMIT_CPU) is what still bounds it.
+// (RLIMIT_CPU) is what still bounds it. What a case leaves running is killed as it ends, by the driver
+// (src/modes/leftovers.ts): these bounds are for what runs during a case, and for code that tampers with the driver.
 
 // The memory when neither --memory nor THEINFERENCE_MEMORY_MIB says otherwise, and the least that starts Node
 // with tsx at all.

@@ -1,7 +1,7 @@
 // Issue 24's attack on the machine's CPU, against the trusted job (test/support/trusted-job.ts): a program whose
 // case starts busy processes (within the process limit) is stopped once that case's processes have used their CPU
-// budget together, long before its wall-clock timeout, and the verdict says it ran out of CPU time; nothing it
-// started survives.
+// budget together, long before its wall-clock timeout, and the verdict says it ran out of CPU time; what a case
+// leaves running is killed when the case ends (src/modes/leftovers.ts); nothing it started survives.
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OUT_OF_CPU } from '../../../../src/grade/judge/limit-reached.ts';
@@ -45,4 +45,22 @@ describe('CPU time', () => {
     // Killed by its CPU time (not run again alone, as a timeout is not), far from its timeout.
     expect(tookMs).toBeLessThan(TIMEOUT_MS / 2);
   }, 200_000);
+
+  it("kills what a case leaves running when the case ends: no Glob case finds an earlier case's busy processes", async () => {
+    const submission = await checkOut(scratch.root, 'hostile-burns-cpu');
+    // One process for every case, so that each later case would run beside what the earlier ones left.
+    const step = await gradeStep(grader, scratch.root, submission, [
+      '--case',
+      'glob-*',
+      '--jobs',
+      '1',
+      '--reporter',
+      'json',
+    ]);
+    const tests = [...jsonTests(step.stdout).values()];
+    expect([step.exitCode, tests.length, tests.every((t) => t.status === 'pass')]).toEqual([0, 10, true]);
+    // Each case's first Glob call counts what the Globs before it left: what earlier cases left is gone.
+    const first = tests.map((t) => /still running from earlier calls: (\d+)/.exec(t.output ?? '')?.[1]);
+    expect(first).toEqual(tests.map(() => '0'));
+  });
 });

@@ -148,7 +148,9 @@ describe('a node_modules that is a link is never followed or mounted', () => {
   it("to /proc: no process's environment is in reach, and the grader neither spins nor hangs", async () => {
     const submission = await checkOut(scratch.root, 'hostile-linked-node-modules');
     await symlink('/proc', join(submission, 'node_modules'));
-    const step = await gradeStep(grader, scratch.root, submission, JSON_REPORT, { GITHUB_TOKEN: 'ghp_canary_14' });
+    const step = await gradeStep(grader, scratch.root, submission, JSON_REPORT, {
+      env: { GITHUB_TOKEN: 'ghp_canary_14' },
+    });
     expect([step.exitCode, statuses(step)]).toEqual([1, ['fail', 'fail', 'fail']]);
     expect(outputs(step)).toContain('[attack] environments with a token read through node_modules: 0');
     expect(step.stdout + step.stderr).not.toContain('ghp_canary_14');
