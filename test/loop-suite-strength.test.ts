@@ -53,10 +53,10 @@ test.each(['parallel-in-order', 'recursive', 'stream'])(
   'the correct %s loop passes, and the probe finds nothing',
   async (name) => {
     const { runLoop: right } = (await import(`./fixtures/right-loop/${name}.ts`)) as { runLoop: typeof runLoop };
-    const failed = (await gradeInProcess(graded, right as never, DRIVER)).filter((r) => r.status === 'fail');
+    const failed = (await gradeInProcess(graded, right as never)).filter((r) => r.status === 'fail');
     expect(failed.map((r) => r.name)).toEqual([]);
     const observed: unknown = JSON.parse(
-      JSON.stringify(await program.observeLoops(loopJudge.probe.request(), right as never)),
+      JSON.stringify(await program.observeLoops(loopJudge.probe!.request(), right as never)),
     );
     expect(findLoopMistakes(observed)).toEqual([]);
   },
