@@ -16,7 +16,6 @@ const TOO_LONG: Record<string, number> = {
   'src/record/record-transcripts.ts recordTranscripts': 124,
   'src/record/formats/claude-code.ts createClaudeCodeParser': 121,
   'src/record/formats/openai-responses.ts createOpenAiResponsesValues': 115,
-  'src/record/replay/replay-pool.ts replayPool': 112,
 };
 
 type Length = { key: string; lines: number };

@@ -219,6 +219,30 @@ describe('dispatch -: cases as JSON lines on stdin, as the grader sends them', (
     });
   });
 
+  it('makes a call with `again` a second time through the same execute, the stand-in answering `again` then', async () => {
+    // A cache kept on the Tools object it was given: the second call never reaches tools.view.
+    const course = await studentCourse('cached', [
+      'const seen: Map<string, ToolOutput> = ((tools as any).seen ??= new Map());',
+      'if (!seen.has(input.path)) seen.set(input.path, await tools.view(input.path));',
+      'return seen.get(input.path)!;',
+    ]);
+    const observe = {
+      methods: ['view'],
+      calls: [{ tool: 'Read', input: { path: 'p' }, answer: { content: 'first' }, again: { content: 'second' } }],
+    };
+    const run = await runProgram(['dispatch', '-'], course, `${JSON.stringify({ calls: [], observe })}\n`);
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(JSON.parse(run.stdout.trimEnd().split('\n')[1]!)).toEqual({
+      observed: [
+        {
+          calls: [{ method: 'view', args: ['p'] }],
+          result: { content: 'first' },
+          again: { calls: [], result: { content: 'first' } },
+        },
+      ],
+    });
+  });
+
   it('says which call it is before the call starts, so a call that never yields leaves it sent', async () => {
     const course = await studentCourse('loops', [
       "if (name === 'echo') while (true) {}",

@@ -9,6 +9,10 @@ import { makeExecute } from '../src/execute.ts';
 import { type GradedCase, gradeInProcess, loadGradedCases } from '../src/grade/audit/grade-in-process.ts';
 import { groupFailures } from '../src/grade/report/group-failures.ts';
 import { CATALOGUE, LOAD_MISTAKES } from './fixtures/wrong-execute/catalogue.ts';
+import { RIGHT } from './fixtures/right-execute/catalogue.ts';
+import { observe } from '../src/modes/dispatch/driver.ts';
+import { findMistakes } from '../src/modes/dispatch/judge/find-mistakes.ts';
+import { probeRequest } from '../src/modes/dispatch/judge/probe-calls.ts';
 import { REPO } from './support/reference-course.ts';
 
 const CATALOGUE_DIR = fileURLToPath(new URL('./fixtures/wrong-execute/', import.meta.url));
@@ -38,10 +42,29 @@ test.concurrent.each(CATALOGUE)(
   60_000,
 );
 
+test.concurrent.each(RIGHT)(
+  '$slug, right though written otherwise, passes every case, and the probe finds no mistake in it',
+  async ({ make }) => {
+    const failed = (await gradeInProcess(cases, make)).filter((r) => r.status === 'fail');
+    expect(failed.map((r) => r.name)).toEqual([]);
+    const observed = JSON.parse(JSON.stringify(await observe(probeRequest(), make))) as unknown;
+    expect(findMistakes(observed).map((f) => f.text)).toEqual([]);
+  },
+  60_000,
+);
+
 test('the catalogue lists every wrong implementation in its directory, and only those', async () => {
   const files = (await readdir(CATALOGUE_DIR)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -'.ts'.length));
   const slugs = files.filter((f) => !HELPERS.includes(f));
   expect(CATALOGUE.map((w) => w.slug).sort()).toEqual(slugs.sort());
+});
+
+test('the right dispatchers are every file of right-execute/, and README.md lists each', async () => {
+  const dir = fileURLToPath(new URL('./fixtures/right-execute/', import.meta.url));
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && f !== 'catalogue.ts');
+  expect(RIGHT.map((r) => `${r.slug}.ts`).sort()).toEqual(files.sort());
+  const readme = await readFile(`${dir}README.md`, 'utf8');
+  for (const { slug } of RIGHT) expect(readme, slug).toContain(`| \`${slug}\` |`);
 });
 
 test('the load mistakes are every file of load/, and only those', async () => {

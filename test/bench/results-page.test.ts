@@ -13,6 +13,16 @@ describe('renderResultsPage', () => {
     );
   });
 
+  it('replaces only the section named, leaving the other report as it was', () => {
+    const page =
+      '<!-- bench:start -->\nbench\n<!-- bench:end -->\n<!-- before-after:start -->\nstale numbers\n<!-- before-after:end -->\n';
+    const next = renderResultsPage(page, run, 'before-after');
+    expect(
+      next.startsWith('<!-- bench:start -->\nbench\n<!-- bench:end -->\n<!-- before-after:start -->\nWritten by'),
+    ).toBe(true);
+    expect(next).not.toContain('stale numbers');
+  });
+
   it('refuses a page without its markers, saying how to fix it', () => {
     expect(() => renderResultsPage('# R\n', run)).toThrow(/lost its <!-- bench:start --> … <!-- bench:end --> markers/);
   });
@@ -21,5 +31,6 @@ describe('renderResultsPage', () => {
   it('finds the markers in docs/bench-results.md', async () => {
     const page = await readFile(join(import.meta.dirname, '..', '..', 'docs', 'bench-results.md'), 'utf8');
     expect(() => renderResultsPage(page, run)).not.toThrow();
+    expect(() => renderResultsPage(page, run, 'before-after')).not.toThrow();
   });
 });

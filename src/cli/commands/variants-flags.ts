@@ -2,7 +2,7 @@
 // else THEINFERENCE_VARIANTS (`on` or `off`: a CI job's setting, the test suite's own), else CI does where the
 // reference is (a course repository's checkout). Watch mode never runs them: its loop stays as fast as a save.
 import { randomInt } from 'node:crypto';
-import { packageRoot } from '../../course/stages.ts';
+import { packageRoot, stageOf } from '../../course/stages.ts';
 import { HarnessError } from '../../errors.ts';
 import { ciIsSet } from '../../grade/run/isolation/isolation-mode.ts';
 import { hasReference, REFERENCE_FILE } from '../../course/reference.ts';
@@ -15,7 +15,7 @@ export type VariantChoice = { seed?: number; note?: string };
 const MAX_SEED = 1_000_000_000;
 
 export async function chooseVariants(
-  flags: { variants?: boolean; seed?: string; watch?: boolean },
+  flags: { stage?: string; variants?: boolean; seed?: string; watch?: boolean },
   io: CommandIo,
 ): Promise<VariantChoice> {
   const asked = flags.variants === true || flags.seed !== undefined;
@@ -35,8 +35,10 @@ export async function chooseVariants(
   if (flags.variants === false || (!asked && !byDefault)) return {};
   const seed = flags.seed === undefined ? randomInt(MAX_SEED) : parseSeed(flags.seed);
   const root = io.root ?? packageRoot();
-  if (await hasReference(root)) return { seed };
-  const where = `this copy of theinference (${root}) has no reference solution (${REFERENCE_FILE}), which the variants' expected results come from: the package students install leaves it out`;
+  // The stage's reference is the file its student writes (src/agent-loop.ts for the loop).
+  const files = stageOf(flags.stage ?? '')?.writes ?? [REFERENCE_FILE];
+  if (await hasReference(root, files)) return { seed };
+  const where = `this copy of theinference (${root}) has no reference solution (${files.join(', ')}), which the variants' expected results come from: the package students install leaves it out`;
   if (!asked && io.env.THEINFERENCE_VARIANTS !== 'on')
     return { note: `no variants: ${where}. The course's grading job runs them from the course repository.` };
   const by = asked ? (flags.seed === undefined ? '--variants' : '--seed') : 'THEINFERENCE_VARIANTS=on';

@@ -27,8 +27,8 @@ export function explainFailures(
         return result;
       const inFlight = f.kind === 'timeout' || f.kind === 'crash';
       if (!inFlight && f.kind !== 'mismatch') return result;
-      const failed = { call: f.call, expected: f.expected, received: f.received, inFlight };
       const earlier = (callsOf(result.name) ?? []).slice(0, f.callIndex ?? 0);
+      const failed = { call: f.call, expected: f.expected, received: f.received, inFlight, earlier };
       const finding =
         findings.find((candidate) => explains(candidate, failed)) ??
         findings.find((candidate) => earlier.some((call) => breaksEarlier(candidate, call)));

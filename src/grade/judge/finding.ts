@@ -3,7 +3,7 @@
 // one of those. Pure.
 import type { Call } from '../../course/types.ts';
 import { jsonEqual } from './compare-results.ts';
-import { KEY_KINDS, keyFor, type NameClass, nameClass } from '../../course/dispatcher-contract.ts';
+import { KEY_KINDS, keyFor, methodOf, type NameClass, nameClass } from '../../course/dispatcher-contract.ts';
 
 // What a key holds in a call: nothing, null, "" or 0, a value of another type than the key's (a number for a
 // path, "7" for a line), text with spaces or line breaks at an end, anything else.
@@ -38,13 +38,19 @@ export type ContentChange = {
 };
 
 // The calls a finding breaks: those of some names (or of a class of names outside the contract) whose input meets
-// every condition; with `change`, only those whose result is the expected one so changed. `inFlight`: the finding
+// every condition; with `change`, only those whose result is the expected one so changed; with `answers`, only
+// those that got the branch's own answer (its strings with `{key}` where the call's input value goes); with
+// `repeated`, only a call whose input an earlier call of the case sent to the same method too; with `kept`, only a
+// call after the first of its case whose result is the expected one with fields added (kept from an earlier one). `inFlight`: the finding
 // also explains a call that never returned.
 export type Trigger = {
   names?: string[];
   nameClass?: NameClass;
   when?: Condition[];
   change?: ResultChange;
+  answers?: unknown;
+  repeated?: true;
+  kept?: true;
   inFlight?: boolean;
 };
 
@@ -73,9 +79,9 @@ function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
   return actual === wanted || (wanted === 'present' && actual === 'edged');
 }
 
-// What a call got, as the failure records it: the call, the snapshot's result and the program's, and whether it
-// never returned (a timeout or an exit in the call).
-type FailedCall = { call: Call; expected: unknown; received: unknown; inFlight: boolean };
+// What a call got, as the failure records it: the call, the snapshot's result and the program's, whether it
+// never returned (a timeout or an exit in the call), and the calls of the case before it.
+type FailedCall = { call: Call; expected: unknown; received: unknown; inFlight: boolean; earlier?: Call[] };
 
 // Whether the finding explains this failed call.
 export function explains(finding: Finding, failed: FailedCall): boolean {
@@ -86,11 +92,49 @@ export function explains(finding: Finding, failed: FailedCall): boolean {
 // the wrong text) show in a later call: a finding about where a call goes or what it is given, not about what
 // it returns.
 export function breaksEarlier(finding: Finding, call: Call): boolean {
-  return finding.triggers.some((t) => t.change === undefined && t.inFlight !== true && sent(t, call));
+  return finding.triggers.some(
+    (t) =>
+      t.change === undefined &&
+      t.answers === undefined &&
+      t.repeated !== true &&
+      t.kept !== true &&
+      t.inFlight !== true &&
+      sent(t, call),
+  );
 }
 
-function triggered(t: Trigger, { call, expected, received, inFlight }: FailedCall): boolean {
+// A branch's own answer to a call, with each string value of the call's input written `{key}` (longest first), so
+// that it can be matched against the answer to another input.
+export function answerTemplate(answer: unknown, input: Record<string, unknown>): unknown {
+  const values = Object.entries(input)
+    .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0)
+    .sort(([, a], [, b]) => b.length - a.length);
+  return mapText(answer, (text) => values.reduce((t, [key, value]) => t.split(value).join(`{${key}}`), text));
+}
+
+// The answer a template gives for this input: each `{key}` the input's value (a string) where it has one.
+function fillAnswer(template: unknown, input: Record<string, unknown>): unknown {
+  return mapText(template, (text) =>
+    text.replace(/\{(\w+)\}/g, (all, key: string) => (typeof input[key] === 'string' ? input[key] : all)),
+  );
+}
+
+function mapText(value: unknown, map: (text: string) => string): unknown {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) return value.map((v) => mapText(v, map));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapText(v, map)]));
+  }
+  return value;
+}
+
+function triggered(t: Trigger, { call, expected, received, inFlight, earlier = [] }: FailedCall): boolean {
   if (inFlight !== (t.inFlight === true) || !sent(t, call)) return false;
+  if (t.repeated === true && !earlier.some((e) => sameMethod(e.tool, call.tool) && jsonEqual(e.input, call.input))) {
+    return false;
+  }
+  if (t.answers !== undefined) return !inFlight && jsonEqual(fillAnswer(t.answers, call.input), received);
+  if (t.kept === true) return !inFlight && earlier.length > 0 && fieldsAdded(expected, received);
   if (t.change === undefined) return true;
   if (inFlight) return false;
   if (t.change.content?.replaced !== true) return jsonEqual(applyChange(t.change, expected), received);
@@ -100,6 +144,20 @@ function triggered(t: Trigger, { call, expected, received, inFlight }: FailedCal
   if (e?.is_error !== true || typeof r?.content !== 'string' || r.content === e.content) return false;
   const { content: _, ...rest } = t.change;
   return jsonEqual({ ...(applyChange(rest, e) as object), content: r.content }, r);
+}
+
+// Whether the received result is the expected one with fields added, every expected field as it is.
+function fieldsAdded(expected: unknown, received: unknown): boolean {
+  if (expected === null || typeof expected !== 'object' || received === null || typeof received !== 'object')
+    return false;
+  const [e, r] = [expected as Record<string, unknown>, received as Record<string, unknown>];
+  const extra = Object.keys(r).filter((k) => !(k in e));
+  return extra.length > 0 && Object.keys(e).every((k) => k in r && jsonEqual(e[k], r[k]));
+}
+
+// Whether two names reach the same method (aliases: a cache may be keyed by method), or are the same name.
+function sameMethod(a: string, b: string): boolean {
+  return a === b || (methodOf(a) !== undefined && methodOf(a) === methodOf(b));
 }
 
 // Whether the call is one of the trigger's, by its name and input.

@@ -13,6 +13,11 @@
 // (process-table.ts's treeCpuMs); a case whose processes, its own and any still running from before, use more than
 // the budget (program-limits.ts) since it began is stopped as out of CPU time. A case begins with its first call
 // (the process's loading is not the first case's) or, for a program that reports no calls, at the line before it.
+//
+// A server (the recorder's replay worker) is the same process given its work a line at a time: each `request`
+// expects one more line within its own timeout, and between requests it waits, its stdin open, with no deadline.
+// So a deadline missed, a line past its limit and a death are decided here for the grader's programs and the
+// recorder's workers alike.
 import type { InFlight, ProcessEnd } from './case-outcome.ts';
 import { parseCallingLine, parseObservedLine } from './parse-result-line.ts';
 import { appendTail, EMPTY_TAIL, tailText, type Tail } from './tail-buffer.ts';
@@ -54,9 +59,18 @@ export type ProgramResult = {
 };
 
 // What the machine is told at the start: how many cases the process was given, the per-case timeout, the CPU time
-// a case's processes may use together, and the spellings of its TMPDIR (shown as $TMPDIR: the path means nothing
-// to a student and differs on every run).
-export type ProgramPlan = { cases: number; timeoutMs: number; cpuMs: number; tmpSpellings: string[] };
+// a case's processes may use together (none: no budget, and the tree is never sampled), and the spellings of its
+// TMPDIR (shown as $TMPDIR: the path means nothing to a student and differs on every run). `serves`: a server,
+// whose lines are asked for by `request` events (`cases` is then 0) and which is never expected to exit;
+// `maxLineBytes`: the longest line it may print (MAX_RESULT_LINE_BYTES when absent).
+export type ProgramPlan = {
+  cases: number;
+  timeoutMs: number;
+  cpuMs?: number;
+  tmpSpellings: string[];
+  serves?: boolean;
+  maxLineBytes?: number;
+};
 
 // `sample`: time to read the tree's CPU time (the adapter answers with a `cpu` event).
 export type ProgramTimer = 'deadline' | 'drain' | 'sample';
@@ -65,9 +79,11 @@ export type ProgramStream = 'stdout' | 'stderr';
 export type ProgramState = {
   phase: 'running' | 'stopping' | 'draining' | 'done';
   plan: ProgramPlan;
-  // Result lines so far, and when the last came (or the process started).
+  // Result lines so far, and when the last came (or the process started, or a server's request came).
   lines: number;
   since: number;
+  // The timeout of each line still expected, in order: the plan's cases, then each request.
+  pending: number[];
   // The call in flight: the last progress line since the last result line, and when it came.
   calling: { call: number; at: number } | undefined;
   reportsCalls: boolean;
@@ -97,6 +113,7 @@ export type ProgramEvent =
   | { type: 'spawn-failed'; message: string; at: number }
   | { type: 'timer'; timer: ProgramTimer; at: number }
   | { type: 'cpu'; usedMs: number; at: number } // the CPU time the process's tree has used so far
+  | { type: 'request'; timeoutMs: number; at: number } // a server was given one more line of work
   | { type: 'stop'; at: number }; // the batch said stop, or the run was aborted
 
 // What run-program.ts does, in order. `arm` replaces a timer of that name. `deliver` is always an event's last
@@ -111,14 +128,16 @@ export type ProgramEffect =
 
 type Step = [ProgramState, ProgramEffect[]];
 
-// The state of a process just started at `at`, and its first deadline.
+// The state of a process just started at `at`, and its first deadline (a server has none until its first request).
 export function startProgram(plan: ProgramPlan, at: number): Step {
-  const deadlineMs = plan.timeoutMs + STARTUP_ALLOWANCE_MS;
+  const pending = Array.from({ length: plan.cases }, () => plan.timeoutMs);
+  const deadlineMs = (pending[0] ?? 0) + STARTUP_ALLOWANCE_MS;
   const state: ProgramState = {
     phase: 'running',
     plan,
     lines: 0,
     since: at,
+    pending,
     calling: undefined,
     reportsCalls: false,
     deadlineMs,
@@ -130,13 +149,13 @@ export function startProgram(plan: ProgramPlan, at: number): Step {
     open: ['stdout', 'stderr'],
     output: EMPTY_TAIL,
   };
-  return [
-    state,
-    [
-      { type: 'arm', timer: 'deadline', ms: deadlineMs },
-      { type: 'arm', timer: 'sample', ms: CPU_SAMPLE_MS },
-    ],
-  ];
+  const deadline: ProgramEffect[] = pending.length > 0 ? [{ type: 'arm', timer: 'deadline', ms: deadlineMs }] : [];
+  return [state, [...deadline, ...sampling(plan)]];
+}
+
+// The next CPU sample, when the process has a budget.
+function sampling(plan: ProgramPlan): ProgramEffect[] {
+  return plan.cpuMs === undefined ? [] : [{ type: 'arm', timer: 'sample', ms: CPU_SAMPLE_MS }];
 }
 
 // Whether stdout is still graded: once the process is being stopped it is read and dropped.
@@ -152,7 +171,7 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
       return takesLines(state) ? onLine(state, event.text, event.at) : [state, []];
     case 'overflow':
       return takesLines(state)
-        ? stopFor(state, { kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES }, event.at)
+        ? stopFor(state, { kind: 'overflow', limitBytes: state.plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES }, event.at)
         : [state, []];
     case 'stderr':
       return [{ ...state, output: appendTail(state.output, event.text, MAX_OUTPUT_CHARS) }, []];
@@ -172,6 +191,8 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
       return state.phase === 'draining' ? settleIfOver({ ...state, open: [] }, event.at, []) : [state, []];
     case 'cpu':
       return onCpu(state, event.usedMs, event.at);
+    case 'request':
+      return onRequest(state, event.timeoutMs, event.at);
     case 'stop':
       return stopFor(state, { kind: 'stopped' }, event.at);
   }
@@ -179,15 +200,28 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
 
 // A sample of the tree's CPU time: past the budget since the case began, the case is out of it; else sample again.
 function onCpu(state: ProgramState, usedMs: number, at: number): Step {
-  if (state.phase !== 'running') return [state, []];
+  const budget = state.plan.cpuMs;
+  if (state.phase !== 'running' || budget === undefined) return [state, []];
   const next = { ...state, cpuNow: Math.max(state.cpuNow, usedMs) };
-  if (next.cpuNow - next.cpuBase > state.plan.cpuMs) return stopFor(next, { kind: 'cpu', cpuMs: state.plan.cpuMs }, at);
-  return [next, [{ type: 'arm', timer: 'sample', ms: CPU_SAMPLE_MS }]];
+  if (next.cpuNow - next.cpuBase > budget) return stopFor(next, { kind: 'cpu', cpuMs: budget }, at);
+  return [next, sampling(state.plan)];
+}
+
+// A server's next line of work: it waits its turn behind any still in flight; asked of an idle server, its clock
+// (and its CPU budget) starts now, the first with the startup allowance. A server being stopped takes none: its
+// end is the answer.
+function onRequest(state: ProgramState, timeoutMs: number, at: number): Step {
+  if (!takesLines(state) || state.exit !== undefined) return [state, []];
+  const pending = [...state.pending, timeoutMs];
+  if (state.pending.length > 0) return [{ ...state, pending }, []];
+  const deadlineMs = timeoutMs + (state.lines === 0 && !state.reportsCalls ? STARTUP_ALLOWANCE_MS : 0);
+  const next: ProgramState = { ...state, pending, since: at, cpuBase: state.cpuNow, deadlineMs };
+  return [next, [{ type: 'arm', timer: 'deadline', ms: deadlineMs }]];
 }
 
 function onLine(state: ProgramState, text: string, at: number): Step {
-  const { cases, timeoutMs } = state.plan;
-  if (state.lines >= cases) {
+  const [timeoutMs, ...after] = state.pending;
+  if (timeoutMs === undefined) {
     // The probe's observation (program.ts's probe mode), handed on; any other stray stdout is shown, not graded.
     const observed = parseObservedLine(text);
     if (observed !== undefined) return [state, [{ type: 'observe', observed: observed.observed }]];
@@ -206,17 +240,26 @@ function onLine(state: ProgramState, text: string, at: number): Step {
     return [{ ...state, reportsCalls: true, calling }, []];
   }
   const line: ProgramLine = { index: state.lines, text, output: taken(state), durationMs: at - state.since };
-  const lines = state.lines + 1;
   const next: ProgramState = {
     ...state,
-    lines,
+    lines: state.lines + 1,
+    pending: after,
     since: at,
     calling: undefined,
     output: EMPTY_TAIL,
     cpuBase: state.cpuNow,
   };
   if (!running) return [next, [{ type: 'deliver', line }]];
-  const limit = lines === cases ? Math.min(timeoutMs, EXIT_GRACE_MS) : timeoutMs;
+  // An idle server waits for its next request with no deadline; a process given all its work has to exit.
+  if (after[0] === undefined && state.plan.serves === true)
+    return [
+      next,
+      [
+        { type: 'disarm', timer: 'deadline' },
+        { type: 'deliver', line },
+      ],
+    ];
+  const limit = after[0] ?? Math.min(timeoutMs, EXIT_GRACE_MS);
   return [
     { ...next, deadlineMs: limit },
     [

@@ -173,15 +173,20 @@ export function parseCase(text: string): Case {
 
 // The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
 
-// The probe's request: the Tools methods to stand in for, and each call with what those methods answer.
-type ObserveRequest = { methods: string[]; calls: { tool: string; input: Record<string, unknown>; answer: unknown }[] };
+// The probe's request: the Tools methods to stand in for, and each call with what those methods answer; with
+// `again`, the call is made a second time with the same input, through the same `execute`, the methods answering
+// `again` then (a result reused from the first call shows).
+type ObserveCall = { tool: string; input: Record<string, unknown>; answer: unknown; again?: unknown };
+type ObserveRequest = { methods: string[]; calls: ObserveCall[] };
 // What happened in one call: the stand-in's calls (method, arguments as `encode` writes them, and whether it was
-// called on the Tools object), then the result, the error thrown, or that it had not settled by PROBE_WAIT_MS.
+// called on the Tools object), then the result, the error thrown, or that it had not settled by PROBE_WAIT_MS;
+// `again`, the same for the call made a second time.
 type Observed = {
   calls: { method: string; args: unknown[]; unbound?: true }[];
   result?: unknown;
   threw?: string;
   pending?: true;
+  again?: Observed;
 };
 
 // How long the probe waits for its calls: the stand-in answers at once, so only a promise that never settles
@@ -198,40 +203,72 @@ export async function observe(
   if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
   const factory = make ?? (await dispatcher(course)).makeExecute;
   const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
+  const roots = [root, await realpath(root)];
   const unmute = mute();
   try {
     const entries = request.calls.map((): Observed => ({ calls: [] }));
     const done = request.calls.map(async (call, k) => {
-      const entry = entries[k]!;
-      const input = structuredClone(call.input);
+      // The entry the stand-in records into and the answer it gives: the first call's, then the second's.
+      let entry = entries[k]!;
+      let answer = call.answer;
+      let input = structuredClone(call.input);
       const spy: Record<string, unknown> = { root };
       for (const method of request.methods) {
         spy[method] = function (this: unknown, ...args: unknown[]) {
           entry.calls.push({
             method,
-            args: args.map((a) => encode(a, input)),
+            // The stand-in's root as the cases' results show a sandbox: `<sandbox>`, never this machine's path.
+            args: args.map((a) => hidePaths(encode(a, input), roots)),
             ...(this === spy ? {} : { unbound: true }),
           });
-          return Promise.resolve(structuredClone(call.answer));
+          return Promise.resolve(structuredClone(answer));
         };
       }
-      entry.pending = true;
+      // makeExecute throwing for the stand-in is each call's throw (the judge then infers nothing).
+      let execute: Execute;
       try {
-        const result = await factory(spy)(call.tool, input);
-        entry.result = encode(result, input);
+        execute = factory(spy);
       } catch (error) {
         entry.threw = describeThrow(error);
+        return;
       }
-      delete entry.pending;
+      await settle(execute, call.tool, input, entry, roots);
+      if (!('again' in call) || entry.threw !== undefined) return;
+      entry = entries[k]!.again = { calls: [] };
+      answer = call.again;
+      input = structuredClone(call.input);
+      await settle(execute, call.tool, input, entry, roots);
     });
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(done), new Promise((ready) => (timer = setTimeout(ready, PROBE_WAIT_MS)))]);
     clearTimeout(timer);
-    return entries.map((e) => ({ ...e, calls: [...e.calls] }));
+    return entries.map(snapshot);
   } finally {
     unmute();
     await removeSandbox(root);
   }
+}
+
+// One call of the probe, its result or throw recorded in `entry` (pending until it settles).
+async function settle(
+  execute: Execute,
+  tool: string,
+  input: Record<string, unknown>,
+  entry: Observed,
+  roots: string[],
+): Promise<void> {
+  entry.pending = true;
+  try {
+    entry.result = hidePaths(encode(await execute(tool, input), input), roots);
+  } catch (error) {
+    entry.threw = hidePaths(describeThrow(error), roots) as string;
+  }
+  delete entry.pending;
+}
+
+// An entry as it is when the probe stops waiting (a call still pending may record more later).
+function snapshot(entry: Observed): Observed {
+  return { ...entry, calls: [...entry.calls], ...(entry.again === undefined ? {} : { again: snapshot(entry.again) }) };
 }
 
 function isObserveRequest(value: unknown): value is ObserveRequest {

@@ -1,26 +1,17 @@
-// Long-lived replay workers (src/record/replay/replay-worker.ts), each started the way every program process is
-// (startProcess: its own process group and TMPDIR, killed and removed with it). A worker serves one owner at a
-// time: a whole case (`replay`), or a session (`session`) in which a case is replayed call by call and the last
-// call can be undone. The pool hands each request to an idle worker, starting one (up to `size`) when none is idle.
-// A worker that dies, prints garbage or runs past its deadline is killed and the request fails with the reason;
-// the next request starts a fresh worker.
-import { fileURLToPath } from 'node:url';
-import { LineSplitter } from '../../grade/run/line-splitter.ts';
+// Long-lived replay workers (worker-process.ts), each started and supervised the way every program process is:
+// the grader's program machine decides when a request ran past its deadline, when a worker printed garbage and
+// when it died. A worker serves one owner at a time: a whole case (`replay`), or a session (`session`) in which a
+// case is replayed call by call and the last call can be undone. The pool hands each request to an idle worker,
+// starting one (up to `size`) when none is idle. A worker that failed is dropped and the request fails with the
+// reason; the next request starts a fresh worker.
 import { openTsxCache, type TsxCache } from '../../grade/run/isolation/tsx-cache.ts';
-import { startProcess, type ProgramProcess } from '../../grade/run/program-process.ts';
-import { TailBuffer } from '../../grade/run/tail-buffer.ts';
 import type { Call, FileSpec } from '../../course/types.ts';
 import type { Replayed } from './verify-result.ts';
+import { startWorker, type WorkerProcess } from './worker-process.ts';
 
-const sibling = (name: string): string =>
-  fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? `./${name}.ts` : `./${name}.js`, import.meta.url));
-const WORKER = sibling('replay-worker');
-// What the worker runs besides itself, bound into the sandbox with it.
-const WORKER_FILES = [WORKER, sibling('replay-session'), sibling('sandbox-checkpoint')];
-// A result line longer than this is not one: the worker is killed rather than buffered without end.
-const MAX_REPLAY_LINE_BYTES = 64 * 1024 * 1024;
-// Starting Node, tsx and the reference takes about half a second idle, several seconds on a loaded machine.
-const STARTUP_MS = 20_000;
+// What one request may take beyond its calls' time: making its sandbox and seeding it, on a loaded machine. A
+// worker's first request has the machine's startup allowance on top (Node, tsx and the reference loading).
+const REQUEST_SLACK_MS = 20_000;
 // Beyond its Bash bound, what one call may take (a view of a big file, a glob over many).
 const PER_CALL_MS = 2_000;
 
@@ -67,194 +58,167 @@ export type ReplayPoolOptions = {
   boundMs: number;
 };
 
-type Worker = {
-  proc: ProgramProcess;
-  busy: boolean;
-  send: (request: unknown, deadlineMs: number) => Promise<Record<string, unknown>>;
-};
+type Worker = { process: WorkerProcess; busy: boolean };
 
-// A pool of replay workers; close() kills them all.
-export function replayPool(options: ReplayPoolOptions): ReplayPool {
-  const workers = new Set<Worker>();
-  const waiting: ((w: Worker) => void)[] = [];
-  let closed = false;
-  let closing: Promise<string[]> | undefined;
+// The pool's workers and who waits for one. `starting`: workers being started, counted against `size`. `failed`:
+// the disposal of workers that died or failed mid-replay, waited for (and their warnings kept) by close.
+type Pool = {
+  options: ReplayPoolOptions;
+  workers: Set<Worker>;
+  starting: Set<Promise<unknown>>;
+  waiting: { resolve: (w: Worker) => void; reject: (e: unknown) => void }[];
+  closed: boolean;
+  closing: Promise<string[]> | undefined;
   // The workers compile the reference through a tsx cache of their own, made with the first worker: never one a
   // student's program has written.
-  let cache: Promise<TsxCache> | undefined;
-  const warnings: string[] = [];
-  // The disposal of workers that died or failed mid-replay, waited for (and their warnings kept) by close.
-  const failed: Promise<string | undefined>[] = [];
+  cache: Promise<TsxCache> | undefined;
+  failed: Promise<string | undefined>[];
+};
 
-  const acquire = async (): Promise<Worker> => {
-    for (const w of workers) if (!w.busy) return claim(w);
-    if (workers.size < options.size) {
-      cache ??= openTsxCache(options.env, options.sandbox);
-      const started = await startWorker(options, (await cache).dir, (w, disposed) => {
-        workers.delete(w);
-        failed.push(disposed);
-      });
-      workers.add(started);
-      return claim(started);
-    }
-    return new Promise((resolve) => waiting.push(resolve));
+// A pool of replay workers; close() stops them all.
+export function replayPool(options: ReplayPoolOptions): ReplayPool {
+  const pool: Pool = {
+    options,
+    workers: new Set(),
+    starting: new Set(),
+    waiting: [],
+    closed: false,
+    closing: undefined,
+    cache: undefined,
+    failed: [],
   };
-  const claim = (w: Worker): Worker => {
-    w.busy = true;
-    return w;
-  };
-  const release = (w: Worker): void => {
-    w.busy = false;
-    const next = waiting.shift();
-    if (next === undefined) return;
-    if (workers.has(w)) next(claim(w));
-    else void acquire().then(next);
-  };
-
-  const replayOn = async (worker: Worker, c: ReplayCase): Promise<ReplayRun> => {
-    const deadline = STARTUP_MS + c.calls.length * (options.boundMs + PER_CALL_MS);
-    const reply = await worker.send({ files: c.files, calls: c.calls, boundMs: options.boundMs }, deadline);
-    if (typeof reply.error === 'string') throw new Error(reply.error);
-    if (!Array.isArray(reply.results) || reply.results.length !== c.calls.length)
-      throw new Error('the replay worker gave no result per call');
-    return {
-      results: reply.results as Replayed[],
-      after: (reply.after ?? {}) as ReplayRun['after'],
-      unchanged: (reply.unchanged ?? []) as number[],
-      bashMs: (reply.bashMs ?? {}) as ReplayRun['bashMs'],
-    };
-  };
-
-  const openSession = async (files: Record<string, FileSpec>): Promise<ReplaySession> => {
-    if (closed) throw new Error('the replay pool is closed');
-    const worker = await acquire();
-    let opened = false;
-    let ended = false;
-    const step = STARTUP_MS + options.boundMs + PER_CALL_MS;
-    return {
-      call: async (call) => {
-        const request = opened ? { session: 'call', call } : { session: 'open', files, call, boundMs: options.boundMs };
-        const reply = await worker.send(request, step);
-        if (typeof reply.error === 'string') throw new Error(reply.error);
-        opened = true;
-        return {
-          result: (reply.result ?? {}) as Replayed,
-          ...(reply.after === undefined ? {} : { after: reply.after as string | null }),
-          unchanged: reply.unchanged === true,
-          bashMs: typeof reply.bashMs === 'number' ? reply.bashMs : 0,
-        };
-      },
-      undo: async () => (await worker.send({ session: 'undo' }, step)).undone === true,
-      replay: (c) => replayOn(worker, c),
-      close: async () => {
-        if (ended) return;
-        ended = true;
-        try {
-          if (opened) await worker.send({ session: 'close' }, step);
-        } catch {
-          // A worker that cannot close its case is gone already (its failure disposed of it).
-        } finally {
-          release(worker);
-        }
-      },
-    };
-  };
-
   return {
-    replay: async (c) => {
-      if (closed) throw new Error('the replay pool is closed');
-      const worker = await acquire();
-      try {
-        return await replayOn(worker, c);
-      } finally {
-        release(worker);
-      }
-    },
-    session: openSession,
+    replay: (c) => withWorker(pool, (worker) => replayOn(pool, worker, c)),
+    session: (files) => openSession(pool, files),
     // Every caller waits for the same stop: the CLI must not exit (and SIGKILL what is left) while a worker is
     // still killing the commands it runs.
-    close: () =>
-      (closing ??= (async () => {
-        closed = true;
-        const all = [...workers];
-        workers.clear();
-        for (const warning of await Promise.all([...failed, ...all.map((w) => w.proc.dispose())]))
-          if (warning !== undefined) warnings.push(warning);
-        const removed = await (await cache)?.close();
-        if (removed !== undefined) warnings.push(removed);
-        return warnings;
-      })()),
+    close: () => (pool.closing ??= closePool(pool)),
   };
 }
 
-// Starts a worker the way every program process starts (startProcess), so its kill takes down the commands it
-// replays too: the PID namespace in the sandbox, the process tree found through /proc without it.
-async function startWorker(
-  options: ReplayPoolOptions,
-  tsxCache: string | undefined,
-  gone: (w: Worker, disposed: Promise<string | undefined>) => void,
-): Promise<Worker> {
-  const proc = await startProcess({
-    dir: options.root,
-    env: options.env,
-    args: [WORKER],
-    stdin: 'pipe',
-    sandbox: options.sandbox,
-    tsxCache,
-    files: WORKER_FILES,
+// Runs `work` on a worker of its own, then gives the worker back.
+async function withWorker<T>(pool: Pool, work: (worker: Worker) => Promise<T>): Promise<T> {
+  const worker = await acquire(pool);
+  try {
+    return await work(worker);
+  } finally {
+    release(pool, worker);
+  }
+}
+
+// An idle worker, a new one while the pool has room, or the next one given back.
+async function acquire(pool: Pool): Promise<Worker> {
+  if (pool.closed) throw new Error('the replay pool is closed');
+  for (const w of pool.workers) if (!w.busy) return claim(w);
+  if (pool.workers.size + pool.starting.size < pool.options.size) return claim(await addWorker(pool));
+  return new Promise((resolve, reject) => pool.waiting.push({ resolve, reject }));
+}
+
+function claim(worker: Worker): Worker {
+  worker.busy = true;
+  return worker;
+}
+
+// Gives a worker back: to the next in line, or (if it is gone) a fresh one to them.
+function release(pool: Pool, worker: Worker): void {
+  worker.busy = false;
+  const next = pool.waiting.shift();
+  if (next === undefined) return;
+  if (pool.workers.has(worker)) next.resolve(claim(worker));
+  else acquire(pool).then(next.resolve, next.reject);
+}
+
+// Starts a worker into the pool, counted against its size while it starts.
+async function addWorker(pool: Pool): Promise<Worker> {
+  const adding = startInto(pool);
+  pool.starting.add(adding);
+  try {
+    return await adding;
+  } finally {
+    pool.starting.delete(adding);
+  }
+}
+
+// Once a worker is gone it leaves the pool, its disposal kept for close; one that started after close is stopped.
+async function startInto(pool: Pool): Promise<Worker> {
+  const { root, env, sandbox } = pool.options;
+  pool.cache ??= openTsxCache(env, sandbox);
+  const started = await startWorker({ root, env, sandbox, tsxCache: (await pool.cache).dir });
+  if (pool.closed) {
+    pool.failed.push(started.close());
+    throw new Error('the replay pool is closed');
+  }
+  const worker: Worker = { process: started, busy: false };
+  pool.workers.add(worker);
+  void started.gone.then(() => {
+    if (pool.workers.delete(worker)) pool.failed.push(started.disposed);
   });
-  const splitter = new LineSplitter(MAX_REPLAY_LINE_BYTES);
-  const stderr = new TailBuffer(4096);
-  let pending: { resolve: (line: string) => void; reject: (e: Error) => void } | undefined;
-  // Why the worker is gone, once it is: a request after that fails at once instead of waiting out its deadline.
-  let dead: string | undefined;
-  const send = (line: string, deadlineMs: number): Promise<string> =>
-    new Promise<string>((resolve, reject) => {
-      if (dead !== undefined) {
-        reject(new Error(dead));
-        return;
-      }
-      const timer = setTimeout(() => fail(`the replay did not finish within ${deadlineMs} ms`), deadlineMs);
-      pending = {
-        resolve: (l) => {
-          clearTimeout(timer);
-          resolve(l);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
+  return worker;
+}
+
+// One whole case on `worker`, its deadline made of its calls' bounds.
+async function replayOn(pool: Pool, worker: Worker, c: ReplayCase): Promise<ReplayRun> {
+  const { boundMs } = pool.options;
+  const deadline = REQUEST_SLACK_MS + c.calls.length * (boundMs + PER_CALL_MS);
+  const reply = await worker.process.ask({ files: c.files, calls: c.calls, boundMs }, deadline);
+  if (typeof reply.error === 'string') throw new Error(reply.error);
+  if (!Array.isArray(reply.results) || reply.results.length !== c.calls.length)
+    throw new Error('the replay worker gave no result per call');
+  return {
+    results: reply.results as Replayed[],
+    after: (reply.after ?? {}) as ReplayRun['after'],
+    unchanged: (reply.unchanged ?? []) as number[],
+    bashMs: (reply.bashMs ?? {}) as ReplayRun['bashMs'],
+  };
+}
+
+// A session on a worker of its own until it is closed: its first call opens the case on the worker.
+async function openSession(pool: Pool, files: Record<string, FileSpec>): Promise<ReplaySession> {
+  const worker = await acquire(pool);
+  const { boundMs } = pool.options;
+  let opened = false;
+  let ended = false;
+  const deadline = REQUEST_SLACK_MS + boundMs + PER_CALL_MS;
+  const ask = (request: unknown) => worker.process.ask(request, deadline);
+  return {
+    call: async (call) => {
+      const reply = await ask(opened ? { session: 'call', call } : { session: 'open', files, call, boundMs });
+      if (typeof reply.error === 'string') throw new Error(reply.error);
+      opened = true;
+      return {
+        result: (reply.result ?? {}) as Replayed,
+        ...(reply.after === undefined ? {} : { after: reply.after as string | null }),
+        unchanged: reply.unchanged === true,
+        bashMs: typeof reply.bashMs === 'number' ? reply.bashMs : 0,
       };
-      proc.child.stdin?.write(`${line}\n`);
-    });
-  const worker: Worker = {
-    proc,
-    busy: false,
-    send: async (request, deadlineMs) => {
-      const reply = JSON.parse(await send(JSON.stringify(request), deadlineMs)) as unknown;
-      if (typeof reply !== 'object' || reply === null) throw new Error('the replay worker replied with no object');
-      return reply as Record<string, unknown>;
+    },
+    undo: async () => (await ask({ session: 'undo' })).undone === true,
+    replay: (c) => replayOn(pool, worker, c),
+    close: async () => {
+      if (ended) return;
+      ended = true;
+      try {
+        if (opened) await ask({ session: 'close' });
+      } catch {
+        // A worker that cannot close its case is gone already (and has left the pool).
+      } finally {
+        release(pool, worker);
+      }
     },
   };
-  const fail = (why: string): void => {
-    if (dead === undefined) gone(worker, proc.dispose());
-    const detail = stderr.take().trim();
-    const error = new Error(detail === '' ? why : `${why}: ${detail.split('\n').slice(-5).join(' / ')}`);
-    dead ??= error.message;
-    pending?.reject(error);
-    pending = undefined;
-  };
-  proc.child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
-  proc.child.stdout?.on('data', (chunk: Buffer) => {
-    const { lines, overflow } = splitter.push(chunk);
-    if (overflow) return fail('the replay worker printed a line past its limit');
-    for (const line of lines) {
-      const p = pending;
-      pending = undefined;
-      p?.resolve(line);
-    }
-  });
-  proc.child.on('exit', (code, signal) => fail(`the replay worker exited (${signal ?? `code ${code}`})`));
-  void proc.spawnFailure.then((error) => fail(`the replay worker could not start: ${error.message}`));
-  return worker;
+}
+
+// Stops every worker (those starting too) and removes the tsx cache; resolves to what could not be removed.
+async function closePool(pool: Pool): Promise<string[]> {
+  pool.closed = true;
+  for (const waiter of pool.waiting.splice(0)) waiter.reject(new Error('the replay pool is closed'));
+  await Promise.allSettled([...pool.starting]);
+  const all = [...pool.workers];
+  pool.workers.clear();
+  const warnings: string[] = [];
+  for (const warning of await Promise.all([...pool.failed, ...all.map((w) => w.process.close())]))
+    if (warning !== undefined) warnings.push(warning);
+  const removed = await (await pool.cache?.catch(() => undefined))?.close();
+  if (removed !== undefined) warnings.push(removed);
+  return warnings;
 }

@@ -51,6 +51,11 @@ describe('chooseVariants', () => {
     });
   });
 
+  it("names the stage's own reference: the loop's for agent-loop", async () => {
+    const choice = await chooseVariants({ stage: 'agent-loop' }, io({ CI: 'true' }, bare));
+    expect(choice.note).toMatch(/has no reference solution \(src\/agent-loop\.ts\)/);
+  });
+
   it.each<[string, Flags, NodeJS.ProcessEnv, 'bare' | 'repo', RegExp]>([
     [
       'variants without the reference',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  answerTemplate,
   applyChange,
   breaksEarlier,
   classOf,
@@ -137,4 +138,42 @@ it('explains an error whose text the branch replaced with its own, and no other 
   );
   expect(explains(own, failed({ content: 'a' }, { content: 'Read failed', is_error: true }))).toBe(false);
   expect(explains(own, failed({ content: 'no', is_error: true }, { content: 'no' }))).toBe(false);
+});
+
+it("explains a call that got the branch's own answer, written for the call's input, and no other", () => {
+  const answers = answerTemplate(
+    { content: 'File already exists: probe-path', is_error: true },
+    { path: 'probe-path' },
+  );
+  expect(answers).toEqual({ content: 'File already exists: {path}', is_error: true });
+  const own = finding([{ names: ['Write'], answers }]);
+  const failed = (input: Record<string, unknown>, received: unknown) => ({
+    call: call('Write', input),
+    expected: { content: 'File created successfully at: src' },
+    received,
+    inFlight: false,
+  });
+  expect(explains(own, failed({ path: 'src' }, { content: 'File already exists: src', is_error: true }))).toBe(true);
+  expect(explains(own, failed({ path: 'src' }, { content: 'File already exists: lib', is_error: true }))).toBe(false);
+  expect(explains(own, failed({ path: 'src' }, { content: 'Is a directory: src', is_error: true }))).toBe(false);
+  // What it answers shows in the call itself, never in a later one.
+  expect(breaksEarlier(own, call('Write', { path: 'src' }))).toBe(false);
+});
+
+it('explains, for a result reused, only a call that repeats an earlier call of its case to the same method', () => {
+  const reused = finding([{ names: ['view', 'Read'], repeated: true }]);
+  const view = call('view', { path: 'a.txt' });
+  const failed = (earlier: ReturnType<typeof call>[]) => ({
+    call: view,
+    expected: { content: '1: after' },
+    received: { content: '1: before' },
+    inFlight: false,
+    earlier,
+  });
+  expect(explains(reused, failed([view, call('Write', { path: 'a.txt', file_text: 'after' })]))).toBe(true);
+  expect(explains(reused, failed([call('view', { path: 'b.txt' })]))).toBe(false);
+  // A cache may be keyed by method: Read is view's alias.
+  expect(explains(reused, failed([call('Read', { path: 'a.txt' })]))).toBe(true);
+  expect(explains(reused, failed([call('Glob', { path: 'a.txt' })]))).toBe(false);
+  expect(breaksEarlier(reused, view)).toBe(false);
 });

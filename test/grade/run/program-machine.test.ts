@@ -329,3 +329,62 @@ describe('the program machine: output', () => {
     expect(settled([stop(5), stderr('dying words\n'), exit(6), ...closed(6)]).output).toBe('dying words\n');
   });
 });
+
+// A server (the recorder's replay worker): given its work a line at a time, each with its own timeout, and idle
+// in between. No CPU budget here: it is never sampled.
+describe('the program machine: a server', () => {
+  const SERVER: ProgramPlan = { cases: 0, timeoutMs: 0, tmpSpellings: [], serves: true, maxLineBytes: 64 };
+  const request = (timeoutMs: number, at: number): ProgramEvent => ({ type: 'request', timeoutMs, at });
+
+  it.each<[string, ProgramEvent[], ProgramEffect[]]>([
+    ['starts with no deadline and, without a budget, no sampling', [], []],
+    [
+      'its first request has its timeout plus the startup allowance',
+      [request(300, 5)],
+      [arm(300 + STARTUP_ALLOWANCE_MS)],
+    ],
+    ['its answer leaves it idle, with no deadline', [request(300, 5), result(50)], [disarm, deliver(0, '', 45)]],
+    ['a later request has its own timeout alone', [request(300, 5), result(50), request(700, 900)], [arm(700)]],
+    ['a request while one is in flight waits its turn', [request(300, 5), request(700, 6)], []],
+    [
+      '…and has its timeout once the one before is answered',
+      [request(300, 5), request(700, 6), result(50)],
+      [arm(700), deliver(0, '', 45)],
+    ],
+    ['a line while idle is stray output, not an answer', [request(300, 5), result(50), result(60)], []],
+    ['a request after a stop is not taken', [stop(5), request(300, 6)], []],
+    ['a request after the exit is not taken', [exit(5), request(300, 6)], []],
+    ['a line past its own limit stops it', [request(300, 5), overflow(10)], [disarm, unsample, kill]],
+    ['a CPU reading without a budget changes nothing', [request(300, 5), cpu(1_000_000, 10)], []],
+  ])('%s', (_, events, last) => {
+    expect(run(events, SERVER).effects.at(-1)).toEqual(last);
+  });
+
+  it('times an answer from its request, not from the idle time before it', () => {
+    const delivered = run([request(300, 5), result(50), request(300, 1000), result(1040)], SERVER).effects.flat();
+    expect(delivered.flatMap((e) => (e.type === 'deliver' ? [e.line.durationMs] : []))).toEqual([45, 40]);
+  });
+
+  it('reports a missed deadline with the request’s own timeout', () => {
+    const events = [request(300, 5), result(50), request(700, 900), deadline(1600), exit(1610, null, 'SIGKILL')];
+    expect(settled([...events, ...closed(1610)], SERVER)).toMatchObject({
+      end: { kind: 'timeout', timeoutMs: 700 },
+      lines: 1,
+    });
+  });
+
+  it('reports a line past its limit with the plan’s limit', () => {
+    const events = [request(300, 5), overflow(10), exit(20, null, 'SIGKILL'), ...closed(20)];
+    expect(settled(events, SERVER).end).toEqual({ kind: 'overflow', limitBytes: 64 });
+  });
+
+  it('stopped while idle, settles as stopped with what it printed since its last answer', () => {
+    const events = [request(300, 5), result(50), stderr('idle words\n', 60), stop(70), exit(80), ...closed(80)];
+    expect(settled(events, SERVER)).toMatchObject({ end: { kind: 'stopped' }, lines: 1, output: 'idle words\n' });
+  });
+
+  it('dies while idle: settles with its exit', () => {
+    const events = [request(300, 5), result(50), exit(90, 3), ...closed(90)];
+    expect(settled(events, SERVER).end).toEqual({ kind: 'exited', code: 3, signal: null });
+  });
+});

@@ -63,6 +63,18 @@ describe('a seed the reference cannot hold', () => {
   );
 });
 
+// The grader's program machine supervises each worker (worker-process.test.ts has the rest of what it decides).
+describe('a worker that fails', () => {
+  it('killed mid-replay, fails that replay with why, and the next replay starts a fresh worker', async () => {
+    // The reference runs a Bash call as `sh -c` exec'ing bash, a child of the worker: its $PPID is the worker.
+    await expect(pool.replay({ files: {}, calls: [bash('kill -9 $PPID; sleep 5')] })).rejects.toThrow(
+      /^the replay worker exited \(SIGKILL\)/,
+    );
+    const run = await pool.replay({ files: { 'a.txt': 'A' }, calls: [bash('cat a.txt')] });
+    expect(run.results).toEqual([{ content: 'A', is_error: false, exit_code: 0 }]);
+  });
+});
+
 describe('a session', () => {
   it('replays a case call by call, each where the last left the sandbox, and undoes the last on request', async () => {
     const session = await pool.session({ 'a.txt': 'A\n' });

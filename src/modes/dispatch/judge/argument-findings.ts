@@ -4,19 +4,31 @@
 import type { Fact } from './compare-probe.ts';
 import { argumentText, ECHO_KEY, KEY_KINDS, METHODS, methodOf } from '../../../course/dispatcher-contract.ts';
 import type { Condition, Trigger } from '../../../grade/judge/finding.ts';
+import { anyOf, conditionsOf } from './branch-findings.ts';
 import { type FindingSpec, factsByName, listNames, shown, verb } from './finding-spec.ts';
 
 type ArgFact = Extract<Fact, { type: 'arg' }>;
+type ThrewFact = Extract<Fact, { type: 'threw' }>;
 // What is wrong with one argument: with the key sent (`sent`; `misread`: the name it was read under instead), or
 // only when the key is empty, has spaces at its ends, or is left out for the key behind `??`.
 type Problem = {
   fact: ArgFact;
+  // Numbers that follow the number sent (108 became 107): a value the branch computes, said as a change.
+  follows?: true;
   misread?: string;
-  when: 'sent' | 'falsy' | 'edged' | 'mistyped' | 'fallback' | 'shifted' | 'reordered';
+  when: 'sent' | 'falsy' | 'edged' | 'mistyped' | 'fallback' | 'shifted' | 'reordered' | 'defaulted';
 };
 
-export function argumentSpecs(facts: Fact[]): FindingSpec[] {
+// What a branch computes from a key it is sent (`input.file_text + "\n"`, `input.insert_line - 1`): a value
+// changed, trimmed or converted, not a key read in the wrong place nor a constant.
+const COMPUTED = new Set(['changed', 'trimmed', 'converted']);
+
+// The findings, and the throws they take in: a branch that computes something from a key and throws only when
+// that key is left out or of another type (`input.file_text.endsWith` on a number) throws in that computation,
+// before its method is called, so the throw is part of the same mistake and its message.
+export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Set<Fact> } {
   const specs: FindingSpec[] = [];
+  const folded = new Set<Fact>();
   for (const [name, own] of factsByName(facts)) {
     const args = own.filter((f): f is ArgFact => f.type === 'arg');
     if (args.length === 0) continue;
@@ -24,16 +36,34 @@ export function argumentSpecs(facts: Fact[]): FindingSpec[] {
     const sources = method === undefined ? [ECHO_KEY] : METHODS[method]!.args;
     const problems: Problem[] = [];
     const conditions = new Map<string, Condition[]>();
+    const throws: ThrewFact[] = [];
     for (const index of [...new Set(args.map((f) => f.index))].sort()) {
       const list = args.filter((f) => f.index === index);
       const source = sources[index] ?? '';
       const via = typeof source === 'string' ? {} : { via: [...source] };
       const strong = list.filter((f) => f.weak !== true);
-      const problem = problemOf(strong);
-      // What a call leaving the key out gets counts only where the branch converts the key: the conversion of
-      // nothing (NaN, "undefined") is what breaks such a call; any other default the Tools may take alike.
-      const converts = problem?.fact.got.kind === 'converted';
-      for (const f of converts ? list : strong) {
+      // Echo's one "argument" is its text: each way it goes wrong is said (`String(input.text).trim()` is two).
+      const found = method === undefined ? echoProblems(strong) : [problemOf(strong)].filter((p) => p !== undefined);
+      // A required key left out, given a default in its place: the Tools answer a missing one with their own error.
+      const required = method === undefined ? [] : METHODS[method]!.required;
+      const defaulted = list.find((f) => f.weak === true && required.includes(f.key) && f.key === absentKey(f));
+      if (found.length === 0 && defaulted !== undefined) found.push({ fact: defaulted, when: 'defaulted' });
+      const problem = found[0];
+      // What a call leaving the key out gets counts only where the branch computes from the key: the conversion
+      // of nothing (NaN, "undefined") is what breaks such a call; any other default the Tools may take alike.
+      const converts = found.some((p) => computed(p, strong)) || (found.length > 0 && list.some((f) => f.nothing));
+      if (converts) {
+        const key = problem!.fact.key;
+        for (const f of own) {
+          if (f.type !== 'threw' || !('key' in f.probe.vary) || f.probe.vary.key !== key) continue;
+          const when = conditionsOf(f.probe);
+          if (when === undefined) continue;
+          throws.push(f);
+          folded.add(f);
+          conditions.set(JSON.stringify(when), when);
+        }
+      }
+      for (const f of converts ? list : found[0]?.when === 'defaulted' ? [found[0].fact] : strong) {
         // The whole input goes in whatever it holds.
         // A key left out that moves another into its place breaks the calls that leave it out.
         const left = f.probe.vary.kind === 'absent' && f.probe.vary.key !== f.key ? f.probe.vary.key : undefined;
@@ -48,7 +78,7 @@ export function argumentSpecs(facts: Fact[]): FindingSpec[] {
       // A key read in the wrong place breaks a call that sends it, whatever the right key holds.
       const wrong = problem?.misread ?? (problem?.fact.got.kind === 'key' ? problem.fact.got.key : undefined);
       if (wrong !== undefined) conditions.set(`read ${wrong}`, [{ key: wrong, class: 'present' }]);
-      if (problem !== undefined) problems.push(problem);
+      for (const p of found) problems.push(converts && p.fact.got.kind === 'value' ? { ...p, follows: true } : p);
     }
     if (problems.length === 0) continue;
     // Arguments that follow the order the keys were sent in: one mistake, whatever the method, and what it does
@@ -64,16 +94,94 @@ export function argumentSpecs(facts: Fact[]): FindingSpec[] {
       });
       continue;
     }
-    const words = method === undefined ? echoWords(problems) : methodWords(method, problems);
+    const words = method === undefined ? echoWords(problems, throws) : methodWords(method, problems, throws);
+    const only = problems.length === 1 && throws.length === 0 && method !== undefined ? problems[0] : undefined;
     specs.push({
       signature: `arguments: ${method ?? 'echo'}: ${words('·')}`,
       names: [name],
       rank: 8,
       text: (names) => words(listNames(names), names),
       triggers: (names): Trigger[] => [...conditions.values()].map((when) => ({ names, when })),
+      ...(only === undefined ? {} : { change: changeOf(only) }),
     });
   }
-  return specs;
+  return { specs: foldShared(specs), folded };
+}
+
+// `every tool name that takes input.path`, when the names are all of those, else the names.
+function everyTaking(names: string[], key: string): string {
+  const taking = Object.values(METHODS).flatMap((m) => (m.keys.includes(key) ? m.names : []));
+  return taking.every((n) => names.includes(n))
+    ? `the branches of every tool name that takes input.${key}`
+    : listNames(names);
+}
+
+// A spec, and the change it is about when it is the one problem of its branch: a key's value changed the same way
+// (`<sandbox>/{path}`), whatever the method.
+type ArgSpec = FindingSpec & { change?: string };
+
+// How a key's value was changed, with the value itself written `{key}`: the same in every branch that calls one
+// helper on it (`safePath(input.path)`).
+function changeOf(p: Problem): string | undefined {
+  const { got, key } = p.fact;
+  const want = p.fact.probe.input[key];
+  if (p.when !== 'sent' || got.kind !== 'changed' || typeof got.value !== 'string' || typeof want !== 'string') {
+    return undefined;
+  }
+  return `${key}: ${got.value.split(want).join(`{${key}}`)}`;
+}
+
+// The same change to a key in the branches of several methods is one mistake (one helper called in each), so one
+// finding for all their names.
+function foldShared(specs: ArgSpec[]): FindingSpec[] {
+  const byChange = new Map<string, ArgSpec[]>();
+  for (const spec of specs) {
+    if (spec.change !== undefined) byChange.set(spec.change, [...(byChange.get(spec.change) ?? []), spec]);
+  }
+  const shared = [...byChange.values()].filter((group) => new Set(group.map((g) => methodOf(g.names[0]!))).size > 1);
+  if (shared.length === 0) return specs;
+  const members = new Set(shared.flat());
+  return [
+    ...specs.filter((s) => !members.has(s)),
+    ...shared.map((group): FindingSpec => {
+      const [key = '', template = ''] = group[0]!.change!.split(/: (.*)/s);
+      const example = template.replaceAll(`{${key}}`, `probe-${key}`);
+      return {
+        signature: `arguments: shared change: ${group[0]!.change}`,
+        names: group.flatMap((g) => g.names),
+        rank: 8,
+        text: (names) =>
+          `${everyTaking(names, key)} change input.${key} before their Tools methods see it (${shown(example, 40)} for ${shown(`probe-${key}`, 40)}): pass it as the model sent it; the Tools check it themselves, and their messages say it as the model sent it`,
+        triggers: () => group.flatMap((g) => g.triggers(g.names)),
+      };
+    }),
+  ];
+}
+
+// Whether the branch computes what it passes from the key: a value changed, trimmed or converted, or numbers that
+// follow the number sent (108 became 107, 0 became -1), not one constant.
+function computed(problem: Problem, strong: ArgFact[]): boolean {
+  if (COMPUTED.has(problem.fact.got.kind)) return true;
+  if (problem.fact.got.kind !== 'value' || typeof problem.fact.probe.input[problem.fact.key] !== 'number') return false;
+  const values = strong.map((f) => (f.got.kind === 'value' ? JSON.stringify(f.got.value) : undefined));
+  return new Set(values.filter((v) => v !== undefined)).size > 1;
+}
+
+// Echo's text: what its plain text turns into, else each class of text that went wrong (empty, of another type,
+// with spaces at its ends), one problem each.
+function echoProblems(list: ArgFact[]): Problem[] {
+  const first = problemOf(list);
+  if (first === undefined || first.when === 'sent') return first === undefined ? [] : [first];
+  const classes = ['falsy', 'mistyped', 'edged'] as const;
+  return classes.flatMap((c): Problem[] => {
+    const fact = list.find((f) => f.class === c);
+    return fact === undefined ? [] : [{ fact, when: c }];
+  });
+}
+
+// The key a probe call left out, if any.
+function absentKey(f: ArgFact): string | undefined {
+  return f.probe.vary.kind === 'absent' ? f.probe.vary.key : undefined;
 }
 
 function problemOf(list: ArgFact[]): Problem | undefined {
@@ -106,7 +214,7 @@ function expression(p: Problem): string {
   if (got.kind === 'missing') return p.misread === undefined ? 'undefined' : `input.${p.misread}`;
   if (got.kind === 'key') return `input.${got.key}`;
   if (got.kind === 'trimmed') return `input.${key}.${got.how === 'newlines' ? 'replace(/\\n+$/, "")' : `${got.how}()`}`;
-  if (got.kind === 'changed') return `(input.${key}, changed)`;
+  if (got.kind === 'changed' || p.follows === true) return `(input.${key}, changed)`;
   return shown(got.value, 40);
 }
 
@@ -116,7 +224,11 @@ function empty(key: string): string {
 }
 
 // The sentence for a method's branch, given how its names read.
-function methodWords(method: string, problems: Problem[]): (names: string, list?: string[]) => string {
+function methodWords(
+  method: string,
+  problems: Problem[],
+  throws: ThrewFact[] = [],
+): (names: string, list?: string[]) => string {
   const contract = METHODS[method]!;
   const sent = problems.filter((p) => p.when === 'sent');
   const parts: string[] = [];
@@ -140,6 +252,11 @@ function methodWords(method: string, problems: Problem[]): (names: string, list?
     );
   }
   for (const p of problems.filter((q) => q.when !== 'sent')) parts.push(otherWords(p, `tools.${method}`, method));
+  if (throws.length > 0) {
+    parts.push(
+      `${throwWords(throws)}, before tools.${method} is called: tools.${method} answers such a value with its own error, so pass it on as it is`,
+    );
+  }
   return (names, list = ['']) =>
     parts
       .map((part) =>
@@ -148,6 +265,7 @@ function methodWords(method: string, problems: Problem[]): (names: string, list?
           .replace('{calls}', verb(list, 'calls', 'call'))
           .replace('{reads}', verb(list, 'reads', 'read'))
           .replace('{turns}', verb(list, 'turns', 'turn'))
+          .replace('{passes}', verb(list, 'passes', 'pass'))
           .replace('{changes}', verb(list, 'changes', 'change')),
       )
       .join('. Also: ');
@@ -166,7 +284,9 @@ function reason(p: Problem, method: string): string {
   if (got.kind === 'input')
     return `the whole input object goes where input.${key} goes: pass the input's fields one by one`;
   const want = shown(p.fact.probe.input[key], 40);
-  if (got.kind === 'changed')
+  if (got.kind === 'changed' && got.value === JSON.stringify(p.fact.probe.input[key]))
+    return `input.${key} reaches it as JSON text (${shown(got.value, 40)} for ${want}): pass it as the model sent it`;
+  if (got.kind === 'changed' || (got.kind === 'value' && p.follows === true))
     return `input.${key} reaches it changed (${shown(got.value, 40)} for ${want}): pass it as the model sent it`;
   if (got.kind === 'trimmed') return `input.${key} reaches it trimmed: pass it as the model sent it`;
   return `where input.${key} goes it passes ${shown(got.value, 40)}`;
@@ -194,11 +314,14 @@ function otherWords(p: Problem, target: string, method?: string): string {
     const seen = got.kind === 'missing' ? 'nothing' : expression(p);
     return `when input.${left} is left out, ${target} gets ${seen} where input.${key} goes: pass each argument by its key, as the contract does (${METHODS[method ?? '']?.call ?? target})`;
   }
+  if (p.when === 'defaulted') {
+    return `when input.${key} is left out, {names} {passes} ${expression(p)} in its place: ${target} answers a missing ${key} with its own error, so pass input.${key} as the model sent it, with no default`;
+  }
   if (p.when === 'mistyped') {
     const sent = shown(p.fact.probe.input[key], 20);
     const how =
       got.kind === 'converted'
-        ? `{turns} input.${key} into a ${got.to} (${got.to === 'number' ? `Number(input.${key})` : `String(input.${key})`}: ${sent} became ${shown(got.value, 20)})`
+        ? `{turns} input.${key} into a ${got.to} (${sent} became ${shown(got.value, 20)})`
         : `{changes} an input.${key} of the wrong type (${sent} became ${expression(p)})`;
     return `{names} ${how} before ${target} sees it: pass it as the model sent it; ${target} checks its type and answers a wrong one with its own error`;
   }
@@ -219,8 +342,14 @@ function otherWords(p: Problem, target: string, method?: string): string {
   return `\`input.${key} || ${into}\` turns ${what} into ${into}: \`||\` treats "" and 0 as missing; pass input.${key} as it is (\`??\` falls back only when it is left out)`;
 }
 
+// The throws a computation on a key makes: `the same branch throws (TypeError: …) when input.file_text is not a
+// string or is left out`.
+function throwWords(throws: ThrewFact[]): string {
+  return `the same branch throws (${throws[0]!.message}) when ${anyOf(throws.map((f) => conditionsOf(f.probe) ?? []))}`;
+}
+
 // Echo's one "argument" is the text it returns.
-function echoWords(problems: Problem[]): (names: string) => string {
+function echoWords(problems: Problem[], throws: ThrewFact[]): (names: string) => string {
   const parts = problems.map((p): string => {
     const { got } = p.fact;
     if (p.when === 'edged' && got.kind === 'trimmed') {
@@ -232,6 +361,12 @@ function echoWords(problems: Problem[]): (names: string) => string {
       }[got.how];
       return `echo ${how} its text: return { content: input.text } as it is, spaces and line breaks included`;
     }
+    if (p.when === 'mistyped' && got.kind === 'converted') {
+      return `echo turns input.text into a ${got.to} (${shown(p.fact.probe.input[ECHO_KEY], 20)} became ${shown(got.value, 20)}): return { content: input.text } as the model sent it, whatever its type`;
+    }
+    if (got.kind === 'changed' && got.value === JSON.stringify(p.fact.probe.input[ECHO_KEY])) {
+      return `echo returns the JSON text of input.text (${shown(got.value, 40)} for ${shown(p.fact.probe.input[ECHO_KEY], 40)}): return { content: input.text } as it is`;
+    }
     if (p.when === 'falsy' && got.kind === 'value') {
       return `\`input.text || ${shown(got.value, 40)}\` turns an empty text into ${shown(got.value, 40)}: return { content: input.text } as it is`;
     }
@@ -242,5 +377,6 @@ function echoWords(problems: Problem[]): (names: string) => string {
     }
     return `echo's content is ${expression(p)} where the contract returns input.text: return { content: input.text }`;
   });
+  if (throws.length > 0) parts.push(`${throwWords(throws)}: return input.text as it is, whatever its type`);
   return () => parts.join('. Also: ');
 }

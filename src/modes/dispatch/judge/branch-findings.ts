@@ -7,12 +7,13 @@ import type { Condition } from '../../../grade/judge/finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, substitute, targetOf, verb } from './finding-spec.ts';
 import type { Probe } from './probe-calls.ts';
 
-// The conditions under which a probe's call differs from the `full` one: the key it leaves empty, null or out.
-function conditionsOf(probe: Probe): Condition[] | undefined {
+// The conditions under which a probe's call differs from the `full` one: the key it leaves empty, null or out, or
+// sends as a value of another type.
+export function conditionsOf(probe: Probe): Condition[] | undefined {
   const v = probe.vary;
   if (v.kind === 'full') return [];
-  if (v.kind === 'falsy' || v.kind === 'null' || v.kind === 'absent') {
-    return [{ key: v.key, class: v.kind === 'falsy' ? 'falsy' : v.kind }];
+  if (v.kind === 'falsy' || v.kind === 'null' || v.kind === 'absent' || v.kind === 'mistyped') {
+    return [{ key: v.key, class: v.kind }];
   }
   if (v.kind === 'edged') return [{ key: v.key, class: 'edged' }];
   if (v.kind === 'required') {
@@ -24,12 +25,23 @@ function conditionsOf(probe: Probe): Condition[] | undefined {
 }
 
 // How a condition reads in a hint: `input.view_range is null`.
-function conditionText(c: Condition): string {
+export function conditionText(c: Condition): string {
   if (c.class === 'absent') return `input.${c.key} is left out`;
+  if (c.class === 'mistyped') return `input.${c.key} is not a ${KEY_KINDS[c.key] === 'number' ? 'number' : 'string'}`;
   if (c.class === 'null') return `input.${c.key} is null`;
   if (c.class === 'falsy') return `input.${c.key} is ${KEY_KINDS[c.key] === 'number' ? '0' : '""'}`;
   if (c.class === 'edged') return `input.${c.key} has spaces or line breaks at an end`;
   return `input.${c.key} is sent`;
+}
+
+// Conditions joined as a hint reads them: `input.path is "", is not a string or is left out` (the key said once
+// when every one is about it).
+export function anyOf(conditions: Condition[][]): string {
+  const texts = [...new Set(conditions.map((cs) => cs.map(conditionText).join(' and ')))];
+  const key = conditions[0]?.[0]?.key;
+  const one = key !== undefined && conditions.every((cs) => cs.length === 1 && cs[0]!.key === key);
+  const shown = one ? texts.map((t, k) => (k === 0 ? t : t.slice(`input.${key} `.length))) : texts;
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
 }
 
 // A branch that throws: always (its `full` call threw), or under the conditions of the calls that threw.

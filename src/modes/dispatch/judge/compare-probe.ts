@@ -28,8 +28,16 @@ export type Fact =
   | { type: 'route'; probe: Probe; reached: string[]; printed: unknown; threw?: string }
   // `weak`: something reached the place of a key the call left out, where the contract passes nothing (a default
   // the Tools would take alike, or a conversion of nothing: NaN, "undefined").
-  | { type: 'arg'; probe: Probe; index: number; key: string; class: ValueClass; got: Got; weak?: true }
+  // `nothing`: what reached it is a conversion of nothing (NaN, "undefined"), so the branch computes from the key.
+  | { type: 'arg'; probe: Probe; index: number; key: string; class: ValueClass; got: Got; weak?: true; nothing?: true }
   | { type: 'result'; probe: Probe; want: Record<string, unknown>; encoded: unknown; printed: unknown }
+  // A branch that reaches its method for other inputs answered this one itself, without calling it (a check of
+  // its own, a refusal): `reached` is what it called instead.
+  | { type: 'own'; probe: Probe; reached: string[]; printed: unknown }
+  // The same input sent again to the same execute got the first call's result, though the method answered
+  // otherwise the second time (a cache): `called` tells whether the method was called again. With `kept`: it got
+  // the second answer, with these fields of the first's (one result object filled again on each call).
+  | { type: 'reused'; probe: Probe; called: boolean; kept?: string[] }
   | { type: 'unknown'; probe: Probe; reached: string[]; printed: unknown; threw?: string };
 
 // The facts of one probe call. `unwired` tells whether a call that reached no method got what the default branch
@@ -61,7 +69,17 @@ export function compareProbe(probe: Probe, entry: ObservedEntry, unwired: (entry
       // NaN reads as null through JSON, but it is something.
       if (probe.input[key] === undefined && tagOf(encoded) !== 'undefined' && encoded !== null) {
         const value = asPrinted(encoded, probe.input);
-        facts.push({ type: 'arg', probe, index, key, class: 'absent', got: { kind: 'value', value }, weak: true });
+        const nothing = tagOf(encoded) === 'number' || (typeof value === 'string' && value.includes('undefined'));
+        facts.push({
+          type: 'arg',
+          probe,
+          index,
+          key,
+          class: 'absent',
+          got: { kind: 'value', value },
+          weak: true,
+          ...(nothing ? { nothing: true as const } : {}),
+        });
       }
     });
   }
@@ -71,7 +89,40 @@ export function compareProbe(probe: Probe, entry: ObservedEntry, unwired: (entry
   if (!jsonEqual(printed, probe.answer)) {
     facts.push({ type: 'result', probe, want: probe.answer, encoded: entry.result, printed });
   }
-  return facts;
+  return [...facts, ...reused(probe, entry, printed, method!)];
+}
+
+// The call made again with the same input got the first call's result back, carrying the first answer, though the
+// method answered otherwise the second time.
+function reused(probe: Probe, entry: ObservedEntry, printed: unknown, method: string): Fact[] {
+  const again = entry.again;
+  if (again === undefined || probe.again === undefined || again.threw !== undefined || again.pending) return [];
+  const second = again.result === undefined ? undefined : asPrinted(again.result, probe.input);
+  const called = again.calls.some((c) => c.method === method);
+  if (probe.again.content === probe.answer.content) return [];
+  const carried = JSON.stringify(printed ?? null).includes(JSON.stringify(probe.answer.content).slice(1, -1));
+  if (carried && jsonEqual(second, printed)) return [{ type: 'reused', probe, called }];
+  // The second answer's fields as they were, and others of the first answer's beside them.
+  if (!isRecord(second) || !isRecord(printed) || !jsonEqual(second.content, probe.again.content)) return [];
+  const first = probe.answer as Record<string, unknown>;
+  const kept = Object.keys(second).filter((k) => !(k in probe.again!) && k in first && jsonEqual(second[k], first[k]));
+  return kept.length === 0 ? [] : [{ type: 'reused', probe, called, kept: kept.sort() }];
+}
+
+// A name that reaches its method for some inputs and not for others: its calls that reached no method are no
+// route (the name is wired) but a throw, or an answer of the branch's own (a check, a refusal). Facts about any
+// other name are as they are.
+export function splitRoutes(facts: Fact[], probed: Map<string, number>): Fact[] {
+  const routes = new Map<string, number>();
+  for (const f of facts) if (f.type === 'route') routes.set(f.probe.tool, (routes.get(f.probe.tool) ?? 0) + 1);
+  return facts.map((f): Fact => {
+    if (f.type !== 'route' || methodOf(f.probe.tool) === undefined) return f;
+    if (routes.get(f.probe.tool) === probed.get(f.probe.tool)) return f;
+    if (f.threw !== undefined) return { type: 'threw', probe: f.probe, message: f.threw };
+    // Nothing returned (or not yet): no answer to name.
+    if (f.printed === undefined) return f;
+    return { type: 'own', probe: f.probe, reached: f.reached, printed: f.printed };
+  });
 }
 
 // Echo's result: its content is read as an argument would be (from `text`), the rest of it as a method's result.

@@ -3,7 +3,8 @@
 // An observation that is malformed, or that shows nothing of the dispatcher (makeExecute threw for the stand-in
 // Tools), gives no findings: the result-based hints then stand alone. Pure.
 import { argumentSpecs } from './argument-findings.ts';
-import { compareProbe } from './compare-probe.ts';
+import { compareProbe, splitRoutes } from './compare-probe.ts';
+import { ownSpecs, reusedSpecs } from './answer-findings.ts';
 import { applyChange, type Finding } from '../../../grade/judge/finding.ts';
 import { mergeSpecs } from './finding-spec.ts';
 import { pendingSpecs, throwSpecs, unboundSpecs } from './branch-findings.ts';
@@ -43,17 +44,23 @@ export function findMistakes(payload: unknown): Finding[] {
   if (threw.size === 1 && !threw.has(undefined)) return [];
   const base = defaultAnswer(entries[plan.findIndex((p) => p.tool === DEFAULT_PROBE_NAME)]);
   const unwired = (probe: Probe) => (entry: ObservedEntry) => likeDefault({ probe, ...answerOf(entry) }, base);
-  const facts = plan.flatMap((probe, k) => compareProbe(probe, entries[k]!, unwired(probe)));
   const probed = new Map<string, number>();
   for (const probe of plan) probed.set(probe.tool, (probed.get(probe.tool) ?? 0) + 1);
+  const facts = splitRoutes(
+    plan.flatMap((probe, k) => compareProbe(probe, entries[k]!, unwired(probe))),
+    probed,
+  );
+  const args = argumentSpecs(facts);
   const specs = [
     ...resultSpecs(facts),
+    ...reusedSpecs(facts),
     ...routeSpecs(facts, probed),
     ...unknownSpecs(facts),
-    ...throwSpecs(facts),
+    ...ownSpecs(facts),
+    ...throwSpecs(facts.filter((f) => !args.folded.has(f))),
     ...pendingSpecs(facts),
     ...unboundSpecs(facts),
-    ...argumentSpecs(facts),
+    ...args.specs,
   ];
   return foldDefault(mergeSpecs(specs), base).sort((a, b) => a.rank - b.rank);
 }

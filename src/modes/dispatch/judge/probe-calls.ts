@@ -2,8 +2,8 @@
 // dispatcher contract (src/course/dispatcher-contract.ts), each with the answer the stand-in Tools gives and what it varies.
 // Every name and alias; every key with a value no other key has (so an argument tells which key it was read
 // from); the names a key is misread under; each key empty ("" or 0), and each optional one null; the fallback key
-// alone; each key of another type than its own (a number for a path, "7" for a line); echo's text plain, empty and
-// with spaces and newlines around it; names outside the contract. Pure.
+// alone; each key of another type than its own (a number for a path, "7" for a line); echo's text plain, empty,
+// a number and with spaces and newlines around it; names outside the contract. Pure.
 import {
   ECHO,
   ECHO_KEY,
@@ -30,11 +30,13 @@ export type ProbeKind =
   | { kind: 'reordered' }
   | { kind: 'unknown' };
 
-// One call of the probe: the name, the input, what every method of the stand-in Tools answers, and what it varies.
-export type Probe = { tool: string; input: Input; answer: Answer; vary: ProbeKind };
+// One call of the probe: the name, the input, what every method of the stand-in Tools answers, and what it varies;
+// `again`: the call is made a second time with the same input, through the same execute, the methods answering
+// this then (a result reused from an earlier call shows).
+export type Probe = { tool: string; input: Input; answer: Answer; vary: ProbeKind; again?: Answer };
 
 // What program.ts's probe mode is sent: the Tools methods to stand in for, and the calls.
-type ProbeRequest = { methods: string[]; calls: { tool: string; input: Input; answer: Answer }[] };
+type ProbeRequest = { methods: string[]; calls: { tool: string; input: Input; answer: Answer; again?: Answer }[] };
 
 // Echo's text with what a trim or a stripped newline would lose.
 export const EDGED_TEXT = '  probe text \n\n';
@@ -99,6 +101,8 @@ function echoProbes(): Omit<Probe, 'tool' | 'answer'>[] {
     { input: values([ECHO_KEY]), vary: { kind: 'full' } },
     { input: { [ECHO_KEY]: '' }, vary: { kind: 'falsy', key: ECHO_KEY } },
     { input: { [ECHO_KEY]: EDGED_TEXT }, vary: { kind: 'edged', key: ECHO_KEY } },
+    // A text of another type, which echo returns as it is.
+    { input: { [ECHO_KEY]: 4242 }, vary: { kind: 'mistyped', key: ECHO_KEY } },
     { input: values([ECHO_KEY, ...misread]), vary: { kind: 'misread' } },
   ];
 }
@@ -118,13 +122,19 @@ export function probes(): Probe[] {
   // Each content ends in a line break, so that a trim shows; an error comes with an exit code and without one.
   cached = list.map((p, k) => {
     const content = `probe answer ${k + 1}\n`;
+    // The keys in another order are answered a success with every field (a change made to successes only shows).
     const answer: Answer =
       p.vary.kind === 'required'
         ? { content }
-        : p.vary.kind === 'misread' || p.vary.kind === 'edged'
-          ? { content, is_error: true }
-          : { content, is_error: true, exit_code: 3 };
-    return { ...p, answer };
+        : p.vary.kind === 'reordered'
+          ? { content, is_error: false, exit_code: 0 }
+          : p.vary.kind === 'misread' || p.vary.kind === 'edged'
+            ? { content, is_error: true }
+            : { content, is_error: true, exit_code: 3 };
+    // Each method's call with every key is made twice: the second answer is another text, without the first's
+    // other fields (a result reused shows its text; fields kept from an earlier result show theirs).
+    const twice = p.vary.kind === 'full' && p.tool !== ECHO;
+    return { ...p, answer, ...(twice ? { again: { content: `probe answer ${k + 1} again\n` } } : {}) };
   });
   return cached;
 }
@@ -133,7 +143,7 @@ export function probes(): Probe[] {
 export function probeRequest(): ProbeRequest {
   return {
     methods: Object.keys(METHODS),
-    calls: probes().map(({ tool, input, answer }) => ({ tool, input, answer })),
+    calls: probes().map(({ tool, input, answer, again }) => ({ tool, input, answer, ...(again ? { again } : {}) })),
   };
 }
 

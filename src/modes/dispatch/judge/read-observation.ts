@@ -8,8 +8,14 @@
 export type ObservedCall = { method: string; args: unknown[]; unbound: boolean };
 
 // What happened in one probe call: the stand-in's calls, then the result (encoded), the error thrown, or that it
-// never settled.
-export type ObservedEntry = { calls: ObservedCall[]; result?: unknown; threw?: string; pending: boolean };
+// never settled; `again`, the same for the call made a second time with the same input.
+export type ObservedEntry = {
+  calls: ObservedCall[];
+  result?: unknown;
+  threw?: string;
+  pending: boolean;
+  again?: ObservedEntry;
+};
 
 // The observation of `count` probe calls, or undefined when the payload is not one.
 export function readObservation(payload: unknown, count: number): ObservedEntry[] | undefined {
@@ -23,17 +29,20 @@ export function readObservation(payload: unknown, count: number): ObservedEntry[
   return entries;
 }
 
-function readEntry(item: unknown): ObservedEntry | undefined {
+function readEntry(item: unknown, nested = false): ObservedEntry | undefined {
   if (!isRecord(item) || !Array.isArray(item.calls)) return undefined;
+  const again = item.again === undefined || nested ? undefined : readEntry(item.again, true);
+  if (item.again !== undefined && again === undefined) return undefined;
+  const second = again === undefined ? {} : { again };
   const calls: ObservedCall[] = [];
   for (const call of item.calls) {
     if (!isRecord(call) || typeof call.method !== 'string' || !Array.isArray(call.args)) return undefined;
     calls.push({ method: call.method, args: call.args, unbound: call.unbound === true });
   }
   const pending = item.pending === true;
-  if (typeof item.threw === 'string') return { calls, threw: item.threw, pending };
+  if (typeof item.threw === 'string') return { calls, threw: item.threw, pending, ...second };
   if (!pending && !('result' in item)) return undefined;
-  return { calls, ...('result' in item ? { result: item.result } : {}), pending };
+  return { calls, ...('result' in item ? { result: item.result } : {}), pending, ...second };
 }
 
 // `{"$":"undefined"}` and the like: what program.ts wrote for a value JSON has no word for.

@@ -51,3 +51,128 @@ it('makes one finding per mistake, each about its own names', async () => {
   ]);
   expect(found[0]?.triggers).toEqual([{ names: ['Bash', 'bash'], change: { drop: ['exit_code', 'is_error'] } }]);
 });
+
+// The reference with one branch replaced.
+const withBranch = (names: string[], branch: (tools: Tools, input: any) => unknown): Make =>
+  ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: Record<string, unknown>) =>
+      names.includes(name) ? branch(tools, input) : reference(name, input);
+  }) as Make;
+
+it('takes into a changed argument the throws of the code that changes it (a key of another type, or none)', async () => {
+  const make = withBranch(['Write', 'create'], (tools, input) =>
+    tools.create(input.path, input.file_text.endsWith('\n') ? input.file_text : `${input.file_text}\n`),
+  );
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /input\.file_text reaches it changed .*Also: the same branch throws \(TypeError: input\.file_text\.endsWith is not a function\) when input\.file_text is not a string or is left out, before tools\.create is called/,
+    ),
+  ]);
+  expect(found[0]?.triggers).toContainEqual({
+    names: ['Write', 'create'],
+    when: [{ key: 'file_text', class: 'mistyped' }],
+  });
+  expect(found[0]?.triggers).toContainEqual({
+    names: ['Write', 'create'],
+    when: [{ key: 'file_text', class: 'absent' }],
+  });
+});
+
+it('says a number computed from the one sent is a change, and breaks the calls leaving it out (NaN)', async () => {
+  const make = withBranch(['insert'], (tools, input) =>
+    tools.insert(input.path, input.insert_line - 1, input.insert_text ?? input.new_str),
+  );
+  const [found] = await findings(make);
+  expect(found?.text).toMatch(/input\.insert_line reaches it changed \(107 for 108\): pass it as the model sent it$/);
+  expect(found?.triggers).toContainEqual({ names: ['insert'], when: [{ key: 'insert_line', class: 'absent' }] });
+});
+
+it('names a constant passed for a number as it is, and leaves alone what it does with the key left out', async () => {
+  const make = withBranch(['Bash', 'bash'], (tools, input) => tools.bash(input.command, 5000));
+  const [found] = await findings(make);
+  expect(found?.text).toMatch(/where input\.timeout goes it passes 5000$/);
+  expect(found?.triggers).not.toContainEqual({ names: ['Bash', 'bash'], when: [{ key: 'timeout', class: 'absent' }] });
+});
+
+it("names a branch's own answer given without its method, and when, with the answer written for any input", async () => {
+  const make = withBranch(['Read', 'view'], (tools, input) =>
+    typeof input.path === 'string' && input.path !== ''
+      ? tools.view(input.path, input.view_range)
+      : { content: `bad path: ${JSON.stringify(input.path)}`, is_error: true },
+  );
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    '`Read` and `view` answer some calls themselves, without calling tools.view: {"content":"bad path: \\"\\"","is_error":true} when input.path is ""; {"content":"bad path: 4242","is_error":true} when input.path is not a string; {"content":"bad path: undefined","is_error":true} when input.path is left out. Pass every call on to tools.view and return what it returns; tools.view makes its own checks and words its own errors',
+  ]);
+  expect(found[0]?.triggers).toContainEqual({
+    names: ['Read', 'view'],
+    answers: { content: 'bad path: undefined', is_error: true },
+  });
+});
+
+it('names a result reused from an earlier call with the same input, for every name that reuses', async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    const seen = new Map<string, unknown>();
+    return async (name: string, input: Record<string, unknown>) => {
+      const key = `${name} ${JSON.stringify(input)}`;
+      if (name === 'Read' || name === 'view') {
+        if (!seen.has(key)) seen.set(key, await reference(name, input));
+        return seen.get(key);
+      }
+      return reference(name, input);
+    };
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /^execute changes what tools\.view returned: `Read` and `view` give back the result of an earlier call with the same input, .* \(tools\.view was not even called the second time\)/,
+    ),
+  ]);
+  expect(found[0]?.triggers).toEqual([{ names: ['Read', 'view'], repeated: true }]);
+});
+
+it("says each way echo's text goes wrong, in one finding", async () => {
+  const make = withBranch(['echo'], (_, input) => ({ content: String(input.text).trim() }));
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    'echo turns input.text into a string (4242 became "4242"): return { content: input.text } as the model sent it, whatever its type. Also: echo trims its text: return { content: input.text } as it is, spaces and line breaks included',
+  ]);
+});
+
+it('names a detour to another method under some input as a route, with when', async () => {
+  const make = withBranch(['Edit', 'str_replace'], (tools, input) =>
+    input.old_str === ''
+      ? tools.create(input.path, input.new_str ?? '')
+      : tools.strReplace(input.path, input.old_str, input.new_str),
+  );
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    '`Edit` and `str_replace` reach tools.create, not tools.strReplace, when input.old_str is "": route every call to tools.strReplace, which answers such input with its own error',
+  ]);
+  expect(found[0]?.triggers).toEqual([{ names: ['Edit', 'str_replace'], when: [{ key: 'old_str', class: 'falsy' }] }]);
+});
+
+it("writes the stand-in's root as <sandbox>, never the machine's temporary path", async () => {
+  const make = withBranch(['Read', 'view'], (tools, input) =>
+    tools.view(`${(tools as unknown as { root: string }).root}/${input.path}`, input.view_range),
+  );
+  const [found] = await findings(make);
+  expect(found?.text).toMatch(/input\.path reaches it changed \("<sandbox>\/probe-path" for "probe-path"\)/);
+  expect(found?.text).not.toMatch(/theinference-probe-/);
+});
+
+it('makes one finding of one change to a key in the branches of several methods (one helper called in each)', async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: Record<string, unknown>) =>
+      reference(name, typeof input.path === 'string' ? { ...input, path: `/abs/${input.path}` } : input);
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    'the branches of every tool name that takes input.path change input.path before their Tools methods see it ("/abs/probe-path" for "probe-path"): pass it as the model sent it; the Tools check it themselves, and their messages say it as the model sent it',
+  ]);
+  expect(found[0]?.triggers).toContainEqual({ names: ['Glob'], when: [{ key: 'path', class: 'present' }] });
+});

@@ -18,8 +18,16 @@ it('reads an observation of as many calls as the probe made', () => {
   ]);
 });
 
+it('reads what the call made a second time got, one level deep', () => {
+  const again = { calls: [], result: { content: 'x' } };
+  expect(readObservation([{ calls: [], result: { content: 'x' }, again }], 1)).toEqual([
+    { calls: [], result: { content: 'x' }, pending: false, again: { ...again, pending: false } },
+  ]);
+});
+
 it.each([
   ['not a list', { calls: [] }],
+  ['a second call that is not an entry', [{ calls: [], result: null, again: { result: null } }]],
   [
     'a list of another length',
     [

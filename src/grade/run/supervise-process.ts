@@ -1,0 +1,119 @@
+// Supervises one started process with the program machine (program-machine.ts): its pipes, its exit and a failed
+// spawn become events, the machine's timers are Node's, its CPU samples are read from /proc, and the machine's
+// `deliver`, `observe` and `settle` go to the caller. The grader's program processes (run-program.ts) and the
+// recorder's replay workers (src/record/replay/worker-process.ts) both run under it, so when a process has missed
+// its deadline, printed garbage or died is decided in one place for both.
+import { StringDecoder } from 'node:string_decoder';
+import { treeCpuMs } from '../../process-table.ts';
+import { driveMachine } from './drive-machine.ts';
+import { LineSplitter } from './line-splitter.ts';
+import {
+  MAX_RESULT_LINE_BYTES,
+  type ProgramEffect,
+  type ProgramEvent,
+  type ProgramLine,
+  type ProgramPlan,
+  type ProgramResult,
+  type ProgramTimer,
+  startProgram,
+  step,
+  takesLines,
+} from './program-machine.ts';
+import type { ProgramProcess } from './program-process.ts';
+
+// Who hears the process: each line the machine delivers (the answer `stop` kills the process) and the probe's
+// observation.
+export type SupervisionHooks = {
+  onLine: (line: ProgramLine) => 'continue' | 'stop';
+  onObserved?: (observed: unknown) => void;
+};
+
+// A supervised process: a server's next line of work is asked for with `request` (after its line was written to
+// stdin), `stop` kills it, and `settled` resolves once it is dead and its pipes are closed (or drained).
+export type Supervision = {
+  request: (timeoutMs: number) => void;
+  stop: () => void;
+  settled: Promise<ProgramResult>;
+};
+
+// Supervises `proc` under `plan` (its tmpSpellings are filled in from the process).
+export function superviseProcess(
+  proc: ProgramProcess,
+  plan: Omit<ProgramPlan, 'tmpSpellings'>,
+  hooks: SupervisionHooks,
+): Supervision {
+  const { child } = proc;
+  let settle: (result: ProgramResult) => void = () => {};
+  const settled = new Promise<ProgramResult>((resolve) => (settle = resolve));
+  const decoder = new StringDecoder('utf8');
+  const splitter = new LineSplitter(plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES);
+  const timers = new Map<ProgramTimer, NodeJS.Timeout>();
+  // The sample timer is answered with the tree's CPU time, read from /proc; every other timer is an event.
+  const fired = (timer: ProgramTimer): ProgramEvent =>
+    timer === 'sample'
+      ? { type: 'cpu', usedMs: child.pid === undefined ? 0 : treeCpuMs(child.pid), at: performance.now() }
+      : { type: 'timer', timer, at: performance.now() };
+  const perform = (effect: ProgramEffect): void => {
+    switch (effect.type) {
+      case 'arm':
+        clearTimeout(timers.get(effect.timer));
+        timers.set(
+          effect.timer,
+          setTimeout(() => dispatch(fired(effect.timer)), effect.ms),
+        );
+        return;
+      case 'disarm':
+        clearTimeout(timers.get(effect.timer));
+        timers.delete(effect.timer);
+        return;
+      case 'kill':
+        proc.kill();
+        return;
+      case 'observe':
+        hooks.onObserved?.(effect.observed);
+        return;
+      case 'deliver':
+        if (hooks.onLine(effect.line) === 'stop') dispatch({ type: 'stop', at: performance.now() });
+        return;
+      case 'settle':
+        for (const timer of timers.values()) clearTimeout(timer);
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        settle(effect.result);
+        return;
+    }
+  };
+  const machine = driveMachine(
+    startProgram({ ...plan, tmpSpellings: proc.tmpSpellings }, performance.now()),
+    step,
+    perform,
+  );
+  const dispatch = machine.dispatch;
+
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (!takesLines(machine.state())) return;
+    const { lines, overflow } = splitter.push(chunk);
+    for (const text of lines) dispatch({ type: 'line', text, at: performance.now() });
+    if (overflow) dispatch({ type: 'overflow', at: performance.now() });
+  });
+  // Stderr is attributed by arrival: what came in before line k (and after line k-1) is line k's.
+  child.stderr?.on('data', (chunk: Buffer) =>
+    dispatch({ type: 'stderr', text: decoder.write(chunk), at: performance.now() }),
+  );
+  // A last line without its newline is still a line.
+  child.stdout?.on('end', () => {
+    const last = splitter.flush();
+    if (last !== undefined) dispatch({ type: 'line', text: last, at: performance.now() });
+  });
+  child.stdout?.on('close', () => dispatch({ type: 'closed', stream: 'stdout', at: performance.now() }));
+  child.stderr?.on('close', () => dispatch({ type: 'closed', stream: 'stderr', at: performance.now() }));
+  void proc.spawnFailure.then((error) =>
+    dispatch({ type: 'spawn-failed', message: error.message, at: performance.now() }),
+  );
+  child.on('exit', (code, signal) => dispatch({ type: 'exit', ...proc.exitOf(code, signal), at: performance.now() }));
+  return {
+    request: (timeoutMs) => dispatch({ type: 'request', timeoutMs, at: performance.now() }),
+    stop: () => dispatch({ type: 'stop', at: performance.now() }),
+    settled,
+  };
+}

@@ -1,0 +1,114 @@
+// Findings about answers a branch gives that are not what its method returned for the call: an answer of its own
+// (a check of its own on the arguments, a refusal) given without calling the method, and a result reused from an
+// earlier call with the same input (a cache). Each explains a failed call only when the call got that very answer
+// (the own answer, written for the call's input), or repeated an earlier call of its case. Pure.
+import type { Fact } from './compare-probe.ts';
+import { ECHO } from '../../../course/dispatcher-contract.ts';
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import { anyOf, conditionsOf } from './branch-findings.ts';
+import { answerTemplate, type Condition, type Trigger } from '../../../grade/judge/finding.ts';
+import { type FindingSpec, factsByName, listNames, routedNames, shown, targetOf, verb } from './finding-spec.ts';
+
+type Own = Extract<Fact, { type: 'own' }>;
+type Reused = Extract<Fact, { type: 'reused' }>;
+
+// A branch that answers some calls itself: one finding (its own checks are one mistake), each answer with its
+// input values as `{key}`, said with when it was given.
+export function ownSpecs(facts: Fact[]): FindingSpec[] {
+  const specs: FindingSpec[] = [];
+  for (const [name, all] of factsByName(facts)) {
+    const target = targetOf(name);
+    const own = all.filter((f): f is Own => f.type === 'own');
+    // A call that reached another method and returned its answer is a detour, not an answer of the branch's own
+    // (a branch that looks with tools.view, then refuses, answers itself).
+    const detours = own.filter((f) => f.reached.length > 0 && jsonEqual(f.printed, f.probe.answer));
+    specs.push(...detourSpecs(name, detours));
+    const owns = own.filter((f) => !detours.includes(f));
+    if (owns.length === 0) continue;
+    const byAnswer = new Map<string, Own[]>();
+    for (const f of owns) {
+      const key = JSON.stringify(answerTemplate(f.printed, f.probe.input));
+      byAnswer.set(key, [...(byAnswer.get(key) ?? []), f]);
+    }
+    const called = [...new Set(owns.flatMap((f) => f.reached))].map((m) => `tools.${m}`);
+    const answers = [...byAnswer.values()].map((seen) => `${shown(seen[0]!.printed, 80)}${whenText(seen)}`);
+    specs.push({
+      signature: `own answer: ${target}: ${[...byAnswer.keys()].join(' ')}`,
+      names: [name],
+      rank: 4,
+      text: (names) => {
+        const instead =
+          called.length === 0
+            ? ''
+            : ` (${verb(names, 'it calls', 'they call')} ${listNames(called).replaceAll('`', '')} instead)`;
+        return `${listNames(names)} ${verb(names, 'answers', 'answer')} some calls ${verb(names, 'itself', 'themselves')}, without calling ${target}${instead}: ${answers.join('; ')}. Pass every call on to ${target} and return what it returns; ${target} makes its own checks and words its own errors`;
+      },
+      triggers: (names): Trigger[] => [...byAnswer.keys()].map((t) => ({ names, answers: JSON.parse(t) as unknown })),
+    });
+  }
+  return specs;
+}
+
+// A name routed to its method but, under some inputs, to another one instead (an Edit with an empty old_str sent
+// to tools.create): said with when, and it explains the calls that send such input.
+function detourSpecs(name: string, detours: Own[]): FindingSpec[] {
+  const conditions = detours.map((f) => conditionsOf(f.probe));
+  if (detours.length === 0 || conditions.some((c) => c === undefined || c.length === 0)) return [];
+  const reached = [...new Set(detours.flatMap((f) => f.reached))].map((m) => `tools.${m}`);
+  const target = targetOf(name);
+  const when = anyOf(conditions as Condition[][]);
+  return [
+    {
+      signature: `detour: ${target} to ${reached.join(' ')} when ${when}`,
+      names: [name],
+      rank: 2,
+      text: (names) =>
+        `${listNames(names)} ${verb(names, 'reaches', 'reach')} ${reached.join(' and ')}, not ${target}, when ${when}: route every call to ${target}, which answers such input with its own error`,
+      triggers: (names): Trigger[] => (conditions as Condition[][]).map((c) => ({ names, when: c })),
+    },
+  ];
+}
+
+// ` when input.path is "", or when input.path is not a string`: the conditions of the probe's calls so answered,
+// when each is one.
+function whenText(seen: Own[]): string {
+  const conditions = seen.map((f) => conditionsOf(f.probe));
+  if (conditions.some((c) => c === undefined || c.length === 0)) return '';
+  return ` when ${anyOf(conditions as Condition[][])}`;
+}
+
+// A branch that gives back an earlier call's result for the same input, or keeps fields of it on a later one.
+export function reusedSpecs(facts: Fact[]): FindingSpec[] {
+  return [...factsByName(facts)].flatMap(([name, all]): FindingSpec[] => {
+    const reused = all.find((f): f is Reused => f.type === 'reused');
+    if (reused === undefined) return [];
+    const kept = reused.kept;
+    return [
+      {
+        signature:
+          kept === undefined ? 'result: reused from an earlier call' : `result: fields kept: ${kept.join(' ')}`,
+        names: [name],
+        rank: 1,
+        text: (names) => {
+          const methods = [...new Set(names.map(targetOf))];
+          const each = methods.length === 1 ? methods[0]! : 'the Tools method';
+          // Every name but echo, which has no method to call: "every tool name", in the singular.
+          const every = names.length === routedNames().length - 1;
+          const who = every ? 'every tool name' : listNames(names);
+          const forms = every ? [who] : names;
+          if (kept !== undefined) {
+            const fields = listNames(kept);
+            return `execute changes what ${each} returned: ${who} ${verb(forms, 'keeps', 'keep')} fields of an earlier result on a later one, as one result object filled again on each call (Object.assign) does: the grader called ${verb(names, 'it', 'each')} twice, ${each} answered the second time without ${fields}, and the second result still had the first's. Return what ${each} returns for each call, a new object every time`;
+          }
+          const skipped = reused.called ? '' : ` (${targetOf(name)} was not even called the second time)`;
+          return `execute changes what ${each} returned: ${who} ${verb(forms, 'gives', 'give')} back the result of an earlier call with the same input, as a cache keyed by name and input does: the grader sent one input twice, ${each} answered otherwise the second time, and the second call got the first answer${skipped}. Files change between calls (a Write, an Edit or a Bash command may have changed what a view shows): call ${each} every time and return what it returns`;
+        },
+        // Fields kept on every method's results are kept on echo's too: one object behind the whole switch.
+        triggers: (names): Trigger[] =>
+          kept === undefined
+            ? [{ names, repeated: true }]
+            : [{ names: names.length === routedNames().length - 1 ? [...names, ECHO] : names, kept: true }],
+      },
+    ];
+  });
+}
