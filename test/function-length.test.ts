@@ -11,7 +11,6 @@ const MAX_LINES = 100;
 
 // `file name`: lines today. Each is someone's to split (issue 29 lists who); shorten the number as it shrinks.
 const TOO_LONG: Record<string, number> = {
-  'src/record/formats/claude-code.ts createClaudeCodeParser': 121,
   'src/record/formats/openai-responses.ts createOpenAiResponsesValues': 115,
 };
 
