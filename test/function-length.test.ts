@@ -10,9 +10,7 @@ const ROOT = join(import.meta.dirname, '..');
 const MAX_LINES = 100;
 
 // `file name`: lines today. Each is someone's to split (issue 29 lists who); shorten the number as it shrinks.
-const TOO_LONG: Record<string, number> = {
-  'src/record/formats/openai-responses.ts createOpenAiResponsesValues': 115,
-};
+const TOO_LONG: Record<string, number> = {};
 
 type Length = { key: string; lines: number };
 
