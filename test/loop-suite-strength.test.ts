@@ -35,12 +35,32 @@ test('a streaming loop passes every case too: streamed and plain requests grade 
   expect(await firstLoopFailure(cases, streamingLoop)).toBeUndefined();
 });
 
-test.each(CATALOGUE)('$slug fails a case, with a hint that names its mistake', async ({ runLoop: wrong, hint }) => {
-  const found = await firstLoopFailure(cases, wrong);
-  expect(found, 'no case fails').toBeDefined();
-  // The first case's hint is the first message's.
-  expect(found?.failure.hint ?? `(no hint) ${found?.name}`).toMatch(Array.isArray(hint) ? hint[0]! : hint);
-});
+test.each(CATALOGUE)(
+  '$slug fails a case, with a hint that names its mistake',
+  async ({ runLoop: wrong, hint, caseHint }) => {
+    const found = await firstLoopFailure(cases, wrong);
+    expect(found, 'no case fails').toBeDefined();
+    // The first case's hint is the first message's, but where only the probe proves the cause.
+    expect(found?.failure.hint ?? `(no hint) ${found?.name}`).toMatch(
+      caseHint ?? (Array.isArray(hint) ? hint[0]! : hint),
+    );
+  },
+);
+
+// Correct loops a student might write another way than the reference: each passes every case, and the probe finds
+// no mistake in it (running the tools at once, results kept in order, included).
+test.each(['parallel-in-order', 'recursive', 'stream'])(
+  'the correct %s loop passes, and the probe finds nothing',
+  async (name) => {
+    const { runLoop: right } = (await import(`./fixtures/right-loop/${name}.ts`)) as { runLoop: typeof runLoop };
+    const failed = (await gradeInProcess(graded, right as never)).filter((r) => r.status === 'fail');
+    expect(failed.map((r) => r.name)).toEqual([]);
+    const observed: unknown = JSON.parse(
+      JSON.stringify(await program.observeLoops(loopJudge.probe!.request(), right as never)),
+    );
+    expect(findLoopMistakes(observed)).toEqual([]);
+  },
+);
 
 // Diagnosis by observation: graded as a run grades it (src/grade/audit/grade-in-process.ts), every case a wrong loop
 // fails is one message per mistake, whose hint names it (`hint`: one pattern per message, in report order). The

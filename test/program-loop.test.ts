@@ -7,7 +7,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverEntry } from '../src/modes/driver-files.ts';
-import { observeLoops, runLoopCase } from '../src/modes/loop/driver.ts';
+import { observeLoops, parseLoopCase, runLoopCase } from '../src/modes/loop/driver.ts';
 import { runLoop } from '../src/agent-loop.ts';
 import { wholeRequests } from '../src/modes/loop/judge/loop-results.ts';
 import type { Execute, LoopRequest } from '../src/index.ts';
@@ -206,14 +206,91 @@ describe('runLoopCase: the scripted execute', () => {
   });
 });
 
+describe('runLoopCase: delays, and the request runLoop is given', () => {
+  // The first read answers last: a loop that runs both at once sees b.txt's result first.
+  const slowA = { ...twoReads, outputs: { toolu_a: { content: '1: A', delay_ms: 40 }, toolu_b: { content: '1: B' } } };
+  const atOnce =
+    (push: boolean): Loop =>
+    async (client, execute, req) => {
+      const messages = [...req.messages];
+      for (;;) {
+        const response = await client.messages.create({ ...req, messages });
+        messages.push({ role: 'assistant', content: response.content });
+        if (response.stop_reason !== 'tool_use') return messages;
+        const uses = response.content.filter((b) => b.type === 'tool_use');
+        const results: unknown[] = [];
+        const each = uses.map(async (b) => {
+          const output = await execute(b.name, b.input);
+          const result = { type: 'tool_result', tool_use_id: b.id, content: output.content };
+          if (push) results.push(result);
+          return result;
+        });
+        const ordered = await Promise.all(each);
+        messages.push({ role: 'user', content: (push ? results : ordered) as never });
+      }
+    };
+  const ids = (results: unknown[]) =>
+    (messagesOf(results, 1).at(-1) as { content: { tool_use_id: string }[] }).content.map((b) => b.tool_use_id);
+
+  it("answers each call after its output's delay_ms, which is never part of what execute returns", async () => {
+    const results = await run(runLoop, slowA);
+    expect((messagesOf(results, 1).at(-1) as { content: unknown[] }).content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_a', content: '1: A' },
+      { type: 'tool_result', tool_use_id: 'toolu_b', content: '1: B' },
+    ]);
+  });
+
+  it('lets calls made at once finish in the order of their delays', async () => {
+    expect(ids(await run(atOnce(true), slowA))).toEqual(['toolu_b', 'toolu_a']);
+    expect(ids(await run(atOnce(false), slowA))).toEqual(['toolu_a', 'toolu_b']);
+  });
+
+  it('says in the end which fields of the request runLoop changed, as they were when it ended', async () => {
+    const pushes: Loop = async (client, execute, req) => {
+      const conversation = (await runLoop(client, execute, req)) as never[];
+      req.messages.push(...conversation.slice(req.messages.length));
+      return req.messages;
+    };
+    const end = (await run(pushes)).at(-1) as { returned: unknown[]; request_changed: { messages: unknown[] } };
+    expect(end.request_changed).toEqual({ messages: end.returned });
+    expect((await run(runLoop)).at(-1)).not.toHaveProperty('request_changed');
+  });
+
+  it('says a field runLoop left as no JSON can write (a cycle) as what writing it threw, and still ends', async () => {
+    const cycle: Loop = async (client, execute, req) => {
+      const conversation = await runLoop(client, execute, req);
+      const loopy: Record<string, unknown> = {};
+      loopy.self = loopy;
+      (req as unknown as Record<string, unknown>).system = loopy;
+      return conversation;
+    };
+    const end = (await run(cycle)).at(-1) as { returned: unknown[]; request_changed: { system: unknown } };
+    expect(end.returned).toHaveLength(4);
+    // (canonical sorts keys as it writes, so a cycle overflows the stack rather than being named.)
+    expect(end.request_changed.system).toMatch(/^not JSON: (TypeError|RangeError): /);
+  });
+
+  it.each([-1, 1.5, 1001, '10'])('refuses a delay_ms of %j, naming the output', async (delay) => {
+    const bad = { ...twoReads, outputs: { ...twoReads.outputs, toolu_a: { content: '1: A', delay_ms: delay } } };
+    expect(() => parseLoopCase(JSON.stringify(bad))).toThrow(
+      '"outputs"."toolu_a".delay_ms must be a whole number of milliseconds from 0 to 1000',
+    );
+  });
+});
+
 describe('observeLoops: the loop probe', () => {
   it('runs each script and gives the requests it sent, whole, and the conversation it returned', async () => {
     const seen = (await observeLoops({ scripts: [twoReads, twoReads] }, runLoop as never)) as Record<string, unknown>[];
     const [results] = [await run(runLoop)];
     const whole = wholeRequests(results.slice(0, -1));
+    // execute's calls: each the tool_use it answered, and when it finished.
+    const calls = [
+      { id: 'toolu_a', finished: 0 },
+      { id: 'toolu_b', finished: 1 },
+    ];
     expect(JSON.parse(JSON.stringify(seen))).toEqual([
-      { requests: whole, end: results.at(-1) },
-      { requests: whole, end: results.at(-1) },
+      { requests: whole, calls, end: results.at(-1) },
+      { requests: whole, calls, end: results.at(-1) },
     ]);
   });
 
@@ -234,7 +311,7 @@ describe('observeLoops: the loop probe', () => {
       throw new TypeError('response.content is not iterable');
     };
     expect(await observeLoops({ scripts: [twoReads] }, throws as never)).toEqual([
-      { requests: [], end: { threw: 'TypeError: response.content is not iterable' } },
+      { requests: [], calls: [], end: { threw: 'TypeError: response.content is not iterable' } },
     ]);
   });
 
@@ -326,7 +403,13 @@ describe("the driver's loop mode, by hand in this repository and as the grader r
       'observed',
     ]);
     const results = lines[4]!.results as unknown[];
-    expect(lines[5]).toEqual({ observed: [{ requests: wholeRequests(results.slice(0, -1)), end: results.at(-1) }] });
+    const calls = [
+      { id: 'toolu_a', finished: 0 },
+      { id: 'toolu_b', finished: 1 },
+    ];
+    expect(lines[5]).toEqual({
+      observed: [{ requests: wholeRequests(results.slice(0, -1)), calls, end: results.at(-1) }],
+    });
   });
 
   it("runs in a course directory that has only the stage's files: no src/execute.ts, no src/tools/", async () => {

@@ -30,7 +30,11 @@ export type LoopTurn = {
 };
 
 // What the scripted `execute` gives for one tool_use: a ToolOutput, or an error it throws with this message.
-export type ScriptedOutput = { content: string; is_error?: boolean; exit_code?: number } | { throws: string };
+// `delay_ms`: how long execute takes to answer, so that a turn's calls can finish in another order than they were
+// made (never part of what execute answers).
+export type ScriptedOutput = ({ content: string; is_error?: boolean; exit_code?: number } | { throws: string }) & {
+  delay_ms?: number;
+};
 
 // What a loop's request asks for: its keys, as the stage grades them and the driver's fake API records them
 // (src/modes/loop/). The rest of a request body (`stream: true` above all) is how it asked.

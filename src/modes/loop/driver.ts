@@ -29,7 +29,9 @@ import {
 } from '../kit.ts';
 
 type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream?: string };
-type Scripted = { content: string; is_error?: boolean } | { throws: string };
+// `delay_ms`: how long the scripted execute takes to answer (a case's calls may then finish in another order than
+// they were made, for a loop that runs them at once).
+type Scripted = ({ content: string; is_error?: boolean } | { throws: string }) & { delay_ms?: number };
 type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
 type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
 type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
@@ -83,21 +85,48 @@ async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase:
     maxRetries: 0,
     timeout: 60_000,
   });
+  const given = structuredClone(testCase.request ?? {});
+  let end: Json;
   try {
-    const returned = await loop(client, api.execute, structuredClone(testCase.request ?? {}));
-    return { returned: JSON.parse(JSON.stringify(returned ?? null)) };
+    const returned = await loop(client, api.execute, given);
+    end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
   } catch (error) {
-    return { threw: describeThrow(error) };
+    end = { threw: describeThrow(error) };
   }
+  const changed = requestChanged(testCase.request ?? {}, given);
+  return changed === undefined ? end : { ...end, request_changed: changed };
+}
+
+// The fields of the request runLoop was given that it changed (pushed onto its messages, set a field), each as it
+// was when runLoop ended; undefined when it left the request as given (a loop that keeps the contract does: the
+// conversation is the caller's). Said in the loop's end, so a case shows it.
+function requestChanged(original: Json, given: Json): Json | undefined {
+  const keys = [...new Set([...Object.keys(original), ...Object.keys(given)])].sort();
+  // A value JSON cannot write (a cycle, a BigInt) is changed, and said as what writing it threw.
+  const json = (value: unknown): string => {
+    try {
+      return canonical(value);
+    } catch (error) {
+      return JSON.stringify(`not JSON: ${describeThrow(error)}`);
+    }
+  };
+  const changed = keys.filter((k) => json(original[k]) !== json(given[k]));
+  if (changed.length === 0) return undefined;
+  // A field the loop deleted is null here (JSON has no undefined).
+  return Object.fromEntries(changed.map((k) => [k, JSON.parse(k in given ? json(given[k] ?? null) : 'null')]));
 }
 
 // What one script of the loop probe saw: every request whole (as the API received it), then `{"returned":…}`,
 // `{"threw":…}` or, not settled by LOOP_PROBE_WAIT_MS, `{"pending":true}`.
-type LoopObserved = { requests: unknown[]; end: unknown };
+// `calls`: each execute call in the order it was made, the tool_use it answered (null for a call no block asked
+// for next) and when it finished, counted across the script (so a loop's results can be compared with the order
+// its calls finished in).
+type LoopObserved = { requests: unknown[]; calls: ExecuteCall[]; end: unknown };
+type ExecuteCall = { id: string | null; finished?: number };
 
 // How long the loop probe waits for its scripts: a few requests to 127.0.0.1 each, all at once, so only a loop that
 // never returns takes longer.
-const LOOP_PROBE_WAIT_MS = 1000;
+const LOOP_PROBE_WAIT_MS = 3000;
 
 // Runs each of the probe's scripts through runLoop (the student's own by default), all at once, while whatever
 // the code under test prints goes nowhere.
@@ -127,10 +156,11 @@ export async function observeLoops(
     apis = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failed = started.find((s) => s.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    const seen = parsed.map((): LoopObserved => ({ requests: [], end: { pending: true } }));
+    const seen = parsed.map((): LoopObserved => ({ requests: [], calls: [], end: { pending: true } }));
     const done = parsed.map(async (script, k) => {
       const entry = seen[k]!;
       entry.requests = apis[k]!.requests;
+      entry.calls = apis[k]!.calls;
       entry.end = await loopEnd(Anthropic, loop, apis[k]!, script);
     });
     let timer: NodeJS.Timeout | undefined;
@@ -139,7 +169,7 @@ export async function observeLoops(
     all.catch(() => {}); // a script that fails after the wait is over is no one's to hear
     await Promise.race([all, waited]);
     clearTimeout(timer);
-    return seen.map((e) => ({ requests: [...e.requests], end: e.end }));
+    return seen.map((e) => ({ requests: [...e.requests], calls: e.calls.map((c) => ({ ...c })), end: e.end }));
   } catch (error) {
     // No fake API could listen: the probe sees nothing, and the grader's hints stand alone.
     return { error: describeThrow(error) };
@@ -178,7 +208,7 @@ function compacted(requests: unknown[]): unknown[] {
   });
 }
 
-type FakeApi = { url: string; requests: unknown[]; execute: Execute; close: () => Promise<void> };
+type FakeApi = { url: string; requests: unknown[]; calls: ExecuteCall[]; execute: Execute; close: () => Promise<void> };
 
 async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
   const requests: unknown[] = [];
@@ -211,27 +241,43 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
   // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
   const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
+  const calls: ExecuteCall[] = [];
+  let finished = 0;
   const execute: Execute = async (name, input) => {
     const next = waiting[0];
     const call = `execute(${JSON.stringify(name)}, ${JSON.stringify(input)})`;
-    if (next === undefined) return refuse(`${call} was called, but no tool_use is waiting for a result`);
+    const made: ExecuteCall = { id: null };
+    calls.push(made);
+    const done = () => {
+      made.finished = finished;
+      finished += 1;
+    };
+    if (next === undefined) {
+      done();
+      return refuse(`${call} was called, but no tool_use is waiting for a result`);
+    }
     const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
     if (!asks(next)) {
+      done();
       const asked = `execute(${JSON.stringify(next.name)}, ${JSON.stringify(next.input)})`;
       const later = waiting.find(asks);
       if (later === undefined) return refuse(`${call} is not the call tool_use ${next.id} asks for, ${asked}`);
       return refuse(`${call} is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);
     }
+    // Taken off the queue as it is called, so that calls made at once are checked in the order they were made.
     waiting.shift();
-    const output = testCase.outputs[String(next.id)];
-    if (output !== undefined && 'throws' in output) throw new Error(output.throws);
-    return { ...output };
+    made.id = String(next.id);
+    const { delay_ms, ...output } = testCase.outputs[String(next.id)] ?? ({} as Scripted);
+    if (delay_ms !== undefined && delay_ms > 0) await new Promise((ready) => setTimeout(ready, delay_ms));
+    done();
+    if ('throws' in output) throw new Error(output.throws);
+    return { ...output } as { content: string };
   };
   const close = async (): Promise<void> => {
     server.closeAllConnections();
     await new Promise((closed) => server.close(closed));
   };
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, execute, close };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, calls, execute, close };
 }
 
 function isToolUse(block: Json): boolean {
@@ -301,6 +347,10 @@ function streamedBlock(block: Json): [start: Json, deltas: Json[]] {
   }
 }
 
+// The longest an output may keep execute waiting: enough to answer a turn's calls in any order, short of the
+// case timeout (the schema says the same).
+const MAX_DELAY_MS = 1000;
+
 // Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
 // which field is wrong so the author can fix it.
 export function parseLoopCase(text: string): LoopCase {
@@ -336,6 +386,14 @@ export function parseLoopCase(text: string): LoopCase {
       if (!scripted)
         throw new Error(
           `"outputs" has no { "content": … } or { "throws": … } for tool_use ${block.id} of turn ${i + 1}`,
+        );
+      const delay = output.delay_ms;
+      if (
+        delay !== undefined &&
+        !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= MAX_DELAY_MS)
+      )
+        throw new Error(
+          `"outputs"."${block.id}".delay_ms must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`,
         );
     }
   });

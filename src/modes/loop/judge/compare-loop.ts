@@ -7,7 +7,18 @@ import { describeDifference, jsonEqual, short } from '../../../grade/judge/compa
 import { firstDifference as generalDifference } from '../../../grade/judge/first-difference.ts';
 import type { LoopHint } from './loop-features.ts';
 import { loopHintFor, type LoopHintContext } from './loop-hints.ts';
-import { isEntry, type LoopRun, requestOf, returnedOf, splitLoopResults, stopReason, threwOf } from './loop-results.ts';
+import {
+  describeChange,
+  isEntry,
+  type LoopRun,
+  requestChangedOf,
+  requestOf,
+  returnedOf,
+  splitLoopResults,
+  stopReason,
+  threwOf,
+  withoutChange,
+} from './loop-results.ts';
 
 // The first difference, with the hint that names the mistake behind it, or undefined when the results agree.
 export function compareLoop(c: Case<LoopCaseFile>, expected: unknown[], received: unknown[]): Failure | undefined {
@@ -85,6 +96,15 @@ function firstDifference(data: LoopCaseFile, want: LoopRun, got: LoopRun): Diffe
     expected: want.end,
     received: got.end,
   };
+  // The loop ended as it should, and changed the request it was given on the way.
+  const changed = requestChangedOf(got.end);
+  if (
+    changed !== undefined &&
+    requestChangedOf(want.end) === undefined &&
+    jsonEqual(want.end, withoutChange(got.end))
+  ) {
+    return { ctx, message: `runLoop changed the request it was given: ${describeChange(data, changed)}` };
+  }
   const threw = threwOf(got.end);
   if (threw !== undefined && threwOf(want.end) === undefined) {
     return { ctx, message: `runLoop threw instead of returning the conversation: ${short(threw, 200)}` };

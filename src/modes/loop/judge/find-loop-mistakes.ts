@@ -1,19 +1,21 @@
 // From what the loop probe observed to the loop's mistakes: each probe script's run compared with what the contract
-// makes of it (contract-run.ts), where it first went another way named by the loop hints, one finding per mistake.
+// makes of it (contract-run.ts), where it first went another way named by the loop hints (or, closer, by what
+// execute's calls prove: observed-calls.ts), one finding per mistake.
 // An observation that is malformed, or that shows nothing of the loop (every script threw the same, as the stub
 // does), gives no findings: the result-based hints then stand alone. Pure.
 import { differsBy } from './compare-loop.ts';
 import { contractRun } from './contract-run.ts';
 import type { Feature } from './loop-features.ts';
 import { isEntry, threwOf } from './loop-results.ts';
+import { callFinding, FINISH_ORDER, finishedOutOfOrder } from './observed-calls.ts';
 import { PROBE_SCRIPTS } from './probe-scripts.ts';
 
 // One mistake of the student's loop: its cause (as its hint's), the hint in words for any case, the feature a
 // case needs to show it, and its rank (the order the scripts found them in: what every case needs first).
 export type LoopFinding = { cause: string; text: string; shows: Feature; rank: number };
 
-// What program.ts's loop probe saw of one script: the requests, then how runLoop ended.
-type Seen = { requests: unknown[]; end: unknown };
+// What program.ts's loop probe saw of one script: the requests, execute's calls, then how runLoop ended.
+type Seen = { requests: unknown[]; calls?: unknown; end: unknown };
 
 // The findings of an observation (the payload of program.ts's `{"observed":…}` line), lowest rank first.
 export function findLoopMistakes(payload: unknown): LoopFinding[] {
@@ -22,11 +24,24 @@ export function findLoopMistakes(payload: unknown): LoopFinding[] {
   const threw = new Set(seen.map((s) => threwOf(s.end)));
   if (threw.size === 1 && !threw.has(undefined)) return [];
   const findings = new Map<string, LoopFinding>();
+  const called = PROBE_SCRIPTS.map((script, k) => callFinding(script, seen[k]!.requests, seen[k]!.calls));
+  // Results in the order their calls finished is a claim only when every script whose calls finished out of order
+  // shows it, each in an order of its own: one that matched by chance (results sorted by id) is not proof.
+  const outOfOrder = PROBE_SCRIPTS.flatMap((script, k) => (finishedOutOfOrder(script, seen[k]!.calls) ? [k] : []));
+  const proved = outOfOrder.length > 1 && outOfOrder.every((k) => called[k]?.cause === FINISH_ORDER);
   PROBE_SCRIPTS.forEach((script, k) => {
     const { requests, end } = seen[k]!;
     // A loop still running when the probe stopped waiting shows where it stood, not how it ends.
     if (isEntry(end) && end.pending === true) return;
-    const hint = differsBy(script, contractRun(script), [...requests, end])?.hint;
+    const differs = differsBy(script, contractRun(script), [...requests, end]);
+    if (differs === undefined) return;
+    // What execute's calls prove names the mistake behind the difference more closely than the results can.
+    const call = called[k];
+    if (call !== undefined && (call.cause !== FINISH_ORDER || proved)) {
+      if (!findings.has(call.cause)) findings.set(call.cause, { ...call, rank: findings.size });
+      return;
+    }
+    const hint = differs.hint;
     if (hint?.shows === undefined || findings.has(hint.cause)) return;
     const text = hint.general ?? hint.text;
     findings.set(hint.cause, { cause: hint.cause, text, shows: hint.shows, rank: findings.size });

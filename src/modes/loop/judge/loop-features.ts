@@ -17,7 +17,9 @@ export type LoopHint = Hint & { shows?: Feature; general?: string };
 // - `end`: the conversation runLoop returns, or a request it sends after the last turn (every case);
 // - the turn that has it, for the rest: a turn that asks for tools, one that asks for two or more, one with text
 //   and tools, one with a thinking block, one whose tool_use blocks end with another stop_reason, a tool whose
-//   result has is_error (its output's, or its execute threw), one whose execute throws.
+//   result has is_error (its output's, or its execute threw), one whose execute throws, one whose calls finish in
+//   another order than they were made (their outputs' delay_ms), the second turn that asks for tools, one whose
+//   output is empty, one that names a tool request.tools does not have.
 export type Feature =
   | 'first-request'
   | 'first-turn'
@@ -29,7 +31,11 @@ export type Feature =
   | 'thinking-turn'
   | 'tool-block-ending-turn'
   | 'error-output'
-  | 'throwing-output';
+  | 'throwing-output'
+  | 'out-of-order-turn'
+  | 'second-tool-turn'
+  | 'empty-output'
+  | 'unknown-tool-turn';
 
 const blocksOf = (turn: LoopTurn, type: string): number => turn.message.content.filter((b) => b.type === type).length;
 const asksForTools = (turn: LoopTurn): boolean =>
@@ -46,7 +52,24 @@ const TURN_FEATURES: Record<string, (turn: LoopTurn, data: LoopCaseFile) => bool
   'error-output': (turn, data) =>
     outputsOf(turn, data).some((o) => o !== undefined && ('throws' in o || o.is_error === true)),
   'throwing-output': (turn, data) => outputsOf(turn, data).some((o) => o !== undefined && 'throws' in o),
+  'out-of-order-turn': (turn, data) =>
+    finishOrder(outputsOf(turn, data).map((o) => o?.delay_ms ?? 0)).some((k, j) => k !== j),
+  'empty-output': (turn, data) =>
+    outputsOf(turn, data).some((o) => o !== undefined && 'content' in o && o.content === ''),
+  'unknown-tool-turn': (turn, data) => {
+    const names = new Set(data.request.tools.map((t) => t.name));
+    return asksForTools(turn) && turn.message.content.some((b) => b.type === 'tool_use' && !names.has(b.name));
+  },
 };
+
+// The order calls made at once finish in, by their delays: the positions of the calls, soonest first (a tie in
+// call order, as timers of the same delay fire).
+export function finishOrder(delays: number[]): number[] {
+  return delays
+    .map((d, k) => [d, k] as const)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    .map(([, k]) => k);
+}
 
 function outputsOf(turn: LoopTurn, data: LoopCaseFile) {
   if (!asksForTools(turn)) return [];
@@ -62,6 +85,10 @@ export function positionOf(data: LoopCaseFile, feature: Feature): number | undef
   if (feature === 'first-turn') return 1;
   if (feature === 'later-request') return turns >= 2 ? 1 : undefined;
   if (feature === 'end') return turns;
+  if (feature === 'second-tool-turn') {
+    const k = data.turns.map((turn, k) => (asksForTools(turn) ? k : -1)).filter((k) => k !== -1)[1];
+    return k === undefined ? undefined : k + 1;
+  }
   const has = TURN_FEATURES[feature]!;
   const k = data.turns.findIndex((turn) => has(turn, data));
   return k === -1 ? undefined : k + 1;

@@ -10,7 +10,8 @@ import {
   type Recogniser,
   role,
 } from './loop-hint-context.ts';
-import { isEntry, returnedOf, stopReason, threwOf } from './loop-results.ts';
+import { isEntry, requestChangedOf, returnedOf, stopReason, threwOf, withoutChange } from './loop-results.ts';
+import { CONVERSATION_RECOGNISERS, WINDOW_RECOGNISERS } from './conversation-hints.ts';
 import { MESSAGE_RECOGNISERS } from './message-hints.ts';
 import { toolResultHint } from './tool-result-hints.ts';
 
@@ -221,15 +222,46 @@ function requestRepeated(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// The request runLoop was given, changed by the time it ended: its messages pushed onto (the conversation built in
+// the caller's own array), or a field set.
+function requestChanged(ctx: LoopHintContext): LoopHint | undefined {
+  const changed = ctx.at === 'end' ? requestChangedOf(ctx.received) : undefined;
+  if (changed === undefined || !jsonEqual(withoutChange(ctx.received), ctx.expected)) return undefined;
+  const copy =
+    "build the conversation in an array of the loop's own, const messages = [...request.messages], and leave the request as it was given (the caller's conversation is not the loop's to change)";
+  const given = ctx.data.request.messages;
+  const after = changed.messages;
+  const appended =
+    Object.keys(changed).length === 1 &&
+    Array.isArray(after) &&
+    after.length > given.length &&
+    jsonEqual(after.slice(0, given.length), given);
+  if (appended) {
+    return hint(
+      `runLoop appended to request.messages, the array it was given: it had ${given.length} message${given.length === 1 ? '' : 's'} when runLoop was called and ${after.length} when it ended; ${copy}`,
+      'request changed',
+      'end',
+      `runLoop appended to request.messages, the array it was given; ${copy}`,
+    );
+  }
+  const fields = Object.keys(changed)
+    .map((k) => `request.${k}`)
+    .join(' and ');
+  return hint(`runLoop changed ${fields}, in the request it was given; ${copy}`, 'request changed', 'end');
+}
+
 // Most specific first.
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
+  requestChanged,
   requestRepeated,
   fieldDropped,
   fieldChanged,
   returnedOther,
   conversationCut,
+  ...CONVERSATION_RECOGNISERS,
   ...MESSAGE_RECOGNISERS,
+  ...WINDOW_RECOGNISERS,
   toolResults,
   stoppedAfterTools,
   stoppedOnText,

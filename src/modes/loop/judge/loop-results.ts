@@ -1,6 +1,7 @@
 // The loop mode's results as program.ts prints them (`program.ts loop`), read back: one entry per request the loop
 // sent, `{"request":{…}}` (or `{"other":"GET /x"}` for one that was not POST /v1/messages), then how the loop ended,
-// `{"returned":[…]}` or `{"threw":"…"}`. A request after the first names in `as_before` the fields it sent as the
+// `{"returned":[…]}` or `{"threw":"…"}`, with `request_changed` beside it when runLoop changed the request it was
+// given (the fields it changed, as they were when it ended). A request after the first names in `as_before` the fields it sent as the
 // request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
 // request is whole again. Pure.
 import type { LoopCaseFile } from '../../../course/types.ts';
@@ -55,4 +56,32 @@ export function stopReason(data: LoopCaseFile, k: number): string {
 
 export function isEntry(value: unknown): value is Entry {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+// The fields of its request runLoop changed, as the end says them, or undefined.
+export function requestChangedOf(end: unknown): Entry | undefined {
+  return isEntry(end) && isEntry(end.request_changed) ? end.request_changed : undefined;
+}
+
+// The end without what it says of the request.
+export function withoutChange(end: unknown): unknown {
+  if (!isEntry(end)) return end;
+  const { request_changed: _, ...rest } = end;
+  return rest;
+}
+
+// "request.messages had 1 message when runLoop was called, and 4 when it ended", for each field changed.
+export function describeChange(data: LoopCaseFile, changed: Entry): string {
+  const given = data.request as Entry;
+  return Object.entries(changed)
+    .map(([k, after]) => {
+      const before = given[k];
+      if (Array.isArray(before) && Array.isArray(after)) {
+        const n = (a: unknown[]) => `${a.length} ${k === 'messages' ? 'message' : 'item'}${a.length === 1 ? '' : 's'}`;
+        return `request.${k} had ${n(before)} when runLoop was called, and ${n(after)} when it ended`;
+      }
+      const was = before === undefined ? 'had none' : `was ${JSON.stringify(before).slice(0, 60)}`;
+      return `request.${k} ${was} when runLoop was called, and ${JSON.stringify(after).slice(0, 60)} when it ended`;
+    })
+    .join('; ');
 }

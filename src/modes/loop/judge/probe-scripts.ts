@@ -90,6 +90,59 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
     turn(1, 'max_tokens', [text('I will list the files.'), bash('toolu_probe_7', 'ls')]),
   ]),
   script('an answer with no tools', [turn(1, 'end_turn', [text('a.txt says hello.')])]),
+  script(
+    'three turns of tools, one after another',
+    // Request 4 holds 7 messages: more than a loop that keeps a window of the last few sends.
+    [1, 2, 3].map((n) => turn(n, 'tool_use', [read(`toolu_probe_turn_${n}`, `${n}.txt`)])).concat(DONE(4)),
+    // Each output ends with a line break, as a command's does; the second is empty, as a command's that prints
+    // nothing.
+    Object.fromEntries([1, 2, 3].map((n) => [`toolu_probe_turn_${n}`, { content: n === 2 ? '' : `1\tpart ${n}\n` }])),
+  ),
+  // Finishing 3, 1, 2: neither the calls' order, nor its reverse, nor the ids' (a loop that sorts them).
+  script(
+    'three calls at once that finish out of order',
+    [
+      turn(1, 'tool_use', [
+        read('toolu_probe_order_1', 'a.txt'),
+        bash('toolu_probe_order_2', 'sleep 1; ls'),
+        read('toolu_probe_order_3', 'b.txt'),
+      ]),
+      DONE(2),
+    ],
+    {
+      toolu_probe_order_1: { content: '1\thello', delay_ms: 10 },
+      toolu_probe_order_2: { content: 'a.txt\nb.txt', delay_ms: 20 },
+      toolu_probe_order_3: { content: '1\tworld' },
+    },
+  ),
+  // The throw comes first, while the calls beside it still run (finishing 2, 3, 1).
+  script(
+    'a throw beside two other calls',
+    [
+      turn(1, 'tool_use', [
+        read('toolu_probe_beside_1', 'a.txt'),
+        bash('toolu_probe_throws', 'make'),
+        read('toolu_probe_beside_2', 'b.txt'),
+      ]),
+      DONE(2),
+    ],
+    {
+      toolu_probe_beside_1: { content: '1\thello', delay_ms: 10 },
+      toolu_probe_throws: { throws: 'spawn /bin/sh EAGAIN' },
+      toolu_probe_beside_2: { content: '1\tworld', delay_ms: 5 },
+    },
+  ),
+  // A name the request's tools do not have: the loop passes it to execute all the same.
+  script(
+    'a tool the request does not list',
+    [
+      turn(1, 'tool_use', [
+        { type: 'tool_use', id: 'toolu_probe_unknown', name: 'ReadFile', input: { path: 'a.txt' } },
+      ]),
+      DONE(2),
+    ],
+    { toolu_probe_unknown: { content: 'unknown tool: ReadFile', is_error: true } },
+  ),
 ];
 
 // What the grader asks program.ts's probe mode (loop) to run: `{"observe":{"scripts":[…]}}` on the first line.

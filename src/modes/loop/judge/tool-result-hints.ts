@@ -165,6 +165,58 @@ function contentHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined
       "a throw from execute went in as a tool_result whose content is not the error's message: send content: error.message alone, with is_error: true",
     );
   }
+  return text === undefined || typeof w.content !== 'string' ? undefined : changedTextHint(w.content, text, w);
+}
+
+// The output's text changed on its way into the tool_result: as a JSON string, an empty one replaced, text put in
+// front or after, trimmed, cut short. Each is what the two texts show, the output's as execute gave it.
+function changedTextHint(want: string, got: string, w: Json): LoopHint | undefined {
+  const send = "send the output's text as execute gave it, content: output.content";
+  if (got === want) return undefined;
+  if (got === JSON.stringify(want)) {
+    return hint(
+      `a tool_result's content is JSON.stringify(output.content): the output's text in quotes, its line breaks written as \\n. The model reads it as it comes: ${send}`,
+      'content JSON-stringified',
+      'tool-turn',
+      `your loop turns execute's output into a string with JSON.stringify (quotes around it, its line breaks written as \\n): ${send}`,
+    );
+  }
+  if (want === '') {
+    return hint(
+      `execute's output was empty (""), and its tool_result says ${JSON.stringify(got.slice(0, 60))}: ${send}, even when it is empty`,
+      'empty output replaced',
+      'empty-output',
+      `your loop replaces an empty output with text of its own: ${send}, even when it is empty`,
+    );
+  }
+  const error = w.is_error === true;
+  const which = error ? "an error's output" : "the output's text";
+  const ofErrors = error ? ' (is_error: true already tells the model it failed)' : '';
+  if (got.endsWith(want) || got.startsWith(want)) {
+    const [added, where] = got.endsWith(want)
+      ? [got.slice(0, -want.length), 'in front of']
+      : [got.slice(want.length), 'after'];
+    return hint(
+      `a tool_result's content is ${which} with ${JSON.stringify(added.slice(0, 60))} ${where} it: ${send}${ofErrors}`,
+      error ? "text added to an error's output" : 'text added to the output',
+      error ? 'error-output' : 'tool-turn',
+      `your loop puts ${JSON.stringify(added.slice(0, 60))} ${where} ${which}: ${send}${ofErrors}`,
+    );
+  }
+  if (got === want.trim() || got === want.trimEnd() || got === want.trimStart()) {
+    return hint(
+      `a tool_result's content is the output's text trimmed (its spaces or line breaks at an end taken off): ${send}`,
+      'output trimmed',
+      'tool-turn',
+    );
+  }
+  if (got.length < want.length && want.startsWith(got)) {
+    return hint(
+      `a tool_result's content is the first ${got.length} characters of the output's ${want.length}: ${send}, all of it`,
+      'output cut short',
+      'tool-turn',
+    );
+  }
   return undefined;
 }
 

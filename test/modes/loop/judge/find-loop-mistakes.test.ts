@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest';
 import { contractRun } from '../../../../src/modes/loop/judge/contract-run.ts';
 import { findLoopMistakes } from '../../../../src/modes/loop/judge/find-loop-mistakes.ts';
+import { finishOrder } from '../../../../src/modes/loop/judge/loop-features.ts';
 import { PROBE_SCRIPTS } from '../../../../src/modes/loop/judge/probe-scripts.ts';
 
 type Json = Record<string, any>;
@@ -92,4 +93,59 @@ test('a script still pending when the probe stopped waiting shows no mistake', (
     k === ERROR_SCRIPT ? { requests: s.requests.slice(0, 1), end: { pending: true } } : s,
   );
   expect(findLoopMistakes(payload)).toEqual([]);
+});
+
+// What execute's calls showed, as program.ts's probe gives them: for the script's first turn, each call in the order
+// made, finishing in `order` (the positions of the calls, soonest first; by their delays when not given).
+const ORDER_SCRIPT = scriptIndex('three calls at once that finish out of order');
+const THROW_SCRIPT = scriptIndex('a throw beside two other calls');
+const UNKNOWN_SCRIPT = scriptIndex('a tool the request does not list');
+const idsOf = (k: number) =>
+  PROBE_SCRIPTS[k]!.turns[0]!.message.content.filter((b) => b.type === 'tool_use').map((b) => String(b.id));
+const callsOf = (k: number, order?: number[]) => {
+  const ids = idsOf(k);
+  const finish = order ?? finishOrder(ids.map((id) => PROBE_SCRIPTS[k]!.outputs?.[id]?.delay_ms ?? 0));
+  return ids.map((id, j) => ({ id, finished: finish.indexOf(j) }));
+};
+// The first turn's results put in this order (positions of the calls), in request 2 and the conversation returned.
+const resultsIn = (order: number[]) => (results: Json[]) =>
+  everyMessage(results, (messages) =>
+    messages.map((m, j) =>
+      j === 2 && Array.isArray(m.content) ? { ...m, content: order.map((k) => m.content[k]) } : m,
+    ),
+  );
+const withCalls = (payload: unknown, calls: (k: number) => unknown) =>
+  (payload as Json[]).map((s, k) => ({ ...s, calls: calls(k) }));
+
+test('results in the order their calls finished: proved when every script whose calls finished out of order shows it', () => {
+  const byFinish = (k: number) => finishOrder(idsOf(k).map((id) => PROBE_SCRIPTS[k]!.outputs?.[id]?.delay_ms ?? 0));
+  const payload = observed((r, k) => (k === ORDER_SCRIPT || k === THROW_SCRIPT ? resultsIn(byFinish(k))(r) : r));
+  const timed = (k: number) => (k === ORDER_SCRIPT || k === THROW_SCRIPT ? callsOf(k) : []);
+  expect(causes(withCalls(payload, timed))).toEqual([
+    ['tool results in the order their calls finished', 'out-of-order-turn', 0],
+  ]);
+  // Without the calls (an older program.ts), what the results show: out of order.
+  expect(causes(payload)).toEqual([['tool results out of order', 'parallel-turn', 0]]);
+});
+
+test('results that match the finish order in one script only (sorted some other way) are out of order, no more', () => {
+  const payload = observed((r, k) => (k === ORDER_SCRIPT ? resultsIn(finishOrder([10, 20, 0]))(r) : r));
+  // The other script's calls finished out of order too, and its results kept the blocks' order.
+  const timed = (k: number) => (k === ORDER_SCRIPT || k === THROW_SCRIPT ? callsOf(k) : []);
+  expect(causes(withCalls(payload, timed))).toEqual([['tool results out of order', 'parallel-turn', 0]]);
+});
+
+test('a tool_use answered without a call to execute: what the calls prove', () => {
+  const answered = (r: Json[]) =>
+    everyMessage(r, (messages) =>
+      messages.map((m, j) =>
+        j === 2 && Array.isArray(m.content) ? { ...m, content: [{ ...m.content[0], content: 'no such tool' }] } : m,
+      ),
+    );
+  const payload = observed((r, k) => (k === UNKNOWN_SCRIPT ? answered(r) : r));
+  const calls = (k: number) => (k === UNKNOWN_SCRIPT ? [] : callsOf(k));
+  expect(causes(withCalls(payload, calls))).toEqual([['a tool_use answered without execute', 'unknown-tool-turn', 0]]);
+  // A call made and refused (execute called with other arguments) proves no such thing.
+  const refused = (k: number) => (k === UNKNOWN_SCRIPT ? [{ id: null, finished: 0 }] : callsOf(k));
+  expect(causes(withCalls(payload, refused))).toEqual([]);
 });

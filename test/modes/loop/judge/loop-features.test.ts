@@ -2,7 +2,7 @@
 // end for the returned conversation, or nowhere.
 import { expect, test } from 'vitest';
 import type { LoopCaseFile } from '../../../../src/course/types.ts';
-import { type Feature, positionOf } from '../../../../src/modes/loop/judge/loop-features.ts';
+import { type Feature, finishOrder, positionOf } from '../../../../src/modes/loop/judge/loop-features.ts';
 import { answer, loopCase, readA, readB } from './loop-fixture.ts';
 
 const turn = (content: unknown[], stop_reason: string) => ({ message: { content, stop_reason } as never });
@@ -14,6 +14,18 @@ const three: LoopCaseFile = {
   request: loopCase.data.request,
   turns: [turn([readA], 'tool_use'), turn([thinking, readB], 'tool_use'), turn([text, readA], 'max_tokens')],
   outputs: { toolu_a: { content: 'A' }, toolu_b: { throws: 'boom' } },
+};
+// Turn 1 reads a (its output empty); turn 2 reads b (slow, so it finishes after c) and c, a tool the request
+// does not list.
+const readC = { type: 'tool_use', id: 'toolu_c', name: 'ReadFile', input: { path: 'c.txt' } };
+const delays: LoopCaseFile = {
+  ...three,
+  turns: [turn([readA], 'tool_use'), turn([readB, readC], 'tool_use'), turn([answer], 'end_turn')],
+  outputs: {
+    toolu_a: { content: '' },
+    toolu_b: { content: 'B', delay_ms: 30 },
+    toolu_c: { content: 'C', delay_ms: 5 },
+  },
 };
 const oneAnswer: LoopCaseFile = { ...three, turns: [turn([answer], 'end_turn')], outputs: {} };
 
@@ -38,8 +50,22 @@ test.each<[string, LoopCaseFile, Feature, number | undefined]>([
   ['three turns', three, 'tool-block-ending-turn', 3],
   ['three turns', three, 'end', 3],
   ['one answer', oneAnswer, 'later-request', undefined],
+  ['fixture', loopCase.data, 'out-of-order-turn', undefined],
+  ['fixture', loopCase.data, 'second-tool-turn', undefined],
+  ['fixture', loopCase.data, 'empty-output', undefined],
+  ['fixture', loopCase.data, 'unknown-tool-turn', undefined],
+  ['three turns', three, 'second-tool-turn', 2],
+  ['delays', delays, 'out-of-order-turn', 2],
+  ['delays', delays, 'empty-output', 1],
+  ['delays', delays, 'unknown-tool-turn', 2],
   ['one answer', oneAnswer, 'first-turn', 1],
   ['one answer', oneAnswer, 'tool-turn', undefined],
 ])('%s: %s shows at %s', (_, data, feature, position) => {
   expect(positionOf(data, feature)).toBe(position);
+});
+
+test('calls made at once finish by their delays, a tie in call order', () => {
+  expect(finishOrder([40, 0, 20])).toEqual([1, 2, 0]);
+  expect(finishOrder([5, 5, 0])).toEqual([2, 0, 1]);
+  expect(finishOrder([])).toEqual([]);
 });

@@ -227,6 +227,45 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     /^a tool_result carries `exit_code`, a field of the ToolOutput/,
     'ToolOutput spread into the result',
   ],
+  [
+    "the output's text as a JSON string",
+    second(assistant1, user({ ...resultA, content: JSON.stringify('1: A') }, resultB)),
+    /^a tool_result's content is JSON\.stringify\(output\.content\)/,
+    'content JSON-stringified',
+  ],
+  [
+    "text put in front of an error's output",
+    second(assistant1, user(resultA, { ...resultB, content: `Error: ${resultB.content}` })),
+    /^a tool_result's content is an error's output with "Error: " in front of it/,
+    "text added to an error's output",
+  ],
+  [
+    'text put after every output',
+    second(assistant1, user({ ...resultA, content: '1: A\n[done]' }, resultB)),
+    /^a tool_result's content is the output's text with "\\n\[done\]" after it/,
+    'text added to the output',
+  ],
+  [
+    'an output cut short',
+    second(assistant1, user({ ...resultA, content: '1:' }, resultB)),
+    /^a tool_result's content is the first 2 characters of the output's 4/,
+    'output cut short',
+  ],
+  [
+    'the history cut to its last messages',
+    [expected[0], request([results1]), expected[2]],
+    /^request 2 sends the last 1 of the conversation's 3 messages: the model sees only what it is sent/,
+    'history trimmed',
+  ],
+  [
+    'the request given changed (the conversation pushed onto request.messages)',
+    [
+      ...expected.slice(0, 2),
+      { ...expected[2], request_changed: { messages: (expected[2] as { returned: unknown[] }).returned } },
+    ],
+    /^runLoop appended to request\.messages, the array it was given: it had 1 message when runLoop was called and 4 when it ended/,
+    'request changed',
+  ],
 ];
 
 describe('loop hints', () => {
