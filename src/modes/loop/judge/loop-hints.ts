@@ -134,13 +134,13 @@ function keptGoing(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
-// An execute that threw, let out of the loop.
+// An execute that threw, let out of the loop: not caught, or caught by a try/catch around a promise not awaited.
 function throwEscaped(ctx: LoopHintContext): LoopHint | undefined {
   const threw = threwOf(ctx.end);
   const thrown = Object.values(ctx.data.outputs ?? {}).flatMap((o) => ('throws' in o ? [o.throws] : []));
   if (threw === undefined || !thrown.some((m) => threw.includes(m))) return caughtAroundTheLoop(ctx);
   return hint(
-    "execute threw, and the throw left runLoop: catch it and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop",
+    "execute threw (its promise rejected), and the rejection left runLoop: catch it, with a try/catch around `await execute(block.name, block.input)` (a try/catch catches a rejection only of a promise it awaits) or a .catch on the promise, and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop",
     'a throw from execute not caught',
     'throwing-output',
   );
