@@ -54,7 +54,9 @@ function fieldChanged(ctx: LoopHintContext): LoopHint | undefined {
   const { expected, received } = ctx;
   const changed = Object.keys(expected).filter((k) => k !== 'messages' && Object.hasOwn(received, k));
   if (changed.length === 0) return undefined;
-  const values = changed.map((k) => `\`${k}\` ${short(received[k])}, not ${short(expected[k])}`).join('; ');
+  const values = changed
+    .map((k) => fieldsLost(k, expected[k], received[k]) ?? `\`${k}\` ${short(received[k])}, not ${short(expected[k])}`)
+    .join('; ');
   const rule = `send the request's fields as runLoop was given them, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
   const when = ctx.index === 0 ? 'the first request' : `request ${ctx.index + 1}`;
   return hint(
@@ -63,6 +65,24 @@ function fieldChanged(ctx: LoopHintContext): LoopHint | undefined {
     ctx.index === 0 ? 'first-request' : 'later-request',
     `${ctx.index === 0 ? 'the first request' : 'the requests after the first'} change ${changed.map((k) => `\`${k}\``).join(' and ')}: ${rule}`,
   );
+}
+
+// A list of objects sent with some of their fields left out (tools as { name, description, input_schema }, their
+// cache_control gone): which fields of which items, as the value alone would cut off before them.
+function fieldsLost(key: string, expected: unknown, received: unknown): string | undefined {
+  if (!Array.isArray(expected) || !Array.isArray(received) || expected.length !== received.length) return undefined;
+  const lost: string[] = [];
+  for (const [j, e] of expected.entries()) {
+    const r: unknown = received[j];
+    if (!isEntry(e) || !isEntry(r) || Object.keys(r).some((k) => !(k in e) || !jsonEqual(r[k], e[k]))) return undefined;
+    const name = typeof e.name === 'string' ? ` (${JSON.stringify(e.name)})` : '';
+    lost.push(
+      ...Object.keys(e)
+        .filter((k) => !(k in r))
+        .map((k) => `\`${k}\` of item ${j + 1}${name}`),
+    );
+  }
+  return lost.length === 0 ? undefined : `\`${key}\` without the ${lost.join(', ')}`;
 }
 
 // An end that is not the conversation: the last response, its content, or nothing.

@@ -305,6 +305,22 @@ describe('loop hints', () => {
     expect(changed?.cause).not.toBe('block fields dropped');
   });
 
+  it('names the fields left out of a list sent otherwise (a tool without its cache_control)', () => {
+    const tool = { name: 'Bash', input_schema: { type: 'object' } };
+    const failure = loopHintFor({
+      data: loopCase.data,
+      at: 'request',
+      index: 0,
+      expected: { tools: [tool, { ...tool, name: 'Read', cache_control: { type: 'ephemeral' } }] },
+      received: { tools: [tool, { ...tool, name: 'Read' }] },
+      end: undefined,
+    });
+    expect(failure?.text).toMatch(
+      /^the first request has `tools` without the `cache_control` of item 2 \("Read"\): send/,
+    );
+    expect(failure?.cause).toBe('tools changed');
+  });
+
   it('names the thinking block dropped or changed, and a throw let out of runLoop or worded otherwise', () => {
     const thinking = { type: 'thinking', thinking: 'Hmm.', signature: 'sig' };
     const turn = { role: 'assistant', content: [thinking, readA] };
