@@ -10,13 +10,7 @@ const ROOT = join(import.meta.dirname, '..');
 const MAX_LINES = 100;
 
 // `file name`: lines today. Each is someone's to split (issue 29 lists who); shorten the number as it shrinks.
-const TOO_LONG: Record<string, number> = {
-  'src/grade/run-stage.ts gradeCourse': 214,
-  'src/modes/loop/record-command.ts recordLoopCommand': 162,
-  'src/record/record-transcripts.ts recordTranscripts': 124,
-  'src/record/formats/claude-code.ts createClaudeCodeParser': 121,
-  'src/record/formats/openai-responses.ts createOpenAiResponsesValues': 115,
-};
+const TOO_LONG: Record<string, number> = {};
 
 type Length = { key: string; lines: number };
 
@@ -57,7 +51,7 @@ const lengths = (
 describe('function length', () => {
   it(`finds the functions of src/, the long ones too`, () => {
     expect(lengths.length).toBeGreaterThan(500);
-    expect(lengths.find((l) => l.key === 'src/grade/run-stage.ts gradeCourse')?.lines).toBeGreaterThan(MAX_LINES);
+    expect(lengths.find((l) => l.key === 'src/grade/run-stage.ts gradeCourse')?.lines).toBeGreaterThan(50);
   });
 
   it(`no function over ${MAX_LINES} lines but those listed, and none of those longer than listed`, () => {

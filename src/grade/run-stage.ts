@@ -16,7 +16,7 @@ import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
 import { driveMachine } from './run/drive-machine.ts';
-import { startCourse, step, type CourseEffect } from './course-machine.ts';
+import { startCourse, step, type CourseEffect, type CourseEvent } from './course-machine.ts';
 import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
@@ -59,97 +59,26 @@ export async function runStage(options: RunOptions): Promise<RunReport> {
 export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandbox: boolean }): Promise<RunReport> {
   const started = performance.now();
   const { selected, variants } = plan;
-  // How the driver runs the stage's cases.
-  const mode = modeOf(options.stage);
-  const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
-  // Each case with what it is expected to take: its last time, or the stage's typical one (a variant, its case's).
-  const timed = (c: BatchCase): BatchCase => ({
-    name: c.name,
-    file: c.file,
-    expectedMs: options.timings?.get(caseOfRun(c.name) ?? c.name) ?? typicalMs,
-  });
-  const toRun = interleave(
-    selected.filter((c) => c.snapshotted),
-    variants?.runs ?? [],
-  ).map(timed);
-  const jobs =
-    options.jobs ??
-    jobsForWork(
-      toRun.map((c) => c.name),
-      { expectedMs: options.timings, typicalMs },
-    );
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
-  const env = options.env ?? process.env;
+  const { timed, toRun, common } = runSettings(plan, options);
   const warnings = new Set<string>();
-  // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.
-  const stage = await stageForRun(options.dir, options.sandbox, plan.root);
-  for (const warning of stage.warnings) warnings.add(warning);
-  const cache = await openTsxCache(env, options.sandbox).catch(async (error: unknown) => {
-    await stage.release();
-    throw error;
-  });
-  const confinement = { sandbox: options.sandbox, tsxCache: cache.dir };
-  const common = {
-    dir: options.dir,
-    mode,
-    driver: options.driver,
-    jobs,
-    timeoutMs,
-    env,
-    confinement,
+  const { stage, cache } = await prepareFiles(options, plan.root, common.env, warnings);
+  const run = {
+    ...common,
+    confinement: { sandbox: options.sandbox, tsxCache: cache.dir },
     onWarning: (w: string) => void warnings.add(w),
+    ...(options.standbys === undefined ? {} : { standbys: options.standbys }),
   };
-  const standbys = options.standbys === undefined ? {} : { standbys: options.standbys };
 
   // `stop` ends the batches (--bail, a bad case file, the caller's signal); `cancel` also ends the re-runs alone.
   const stop = new AbortController();
   const cancel = new AbortController();
 
-  const results = new Map<string, CaseResult>();
-  const pairs = pairVerdicts(
-    (name) => variants?.cases.has(name) === true,
-    (result) => {
-      results.set(result.name, result);
-      options.onCaseResult?.(result);
-    },
-  );
-  const emit = (result: CaseResult): void => pairs.add(result, caseOfRun(result.name));
-  let judging: Judging | undefined;
-  // The reference's results for the variants, once it has run them all.
-  let expected: Map<string, ReferenceResult> | undefined;
+  const { results, pairs, emit } = collectVerdicts(variants, options.onCaseResult);
+  // The cases and snapshots, once read; the reference's results for the variants, once it has run them all.
+  const known: Known = {};
   const unjudged: { name: string; why: string }[] = [];
-  const judge = (run: CaseRun): CaseResult | undefined => {
-    const variantOf = caseOfRun(run.name);
-    if (variantOf !== undefined) {
-      const verdict = judgeVariant(variants!.cases.get(variantOf)!, expected?.get(variantOf), run, variants!.seed);
-      return verdict === undefined ? undefined : { ...verdict, name: run.name };
-    }
-    const c = judging!.cases.get(run.name)!;
-    const snapshot = judging!.snapshots.get(run.name) ?? null;
-    return snapshot === null ? noSnapshot(c) : judgeCase(c, snapshot, run);
-  };
-  const files = new Map<string, string>([
-    ...selected.map((c) => [c.name, c.file] as const),
-    ...(variants?.runs ?? []).map((c) => [c.name, c.file] as const),
-  ]);
-  const recheck = startRecheck({
-    runAlone: async (names) => {
-      const alone: CaseResult[] = [];
-      await runBatches({
-        ...common,
-        ...standbys,
-        cases: names.map((name) => timed({ name, file: files.get(name)! })),
-        alone: true,
-        signal: cancel.signal,
-        onCase: (run) => {
-          const verdict = judge(run);
-          if (verdict !== undefined) alone.push(verdict);
-        },
-      });
-      cancel.signal.throwIfAborted();
-      return alone;
-    },
-  });
+  const judge = judgeRun(variants, known);
+  const recheck = recheckAlone(plan, { run, timed, judge, signal: cancel.signal });
 
   // When each run is judged and where its verdict goes is the course machine's to decide (course-machine.ts);
   // this carries out its effects. `finished` settles once it says every run is in and judged.
@@ -157,41 +86,20 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  const perform = (effect: CourseEffect): void => {
-    switch (effect.type) {
-      case 'judge':
-        return machine.dispatch({
-          type: 'judged',
-          run: effect.run,
-          variantOf: effect.variantOf,
-          verdict: judge(effect.run),
-        });
-      case 'emit':
-        return emit(effect.verdict);
-      case 'suspect':
-        return recheck.suspect(effect.verdict);
-      case 'unjudged': {
-        const why = expected?.get(effect.variantOf ?? '');
-        unjudged.push({
-          name: effect.name,
-          why: `the reference gave no result for its variant: ${why?.ok === false ? why.why : 'it did not run'}`,
-        });
-        return pairs.without(effect.name);
-      }
-      case 'time':
-        return void options.timings?.set(effect.name, effect.ms);
-      case 'no-snapshots':
-        for (const c of selected.filter((c) => judging!.snapshots.get(c.name) === null))
-          emit(noSnapshot(judging!.cases.get(c.name)!));
-        return;
-      case 'stop':
-        return stop.abort();
-      case 'cancel':
-        return cancel.abort();
-      case 'finish':
-        return finish();
-    }
-  };
+  const perform = performer({
+    dispatch: (event) => machine.dispatch(event),
+    judge,
+    emit,
+    recheck,
+    known,
+    pairs,
+    unjudged,
+    selected,
+    timings: options.timings,
+    stop,
+    cancel,
+    finish: () => finish(),
+  });
   const machine = driveMachine(
     startCourse({ bail: options.bail === true, variants: variants !== undefined }),
     step,
@@ -202,34 +110,20 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   if (options.signal?.aborted === true) onAbort();
 
   // Programs first: they need only the case files, and take far longer to start than the rest takes to load.
-  // Each process runs the probe after its cases (the stage's mode's, when it has one); the first
-  // observation is kept.
   const probe = judgeOf({ stage: options.stage }).probe;
-  let observed: unknown;
-  const batches = runBatches({
-    ...common,
-    ...standbys,
-    ...(options.timings === undefined ? {} : { expectedMs: options.timings }),
-    ...(probe === undefined ? {} : { observe: probe.request() }),
-    onObserved: (o: unknown) => {
-      observed ??= o;
-    },
-    cases: toRun,
+  const batches = startBatches(run, {
+    toRun,
+    probe,
+    timings: options.timings,
     signal: stop.signal,
-    onCase: (run) => machine.dispatch({ type: 'run', run, variantOf: caseOfRun(run.name) }),
-  }).then(() => machine.dispatch({ type: 'batches-done' }));
-  // A reference that could not run at all judges no variant: never a failure of the program's.
-  const reference = variants?.expected
-    .catch(() => new Map<string, ReferenceResult>())
-    .then((e) => {
-      expected = e;
-      machine.dispatch({ type: 'reference-ready' });
-    });
+    dispatch: (event) => machine.dispatch(event),
+  });
+  const reference = awaitReference(variants, known, (event) => machine.dispatch(event));
   let report: RunReport;
   try {
-    judging = await plan.judging();
+    known.judging = await plan.judging();
     machine.dispatch({ type: 'judging-ready' });
-    await batches;
+    await batches.done;
     await reference;
     await finished;
     options.signal?.throwIfAborted();
@@ -237,28 +131,17 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     for (const result of checked.results) emit(result);
     pairs.flush();
     const judged = selected.flatMap((c) => results.get(c.name) ?? []);
-    const caseOf = (name: string) => judging?.cases.get(name)?.data;
+    const caseOf = (name: string) => known.judging?.cases.get(name)?.data;
+    const observed = batches.observed();
     const cases = observed === undefined ? judged : (probe?.explain(judged, observed, caseOf) ?? judged);
-    const failed = cases.filter((c) => c.status === 'fail').length;
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const note = await programNote(options.dir, plan.root);
     if (note !== undefined) warnings.add(note);
-    report = {
-      stage: options.stage,
-      dir: options.dir,
-      cases,
-      passed: cases.length - failed,
-      failed,
-      durationMs: Math.round(performance.now() - started),
-      ...(cases.length < selected.length ? { skipped: selected.length - cases.length } : {}),
-      ...(variants === undefined
-        ? {}
-        : { variants: { seed: variants.seed, judged: pairs.judged(), none: [...variants.none, ...unjudged] } }),
-    };
+    report = reportOf(plan, options, { cases, started, pairs, unjudged });
   } finally {
     // On any way out (a bad case file, an abort), nothing is left running.
     machine.dispatch({ type: 'abort' });
-    await batches;
+    await batches.done;
     await reference?.catch(() => {});
     await recheck.settled();
     options.signal?.removeEventListener('abort', onAbort);
@@ -267,6 +150,243 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     await stage.release();
   }
   return withWarnings(report, [...warnings]);
+}
+
+// The final verdicts as they come, by case: a case's verdict waits for its variant's (pairVerdicts) and is then
+// told to the caller as it is kept.
+function collectVerdicts(variants: StagePlan['variants'], onCaseResult: RunOptions['onCaseResult']) {
+  const results = new Map<string, CaseResult>();
+  const pairs = pairVerdicts(
+    (name) => variants?.cases.has(name) === true,
+    (result) => {
+      results.set(result.name, result);
+      onCaseResult?.(result);
+    },
+  );
+  const emit = (result: CaseResult): void => pairs.add(result, caseOfRun(result.name));
+  return { results, pairs, emit };
+}
+
+// The reference's results for the variants, told to the course machine once in. A reference that could not run
+// at all judges no variant: never a failure of the program's.
+function awaitReference(
+  variants: StagePlan['variants'],
+  known: Known,
+  dispatch: (event: CourseEvent) => void,
+): Promise<void> | undefined {
+  return variants?.expected
+    .catch(() => new Map<string, ReferenceResult>())
+    .then((e) => {
+      known.expected = e;
+      dispatch({ type: 'reference-ready' });
+    });
+}
+
+// Failures judged again, each re-run alone in a fresh process (the leaked-state rule, recheck-alone.ts); `signal`
+// ends the re-runs.
+function recheckAlone(
+  plan: StagePlan,
+  how: {
+    run: Omit<Parameters<typeof runBatches>[0], 'cases' | 'signal' | 'onCase'>;
+    timed: (c: BatchCase) => BatchCase;
+    judge: (run: CaseRun) => CaseResult | undefined;
+    signal: AbortSignal;
+  },
+) {
+  const files = new Map<string, string>([
+    ...plan.selected.map((c) => [c.name, c.file] as const),
+    ...(plan.variants?.runs ?? []).map((c) => [c.name, c.file] as const),
+  ]);
+  return startRecheck({
+    runAlone: async (names) => {
+      const alone: CaseResult[] = [];
+      await runBatches({
+        ...how.run,
+        cases: names.map((name) => how.timed({ name, file: files.get(name)! })),
+        alone: true,
+        signal: how.signal,
+        onCase: (r) => {
+          const verdict = how.judge(r);
+          if (verdict !== undefined) alone.push(verdict);
+        },
+      });
+      how.signal.throwIfAborted();
+      return alone;
+    },
+  });
+}
+
+// The batches started, each run told to the course machine as it comes. Each process runs the probe after its
+// cases (the stage's mode's, when it has one); the first observation is kept.
+function startBatches(
+  run: Omit<Parameters<typeof runBatches>[0], 'cases' | 'signal' | 'onCase'>,
+  how: {
+    toRun: BatchCase[];
+    probe: ReturnType<typeof judgeOf>['probe'];
+    timings: RunOptions['timings'];
+    signal: AbortSignal;
+    dispatch: (event: CourseEvent) => void;
+  },
+): { done: Promise<void>; observed: () => unknown } {
+  let observed: unknown;
+  const done = runBatches({
+    ...run,
+    ...(how.timings === undefined ? {} : { expectedMs: how.timings }),
+    ...(how.probe === undefined ? {} : { observe: how.probe.request() }),
+    onObserved: (o: unknown) => {
+      observed ??= o;
+    },
+    cases: how.toRun,
+    signal: how.signal,
+    onCase: (r) => how.dispatch({ type: 'run', run: r, variantOf: caseOfRun(r.name) }),
+  }).then(() => how.dispatch({ type: 'batches-done' }));
+  return { done, observed: () => observed };
+}
+
+// What the batches run and how: each case with what it is expected to take (its last time, or the stage's typical
+// one; a variant, its case's), the variants' runs beside their cases, the jobs, the timeout and the mode.
+function runSettings(plan: StagePlan, options: RunOptions & { sandbox: boolean }) {
+  // How the driver runs the stage's cases.
+  const mode = modeOf(options.stage);
+  const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
+  const timed = (c: BatchCase): BatchCase => ({
+    name: c.name,
+    file: c.file,
+    expectedMs: options.timings?.get(caseOfRun(c.name) ?? c.name) ?? typicalMs,
+  });
+  const toRun = interleave(
+    plan.selected.filter((c) => c.snapshotted),
+    plan.variants?.runs ?? [],
+  ).map(timed);
+  const jobs =
+    options.jobs ??
+    jobsForWork(
+      toRun.map((c) => c.name),
+      { expectedMs: options.timings, typicalMs },
+    );
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
+  const env = options.env ?? process.env;
+  return { timed, toRun, common: { dir: options.dir, mode, driver: options.driver, jobs, timeoutMs, env } };
+}
+
+// A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.
+// The tsx cache beside it; the copy is released if the cache cannot be opened.
+async function prepareFiles(
+  options: RunOptions & { sandbox: boolean },
+  root: string,
+  env: NodeJS.ProcessEnv,
+  warnings: Set<string>,
+) {
+  const stage = await stageForRun(options.dir, options.sandbox, root);
+  for (const warning of stage.warnings) warnings.add(warning);
+  const cache = await openTsxCache(env, options.sandbox).catch(async (error: unknown) => {
+    await stage.release();
+    throw error;
+  });
+  return { stage, cache };
+}
+
+// What the judging needs that arrives while the runs do: the cases and snapshots, and the reference's results.
+type Known = { judging?: Judging; expected?: Map<string, ReferenceResult> };
+
+// One run's verdict: a variant's against the reference's result for it (none while that is missing), a case's
+// against its snapshot.
+function judgeRun(variants: StagePlan['variants'], known: Known): (run: CaseRun) => CaseResult | undefined {
+  return (run) => {
+    const variantOf = caseOfRun(run.name);
+    if (variantOf !== undefined) {
+      const verdict = judgeVariant(
+        variants!.cases.get(variantOf)!,
+        known.expected?.get(variantOf),
+        run,
+        variants!.seed,
+      );
+      return verdict === undefined ? undefined : { ...verdict, name: run.name };
+    }
+    const c = known.judging!.cases.get(run.name)!;
+    const snapshot = known.judging!.snapshots.get(run.name) ?? null;
+    return snapshot === null ? noSnapshot(c) : judgeCase(c, snapshot, run);
+  };
+}
+
+// Carries out one of the course machine's effects (course-machine.ts says which, and when).
+function performer(on: {
+  dispatch: (event: CourseEvent) => void;
+  judge: (run: CaseRun) => CaseResult | undefined;
+  emit: (result: CaseResult) => void;
+  recheck: ReturnType<typeof startRecheck>;
+  known: Known;
+  pairs: ReturnType<typeof pairVerdicts>;
+  unjudged: { name: string; why: string }[];
+  selected: StagePlan['selected'];
+  timings: RunOptions['timings'];
+  stop: AbortController;
+  cancel: AbortController;
+  finish: () => void;
+}): (effect: CourseEffect) => void {
+  return (effect) => {
+    switch (effect.type) {
+      case 'judge':
+        return on.dispatch({
+          type: 'judged',
+          run: effect.run,
+          variantOf: effect.variantOf,
+          verdict: on.judge(effect.run),
+        });
+      case 'emit':
+        return on.emit(effect.verdict);
+      case 'suspect':
+        return on.recheck.suspect(effect.verdict);
+      case 'unjudged': {
+        const why = on.known.expected?.get(effect.variantOf ?? '');
+        on.unjudged.push({
+          name: effect.name,
+          why: `the reference gave no result for its variant: ${why?.ok === false ? why.why : 'it did not run'}`,
+        });
+        return on.pairs.without(effect.name);
+      }
+      case 'time':
+        return void on.timings?.set(effect.name, effect.ms);
+      case 'no-snapshots':
+        for (const c of on.selected.filter((c) => on.known.judging!.snapshots.get(c.name) === null))
+          on.emit(noSnapshot(on.known.judging!.cases.get(c.name)!));
+        return;
+      case 'stop':
+        return on.stop.abort();
+      case 'cancel':
+        return on.cancel.abort();
+      case 'finish':
+        return on.finish();
+    }
+  };
+}
+
+// The run's report from its final verdicts.
+function reportOf(
+  plan: StagePlan,
+  options: RunOptions,
+  run: {
+    cases: CaseResult[];
+    started: number;
+    pairs: ReturnType<typeof pairVerdicts>;
+    unjudged: { name: string; why: string }[];
+  },
+): RunReport {
+  const { cases, pairs, unjudged } = run;
+  const { selected, variants } = plan;
+  const failed = cases.filter((c) => c.status === 'fail').length;
+  return {
+    stage: options.stage,
+    dir: options.dir,
+    cases,
+    passed: cases.length - failed,
+    failed,
+    durationMs: Math.round(performance.now() - run.started),
+    ...(cases.length < selected.length ? { skipped: selected.length - cases.length } : {}),
+    ...(variants === undefined
+      ? {}
+      : { variants: { seed: variants.seed, judged: pairs.judged(), none: [...variants.none, ...unjudged] } }),
+  };
 }
 
 // Each case followed by its variant's run, so that a batch runs both.

@@ -65,108 +65,23 @@ function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Pick<T
   return Object.fromEntries(keys.map((k) => [k, object[k]])) as Pick<T, K>;
 }
 
+type Named = { c: NamedCase; w: Worked; draft: CaseDraft; base: string };
+
 // Records every transcript: their cases are named, checked, snapshotted and written together.
 export async function recordTranscripts(
   transcripts: ImportedTranscript[],
   options: RecordOptions,
 ): Promise<RecordOutcome> {
-  const pool = replayPool({
-    root: options.root,
-    env: options.env,
-    sandbox: options.sandbox,
-    size: Math.min(2, availableParallelism()),
-    boundMs: REPLAY_BASH_MS,
-  });
-  // Ctrl-C kills the workers at once, with the commands they are replaying; the replays in flight then fail and
-  // the next window sees the signal.
-  const stop = (): void => void pool.close();
-  options.signal?.addEventListener('abort', stop, { once: true });
-  let worked: Worked[];
   const warnings: string[] = [];
-  try {
-    const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
-    const prepared = transcripts.map((transcript) => {
-      const sources = redactionSources(transcript, options);
-      const redactor = makeRedactor(sources);
-      return { transcript, sources, redactor, steps: prepareSteps(transcript, redactor) };
-    });
-    const of = prepared.reduce((n, p) => n + candidates(p.steps, options.bash), 0);
-    let replayed = 0;
-    // --files-from is a directory the key cannot see into: its replays are not kept.
-    const reference = given === undefined ? await referenceIdentity(options.root) : undefined;
-    worked = await Promise.all(
-      prepared.map(async ({ transcript, sources, redactor, steps }) => {
-        const filesFrom =
-          given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
-        const name = basename(transcript.files[0] ?? '');
-        const key =
-          reference === undefined
-            ? undefined
-            : replayKey({
-                reference,
-                transcript,
-                sources,
-                ...pick(options, ['sandbox', 'maxCalls', 'bash']),
-                REPLAY_BASH_MS,
-              });
-        const cached = key === undefined ? undefined : await readCachedBuild(options.dir, key);
-        if (cached !== undefined) {
-          replayed += candidates(steps, options.bash);
-          options.onProgress?.({ replayed, of, transcript: name });
-          return { transcript, steps, built: cached, redactor, sources, reused: true };
-        }
-        const built = await buildCases(steps, {
-          maxCalls: options.maxCalls,
-          bash: options.bash,
-          pool,
-          ...(filesFrom === undefined ? {} : { filesFrom }),
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-          onReplayed: () => options.onProgress?.({ replayed: ++replayed, of, transcript: name }),
-        });
-        if (key !== undefined && built.replayed.size > 0) await writeCachedBuild(options.dir, key, built);
-        return { transcript, steps, built, redactor, sources, reused: false };
-      }),
-    );
-  } finally {
-    options.signal?.removeEventListener('abort', stop);
-    warnings.push(...(await pool.close()));
-  }
-
+  const worked = await replayTranscripts(transcripts, options, warnings);
   const named = nameCases(worked, options.name);
   const sets = [...new Set(named.map((n) => n.base))];
   const rejected = repeatedCases(
     named.map(({ c }) => c),
     await recordedBefore(options.dir, options.stage, sets),
   );
-  // The privacy gate (write/privacy-gate.ts) over each case and its recording: one that would carry the machine
-  // or a secret is not written, and the report names what it found.
-  const recordings = new Map(named.map(({ c, w, draft }) => [c.name, formatRecording(recordingOf(draft, w.steps))]));
-  for (const { c, w } of named) {
-    if (rejected.has(c.name)) continue;
-    const found = [
-      ...privacyFindings(formatCase(c.data), w.sources),
-      ...privacyFindings(recordings.get(c.name) ?? '', w.sources).map((f) => `${f} (in its recording)`),
-    ];
-    if (found.length > 0) rejected.set(c.name, `it would carry ${found.join(', ')}`);
-  }
-  const toSnapshot = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => c);
-  const {
-    snapshots,
-    failed,
-    warnings: snapshotWarnings,
-  } = await snapshotCases(toSnapshot, {
-    root: options.root,
-    stage: options.stage,
-    env: options.env,
-    sandbox: options.sandbox,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  warnings.push(...snapshotWarnings);
-  for (const [name, why] of failed) rejected.set(name, why);
-  for (const { c, w } of named) {
-    const found = privacyFindings(snapshots.get(c.name) ?? '', w.sources);
-    if (found.length > 0) rejected.set(c.name, `its snapshot would carry ${found.join(', ')}`);
-  }
+  const recordings = gateRecorded(named, rejected);
+  const snapshots = await snapshotKept(named, rejected, options, warnings);
   const ready = named
     .filter(({ c }) => !rejected.has(c.name))
     .map(({ c }) => ({ ...c, snapshotText: snapshots.get(c.name) ?? '', recordingText: recordings.get(c.name) ?? '' }));
@@ -191,6 +106,131 @@ export async function recordTranscripts(
   return { cases, stale, reports, refused, warnings, privacy: { ...privacy, patterns: options.redact } };
 }
 
+// Every transcript's steps replayed into cases by one pool of workers (or an earlier run's replay of it reused);
+// the pool is closed on any way out, and what closing it could not clean up is a warning.
+async function replayTranscripts(
+  transcripts: ImportedTranscript[],
+  options: RecordOptions,
+  warnings: string[],
+): Promise<Worked[]> {
+  const pool = replayPool({
+    root: options.root,
+    env: options.env,
+    sandbox: options.sandbox,
+    size: Math.min(2, availableParallelism()),
+    boundMs: REPLAY_BASH_MS,
+  });
+  // Ctrl-C kills the workers at once, with the commands they are replaying; the replays in flight then fail and
+  // the next window sees the signal.
+  const stop = (): void => void pool.close();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const given = options.filesFrom === undefined ? undefined : readFilesFrom(options.filesFrom);
+    const prepared = transcripts.map((transcript) => {
+      const sources = redactionSources(transcript, options);
+      const redactor = makeRedactor(sources);
+      return { transcript, sources, redactor, steps: prepareSteps(transcript, redactor) };
+    });
+    const of = prepared.reduce((n, p) => n + candidates(p.steps, options.bash), 0);
+    let replayed = 0;
+    const advance = (n: number, transcript: string): void => {
+      replayed += n;
+      options.onProgress?.({ replayed, of, transcript });
+    };
+    // --files-from is a directory the key cannot see into: its replays are not kept.
+    const reference = given === undefined ? await referenceIdentity(options.root) : undefined;
+    return await Promise.all(prepared.map((p) => replayTranscript(p, { options, pool, given, reference, advance })));
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    warnings.push(...(await pool.close()));
+  }
+}
+
+// One transcript's cases: an earlier run's replay of it when the cache holds one, else replayed now (and kept).
+async function replayTranscript(
+  { transcript, sources, redactor, steps }: Omit<Worked, 'built' | 'reused'>,
+  how: {
+    options: RecordOptions;
+    pool: ReturnType<typeof replayPool>;
+    given: ReturnType<typeof readFilesFrom> | undefined;
+    reference: Awaited<ReturnType<typeof referenceIdentity>> | undefined;
+    advance: (n: number, transcript: string) => void;
+  },
+): Promise<Worked> {
+  const { options, pool, given, reference, advance } = how;
+  const filesFrom = given ?? (transcript.workspace === undefined ? undefined : readWorkspace(transcript.workspace));
+  const name = basename(transcript.files[0] ?? '');
+  const key =
+    reference === undefined
+      ? undefined
+      : replayKey({
+          reference,
+          transcript,
+          sources,
+          ...pick(options, ['sandbox', 'maxCalls', 'bash']),
+          REPLAY_BASH_MS,
+        });
+  const cached = key === undefined ? undefined : await readCachedBuild(options.dir, key);
+  if (cached !== undefined) {
+    advance(candidates(steps, options.bash), name);
+    return { transcript, steps, built: cached, redactor, sources, reused: true };
+  }
+  const built = await buildCases(steps, {
+    maxCalls: options.maxCalls,
+    bash: options.bash,
+    pool,
+    ...(filesFrom === undefined ? {} : { filesFrom }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onReplayed: () => advance(1, name),
+  });
+  if (key !== undefined && built.replayed.size > 0) await writeCachedBuild(options.dir, key, built);
+  return { transcript, steps, built, redactor, sources, reused: false };
+}
+
+// The privacy gate (write/privacy-gate.ts) over each case and its recording: one that would carry the machine
+// or a secret is not written, and the report names what it found. Returns each case's recording.
+function gateRecorded(named: Named[], rejected: Map<string, string>): Map<string, string> {
+  const recordings = new Map(named.map(({ c, w, draft }) => [c.name, formatRecording(recordingOf(draft, w.steps))]));
+  for (const { c, w } of named) {
+    if (rejected.has(c.name)) continue;
+    const found = [
+      ...privacyFindings(formatCase(c.data), w.sources),
+      ...privacyFindings(recordings.get(c.name) ?? '', w.sources).map((f) => `${f} (in its recording)`),
+    ];
+    if (found.length > 0) rejected.set(c.name, `it would carry ${found.join(', ')}`);
+  }
+  return recordings;
+}
+
+// The cases not rejected yet snapshotted by the reference; one it could not snapshot, or whose snapshot would
+// carry the machine or a secret, is rejected.
+async function snapshotKept(
+  named: Named[],
+  rejected: Map<string, string>,
+  options: RecordOptions,
+  warnings: string[],
+): Promise<Map<string, string>> {
+  const toSnapshot = named.filter(({ c }) => !rejected.has(c.name)).map(({ c }) => c);
+  const {
+    snapshots,
+    failed,
+    warnings: snapshotWarnings,
+  } = await snapshotCases(toSnapshot, {
+    root: options.root,
+    stage: options.stage,
+    env: options.env,
+    sandbox: options.sandbox,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  warnings.push(...snapshotWarnings);
+  for (const [name, why] of failed) rejected.set(name, why);
+  for (const { c, w } of named) {
+    const found = privacyFindings(snapshots.get(c.name) ?? '', w.sources);
+    if (found.length > 0) rejected.set(c.name, `its snapshot would carry ${found.join(', ')}`);
+  }
+  return snapshots;
+}
+
 // Who recorded, as the transcript shows it where only the machine can be (map/identity.ts) and as the caller
 // gives it, and the author's own patterns.
 function redactionSources(transcript: ImportedTranscript, options: RecordOptions): RedactionSources {
@@ -199,10 +239,7 @@ function redactionSources(transcript: ImportedTranscript, options: RecordOptions
 
 // Every draft named: `<name>.json` when its name is used once, `<name>-01.json`, `<name>-02.json`… otherwise; `base`
 // is the name of its set.
-function nameCases(
-  worked: Worked[],
-  name: string | undefined,
-): { c: NamedCase; w: Worked; draft: CaseDraft; base: string }[] {
+function nameCases(worked: Worked[], name: string | undefined): Named[] {
   const all = worked.flatMap((w) =>
     w.built.drafts.map((draft) => ({ w, draft, base: name ?? defaultName(w.transcript) })),
   );

@@ -71,6 +71,8 @@ export function classOf(value: unknown, key?: string): ValueClass {
 function mistyped(value: unknown, kind: (typeof KEY_KINDS)[string] | undefined): boolean {
   if (kind === 'text') return typeof value !== 'string';
   if (kind === 'number') return typeof value !== 'number';
+  // A range is a pair of numbers: ["1", "2"] is text in its place, which tools.view refuses.
+  if (kind === 'range') return !Array.isArray(value) || value.some((v) => typeof v !== 'number');
   return false;
 }
 

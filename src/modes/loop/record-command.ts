@@ -28,65 +28,20 @@ import { DEFAULT_MAX_TURNS } from '../../record/record-types.ts';
 // A loop's cases replay the model's turns with the tool outputs as recorded: no sandbox, no command replayed.
 export const recorder: ModeRecorder = { record: recordLoopCommand, replaysTools: false, redacted: faithfulStreams };
 
+type ReadTranscript = { file: string; session: LoopSession; drafts: LoopCaseDraft[] };
+type Shared = Awaited<ReturnType<typeof checkSharedFlags>>;
+
 export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
   const root = io.root ?? packageRoot();
-  await refuseToolCaseFlags(flags, await requireStage(root, flags.stage));
-  if (flags.operands.length === 0)
-    throw new HarnessError(
-      'BAD_FLAG',
-      'name at least one transcript to record: theinference record <transcript>… --stage agent-loop',
-    );
-  if (flags.format !== undefined && !(LOOP_FORMATS as readonly string[]).includes(flags.format)) {
-    throw new HarnessError(
-      'BAD_FLAG',
-      `--stage ${flags.stage} reads Claude Code sessions, live captures and Anthropic API logs (--format claude-code, live or anthropic); got '${flags.format}'`,
-    );
-  }
-  const shared = await checkSharedFlags(flags, io);
+  const shared = await checkLoopFlags(flags, io, root);
   const maxTurns = flags.maxCalls === undefined ? DEFAULT_MAX_TURNS : shared.maxCalls;
   const me = userInfo();
-  const read: { file: string; session: LoopSession; drafts: LoopCaseDraft[] }[] = [];
+  const read: ReadTranscript[] = [];
   const identities: Identity[] = [];
   for (const given of flags.operands) {
-    const file = resolve(io.cwd, given);
-    const session = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
-      (error: NodeJS.ErrnoException) => {
-        throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
-      },
-    );
-    for (const loop of session.loops.filter((l) => l.turns.length > maxTurns)) {
-      session.skipped.push({ prompt: loop.prompt, why: `${loop.turns.length} turns, over --max-calls ${maxTurns}` });
-    }
-    session.loops = session.loops.filter((l) => l.turns.length <= maxTurns);
-    const uses = session.loops.flatMap((l) =>
-      l.turns.flatMap((t) =>
-        t.message.content
-          .filter((b) => b.type === 'tool_use')
-          .map((b) => ({ input: b.input as Record<string, unknown> })),
-      ),
-    );
-    const machine =
-      me.username === '' ? { host: hostname() } : { user: me.username, home: me.homedir, host: hostname() };
-    const sources = { ...identityOfCalls(session.cwd, uses, machine), patterns: shared.redact };
+    const { transcript, sources } = await readTranscript(given, { flags, io, shared, maxTurns, me });
     identities.push(sources);
-    const base = flags.name ?? baseName(given);
-    const drafts = loopCases(session, { base, transcript: basename(file), sources });
-    // A stream holding a redacted string in pieces would still serve it: such a stream is dropped.
-    for (const [i, d] of drafts.entries()) {
-      const turns = session.loops[i]?.turns ?? [];
-      const { data, dropped } = await keepFaithfulStreams({ ...d.data, turns }, d.data, makeRedactor(sources).text);
-      if (dropped.length > 0) Object.assign(d, { data, streamsDropped: dropped });
-    }
-    const refusals = gateFiles(
-      drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
-      sources,
-    );
-    if (refusals.length > 0)
-      throw new HarnessError(
-        'CANNOT_WRITE',
-        `nothing was written: the privacy gate refused\n${describeRefusals(refusals)}\nAdd --redact for it.`,
-      );
-    read.push({ file: given, session, drafts });
+    read.push(transcript);
   }
   const all = read.flatMap((r) => r.drafts);
   const { snapshots, failed, warnings } = await snapshotLoopCases(all, {
@@ -111,53 +66,13 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
     privacy: joinIdentities(identities),
   });
   const p = painter(useColor(io));
-  const lines: string[] = [];
-  for (const r of read) {
-    lines.push(
-      `${r.file} (${r.session.format}${r.session.session === undefined ? '' : `, session ${r.session.session}`})`,
-    );
-    const loops = r.session.loops.length + r.session.skipped.length;
-    lines.push(`  loops     ${loops} seen, ${r.drafts.filter((d) => !failed.has(d.name)).length} kept as cases`);
-    for (const d of r.drafts) {
-      const turns = d.data.turns;
-      const calls = turns.flatMap((t) => toolUses(t.message)).length;
-      const parallel = parallelTurns({ turns } as never);
-      const why = failed.get(d.name);
-      lines.push(
-        `  case      ${d.name}: ${turns.length} turns, ${calls} tool calls, ${parallel} in parallel${why === undefined ? '' : ` (refused: ${why})`}`,
-        ...(d.streamsDropped === undefined
-          ? []
-          : [
-              `  note      ${d.name}: the recorded stream of turn ${d.streamsDropped.map((t) => t + 1).join(', ')} held what was redacted in pieces over its events, so it was dropped (a streaming loop gets events made from the redacted turn)`,
-            ]),
-        ...(d.differs.length === 0
-          ? []
-          : [
-              `  note      ${d.name}: the recording's agent sent request ${d.differs.join(', ')} otherwise than a loop keeping to the contract (the snapshot is the reference loop's)`,
-            ]),
-      );
-    }
-    for (const s of r.session.skipped) lines.push(`  skipped   "${visibleLine(s.prompt)}": ${s.why}`);
-    const defaults = [...new Set(r.drafts.flatMap((d) => (d.data.source?.defaults as string[] | undefined) ?? []))];
-    if (defaults.length > 0)
-      lines.push(`  defaults  ${defaults.join(', ')}: not in the recording (docs/recording.md, "Loop cases")`);
-    const redacted = Object.entries(
-      r.drafts.reduce<Record<string, number>>((sum, d) => {
-        for (const [k, n] of Object.entries(d.redacted)) sum[k] = (sum[k] ?? 0) + n;
-        return sum;
-      }, {}),
-    );
-    lines.push(
-      `  redacted  ${redacted.length === 0 ? 'nothing' : redacted.map(([k, n]) => `${n} ${k}`).join(', ')}`,
-      '',
-    );
-  }
-  for (const c of written) {
-    const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
-    lines.push(
-      `${colour(c.status.padEnd(14))}cases/${flags.stage}/${c.name}.json, snapshots/${flags.stage}/${c.name}.json`,
-    );
-  }
+  const lines = [
+    ...read.flatMap((r) => transcriptReport(r, failed)),
+    ...written.map((c) => {
+      const colour = c.status === 'refused' ? p.red : c.status === 'unchanged' ? p.dim : p.green;
+      return `${colour(c.status.padEnd(14))}cases/${flags.stage}/${c.name}.json, snapshots/${flags.stage}/${c.name}.json`;
+    }),
+  ];
   // The report quotes the sessions (a skipped loop's prompt): redacted as the cases are, since it ends up in CI
   // logs, and each prompt made visible on one line (visible-text.ts) so that nothing in it acts on a terminal.
   const screen = makeRedactor({ ...joinIdentities(identities), patterns: shared.redact }).text;
@@ -172,6 +87,124 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
         : ''
     }${screen(lines.join('\n'))}\n`,
   );
+  refuseUnwritten(written);
+  return 'pass';
+}
+
+// The stage, the operands and the format this recorder reads, then the flags every recorder shares.
+async function checkLoopFlags(flags: RecordFlags, io: CommandIo, root: string): Promise<Shared> {
+  await refuseToolCaseFlags(flags, await requireStage(root, flags.stage));
+  if (flags.operands.length === 0)
+    throw new HarnessError(
+      'BAD_FLAG',
+      'name at least one transcript to record: theinference record <transcript>… --stage agent-loop',
+    );
+  if (flags.format !== undefined && !(LOOP_FORMATS as readonly string[]).includes(flags.format)) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      `--stage ${flags.stage} reads Claude Code sessions, live captures and Anthropic API logs (--format claude-code, live or anthropic); got '${flags.format}'`,
+    );
+  }
+  return checkSharedFlags(flags, io);
+}
+
+// One transcript read as loops, those over --max-calls skipped, each kept loop a draft case redacted and passed by
+// the privacy gate (or the whole recording refused before anything is written).
+async function readTranscript(
+  given: string,
+  ctx: {
+    flags: RecordFlags;
+    io: CommandIo;
+    shared: Shared;
+    maxTurns: number;
+    me: { username: string; homedir: string };
+  },
+): Promise<{ transcript: ReadTranscript; sources: Identity }> {
+  const { flags, io, shared, maxTurns, me } = ctx;
+  const file = resolve(io.cwd, given);
+  const session = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
+    },
+  );
+  for (const loop of session.loops.filter((l) => l.turns.length > maxTurns)) {
+    session.skipped.push({ prompt: loop.prompt, why: `${loop.turns.length} turns, over --max-calls ${maxTurns}` });
+  }
+  session.loops = session.loops.filter((l) => l.turns.length <= maxTurns);
+  const uses = session.loops.flatMap((l) =>
+    l.turns.flatMap((t) =>
+      t.message.content
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => ({ input: b.input as Record<string, unknown> })),
+    ),
+  );
+  const machine = me.username === '' ? { host: hostname() } : { user: me.username, home: me.homedir, host: hostname() };
+  const sources = { ...identityOfCalls(session.cwd, uses, machine), patterns: shared.redact };
+  const base = flags.name ?? baseName(given);
+  const drafts = loopCases(session, { base, transcript: basename(file), sources });
+  // A stream holding a redacted string in pieces would still serve it: such a stream is dropped.
+  for (const [i, d] of drafts.entries()) {
+    const turns = session.loops[i]?.turns ?? [];
+    const { data, dropped } = await keepFaithfulStreams({ ...d.data, turns }, d.data, makeRedactor(sources).text);
+    if (dropped.length > 0) Object.assign(d, { data, streamsDropped: dropped });
+  }
+  const refusals = gateFiles(
+    drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
+    sources,
+  );
+  if (refusals.length > 0)
+    throw new HarnessError(
+      'CANNOT_WRITE',
+      `nothing was written: the privacy gate refused\n${describeRefusals(refusals)}\nAdd --redact for it.`,
+    );
+  return { transcript: { file: given, session, drafts }, sources };
+}
+
+// The report's lines for one transcript: its loops, each case with its notes, what was skipped, defaulted, redacted.
+function transcriptReport(r: ReadTranscript, failed: ReadonlyMap<string, string>): string[] {
+  const lines: string[] = [];
+  lines.push(
+    `${r.file} (${r.session.format}${r.session.session === undefined ? '' : `, session ${r.session.session}`})`,
+  );
+  const loops = r.session.loops.length + r.session.skipped.length;
+  lines.push(`  loops     ${loops} seen, ${r.drafts.filter((d) => !failed.has(d.name)).length} kept as cases`);
+  for (const d of r.drafts) lines.push(...caseReport(d, failed.get(d.name)));
+  for (const s of r.session.skipped) lines.push(`  skipped   "${visibleLine(s.prompt)}": ${s.why}`);
+  const defaults = [...new Set(r.drafts.flatMap((d) => (d.data.source?.defaults as string[] | undefined) ?? []))];
+  if (defaults.length > 0)
+    lines.push(`  defaults  ${defaults.join(', ')}: not in the recording (docs/recording.md, "Loop cases")`);
+  const redacted = Object.entries(
+    r.drafts.reduce<Record<string, number>>((sum, d) => {
+      for (const [k, n] of Object.entries(d.redacted)) sum[k] = (sum[k] ?? 0) + n;
+      return sum;
+    }, {}),
+  );
+  lines.push(`  redacted  ${redacted.length === 0 ? 'nothing' : redacted.map(([k, n]) => `${n} ${k}`).join(', ')}`, '');
+  return lines;
+}
+
+// One case's line, and its notes when a stream was dropped or the recording's agent strayed from the contract.
+function caseReport(d: LoopCaseDraft, why: string | undefined): string[] {
+  const turns = d.data.turns;
+  const calls = turns.flatMap((t) => toolUses(t.message)).length;
+  const parallel = parallelTurns({ turns } as never);
+  return [
+    `  case      ${d.name}: ${turns.length} turns, ${calls} tool calls, ${parallel} in parallel${why === undefined ? '' : ` (refused: ${why})`}`,
+    ...(d.streamsDropped === undefined
+      ? []
+      : [
+          `  note      ${d.name}: the recorded stream of turn ${d.streamsDropped.map((t) => t + 1).join(', ')} held what was redacted in pieces over its events, so it was dropped (a streaming loop gets events made from the redacted turn)`,
+        ]),
+    ...(d.differs.length === 0
+      ? []
+      : [
+          `  note      ${d.name}: the recording's agent sent request ${d.differs.join(', ')} otherwise than a loop keeping to the contract (the snapshot is the reference loop's)`,
+        ]),
+  ];
+}
+
+// A case refused (another of its name exists) or no case at all fails the command, after the report is out.
+function refuseUnwritten(written: readonly { name: string; status: string }[]): void {
   if (written.some((c) => c.status === 'refused')) {
     throw new HarnessError(
       'BAD_FLAG',
@@ -188,7 +221,6 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
       'NO_CASES',
       'no loop of these transcripts ran to its end, so there is no case to write (the report above says why each was skipped)',
     );
-  return 'pass';
 }
 
 // A redacted loop case whose recorded streams the redaction left unfaithful (record/redact-streams.ts) without them.

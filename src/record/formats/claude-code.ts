@@ -48,6 +48,60 @@ export function isClaudeCodeLine(value: unknown): boolean {
 
 type Where = { line: number; agent: string | undefined; cwd: string | undefined; timestamp: string | undefined };
 
+// What one file's parser has gathered so far, for the steps that read a message's blocks.
+type Parsing = {
+  file: string;
+  skipped: Skip[];
+  book: CallBook;
+  facts: SessionFacts;
+  errorResults: Array<{ id: string; content: string }>;
+};
+
+// An assistant message's `tool_use` blocks, each a call.
+function readCalls(p: Parsing, content: unknown[], message: JsonObject | undefined, where: Where): void {
+  const messageId = message === undefined ? undefined : stringAt(message, 'id');
+  for (const block of content) {
+    if (!isObject(block) || block.type !== 'tool_use') continue;
+    const id = stringAt(block, 'id');
+    const name = stringAt(block, 'name');
+    if (id === undefined || name === undefined) {
+      p.skipped.push({ file: p.file, line: where.line, reason: 'tool_use block without an id or a name' });
+      continue;
+    }
+    p.book.addCall({
+      id,
+      name,
+      ...toolInputValue(block.input),
+      file: p.file,
+      line: where.line,
+      ...(where.cwd !== undefined ? { cwd: p.facts.intern(where.cwd) } : {}),
+      ...(where.timestamp !== undefined ? { timestamp: where.timestamp } : {}),
+      ...(where.agent !== undefined ? { agent: p.facts.intern(where.agent) } : {}),
+      ...(messageId !== undefined ? { messageId } : {}),
+    });
+  }
+}
+
+// A user message's `tool_result` blocks, each paired with its call by id; an error kept to tell later whether the
+// call ran at all.
+function readResults(p: Parsing, content: unknown[], where: Where, toolUseResult: unknown): void {
+  const results = content.filter((block) => isObject(block) && block.type === 'tool_result') as JsonObject[];
+  for (const block of results) {
+    const id = stringAt(block, 'tool_use_id');
+    if (id === undefined) continue;
+    const text = contentText(block.content);
+    const isError = block.is_error === true;
+    // toolUseResult belongs to the line, so it is only the result's own when the line holds one result.
+    const details = results.length === 1 ? leanDetails(toolUseResult) : undefined;
+    p.book.addResult(
+      id,
+      { content: text, isError, ...(details !== undefined ? { details } : {}), line: where.line },
+      p.file,
+    );
+    if (isError) p.errorResults.push({ id, content: text });
+  }
+}
+
 // A parser for one Claude Code file (the main session, one subagent file, or a stream-json capture).
 export function createClaudeCodeParser(file: string): LineParser {
   const skipped: Skip[] = [];
@@ -55,51 +109,15 @@ export function createClaudeCodeParser(file: string): LineParser {
   const facts = new SessionFacts();
   const hookRan = new Set<string>();
   const errorResults: Array<{ id: string; content: string }> = [];
+  const parsing: Parsing = { file, skipped, book, facts, errorResults };
 
   const readMessage = (entry: JsonObject, where: Where, toolUseResult: unknown): void => {
     const message = objectAt(entry, 'message');
     const content = message === undefined ? undefined : arrayAt(message, 'content');
     if (content === undefined) return;
     const type = stringAt(entry, 'type');
-    if (type === 'assistant') {
-      const messageId = message === undefined ? undefined : stringAt(message, 'id');
-      for (const block of content) {
-        if (!isObject(block) || block.type !== 'tool_use') continue;
-        const id = stringAt(block, 'id');
-        const name = stringAt(block, 'name');
-        if (id === undefined || name === undefined) {
-          skipped.push({ file, line: where.line, reason: 'tool_use block without an id or a name' });
-          continue;
-        }
-        book.addCall({
-          id,
-          name,
-          ...toolInputValue(block.input),
-          file,
-          line: where.line,
-          ...(where.cwd !== undefined ? { cwd: facts.intern(where.cwd) } : {}),
-          ...(where.timestamp !== undefined ? { timestamp: where.timestamp } : {}),
-          ...(where.agent !== undefined ? { agent: facts.intern(where.agent) } : {}),
-          ...(messageId !== undefined ? { messageId } : {}),
-        });
-      }
-    } else if (type === 'user') {
-      const results = content.filter((block) => isObject(block) && block.type === 'tool_result') as JsonObject[];
-      for (const block of results) {
-        const id = stringAt(block, 'tool_use_id');
-        if (id === undefined) continue;
-        const text = contentText(block.content);
-        const isError = block.is_error === true;
-        // toolUseResult belongs to the line, so it is only the result's own when the line holds one result.
-        const details = results.length === 1 ? leanDetails(toolUseResult) : undefined;
-        book.addResult(
-          id,
-          { content: text, isError, ...(details !== undefined ? { details } : {}), line: where.line },
-          file,
-        );
-        if (isError) errorResults.push({ id, content: text });
-      }
-    }
+    if (type === 'assistant') readCalls(parsing, content, message, where);
+    else if (type === 'user') readResults(parsing, content, where, toolUseResult);
   };
 
   const readLine = (entry: JsonObject, line: number): void => {

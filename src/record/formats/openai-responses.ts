@@ -73,6 +73,69 @@ type Pending = {
   messageId?: string | undefined;
 };
 
+// What one file's reader gathers into: its skips and its calls with their results.
+type Reading = { file: string; skipped: Skip[]; book: CallBook };
+
+// A call, or a skip when it has no call_id or no name.
+function readCall(
+  { file, skipped, book }: Reading,
+  callId: string | undefined,
+  name: string | undefined,
+  input: ReturnType<typeof parseToolInput>,
+  at: At,
+): void {
+  if (callId === undefined || name === undefined)
+    skipped.push({ file, line: at.line, reason: 'a function_call without a call_id or a name' });
+  else
+    book.addCall({
+      id: callId,
+      name,
+      ...input,
+      file,
+      line: at.line,
+      ...(at.messageId !== undefined ? { messageId: at.messageId } : {}),
+    });
+}
+
+// One item: a call, a call's output, a tool the course cannot replay (skipped), or anything else (ignored).
+function readItem(reading: Reading, item: unknown, at: At): void {
+  const { file, skipped, book } = reading;
+  if (!isObject(item) || typeof item.type !== 'string') return;
+  const callId = stringAt(item, 'call_id');
+  if (item.type === 'function_call') {
+    const input = typeof item.arguments === 'string' ? parseToolInput(item.arguments) : toolInputValue(item.arguments);
+    readCall(reading, callId, stringAt(item, 'name'), input, at);
+  } else if (item.type === 'function_call_output') {
+    if (callId === undefined)
+      skipped.push({ file, line: at.line, reason: 'a function_call_output item without a call_id' });
+    else book.addResult(callId, { content: contentText(item.output), isError: false, line: at.line }, file);
+  } else if (item.type === 'local_shell_call' || item.type === 'shell_call') {
+    // Built-in shell tools: `local_shell_call` runs `action.command` (an argv, as Codex's local_shell: the name
+    // map-codex.ts reads), `shell_call` runs `action.commands`, one after another (one is a bash call; several are
+    // one each, shell-call.ts).
+    const action = objectAt(item, 'action') ?? {};
+    const commands = arrayAt(action, 'commands');
+    const [name, input] =
+      item.type === 'local_shell_call'
+        ? ['local_shell', action]
+        : commands?.length === 1 && typeof commands[0] === 'string'
+          ? ['bash', { command: commands[0] }]
+          : ['shell_call', action];
+    readCall(reading, callId, name, { input }, at);
+  } else if (item.type === 'local_shell_call_output') {
+    const id = callId ?? stringAt(item, 'id');
+    if (id !== undefined) book.addResult(id, codexResult(item.output, at.line), file);
+  } else if (item.type === 'shell_call_output') {
+    if (callId !== undefined) book.addResult(callId, shellCallResult(item.output, at.line), file);
+  } else if (OTHER_TOOL_ITEMS.has(item.type)) {
+    skipped.push({
+      file,
+      line: at.line,
+      reason: `a ${item.type} item: not a function call the course's tools can replay`,
+    });
+  }
+}
+
 // Reads Responses values one at a time into one transcript.
 export function createOpenAiResponsesValues(file: string): ValueHandler {
   const skipped: Skip[] = [];
@@ -80,62 +143,14 @@ export function createOpenAiResponsesValues(file: string): ValueHandler {
   const pending = new Map<string, Pending>();
   let responseId: string | undefined;
 
+  const reading: Reading = { file, skipped, book };
   const addCall = (
     callId: string | undefined,
     name: string | undefined,
     input: ReturnType<typeof parseToolInput>,
     at: At,
-  ): void => {
-    if (callId === undefined || name === undefined)
-      skipped.push({ file, line: at.line, reason: 'a function_call without a call_id or a name' });
-    else
-      book.addCall({
-        id: callId,
-        name,
-        ...input,
-        file,
-        line: at.line,
-        ...(at.messageId !== undefined ? { messageId: at.messageId } : {}),
-      });
-  };
-
-  const addItem = (item: unknown, at: At): void => {
-    if (!isObject(item) || typeof item.type !== 'string') return;
-    const callId = stringAt(item, 'call_id');
-    if (item.type === 'function_call') {
-      const input =
-        typeof item.arguments === 'string' ? parseToolInput(item.arguments) : toolInputValue(item.arguments);
-      addCall(callId, stringAt(item, 'name'), input, at);
-    } else if (item.type === 'function_call_output') {
-      if (callId === undefined)
-        skipped.push({ file, line: at.line, reason: 'a function_call_output item without a call_id' });
-      else book.addResult(callId, { content: contentText(item.output), isError: false, line: at.line }, file);
-    } else if (item.type === 'local_shell_call' || item.type === 'shell_call') {
-      // Built-in shell tools: `local_shell_call` runs `action.command` (an argv, as Codex's local_shell: the name
-      // map-codex.ts reads), `shell_call` runs `action.commands`, one after another (one is a bash call; several are
-      // one each, shell-call.ts).
-      const action = objectAt(item, 'action') ?? {};
-      const commands = arrayAt(action, 'commands');
-      const [name, input] =
-        item.type === 'local_shell_call'
-          ? ['local_shell', action]
-          : commands?.length === 1 && typeof commands[0] === 'string'
-            ? ['bash', { command: commands[0] }]
-            : ['shell_call', action];
-      addCall(callId, name, { input }, at);
-    } else if (item.type === 'local_shell_call_output') {
-      const id = callId ?? stringAt(item, 'id');
-      if (id !== undefined) book.addResult(id, codexResult(item.output, at.line), file);
-    } else if (item.type === 'shell_call_output') {
-      if (callId !== undefined) book.addResult(callId, shellCallResult(item.output, at.line), file);
-    } else if (OTHER_TOOL_ITEMS.has(item.type)) {
-      skipped.push({
-        file,
-        line: at.line,
-        reason: `a ${item.type} item: not a function call the course's tools can replay`,
-      });
-    }
-  };
+  ): void => readCall(reading, callId, name, input, at);
+  const addItem = (item: unknown, at: At): void => readItem(reading, item, at);
 
   const streamEvent = (event: JsonObject, line: number): void => {
     const item = objectAt(event, 'item');

@@ -25,6 +25,14 @@ it.each([
   expect(classOf(value)).toBe(cls);
 });
 
+it.each([
+  [[2, 3], 'present'],
+  [['2', '3'], 'mistyped'],
+  ['2-3', 'mistyped'],
+])('classOf(%j, "view_range") is %s: a range is a pair of numbers', (value, cls) => {
+  expect(classOf(value, 'view_range')).toBe(cls);
+});
+
 describe('explains', () => {
   const failed = (c: ReturnType<typeof call>, expected: unknown = {}, received: unknown = {}, inFlight = false) => ({
     call: c,

@@ -16,7 +16,7 @@ type Problem = {
   // Numbers that follow the number sent (108 became 107): a value the branch computes, said as a change.
   follows?: true;
   misread?: string;
-  when: 'sent' | 'falsy' | 'edged' | 'mistyped' | 'fallback' | 'shifted' | 'reordered' | 'defaulted';
+  when: 'sent' | 'preferred' | 'falsy' | 'edged' | 'mistyped' | 'fallback' | 'shifted' | 'reordered' | 'defaulted';
 };
 
 // What a branch computes from a key it is sent (`input.file_text + "\n"`, `input.insert_line - 1`): a value
@@ -189,6 +189,7 @@ function problemOf(list: ArgFact[]): Problem | undefined {
   if (sent !== undefined) {
     const misread = list.find((f) => f.probe.vary.kind === 'misread')?.got;
     const decoy = sent.got.kind === 'missing' && misread?.kind === 'key' ? { misread: misread.key } : {};
+    if (prefersFallback(sent, list)) return { fact: sent, when: 'preferred' };
     return { fact: sent, when: 'sent', ...decoy };
   }
   const reordered = list.find((f) => f.probe.vary.kind === 'reordered');
@@ -205,6 +206,14 @@ function problemOf(list: ArgFact[]): Problem | undefined {
   const left = absent.probe.vary.kind === 'absent' ? absent.probe.vary.key : '';
   const pair = METHODS[methodOf(absent.probe.tool) ?? '']?.args.find((a) => typeof a !== 'string' && a[0] === left);
   return { fact: absent, when: pair !== undefined && pair.includes(absent.key) ? 'fallback' : 'shifted' };
+}
+
+// `input.new_str ?? input.insert_text`: with both keys sent the fallback went in, yet the first key alone (the
+// probe sending only the required keys) reached the method fine, so both are read, in the wrong order.
+function prefersFallback(sent: ArgFact, list: ArgFact[]): boolean {
+  const pair = METHODS[methodOf(sent.probe.tool) ?? '']?.args.find((a) => typeof a !== 'string' && a[0] === sent.key);
+  if (pair === undefined || sent.got.kind !== 'key' || sent.got.key !== pair[1]) return false;
+  return !list.some((f) => f.probe.vary.kind === 'required');
 }
 
 // What reached a place, as code: `input.path`, `input`, `"x"`.
@@ -309,6 +318,10 @@ function otherWords(p: Problem, target: string, method?: string): string {
     const [first, second] = typeof source === 'string' || source === undefined ? [key, key] : source;
     return `{names} {reads} only input.${first}: when the model sends the text as \`${second}\` (Anthropic's name for it), ${target} gets nothing. Pass ${source === undefined ? `input.${key}` : argumentText(source)}`;
   }
+  if (p.when === 'preferred') {
+    const [first, second] = [key, got.kind === 'key' ? got.key : ''];
+    return `{names} {reads} input.${second} before input.${first}: when the model sends both, ${target} gets input.${second}, though \`${first}\` is the text current models mean. Pass input.${first} ?? input.${second}`;
+  }
   if (p.when === 'shifted') {
     const left = p.fact.probe.vary.kind === 'absent' ? p.fact.probe.vary.key : '';
     const seen = got.kind === 'missing' ? 'nothing' : expression(p);
@@ -321,7 +334,7 @@ function otherWords(p: Problem, target: string, method?: string): string {
     const sent = shown(p.fact.probe.input[key], 20);
     const how =
       got.kind === 'converted'
-        ? `{turns} input.${key} into a ${got.to} (${sent} became ${shown(got.value, 20)})`
+        ? `{turns} input.${key} into ${Array.isArray(got.value) ? 'numbers' : `a ${got.to}`} (${sent} became ${shown(got.value, 20)})`
         : `{changes} an input.${key} of the wrong type (${sent} became ${expression(p)})`;
     return `{names} ${how} before ${target} sees it: pass it as the model sent it; ${target} checks its type and answers a wrong one with its own error`;
   }

@@ -160,6 +160,10 @@ export function describeGot(encoded: unknown, probe: Probe, key: string): Got | 
   if (typeof value === 'number' && typeof want !== 'number' && Number(want) === value) {
     return { kind: 'converted', to: 'number', value };
   }
+  // A range of texts turned into numbers (["2", "5"] became [2, 5]).
+  if (Array.isArray(want) && Array.isArray(value) && numbered(want, value)) {
+    return { kind: 'converted', to: 'number', value };
+  }
   if (typeof value === 'string' && typeof want !== 'string' && String(want) === value) {
     return { kind: 'converted', to: 'string', value };
   }
@@ -173,6 +177,14 @@ export function describeGot(encoded: unknown, probe: Probe, key: string): Got | 
     if (want !== '' && value.includes(want.trim())) return { kind: 'changed', value };
   }
   return { kind: 'value', value };
+}
+
+function numbered(want: unknown[], value: unknown[]): boolean {
+  return (
+    want.length === value.length &&
+    want.some((w) => typeof w !== 'number') &&
+    value.every((v, k) => typeof v === 'number' && v === Number(want[k]))
+  );
 }
 
 function trimmed(want: string, value: string): Extract<Got, { kind: 'trimmed' }>['how'] | undefined {

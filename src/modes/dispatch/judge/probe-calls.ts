@@ -78,6 +78,12 @@ function methodProbes(contract: MethodContract): Omit<Probe, 'tool' | 'answer'>[
       vary: { kind: 'mistyped', key },
     });
   }
+  // A range sent as text (["2", "5"]): tools.view refuses it, so a conversion (`.map(Number)`) shows.
+  for (const key of effective.filter((k) => KEY_KINDS[k] === 'range')) {
+    const value = full[key];
+    if (Array.isArray(value))
+      probes.push({ input: { ...full, [key]: value.map(String) }, vary: { kind: 'mistyped', key } });
+  }
   // A text with spaces and line breaks at its ends, which the Tools take as sent: what a trim would lose.
   for (const key of effective.filter((k) => KEY_KINDS[k] === 'text' || KEY_KINDS[k] === undefined)) {
     probes.push({ input: { ...full, [key]: `  ${full[key]} \n` }, vary: { kind: 'edged', key } });

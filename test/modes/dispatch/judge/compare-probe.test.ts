@@ -34,3 +34,10 @@ it.each([
 ])('tells a text trimmed (%s)', (how, text, value) => {
   expect(describeGot(value, probe({ text }), 'text')).toEqual({ kind: 'trimmed', how });
 });
+
+it('tells a range of texts turned into numbers (`view_range.map(Number)`), and a range passed as sent from it', () => {
+  const range = probe({ path: 'p', view_range: ['2', '5'] });
+  expect(describeGot([2, 5], range, 'view_range')).toEqual({ kind: 'converted', to: 'number', value: [2, 5] });
+  expect(describeGot(['2', '5'], range, 'view_range')).toBeUndefined();
+  expect(describeGot([2, 5], probe({ path: 'p', view_range: [2, 5] }), 'view_range')).toBeUndefined();
+});

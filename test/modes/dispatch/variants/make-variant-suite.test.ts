@@ -43,6 +43,7 @@ const NAME_FREE = [
   'escape-glob-pattern',
   'glob-and-grep-missing-pattern',
   'glob-no-files-found',
+  'grep-glob-empty',
   'grep-invalid-regex',
   'grep-no-matches',
   'invalid-parameter-types',
