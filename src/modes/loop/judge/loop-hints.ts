@@ -54,7 +54,9 @@ function fieldChanged(ctx: LoopHintContext): LoopHint | undefined {
   const { expected, received } = ctx;
   const changed = Object.keys(expected).filter((k) => k !== 'messages' && Object.hasOwn(received, k));
   if (changed.length === 0) return undefined;
-  const values = changed.map((k) => `\`${k}\` ${short(received[k])}, not ${short(expected[k])}`).join('; ');
+  const values = changed
+    .map((k) => fieldsLost(k, expected[k], received[k]) ?? `\`${k}\` ${short(received[k])}, not ${short(expected[k])}`)
+    .join('; ');
   const rule = `send the request's fields as runLoop was given them, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
   const when = ctx.index === 0 ? 'the first request' : `request ${ctx.index + 1}`;
   return hint(
@@ -63,6 +65,24 @@ function fieldChanged(ctx: LoopHintContext): LoopHint | undefined {
     ctx.index === 0 ? 'first-request' : 'later-request',
     `${ctx.index === 0 ? 'the first request' : 'the requests after the first'} change ${changed.map((k) => `\`${k}\``).join(' and ')}: ${rule}`,
   );
+}
+
+// A list of objects sent with some of their fields left out (tools as { name, description, input_schema }, their
+// cache_control gone): which fields of which items, as the value alone would cut off before them.
+function fieldsLost(key: string, expected: unknown, received: unknown): string | undefined {
+  if (!Array.isArray(expected) || !Array.isArray(received) || expected.length !== received.length) return undefined;
+  const lost: string[] = [];
+  for (const [j, e] of expected.entries()) {
+    const r: unknown = received[j];
+    if (!isEntry(e) || !isEntry(r) || Object.keys(r).some((k) => !(k in e) || !jsonEqual(r[k], e[k]))) return undefined;
+    const name = typeof e.name === 'string' ? ` (${JSON.stringify(e.name)})` : '';
+    lost.push(
+      ...Object.keys(e)
+        .filter((k) => !(k in r))
+        .map((k) => `\`${k}\` of item ${j + 1}${name}`),
+    );
+  }
+  return lost.length === 0 ? undefined : `\`${key}\` without the ${lost.join(', ')}`;
 }
 
 // An end that is not the conversation: the last response, its content, or nothing.
@@ -134,13 +154,13 @@ function keptGoing(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
-// An execute that threw, let out of the loop.
+// An execute that threw, let out of the loop: not caught, or caught by a try/catch around a promise not awaited.
 function throwEscaped(ctx: LoopHintContext): LoopHint | undefined {
   const threw = threwOf(ctx.end);
   const thrown = Object.values(ctx.data.outputs ?? {}).flatMap((o) => ('throws' in o ? [o.throws] : []));
   if (threw === undefined || !thrown.some((m) => threw.includes(m))) return caughtAroundTheLoop(ctx);
   return hint(
-    "execute threw, and the throw left runLoop: catch it and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop",
+    "execute threw (its promise rejected), and the rejection left runLoop: catch it, with a try/catch around `await execute(block.name, block.input)` (a try/catch catches a rejection only of a promise it awaits) or a .catch on the promise, and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop",
     'a throw from execute not caught',
     'throwing-output',
   );

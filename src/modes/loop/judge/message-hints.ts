@@ -1,7 +1,7 @@
 // Hints for the messages a loop sends: the conversation not sent at all (the request's messages again), the
-// assistant turn (missing, without content, only its text, the whole response, after its results, put together
-// from stream events without their deltas, its thinking changed), the results of one turn split over several
-// messages, a role the API does not have. Pure.
+// assistant turn (missing, without content, only its text, a string, the whole response, after its results, put
+// together from stream events without their deltas, its thinking changed, its blocks' fields dropped), the results
+// of one turn split over several messages, a role the API does not have. Pure.
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { LoopHint } from './loop-features.ts';
 import {
@@ -53,6 +53,22 @@ function assistantTextOnly(ctx: LoopHintContext): LoopHint | undefined {
     'assistant turn appended as its text',
     'first-turn',
     "only the text of the model's turns was appended: append each turn's content as received, every block (tool_use, thinking) included: { role: 'assistant', content: response.content }",
+  );
+}
+
+// A turn of text only appended as its text, a string: the contract appends content as received, blocks.
+function assistantAsString(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const e = d?.e[d.i];
+  const r = d?.r[d.i];
+  if (d === undefined || role(e) !== 'assistant' || role(r) !== 'assistant' || !isEntry(r)) return undefined;
+  if (typeof r.content !== 'string' || !isEntry(e) || !Array.isArray(e.content)) return undefined;
+  if (!blocks(e).every((b) => b.type === 'text')) return undefined;
+  return hint(
+    `the model's turn ${d.turn} went into the conversation as a string where response.content was an array of blocks: append { role: 'assistant', content: response.content }, the blocks as received, even when they are only text`,
+    'assistant turn appended as a string',
+    'end',
+    "the model's turns of text only went into the conversation as a string where response.content was an array of blocks: append { role: 'assistant', content: response.content }, the blocks as received, even when they are only text",
   );
 }
 
@@ -151,6 +167,25 @@ function deltasDropped(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// Blocks rebuilt with some of their fields: a text block as { type, text }, its citations gone. Only a case whose
+// blocks carry such a field shows it, which no probe script has.
+function blockFieldsDropped(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  if (d === undefined || role(d.e[d.i]) !== 'assistant' || role(d.r[d.i]) !== 'assistant') return undefined;
+  const want = blocks(d.e[d.i]);
+  const got = blocks(d.r[d.i]);
+  if (want.length !== got.length || want.some((b, j) => b.type !== got[j]!.type)) return undefined;
+  const kept = (b: Json, g: Json) => Object.keys(g).every((k) => k in b && jsonEqual(g[k], b[k]));
+  if (!want.every((b, j) => kept(b, got[j]!))) return undefined;
+  const dropped = new Set(want.flatMap((b, j) => Object.keys(b).filter((k) => !(k in got[j]!))));
+  if (dropped.size === 0) return undefined;
+  const keys = [...dropped].map((k) => `\`${k}\``).join(', ');
+  return hint(
+    `the model's turn ${d.turn} went in with its blocks rebuilt, without their ${keys}: append the blocks as received, every field of each: { role: 'assistant', content: response.content }`,
+    'block fields dropped',
+  );
+}
+
 // The whole Message (its id, model, stop_reason and usage) appended as the assistant turn.
 function wholeResponse(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
@@ -190,6 +225,8 @@ export const MESSAGE_RECOGNISERS: Recogniser[] = [
   assistantMissing,
   wholeResponse,
   assistantTextOnly,
+  assistantAsString,
   deltasDropped,
   thinkingChanged,
+  blockFieldsDropped,
 ];

@@ -275,6 +275,52 @@ describe('loop hints', () => {
     expect(failure?.hintCause).toBe(cause);
   });
 
+  it('names a text-only turn appended as a string, and blocks rebuilt without some of their fields', () => {
+    const cited = { type: 'text', text: 'Done.', citations: [{ type: 'char_location', cited_text: 'Done' }] };
+    const at = (expectedMessage: unknown, receivedMessage: unknown) =>
+      loopHintFor({
+        data: loopCase.data,
+        at: 'end',
+        index: 0,
+        expected: { returned: [prompt, expectedMessage] },
+        received: { returned: [prompt, receivedMessage] },
+        end: undefined,
+      });
+    const asString = at({ role: 'assistant', content: [cited] }, { role: 'assistant', content: 'Done.' });
+    expect(asString?.cause).toBe('assistant turn appended as a string');
+    expect(asString?.text).toMatch(
+      /^the model's turn 1 went into the conversation as a string where response\.content/,
+    );
+    const rebuilt = at(
+      { role: 'assistant', content: [cited] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+    );
+    expect(rebuilt?.cause).toBe('block fields dropped');
+    expect(rebuilt?.text).toMatch(/without their `citations`: append the blocks as received/);
+    // A field changed, not dropped, is not this mistake.
+    const changed = at(
+      { role: 'assistant', content: [cited] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done!' }] },
+    );
+    expect(changed?.cause).not.toBe('block fields dropped');
+  });
+
+  it('names the fields left out of a list sent otherwise (a tool without its cache_control)', () => {
+    const tool = { name: 'Bash', input_schema: { type: 'object' } };
+    const failure = loopHintFor({
+      data: loopCase.data,
+      at: 'request',
+      index: 0,
+      expected: { tools: [tool, { ...tool, name: 'Read', cache_control: { type: 'ephemeral' } }] },
+      received: { tools: [tool, { ...tool, name: 'Read' }] },
+      end: undefined,
+    });
+    expect(failure?.text).toMatch(
+      /^the first request has `tools` without the `cache_control` of item 2 \("Read"\): send/,
+    );
+    expect(failure?.cause).toBe('tools changed');
+  });
+
   it('names the thinking block dropped or changed, and a throw let out of runLoop or worded otherwise', () => {
     const thinking = { type: 'thinking', thinking: 'Hmm.', signature: 'sig' };
     const turn = { role: 'assistant', content: [thinking, readA] };
