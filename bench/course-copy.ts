@@ -1,10 +1,14 @@
 // Temp copies for the bench: a student's course directory made from this repository
 // (test/support/reference-course.ts), and the grader package with every case of its stages there `copies` times
 // (the 10x suite), each copy with its snapshot.
-import { chmod, cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { writeReferenceCourse } from '../test/support/reference-course.ts';
+
+const execFileAsync = promisify(execFile);
 
 // A temp directory and the way to remove it.
 export type CourseCopy = { dir: string; remove: () => Promise<void> };
@@ -29,7 +33,9 @@ export async function copyPackage(packageRoot: string, copies: number): Promise<
   await chmod(root, 0o755);
   const dir = join(root, 'theinference');
   for (const file of PACKAGE_FILES) await cp(join(packageRoot, file), join(dir, file), { recursive: true });
-  await symlink(join(packageRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  // A copy of node_modules made of hard links (instant, no space): the sandbox shows the grader's own install, and
+  // a linked node_modules directory would point outside what it shows.
+  await execFileAsync('cp', ['-al', join(packageRoot, 'node_modules'), join(dir, 'node_modules')]);
   await cp(join(packageRoot, 'cases', 'case.schema.json'), join(dir, 'cases', 'case.schema.json'));
   for (const kind of ['cases', 'snapshots']) {
     for (const stage of await readdir(join(packageRoot, kind), { withFileTypes: true })) {
