@@ -55,8 +55,9 @@ describe('attack 2: rewriting the snapshots so that the next run passes', () => 
 
   it('makes the second run pass without the sandbox: the attack is real', async () => {
     const { dir, bin } = await makeInstalledCourse(scratch, 'hostile-rewrites-snapshots');
+    // The first run's verdict is not asserted: without the sandbox, whether the grader has read a snapshot before
+    // the attack rewrites it is a race the load on the machine decides. The rewrite and the second run are not.
     const first = await grade(bin, dir, 'off', JSON_REPORT);
-    expect(first.exitCode).toBe(1);
     expect(outputs(first.stdout)).toMatch(/\[attack\] snapshot files rewritten: [1-9]\d*/);
     expect((await grade(bin, dir, 'off', JSON_REPORT)).exitCode).toBe(0);
   });
