@@ -14,6 +14,7 @@ import {
   MAX_PROCESSES,
   MEMORY_ENV,
   MIN_MEMORY_MIB,
+  OUT_OF_CPU_CASES,
   PROCESS_CPU_SECONDS,
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
@@ -63,6 +64,12 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     value: `${formatMs(CASE_CPU_SECONDS * 1000)}, read every ${formatMs(CPU_SAMPLE_MS)}`,
     source:
       '`CASE_CPU_SECONDS`, src/grade/run/isolation/program-limits.ts; `CPU_SAMPLE_MS`, src/grade/run/program-machine.ts',
+  },
+  {
+    what: "cases of one run (one submission's, in a class) out of CPU time, after which its other cases are not run and fail, saying why",
+    setBy: '',
+    value: String(OUT_OF_CPU_CASES),
+    source: '`OUT_OF_CPU_CASES`, src/grade/run/isolation/program-limits.ts',
   },
   {
     what: 'processes a case started that still run when it ends (a command sent to the background, a child never waited for)',

@@ -1,7 +1,7 @@
 // The top of a run of one course directory (run-stage.ts's gradeCourse) as a pure state machine: case runs stream
 // in from the batches while the cases are still being validated and the snapshots read, variant runs arrive before
 // the reference has run their variants, failures may be judged again alone, --bail stops the batches at the first
-// failure, and the run may be aborted at any point. Which run is judged when, where each verdict goes, and when
+// failure, so do a few cases out of CPU time (the rest then fail unrun), and the run may be aborted at any point. Which run is judged when, where each verdict goes, and when
 // the run is over are decided here; run-stage.ts only starts the batches and the reference, judges a run when told
 // (judging is pure, but needs the cases and snapshots the adapter holds) and builds the report.
 //
@@ -10,9 +10,9 @@
 import type { CaseRun } from './run/run-batches.ts';
 import type { CaseResult } from './types.ts';
 
-// What the run is: whether --bail stops it at the first failure, and whether variants run (their runs wait for
-// the reference's results).
-export type CoursePlan = { bail: boolean; variants: boolean };
+// What the run is: whether --bail stops it at the first failure, whether variants run (their runs wait for the
+// reference's results), and after how many runs out of CPU time the batches stop (program-limits.ts).
+export type CoursePlan = { bail: boolean; variants: boolean; cpuCases: number };
 
 export type CourseState = {
   phase: 'running' | 'finishing' | 'done';
@@ -25,9 +25,12 @@ export type CourseState = {
   // Runs that arrived before the judging could start, and variant runs before the reference's results.
   early: Held[];
   waiting: Held[];
-  // The batches told to stop (--bail, an abort); the run aborted.
+  // The batches told to stop (--bail, an abort, too many runs out of CPU time); the run aborted.
   stopped: boolean;
   aborted: boolean;
+  // Runs out of CPU time so far; reaching the plan's cpuCases stopped the batches (the cases not run then fail).
+  outOfCpu: number;
+  cpuStopped: boolean;
 };
 
 // A run held until it can be judged, with the case it is a variant of.
@@ -72,6 +75,8 @@ export function startCourse(plan: CoursePlan): Step {
       waiting: [],
       stopped: false,
       aborted: false,
+      outOfCpu: 0,
+      cpuStopped: false,
     },
     [],
   ];
@@ -123,12 +128,14 @@ function routeAll(state: CourseState, held: Held[], first: CourseEffect[]): Step
 
 // A verdict's way: a case's own time kept; a failure after another case in its process judged again alone (not a
 // timeout, nor a case out of CPU time: re-running either costs the whole limit again); the first failure stops
-// the batches under --bail.
-function onJudged(state: CourseState, run: CaseRun, variantOf: string | undefined, verdict?: CaseResult): Step {
+// the batches under --bail, and so does the run out of CPU time that makes the plan's cpuCases.
+function onJudged(before: CourseState, run: CaseRun, variantOf: string | undefined, verdict?: CaseResult): Step {
   // Only a case that ran after the probe has a time of its own: alone, it would include the process's start.
   const time: CourseEffect[] =
     run.afterProbe && variantOf === undefined ? [{ type: 'time', name: run.name, ms: run.durationMs }] : [];
-  if (verdict === undefined) return [state, [...time, { type: 'unjudged', name: variantOf ?? run.name, variantOf }]];
+  const [state, stop] = countCpu(before, run);
+  if (verdict === undefined)
+    return [state, [...time, { type: 'unjudged', name: variantOf ?? run.name, variantOf }, ...stop]];
   const failed = verdict.status === 'fail';
   const again = failed && run.afterProbe && verdict.failure?.kind !== 'timeout' && run.outcome.kind !== 'cpu';
   const effects: CourseEffect[] = [
@@ -136,7 +143,16 @@ function onJudged(state: CourseState, run: CaseRun, variantOf: string | undefine
     again ? { type: 'suspect', verdict } : { type: 'emit', verdict, variantOf },
   ];
   if (failed && state.plan.bail && !state.stopped) return [{ ...state, stopped: true }, [...effects, { type: 'stop' }]];
-  return [state, effects];
+  return [state, [...effects, ...stop]];
+}
+
+// A run out of CPU time counted; the one that makes the plan's cpuCases stops the batches (unless already stopped).
+function countCpu(state: CourseState, run: CaseRun): [CourseState, CourseEffect[]] {
+  if (run.outcome.kind !== 'cpu') return [state, []];
+  const outOfCpu = state.outOfCpu + 1;
+  if (outOfCpu < state.plan.cpuCases || state.cpuStopped) return [{ ...state, outOfCpu }, []];
+  const next = { ...state, outOfCpu, cpuStopped: true, stopped: true };
+  return [next, state.stopped ? [] : [{ type: 'stop' }]];
 }
 
 // Finishes once every run is in and none is waiting.

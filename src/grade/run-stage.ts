@@ -9,14 +9,15 @@ import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
-import { judgeCase, noSnapshot } from './judge/judge-case.ts';
+import { judgeCase, noSnapshot, notRunOutOfCpu } from './judge/judge-case.ts';
+import { OUT_OF_CPU_CASES } from './run/isolation/program-limits.ts';
 import { judgeOf } from './judge/mode-judges.ts';
 import { programNote } from './program-note.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
 import { driveMachine } from './run/drive-machine.ts';
-import { startCourse, step, type CourseEffect, type CourseEvent } from './course-machine.ts';
+import { type CourseEffect, type CourseEvent, type CourseState, startCourse, step } from './course-machine.ts';
 import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
@@ -101,7 +102,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     finish: () => finish(),
   });
   const machine = driveMachine(
-    startCourse({ bail: options.bail === true, variants: variants !== undefined }),
+    startCourse({ bail: options.bail === true, variants: variants !== undefined, cpuCases: OUT_OF_CPU_CASES }),
     step,
     perform,
   );
@@ -130,7 +131,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     const checked = await recheck.finish();
     for (const result of checked.results) emit(result);
     pairs.flush();
-    const judged = selected.flatMap((c) => results.get(c.name) ?? []);
+    const judged = selected.flatMap((c) => results.get(c.name) ?? notRun(machine.state(), known, c.name));
     const caseOf = (name: string) => known.judging?.cases.get(name)?.data;
     const observed = batches.observed();
     const cases = observed === undefined ? judged : (probe?.explain(judged, observed, caseOf) ?? judged);
@@ -393,6 +394,13 @@ function reportOf(
 function interleave(cases: BatchCase[], variantRuns: BatchCase[]): BatchCase[] {
   const runs = new Map(variantRuns.map((v) => [caseOfRun(v.name), v]));
   return cases.flatMap((c) => [{ name: c.name, file: c.file }, ...(runs.has(c.name) ? [runs.get(c.name)!] : [])]);
+}
+
+// A case without a verdict once the run is over: after too many runs out of CPU time stopped it, a failure saying
+// so; else (--bail) none, and the report counts it as not run.
+function notRun(state: CourseState, known: Known, name: string): CaseResult[] {
+  const c = known.judging?.cases.get(name);
+  return state.cpuStopped && c !== undefined ? [notRunOutOfCpu(c, state.outOfCpu)] : [];
 }
 
 // A warning may quote the submission (a file's name, a link's target, its directory's name): each is one line of

@@ -1,5 +1,6 @@
 // The top of a run of one course directory, without a process: runs arriving before the judging is ready, variant
-// runs before the reference's results, re-checks, --bail and an abort, each a row with what the run does.
+// runs before the reference's results, re-checks, --bail, runs out of CPU time and an abort, each a row with what
+// the run does.
 import { describe, expect, it } from 'vitest';
 import {
   type CourseEffect,
@@ -12,9 +13,9 @@ import {
 import type { CaseRun } from '../../src/grade/run/run-batches.ts';
 import type { CaseResult } from '../../src/grade/types.ts';
 
-const PLAIN: CoursePlan = { bail: false, variants: false };
-const VARIANTS: CoursePlan = { bail: false, variants: true };
-const BAIL: CoursePlan = { bail: true, variants: false };
+const PLAIN: CoursePlan = { bail: false, variants: false, cpuCases: 2 };
+const VARIANTS: CoursePlan = { bail: false, variants: true, cpuCases: 2 };
+const BAIL: CoursePlan = { bail: true, variants: false, cpuCases: 2 };
 
 const caseRun = (name: string, o: Partial<CaseRun> = {}): CaseRun => ({
   name,
@@ -35,6 +36,10 @@ const verdict = (name: string, status: 'pass' | 'fail', kind: 'mismatch' | 'time
 const A = caseRun('a');
 const B = caseRun('b');
 const V = caseRun('a~variant');
+const outOfCpu = { outcome: { kind: 'cpu', cpuMs: 5000 } } as const;
+const CPU_A = caseRun('a', outOfCpu);
+const CPU_B = caseRun('b', outOfCpu);
+const CPU_V = caseRun('a~variant', outOfCpu);
 const arrives = (run: CaseRun, variantOf?: string): CourseEvent => ({ type: 'run', run, variantOf });
 const judged = (run: CaseRun, v: CaseResult | undefined, variantOf?: string): CourseEvent => ({
   type: 'judged',
@@ -147,8 +152,52 @@ describe('the course machine: where a verdict goes', () => {
       BAIL,
       [time(A), emit(verdict('a', 'pass'))],
     ],
+    [
+      'runs out of CPU time: the one that makes cpuCases stops the batches',
+      [judging, judged(CPU_A, verdict('a', 'fail', 'crash')), judged(CPU_B, verdict('b', 'fail', 'crash'))],
+      PLAIN,
+      [time(CPU_B), emit(verdict('b', 'fail', 'crash')), { type: 'stop' }],
+    ],
+    [
+      'runs out of CPU time: one fewer than cpuCases stops nothing',
+      [judging, judged(CPU_A, verdict('a', 'fail', 'crash'))],
+      PLAIN,
+      [time(CPU_A), emit(verdict('a', 'fail', 'crash'))],
+    ],
+    [
+      'runs out of CPU time: a variant’s counts, and one the reference gave nothing for',
+      [judging, reference, judged(CPU_V, undefined, 'a'), judged(CPU_B, verdict('b', 'fail', 'crash'))],
+      VARIANTS,
+      [time(CPU_B), emit(verdict('b', 'fail', 'crash')), { type: 'stop' }],
+    ],
+    [
+      'runs out of CPU time: past cpuCases, stops nothing more',
+      [
+        judging,
+        judged(CPU_A, verdict('a', 'fail', 'crash')),
+        judged(CPU_B, verdict('b', 'fail', 'crash')),
+        judged(CPU_V, verdict('a~variant', 'fail', 'crash'), 'a'),
+      ],
+      PLAIN,
+      [emit(verdict('a~variant', 'fail', 'crash'), 'a')],
+    ],
+    [
+      'runs out of CPU time under --bail: the first failure has stopped the batches already',
+      [judging, judged(CPU_A, verdict('a', 'fail', 'crash')), judged(CPU_B, verdict('b', 'fail', 'crash'))],
+      BAIL,
+      [time(CPU_B), emit(verdict('b', 'fail', 'crash'))],
+    ],
   ])('%s', (_, events, plan, last) => {
     expect(drive(events, plan).effects.at(-1)).toEqual(last);
+  });
+
+  it('says the batches stopped for CPU time, and how many runs ran out of it', () => {
+    const { state } = drive(
+      [judging, judged(CPU_A, verdict('a', 'fail', 'crash')), judged(CPU_B, verdict('b', 'fail', 'crash'))],
+      PLAIN,
+    );
+    expect([state.cpuStopped, state.outOfCpu, state.stopped]).toEqual([true, 2, true]);
+    expect(drive([judging, judged(CPU_A, verdict('a', 'fail', 'crash'))], PLAIN).state.cpuStopped).toBe(false);
   });
 });
 

@@ -47,6 +47,25 @@ export function noSnapshot(c: Case): CaseResult {
   };
 }
 
+// The verdict for a case not run because `outOfCpu` runs of the same course directory ran out of CPU time
+// (program-limits.ts's OUT_OF_CPU_CASES): it fails, saying why, with the hint of the cases that did.
+export function notRunOutOfCpu(c: Case, outOfCpu: number): CaseResult {
+  return {
+    name: c.name,
+    description: c.data.description,
+    status: 'fail',
+    durationMs: 0,
+    failure: {
+      kind: 'crash',
+      message: `${OUT_OF_CPU.name}: not run, because ${outOfCpu} cases of this run ran out of CPU time before it`,
+      hint: OUT_OF_CPU.hint,
+      hintCause: OUT_OF_CPU.name,
+    },
+    output: '',
+    ...weighing(c),
+  };
+}
+
 // The grader's words for a run that gave no results (a crash, a timeout, a bad line), as a verdict words it: how
 // the reference's own failures are told (src/grade/run-reference.ts).
 export function noResultsWords(c: Case, run: CaseRun): string {

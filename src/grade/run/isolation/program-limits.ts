@@ -34,6 +34,10 @@ export const MAX_FILE_MIB = 64;
 // and the sandboxes included); a case that leaves busy processes behind is stopped after this divided by the
 // cores, so it is kept short.
 export const CASE_CPU_SECONDS = 5;
+// Cases of one run (a submission's, in a class) out of CPU time after which its other cases are not run: a
+// program that burns each case's budget would otherwise hold every core for cases × the budget ÷ the cores (a
+// class run 100 times slower), and an honest case uses a hundredth of it. Each case not run fails, saying why.
+export const OUT_OF_CPU_CASES = 5;
 // The CPU time any one process may use in its life (a program process runs a whole batch of cases: a hundred of
 // them take a few seconds).
 export const PROCESS_CPU_SECONDS = 60;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OUT_OF_CPU } from '../../../../src/grade/judge/limit-reached.ts';
-import { CASE_CPU_SECONDS } from '../../../../src/grade/run/isolation/program-limits.ts';
+import { CASE_CPU_SECONDS, OUT_OF_CPU_CASES } from '../../../../src/grade/run/isolation/program-limits.ts';
 import { useScratch } from '../../course-fixture.ts';
 import { checkOut, gradeStep, installGrader } from '../../../support/trusted-job.ts';
 import { jsonTests, survivorsIn } from './hostile-course.ts';
@@ -44,6 +44,22 @@ describe('CPU time', () => {
     expect(message).toContain(`hint: ${OUT_OF_CPU.hint}`);
     // Killed by its CPU time (not run again alone, as a timeout is not), far from its timeout.
     expect(tookMs).toBeLessThan(TIMEOUT_MS / 2);
+  }, 200_000);
+
+  it(`runs none of a submission's other cases once ${OUT_OF_CPU_CASES} ran out of CPU time: each fails saying why`, async () => {
+    const submission = await checkOut(scratch.root, 'hostile-burns-cpu');
+    // Its 10 Bash cases: each would hold the cores for its whole budget.
+    const step = await gradeStep(grader, scratch.root, submission, ['--case', 'bash-*', '--reporter', 'json']);
+    const tests = [...jsonTests(step.stdout).values()];
+    expect([step.exitCode, tests.length, tests.some((t) => t.status === 'pass')]).toEqual([1, 10, false]);
+    const burnt = tests.filter((t) => /used over \d+ s of CPU time during this case/.test(t.message ?? ''));
+    const notRun = tests.filter((t) =>
+      (t.message ?? '').includes(`out of CPU time: not run, because ${burnt.length} cases of this run ran out`),
+    );
+    // The batches stop at the fifth; those already running beside it may run out too.
+    expect(burnt.length).toBeGreaterThanOrEqual(OUT_OF_CPU_CASES);
+    expect(burnt.length + notRun.length).toBe(10);
+    expect(notRun.length).toBeGreaterThan(0);
   }, 200_000);
 
   it("kills what a case leaves running when the case ends: no Glob case finds an earlier case's busy processes", async () => {
