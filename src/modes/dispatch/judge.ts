@@ -1,6 +1,7 @@
 // The dispatch mode's judge (stage "Register the toolset"): one result per call, compared call by call, the first
 // difference explained by the hints; a process that ended mid-case named by the call in flight.
-import { type Case, type CaseFile, callsOf } from '../../course/types.ts';
+import type { Case } from '../../course/types.ts';
+import { callsOf, type DispatchCaseData } from './case.ts';
 import { compareResults } from '../../grade/judge/compare-results.ts';
 import { exitFailure, timeoutFailure } from '../../grade/judge/ended-mid-case.ts';
 import { explainFailures } from '../../grade/judge/explain-failures.ts';
@@ -12,9 +13,9 @@ import type { ModeJudge } from '../../grade/judge/mode-judges.ts';
 import { probeRequest } from './judge/probe-calls.ts';
 
 // A dispatch stage's cases follow cases/case.schema.json (they were validated against it when loaded).
-const calls = (c: Case): CaseFile['calls'] => (c.data as CaseFile).calls;
+const calls = (c: Case): DispatchCaseData['calls'] => (c.data as DispatchCaseData).calls;
 
-export const judge: ModeJudge = {
+export const judge = {
   compare: (c, expected, received) => {
     const failure = compareResults(calls(c), expected, received);
     if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
@@ -29,6 +30,7 @@ export const judge: ModeJudge = {
   exited: exitFailure,
   unsnapshottable: (c, results) =>
     results.length === calls(c).length ? undefined : `printed ${results.length} results for ${calls(c).length} calls`,
+  steps: (c) => calls(c).length,
   probe: {
     request: probeRequest,
     explain: (results, observed, caseOf) =>
@@ -39,4 +41,4 @@ export const judge: ModeJudge = {
     hint: (seed) =>
       `the case passes as written but not its variant: the same calls on files and contents renamed (seed ${seed}). A result that does not follow the renaming was not computed by running the call: make every result come from the Tools method the call reaches. \`--seed ${seed}\` gives the same variant again`,
   },
-};
+} satisfies ModeJudge;

@@ -14,7 +14,7 @@
 // its own: `{"observed":[…]}`, for each script the requests it sent (whole) and how it ended.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LOOP_REQUEST_KEYS } from '../../course/types.ts';
+import { LOOP_REQUEST_KEYS } from './case.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import {
   type BeforeCall,
@@ -402,7 +402,7 @@ export function parseLoopCase(text: string): LoopCase {
 
 // The mode as the driver runs it. The SDK and the student's loop load before any case is read; runLoop's throws
 // are its results, so what fails outside it is the fake API (no loopback to listen on).
-export const driver: DriverMode = {
+export const driver = {
   start: async (course) => {
     const [, loop] = await Promise.all([anthropicClient(), studentLoop(course)]);
     return {
@@ -412,4 +412,4 @@ export const driver: DriverMode = {
       probe: (request) => observeLoops(request, loop),
     };
   },
-};
+} satisfies DriverMode;
