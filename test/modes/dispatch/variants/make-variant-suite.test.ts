@@ -59,6 +59,7 @@ const NAME_FREE = [
   'unknown-str-replace-hyphen',
   'unknown-to-string',
   'view-empty-file',
+  'view-range-empty',
   'view-range-end-out-of-range',
   'view-range-not-whole-numbers',
   'view-range-start-out-of-range',
