@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { describeMachine } from './machine.ts';
-import { writeResultsPage } from './results-page.ts';
+import { renderResultsPage, writeResultsPage } from './results-page.ts';
 import { runCommand } from './run-command.ts';
 import { formatSeconds, summarise, type Summary } from './stats.ts';
 import type { SaveSample } from './watch-latency.ts';
@@ -239,14 +239,13 @@ async function main(): Promise<void> {
     log(`${`${a.name}: after / before`.padEnd(34)}${range(paired).padEnd(40)}${verdict(paired.median, 1)}`);
   }
 
-  await writeResultsPage(
-    join(packageRoot, 'docs', 'bench-results.md'),
-    {
-      date: new Date().toISOString(),
-      command: ['npm run bench:before-after --', ...process.argv.slice(2)].join(' ').replace(/ --$/, ''),
-      lines: printed,
-    },
-    'before-after',
+  const run = {
+    date: new Date().toISOString(),
+    command: ['npm run bench:before-after --', ...process.argv.slice(2)].join(' ').replace(/ --$/, ''),
+    lines: printed,
+  };
+  await writeResultsPage(join(packageRoot, 'docs', 'bench-results.md'), (page) =>
+    renderResultsPage(page, run, 'before-after'),
   );
 }
 

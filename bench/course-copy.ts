@@ -33,8 +33,8 @@ export async function copyPackage(packageRoot: string, copies: number): Promise<
   await chmod(root, 0o755);
   const dir = join(root, 'theinference');
   for (const file of PACKAGE_FILES) await cp(join(packageRoot, file), join(dir, file), { recursive: true });
-  // A copy of node_modules made of hard links (instant, no space): the sandbox shows the grader's own install, and
-  // a linked node_modules directory would point outside what it shows.
+  // A copy of node_modules made of hard links (instant, no space), as an install has it. A link would do as well:
+  // the sandbox makes a grader's linked node_modules again (test/grade/run/isolation/sandbox-layout.test.ts).
   await execFileAsync('cp', ['-al', join(packageRoot, 'node_modules'), join(dir, 'node_modules')]);
   await cp(join(packageRoot, 'cases', 'case.schema.json'), join(dir, 'cases', 'case.schema.json'));
   for (const kind of ['cases', 'snapshots']) {

@@ -29,7 +29,7 @@ import { measureRecordHangs } from './record-hangs.ts';
 import { measureRecord } from './record-session.ts';
 import { runCommand } from './run-command.ts';
 import { formatMegabytes, formatSeconds, summarise, type Summary } from './stats.ts';
-import { writeResultsPage } from './results-page.ts';
+import { mergeBenchBlocks, writeResultsPage } from './results-page.ts';
 import { measureStaging } from './stage-cost.ts';
 import { makeVitestSuite } from './vitest-suite.ts';
 import { REPLAY_BASH_MS } from '../src/record/record-transcripts.ts';
@@ -69,12 +69,24 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const only = sections();
-// Every line the bench prints is also kept for docs/bench-results.md.
-const printed: string[] = [];
+// Every line the bench prints while a bench is `current` is also kept for that bench's block of
+// docs/bench-results.md (its details as it measures, then its targets); the run's header goes to stdout only.
+const printed = new Map<Section, string[]>();
+let current: Section | undefined;
 const log = (line = ''): void => {
-  printed.push(line);
+  if (current !== undefined) printed.set(current, [...(printed.get(current) ?? []), line]);
   process.stdout.write(`${line}\n`);
 };
+
+// Runs one bench's measurement with what it prints kept for its block.
+async function measuring<T>(section: Section, measure: () => Promise<T>): Promise<T> {
+  current = section;
+  try {
+    return await measure();
+  } finally {
+    current = undefined;
+  }
+}
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -106,21 +118,29 @@ async function main(): Promise<void> {
   log('        The grader runs sandboxed (bubblewrap) unless an approach says --isolation off.');
   log();
 
-  const times = only.has('cold') ? await measureApproaches() : new Map<string, number[]>();
-  const staged = only.has('stage') ? await measureStagedRuns() : undefined;
-  const loop = only.has('loop') ? await measureLoopStage({ packageRoot, tsx, log, rounds: measureRounds }) : undefined;
-  const memory = only.has('memory') ? await measureGraderMemory() : [];
-  const profile = only.has('profile') ? await measureProfile() : new Map<string, number[]>();
-  const phases = only.has('phases') ? await measurePhases() : [];
-  const watch = only.has('watch') ? await measureWatchMode() : [];
-  const hangs = only.has('hangs') ? await measureHangMode() : [];
-  const variants = only.has('variants') ? await measureVariants() : new Map<string, number[]>();
-  const klass = only.has('class') ? await measureClassRuns() : [];
-  const html = only.has('html') ? await measureHtmlRuns() : undefined;
-  const proxy = only.has('proxy') ? await measureLiveProxy() : undefined;
-  const imported = only.has('import') ? await measureImport({ packageRoot, runs, log }) : undefined;
-  const recorded = only.has('record') ? await measureRecord({ packageRoot, runs, log }) : undefined;
-  const recordHangs = only.has('record-hangs') ? await measureRecordHangs({ packageRoot, log }) : [];
+  const times = only.has('cold') ? await measuring('cold', measureApproaches) : new Map<string, number[]>();
+  const staged = only.has('stage') ? await measuring('stage', measureStagedRuns) : undefined;
+  const loop = only.has('loop')
+    ? await measuring('loop', () => measureLoopStage({ packageRoot, tsx, log, rounds: measureRounds }))
+    : undefined;
+  const memory = only.has('memory') ? await measuring('memory', measureGraderMemory) : [];
+  const profile = only.has('profile') ? await measuring('profile', measureProfile) : new Map<string, number[]>();
+  const phases = only.has('phases') ? await measuring('phases', measurePhases) : [];
+  const watch = only.has('watch') ? await measuring('watch', measureWatchMode) : [];
+  const hangs = only.has('hangs') ? await measuring('hangs', measureHangMode) : [];
+  const variants = only.has('variants') ? await measuring('variants', measureVariants) : new Map<string, number[]>();
+  const klass = only.has('class') ? await measuring('class', measureClassRuns) : [];
+  const html = only.has('html') ? await measuring('html', measureHtmlRuns) : undefined;
+  const proxy = only.has('proxy') ? await measuring('proxy', measureLiveProxy) : undefined;
+  const imported = only.has('import')
+    ? await measuring('import', () => measureImport({ packageRoot, runs, log }))
+    : undefined;
+  const recorded = only.has('record')
+    ? await measuring('record', () => measureRecord({ packageRoot, runs, log }))
+    : undefined;
+  const recordHangs = only.has('record-hangs')
+    ? await measuring('record-hangs', () => measureRecordHangs({ packageRoot, log }))
+    : [];
 
   const per = (name: string): number[] => times.get(name) ?? [];
   const ratio = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
@@ -128,6 +148,7 @@ async function main(): Promise<void> {
   const range = (s: Summary): string => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
   log('targets (cold: ratios per round, grader time / other time in the same round; median and range):');
   if (only.has('cold')) {
+    current = 'cold';
     const vsFloor = ratio(per(GRADER), per(FLOOR));
     const vsVitest = ratio(per(GRADER), per(VITEST));
     const vsOff = ratio(per(GRADER), per(GRADER_OFF));
@@ -150,6 +171,7 @@ async function main(): Promise<void> {
     );
   }
   if (staged !== undefined) {
+    current = 'stage';
     const vsShown = ratio(staged.times.get(STAGED) ?? [], staged.times.get(SHOWN) ?? []);
     log(
       `${'  staged / shown as it is ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(vsShown).padEnd(24)}${verdict(vsShown.median <= 1.05)}`,
@@ -161,6 +183,7 @@ async function main(): Promise<void> {
   }
   // The loop stage is held to register-tools' targets: a student's run of either stage should feel the same.
   if (loop !== undefined) {
+    current = 'loop';
     log(
       `${'  agent-loop: grader / floor ≤ 1.5'.padEnd(TARGET_WIDTH)}${range(loop.vsFloor).padEnd(24)}${verdict(loop.vsFloor.median <= 1.5)}`,
     );
@@ -169,6 +192,7 @@ async function main(): Promise<void> {
     );
   }
   // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
+  current = 'watch';
   for (const isolation of WATCH_MODES) {
     for (const passed of [false, true]) {
       const of = (probe: boolean) =>
@@ -191,6 +215,7 @@ async function main(): Promise<void> {
     }
   }
   // Hangs side by side: all of them together cost about one timeout (10 s), plus the processes' starts.
+  current = 'hangs';
   for (const hang of new Set(hangs.map((h) => h.hang))) {
     for (const isolation of WATCH_MODES) {
       const ms = hangs.filter((h) => h.hang === hang && h.isolation === isolation).map((h) => h.ms);
@@ -202,9 +227,11 @@ async function main(): Promise<void> {
     }
   }
   if (only.has('variants')) {
+    current = 'variants';
     const cost = ratio(variants.get(WITH_VARIANTS) ?? [], variants.get(WITHOUT_VARIANTS) ?? []);
     log(`${'  with variants / without ≤ 2'.padEnd(TARGET_WIDTH)}${range(cost).padEnd(24)}${verdict(cost.median <= 2)}`);
   }
+  current = 'class';
   for (const withVariants of [false, true]) {
     const ms = (approach: string) =>
       klass.filter((k) => k.variants === withVariants && k.approach === approach).map((k) => k.ms);
@@ -215,6 +242,7 @@ async function main(): Promise<void> {
     log(`${name.padEnd(TARGET_WIDTH)}${range(saved).padEnd(24)}${verdict(saved.median >= 1.3)}`);
   }
   if (html !== undefined) {
+    current = 'html';
     // The page is written once, after every submission is graded: its share of a class run should be small.
     const cost = ratio(
       html.samples.filter((h) => h.page).map((h) => h.ms),
@@ -227,6 +255,7 @@ async function main(): Promise<void> {
     log(`${label.padEnd(TARGET_WIDTH)} ${added.toFixed(4).padEnd(24)}${verdict(added <= 1.01)}`);
   }
   if (proxy !== undefined) {
+    current = 'proxy';
     for (const [name, q] of [
       ['median', 0.5],
       ['p99', 0.99],
@@ -242,6 +271,7 @@ async function main(): Promise<void> {
     );
   }
   if (imported !== undefined) {
+    current = 'import';
     const cold = summarise(imported.session.coldMs);
     log(`  import 3.4 MB session < 1 s        ${formatSeconds(cold).padEnd(24)}${verdict(cold.max < 1000)}`);
     // Both ways of repeating a real session: its calls once (same ids), or every copy's calls kept (unique ids).
@@ -251,6 +281,7 @@ async function main(): Promise<void> {
     }
   }
   if (recorded !== undefined) {
+    current = 'record';
     log(
       `  record 3.4 MB session < 10 s       ${formatSeconds(recorded.session).padEnd(24)}${verdict(recorded.session.max < 10_000)}`,
     );
@@ -260,6 +291,7 @@ async function main(): Promise<void> {
 
   // Linear: each hanging command waits out the replay's bound once, so the slope from the fewest to the most is
   // about the bound (5 s) per command; replaying a window again without each dropped one makes it grow with N.
+  current = 'record-hangs';
   const [fewest, most] = [recordHangs[0], recordHangs.at(-1)];
   if (fewest !== undefined && most !== undefined && most !== fewest) {
     const slope = (most.ms - fewest.ms) / (most.commands - fewest.commands) / REPLAY_BASH_MS;
@@ -274,6 +306,7 @@ async function main(): Promise<void> {
         `${`${growth.toFixed(2)}`.padEnd(24)}${verdict(growth <= linear)}`,
     );
   }
+  current = undefined;
 
   await mkdir(join(packageRoot, 'bench', 'results'), { recursive: true });
   const results = {
@@ -299,11 +332,15 @@ async function main(): Promise<void> {
     proxy,
   };
   await writeFile(join(packageRoot, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-  await writeResultsPage(join(packageRoot, 'docs', 'bench-results.md'), {
+  const run = {
     date: results.date,
     command: ['npm run bench --', ...process.argv.slice(2)].join(' ').replace(/ --$/, ''),
-    lines: printed,
-  });
+    machine: results.machine,
+    blocks: SECTIONS.filter((s) => only.has(s)).map((name) => ({ name, lines: printed.get(name) ?? [] })),
+  };
+  await writeResultsPage(join(packageRoot, 'docs', 'bench-results.md'), (page) =>
+    mergeBenchBlocks(page, run, SECTIONS),
+  );
 }
 
 const FLOOR = 'floor: 1 tsx process, every case in-process';

@@ -75,6 +75,16 @@ export async function writeInstall(prefix: string, linkTo = join(REPO, 'node_mod
   return join(installed, 'bin', 'theinference.js');
 }
 
+// Copies the package into `dir` as a monorepo's package or the bench's copy has it: the files an install holds, and a
+// node_modules that is a link to this repository's, outside the copy. Returns the copy's bin.
+export async function writeLinkedPackage(dir: string): Promise<string> {
+  for (const file of PACKAGE_FILES) {
+    await cp(join(REPO, file), join(dir, file), { recursive: true, filter: (source) => !NOT_PACKED.has(source) });
+  }
+  await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return join(dir, 'bin', 'theinference.js');
+}
+
 // Fills `dir` with the reference course as a student has it after `npm install theinference`: node_modules is a
 // directory of its own holding a copy of this package as node_modules/theinference (its snapshots inside the
 // course directory), and links to this repository's dependencies. Returns the copy's bin.

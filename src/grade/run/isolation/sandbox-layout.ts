@@ -57,8 +57,13 @@ function hostPaths(): HostPaths {
   // The driver imports its packages (the SDK, fast-glob) from where the grader is installed: that node_modules is
   // shown where it is, and where its entries link through links (a node_modules that is itself a link), those links
   // are made again, so that each entry reaches its package as on the host.
-  const nearest = nearestModules(root);
+  const found = nearestModules(root);
+  const nearest = found?.real;
   if (nearest !== undefined) symlinks.push(...linkHops(nearest));
+  // A node_modules that is itself a link (a package copy's, a monorepo's, a shared install's) is made again where it
+  // is, straight to its real path (shown with `nearest`): the driver's imports walk up from the package's real
+  // files and pass through it. It is the grader's install, never the submission's, so nothing more comes in reach.
+  if (found !== undefined && found.path !== found.real) symlinks.push({ target: found.real, path: found.path });
   host = {
     system: { symlinks, readOnly },
     readOnly: [
@@ -85,18 +90,22 @@ function hostPaths(): HostPaths {
 // nothing in the sandbox: then it is the one real directory that holds every one of the packages, when there is
 // one. Undefined when there is none.
 function runtimeModules(root: string): string | undefined {
-  const nearest = nearestModules(root);
+  const nearest = nearestModules(root)?.real;
   if (nearest === undefined || COURSE_DEPENDENCIES.every((name) => resolvesWhereShown(nearest, name))) return nearest;
   const real = new Set(COURSE_DEPENDENCIES.map(realModulesOf));
   const [only] = real;
   return real.size === 1 && only !== undefined ? only : nearest;
 }
 
-function nearestModules(root: string): string | undefined {
+// The nearest node_modules above the package's real root that holds every course package: where it is (`path`, a
+// link when the install links it elsewhere) and its real path.
+function nearestModules(root: string): { path: string; real: string } | undefined {
   for (let at = root; ; at = dirname(at)) {
     if (basename(at) !== 'node_modules') {
-      const modules = join(at, 'node_modules');
-      if (COURSE_DEPENDENCIES.every((name) => tryLstat(join(modules, name)) !== undefined)) return tryRealpath(modules);
+      const path = join(at, 'node_modules');
+      const real = tryRealpath(path);
+      if (real !== undefined && COURSE_DEPENDENCIES.every((name) => tryLstat(join(path, name)) !== undefined))
+        return { path, real };
     }
     if (dirname(at) === at) return undefined;
   }
