@@ -1,8 +1,11 @@
-// The case file formats: cases/<stage>/<slug>.json, each stage's validated against its schema (src/course/stages.ts).
+// The case file formats: cases/<stage>/<slug>.json, each validated against its stage's mode's schema
+// (src/modes/mode-table.ts).
 import type { Visibility } from './case-weight.ts';
 
+// A file as a case or a recording seeds it: its text, its bytes, or where a link points.
 export type FileSpec = string | { base64: string } | { symlink: string };
 
+// One tool call, as a dispatch case, the recorder and the judges' hints all name it.
 export type Call = { tool: string; input: Record<string, unknown> };
 
 // What every stage's case file holds, whatever its mode. A mode's own fields (a dispatch case's calls, a loop

@@ -4,7 +4,7 @@ import type { ModeAudit } from '../../grade/audit/grade-in-process.ts';
 import type { DispatchCaseData } from './case.ts';
 import { dispatch, observe } from './driver.ts';
 
-export const audit = {
+export const audit: ModeAudit = {
   // Wrong dispatchers graded at once: each waits mostly on its cases' bash commands.
   atOnce: 6,
   // Its methods' promises are awaited by the driver: no rejection is left unheard.
@@ -14,4 +14,4 @@ export const audit = {
     return dispatch({ files, calls }, make as never, before, course);
   },
   probe: (request, make, course) => observe(request, make as never, course),
-} satisfies ModeAudit;
+};

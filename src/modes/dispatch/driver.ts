@@ -308,7 +308,7 @@ function encode(value: unknown, input: unknown, depth = 0): unknown {
 // The mode as the driver runs it. The stage's modules load before any case is read, so that code which does not
 // load fails at once; execute's throws are recorded per call, so what fails outside them is seeding: the case's
 // `files` are wrong.
-export const driver = {
+export const driver: DriverMode = {
   preload: courseTools,
   start: async (course) => {
     await dispatcher(course);
@@ -319,4 +319,4 @@ export const driver = {
       probe: (request) => observe(request, undefined, course),
     };
   },
-} satisfies DriverMode;
+};

@@ -15,7 +15,7 @@ import { probeRequest } from './judge/probe-calls.ts';
 // A dispatch stage's cases follow cases/case.schema.json (they were validated against it when loaded).
 const calls = (c: Case): DispatchCaseData['calls'] => (c.data as DispatchCaseData).calls;
 
-export const judge = {
+export const judge: ModeJudge = {
   compare: (c, expected, received) => {
     const failure = compareResults(calls(c), expected, received);
     if (failure?.kind !== 'mismatch' || failure.call === undefined) return failure;
@@ -41,4 +41,4 @@ export const judge = {
     hint: (seed) =>
       `the case passes as written but not its variant: the same calls on files and contents renamed (seed ${seed}). A result that does not follow the renaming was not computed by running the call: make every result come from the Tools method the call reaches. \`--seed ${seed}\` gives the same variant again`,
   },
-} satisfies ModeJudge;
+};

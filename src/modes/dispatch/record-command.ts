@@ -32,7 +32,7 @@ const LIVE_ONLY: [keyof RecordFlags, string][] = [
   ['keepTranscript', '--keep-transcript'],
 ];
 
-export const recorder = { record: recordToolCases, replaysTools: true } satisfies ModeRecorder;
+export const recorder: ModeRecorder = { record: recordToolCases, replaysTools: true };
 
 // Records the transcripts into the course directory; 'misuse' (exit 2) when a file cannot be used or a case
 // exists with other content.

@@ -4,7 +4,7 @@ import type { ModeAudit } from '../../grade/audit/grade-in-process.ts';
 import type { LoopCaseData } from './case.ts';
 import { observeLoops, runLoopCase } from './driver.ts';
 
-export const audit = {
+export const audit: ModeAudit = {
   // One loop at a time: a rejection a loop leaves unheard must be its own, and each case answers from 127.0.0.1 at
   // once.
   atOnce: 1,
@@ -15,4 +15,4 @@ export const audit = {
     return runLoopCase({ ...loop, outputs: loop.outputs ?? {} } as never, runLoop as never, before, course);
   },
   probe: (request, runLoop, course) => observeLoops(request, runLoop as never, course),
-} satisfies ModeAudit;
+};

@@ -402,7 +402,7 @@ export function parseLoopCase(text: string): LoopCase {
 
 // The mode as the driver runs it. The SDK and the student's loop load before any case is read; runLoop's throws
 // are its results, so what fails outside it is the fake API (no loopback to listen on).
-export const driver = {
+export const driver: DriverMode = {
   start: async (course) => {
     const [, loop] = await Promise.all([anthropicClient(), studentLoop(course)]);
     return {
@@ -412,4 +412,4 @@ export const driver = {
       probe: (request) => observeLoops(request, loop),
     };
   },
-} satisfies DriverMode;
+};

@@ -13,7 +13,7 @@ import { loopProbeRequest } from './judge/probe-scripts.ts';
 // A loop stage's cases follow cases/agent-loop.schema.json (they were validated against it when loaded).
 const loopCase = (c: Case): Case<LoopCaseData> => c as Case<LoopCaseData>;
 
-export const judge = {
+export const judge: ModeJudge = {
   compare: (c, expected, received) => compareLoop(loopCase(c), expected, received),
   timeout: (c, o, first, early) => loopTimeout(loopCase(c), o, first, early),
   exited: (c, o, early) => loopExited(loopCase(c), o, early),
@@ -38,7 +38,7 @@ export const judge = {
     hint: (seed) =>
       `the case passes as written but not its variant: the same loop with the model's words, the tools' outputs and the tool_use ids renamed (seed ${seed}). A request or a conversation that does not follow the renaming was not built from what the loop was served: append each turn as received and send back what execute returned, under the id of its tool_use. \`--seed ${seed}\` gives the same variant again`,
   },
-} satisfies ModeJudge;
+};
 
 const asLoopCase = (data: CaseData | undefined): LoopCaseData | undefined =>
   data !== undefined && 'turns' in data ? (data as LoopCaseData) : undefined;

@@ -26,11 +26,11 @@ import { keepFaithfulStreams } from './record/redact-streams.ts';
 import { DEFAULT_MAX_TURNS } from '../../record/record-types.ts';
 
 // A loop's cases replay the model's turns with the tool outputs as recorded: no sandbox, no command replayed.
-export const recorder = {
+export const recorder: ModeRecorder = {
   record: recordLoopCommand,
   replaysTools: false,
   redacted: faithfulStreams,
-} satisfies ModeRecorder;
+};
 
 type ReadTranscript = { file: string; session: LoopSession; drafts: LoopCaseDraft[] };
 type Shared = Awaited<ReturnType<typeof checkSharedFlags>>;
