@@ -14,7 +14,8 @@ const ROOMS: string[][] = [
   ['src/tools/'],
   ['src/contract.ts', 'src/loop-request.ts', 'src/execute.ts', 'src/agent-loop.ts', 'src/index.ts'],
   ['src/course/'],
-  // The driver: every program process runs it, beside the student's modules.
+  // The driver: every program process runs it, beside the student's modules. A mode's case type
+  // (src/modes/<mode>/case.ts) is here too, above src/course/: the course's code holds a case as the shared CaseData.
   ['src/modes/'],
   // The verdict vocabulary that judges and reporters share.
   ['src/grade/types.ts'],
@@ -33,6 +34,8 @@ const ROOMS: string[][] = [
   ['src/record/live/'],
   ['src/record/index.ts'],
   ['src/cli/', 'src/modes/*/record-command.ts'],
+  // What the compiler checks of each mode's folder: it names every aspect's type, the recorder's included.
+  ['src/modes/aspect-types.ts', 'src/modes/*/aspects.ts'],
 ];
 
 function roomOf(path: string): { prefix: string; floor: number } | undefined {
@@ -146,6 +149,9 @@ describe('the rooms of src/', () => {
     expect(floor('src/modes/echo/variants.ts')).toBe(floor('src/grade/run-stage.ts'));
     expect(floor('src/modes/echo/record/cases.ts')).toBe(floor('src/record/record-transcripts.ts'));
     expect(floor('src/modes/echo/record-command.ts')).toBe(floor('src/cli/main.ts'));
+    expect(floor('src/modes/echo/case.ts')).toBe(floor('src/modes/driver.ts'));
+    expect(floor('src/modes/echo/case.ts')).toBeGreaterThan(floor('src/course/types.ts'));
+    expect(floor('src/modes/echo/aspects.ts')).toBeGreaterThan(floor('src/modes/echo/record-command.ts'));
     // A folder named like an aspect deeper down is not one: the `*` is one folder's name.
     expect(floor('src/modes/echo/x/judge.ts')).toBe(floor('src/modes/driver.ts'));
   });

@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { HarnessError } from '../errors.ts';
+import { DEFAULT_MODE, schemaOf } from '../modes/mode-table.ts';
 import type { Case, CaseData } from './types.ts';
-import { caseFileNames, casesDir, stageOf } from './stages.ts';
+import { caseFileNames, casesDir, modeOf } from './stages.ts';
 
 // At most this many schema errors are listed per file; the first few are enough to fix it.
 const MAX_ERRORS_PER_FILE = 5;
@@ -64,9 +65,9 @@ export async function readCaseSchema(root: string, stage?: string): Promise<obje
   return JSON.parse(await readFile(join(root, 'cases', schemaFile(stage)), 'utf8')) as object;
 }
 
-// The file under cases/ holding a stage's schema; register-tools' for a stage the course does not list.
+// The file under cases/ holding a stage's schema: its mode's (the default mode's for a stage the course does not list).
 export function schemaFile(stage: string | undefined): string {
-  return (stage === undefined ? undefined : stageOf(stage))?.schema ?? 'case.schema.json';
+  return schemaOf(stage === undefined ? DEFAULT_MODE : modeOf(stage));
 }
 
 // Parses and validates one case file's text: the case, or readable errors (`/calls/0/input must be object`).

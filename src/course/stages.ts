@@ -1,6 +1,6 @@
 // The course's stages, in course order, as data: what each grades, how the driver runs its cases, what the student
 // writes and where its cases, snapshots and contract live. Adding a stage is adding an entry here with its cases,
-// snapshots, schema, stubs and page; the run, the judge and the reports read everything from it and from its mode's
+// snapshots, stubs and page; the run, the judge and the reports read everything from it and from its mode's
 // folder (src/modes/<mode>/). A stage in a new mode adds that folder and its row in src/modes/mode-table.ts.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,8 +16,6 @@ export type Stage = {
   // How its cases run and are judged, varied and recorded: a mode of the table (src/modes/mode-table.ts), whose
   // folder src/modes/<mode>/ holds all of that.
   mode: ModeName;
-  // The JSON Schema its case files follow, under cases/.
-  schema: string;
   // The files the student writes at this stage: `init --stage` writes the stub of each from course-template/, and a
   // course directory that holds them all has reached the stage (`test --previous` grades it).
   writes: string[];
@@ -50,7 +48,6 @@ export const STAGES: readonly Stage[] = [
     slug: 'agent-loop',
     title: 'Run the loop',
     mode: 'loop',
-    schema: 'agent-loop.schema.json',
     writes: ['src/agent-loop.ts'],
     entry: 'runLoop',
     untilPass: 'runLoop calls the model and runs its tools',
@@ -66,7 +63,6 @@ export const STAGES: readonly Stage[] = [
     slug: 'register-tools',
     title: 'Register the toolset',
     mode: 'dispatch',
-    schema: 'case.schema.json',
     writes: ['src/execute.ts'],
     entry: 'makeExecute',
     untilPass: 'makeExecute routes the tools',

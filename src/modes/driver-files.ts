@@ -13,7 +13,6 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 // student's code: src/modes/dispatch/).
 export const DRIVER_FILES = [
   './',
-  '../course/types',
   '../course/seed-path',
   '../course/sandbox-placeholder',
   '../process-table',

@@ -5,6 +5,10 @@
 //   variants.ts        the variant of a case, when it has them (the run's floor)
 //   audit.ts           how `audit` grades an implementation in-process, when the mode has a catalogue (the run's)
 //   record-command.ts  what `record` makes of a transcript (the CLI's floor)
+// Beside them, `case.ts` types its case files (on the driver's floor: src/course/ holds a case as the shared
+// CaseData), and `aspects.ts` has the compiler check each aspect's export (src/modes/aspect-types.ts).
+// A row names the mode's case schema, a file under cases/: every stage of the mode validates its cases against it.
+// The file stays beside the cases, whose `$schema` ("../case.schema.json") points to it.
 // A stage names its mode (src/course/stages.ts `mode`). Each floor reaches the aspect of its own kind by the mode's
 // name, `import(aspectUrl(name, '<aspect>').href)`, and never one above it: test/architecture.test.ts holds every
 // such import to the floors as it holds a file's imports (docs/decisions/015-modes-as-folders.md).
@@ -12,8 +16,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const MODE_TABLE = [
-  { name: 'dispatch', what: "feeds each case's calls through the student's makeExecute" },
-  { name: 'loop', what: "runs the student's runLoop against a fake Messages API that serves the case's turns" },
+  { name: 'dispatch', schema: 'case.schema.json', what: "feeds each case's calls through the student's makeExecute" },
+  {
+    name: 'loop',
+    schema: 'agent-loop.schema.json',
+    what: "runs the student's runLoop against a fake Messages API that serves the case's turns",
+  },
 ] as const;
 
 export type ModeName = (typeof MODE_TABLE)[number]['name'];
@@ -22,6 +30,11 @@ export const MODE_NAMES: readonly ModeName[] = MODE_TABLE.map((m) => m.name);
 
 // The mode of a stage the course does not list (a case file graded on its own, a test's made-up stage).
 export const DEFAULT_MODE: ModeName = 'dispatch';
+
+// The file under cases/ holding mode `name`'s case schema.
+export function schemaOf(name: ModeName): string {
+  return MODE_TABLE.find((m) => m.name === name)!.schema;
+}
 
 // The aspects a mode's folder may hold, by file name.
 export type Aspect = 'driver' | 'judge' | 'variants' | 'audit' | 'record-command';

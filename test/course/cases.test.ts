@@ -6,6 +6,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { formatSnapshot, parseSnapshot } from '../../src/course/snapshot-file.ts';
 import { STAGES } from '../../src/course/stages.ts';
+import { schemaOf } from '../../src/modes/mode-table.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Fewer than this many cases would leave a stage's contract untested.
@@ -28,7 +29,8 @@ describe.each(STAGES.map((s) => [s.slug, s] as const))('stage %s', (slug, stage)
   const caseSlugs = slugsIn(casesDir);
   const snapshotSlugs = slugsIn(snapshotsDir);
   const ajv = new Ajv({ allErrors: true, strict: true });
-  const validate = ajv.compile(readJson(`${root}cases/${stage.schema}`) as object);
+  const schema = schemaOf(stage.mode);
+  const validate = ajv.compile(readJson(`${root}cases/${schema}`) as object);
 
   it(`holds at least ${MIN_CASES[slug] ?? 1} cases`, () => {
     expect(caseSlugs.length).toBeGreaterThanOrEqual(MIN_CASES[slug] ?? 1);
@@ -38,7 +40,7 @@ describe.each(STAGES.map((s) => [s.slug, s] as const))('stage %s', (slug, stage)
     expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
   });
 
-  it.each(caseSlugs)(`%s validates against cases/${stage.schema}`, (name) => {
+  it.each(caseSlugs)(`%s validates against cases/${schema}`, (name) => {
     const valid = validate(readJson(`${casesDir}${name}.json`));
     expect(valid ? [] : ajv.errorsText(validate.errors).split(', ')).toEqual([]);
   });
@@ -47,7 +49,7 @@ describe.each(STAGES.map((s) => [s.slug, s] as const))('stage %s', (slug, stage)
     const text = readFileSync(`${casesDir}${name}.json`, 'utf8');
     const data = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(data)[0]).toBe('$schema');
-    expect(data.$schema).toBe(`../${stage.schema}`);
+    expect(data.$schema).toBe(`../${schema}`);
     expect(text).toBe(`${JSON.stringify(data, null, 2)}\n`);
   });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
-import { hasAspect, MODE_NAMES } from '../../src/modes/mode-table.ts';
+import { hasAspect, MODE_NAMES, schemaOf } from '../../src/modes/mode-table.ts';
 import { earlierStages, listStages, packageRoot, requireStage, STAGES, stageOf } from '../../src/course/stages.ts';
 
 let root: string;
@@ -39,10 +39,10 @@ describe('STAGES', () => {
   });
 
   it.each(STAGES.map((s) => [s.slug, s] as const))(
-    '%s has its schema, stubs, contract page and a driver mode',
+    "%s has its mode's schema, stubs, contract page and a driver mode",
     (_, s) => {
       const r = packageRoot();
-      expect(existsSync(join(r, 'cases', s.schema))).toBe(true);
+      expect(existsSync(join(r, 'cases', schemaOf(s.mode)))).toBe(true);
       for (const file of s.writes) expect(existsSync(join(r, 'course-template', file)), file).toBe(true);
       for (const { path } of s.provides) expect(existsSync(join(r, path)), path).toBe(true);
       expect(existsSync(join(r, s.doc))).toBe(true);

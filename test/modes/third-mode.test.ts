@@ -69,7 +69,13 @@ describe('a third driver mode, added as a folder and a row', () => {
   });
 
   it('changes nothing of the package but its folder, its row, and the stage row', () => {
-    expect(changed).toEqual(['course/stages.ts', 'modes/mode-table.ts', 'modes/wc/driver.ts', 'modes/wc/judge.ts']);
+    expect(changed).toEqual([
+      'course/stages.ts',
+      'modes/mode-table.ts',
+      'modes/wc/aspects.ts',
+      'modes/wc/driver.ts',
+      'modes/wc/judge.ts',
+    ]);
   });
 
   it('grades a right count: every case passes', async () => {

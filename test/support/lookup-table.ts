@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCases } from '../../src/course/load-cases.ts';
-import type { CaseFile } from '../../src/course/types.ts';
+import type { DispatchCaseData } from '../../src/modes/dispatch/case.ts';
 import { answerKey } from '../fixtures/lookup-table/src/answer-key.ts';
 import { REPO } from './reference-course.ts';
 
@@ -11,7 +11,7 @@ import { REPO } from './reference-course.ts';
 export async function writeAnswers(dir: string, stage = 'register-tools'): Promise<void> {
   const answers: Record<string, unknown> = {};
   for (const c of await loadCases(REPO, stage)) {
-    const data = c.data as CaseFile;
+    const data = c.data as DispatchCaseData;
     const snapshot = JSON.parse(await readFile(join(REPO, 'snapshots', stage, `${c.name}.json`), 'utf8')) as {
       results: unknown[];
     };

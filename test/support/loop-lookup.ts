@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCases } from '../../src/course/load-cases.ts';
-import type { LoopCaseFile } from '../../src/course/types.ts';
+import type { LoopCaseData } from '../../src/modes/loop/case.ts';
 import { returnedOf, splitLoopResults } from '../../src/modes/loop/judge/loop-results.ts';
 import { REPO } from './reference-course.ts';
 
@@ -15,7 +15,7 @@ export async function writeConversations(dir: string): Promise<void> {
       results: unknown[];
     };
     const { requests, end } = splitLoopResults(snapshot.results);
-    table[JSON.stringify((c.data as LoopCaseFile).request.messages)] = {
+    table[JSON.stringify((c.data as LoopCaseData).request.messages)] = {
       requests: requests.map((r) => (r as { request: unknown }).request),
       returned: returnedOf(end),
     };

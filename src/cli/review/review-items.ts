@@ -3,7 +3,7 @@
 // reproduces the recording. A pending file whose case is gone is obsolete, not
 // reviewed (`theinference snapshot --remove-obsolete` removes it).
 import { loadCases } from '../../course/load-cases.ts';
-import { callsOf } from '../../course/types.ts';
+import { callsOf } from '../../modes/dispatch/case.ts';
 import { parseSnapshot, pendingNames, pendingPath, readText, snapshotPath } from '../../course/snapshot-file.ts';
 import { nameMatcher } from '../../grade/select-cases.ts';
 import { classifyDrift } from '../snapshot/classify-drift.ts';

@@ -2,7 +2,8 @@
 // judged against the snapshot on disk and the new one, in words. Shared by the snapshot report and the review.
 import { readRecording } from '../../course/recording-file.ts';
 import { parseSnapshot } from '../../course/snapshot-file.ts';
-import { type Case, callsOf } from '../../course/types.ts';
+import type { Case } from '../../course/types.ts';
+import { callsOf } from '../../modes/dispatch/case.ts';
 import { renderRecordingCheck } from './render-recording-check.ts';
 import { verifyRecording } from './verify-recording.ts';
 

@@ -5,6 +5,7 @@
 // (only a shell command may rightly need longer); Node's exit code 13 means a promise never settled. Pure.
 import { METHODS } from '../../course/dispatcher-contract.ts';
 import type { Call, Case } from '../../course/types.ts';
+import { callsOf } from '../../modes/dispatch/case.ts';
 import type { CaseOutcome } from '../run/case-outcome.ts';
 // The limit a run has by default, which snapshots are made under too (run-reference.ts).
 import { DEFAULT_CASE_TIMEOUT_MS } from '../run/case-timeout.ts';
@@ -121,7 +122,7 @@ function unsettled(c: Case, o: Exited, early: boolean): Failure {
 // A progress line naming a call the case does not have is not believed.
 function whereIn(c: Case, o: Pick<CaseOutcome, 'calling'>): Where {
   if (o.calling === 'none') return 'before-calls';
-  const calls = 'calls' in c.data ? c.data.calls : [];
+  const calls = callsOf(c.data) ?? [];
   const index = (o.calling?.call ?? 0) - 1;
   const call = calls[index];
   return call === undefined || o.calling === undefined

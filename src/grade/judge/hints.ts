@@ -258,7 +258,14 @@ function ignoredKey({ call, expected, received }: HintContext): string | undefin
   const hit = IGNORED_KEYS.find(
     ([m, key, , dropped]) => m === method && given(call, key) && dropped(expected, received),
   );
-  return hit && `input.${hit[1]} was ignored: pass it to tools.${hit[0]} as its ${hit[2]} argument`;
+  if (hit === undefined) return undefined;
+  const [target, key, argument] = hit;
+  // An empty value ([] or ""): said as such, since a branch that passes the key may still drop it when it is empty.
+  const value = call.input[key];
+  if ((Array.isArray(value) && value.length === 0) || value === '') {
+    return `an empty input.${key} (${JSON.stringify(value)}) was ignored: pass it to tools.${target} as the model sent it, even empty (a test like \`input.${key}?.length\` or \`||\` drops it); tools.${target} answers it with its own error`;
+  }
+  return `input.${key} was ignored: pass it to tools.${target} as its ${argument} argument`;
 }
 
 // Which method a result came from, by its wording; a bare listing where numbered lines were due is glob's.

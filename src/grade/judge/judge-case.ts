@@ -1,6 +1,6 @@
 // A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
 import { withholdsExpected } from '../../course/case-weight.ts';
-import { type Case, type CaseData, callsOf, type Snapshot } from '../../course/types.ts';
+import type { Case, Snapshot } from '../../course/types.ts';
 import { loadFailureHint } from './load-failure.ts';
 import { limitReached, OUT_OF_CPU } from './limit-reached.ts';
 import { judgeOf } from './mode-judges.ts';
@@ -12,7 +12,7 @@ import type { CaseResult, Failure } from '../types.ts';
 export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): CaseResult {
   const found = findFailure(c, snapshot, run);
   const failure =
-    found !== undefined && withholdsExpected(c.data.visibility) ? withholdExpected(found, stepsOf(c.data)) : found;
+    found !== undefined && withholdsExpected(c.data.visibility) ? withholdExpected(found, judgeOf(c).steps(c)) : found;
   return {
     name: c.name,
     description: c.data.description,
@@ -141,8 +141,3 @@ const LOAD_PRINT =
 // Result lines own stdout; most bad lines are a debugging print that went there.
 const BAD_LINE_ADVICE =
   '. Result lines own stdout: print debugging output with console.error, and leave program.ts as the course gives it';
-
-// What a case's results answer one by one: its calls, or a loop case's turns (a request each).
-function stepsOf(data: CaseData): number {
-  return callsOf(data)?.length ?? ('turns' in data ? data.turns.length : 0);
-}

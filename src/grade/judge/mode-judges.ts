@@ -20,6 +20,9 @@ export type ModeJudge = {
   exited: (c: Case, o: Exited, early: boolean) => Failure;
   // Why the reference's results for a case cannot be its snapshot, or undefined when they can.
   unsnapshottable: (c: Case, results: unknown[]) => string | undefined;
+  // How many steps a case's results answer one by one (a dispatch case's calls, a loop case's turns): a hidden
+  // case's failure says which of them differs without saying what was expected.
+  steps: (c: Case) => number;
   // Diagnosis by observation, for a mode with a probe: what the driver's probe is asked to run (on the first line a
   // process is given), and the failures put under the mistakes what it observed shows (`caseOf`: a case's file by
   // its name).

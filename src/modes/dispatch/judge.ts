@@ -1,6 +1,7 @@
 // The dispatch mode's judge (stage "Register the toolset"): one result per call, compared call by call, the first
 // difference explained by the hints; a process that ended mid-case named by the call in flight.
-import { type Case, type CaseFile, callsOf } from '../../course/types.ts';
+import type { Case } from '../../course/types.ts';
+import { callsOf, type DispatchCaseData } from './case.ts';
 import { compareResults } from '../../grade/judge/compare-results.ts';
 import { exitFailure, timeoutFailure } from '../../grade/judge/ended-mid-case.ts';
 import { explainFailures } from '../../grade/judge/explain-failures.ts';
@@ -12,7 +13,7 @@ import type { ModeJudge } from '../../grade/judge/mode-judges.ts';
 import { probeRequest } from './judge/probe-calls.ts';
 
 // A dispatch stage's cases follow cases/case.schema.json (they were validated against it when loaded).
-const calls = (c: Case): CaseFile['calls'] => (c.data as CaseFile).calls;
+const calls = (c: Case): DispatchCaseData['calls'] => (c.data as DispatchCaseData).calls;
 
 export const judge: ModeJudge = {
   compare: (c, expected, received) => {
@@ -29,6 +30,7 @@ export const judge: ModeJudge = {
   exited: exitFailure,
   unsnapshottable: (c, results) =>
     results.length === calls(c).length ? undefined : `printed ${results.length} results for ${calls(c).length} calls`,
+  steps: (c) => calls(c).length,
   probe: {
     request: probeRequest,
     explain: (results, observed, caseOf) =>

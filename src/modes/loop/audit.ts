@@ -1,7 +1,7 @@
 // The loop mode as the audit grades a loop in-process (src/grade/audit/grade-in-process.ts): each case through the
 // driver's fake Messages API with the loop given (`runLoopCase`), its probe through `observeLoops`.
 import type { ModeAudit } from '../../grade/audit/grade-in-process.ts';
-import type { LoopCaseFile } from '../../course/types.ts';
+import type { LoopCaseData } from './case.ts';
 import { observeLoops, runLoopCase } from './driver.ts';
 
 export const audit: ModeAudit = {
@@ -11,7 +11,7 @@ export const audit: ModeAudit = {
   // A rejection left unheard is the case's crash, as it would end a program process.
   hears: true,
   run: (data, runLoop, before, course) => {
-    const loop = data as LoopCaseFile;
+    const loop = data as LoopCaseData;
     return runLoopCase({ ...loop, outputs: loop.outputs ?? {} } as never, runLoop as never, before, course);
   },
   probe: (request, runLoop, course) => observeLoops(request, runLoop as never, course),

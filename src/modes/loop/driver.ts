@@ -14,7 +14,7 @@
 // its own: `{"observed":[…]}`, for each script the requests it sent (whole) and how it ended.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LOOP_REQUEST_KEYS } from '../../course/types.ts';
+import { LOOP_REQUEST_KEYS } from './case.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import {
   type BeforeCall,

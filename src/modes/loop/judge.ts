@@ -1,6 +1,7 @@
 // The loop mode's judge (stage "Run the loop"): requests then the conversation, compared with the snapshot; a loop
 // that hung or ended named by the turn it stood after.
-import type { Case, CaseData, LoopCaseFile } from '../../course/types.ts';
+import type { Case, CaseData } from '../../course/types.ts';
+import type { LoopCaseData } from './case.ts';
 import type { ModeJudge } from '../../grade/judge/mode-judges.ts';
 import { compareLoop } from './judge/compare-loop.ts';
 import { explainLoopFailures } from './judge/explain-loop-failures.ts';
@@ -10,7 +11,7 @@ import { returnedOf, splitLoopResults } from './judge/loop-results.ts';
 import { loopProbeRequest } from './judge/probe-scripts.ts';
 
 // A loop stage's cases follow cases/agent-loop.schema.json (they were validated against it when loaded).
-const loopCase = (c: Case): Case<LoopCaseFile> => c as Case<LoopCaseFile>;
+const loopCase = (c: Case): Case<LoopCaseData> => c as Case<LoopCaseData>;
 
 export const judge: ModeJudge = {
   compare: (c, expected, received) => compareLoop(loopCase(c), expected, received),
@@ -26,6 +27,7 @@ export const judge: ModeJudge = {
       return `the reference loop sent ${run.requests.length} requests for ${turns} turns`;
     return undefined;
   },
+  steps: (c) => loopCase(c).data.turns.length,
   probe: {
     request: loopProbeRequest,
     explain: (results, observed, caseOf) =>
@@ -38,5 +40,5 @@ export const judge: ModeJudge = {
   },
 };
 
-const asLoopCase = (data: CaseData | undefined): LoopCaseFile | undefined =>
-  data !== undefined && 'turns' in data ? data : undefined;
+const asLoopCase = (data: CaseData | undefined): LoopCaseData | undefined =>
+  data !== undefined && 'turns' in data ? (data as LoopCaseData) : undefined;

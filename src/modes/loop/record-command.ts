@@ -20,13 +20,17 @@ import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from '../../cli/commands/record-flags.ts';
 import type { ModeRecorder } from '../../cli/commands/mode-recorder.ts';
 import type { RedactedCase } from '../../cli/redact/redact-case.ts';
-import type { LoopCaseFile } from '../../course/types.ts';
+import type { LoopCaseData } from './case.ts';
 import type { RedactionSources } from '../../record/map/redact.ts';
 import { keepFaithfulStreams } from './record/redact-streams.ts';
 import { DEFAULT_MAX_TURNS } from '../../record/record-types.ts';
 
 // A loop's cases replay the model's turns with the tool outputs as recorded: no sandbox, no command replayed.
-export const recorder: ModeRecorder = { record: recordLoopCommand, replaysTools: false, redacted: faithfulStreams };
+export const recorder: ModeRecorder = {
+  record: recordLoopCommand,
+  replaysTools: false,
+  redacted: faithfulStreams,
+};
 
 type ReadTranscript = { file: string; session: LoopSession; drafts: LoopCaseDraft[] };
 type Shared = Awaited<ReturnType<typeof checkSharedFlags>>;
@@ -225,7 +229,7 @@ function refuseUnwritten(written: readonly { name: string; status: string }[]): 
 
 // A redacted loop case whose recorded streams the redaction left unfaithful (record/redact-streams.ts) without them.
 async function faithfulStreams(recorded: unknown, r: RedactedCase, sources: RedactionSources): Promise<RedactedCase> {
-  const redacted = JSON.parse(r.caseText) as LoopCaseFile;
-  const { data, dropped } = await keepFaithfulStreams(recorded as LoopCaseFile, redacted, makeRedactor(sources).text);
+  const redacted = JSON.parse(r.caseText) as LoopCaseData;
+  const { data, dropped } = await keepFaithfulStreams(recorded as LoopCaseData, redacted, makeRedactor(sources).text);
   return dropped.length === 0 ? r : { ...r, caseText: formatCase(data), streamsDropped: dropped };
 }

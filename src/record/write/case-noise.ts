@@ -3,9 +3,9 @@
 // whose calls cases recorded before already hold, in this run or in the course directory from an earlier run: the
 // same tool calls of the same session (snapshots of one growing session recorded under different names, cut into
 // cases at other places), or the same calls from the same files. Pure.
-import type { CaseFile } from '../../course/types.ts';
+import type { DispatchCaseData } from '../../modes/dispatch/case.ts';
 
-type Named = { name: string; data: CaseFile };
+type Named = { name: string; data: DispatchCaseData };
 
 // For each case that repeats an earlier one of the run, or ones recorded before (`before`), why it is not written
 // (by case name).

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { casesDir, snapshotsDir } from '../../course/stages.ts';
-import type { CaseFile } from '../../course/types.ts';
+import type { DispatchCaseData } from '../../modes/dispatch/case.ts';
 
 // Whether a case name belongs to the set of `name`.
 export function inSet(caseName: string, name: string): boolean {
@@ -29,14 +29,14 @@ export async function recordedBefore(
   dir: string,
   stage: string,
   sets: string[],
-): Promise<{ name: string; data: CaseFile }[]> {
+): Promise<{ name: string; data: DispatchCaseData }[]> {
   const files = await readdir(casesDir(dir, stage)).catch(() => [] as string[]);
-  const out: { name: string; data: CaseFile }[] = [];
+  const out: { name: string; data: DispatchCaseData }[] = [];
   for (const file of files.filter((f) => f.endsWith('.json')).sort()) {
     const name = file.slice(0, -'.json'.length);
     if (sets.some((set) => inSet(name, set))) continue;
     try {
-      const data = JSON.parse(await readFile(join(casesDir(dir, stage), file), 'utf8')) as CaseFile;
+      const data = JSON.parse(await readFile(join(casesDir(dir, stage), file), 'utf8')) as DispatchCaseData;
       if (data.source !== undefined && Array.isArray(data.calls)) out.push({ name, data });
     } catch {
       // Not a case file the recorder wrote: nothing to repeat.

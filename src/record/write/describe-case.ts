@@ -2,7 +2,8 @@
 // which files), the `source` a course author reads (format, transcript, session, when, the tool_use ids, the
 // agent's own names and keys, where each seeded file came from), and the slug it is written under.
 import { basename, dirname, extname } from 'node:path';
-import type { CaseFile } from '../../course/types.ts';
+import type { DispatchCaseData } from '../../modes/dispatch/case.ts';
+import { schemaOf } from '../../modes/mode-table.ts';
 import type { ImportedTranscript } from '../types.ts';
 import type { CaseDraft, MappedCall } from '../record-types.ts';
 import { visibleText } from '../../grade/report/visible-text.ts';
@@ -44,9 +45,9 @@ export function slug(text: string): string {
 }
 
 // The case file for a draft, without its name.
-export function caseFileFor(draft: CaseDraft, transcript: ImportedTranscript): CaseFile {
+export function caseFileFor(draft: CaseDraft, transcript: ImportedTranscript): DispatchCaseData {
   return {
-    $schema: '../case.schema.json',
+    $schema: `../${schemaOf('dispatch')}`,
     description: describe(draft, transcript),
     ...(Object.keys(draft.files).length === 0 ? {} : { files: draft.files }),
     calls: draft.calls.map((m) => m.call),

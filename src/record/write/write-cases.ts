@@ -8,12 +8,13 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { loadCases } from '../../course/load-cases.ts';
+import { loadCases, schemaFile } from '../../course/load-cases.ts';
 import { recordingPath } from '../../course/recording-file.ts';
 import { formatSnapshot, readText, snapshotPath } from '../../course/snapshot-file.ts';
-import { casesDir, stageOf } from '../../course/stages.ts';
+import { casesDir } from '../../course/stages.ts';
 import { writeFiles } from '../../course/write-files.ts';
-import type { CaseData, CaseFile } from '../../course/types.ts';
+import type { CaseData } from '../../course/types.ts';
+import type { DispatchCaseData } from '../../modes/dispatch/case.ts';
 import { type ReferenceRuns, runReference } from '../../grade/run-reference.ts';
 import { casesOfSet } from './case-set.ts';
 import { HarnessError } from '../../errors.ts';
@@ -21,13 +22,13 @@ import type { Identity } from '../map/identity.ts';
 import { describeRefusals, gateFiles } from './privacy-gate.ts';
 
 // A case ready to be checked and written.
-export type NamedCase<D extends CaseData = CaseFile> = { name: string; data: D; results: unknown[] };
+export type NamedCase<D extends CaseData = DispatchCaseData> = { name: string; data: D; results: unknown[] };
 
 // What became of one case.
 export type CaseStatus = 'added' | 'unchanged' | 'replaced' | 'refused' | 'would add' | 'would replace';
 
 // A case with its files' text and what writing it did (or, with dryRun, would do).
-export type WrittenCase<D extends CaseData = CaseFile> = NamedCase<D> & {
+export type WrittenCase<D extends CaseData = DispatchCaseData> = NamedCase<D> & {
   caseText: string;
   snapshotText: string;
   // What the recorded agent was answered, kept beside the case (src/course/recording-file.ts); loop cases have none.
@@ -66,7 +67,7 @@ export type StagedRun = { root: string; stage: string; env: NodeJS.ProcessEnv; s
 // loaded by the course's own loader first, so a case that would not load is never written.
 export async function runStaged(cases: { name: string; data: CaseData }[], o: StagedRun): Promise<ReferenceRuns> {
   if (cases.length === 0) return { results: new Map(), warnings: [] };
-  const schema = stageOf(o.stage)?.schema ?? 'case.schema.json';
+  const schema = schemaFile(o.stage);
   const staging = await mkdtemp(join(tmpdir(), 'theinference-record-'));
   try {
     await mkdir(casesDir(staging, o.stage), { recursive: true });
@@ -93,7 +94,7 @@ export type StaleCase = { name: string; status: 'removed' | 'would remove' | 're
 // Compares each case with the course directory and writes them (unless dryRun, or something is refused). Each of
 // `sets` (the names the cases were made under) is replaced as a whole: its cases this run does not make are stale,
 // removed with `force` and refused without it.
-export async function writeCases<D extends CaseData = CaseFile>(
+export async function writeCases<D extends CaseData = DispatchCaseData>(
   cases: (NamedCase<D> & { snapshotText: string; recordingText?: string })[],
   o: { dir: string; stage: string; force: boolean; dryRun: boolean; sets: string[]; privacy: Identity },
 ): Promise<{ cases: WrittenCase<D>[]; stale: StaleCase[] }> {

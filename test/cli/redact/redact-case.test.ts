@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { redactCase } from '../../../src/cli/redact/redact-case.ts';
 import { formatSnapshot } from '../../../src/course/snapshot-file.ts';
-import type { CaseFile } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 
 const KEY = `sk-ant-${'a1'.repeat(12)}`;
-const data: CaseFile = {
+const data: DispatchCaseData = {
   description: 'Replays 1 call',
   calls: [{ tool: 'Bash', input: { command: `echo ${KEY} ACME-42 alice@acme.io` } }],
   source: { transcript: 't.jsonl', calls: [{ original: { description: 'mail alice@acme.io' } }] },
@@ -36,7 +36,7 @@ describe('redactCase', () => {
   });
 
   it('changes nothing where nothing matches, and leaves the pending file absent when there is none', () => {
-    const clean: CaseFile = { description: 'd', calls: [{ tool: 'Read', input: { path: 'a.txt' } }] };
+    const clean: DispatchCaseData = { description: 'd', calls: [{ tool: 'Read', input: { path: 'a.txt' } }] };
     const plain = formatSnapshot({ results: [{ content: '1: A' }] });
     const r = redactCase(
       { name: 'a', data: clean, snapshot: plain, pending: null, recording: null },
@@ -46,7 +46,7 @@ describe('redactCase', () => {
   });
 
   it('redacts the machine running it, as record does', () => {
-    const mine: CaseFile = { description: 'd', calls: [{ tool: 'Read', input: { path: '/home/alice/x' } }] };
+    const mine: DispatchCaseData = { description: 'd', calls: [{ tool: 'Read', input: { path: '/home/alice/x' } }] };
     const r = redactCase(
       { name: 'a', data: mine, snapshot: null, pending: null, recording: null },
       { users: ['alice'], homes: ['/home/alice'], patterns: [] },

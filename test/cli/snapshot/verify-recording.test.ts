@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyRecording } from '../../../src/cli/snapshot/verify-recording.ts';
 import type { Recording } from '../../../src/course/recording-file.ts';
-import type { CaseFile } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import { REPO } from '../../support/reference-course.ts';
 
 const NAME = 'recorded-hello-world-script';
 const read = (dir: string) => JSON.parse(readFileSync(join(REPO, dir, 'register-tools', `${NAME}.json`), 'utf8'));
 const recording = read('recordings') as Recording;
-const { calls } = read('cases') as CaseFile;
+const { calls } = read('cases') as DispatchCaseData;
 const results = (read('snapshots') as { results: unknown[] }).results;
 const reworded = [{ content: 'File saved at: <sandbox>/hello.sh' }, results[1]];
 const otherOutput = [results[0], { content: 'Hello, world\n', exit_code: 0, is_error: false }];

@@ -1,11 +1,12 @@
 // The verdict for a case whose process timed out or ended mid-case: which call was in flight, and what that means.
 import { describe, expect, it } from 'vitest';
-import type { Case, CaseFile } from '../../../src/course/types.ts';
+import type { Case } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import { exitFailure, timeoutFailure } from '../../../src/grade/judge/ended-mid-case.ts';
 import { causeOf } from '../../../src/grade/report/group-failures.ts';
 import type { Failure } from '../../../src/grade/types.ts';
 
-const threeCalls: Case<CaseFile> = {
+const threeCalls: Case<DispatchCaseData> = {
   stage: 'register-tools',
   name: 'story',
   file: '/cases/register-tools/story.json',
@@ -98,7 +99,7 @@ describe('timeoutFailure', () => {
   });
 
   it('gives hangs in the same tool one cause, wherever the call is in its case, and hangs in another tool another', () => {
-    const oneCall: Case = {
+    const oneCall: Case<DispatchCaseData> = {
       ...threeCalls,
       name: 'echo-only',
       data: { description: 'd', calls: [threeCalls.data.calls[1]!] },

@@ -243,6 +243,13 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
     /^input\.view_range was ignored/,
   ],
   [
+    'an empty view_range ignored',
+    call('Read', { path: 'a.txt', view_range: [] }),
+    error('Invalid view_range: expected [start, end] with whole numbers, got []'),
+    { content: '1: a\n2: b' },
+    /^an empty input\.view_range \(\[\]\) was ignored: pass it to tools\.view as the model sent it, even empty/,
+  ],
+  [
     'timeout ignored',
     call('Bash', { command: 'sleep 2', timeout: 300 }),
     { content: timedOut, is_error: true, exit_code: 124 },

@@ -1,6 +1,7 @@
 // A case's verdict from what the program did with it: every outcome the pool reports, one row each.
 import { describe, expect, it } from 'vitest';
-import type { Case, CaseFile } from '../../../src/course/types.ts';
+import type { Case } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import { firstDifference } from '../../../src/grade/judge/first-difference.ts';
 import { hintFor } from '../../../src/grade/judge/hints.ts';
 import { judgeCase, noSnapshot } from '../../../src/grade/judge/judge-case.ts';
@@ -12,7 +13,7 @@ import {
 } from '../../../src/grade/judge/limit-reached.ts';
 import type { CaseOutcome } from '../../../src/grade/run/run-batches.ts';
 
-const readCase: Case<CaseFile> = {
+const readCase: Case<DispatchCaseData> = {
   stage: 'register-tools',
   name: 'read-a',
   file: '/cases/register-tools/read-a.json',

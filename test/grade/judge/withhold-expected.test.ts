@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Visibility } from '../../../src/course/case-weight.ts';
 import type { Case } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import { judgeCase } from '../../../src/grade/judge/judge-case.ts';
 import { WITHHELD, withholdExpected } from '../../../src/grade/judge/withhold-expected.ts';
 import { REPORTER_NAMES, renderReport } from '../../../src/grade/report/index.ts';
@@ -18,7 +19,7 @@ const calls = [
 const snapshot = { results: [{ content: `1: ${SECRET}` }, { content: 'hi\n', exit_code: 0, is_error: false }] };
 
 function verdict(visibility: Visibility | undefined, outcome: CaseOutcome) {
-  const c: Case = {
+  const c: Case<DispatchCaseData> = {
     stage: 'register-tools',
     name: 'read-hidden',
     file: '/cases/register-tools/read-hidden.json',

@@ -1,11 +1,12 @@
 // A variant's verdict, a case's verdict with its variant's, and the pairing of the two as verdicts stream in.
 import { describe, expect, it } from 'vitest';
 import type { Case } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import type { CaseRun } from '../../../src/grade/run/run-batches.ts';
 import type { CaseResult } from '../../../src/grade/types.ts';
 import { judgeVariant, pairVerdicts, variantHint, withVariant } from '../../../src/grade/variants/judge-variant.ts';
 
-const variantCase: Case = {
+const variantCase: Case<DispatchCaseData> = {
   stage: 'register-tools',
   name: 'read-routes-to-view',
   file: '/tmp/v.json',

@@ -3,7 +3,7 @@
 import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseFile } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import { makeExecute } from '../../../src/execute.ts';
 import { recordExecute } from '../../../src/record/live/record-execute.ts';
 import { Tools } from '../../../src/tools/index.ts';
@@ -55,7 +55,7 @@ describe('recordExecute', () => {
     expect(outcome.cases.map((c) => [c.name, c.status])).toEqual([['recorded-execute-demo', 'added']]);
     expect(outcome.report).toContain('6 seen, 6 mapped, 6 replayed, 6 kept in 1 case');
     const text = await readFile(join(dir, 'cases', STAGE, 'recorded-execute-demo.json'), 'utf8');
-    const data = JSON.parse(text) as CaseFile;
+    const data = JSON.parse(text) as DispatchCaseData;
     expect(data.calls.map((c) => c.tool)).toEqual(['Read', 'Edit', 'Glob', 'grep', 'Write', 'Read']);
     expect(data.calls[1]?.input).toEqual({ path: '<sandbox>/greet.ts', old_str: 'hello', new_str: 'goodbye' });
     expect(data.files?.['greet.ts']).toBe('export const greeting = "hello";\n');

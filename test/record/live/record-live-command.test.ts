@@ -10,7 +10,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main.ts';
 import { isAlive } from '../../../src/record/live/stop-process-tree.ts';
-import type { CaseFile } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import { REPO, useScratch } from '../../grade/course-fixture.ts';
 import { gradeRecorded } from '../../support/grade-recorded.ts';
 import { sendJson, startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
@@ -37,14 +37,14 @@ const courseDir = async (): Promise<string> => {
   return dir;
 };
 
-const caseFiles = async (dir: string): Promise<Array<{ name: string; data: CaseFile; text: string }>> => {
+const caseFiles = async (dir: string): Promise<Array<{ name: string; data: DispatchCaseData; text: string }>> => {
   const names = (await readdir(join(dir, 'cases', STAGE)).catch(() => [] as string[])).filter((n) =>
     n.endsWith('.json'),
   );
   return Promise.all(
     names.map(async (n) => {
       const text = await readFile(join(dir, 'cases', STAGE, n), 'utf8');
-      return { name: n.slice(0, -5), data: JSON.parse(text) as CaseFile, text };
+      return { name: n.slice(0, -5), data: JSON.parse(text) as DispatchCaseData, text };
     }),
   );
 };

@@ -1,10 +1,10 @@
 // Cases that add noise: a repeat of an earlier case.
 import { describe, expect, it } from 'vitest';
-import type { CaseFile } from '../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../src/modes/dispatch/case.ts';
 import { repeatedCases } from '../../../src/record/write/case-noise.ts';
 
-const data = (files: Record<string, string>, command: string): CaseFile =>
-  ({ files, calls: [{ tool: 'Bash', input: { command } }] }) as unknown as CaseFile;
+const data = (files: Record<string, string>, command: string): DispatchCaseData =>
+  ({ files, calls: [{ tool: 'Bash', input: { command } }] }) as unknown as DispatchCaseData;
 
 describe('repeatedCases', () => {
   it('names the earlier case a repeat makes again; other files or other calls are no repeat', () => {
@@ -19,12 +19,12 @@ describe('repeatedCases', () => {
 });
 
 describe('repeatedCases across snapshots of one growing session (issue 27)', () => {
-  const of = (session: string, ids: string[]): CaseFile =>
+  const of = (session: string, ids: string[]): DispatchCaseData =>
     ({
       files: {},
       calls: ids.map((id) => ({ tool: 'Bash', input: { command: `echo ${id}` } })),
       source: { format: 'claude-code', session, tool_use_ids: ids },
-    }) as unknown as CaseFile;
+    }) as unknown as DispatchCaseData;
 
   it('does not write again what cases recorded before hold, however the session was cut, and says which', () => {
     // The first snapshot of the session was recorded earlier, as two cases; the grown session is cut otherwise.

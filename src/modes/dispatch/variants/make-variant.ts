@@ -4,7 +4,8 @@
 // path that leaves the sandbox, `..` above its root, a link to /etc and what follows it) stay as written. A
 // dispatcher that runs the calls gets the reference's results for the variant; one that returns stored results
 // gets the original case's, which name the old files. Pure: the same case and seed give the same variant.
-import type { CaseFile, FileSpec } from '../../../course/types.ts';
+import type { FileSpec } from '../../../course/types.ts';
+import type { DispatchCaseData } from '../case.ts';
 import { SANDBOX } from '../../../course/sandbox-placeholder.ts';
 import { methodOf } from '../../../course/dispatcher-contract.ts';
 import { letterMap } from '../../../grade/variants/letter-map.ts';
@@ -12,10 +13,10 @@ import { renameCommand, scanCommand } from './rename-command.ts';
 import { CannotRename, renameGlob, renamePath, renameRegex, renameText, type Renaming } from './rename-text.ts';
 
 // A variant, or why the case has none (it would prove something else, or has nothing to rename).
-export type Variant = { ok: true; data: CaseFile } | { ok: false; why: string };
+export type Variant = { ok: true; data: DispatchCaseData } | { ok: false; why: string };
 
 // The variant of case `name` under `seed`.
-export function makeVariant(c: { name: string; data: CaseFile }, seed: number): Variant {
+export function makeVariant(c: { name: string; data: DispatchCaseData }, seed: number): Variant {
   const { files, calls, description } = c.data;
   try {
     const commands = calls.flatMap((call) => (typeof call.input.command === 'string' ? [call.input.command] : []));
@@ -30,7 +31,7 @@ export function makeVariant(c: { name: string; data: CaseFile }, seed: number): 
     const names = new Set(
       [...Object.keys(files ?? {}), ...pathInputs(c.data), ...scans.flatMap((s) => s.paths)].flatMap(segments),
     );
-    const renamed: CaseFile = {
+    const renamed: DispatchCaseData = {
       description,
       ...(files === undefined ? {} : { files: renameFiles(files, r) }),
       calls: calls.map((call) => ({
@@ -40,7 +41,7 @@ export function makeVariant(c: { name: string; data: CaseFile }, seed: number): 
         ),
       })),
     };
-    const original: CaseFile = { description, ...(files === undefined ? {} : { files }), calls };
+    const original: DispatchCaseData = { description, ...(files === undefined ? {} : { files }), calls };
     if (JSON.stringify(renamed) === JSON.stringify(original)) return { ok: false, why: 'nothing in it to rename' };
     return { ok: true, data: renamed };
   } catch (error) {
@@ -146,7 +147,7 @@ function normalise(path: string): string {
 }
 
 // Every string the calls give as a path or a glob.
-function pathInputs(data: CaseFile): string[] {
+function pathInputs(data: DispatchCaseData): string[] {
   return data.calls.flatMap((call) =>
     Object.entries(call.input).flatMap(([key, value]) =>
       typeof value === 'string' && ['path', 'glob', 'pattern'].includes(key) ? [value] : [],

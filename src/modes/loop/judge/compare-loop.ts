@@ -1,7 +1,8 @@
 // Compares a loop's results with the snapshot: the requests in order (what each asked for), then how the loop
 // ended, and says where the loop first went another way than the script: a request that differs, one it should
 // not have sent, one it never sent, or the conversation it returned. Pure.
-import type { Case, LoopCaseFile } from '../../../course/types.ts';
+import type { Case } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 import type { Failure } from '../../../grade/types.ts';
 import { describeDifference, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
 import { firstDifference as generalDifference } from '../../../grade/judge/first-difference.ts';
@@ -21,7 +22,7 @@ import {
 } from './loop-results.ts';
 
 // The first difference, with the hint that names the mistake behind it, or undefined when the results agree.
-export function compareLoop(c: Case<LoopCaseFile>, expected: unknown[], received: unknown[]): Failure | undefined {
+export function compareLoop(c: Case<LoopCaseData>, expected: unknown[], received: unknown[]): Failure | undefined {
   const want = splitLoopResults(expected);
   const got = splitLoopResults(received);
   const difference = firstDifference(c.data, want, got);
@@ -43,7 +44,7 @@ export function compareLoop(c: Case<LoopCaseFile>, expected: unknown[], received
 // Whether a run of a script went another way than it should have, and the hint for where it first did (undefined
 // when no recogniser knows the mistake): the probe's reading of each of its scripts.
 export function differsBy(
-  data: LoopCaseFile,
+  data: LoopCaseData,
   expected: unknown[],
   received: unknown[],
 ): { hint: LoopHint | undefined } | undefined {
@@ -53,7 +54,7 @@ export function differsBy(
 
 type Difference = { ctx: LoopHintContext; message: string };
 
-function firstDifference(data: LoopCaseFile, want: LoopRun, got: LoopRun): Difference | undefined {
+function firstDifference(data: LoopCaseData, want: LoopRun, got: LoopRun): Difference | undefined {
   const n = data.turns.length;
   const base = { data, end: got.end, sent: got.requests };
   for (let k = 0; k < Math.max(want.requests.length, got.requests.length); k += 1) {
@@ -121,7 +122,7 @@ function firstDifference(data: LoopCaseFile, want: LoopRun, got: LoopRun): Diffe
 }
 
 // "request 2 of 3 (after turn 1, stop_reason "tool_use")".
-function requestName(data: LoopCaseFile, k: number): string {
+function requestName(data: LoopCaseData, k: number): string {
   const of = `request ${k + 1} of ${data.turns.length}`;
   return k === 0 ? `${of} (the first)` : `${of} (after turn ${k}, stop_reason ${stopReason(data, k)})`;
 }

@@ -1,9 +1,9 @@
 // What a loop that keeps the contract (docs/stages/agent-loop.md) sends and returns for a script, worked out from
 // the script alone: the results program.ts prints for it, every request whole. The probe compares each run of its
 // scripts with this; a test holds it equal to the reference runLoop on every script and every case. Pure.
-import { type ApiObject, LOOP_REQUEST_KEYS, type LoopCaseFile } from '../../../course/types.ts';
+import { type ApiObject, LOOP_REQUEST_KEYS, type LoopCaseData } from '../case.ts';
 
-export function contractRun(data: LoopCaseFile): unknown[] {
+export function contractRun(data: LoopCaseData): unknown[] {
   const fields = Object.fromEntries(
     LOOP_REQUEST_KEYS.filter((k) => k !== 'messages' && data.request[k] !== undefined).map((k) => [k, data.request[k]]),
   );
@@ -19,7 +19,7 @@ export function contractRun(data: LoopCaseFile): unknown[] {
   return [...results, { returned: structuredClone(messages) }];
 }
 
-function toolResult(data: LoopCaseFile, id: string): ApiObject {
+function toolResult(data: LoopCaseData, id: string): ApiObject {
   const output = data.outputs?.[id];
   if (output === undefined) return { type: 'tool_result', tool_use_id: id };
   if ('throws' in output) return { type: 'tool_result', tool_use_id: id, content: output.throws, is_error: true };

@@ -30,8 +30,11 @@ function sentMessageChanged(ctx: LoopHintContext): LoopHint | undefined {
   const [r, e, before] = both;
   if (r.length < before.length) return undefined;
   const j = before.findIndex((m, k) => !jsonEqual(m, r[k]));
-  // Changed, not moved: the message it sends there is none of the conversation's.
-  if (j === -1 || !jsonEqual(before[j], e[j]) || e.some((m) => jsonEqual(m, r[j]))) return undefined;
+  if (j === -1 || !jsonEqual(before[j], e[j])) return undefined;
+  // Changed, not moved: the message it sends there is none of the conversation's, or it is the one message that
+  // differs (refilled in place with what a later message holds, as one array shared by both does).
+  const inPlace = r.length === e.length && r.every((m, k) => k === j || jsonEqual(m, e[k]));
+  if (!inPlace && e.some((m) => jsonEqual(m, r[j]))) return undefined;
   const where = `message ${j + 1} (${String(role(before[j]))})`;
   const [n, k] = [ctx.index, ctx.index + 1];
   // Its results are now those of the last user message too: one results array pushed onto every turn.
@@ -42,6 +45,17 @@ function sentMessageChanged(ctx: LoopHintContext): LoopHint | undefined {
     r.length - 1 > j &&
     results(r[j]).length > results(before[j]).length &&
     jsonEqual(blocks(r[j]), blocks(last));
+  // The same results as the last user message, no more of them: one array emptied and filled again each turn.
+  const refilled =
+    role(before[j]) === 'user' && r.length - 1 > j && results(r[j]).length > 0 && jsonEqual(blocks(r[j]), blocks(last));
+  if (refilled && !shared) {
+    return hint(
+      `${where} held the tool_results of its own turn when request ${n} sent it, and in request ${k} it holds those of the last user message: both messages hold one results array, emptied and filled again each turn (results.length = 0). Make a new array for each turn's results (const results = [] inside the loop)`,
+      'results array emptied and reused across turns',
+      'second-tool-turn',
+      "an earlier user message of results holds the latest turn's results once they are sent: one results array, emptied and filled again each turn, is in every user message. Make a new array for each turn's results (const results = [] inside the loop)",
+    );
+  }
   if (shared) {
     const had = results(before[j]).length;
     return hint(

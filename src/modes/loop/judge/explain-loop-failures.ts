@@ -2,7 +2,7 @@
 // where it first gives a found mistake something to do (loop-features.ts) gets the finding's cause, so the report
 // shows one message per mistake, whatever each case's own symptom. A case no finding explains keeps the hint read
 // off its result. Pure.
-import type { LoopCaseFile } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 import type { CaseResult, Failure } from '../../../grade/types.ts';
 import { FINDING_CAUSE, shareByDifference } from '../../../grade/judge/explain-failures.ts';
 import type { LoopFinding } from './find-loop-mistakes.ts';
@@ -12,7 +12,7 @@ import { positionOf } from './loop-features.ts';
 export function explainLoopFailures(
   results: CaseResult[],
   findings: LoopFinding[],
-  caseOf: (name: string) => LoopCaseFile | undefined,
+  caseOf: (name: string) => LoopCaseData | undefined,
 ): CaseResult[] {
   if (findings.length === 0) return results;
   const explained = results.map((result) => {
@@ -27,7 +27,7 @@ export function explainLoopFailures(
   return shareByDifference(explained);
 }
 
-function explanation(f: Failure, findings: LoopFinding[], data: LoopCaseFile): Failure | undefined {
+function explanation(f: Failure, findings: LoopFinding[], data: LoopCaseData): Failure | undefined {
   // Where the case first differs: a request's index, or the number of turns for the end (compare-loop.ts).
   const at = f.callIndex ?? data.turns.length;
   const shown = findings

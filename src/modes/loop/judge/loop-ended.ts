@@ -1,7 +1,8 @@
 // The verdict for a loop case whose process timed out or ended before printing its results, said from where the
 // loop stood: program.ts prints `{"calling":{"call":k,…}}` as the loop heads for request k (before runLoop starts,
 // then as each turn is served), so call k means turns 1 to k-1 were served and request k had not come. Pure.
-import type { Case, LoopCaseFile } from '../../../course/types.ts';
+import type { Case } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 import type { Failure } from '../../../grade/types.ts';
 import { exitFailure, timeoutFailure } from '../../../grade/judge/ended-mid-case.ts';
 import type { Exited, Timeout } from '../../../grade/judge/mode-judges.ts';
@@ -11,7 +12,7 @@ import { stopReason } from './loop-results.ts';
 const UNSETTLED_AWAIT = 13;
 
 // Where the loop stood, in words: after which turn, and what it should have done next.
-function standing(data: LoopCaseFile, call: number): string {
+function standing(data: LoopCaseData, call: number): string {
   const n = data.turns.length;
   if (call <= 1) return 'before its first request';
   const served = `after turn ${call - 1} of ${n} (stop_reason ${stopReason(data, call - 1)})`;
@@ -23,7 +24,7 @@ function standing(data: LoopCaseFile, call: number): string {
 const inFlight = (o: Timeout | Exited): number | undefined =>
   typeof o.calling === 'object' ? o.calling.call : undefined;
 
-export function loopTimeout(c: Case<LoopCaseFile>, o: Timeout, first: boolean, early: boolean): Failure {
+export function loopTimeout(c: Case<LoopCaseData>, o: Timeout, first: boolean, early: boolean): Failure {
   const call = inFlight(o);
   if (early || call === undefined) return timeoutFailure(c, o, first, early);
   const limit = `${Number((o.timeoutMs / 1000).toFixed(1))} s`;
@@ -35,7 +36,7 @@ export function loopTimeout(c: Case<LoopCaseFile>, o: Timeout, first: boolean, e
   return { kind: 'timeout', message, hint };
 }
 
-export function loopExited(c: Case<LoopCaseFile>, o: Exited, early: boolean): Failure {
+export function loopExited(c: Case<LoopCaseData>, o: Exited, early: boolean): Failure {
   const call = inFlight(o);
   if (early || call === undefined) return exitFailure(c, o, early);
   const where = standing(c.data, call);

@@ -2,7 +2,7 @@
 // dropped), and a case shows it only where its script gives the rule something to do: a turn of parallel calls,
 // an output with is_error. Each loop hint names the feature its mistake needs, so that a finding of the probe
 // explains exactly the failing cases whose first difference is where that feature is. Pure.
-import type { LoopCaseFile, LoopTurn } from '../../../course/types.ts';
+import type { LoopCaseData, LoopTurn } from '../case.ts';
 import type { Hint } from '../../../grade/judge/hints.ts';
 
 // A loop hint: its text for this case and, for the probe (find-loop-mistakes.ts), the feature a case needs to show
@@ -42,7 +42,7 @@ const asksForTools = (turn: LoopTurn): boolean =>
   turn.message.stop_reason === 'tool_use' && blocksOf(turn, 'tool_use') > 0;
 
 // Whether a turn has the feature (for the features of a turn).
-const TURN_FEATURES: Record<string, (turn: LoopTurn, data: LoopCaseFile) => boolean> = {
+const TURN_FEATURES: Record<string, (turn: LoopTurn, data: LoopCaseData) => boolean> = {
   'tool-turn': asksForTools,
   'parallel-turn': (turn) => asksForTools(turn) && blocksOf(turn, 'tool_use') > 1,
   'text-and-tool-turn': (turn) => asksForTools(turn) && blocksOf(turn, 'text') > 0,
@@ -71,7 +71,7 @@ export function finishOrder(delays: number[]): number[] {
     .map(([, k]) => k);
 }
 
-function outputsOf(turn: LoopTurn, data: LoopCaseFile) {
+function outputsOf(turn: LoopTurn, data: LoopCaseData) {
   if (!asksForTools(turn)) return [];
   return turn.message.content.filter((b) => b.type === 'tool_use').map((b) => data.outputs?.[String(b.id)]);
 }
@@ -79,7 +79,7 @@ function outputsOf(turn: LoopTurn, data: LoopCaseFile) {
 // The position where a case first shows a mistake that needs `feature`, or undefined when it cannot show it. A
 // position is a request's index (0 for the first; request k + 1 follows turn k), or the number of turns for the
 // end: where compare-loop.ts puts a case's first difference.
-export function positionOf(data: LoopCaseFile, feature: Feature): number | undefined {
+export function positionOf(data: LoopCaseData, feature: Feature): number | undefined {
   const turns = data.turns.length;
   if (feature === 'first-request') return 0;
   if (feature === 'first-turn') return 1;

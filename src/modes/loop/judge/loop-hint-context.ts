@@ -1,6 +1,6 @@
 // What a loop hint reads: where a loop first went another way than the script, and the helpers every recogniser
 // shares to look at the messages there. Pure.
-import type { LoopCaseFile } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
 import { isEntry, returnedOf } from './loop-results.ts';
@@ -9,7 +9,7 @@ import { isEntry, returnedOf } from './loop-results.ts';
 // never sent (`missing`); or the end (`end`). `expected`, `received`: what differs there (the requests' differing
 // fields, or the ends). `end`: how the loop ended. `sent`: every request the loop sent, whole.
 export type LoopHintContext = {
-  data: LoopCaseFile;
+  data: LoopCaseData;
   at: 'request' | 'extra' | 'missing' | 'end';
   index: number;
   expected: unknown;

@@ -4,7 +4,7 @@
 // given (the fields it changed, as they were when it ended). A request after the first names in `as_before` the fields it sent as the
 // request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
 // request is whole again. Pure.
-import type { LoopCaseFile } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 
 type Entry = Record<string, unknown>;
 
@@ -50,7 +50,7 @@ export function threwOf(end: unknown): string | undefined {
 }
 
 // The stop_reason of turn k (from 1) of the case, as JSON text for a message.
-export function stopReason(data: LoopCaseFile, k: number): string {
+export function stopReason(data: LoopCaseData, k: number): string {
   return JSON.stringify(data.turns[k - 1]?.message.stop_reason ?? null);
 }
 
@@ -71,7 +71,7 @@ export function withoutChange(end: unknown): unknown {
 }
 
 // "request.messages had 1 message when runLoop was called, and 4 when it ended", for each field changed.
-export function describeChange(data: LoopCaseFile, changed: Entry): string {
+export function describeChange(data: LoopCaseData, changed: Entry): string {
   const given = data.request as Entry;
   return Object.entries(changed)
     .map(([k, after]) => {

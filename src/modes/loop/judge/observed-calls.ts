@@ -3,7 +3,7 @@
 // here, as claims the observation proves: a turn's results sent in the order their calls finished (a loop that
 // runs them at once and pushes each as it comes), and a tool_use answered by the loop itself, execute never
 // called for it. Pure.
-import type { LoopCaseFile } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 import type { LoopFinding } from './find-loop-mistakes.ts';
 import { isEntry, requestOf } from './loop-results.ts';
 
@@ -13,7 +13,7 @@ export const FINISH_ORDER = 'tool results in the order their calls finished';
 
 // The finding the calls of one script prove (without its rank), or undefined.
 export function callFinding(
-  script: LoopCaseFile,
+  script: LoopCaseData,
   requests: unknown[],
   calls: unknown,
 ): Omit<LoopFinding, 'rank'> | undefined {
@@ -52,7 +52,7 @@ export function callFinding(
 }
 
 // Whether some turn's calls finished in another order than the turn asked for them.
-export function finishedOutOfOrder(script: LoopCaseFile, calls: unknown): boolean {
+export function finishedOutOfOrder(script: LoopCaseData, calls: unknown): boolean {
   const made = readCalls(calls);
   if (made === undefined) return false;
   return script.turns.some(({ message }) => {

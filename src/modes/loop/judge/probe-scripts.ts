@@ -2,7 +2,7 @@
 // something to do, so that where a loop goes another way in each, one mistake is seen at a time. program.ts runs
 // them all against the student's runLoop once per run (its probe mode); find-loop-mistakes.ts reads what it saw.
 // Ordered from what every case needs to what few do. Pure data.
-import type { ApiObject, LoopCaseFile, ScriptedOutput } from '../../../course/types.ts';
+import type { ApiObject, LoopCaseData, ScriptedOutput } from '../case.ts';
 
 const MODEL = 'claude-sonnet-4-6';
 
@@ -41,7 +41,7 @@ function turn(n: number, stop_reason: string, content: ApiObject[]) {
 
 const DONE = (n: number) => turn(n, 'end_turn', [text('Done.')]);
 
-function script(description: string, turns: LoopCaseFile['turns'], outputs: Record<string, ScriptedOutput> = {}) {
+function script(description: string, turns: LoopCaseData['turns'], outputs: Record<string, ScriptedOutput> = {}) {
   const request = {
     model: MODEL,
     max_tokens: 1024,
@@ -49,10 +49,10 @@ function script(description: string, turns: LoopCaseFile['turns'], outputs: Reco
     tools: TOOLS,
     messages: [{ role: 'user', content: 'What is in a.txt and b.txt?' }],
   };
-  return { description, request, turns, outputs } satisfies LoopCaseFile;
+  return { description, request, turns, outputs } satisfies LoopCaseData;
 }
 
-export const PROBE_SCRIPTS: LoopCaseFile[] = [
+export const PROBE_SCRIPTS: LoopCaseData[] = [
   script('one tool call, then the answer', [turn(1, 'tool_use', [read('toolu_probe_1', 'a.txt')]), DONE(2)], {
     toolu_probe_1: { content: '1\thello' },
   }),
@@ -146,6 +146,6 @@ export const PROBE_SCRIPTS: LoopCaseFile[] = [
 ];
 
 // What the grader asks program.ts's probe mode (loop) to run: `{"observe":{"scripts":[…]}}` on the first line.
-export function loopProbeRequest(): { scripts: LoopCaseFile[] } {
+export function loopProbeRequest(): { scripts: LoopCaseData[] } {
   return { scripts: PROBE_SCRIPTS };
 }

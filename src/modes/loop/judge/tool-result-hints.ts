@@ -1,7 +1,7 @@
 // Hints for a user message of tool results that differs from the script's: results sent as Promises or without
 // their type, a result missing, paired with the wrong id, out of order, carrying the wrong content (the whole
 // ToolOutput, its JSON, blocks, nothing), the ToolOutput spread into it, or is_error wrong. Pure.
-import type { LoopCaseFile } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
 import { isEntry } from './loop-results.ts';
 
@@ -24,7 +24,7 @@ const hint = (text: string, cause: string, shows: Feature, general?: string): Lo
 });
 
 // The hint for the tool results of turn `turn`: the script's message `e` against the loop's `r`.
-export function toolResultHint(data: LoopCaseFile, turn: number, e: unknown, r: unknown): LoopHint | undefined {
+export function toolResultHint(data: LoopCaseData, turn: number, e: unknown, r: unknown): LoopHint | undefined {
   const want = results(e);
   const got = results(r);
   if (want.length === 0) return undefined;
@@ -98,7 +98,7 @@ function typeHint(turn: number, r: unknown): LoopHint | undefined {
   );
 }
 
-function contentHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined {
+function contentHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined {
   const own = data.outputs?.[String(w.tool_use_id)];
   const thrown = Object.entries(data.outputs ?? {}).find(
     ([id, o]) => id !== w.tool_use_id && 'throws' in o && o.throws === g.content,
@@ -231,7 +231,7 @@ function spreadHint(g: Json): LoopHint | undefined {
   );
 }
 
-function isErrorHint(data: LoopCaseFile, w: Json, g: Json): LoopHint | undefined {
+function isErrorHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined {
   const output = data.outputs?.[String(w.tool_use_id)];
   if (w.is_error === true && g.is_error !== true && output !== undefined && 'throws' in output) {
     return hint(

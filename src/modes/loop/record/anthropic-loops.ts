@@ -4,7 +4,7 @@
 // are taken as recorded (live-loops.ts's addLoops): a response that is a stream keeps its bytes.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { ApiObject } from '../../../course/types.ts';
+import type { ApiObject } from '../case.ts';
 import { addLoops, asTurn, type LoopExchange, streamedMessage } from './live-loops.ts';
 import { isObject, type LoopSession } from './recorded-loop.ts';
 

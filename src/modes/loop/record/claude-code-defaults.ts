@@ -1,7 +1,7 @@
 // What a loop case recorded from a Claude Code session takes where the session's JSONL holds nothing: the request's
 // system prompt and max_tokens, and each tool's definition (Claude Code sends them with every request; its JSONL
 // keeps only the turns and the tool results). docs/recording.md ("Loop cases") lists them.
-import type { ApiObject } from '../../../course/types.ts';
+import type { ApiObject } from '../case.ts';
 
 // Claude Code's own first line, standing in for its whole system prompt.
 export const CLAUDE_CODE_SYSTEM = "You are Claude Code, Anthropic's official CLI for Claude.";

@@ -6,7 +6,7 @@
 // answered again. Subagents' lines (isSidechain) are not the session's loops. Streamed line by line.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { ApiObject, LoopTurn, ScriptedOutput } from '../../../course/types.ts';
+import type { ApiObject, LoopTurn, ScriptedOutput } from '../case.ts';
 import { CLAUDE_CODE_MAX_TOKENS, CLAUDE_CODE_SYSTEM, claudeCodeTools } from './claude-code-defaults.ts';
 import { firstLine, isObject, type LoopSession, parseObject, type RecordedLoop, toolUses } from './recorded-loop.ts';
 

@@ -13,7 +13,7 @@ import {
   type LoopRequestData,
   type LoopTurn,
   type ScriptedOutput,
-} from '../../../course/types.ts';
+} from '../case.ts';
 import { isLiveCaptureLine } from '../../../record/formats/live.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { firstLine, isObject, type LoopSession, parseObject, type RecordedLoop, toolUses } from './recorded-loop.ts';

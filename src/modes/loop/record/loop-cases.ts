@@ -1,6 +1,7 @@
 // Recorded loops as agent-loop cases: each loop of a session a case file (request, turns, outputs, and where it
 // came from), private data redacted from every string, named `recorded-<transcript>` (`-01`, `-02`… for several).
-import type { LoopCaseFile } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
+import { schemaOf } from '../../mode-table.ts';
 import { makeRedactor, type RedactionSources } from '../../../record/map/redact.ts';
 import { slug } from '../../../record/write/describe-case.ts';
 import { parallelTurns, toolUses, type LoopSession, type RecordedLoop } from './recorded-loop.ts';
@@ -14,7 +15,7 @@ const FORMAT_NAMES: Record<LoopSession['format'], string> = {
 // A loop ready to be written: its name, its case, what the redactor removed from it.
 export type LoopCaseDraft = {
   name: string;
-  data: LoopCaseFile;
+  data: LoopCaseData;
   redacted: Record<string, number>;
   differs: number[];
   // The turns (0-based) whose recorded stream was dropped: it held a redacted string in pieces.
@@ -29,12 +30,12 @@ export function loopCases(
   return session.loops.map((loop, i) => {
     const redactor = makeRedactor(o.sources);
     const name = session.loops.length > 1 ? `${o.base}-${String(i + 1).padStart(2, '0')}` : o.base;
-    const data = redactStrings(caseFile(loop, session, o.transcript), redactor.text) as LoopCaseFile;
+    const data = redactStrings(caseFile(loop, session, o.transcript), redactor.text) as LoopCaseData;
     return { name, data, redacted: { ...redactor.counts }, differs: loop.differs ?? [] };
   });
 }
 
-function caseFile(loop: RecordedLoop, session: LoopSession, transcript: string): LoopCaseFile {
+function caseFile(loop: RecordedLoop, session: LoopSession, transcript: string): LoopCaseData {
   const calls = loop.turns.flatMap((t) => toolUses(t.message));
   const tools = [...new Set(calls.map((c) => c.name))];
   const parallel = parallelTurns(loop);
@@ -45,7 +46,7 @@ function caseFile(loop: RecordedLoop, session: LoopSession, transcript: string):
     `Replays a loop of ${loop.turns.length} turns and ${calls.length} tool calls from a real ${FORMAT_NAMES[session.format]} ` +
     `(${id}${tools.join(', ')}${inParallel}): every request carries the conversation so far, and the loop returns it whole.`;
   return {
-    $schema: '../agent-loop.schema.json',
+    $schema: `../${schemaOf('loop')}`,
     description,
     request: loop.request,
     turns: loop.turns,

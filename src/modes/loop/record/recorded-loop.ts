@@ -1,7 +1,7 @@
 // A recorded session read as loops, what `theinference record --stage agent-loop` turns into cases: each human
 // prompt starts a loop that runs until the model stops, and only a loop that ran to its end (every tool it asked
 // for answered, the model done, no interruption) can be replayed against a student's loop.
-import type { ApiObject, LoopRequestData, LoopTurn, ScriptedOutput } from '../../../course/types.ts';
+import type { ApiObject, LoopRequestData, LoopTurn, ScriptedOutput } from '../case.ts';
 
 // One loop of the session, ready to be a case.
 export type RecordedLoop = {

@@ -4,16 +4,16 @@
 // builds it) is the redacted message its recorded bytes build; otherwise it is dropped, and the turn is served as
 // events made from its redacted message, which a streaming loop receives as the same turn.
 import { isDeepStrictEqual } from 'node:util';
-import type { LoopCaseFile } from '../../../course/types.ts';
+import type { LoopCaseData } from '../case.ts';
 import { mapStrings } from '../../../record/map/prepare-steps.ts';
 import { streamedMessage } from './live-loops.ts';
 
 // The redacted case with every unfaithful stream dropped, and the turns (0-based) whose stream was.
 export async function keepFaithfulStreams(
-  recorded: LoopCaseFile,
-  redacted: LoopCaseFile,
+  recorded: LoopCaseData,
+  redacted: LoopCaseData,
   redact: (text: string) => string,
-): Promise<{ data: LoopCaseFile; dropped: number[] }> {
+): Promise<{ data: LoopCaseData; dropped: number[] }> {
   const dropped: number[] = [];
   const turns = await Promise.all(
     redacted.turns.map(async (turn, i) => {

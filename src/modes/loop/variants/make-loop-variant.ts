@@ -5,13 +5,13 @@
 // outputs alike. What stays: the model, max_tokens, system, tools, tool names and inputs, stop reasons, thinking
 // signatures, redacted thinking. A loop that sends back what it was served gives the reference loop's results for
 // the variant; one that returns stored conversations gives the case's, which name the old words and ids. Pure.
-import type { ApiObject, LoopCaseFile, LoopTurn, ScriptedOutput } from '../../../course/types.ts';
+import type { ApiObject, LoopCaseData, LoopTurn, ScriptedOutput } from '../case.ts';
 import { letterMap, mapAll, type LetterMap } from '../../../grade/variants/letter-map.ts';
 
 // A loop case's variant, or why it has none.
-export type LoopVariant = { ok: true; data: LoopCaseFile } | { ok: false; why: string };
+export type LoopVariant = { ok: true; data: LoopCaseData } | { ok: false; why: string };
 
-export function makeLoopVariant(c: { name: string; data: LoopCaseFile }, seed: number): LoopVariant {
+export function makeLoopVariant(c: { name: string; data: LoopCaseData }, seed: number): LoopVariant {
   const rename = loopRenaming(letterMap(seed, c.name));
   const { request, turns, outputs } = c.data;
   let renamedTurns: LoopTurn[];
@@ -25,7 +25,7 @@ export function makeLoopVariant(c: { name: string; data: LoopCaseFile }, seed: n
     if (error instanceof SyntaxError) return { ok: false, why: 'a recorded stream holds an event that is not JSON' };
     throw error;
   }
-  const data: LoopCaseFile = {
+  const data: LoopCaseData = {
     ...c.data,
     request: { ...request, messages: request.messages.map(rename.message) },
     turns: renamedTurns,

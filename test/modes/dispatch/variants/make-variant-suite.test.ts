@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../../../src/modes/dispatch/driver.ts';
 import { loadCases } from '../../../../src/course/load-cases.ts';
-import type { CaseFile } from '../../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../../src/modes/dispatch/case.ts';
 import { makeVariant } from '../../../../src/modes/dispatch/variants/make-variant.ts';
 import { REPO } from '../../../support/reference-course.ts';
 
@@ -59,12 +59,13 @@ const NAME_FREE = [
   'unknown-str-replace-hyphen',
   'unknown-to-string',
   'view-empty-file',
+  'view-range-empty',
   'view-range-end-out-of-range',
   'view-range-not-whole-numbers',
   'view-range-start-out-of-range',
 ];
 
-const cases = (await loadCases(REPO, STAGE)).map((c) => ({ name: c.name, data: c.data as CaseFile }));
+const cases = (await loadCases(REPO, STAGE)).map((c) => ({ name: c.name, data: c.data as DispatchCaseData }));
 const snapshot = async (name: string): Promise<unknown[]> =>
   (JSON.parse(await readFile(join(REPO, 'snapshots', STAGE, `${name}.json`), 'utf8')) as { results: unknown[] })
     .results;

@@ -1,12 +1,12 @@
 // A case's variant, case by case: what is renamed, what stays, and when a case has none.
 import { describe, expect, it } from 'vitest';
-import type { CaseFile } from '../../../../src/course/types.ts';
+import type { DispatchCaseData } from '../../../../src/modes/dispatch/case.ts';
 import { letterMap, mapAll } from '../../../../src/grade/variants/letter-map.ts';
 import { makeVariant } from '../../../../src/modes/dispatch/variants/make-variant.ts';
 
 const SEED = 1234;
 const rename = (name: string) => (text: string) => mapAll(text, letterMap(SEED, name));
-const variant = (name: string, data: Omit<CaseFile, 'description'>) => {
+const variant = (name: string, data: Omit<DispatchCaseData, 'description'>) => {
   const made = makeVariant({ name, data: { description: 'd', ...data } }, SEED);
   if (!made.ok) throw new Error(`no variant: ${made.why}`);
   return made.data;
@@ -122,7 +122,7 @@ describe('makeVariant', () => {
       'runs "sh" on the case\'s files',
     ],
   ])('gives no variant for %s, saying why', (_what, data, why) => {
-    const made = makeVariant({ name: 'x', data: { description: 'd', ...data } as CaseFile }, SEED);
+    const made = makeVariant({ name: 'x', data: { description: 'd', ...data } as DispatchCaseData }, SEED);
     expect(made.ok).toBe(false);
     expect(made.ok ? '' : made.why).toContain(why);
   });

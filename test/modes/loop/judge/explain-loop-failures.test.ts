@@ -1,7 +1,7 @@
 // Failing loop cases put under the probe's finding that explains them, by where each case first differs and where
 // it first gives the found mistake something to do.
 import { expect, test } from 'vitest';
-import type { LoopCaseFile } from '../../../../src/course/types.ts';
+import type { LoopCaseData } from '../../../../src/modes/loop/case.ts';
 import { explainLoopFailures } from '../../../../src/modes/loop/judge/explain-loop-failures.ts';
 import type { LoopFinding } from '../../../../src/modes/loop/judge/find-loop-mistakes.ts';
 import type { Feature } from '../../../../src/modes/loop/judge/loop-features.ts';
@@ -9,7 +9,7 @@ import type { CaseResult, Failure } from '../../../../src/grade/types.ts';
 import { loopCase } from './loop-fixture.ts';
 
 // The fixture: turn 1 has text and two reads (b's output has is_error), turn 2 answers.
-const data: LoopCaseFile = loopCase.data;
+const data: LoopCaseData = loopCase.data;
 const finding = (cause: string, shows: Feature, rank = 0): LoopFinding => ({
   cause,
   text: `${cause}: fix it`,

@@ -1,7 +1,7 @@
 // Where a case first shows a mistake that needs each feature: the request index after the turn that has it, the
 // end for the returned conversation, or nowhere.
 import { expect, test } from 'vitest';
-import type { LoopCaseFile } from '../../../../src/course/types.ts';
+import type { LoopCaseData } from '../../../../src/modes/loop/case.ts';
 import { type Feature, finishOrder, positionOf } from '../../../../src/modes/loop/judge/loop-features.ts';
 import { answer, loopCase, readA, readB } from './loop-fixture.ts';
 
@@ -9,7 +9,7 @@ const turn = (content: unknown[], stop_reason: string) => ({ message: { content,
 const thinking = { type: 'thinking', thinking: 'hm', signature: 's' };
 const text = { type: 'text', text: 'Reading.' };
 // Turn 1 reads a (plain), turn 2 thinks and reads b (which throws), turn 3 is cut off by max_tokens mid tool_use.
-const three: LoopCaseFile = {
+const three: LoopCaseData = {
   description: 'three turns',
   request: loopCase.data.request,
   turns: [turn([readA], 'tool_use'), turn([thinking, readB], 'tool_use'), turn([text, readA], 'max_tokens')],
@@ -18,7 +18,7 @@ const three: LoopCaseFile = {
 // Turn 1 reads a (its output empty); turn 2 reads b (slow, so it finishes after c) and c, a tool the request
 // does not list.
 const readC = { type: 'tool_use', id: 'toolu_c', name: 'ReadFile', input: { path: 'c.txt' } };
-const delays: LoopCaseFile = {
+const delays: LoopCaseData = {
   ...three,
   turns: [turn([readA], 'tool_use'), turn([readB, readC], 'tool_use'), turn([answer], 'end_turn')],
   outputs: {
@@ -27,10 +27,10 @@ const delays: LoopCaseFile = {
     toolu_c: { content: 'C', delay_ms: 5 },
   },
 };
-const oneAnswer: LoopCaseFile = { ...three, turns: [turn([answer], 'end_turn')], outputs: {} };
+const oneAnswer: LoopCaseData = { ...three, turns: [turn([answer], 'end_turn')], outputs: {} };
 
 // The fixture: turn 1 has text and two reads (b's output has is_error), turn 2 answers.
-test.each<[string, LoopCaseFile, Feature, number | undefined]>([
+test.each<[string, LoopCaseData, Feature, number | undefined]>([
   ['fixture', loopCase.data, 'first-request', 0],
   ['fixture', loopCase.data, 'first-turn', 1],
   ['fixture', loopCase.data, 'later-request', 1],

@@ -1,5 +1,6 @@
 // A small loop case and its expected results, for the loop judge's tests: two reads in one turn, then an answer.
-import type { Case, LoopCaseFile } from '../../../../src/course/types.ts';
+import type { Case } from '../../../../src/course/types.ts';
+import type { LoopCaseData } from '../../../../src/modes/loop/case.ts';
 
 const turn = (content: unknown[], stop_reason: string) => ({
   message: { id: 'msg_01', type: 'message', role: 'assistant', model: 'm', content, stop_reason } as never,
@@ -9,7 +10,7 @@ export const readB = { type: 'tool_use', id: 'toolu_b', name: 'Read', input: { p
 export const answer = { type: 'text', text: 'A and B.' };
 const prompt = { role: 'user', content: 'Read them.' };
 
-export const loopCase: Case<LoopCaseFile> = {
+export const loopCase: Case<LoopCaseData> = {
   stage: 'agent-loop',
   name: 'two-reads',
   file: '/cases/agent-loop/two-reads.json',

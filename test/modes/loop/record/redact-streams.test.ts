@@ -1,7 +1,7 @@
 // A redacted loop case keeps a recorded stream only when its redacted bytes still build the redacted turn.
 import { describe, expect, it } from 'vitest';
 import { keepFaithfulStreams } from '../../../../src/modes/loop/record/redact-streams.ts';
-import type { LoopCaseFile } from '../../../../src/course/types.ts';
+import type { LoopCaseData } from '../../../../src/modes/loop/case.ts';
 
 // A text turn as the API streams it, its text in the given deltas.
 function streamed(deltas: string[]): string {
@@ -19,7 +19,7 @@ function streamed(deltas: string[]): string {
   ].join('');
 }
 
-const loopCase = (streams: string[]): LoopCaseFile => ({
+const loopCase = (streams: string[]): LoopCaseData => ({
   description: 'd',
   request: { model: 'm', max_tokens: 1, tools: [], messages: [{ role: 'user', content: 'hi' }] },
   turns: streams.map((stream) => ({
@@ -28,7 +28,7 @@ const loopCase = (streams: string[]): LoopCaseFile => ({
   })),
 });
 const redact = (s: string) => s.replaceAll('alice@acme.io', 'user@example.com');
-const redactCase = (c: LoopCaseFile) => ({ ...c, turns: c.turns.map((t) => ({ ...t, stream: redact(t.stream!) })) });
+const redactCase = (c: LoopCaseData) => ({ ...c, turns: c.turns.map((t) => ({ ...t, stream: redact(t.stream!) })) });
 
 describe('keepFaithfulStreams', () => {
   it('keeps a stream that holds the redacted string whole', async () => {

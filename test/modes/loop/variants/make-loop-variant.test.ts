@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLoopCase } from '../../../../src/modes/loop/driver.ts';
 import { loadCases } from '../../../../src/course/load-cases.ts';
-import type { ApiObject, LoopCaseFile } from '../../../../src/course/types.ts';
+import type { ApiObject, LoopCaseData } from '../../../../src/modes/loop/case.ts';
 import { wholeRequests } from '../../../../src/modes/loop/judge/loop-results.ts';
 import { letterMap } from '../../../../src/grade/variants/letter-map.ts';
 import { loopRenaming, makeLoopVariant } from '../../../../src/modes/loop/variants/make-loop-variant.ts';
@@ -38,7 +38,7 @@ describe('makeLoopVariant on the agent-loop suite', () => {
       };
       const expected = wholeRequests(snapshot.results);
       for (const seed of SEEDS) {
-        const variant = makeLoopVariant({ name, data: c.data as LoopCaseFile }, seed);
+        const variant = makeLoopVariant({ name, data: c.data as LoopCaseData }, seed);
         expect(variant.ok).toBe(true);
         if (!variant.ok) continue;
         const results = wholeRequests(await runLoopCase(variant.data as never));
@@ -50,13 +50,13 @@ describe('makeLoopVariant on the agent-loop suite', () => {
 });
 
 describe('makeLoopVariant on recorded streams', () => {
-  const streamed = cases.filter((c) => (c.data as LoopCaseFile).turns.some((t) => t.stream !== undefined));
+  const streamed = cases.filter((c) => (c.data as LoopCaseData).turns.some((t) => t.stream !== undefined));
 
   it('renames what the events carry, so a streaming loop is served the renamed turns', async () => {
     expect(streamed.length).toBeGreaterThan(0);
     for (const c of streamed) {
       const original = wholeRequests(await runLoopCase(c.data as never, streaming as never));
-      const variant = makeLoopVariant({ name: c.name, data: c.data as LoopCaseFile }, 41);
+      const variant = makeLoopVariant({ name: c.name, data: c.data as LoopCaseData }, 41);
       if (!variant.ok) throw new Error(variant.why);
       expect(wholeRequests(await runLoopCase(variant.data as never, streaming as never))).toEqual(
         renamed(original, 41, c.name),
@@ -66,7 +66,7 @@ describe('makeLoopVariant on recorded streams', () => {
 });
 
 describe('makeLoopVariant', () => {
-  const data: LoopCaseFile = {
+  const data: LoopCaseData = {
     description: 'd',
     request: { model: 'claude-sonnet-4-6', max_tokens: 10, system: 'Be brief.', tools: [], messages: [] },
     turns: [
@@ -102,7 +102,7 @@ describe('makeLoopVariant', () => {
 
   it('is the same for the same seed, and has none when nothing can be renamed', () => {
     expect(makeLoopVariant({ name: 'x', data }, 5)).toEqual(makeLoopVariant({ name: 'x', data }, 5));
-    const bare: LoopCaseFile = { ...data, turns: [{ message: { content: [], stop_reason: 'end_turn' } }], outputs: {} };
+    const bare: LoopCaseData = { ...data, turns: [{ message: { content: [], stop_reason: 'end_turn' } }], outputs: {} };
     expect(makeLoopVariant({ name: 'x', data: bare }, 5)).toEqual({ ok: false, why: 'nothing in it to rename' });
   });
 });
