@@ -88,8 +88,12 @@ function contentChange(want: Record<string, unknown>, printed: Record<string, un
   const errors = want.is_error === true ? { errors: true as const } : {};
   const how = (['trim', 'trimEnd', 'trimStart'] as const).find((h) => w !== r && w[h]() === r);
   if (how !== undefined) return { trim: how, ...errors };
-  if (r.endsWith(w) && r !== w) return { prefix: r.slice(0, r.length - w.length), ...errors };
-  if (r.startsWith(w) && r !== w) return { suffix: r.slice(w.length), ...errors };
+  // Text in front, after, or both (wrapped in tags): the method's own text kept whole inside.
+  const at = w === '' ? -1 : r.lastIndexOf(w);
+  if (at >= 0 && r !== w) {
+    const [prefix, suffix] = [r.slice(0, at), r.slice(at + w.length)];
+    return { ...(prefix === '' ? {} : { prefix }), ...(suffix === '' ? {} : { suffix }), ...errors };
+  }
   if (want.is_error === true && printed.is_error === true) return { replaced: true, errors: true };
   return undefined;
 }
@@ -194,10 +198,12 @@ function contentWords(text: ContentChange, who: string, names: string[], call: s
   const how =
     text.trim !== undefined
       ? `${verb(names, 'trims', 'trim')} ${what} (${{ trim: 'spaces and line breaks at both ends', trimEnd: 'spaces and line breaks at its end', trimStart: 'spaces and line breaks at its start' }[text.trim]} are lost)`
-      : text.prefix !== undefined
-        ? `${verb(names, 'puts', 'put')} ${shown(text.prefix, 40)} in front of ${what}`
-        : text.suffix !== undefined
-          ? `${verb(names, 'adds', 'add')} ${shown(text.suffix, 40)} after ${what}`
-          : `${verb(names, 'replaces', 'replace')} ${what} with ${verb(names, 'its', 'their')} own (is_error kept)`;
+      : text.prefix !== undefined && text.suffix !== undefined
+        ? `${verb(names, 'wraps', 'wrap')} ${what} in ${shown(text.prefix, 40)} … ${shown(text.suffix, 40)}`
+        : text.prefix !== undefined
+          ? `${verb(names, 'puts', 'put')} ${shown(text.prefix, 40)} in front of ${what}`
+          : text.suffix !== undefined
+            ? `${verb(names, 'adds', 'add')} ${shown(text.suffix, 40)} after ${what}`
+            : `${verb(names, 'replaces', 'replace')} ${what} with ${verb(names, 'its', 'their')} own (is_error kept)`;
   return `execute changes what ${call} returned: ${who} ${how}. The model needs the tool's own words: ${asIs}`;
 }
