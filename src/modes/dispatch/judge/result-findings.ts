@@ -5,7 +5,7 @@
 import type { Fact } from './compare-probe.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { ECHO, methodOf } from '../../../course/dispatcher-contract.ts';
-import type { ContentChange, ResultChange, Trigger } from '../../../grade/judge/finding.ts';
+import { type ContentChange, type ResultChange, TOOL_NAME, type Trigger } from '../../../grade/judge/finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, shown, verb } from './finding-spec.ts';
 import { isRecord, tagOf } from './read-observation.ts';
 
@@ -59,7 +59,12 @@ function describe(fact: ResultFact): Seen {
   }
   const change: ResultChange = {};
   const drop = Object.keys(want).filter((k) => !(k in printed));
-  const add = Object.fromEntries(Object.entries(printed).filter(([k]) => !(k in want)));
+  // A field added whose value is the name called is the same field for every name (`tool: name`).
+  const add = Object.fromEntries(
+    Object.entries(printed)
+      .filter(([k]) => !(k in want))
+      .map(([k, v]) => [k, v === fact.probe.tool ? TOOL_NAME : v]),
+  );
   const renamed = Object.keys(add).find((k) => !('content' in printed) && jsonEqual(add[k], want.content));
   if (renamed !== undefined) {
     change.rename = renamed;
@@ -187,7 +192,9 @@ function words(seen: Seen, names: string[]): string {
       `only bash sets is_error: ${adds}; a success from any other tool has none (drop the added \`is_error: false\`)`,
     );
   } else if (change.add !== undefined) {
-    parts.push(`${who} ${verb(forms, 'adds', 'add')} ${shown(change.add, 50)} to what ${call} returns: ${asIs}`);
+    const named = Object.values(change.add).includes(TOOL_NAME) ? ' (NAME: the tool name it was called with)' : '';
+    const added = shown(change.add, 50).replaceAll(JSON.stringify(TOOL_NAME), 'NAME');
+    parts.push(`${who} ${verb(forms, 'adds', 'add')} ${added}${named} to what ${call} returns: ${asIs}`);
   }
   return parts.join('. Also: ');
 }
