@@ -37,6 +37,16 @@ export type ContentChange = {
   errors?: true;
 };
 
+// A value a change adds that is the name of the tool called (`{ ...output, tool: name }`): one change, whatever
+// the name, filled with the call's own name when it is replayed.
+export const TOOL_NAME = '{tool name}';
+
+export function withToolName(change: ResultChange, name: string): ResultChange {
+  const add = change.add;
+  if (add === undefined || !Object.values(add).includes(TOOL_NAME)) return change;
+  return { ...change, add: Object.fromEntries(Object.entries(add).map(([k, v]) => [k, v === TOOL_NAME ? name : v])) };
+}
+
 // The calls a finding breaks: those of some names (or of a class of names outside the contract) whose input meets
 // every condition; with `change`, only those whose result is the expected one so changed; with `answers`, only
 // those that got the branch's own answer (its strings with `{key}` where the call's input value goes); with
@@ -139,12 +149,13 @@ function triggered(t: Trigger, { call, expected, received, inFlight, earlier = [
   if (t.kept === true) return !inFlight && earlier.length > 0 && fieldsAdded(expected, received);
   if (t.change === undefined) return true;
   if (inFlight) return false;
-  if (t.change.content?.replaced !== true) return jsonEqual(applyChange(t.change, expected), received);
+  const change = withToolName(t.change, call.tool);
+  if (change.content?.replaced !== true) return jsonEqual(applyChange(change, expected), received);
   // An error's text replaced by the branch's own: the rest as the change makes it, the text another.
   const e = expected as Record<string, unknown> | null;
   const r = received as Record<string, unknown> | null;
   if (e?.is_error !== true || typeof r?.content !== 'string' || r.content === e.content) return false;
-  const { content: _, ...rest } = t.change;
+  const { content: _, ...rest } = change;
   return jsonEqual({ ...(applyChange(rest, e) as object), content: r.content }, r);
 }
 

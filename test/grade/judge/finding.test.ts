@@ -7,6 +7,7 @@ import {
   explains,
   type Finding,
   type ResultChange,
+  TOOL_NAME,
 } from '../../../src/grade/judge/finding.ts';
 
 const call = (tool: string, input: Record<string, unknown> = {}) => ({ tool, input });
@@ -73,6 +74,18 @@ describe('explains', () => {
       [{ names: ['Bash'], change: { drop: ['is_error', 'exit_code'] } }],
       failed(call('Bash'), { content: 'hi\n', is_error: false, exit_code: 0 }, { content: 'hi\n' }),
       true,
+    ],
+    [
+      'a field added holding the name called, whatever the name',
+      [{ names: ['Bash', 'Read'], change: { add: { tool: TOOL_NAME } } }],
+      failed(call('Read'), { content: '1: a' }, { content: '1: a', tool: 'Read' }),
+      true,
+    ],
+    [
+      'a field added holding another name than the one called',
+      [{ names: ['Bash', 'Read'], change: { add: { tool: TOOL_NAME } } }],
+      failed(call('Read'), { content: '1: a' }, { content: '1: a', tool: 'Bash' }),
+      false,
     ],
     [
       'a change that does not',

@@ -117,15 +117,26 @@ export function unboundSpecs(facts: Fact[]): FindingSpec[] {
   return facts.flatMap((f): FindingSpec[] => {
     if (f.type !== 'unbound' || seen.has(f.probe.tool)) return [];
     seen.add(f.probe.tool);
+    // Methods taken off tools in several branches are one mistake (a table of tools.view, tools.bash, …): one message.
     return [
       {
-        signature: `unbound: ${f.method}`,
+        signature: 'unbound',
         names: [f.probe.tool],
         rank: 7,
-        text: (names) =>
-          `${listNames(names)} ${verb(names, 'calls', 'call')} tools.${f.method} without its Tools object (\`const { ${f.method} } = tools\`, or tools.${f.method} passed on as a function), so \`this\` is undefined inside it: call it as tools.${f.method}(…), or bind it`,
+        text: (names) => unboundText(names),
         triggers: (names) => [{ names }],
       },
     ];
   });
+}
+
+// The names that call their method without the Tools object, said per method when there is one.
+function unboundText(names: string[]): string {
+  const methods = [...new Set(names.map((n) => methodOf(n) ?? n))];
+  if (methods.length === 1) {
+    const m = methods[0]!;
+    return `${listNames(names)} ${verb(names, 'calls', 'call')} tools.${m} without its Tools object (\`const { ${m} } = tools\`, or tools.${m} passed on as a function), so \`this\` is undefined inside it: call it as tools.${m}(…), or bind it`;
+  }
+  const calls = methods.map((m) => `tools.${m}`).join(', ');
+  return `${listNames(names)} call ${calls} without their Tools object (a method taken off tools, as \`const { view } = tools\` or a table of tools.view, tools.bash, … does), so \`this\` is undefined inside them: call each as tools.${methods[0]}(…), or bind it (tools.${methods[0]}.bind(tools))`;
 }

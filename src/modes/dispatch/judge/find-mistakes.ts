@@ -5,7 +5,7 @@
 import { argumentSpecs } from './argument-findings.ts';
 import { compareProbe, splitRoutes } from './compare-probe.ts';
 import { ownSpecs, reusedSpecs } from './answer-findings.ts';
-import { applyChange, type Finding } from '../../../grade/judge/finding.ts';
+import { applyChange, type Finding, withToolName } from '../../../grade/judge/finding.ts';
 import { mergeSpecs } from './finding-spec.ts';
 import { pendingSpecs, throwSpecs, unboundSpecs } from './branch-findings.ts';
 import { routeSpecs, unknownSpecs } from './name-findings.ts';
@@ -73,7 +73,9 @@ function foldDefault(findings: Finding[], base: { printed: unknown; threw?: stri
   const want = base.threw === undefined ? base.printed : { threw: base.threw };
   const wrapper = findings.find((f) =>
     f.triggers.some(
-      (t) => t.change !== undefined && jsonEqual(applyChange(t.change, unknownAnswer(DEFAULT_PROBE_NAME)), want),
+      (t) =>
+        t.change !== undefined &&
+        jsonEqual(applyChange(withToolName(t.change, DEFAULT_PROBE_NAME), unknownAnswer(DEFAULT_PROBE_NAME)), want),
     ),
   );
   if (wrapper === undefined) return findings;

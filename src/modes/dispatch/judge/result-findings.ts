@@ -5,7 +5,7 @@
 import type { Fact } from './compare-probe.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { ECHO, methodOf } from '../../../course/dispatcher-contract.ts';
-import type { ContentChange, ResultChange, Trigger } from '../../../grade/judge/finding.ts';
+import { type ContentChange, type ResultChange, TOOL_NAME, type Trigger } from '../../../grade/judge/finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, shown, verb } from './finding-spec.ts';
 import { isRecord, tagOf } from './read-observation.ts';
 
@@ -59,7 +59,12 @@ function describe(fact: ResultFact): Seen {
   }
   const change: ResultChange = {};
   const drop = Object.keys(want).filter((k) => !(k in printed));
-  const add = Object.fromEntries(Object.entries(printed).filter(([k]) => !(k in want)));
+  // A field added whose value is the name called is the same field for every name (`tool: name`).
+  const add = Object.fromEntries(
+    Object.entries(printed)
+      .filter(([k]) => !(k in want))
+      .map(([k, v]) => [k, v === fact.probe.tool ? TOOL_NAME : v]),
+  );
   const renamed = Object.keys(add).find((k) => !('content' in printed) && jsonEqual(add[k], want.content));
   if (renamed !== undefined) {
     change.rename = renamed;
@@ -88,8 +93,12 @@ function contentChange(want: Record<string, unknown>, printed: Record<string, un
   const errors = want.is_error === true ? { errors: true as const } : {};
   const how = (['trim', 'trimEnd', 'trimStart'] as const).find((h) => w !== r && w[h]() === r);
   if (how !== undefined) return { trim: how, ...errors };
-  if (r.endsWith(w) && r !== w) return { prefix: r.slice(0, r.length - w.length), ...errors };
-  if (r.startsWith(w) && r !== w) return { suffix: r.slice(w.length), ...errors };
+  // Text in front, after, or both (wrapped in tags): the method's own text kept whole inside.
+  const at = w === '' ? -1 : r.lastIndexOf(w);
+  if (at >= 0 && r !== w) {
+    const [prefix, suffix] = [r.slice(0, at), r.slice(at + w.length)];
+    return { ...(prefix === '' ? {} : { prefix }), ...(suffix === '' ? {} : { suffix }), ...errors };
+  }
   if (want.is_error === true && printed.is_error === true) return { replaced: true, errors: true };
   return undefined;
 }
@@ -183,7 +192,9 @@ function words(seen: Seen, names: string[]): string {
       `only bash sets is_error: ${adds}; a success from any other tool has none (drop the added \`is_error: false\`)`,
     );
   } else if (change.add !== undefined) {
-    parts.push(`${who} ${verb(forms, 'adds', 'add')} ${shown(change.add, 50)} to what ${call} returns: ${asIs}`);
+    const named = Object.values(change.add).includes(TOOL_NAME) ? ' (NAME: the tool name it was called with)' : '';
+    const added = shown(change.add, 50).replaceAll(JSON.stringify(TOOL_NAME), 'NAME');
+    parts.push(`${who} ${verb(forms, 'adds', 'add')} ${added}${named} to what ${call} returns: ${asIs}`);
   }
   return parts.join('. Also: ');
 }
@@ -194,10 +205,12 @@ function contentWords(text: ContentChange, who: string, names: string[], call: s
   const how =
     text.trim !== undefined
       ? `${verb(names, 'trims', 'trim')} ${what} (${{ trim: 'spaces and line breaks at both ends', trimEnd: 'spaces and line breaks at its end', trimStart: 'spaces and line breaks at its start' }[text.trim]} are lost)`
-      : text.prefix !== undefined
-        ? `${verb(names, 'puts', 'put')} ${shown(text.prefix, 40)} in front of ${what}`
-        : text.suffix !== undefined
-          ? `${verb(names, 'adds', 'add')} ${shown(text.suffix, 40)} after ${what}`
-          : `${verb(names, 'replaces', 'replace')} ${what} with ${verb(names, 'its', 'their')} own (is_error kept)`;
+      : text.prefix !== undefined && text.suffix !== undefined
+        ? `${verb(names, 'wraps', 'wrap')} ${what} in ${shown(text.prefix, 40)} … ${shown(text.suffix, 40)}`
+        : text.prefix !== undefined
+          ? `${verb(names, 'puts', 'put')} ${shown(text.prefix, 40)} in front of ${what}`
+          : text.suffix !== undefined
+            ? `${verb(names, 'adds', 'add')} ${shown(text.suffix, 40)} after ${what}`
+            : `${verb(names, 'replaces', 'replace')} ${what} with ${verb(names, 'its', 'their')} own (is_error kept)`;
   return `execute changes what ${call} returned: ${who} ${how}. The model needs the tool's own words: ${asIs}`;
 }
