@@ -11,10 +11,10 @@
 // `before-after` markers.
 //
 //   node --import tsx bench/before-after.ts [--before <commit>] [--rounds N] [--watch-rounds N] [--saves N] [--fresh]
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -158,26 +158,94 @@ async function measureCold(trees: Tree[]): Promise<Map<string, number[]>> {
   return times;
 }
 
-// Watch mode by each tree's own bench (its bench/watch-latency.ts, its reference course), the trees in turn.
-async function measureWatchBoth(trees: Tree[]): Promise<Map<string, SaveSample[]>> {
+// The stage whose saves watch mode is measured on.
+const WATCH_STAGE = 'register-tools';
+
+// One series of watch saves: a tree, graded on its own suite or only on `cases` (by stage, then file name).
+type Series = { name: string; tree: Tree; cases?: ReadonlyMap<string, ReadonlySet<string>> };
+
+// The case files of a tree's stage.
+async function caseFiles(tree: Tree, stage: string): Promise<Set<string>> {
+  return new Set((await readdir(join(tree.root, 'cases', stage))).filter((file) => file.endsWith('.json')));
+}
+
+// Each tree on its own suite; and when the suites differ, the after tree on the cases both have, so that a save
+// is compared on equal work too: what a grown suite costs is not what the grader does.
+async function watchSeries(before: Tree, after: Tree): Promise<Series[]> {
+  const [was, is] = [await caseFiles(before, WATCH_STAGE), await caseFiles(after, WATCH_STAGE)];
+  const shared = new Set([...was].filter((file) => is.has(file)));
+  const own: Series[] = [
+    { name: 'before', tree: before },
+    { name: 'after', tree: after },
+  ];
+  if (shared.size === was.size && shared.size === is.size) return own;
+  return [...own, { name: `${shared.size} shared cases`, tree: after, cases: new Map([[WATCH_STAGE, shared]]) }];
+}
+
+// Watch mode by each tree's own bench (its bench/watch-latency.ts, its reference course), the series in turn, the
+// order rotated each round.
+async function measureWatchAll(series: Series[]): Promise<Map<string, SaveSample[]>> {
   const samples = new Map<string, SaveSample[]>();
   for (let round = 0; round < watchRounds; round++) {
-    for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
-      const { measureWatch } = (await import(pathToFileURL(join(tree.root, 'bench', 'watch-latency.ts')).href)) as {
+    for (const one of [...series.slice(round % series.length), ...series.slice(0, round % series.length)]) {
+      const { measureWatch } = (await import(pathToFileURL(join(one.tree.root, 'bench', 'watch-latency.ts')).href)) as {
         measureWatch: (o: {
           packageRoot: string;
           stage: string;
           saves: number;
           isolation: string;
+          cases?: ReadonlyMap<string, ReadonlySet<string>>;
         }) => Promise<SaveSample[]>;
       };
-      const got = await measureWatch({ packageRoot: tree.root, stage: 'register-tools', saves, isolation: 'required' });
-      samples.set(tree.name, [...(samples.get(tree.name) ?? []), ...got]);
+      const got = await measureWatch({
+        packageRoot: one.tree.root,
+        stage: WATCH_STAGE,
+        saves,
+        isolation: 'required',
+        ...(one.cases === undefined ? {} : { cases: one.cases }),
+      });
+      samples.set(one.name, [...(samples.get(one.name) ?? []), ...got]);
     }
   }
   return samples;
 }
 
+// The stages whose suites the report counts, and how many cases each tree's has ("register-tools 117 → 123").
+const STAGES = [WATCH_STAGE, 'agent-loop'];
+async function suiteSizes(trees: Tree[], stage: string): Promise<string> {
+  const sizes = await Promise.all(trees.map(async (tree) => (await caseFiles(tree, stage)).size));
+  return `${stage} ${sizes.reverse().join(' → ')}`;
+}
+
+// The saves of a series with a failing or a passing verdict, in ms.
+function savesOf(watch: Map<string, SaveSample[]>, name: string, passed: boolean): number[] {
+  return (watch.get(name) ?? []).filter((s) => s.passed === passed).map((s) => s.ms);
+}
+
+// The watch rows: each save's time by series, then the median of each against the before tree's. A series of
+// the after tree on fewer cases is compared with the before tree's own suite, which has those cases.
+function reportWatch(series: Series[], watch: Map<string, SaveSample[]>, column: number): string[] {
+  const lines: string[] = [];
+  const [before, ...afters] = series;
+  if (before === undefined) return lines;
+  for (const passed of [false, true]) {
+    const base = summarise(savesOf(watch, before.name, passed));
+    for (const after of afters) {
+      const got = summarise(savesOf(watch, after.name, passed));
+      const label = `watch ${passed ? 'passing' : 'failing'}: ${after.name === 'after' ? 'own suites' : after.name}`;
+      lines.push(
+        `${label.padEnd(34)}${formatSeconds(base).padEnd(column)}${formatSeconds(got).padEnd(column)}${verdict(got.median, base.median)}`,
+      );
+    }
+  }
+  return lines;
+}
+
+// The machine's load averages (1, 5 and 15 minutes): on a shared machine, how much else ran.
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const range = (s: Summary): string => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
 const perRound = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
 const verdict = (after: number, before: number): string =>
@@ -188,20 +256,22 @@ async function main(): Promise<void> {
   const before: Tree = { name: 'before', root: await prepareBefore(commit) };
   const after: Tree = { name: 'after', root: packageRoot };
   const trees = [after, before];
+  const series = await watchSeries(before, after);
   const head = await git('rev-parse', '--short=12', 'HEAD');
   log(`theinference bench, before / after: ${commit.slice(0, 12)} (before) against ${head} (after, this tree)`);
-  log(`machine: ${describeMachine()}`);
+  log(`machine: ${describeMachine()}; load ${load()} at the start`);
+  log(`cases: ${(await Promise.all(STAGES.map((stage) => suiteSizes(trees, stage)))).join(', ')}`);
   log(
     `method: each command of each tree once untimed (checked), then ${rounds} rounds of every command of one tree, then of the other, the order swapped each round;`,
   );
   log(
-    `        watch: ${watchRounds} rounds of ${saves} saves per tree, the trees in turn. Sandboxed (--isolation required) throughout.`,
+    `        watch: ${watchRounds} rounds of ${saves} saves per series (${series.map((s) => (s.cases === undefined ? s.name : `after on ${s.name}`)).join('; ')}), the series in turn. Sandboxed (--isolation required) throughout.`,
   );
   log();
 
   await checkCompiled(trees);
   const times = await measureCold(trees);
-  const watch = await measureWatchBoth(trees);
+  const watch = await measureWatchAll(series);
   await checkCompiled(trees);
   const of = (tree: Tree, name: string): number[] => times.get(`${tree.name}: ${name}`) ?? [];
 
@@ -210,15 +280,10 @@ async function main(): Promise<void> {
     log(
       `${a.name.padEnd(34)}${formatSeconds(summarise(of(before, a.name))).padEnd(28)}${formatSeconds(summarise(of(after, a.name)))}`,
     );
-  for (const passed of [false, true]) {
-    const ms = (tree: Tree): number[] =>
-      (watch.get(tree.name) ?? []).filter((s) => s.passed === passed).map((s) => s.ms);
-    const label = `watch save → ${passed ? 'passing' : 'failing'}`;
-    log(`${label.padEnd(34)}${formatSeconds(summarise(ms(before))).padEnd(28)}${formatSeconds(summarise(ms(after)))}`);
-  }
+  for (const line of reportWatch(series, watch, 28)) log(line);
   log();
 
-  log(`ratios (median and range over the rounds; "no worse": after ≤ ${NO_WORSE} × before):`);
+  log(`ratios (median and range over the rounds; "no worse": after ≤ ${NO_WORSE} × before; watch: the medians above):`);
   log(`${''.padEnd(34)}${'before'.padEnd(20)}${'after'.padEnd(20)}`);
   for (const label of ['cold', 'loop']) {
     const ratio = (tree: Tree): Summary => perRound(of(tree, `${label} grader`), of(tree, `${label} floor`));
@@ -227,17 +292,11 @@ async function main(): Promise<void> {
       `${`${label}: grader / floor`.padEnd(34)}${range(b).padEnd(20)}${range(a).padEnd(20)}${verdict(a.median, b.median)}`,
     );
   }
-  for (const passed of [false, true]) {
-    const median = (tree: Tree): number =>
-      summarise((watch.get(tree.name) ?? []).filter((s) => s.passed === passed).map((s) => s.ms)).median;
-    const [b, a] = [median(before), median(after)];
-    const label = `watch: ${passed ? 'passing' : 'failing'} save, median s`;
-    log(`${label.padEnd(34)}${(b / 1000).toFixed(2).padEnd(20)}${(a / 1000).toFixed(2).padEnd(20)}${verdict(a, b)}`);
-  }
   for (const a of APPROACHES.filter((x) => x.name.endsWith('grader'))) {
     const paired = perRound(of(after, a.name), of(before, a.name));
     log(`${`${a.name}: after / before`.padEnd(34)}${range(paired).padEnd(40)}${verdict(paired.median, 1)}`);
   }
+  log(`load ${load()} at the end`);
 
   const run = {
     date: new Date().toISOString(),

@@ -25,8 +25,13 @@ export async function copyCourse(): Promise<CourseCopy> {
 const PACKAGE_FILES = ['package.json', 'bin', 'dist', 'program.ts', 'tsconfig.json', 'course-template'];
 
 // The package at `packageRoot` copied into a fresh temp directory, its node_modules linked, each case of each
-// stage written `copies` times (`<name>.json`, then `<name>-copy-<k>.json`), its snapshot beside each.
-export async function copyPackage(packageRoot: string, copies: number): Promise<CourseCopy> {
+// stage written `copies` times (`<name>.json`, then `<name>-copy-<k>.json`), its snapshot beside each. With
+// `keep`, only the cases it names (by stage, then file name) are there: a suite as it was at an earlier commit.
+export async function copyPackage(
+  packageRoot: string,
+  copies: number,
+  keep?: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<CourseCopy> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-bench-package-'));
   // The sandbox shows the grader's package.json and bootstrap at their paths: a grader run as root starts its
   // sandboxes as nobody, who must be able to reach them.
@@ -42,7 +47,7 @@ export async function copyPackage(packageRoot: string, copies: number): Promise<
       if (!stage.isDirectory()) continue;
       await mkdir(join(dir, kind, stage.name), { recursive: true });
       for (const file of await readdir(join(packageRoot, kind, stage.name))) {
-        if (!file.endsWith('.json')) continue;
+        if (!file.endsWith('.json') || keep?.get(stage.name)?.has(file) === false) continue;
         const name = file.slice(0, -'.json'.length);
         for (let k = 0; k < copies; k++) {
           const copy = k === 0 ? file : `${name}-copy-${k}.json`;

@@ -29,11 +29,17 @@ export async function measureWatch(options: {
   // false: a copy of the package whose driver has its probe switched off (it then grades as a driver without a
   // probe would), to measure what the probe costs side by side.
   probe?: boolean;
+  // Only these cases of each stage named (by file name), in a copy of the package: the suite of an earlier commit,
+  // to tell what a grown suite costs from what the grader does.
+  cases?: ReadonlyMap<string, ReadonlySet<string>>;
 }): Promise<SaveSample[]> {
   const course = await copyCourse();
   // The driver is the grader's own (src/modes/): the probe is switched off in a copy of the package, never here.
-  const copy = options.probe === false ? await copyPackage(options.packageRoot, 1) : undefined;
-  if (copy !== undefined) await withoutProbe(join(copy.dir, 'dist', 'modes', 'driver.js'));
+  const copy =
+    options.probe === false || options.cases !== undefined
+      ? await copyPackage(options.packageRoot, 1, options.cases)
+      : undefined;
+  if (copy !== undefined && options.probe === false) await withoutProbe(join(copy.dir, 'dist', 'modes', 'driver.js'));
   const packageRoot = copy?.dir ?? options.packageRoot;
   const graderTmp = await mkdtemp(join(tmpdir(), 'theinference-bench-watch-tmp-'));
   const timeoutMs = options.timeoutMs ?? 30_000;

@@ -75,6 +75,8 @@ export async function main(argv: string[], course: URL = courseUrl()): Promise<n
     : undefined;
   const started = await mode.start(course);
   let request: unknown;
+  // What runs below the driver before a case: its end kills anything else (src/modes/leftovers.ts).
+  let running = processesBelow();
   // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
   for await (const { where, read } of caseSource(args)) {
     let testCase: unknown;
@@ -86,15 +88,14 @@ export async function main(argv: string[], course: URL = courseUrl()): Promise<n
     }
     if (fromStdin(args) && started.probe !== undefined) request ??= (testCase as { observe?: unknown }).observe;
     let results: unknown[];
-    const before = processesBelow();
     try {
       results = await started.run(testCase, beforeCall);
     } catch (error) {
       process.stderr.write(`error: ${started.cannot} ${where}: ${describeThrow(error)}\n`);
       return 2;
     } finally {
-      // Nothing a case started outlives it (src/modes/leftovers.ts).
-      killLeftovers(before);
+      // Nothing a case started outlives it.
+      running = killLeftovers(running).running;
     }
     await print({ results });
   }

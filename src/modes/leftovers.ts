@@ -13,33 +13,42 @@ const ROUNDS = 8;
 // so that the next case starts with none of them running.
 export const GONE_WITHIN_MS = 1000;
 
-// The processes below the driver now: what was running before a case, which the case's end leaves alone (the tsx
-// transform service, started as the student's code loaded).
+// The processes below the driver now: what runs before its first case (the tsx transform service, started as the
+// student's code loaded), which no case's end kills.
 export function processesBelow(): ReadonlySet<number> {
   return new Set(descendantsOf(process.pid));
 }
 
-// Kills every process below the driver that is not in `before`; returns how many it killed. Each is stopped first
-// (SIGSTOP), so that none can start another while the rest are found; then all are killed (SIGKILL).
-export function killLeftovers(before: ReadonlySet<number>): number {
+// What a case's end found: how many processes it killed, and those it left running (the ones of `before` still
+// there), which are what runs before the next case.
+export type CaseEnd = { killed: number; running: ReadonlySet<number> };
+
+// Kills every process below the driver that is not in `before`. Each is stopped first (SIGSTOP), so that none can
+// start another while the rest are found; then all are killed (SIGKILL). The first look's survivors of `before` are
+// the next case's `before`. So /proc is read once a case, not again as the next one starts (a reading opens a file for
+// every thread of the tree, a dozen for Node alone), and a process started between two cases (by a timer the first
+// one set) counts as the next case's, and is killed as that one ends.
+export function killLeftovers(before: ReadonlySet<number>): CaseEnd {
+  const below = descendantsOf(process.pid);
+  const running = new Set(below.filter((pid) => before.has(pid)));
   const stopped = new Set<number>();
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const fresh = descendantsOf(process.pid).filter((pid) => !before.has(pid) && !stopped.has(pid));
-    if (fresh.length === 0) break;
+  let fresh = below.filter((pid) => !before.has(pid));
+  for (let round = 0; round < ROUNDS && fresh.length > 0; round += 1) {
     for (const pid of fresh) {
       signal(pid, 'SIGSTOP');
       stopped.add(pid);
     }
+    fresh = descendantsOf(process.pid).filter((pid) => !before.has(pid) && !stopped.has(pid));
   }
   for (const pid of stopped) signal(pid, 'SIGKILL');
   const until = performance.now() + GONE_WITHIN_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  while ([...stopped].some(running) && performance.now() < until) Atomics.wait(pause, 0, 0, 1);
-  return stopped.size;
+  while ([...stopped].some(stillThere) && performance.now() < until) Atomics.wait(pause, 0, 0, 1);
+  return { killed: stopped.size, running };
 }
 
 // Not yet gone: neither ended (a zombie, not yet reaped, runs nothing) nor missing.
-function running(pid: number): boolean {
+function stillThere(pid: number): boolean {
   const state = readStat(pid)?.state;
   return state !== undefined && state !== 'Z' && state !== 'X';
 }
