@@ -19,27 +19,33 @@ import { courseUrl, describeThrow } from './kit.ts';
 import type { DriverMode } from './driver-mode.ts';
 import { killLeftovers, processesBelow } from './leftovers.ts';
 import { aspectExport, aspectUrl, isModeName, MODE_NAMES } from './mode-table.ts';
-import { linesIn, lockGlobals, writeOut } from './seal.ts';
+import { linesIn, sealLanguage, writeOut } from './seal.ts';
 
 // How a standby waits for its work: the first bytes of stdin, read as the driver reads the rest.
 export { readIn } from './seal.ts';
 
-// The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
-// named files.
+// The cases to run, each with where it comes from and how to read its text: the lines of stdin for `-` (read
+// whole already, `sent`), else the named files.
 async function* caseSource(
   args: string[],
-  first: Uint8Array | undefined,
+  sent: string[] | undefined,
 ): AsyncGenerator<{ where: string; read: () => Promise<string> }> {
-  if (fromStdin(args)) {
-    let n = 0;
-    // Through fd 0 itself, never process.stdin, which the code under test can listen to (./seal.ts).
-    for await (const line of linesIn(first)) {
-      n += 1;
-      if (line.trim() !== '') yield { where: `on stdin line ${n}`, read: async () => line };
+  if (sent !== undefined) {
+    for (const [i, line] of sent.entries()) {
+      if (line.trim() !== '') yield { where: `on stdin line ${i + 1}`, read: async () => line };
     }
   } else {
     for (const file of args) yield { where: file, read: () => readFile(file, 'utf8') };
   }
+}
+
+// Every line of stdin, read through fd 0 itself (never process.stdin, which the code under test can listen to:
+// ./seal.ts) to its end, before the code under test loads: the grader sends a process its whole batch and closes
+// the pipe, so nothing of a case is left there for that code to read.
+async function sentLines(first: Uint8Array | undefined): Promise<string[]> {
+  const lines: string[] = [];
+  for await (const line of linesIn(first)) lines.push(line);
+  return lines;
 }
 
 // Whether the cases come from stdin (`-`), as the grader sends them.
@@ -80,10 +86,11 @@ export async function main(argv: string[], course: URL = courseUrl(), first?: Ui
   const beforeCall: BeforeCall | undefined = fromStdin(args)
     ? (call, of, tool) => print({ calling: { call, of, tool } })
     : undefined;
+  const sent = fromStdin(args) ? await sentLines(first) : undefined;
   const started = await mode.start(course);
   let request: unknown;
   // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
-  for await (const { where, read } of caseSource(args, first)) {
+  for await (const { where, read } of caseSource(args, sent)) {
     let testCase: unknown;
     try {
       testCase = started.parse(await read());
@@ -114,13 +121,13 @@ export async function main(argv: string[], course: URL = courseUrl(), first?: Ui
 // Loads ahead what the mode `name` takes from the package, for a warm standby (src/grade/run/standby.ts), and seals the
 // globals before the standby loads any code of the course (./seal.ts).
 export async function preload(name: string): Promise<void> {
-  lockGlobals();
+  sealLanguage();
   await (await driverOf(name))?.preload?.();
 }
 
 // Run as a program (`node --import <tsx> <this file> <mode> -`, as the grader does): the course is the working
 // directory.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  lockGlobals();
+  sealLanguage();
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -1,14 +1,13 @@
 // What the driver shares with the code under test, sealed before that code loads. The student's modules run in the
 // driver's process, so anything they can reach, they can change: a patched `JSON.stringify` or a listener on
-// `process.stdin` would let them read every case ahead and write the result line themselves
+// `process.stdin` let them read every case ahead and write the result line themselves
 // (test/fixtures/hostile-loop-reads-stdin). Three things close that:
-// - the grader starts every program process with `--frozen-intrinsics` (src/grade/run/program-process.ts), so the
-//   language's own objects (JSON, Array.prototype, Promise…) cannot be changed;
-// - `lockGlobals` makes the global names of those objects read-only, so none can be swapped for another object;
+// - `sealLanguage` freezes the language's objects the driver works through (JSON, the prototypes of arrays,
+//   strings, promises and iterators…) and makes their global names read-only, so none can be changed or swapped;
 // - the driver reads its cases from fd 0 and writes its lines to fd 1 through functions taken here, at load, never
-//   through `process.stdin`, `process.stdout` or a property of `fs` that code loaded later could replace.
-// Node's own modules (streams, `fs`, `http`) are not frozen by the flag, so the driver does not pass a case or a
-// result through them. Hand-written: no package reads a pipe through functions captured at load.
+//   through `process.stdin`, `process.stdout` or a property of `fs` that code loaded later could replace;
+// - so Node's own modules (streams, `fs`, `http`), which stay open, never carry a case or a result line.
+// Hand-written: no package reads a pipe through functions captured at load, and freezing is a loop over a list.
 import * as fs from 'node:fs';
 
 const read = fs.read;
@@ -18,6 +17,7 @@ const encoder = new TextEncoder();
 const encode = TextEncoder.prototype.encode;
 const decode = TextDecoder.prototype.decode;
 const pause = new Int32Array(new SharedArrayBuffer(4));
+const sleep = Atomics.wait;
 
 // How long a read or a write waits when the pipe is not ready (a pipe made non-blocking by code that touched
 // process.stdin or process.stdout): from the first wait to the longest, doubling, so that an idle standby polls
@@ -25,8 +25,8 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 const FIRST_RETRY_MS = 1;
 const LAST_RETRY_MS = 50;
 
-// The ECMAScript globals, made read-only and fixed on the global object: with --frozen-intrinsics their objects
-// cannot change, and with this none can be replaced. Other globals (fetch, console, process…) stay as Node made them.
+// The ECMAScript globals, made read-only and fixed on the global object, so that none can be replaced. Other
+// globals (fetch, console, process…) stay as Node made them.
 const LANGUAGE_GLOBALS = [
   'Object',
   'Function',
@@ -86,7 +86,54 @@ const LANGUAGE_GLOBALS = [
   'globalThis',
 ];
 
-export function lockGlobals(): void {
+// The language's objects the driver reads a case, builds a result and writes a line through: frozen, so that code
+// loaded after cannot listen in on them (a patched JSON.parse, String.prototype.split or an iterator's next) or
+// change what they give (a toJSON on Object.prototype). Error.prototype stays open: an Error subclass sets its own
+// name. Node's --frozen-intrinsics freezes every one, but its util.inspect then shows every Error as `{}`, which
+// would hide a student's own errors from them.
+const iteratorProtos = (): object[] => {
+  const generator = Object.getPrototypeOf(function* () {});
+  const asyncGenerator = Object.getPrototypeOf(async function* () {});
+  return [
+    Object.getPrototypeOf([][Symbol.iterator]()),
+    Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+    generator,
+    generator.prototype,
+    asyncGenerator,
+    asyncGenerator.prototype,
+    Object.getPrototypeOf(asyncGenerator.prototype),
+    Object.getPrototypeOf(new Map()[Symbol.iterator]()),
+    Object.getPrototypeOf(new Set()[Symbol.iterator]()),
+    Object.getPrototypeOf(''[Symbol.iterator]()),
+  ];
+};
+const SEALED = (): object[] => [
+  JSON,
+  Math,
+  Reflect,
+  Atomics,
+  Object,
+  Array,
+  Promise,
+  Function.prototype,
+  Object.prototype,
+  Array.prototype,
+  String.prototype,
+  Number.prototype,
+  Boolean.prototype,
+  BigInt.prototype,
+  Symbol.prototype,
+  Promise.prototype,
+  Map.prototype,
+  Set.prototype,
+  RegExp.prototype,
+  Uint8Array.prototype,
+  Object.getPrototypeOf(Uint8Array.prototype),
+  ...iteratorProtos(),
+];
+
+export function sealLanguage(): void {
+  for (const value of SEALED()) Object.freeze(value);
   for (const name of LANGUAGE_GLOBALS) {
     if (Object.getOwnPropertyDescriptor(globalThis, name)?.configurable === true) {
       Object.defineProperty(globalThis, name, { writable: false, configurable: false });
@@ -105,7 +152,7 @@ export function writeOut(text: string): void {
       wait = FIRST_RETRY_MS;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(pause, 0, 0, wait);
+      sleep(pause, 0, 0, wait);
       wait = Math.min(wait * 2, LAST_RETRY_MS);
     }
   }
