@@ -1,10 +1,8 @@
-// Issue 24's variants against stored answers (docs/variants.md, "Limits and cost": variants defeat stored answers,
-// not a program that undoes the renaming). test/fixtures/hostile-undoes-variants has no dispatcher: it keeps every
-// case's shipped results, finds the case at hand on the driver's stdin, and undoes a variant's letter permutation
-// in about eighty lines. The stored answers that hostile-forged-line.test.ts shows failing the variants then pass
-// them: in the trusted job (the course repository's checkout, CI set), the course page's three examples all pass.
-// An open gap, held here by `it.fails` until variants change more than letters or the graded cases are not all
-// shipped (docs/variants.md says how). Then flip it to `it`.
+// Issue 24's variants against stored answers (docs/variants.md, "Limits and cost"). test/fixtures/hostile-undoes-variants
+// has no dispatcher: it keeps every case's shipped results, finds the case at hand on the driver's stdin (a listener
+// on process.stdin), and undoes a variant's letter permutation in about eighty lines. Before the driver was sealed
+// (src/modes/seal.ts) that passed the course page's three examples in the trusted job, variants and all. The driver
+// now reads its cases from fd 0 before this code loads, so it finds no case to answer, and fails every one.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,14 +27,13 @@ async function shippedAnswers(): Promise<{ case: unknown; results: unknown }[]> 
 }
 
 describe('stored answers that undo the renaming of a variant', () => {
-  it.fails('fail the variants in the trusted job', async () => {
+  it('fail the variants in the trusted job', async () => {
     const submission = await checkOut(scratch.root, 'hostile-undoes-variants');
     await writeFile(join(submission, 'src', 'answers.json'), JSON.stringify(await shippedAnswers()));
     const args = [...COURSE_CASES, '--seed', '461850198', '--reporter', 'json'];
     const step = await gradeStep(CHECKOUT_BIN, scratch.root, submission, args);
-    // The Bash example has no file to rename, so no variant: stored answers pass it. The other two must fail.
     expect([...jsonTests(step.stdout)].map(([name, t]) => [name, t.status])).toEqual([
-      ['course-bash-echo-hi', 'pass'],
+      ['course-bash-echo-hi', 'fail'],
       ['course-glob-everything', 'fail'],
       ['course-read-seeded-file', 'fail'],
     ]);
