@@ -13,26 +13,39 @@
 // case asked for one (`observe`). The student's modules are loaded from the course directory (the working
 // directory, or the one given), by a path worked out at run time: a course holds only the stages it has reached.
 import { readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { BeforeCall } from './kit.ts';
 import { courseUrl, describeThrow } from './kit.ts';
 import type { DriverMode } from './driver-mode.ts';
 import { killLeftovers, processesBelow } from './leftovers.ts';
 import { aspectExport, aspectUrl, isModeName, MODE_NAMES } from './mode-table.ts';
+import { linesIn, sealLanguage, writeOut } from './seal.ts';
 
-// The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
-// named files.
-async function* caseSource(args: string[]): AsyncGenerator<{ where: string; read: () => Promise<string> }> {
-  if (fromStdin(args)) {
-    let n = 0;
-    for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-      n += 1;
-      if (line.trim() !== '') yield { where: `on stdin line ${n}`, read: async () => line };
+// How a standby waits for its work: the first bytes of stdin, read as the driver reads the rest.
+export { readIn } from './seal.ts';
+
+// The cases to run, each with where it comes from and how to read its text: the lines of stdin for `-` (read
+// whole already, `sent`), else the named files.
+async function* caseSource(
+  args: string[],
+  sent: string[] | undefined,
+): AsyncGenerator<{ where: string; read: () => Promise<string> }> {
+  if (sent !== undefined) {
+    for (const [i, line] of sent.entries()) {
+      if (line.trim() !== '') yield { where: `on stdin line ${i + 1}`, read: async () => line };
     }
   } else {
     for (const file of args) yield { where: file, read: () => readFile(file, 'utf8') };
   }
+}
+
+// Every line of stdin, read through fd 0 itself (never process.stdin, which the code under test can listen to:
+// ./seal.ts) to its end, before the code under test loads: the grader sends a process its whole batch and closes
+// the pipe, so nothing of a case is left there for that code to read.
+async function sentLines(first: Uint8Array | undefined): Promise<string[]> {
+  const lines: string[] = [];
+  for await (const line of linesIn(first)) lines.push(line);
+  return lines;
 }
 
 // Whether the cases come from stdin (`-`), as the grader sends them.
@@ -54,31 +67,32 @@ async function driverOf(name: string | undefined): Promise<DriverMode | undefine
 }
 
 // Runs the driver on `argv` (`<mode> <case.json>…` or `<mode> -`) with the course directory `course` (a directory
-// URL; the working directory's when absent); resolves to the exit code.
-export async function main(argv: string[], course: URL = courseUrl()): Promise<number> {
+// URL; the working directory's when absent); resolves to the exit code. `first`: bytes of stdin a standby has read
+// already.
+export async function main(argv: string[], course: URL = courseUrl(), first?: Uint8Array): Promise<number> {
   const [command, ...args] = argv;
   const mode = await driverOf(command);
   if (mode === undefined || args.length === 0) {
     process.stderr.write(`${USAGE.join('\n')}\n`);
     return 2;
   }
-  // Result lines own stdout. Anything the code under test prints (a debugging console.log, say)
-  // goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
-  const stdout = process.stdout.write.bind(process.stdout);
+  // Result lines own fd 1, written by ./seal.ts. Anything the code under test prints (a debugging console.log,
+  // say) goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   // Prints one line of JSON; resolves once it has left this process.
-  const print = (value: unknown) => new Promise<void>((sent) => stdout(`${JSON.stringify(value)}\n`, () => sent()));
+  const print = async (value: unknown) => writeOut(`${JSON.stringify(value)}\n`);
   // The grader (reading stdin) is told which call is about to run, before it starts: a call that never gives
   // the event loop back (a `while (true)`) would keep a line not yet sent from ever leaving.
   const beforeCall: BeforeCall | undefined = fromStdin(args)
     ? (call, of, tool) => print({ calling: { call, of, tool } })
     : undefined;
+  const sent = fromStdin(args) ? await sentLines(first) : undefined;
   const started = await mode.start(course);
   let request: unknown;
   // What runs below the driver before a case: its end kills anything else (src/modes/leftovers.ts).
   let running = processesBelow();
   // Each case is checked before it runs; a bad one stops the run (the cases before it have printed).
-  for await (const { where, read } of caseSource(args)) {
+  for await (const { where, read } of caseSource(args, sent)) {
     let testCase: unknown;
     try {
       testCase = started.parse(await read());
@@ -105,13 +119,16 @@ export async function main(argv: string[], course: URL = courseUrl()): Promise<n
   process.exit(0);
 }
 
-// Loads ahead what the mode `name` takes from the package, for a warm standby (src/grade/run/standby.ts).
+// Loads ahead what the mode `name` takes from the package, for a warm standby (src/grade/run/standby.ts), and seals the
+// globals before the standby loads any code of the course (./seal.ts).
 export async function preload(name: string): Promise<void> {
+  sealLanguage();
   await (await driverOf(name))?.preload?.();
 }
 
 // Run as a program (`node --import <tsx> <this file> <mode> -`, as the grader does): the course is the working
 // directory.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  sealLanguage();
   process.exitCode = await main(process.argv.slice(2));
 }

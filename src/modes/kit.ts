@@ -41,9 +41,14 @@ export function mapStrings(value: unknown, f: (s: string) => string): unknown {
   return value;
 }
 
-// A throw as the results word it: `Name: message`.
+// A throw as the results word it: `Name: message`. The code under test chooses what it throws (a Proxy whose traps
+// throw, a toString that throws), so the wording never throws in turn: that would end the driver, blamed on the case.
 export function describeThrow(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return 'a thrown value that cannot be described';
+  }
 }
 
 // A program under test may chmod its sandbox or directories in it; restore access before removing it.

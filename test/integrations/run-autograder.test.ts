@@ -74,4 +74,21 @@ describe('run_autograder', () => {
     expect(results.tests[0].output.match(/not ready/g)?.length).toBeLessThanOrEqual(3);
     expect(JSON.stringify(results).length).toBeLessThan(20_000);
   });
+
+  // Issue 24: where the container has no user namespaces, `auto` grades unsandboxed, and the course repository
+  // (reference included) is at a documented path, readable by the student's code. An upload whose dispatcher is the
+  // reference, imported from there, scores in full, variants and all. An open gap, held by `it.fails` until an
+  // unsandboxed run either grades nothing or runs the program as a user that cannot read the source. Then flip it.
+  it.fails('gives no score to an upload that imports the reference from <root>/source, graded unsandboxed', async () => {
+    const { results } = await autograde(
+      'imports-reference',
+      async (dir) => {
+        await reference(dir);
+        const course = join(dir, '..', 'source', 'src', 'execute.ts');
+        await writeFile(join(dir, 'src', 'execute.ts'), `export { makeExecute } from '${course}';\n`);
+      },
+      'off',
+    );
+    expect(results.score).toBe(0);
+  }, 180_000);
 });

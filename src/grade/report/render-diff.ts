@@ -155,8 +155,9 @@ function render(value: unknown, indent: string): string {
   }
   const keys = Object.keys(value).sort();
   if (keys.length === 0) return '{}';
+  // A key is the program's text as much as a value is: escaped the same way, on one line.
   const entries = keys.map(
-    (k) => `${inner}${JSON.stringify(k)}: ${render((value as Record<string, unknown>)[k], inner)}`,
+    (k) => `${inner}"${escapeLine(k)}": ${render((value as Record<string, unknown>)[k], inner)}`,
   );
   return `{\n${entries.join(',\n')}\n${indent}}`;
 }

@@ -171,8 +171,6 @@ export function parseCase(text: string): Case {
   return { files: files as Record<string, FileSpec>, calls: calls as Call[], ...observe };
 }
 
-// The cases to run, each with where it comes from and how to read its text: stdin's lines for `-`, else the
-
 // The probe's request: the Tools methods to stand in for, and each call with what those methods answer; with
 // `again`, the call is made a second time with the same input, through the same `execute`, the methods answering
 // `again` then (a result reused from the first call shows).

@@ -21,6 +21,8 @@ describe('prettyLines', () => {
     ['tabs and \\r escaped', { content: 'a\tb\r\nc' }, ['{', '  "content": "a\\tb\\r', 'c"', '}']],
     ['trailing spaces marked', { content: 'a  \nb' }, ['{', '  "content": "a··', 'b"', '}']],
     ['invisible characters escaped', 'a\u00a0b\u200b', ['"a\\u00a0b\\u200b"']],
+    // A result's keys are the program's too: a bidi override or a line separator in one must not act either.
+    ['invisible characters in a key escaped', { 'x\u2028y\u202e': 1 }, ['{', '  "x\\u2028y\\u202e": 1', '}']],
     ['empty containers', { a: [], b: {} }, ['{', '  "a": [],', '  "b": {}', '}']],
     ['nothing', undefined, ['undefined']],
   ])('renders %s', (_, value, lines) => {

@@ -108,3 +108,28 @@ describe('attack 10: line separators on stderr, in every reporter', () => {
     },
   );
 });
+
+describe("issue 24: a result's key with a bidi override and a line separator, in every reporter", () => {
+  // The characters a reader acts on that JSON.stringify leaves as they are: line and paragraph separators and the
+  // bidirectional controls (test/fixtures/hostile-result-keys puts U+2028 and U+202E in a key of its result).
+  const ACTS = /[\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  let rendered: Record<string, string> = {};
+  beforeAll(async () => {
+    const dir = await makeCourse(scratch, 'hostile-result-keys');
+    const report = await runStage({
+      stage: 'register-tools',
+      dir,
+      cases: ['course-read-seeded-file'],
+      jobs: 1,
+      sandbox: SANDBOX,
+    });
+    rendered = Object.fromEntries(REPORTER_NAMES.map((name) => [name, renderReport(name, report, { color: false })]));
+  });
+
+  it.each(REPORTER_NAMES.map((name) => [name]))('%s: shows the key escaped, never acting', (name) => {
+    const text = rendered[name]!;
+    expect(text).not.toMatch(ACTS);
+    // The key is in the report all the same, each character named.
+    expect(text).toMatch(/key(\\\\|\\)u202edeliaf/);
+  });
+});
