@@ -21,9 +21,6 @@ import { killLeftovers, processesBelow } from './leftovers.ts';
 import { aspectExport, aspectUrl, isModeName, MODE_NAMES } from './mode-table.ts';
 import { linesIn, sealLanguage, writeOut } from './seal.ts';
 
-// How a standby waits for its work: the first bytes of stdin, read as the driver reads the rest.
-export { readIn } from './seal.ts';
-
 // The cases to run, each with where it comes from and how to read its text: the lines of stdin for `-` (read
 // whole already, `sent`), else the named files.
 async function* caseSource(
@@ -119,10 +116,8 @@ export async function main(argv: string[], course: URL = courseUrl(), first?: Ui
   process.exit(0);
 }
 
-// Loads ahead what the mode `name` takes from the package, for a warm standby (src/grade/run/standby.ts), and seals the
-// globals before the standby loads any code of the course (./seal.ts).
+// Loads ahead what the mode `name` takes from the package, for a warm standby (src/grade/run/standby.ts).
 export async function preload(name: string): Promise<void> {
-  sealLanguage();
   await (await driverOf(name))?.preload?.();
 }
 

@@ -8,25 +8,26 @@
 import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
+import { readIn, sealLanguage } from '../../modes/seal.ts';
 
 type Driver = {
   main: (argv: string[], course?: URL, first?: Uint8Array) => Promise<number>;
   preload: (mode: string) => Promise<void>;
-  readIn: () => Promise<Uint8Array>;
 };
 
+// Sealed before any module of the course loads (src/modes/seal.ts), as the driver is when run as a program.
+sealLanguage();
 const [driverPath = '', mode = 'dispatch', ...warm] = process.argv.slice(2);
 // The course directory, which the warm course modules are resolved from (as the driver loads them).
 const course = pathToFileURL(`${process.cwd()}/`).href;
-// The package's driver, loaded (not run: it runs as a program only when it is the main module) and sealed before
-// any module of the course loads (src/modes/seal.ts).
+const refresh = warm.length > 0 ? await warmUp(warm) : async () => {};
+// The package's driver, loaded (not run: it runs as a program only when it is the main module) while waiting.
 const driver = (await import(pathToFileURL(driverPath).href)) as Driver;
 await driver.preload(mode);
-const refresh = warm.length > 0 ? await warmUp(warm) : async () => {};
 
 // The first bytes of work, read as the driver reads the rest (never through process.stdin, which the course's
 // modules loaded above could listen to); none: stdin ended without work (the grader went away).
-const first = await driver.readIn();
+const first = await readIn();
 if (first.length > 0) {
   await refresh();
   process.exitCode = await driver.main([mode, '-'], undefined, first);
