@@ -75,8 +75,16 @@ function throwsAtImport(output: string): string | undefined {
     .map((l) => /^\s+at .*?\(?(\/[^():]+:\d+):\d+\)?$/.exec(l)?.[1])
     .find((path) => path !== undefined && !path.includes('/node_modules/'));
   const what = thrown === undefined ? 'throws' : `throws \`${thrown.slice(0, 160)}\``;
-  return `your code ${what} while it is loaded${where === undefined ? '' : `, at ${where}`}: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function`;
+  const hint = `your code ${what} while it is loaded${where === undefined ? '' : `, at ${where}`}: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function`;
+  return thrown !== undefined && FROZEN.test(thrown) ? `${hint}. ${SEALED}` : hint;
 }
+
+// What a change to a frozen object throws. The object may be the student's own, so the sentence after it says what
+// the driver freezes without claiming it is one of those (src/modes/seal.ts).
+const FROZEN =
+  /^TypeError: Cannot (?:add property .*, object is not extensible|assign to read only property|redefine property)/;
+const SEALED =
+  "The grader freezes JavaScript's built-in objects (Object, Array, JSON, Promise and their prototypes) before your code loads: if the object is one of those, leave it as it is (Node 20 needs no polyfill the course uses)";
 
 const RECOGNISERS: Recogniser[] = [
   doesNotCompile,

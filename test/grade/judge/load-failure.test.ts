@@ -52,6 +52,10 @@ describe('loadFailureHint', () => {
       'throws-in-a-tool',
       "your code throws `SyntaxError: Expected property name or '}' in JSON at position 2` while it is loaded, at /c/src/tools/index.ts:52: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function",
     ],
+    [
+      'changes-a-built-in',
+      "your code throws `TypeError: Cannot add property groupBy, object is not extensible` while it is loaded, at /c/src/agent-loop.ts:1: a module's top-level code (outside any function) runs when program.ts imports it, before any case. Fix it, or move it into a function. The grader freezes JavaScript's built-in objects (Object, Array, JSON, Promise and their prototypes) before your code loads: if the object is one of those, leave it as it is (Node 20 needs no polyfill the course uses)",
+    ],
   ])('%s', async (name, hint) => {
     expect(loadFailureHint(await output(name))).toBe(hint);
   });
