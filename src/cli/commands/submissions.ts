@@ -20,14 +20,15 @@ export async function findSubmissions(cwd: string, dirs: string[]): Promise<Subm
       found.push(resolve(cwd, dir));
       continue;
     }
-    const matches = await fg(dir, { cwd, onlyDirectories: true, followSymbolicLinks: false, absolute: true });
+    // Relative matches, resolved here: fast-glob's `absolute` rewrites a `\` in a name as `/`, naming another path.
+    const matches = await fg(dir, { cwd, onlyDirectories: true, followSymbolicLinks: false });
     if (matches.length === 0) {
       throw new HarnessError(
         'NO_COURSE_DIR',
         `--dir ${JSON.stringify(dir)} matches no directory (from ${cwd}): check the pattern, e.g. --dir 'submissions/*'.`,
       );
     }
-    found.push(...matches.map((m) => resolve(m)));
+    found.push(...matches.map((m) => resolve(cwd, m)));
   }
   const unique = [...new Set(found)];
   return named(unique).sort((a, b) => compareNames(a.name, b.name));

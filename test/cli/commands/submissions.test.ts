@@ -40,6 +40,11 @@ describe('findSubmissions', () => {
     ]);
   });
 
+  it('keeps a name holding a backslash as it is', async () => {
+    await mkdir(join(root, 'odd', 'a\\b'), { recursive: true });
+    expect(await names(['odd/*'])).toEqual([['a\\b', 'odd/a\\b']]);
+  });
+
   it('keeps each directory once, however many --dir name it', async () => {
     expect(await names(['subs/bob', 'subs/*', './subs/bob/'])).toEqual([
       ['alice', 'subs/alice'],
