@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
 import { runStage } from '../../src/grade/run-stage.ts';
 import type { RunOptions } from '../../src/grade/run-options.ts';
+import { LEAK_HINT } from '../../src/grade/judge/recheck-alone.ts';
 import type { CaseResult } from '../../src/grade/types.ts';
 import { makeCourse, useScratch, processRunning, REPO } from './course-fixture.ts';
 import { writeAnswers } from '../support/lookup-table.ts';
@@ -75,10 +76,12 @@ describe('runStage', () => {
     expect(report.cases[0]?.output).toContain('Error: dispatcher table is not ready');
   });
 
-  it('uses the verdicts of cases run alone, and says so, when the cases of a program affect each other', async () => {
-    const report = await grade(await makeCourse(scratch, 'leaks-state'));
-    expect(verdicts(report.cases)).toEqual({ [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'pass' });
-    expect(report.warnings?.[0]).toMatch(/^your cases affect each other — module-level state\? 3 failing cases/);
+  it('fails the cases that pass only alone, each with the leak hint, when the cases of a program affect each other', async () => {
+    const report = await grade(await makeCourse(scratch, 'leaks-call-budget'));
+    const failed = report.cases.filter((c) => c.status === 'fail');
+    expect(failed.map((c) => c.failure?.hintCause)).toEqual(failed.map(() => LEAK_HINT));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(report.warnings ?? []).toEqual([]);
   });
 
   it("records each case's time in a batch into the timings it was given", async () => {

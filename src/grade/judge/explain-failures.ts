@@ -4,6 +4,7 @@
 import type { Call } from '../../course/types.ts';
 import type { CaseResult } from '../types.ts';
 import { breaksEarlier, explains, type Finding } from './finding.ts';
+import { LEAK_HINT } from './recheck-alone.ts';
 import { STUB_CAUSE } from './hints.ts';
 
 // The hint cause of a case a finding explains.
@@ -22,8 +23,15 @@ export function explainFailures(
     results.map((result) => {
       const f = result.failure;
       // The stub answering every call is one mistake, not one unwired name per tool; a variant's failure is of a
-      // case that passed as written, so no wiring mistake explains it (its hint says where results come from).
-      if (f?.call === undefined || f.beforeAnyCase === true || f.hintCause === STUB_CAUSE || f.variant !== undefined)
+      // case that passed as written, so no wiring mistake explains it (its hint says where results come from); nor
+      // one that passed alone (the leaked-state rule), which only the state kept by earlier cases explains.
+      if (
+        f?.call === undefined ||
+        f.beforeAnyCase === true ||
+        f.hintCause === STUB_CAUSE ||
+        f.hintCause === LEAK_HINT ||
+        f.variant !== undefined
+      )
         return result;
       const inFlight = f.kind === 'timeout' || f.kind === 'crash';
       if (!inFlight && f.kind !== 'mismatch') return result;

@@ -1,9 +1,11 @@
 // The leaked-state rule. A case that failed after other cases ran in the same process may have been broken by
 // them (module-level state in the student's code). The first such failure is re-run alone, in a fresh process,
 // as soon as it is reported (while the batches still run). If its verdict changes, the program's cases affect
-// each other: every such failure is re-run alone and its isolated verdict is the one reported. Its limit: when
-// the sampled verdict holds, the others are trusted, and a case that passes only thanks to a neighbour is never
-// re-run.
+// each other: every such failure is re-run alone. A case that passed alone keeps its failure, with the hint that
+// names the leak: state kept from one call to the next is a mistake the contract rules out (makeExecute and
+// runLoop start afresh each time), and a passing alone verdict would grade it as right. A case that failed alone
+// too reports that failure, its own. Its limit: when the sampled verdict holds, the others are trusted, and a
+// case that passes only thanks to a neighbour is never re-run.
 //
 // One sample, whatever --jobs: a program then gets the same check in watch mode, in a one-off run and in a CI
 // matrix; and on two cores every further sample cost a failing watch-mode verdict about 0.1 s (its process starts
@@ -55,12 +57,27 @@ export function startRecheck(how: Recheck): EarlyRecheck {
       if (!changed) return { results: sorted.map((s) => alone.get(s.name) ?? s) };
       const rest = sorted.filter((s) => !sample.has(s.name));
       if (rest.length > 0) for (const r of await runAlone(rest.map((s) => s.name))) alone.set(r.name, r);
-      return { results: sorted.map((s) => alone.get(s.name) ?? s), warning: leakWarning(sorted, alone) };
+      const results = sorted.map((s) => settle(s, alone.get(s.name)));
+      const leaked = results.some((r) => r.failure?.hintCause === LEAK_HINT);
+      return leaked ? { results } : { results, warning: leakWarning(sorted, alone) };
     },
     settled: async () => {
       await Promise.all(started);
     },
   };
+}
+
+// The hint of a case that failed after other cases and passed alone: one mistake, however many cases show it.
+export const LEAK_HINT =
+  'this case passed when run alone and failed after other cases ran in the same process: your code keeps state from one call to the next (a module-level variable: a cache, a counter, a conversation, the first Tools). Keep what a case needs in what is made for it (the Tools makeExecute gets, the messages runLoop builds), so each call starts afresh.';
+
+// A suspect's verdict once re-run alone: its batch failure under the leak's hint when it passed alone, else the
+// verdict alone (the batch's when it was not re-run).
+function settle(batch: CaseResult, alone: CaseResult | undefined): CaseResult {
+  if (alone === undefined) return batch;
+  if (alone.status !== 'pass' || batch.failure === undefined) return alone;
+  const { difference: _, ...failure } = batch.failure;
+  return { ...batch, failure: { ...failure, hint: LEAK_HINT, hintCause: LEAK_HINT } };
 }
 
 function leakWarning(sorted: CaseResult[], alone: Map<string, CaseResult>): string {

@@ -1,7 +1,7 @@
 // The leaked-state rule: suspect failures re-run alone, a sample first (started as they arrive), all of them once
 // a verdict changes.
 import { describe, expect, it } from 'vitest';
-import { startRecheck, verdictChanged } from '../../../src/grade/judge/recheck-alone.ts';
+import { LEAK_HINT, startRecheck, verdictChanged } from '../../../src/grade/judge/recheck-alone.ts';
 import type { CaseResult } from '../../../src/grade/types.ts';
 
 const fail = (name: string, received: unknown = 'x'): CaseResult => ({
@@ -53,13 +53,23 @@ describe('startRecheck', () => {
     expect(runner.asked).toEqual([['a']]);
   });
 
-  it('re-runs every suspect alone once the sampled verdict changes, reports the isolated verdicts, and warns', async () => {
-    const runner = alone({ a: pass('a'), b: fail('b'), c: pass('c') });
+  it('re-runs every suspect alone once the sampled verdict changes, and fails each that passed alone with the leak hint', async () => {
+    const runner = alone({ a: pass('a'), b: fail('b', 'own'), c: pass('c') });
     const result = await recheck([fail('a'), fail('b'), fail('c')], runner);
     expect(runner.asked).toEqual([['a'], ['b', 'c']]);
-    expect(result.results).toEqual([pass('a'), fail('b'), pass('c')]);
+    const leaked = (name: string) => ({
+      ...fail(name),
+      failure: { ...fail(name).failure!, hint: LEAK_HINT, hintCause: LEAK_HINT },
+    });
+    expect(result).toEqual({ results: [leaked('a'), fail('b', 'own'), leaked('c')] });
+  });
+
+  it('reports the failures alone, and warns, when a verdict changed but none passed alone', async () => {
+    const runner = alone({ a: fail('a', 'y'), b: fail('b', 'y') });
+    const result = await recheck([fail('a'), fail('b')], runner);
+    expect(result.results).toEqual([fail('a', 'y'), fail('b', 'y')]);
     expect(result.warning).toBe(
-      'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, c). Every failure that ran after another case was re-run alone and that verdict is reported. Keep the state of a case in what is made for it (your Tools instance, the messages runLoop builds), not in module variables.',
+      'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, b). Every failure that ran after another case was re-run alone and that verdict is reported. Keep the state of a case in what is made for it (your Tools instance, the messages runLoop builds), not in module variables.',
     );
   });
 
