@@ -1,6 +1,7 @@
 // Hints for a user message of tool results that differs from the script's: results sent as Promises or without
 // their type, a result missing, paired with the wrong id, out of order, carrying the wrong content (the whole
-// ToolOutput, its JSON, blocks, nothing), the ToolOutput spread into it, or is_error wrong. Pure.
+// ToolOutput, its JSON, blocks, nothing, another call's output: same-tool-results.ts), the ToolOutput spread into
+// it, or is_error wrong. Pure.
 import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
 import { isEntry } from './loop-results.ts';
