@@ -19,7 +19,8 @@ export type LoopHint = Hint & { shows?: Feature; general?: string };
 //   and tools, one with a thinking block, one whose tool_use blocks end with another stop_reason, a tool whose
 //   result has is_error (its output's, or its execute threw), one whose execute throws, one whose calls finish in
 //   another order than they were made (their outputs' delay_ms), the second turn that asks for tools, one whose
-//   output is empty, one that names a tool request.tools does not have.
+//   output is empty, one that names a tool request.tools does not have, one that calls a tool twice or more with
+//   outputs that differ.
 export type Feature =
   | 'first-request'
   | 'first-turn'
@@ -35,7 +36,8 @@ export type Feature =
   | 'out-of-order-turn'
   | 'second-tool-turn'
   | 'empty-output'
-  | 'unknown-tool-turn';
+  | 'unknown-tool-turn'
+  | 'same-tool-turn';
 
 const blocksOf = (turn: LoopTurn, type: string): number => turn.message.content.filter((b) => b.type === type).length;
 const asksForTools = (turn: LoopTurn): boolean =>
@@ -59,6 +61,23 @@ const TURN_FEATURES: Record<string, (turn: LoopTurn, data: LoopCaseData) => bool
   'unknown-tool-turn': (turn, data) => {
     const names = new Set(data.request.tools.map((t) => t.name));
     return asksForTools(turn) && turn.message.content.some((b) => b.type === 'tool_use' && !names.has(b.name));
+  },
+  // Outputs that differ, as texts: only then does a loop that keeps one output per name show it.
+  'same-tool-turn': (turn, data) => {
+    const uses = asksForTools(turn) ? turn.message.content.filter((b) => b.type === 'tool_use') : [];
+    return uses.some((b, k) =>
+      uses.slice(k + 1).some((c) => {
+        const [x, y] = [data.outputs?.[String(b.id)], data.outputs?.[String(c.id)]];
+        return (
+          c.name === b.name &&
+          x !== undefined &&
+          y !== undefined &&
+          'content' in x &&
+          'content' in y &&
+          x.content !== y.content
+        );
+      }),
+    );
   },
 };
 

@@ -1,9 +1,11 @@
 // Hints for a user message of tool results that differs from the script's: results sent as Promises or without
 // their type, a result missing, paired with the wrong id, out of order, carrying the wrong content (the whole
-// ToolOutput, its JSON, blocks, nothing), the ToolOutput spread into it, or is_error wrong. Pure.
+// ToolOutput, its JSON, blocks, nothing, another call's output: same-tool-results.ts), the ToolOutput spread into
+// it, or is_error wrong. Pure.
 import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
 import { isEntry } from './loop-results.ts';
+import { sameToolHint } from './same-tool-results.ts';
 
 type Json = Record<string, unknown>;
 
@@ -40,8 +42,12 @@ export function toolResultHint(data: LoopCaseData, turn: number, e: unknown, r: 
       "a turn's user message answers fewer tool calls than the turn asked for: send one tool_result for every tool_use block of the turn",
     );
   }
+  const shared = sameToolHint(data, turn, want, got);
   for (const [j, w] of want.entries()) {
     const g = got[j]!;
+    // One output for every call of a tool (the ids all right): where it first shows, before what the content alone
+    // would say.
+    if (shared !== undefined && g.content !== w.content) return shared;
     const found = idHint(turn, want, got, j) ?? contentHint(data, w, g) ?? spreadHint(g) ?? isErrorHint(data, w, g);
     if (found !== undefined) return found;
   }

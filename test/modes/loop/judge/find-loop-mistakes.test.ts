@@ -149,3 +149,28 @@ test('a tool_use answered without a call to execute: what the calls prove', () =
   const refused = (k: number) => (k === UNKNOWN_SCRIPT ? [{ id: null, finished: 0 }] : callsOf(k));
   expect(causes(withCalls(payload, refused))).toEqual([]);
 });
+
+test('outputs kept by tool name: every script whose turn calls Read twice shows it, one finding', () => {
+  // Each Read of the first turn given the output of the turn's last Read, as outputs[block.name] leaves it.
+  const byName = (k: number) => (results: Json[]) => {
+    const uses = PROBE_SCRIPTS[k]!.turns[0]!.message.content.filter((b) => b.type === 'tool_use');
+    const last = uses.map((b) => b.name).lastIndexOf('Read');
+    return everyMessage(results, (messages) =>
+      messages.map((m, j) =>
+        j === 2 && Array.isArray(m.content) && uses.filter((b) => b.name === 'Read').length > 1
+          ? {
+              ...m,
+              content: m.content.map((b: Json, n: number) =>
+                uses[n]?.name === 'Read' ? { ...b, content: m.content[last].content } : b,
+              ),
+            }
+          : m,
+      ),
+    );
+  };
+  const payload = observed((r, k) => byName(k)(r));
+  expect(causes(payload)).toEqual([['calls of one tool got one output', 'same-tool-turn', 0]]);
+  expect(findLoopMistakes(payload)[0]?.text).toMatch(
+    /^two calls of one tool in one turn got the same tool_result, the output execute gave for one of them: outputs kept by the tool's name/,
+  );
+});

@@ -58,6 +58,21 @@ test.each<[string, LoopCaseData, Feature, number | undefined]>([
   ['delays', delays, 'out-of-order-turn', 2],
   ['delays', delays, 'empty-output', 1],
   ['delays', delays, 'unknown-tool-turn', 2],
+  ['fixture', loopCase.data, 'same-tool-turn', 1],
+  ['three turns', three, 'same-tool-turn', undefined],
+  ['delays', delays, 'same-tool-turn', undefined],
+  [
+    'same outputs',
+    { ...loopCase.data, outputs: { toolu_a: { content: 'A' }, toolu_b: { content: 'A' } } },
+    'same-tool-turn',
+    undefined,
+  ],
+  [
+    'one throws',
+    { ...loopCase.data, outputs: { toolu_a: { content: 'A' }, toolu_b: { throws: 'boom' } } },
+    'same-tool-turn',
+    undefined,
+  ],
   ['one answer', oneAnswer, 'first-turn', 1],
   ['one answer', oneAnswer, 'tool-turn', undefined],
 ])('%s: %s shows at %s', (_, data, feature, position) => {

@@ -65,6 +65,12 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     'tool_result paired with the wrong id',
   ],
   [
+    'two calls of one tool given one output (outputs kept by the tool name)',
+    second(assistant1, user({ ...resultA, content: resultB.content, is_error: true }, resultB)),
+    /^the 2 calls of Read in turn 1 got the same tool_result, the output execute gave for tool_use toolu_b: outputs kept by the tool's name/,
+    'calls of one tool got one output',
+  ],
+  [
     'tool results out of order',
     second(assistant1, user(resultB, resultA)),
     /are out of order/,
