@@ -3,6 +3,9 @@
 // each entry of `calls` (awaiting each), give its results, and remove the sandbox. Several cases in one run share
 // nothing but the process: each gets its own sandbox, its own `Tools` and its own `execute`.
 //
+// Before its first case, makeExecute is given a Tools of the driver's own (earlier-tools.ts), so that a dispatcher
+// keeping the first Tools it was given fails each case, alone as after others.
+//
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes the
 // `<sandbox>` placeholder (src/course/sandbox-placeholder.ts), and the placeholder in a case's inputs and symlink
 // targets becomes the real path.
@@ -17,6 +20,7 @@ import { dirname, join, sep } from 'node:path';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { seedPathProblem } from '../../course/seed-path.ts';
 import type { DriverMode } from '../driver-mode.ts';
+import { giveEarlierTools } from './earlier-tools.ts';
 import {
   type BeforeCall,
   courseExports,
@@ -74,6 +78,7 @@ export async function dispatch(
   // A dispatcher given (the audit's, the suite's) is all that runs: the course's own is not loaded for it.
   const { Tools, makeExecute } =
     make === undefined ? await dispatcher(course) : { Tools: (await courseTools()).Tools, makeExecute: make };
+  giveEarlierTools(makeExecute, Tools);
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
@@ -200,6 +205,7 @@ export async function observe(
 ): Promise<Observed[] | { error: string }> {
   if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
   const factory = make ?? (await dispatcher(course)).makeExecute;
+  giveEarlierTools(factory, (await courseTools()).Tools);
   const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
   const roots = [root, await realpath(root)];
   const unmute = mute();

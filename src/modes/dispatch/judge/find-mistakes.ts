@@ -9,6 +9,7 @@ import { applyChange, type Finding, withToolName } from '../../../grade/judge/fi
 import { mergeSpecs } from './finding-spec.ts';
 import { pendingSpecs, throwSpecs, unboundSpecs } from './branch-findings.ts';
 import { routeSpecs, unknownSpecs } from './name-findings.ts';
+import { answeredByEarlierTools, earlierToolsFinding } from './earlier-tools-finding.ts';
 import { probes } from './probe-calls.ts';
 import { asPrinted, type ObservedEntry, readObservation } from './read-observation.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
@@ -46,8 +47,11 @@ export function findMistakes(payload: unknown): Finding[] {
   const unwired = (probe: Probe) => (entry: ObservedEntry) => likeDefault({ probe, ...answerOf(entry) }, base);
   const probed = new Map<string, number>();
   for (const probe of plan) probed.set(probe.tool, (probed.get(probe.tool) ?? 0) + 1);
+  // A call the earlier Tools answered shows nothing of its branch but that.
   const facts = splitRoutes(
-    plan.flatMap((probe, k) => compareProbe(probe, entries[k]!, unwired(probe))),
+    plan.flatMap((probe, k) =>
+      answeredByEarlierTools(entries[k]!) ? [] : compareProbe(probe, entries[k]!, unwired(probe)),
+    ),
     probed,
   );
   const args = argumentSpecs(facts);
@@ -62,7 +66,8 @@ export function findMistakes(payload: unknown): Finding[] {
     ...unboundSpecs(facts),
     ...args.specs,
   ];
-  return foldDefault(mergeSpecs(specs), base).sort((a, b) => a.rank - b.rank);
+  const findings = [...earlierToolsFinding(plan, entries), ...foldDefault(mergeSpecs(specs), base)];
+  return findings.sort((a, b) => a.rank - b.rank);
 }
 
 // The default branch's answer made by a change a finding found in the methods' results (a wrapper around the whole

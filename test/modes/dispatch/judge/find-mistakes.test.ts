@@ -7,6 +7,7 @@ import { makeExecute } from '../../../../src/execute.ts';
 import { findMistakes } from '../../../../src/modes/dispatch/judge/find-mistakes.ts';
 import { probeRequest } from '../../../../src/modes/dispatch/judge/probe-calls.ts';
 import { Tools } from '../../../../src/tools/index.ts';
+import { EARLIER_TOOLS_ANSWER } from '../../../../src/modes/dispatch/earlier-tools.ts';
 
 type Make = Parameters<typeof observe>[1];
 const findings = async (make: Make) =>
@@ -175,4 +176,43 @@ it('makes one finding of one change to a key in the branches of several methods 
     'the branches of every tool name that takes input.path change input.path before their Tools methods see it ("/abs/probe-path" for "probe-path"): pass it as the model sent it; the Tools check it themselves, and their messages say it as the model sent it',
   ]);
   expect(found[0]?.triggers).toContainEqual({ names: ['Glob'], when: [{ key: 'path', class: 'present' }] });
+});
+
+it('names Tools kept from an earlier makeExecute call: every call the earlier Tools answered, one finding', async () => {
+  let shared: Tools | undefined;
+  const make = ((tools: Tools) => {
+    shared ??= tools;
+    return makeExecute(shared);
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.cause)).toEqual(['tools of an earlier makeExecute']);
+  expect(found[0]?.text).toMatch(
+    /^execute called the methods of the Tools an earlier makeExecute call was given .* Use the tools each makeExecute call is given$/,
+  );
+  expect(found[0]?.triggers).toEqual([
+    {
+      names: [
+        'Read',
+        'view',
+        'Write',
+        'create',
+        'Edit',
+        'str_replace',
+        'insert',
+        'Glob',
+        'glob',
+        'Grep',
+        'grep',
+        'Bash',
+        'bash',
+      ],
+      answers: EARLIER_TOOLS_ANSWER,
+    },
+  ]);
+});
+
+it('says nothing of earlier Tools when a branch answers the same without a Tools (only an answer from them proves it)', () => {
+  const plan = probeRequest().calls;
+  const entry = { calls: [], result: { content: 'probe answer', is_error: true } };
+  expect(findMistakes(plan.map(() => entry)).map((f) => f.cause)).not.toContain('tools of an earlier makeExecute');
 });
