@@ -13,7 +13,7 @@ import { answeredByEarlierTools, earlierToolsFinding } from './earlier-tools-fin
 import { probes } from './probe-calls.ts';
 import { asPrinted, type ObservedEntry, readObservation } from './read-observation.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
-import { DEFAULT_PROBE_NAME, unknownAnswer } from '../../../course/dispatcher-contract.ts';
+import { DEFAULT_PROBE_NAME, ECHO_KEY, METHODS, unknownAnswer } from '../../../course/dispatcher-contract.ts';
 import type { Probe } from './probe-calls.ts';
 import { likeDefault } from './name-findings.ts';
 
@@ -66,8 +66,28 @@ export function findMistakes(payload: unknown): Finding[] {
     ...unboundSpecs(facts),
     ...args.specs,
   ];
-  const findings = [...earlierToolsFinding(plan, entries), ...foldDefault(mergeSpecs(specs), base)];
+  const findings = [...earlierToolsFinding(plan, entries), ...foldEchoThrow(foldDefault(mergeSpecs(specs), base))];
   return findings.sort((a, b) => a.rank - b.rank);
+}
+
+// A change to the text of every method's result (cut, trimmed: a string method called on every content), and echo
+// throwing only when its text is not a string, which echo returns as content: one wrapper, whose string method fails
+// on a content that is not a text. One message, the throw said as what else was seen.
+function foldEchoThrow(findings: Finding[]): Finding[] {
+  const methodNames = Object.values(METHODS).flatMap((m) => m.names);
+  const wrapper = findings.find((f) =>
+    f.triggers.some(
+      (t) =>
+        (t.change?.content?.cut !== undefined || t.change?.content?.trim !== undefined) &&
+        methodNames.every((n) => t.names?.includes(n) === true),
+    ),
+  );
+  const echo = findings.find((f) => f.cause.startsWith(`throws: echo when input.${ECHO_KEY} is not a string: `));
+  if (wrapper === undefined || echo === undefined) return findings;
+  const message = echo.cause.slice(`throws: echo when input.${ECHO_KEY} is not a string: `.length);
+  wrapper.text += `. Also: execute threw (${message}) on \`echo\` when input.${ECHO_KEY} is not a string: echo's content is input.${ECHO_KEY} as the model sent it, a number included, so leave a content that is not a text as it is`;
+  wrapper.triggers = [...wrapper.triggers, ...echo.triggers];
+  return findings.filter((f) => f !== echo);
 }
 
 // The default branch's answer made by a change a finding found in the methods' results (a wrapper around the whole

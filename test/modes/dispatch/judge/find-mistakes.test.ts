@@ -216,3 +216,45 @@ it('says nothing of earlier Tools when a branch answers the same without a Tools
   const entry = { calls: [], result: { content: 'probe answer', is_error: true } };
   expect(findMistakes(plan.map(() => entry)).map((f) => f.cause)).not.toContain('tools of an earlier makeExecute');
 });
+
+it('names a ./ stripped off input.path in every branch as one finding, the throws of the code that strips it in it', async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: any) => {
+      if ('path' in input) input.path = input.path.replace(/^\.\//, '');
+      return reference(name, input);
+    };
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /^the branches of every tool name that takes input\.path change an input\.path starting with \.\/ before their Tools methods see it \("\.\/probe-path" became "probe-path"\).* Also: the same branches throw \(TypeError: input\.path\.replace is not a function\) when input\.path is not a string or is null/,
+    ),
+  ]);
+  expect(found[0]?.triggers).toContainEqual({ names: ['Write'], when: [{ key: 'path', class: 'dotted' }] });
+});
+
+it("names a cut of every method's result, with echo's throw on a content that is not a text, as one finding", async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: any) => {
+      const output = (await reference(name, input)) as { content: string };
+      return { ...output, content: output.content.slice(0, 50_000) };
+    };
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /^execute changes what the Tools method returned: every tool name that calls a Tools method cuts what the Tools method returns to its first 50,000 characters .* Also: execute threw \(TypeError: output\.content\.slice is not a function\) on `echo` when input\.text is not a string/,
+    ),
+  ]);
+  expect(found[0]?.triggers[0]?.change).toEqual({ content: { cut: 50_000 } });
+});
+
+it('names `input.limit` read where view_range goes (the lesson read_file), as a key read under another name', async () => {
+  const make = withBranch(['Read', 'view'], (tools, input) => tools.view(input.path, input.limit));
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    '`Read` and `view` call tools.view(input.path, input.limit), where the contract calls tools.view(input.path, input.view_range): the model sends `view_range`, not `limit`',
+  ]);
+});
