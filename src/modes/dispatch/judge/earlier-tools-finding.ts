@@ -26,7 +26,7 @@ export function earlierToolsFinding(plan: Probe[], entries: ObservedEntry[]): Fi
   return [
     {
       cause: 'tools of an earlier makeExecute',
-      text: `${who} called the methods of the Tools an earlier makeExecute call was given (the grader gives makeExecute one of its own before the cases, and its answer came back), not those of the \`tools\` their own makeExecute got: your dispatcher keeps a Tools from one call to the next (a module variable, as \`shared ??= tools\` is). Use the tools each makeExecute call is given`,
+      text: `${who} called the methods of the Tools an earlier makeExecute call was given (the grader gives makeExecute one of its own before the cases, and its answer came back), not those of the \`tools\` ${every ? 'its' : 'their'} own makeExecute got: your dispatcher keeps a Tools from one call to the next (a module variable, as \`shared ??= tools\` is). Use the tools each makeExecute call is given`,
       rank: 0,
       triggers: [{ names, answers: EARLIER_TOOLS_ANSWER }],
     },
