@@ -8,16 +8,16 @@ import { VIEW_LIMIT } from '../../tools/view.ts';
 // Tools meant the model to read; one above it changes nothing.
 export const LONG_ANSWER_LENGTH = Math.max(VIEW_LIMIT, BASH_LIMIT) + 10_000;
 
-// `content` followed by numbered lines up to `length` characters: any part of it is told apart by its lines.
+// `content` followed by numbered lines up to `length` characters: any part of it is told apart by its lines. The
+// lines are made once (a probe pads a dozen answers, and the judge the same again).
 export function padded(content: string, length: number): string {
-  const lines: string[] = [content];
-  let size = content.length;
-  for (let n = 1; size < length; n++) {
-    const line = `probe line ${n}\n`;
-    lines.push(line);
-    size += line.length;
-  }
-  return lines.join('').slice(0, length);
+  return `${content}${filler(length)}`.slice(0, length);
+}
+
+let lines = '';
+function filler(length: number): string {
+  for (let n = lines.split('\n').length; lines.length < length; n++) lines += `probe line ${n}\n`;
+  return lines;
 }
 
 // How the probe writes a text past 500 characters: its ends and its length.
