@@ -79,10 +79,11 @@ export const KEY_KINDS: Record<string, 'text' | 'number' | 'range'> = {
   text: 'text',
 };
 
-// Names a key is misread under: its camelCase, Claude Code's and the lesson's names for the same thing.
+// Names a key is misread under: its camelCase, Claude Code's and the lesson's names for the same thing (Claude
+// Code's Read and the lesson's read_file take `offset` and `limit` where view takes a range).
 export const MISREAD_KEYS: Record<string, string[]> = {
   path: ['file_path', 'filePath', 'filename'],
-  view_range: ['viewRange', 'range'],
+  view_range: ['viewRange', 'range', 'offset', 'limit'],
   file_text: ['fileText', 'content'],
   old_str: ['oldStr', 'old_string', 'old_text'],
   new_str: ['newStr', 'new_string', 'new_text'],

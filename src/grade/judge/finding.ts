@@ -6,8 +6,8 @@ import { jsonEqual } from './compare-results.ts';
 import { KEY_KINDS, keyFor, methodOf, type NameClass, nameClass } from '../../course/dispatcher-contract.ts';
 
 // What a key holds in a call: nothing, null, "" or 0, a value of another type than the key's (a number for a
-// path, "7" for a line), text with spaces or line breaks at an end, anything else.
-export type ValueClass = 'absent' | 'null' | 'falsy' | 'mistyped' | 'edged' | 'present';
+// path, "7" for a line), text with spaces or line breaks at an end, a path starting with ./, anything else.
+export type ValueClass = 'absent' | 'null' | 'falsy' | 'mistyped' | 'edged' | 'dotted' | 'present';
 
 // An input key holding a value of a class; with `via`, the key an argument read through `??` chose.
 export type Condition = { key: string; class: ValueClass; via?: string[] };
@@ -31,6 +31,8 @@ export type ResultChange = {
 // `errors`: only to an error's.
 export type ContentChange = {
   trim?: 'trim' | 'trimEnd' | 'trimStart';
+  // Cut to its first `cut` characters.
+  cut?: number;
   prefix?: string;
   suffix?: string;
   replaced?: true;
@@ -75,6 +77,7 @@ export function classOf(value: unknown, key?: string): ValueClass {
   if (key !== undefined && mistyped(value, KEY_KINDS[key])) return 'mistyped';
   if (value === '' || value === 0 || value === false) return 'falsy';
   if (typeof value === 'string' && value !== value.trim()) return 'edged';
+  if (typeof value === 'string' && value.startsWith('./')) return 'dotted';
   return 'present';
 }
 
@@ -86,9 +89,10 @@ function mistyped(value: unknown, kind: (typeof KEY_KINDS)[string] | undefined):
   return false;
 }
 
-// Whether a value's class is the one a condition wants: text with spaces at its ends is text all the same.
+// Whether a value's class is the one a condition wants: text with spaces at its ends, or starting with ./, is text
+// all the same.
 function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
-  return actual === wanted || (wanted === 'present' && actual === 'edged');
+  return actual === wanted || (wanted === 'present' && (actual === 'edged' || actual === 'dotted'));
 }
 
 // What a call got, as the failure records it: the call, the snapshot's result and the program's, whether it
@@ -195,7 +199,8 @@ export function applyChange(change: ResultChange, expected: unknown): unknown {
   const text = change.content;
   if (text !== undefined && typeof result.content === 'string' && (text.errors !== true || result.is_error === true)) {
     const trimmed = text.trim === undefined ? result.content : result.content[text.trim]();
-    result.content = `${text.prefix ?? ''}${trimmed}${text.suffix ?? ''}`;
+    const whole = `${text.prefix ?? ''}${trimmed}${text.suffix ?? ''}`;
+    result.content = text.cut === undefined ? whole : whole.slice(0, text.cut);
   }
   if (change.throws !== undefined) {
     return result.is_error === true ? { threw: `${change.throws}: ${String(result.content)}` } : result;

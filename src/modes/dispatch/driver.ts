@@ -3,6 +3,9 @@
 // each entry of `calls` (awaiting each), give its results, and remove the sandbox. Several cases in one run share
 // nothing but the process: each gets its own sandbox, its own `Tools` and its own `execute`.
 //
+// Before its first case, makeExecute is given a Tools of the driver's own (earlier-tools.ts), so that a dispatcher
+// keeping the first Tools it was given fails each case, alone as after others.
+//
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes the
 // `<sandbox>` placeholder (src/course/sandbox-placeholder.ts), and the placeholder in a case's inputs and symlink
 // targets becomes the real path.
@@ -17,6 +20,8 @@ import { dirname, join, sep } from 'node:path';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { seedPathProblem } from '../../course/seed-path.ts';
 import type { DriverMode } from '../driver-mode.ts';
+import { giveEarlierTools } from './earlier-tools.ts';
+import { abbreviate, padded } from './long-answer.ts';
 import {
   type BeforeCall,
   courseExports,
@@ -74,6 +79,7 @@ export async function dispatch(
   // A dispatcher given (the audit's, the suite's) is all that runs: the course's own is not loaded for it.
   const { Tools, makeExecute } =
     make === undefined ? await dispatcher(course) : { Tools: (await courseTools()).Tools, makeExecute: make };
+  giveEarlierTools(makeExecute, Tools);
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
     const real = await realpath(sandbox);
@@ -173,8 +179,9 @@ export function parseCase(text: string): Case {
 
 // The probe's request: the Tools methods to stand in for, and each call with what those methods answer; with
 // `again`, the call is made a second time with the same input, through the same `execute`, the methods answering
-// `again` then (a result reused from the first call shows).
-type ObserveCall = { tool: string; input: Record<string, unknown>; answer: unknown; again?: unknown };
+// `again` then (a result reused from the first call shows); `long`, the answer's content is padded to that length
+// (long-answer.ts).
+type ObserveCall = { tool: string; input: Record<string, unknown>; answer: unknown; again?: unknown; long?: number };
 type ObserveRequest = { methods: string[]; calls: ObserveCall[] };
 // What happened in one call: the stand-in's calls (method, arguments as `encode` writes them, and whether it was
 // called on the Tools object), then the result, the error thrown, or that it had not settled by PROBE_WAIT_MS;
@@ -200,6 +207,7 @@ export async function observe(
 ): Promise<Observed[] | { error: string }> {
   if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
   const factory = make ?? (await dispatcher(course)).makeExecute;
+  giveEarlierTools(factory, (await courseTools()).Tools);
   const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
   const roots = [root, await realpath(root)];
   const unmute = mute();
@@ -208,7 +216,7 @@ export async function observe(
     const done = request.calls.map(async (call, k) => {
       // The entry the stand-in records into and the answer it gives: the first call's, then the second's.
       let entry = entries[k]!;
-      let answer = call.answer;
+      let answer = lengthened(call);
       let input = structuredClone(call.input);
       const spy: Record<string, unknown> = { root };
       for (const method of request.methods) {
@@ -269,6 +277,13 @@ function snapshot(entry: Observed): Observed {
   return { ...entry, calls: [...entry.calls], ...(entry.again === undefined ? {} : { again: snapshot(entry.again) }) };
 }
 
+// A call's answer, its content padded when the call asks for a long one.
+function lengthened(call: ObserveCall): unknown {
+  const { answer, long } = call;
+  if (typeof long !== 'number' || !isObject(answer) || typeof answer.content !== 'string') return answer;
+  return { ...answer, content: padded(answer.content, long) };
+}
+
 function isObserveRequest(value: unknown): value is ObserveRequest {
   return (
     isObject(value) &&
@@ -279,13 +294,14 @@ function isObserveRequest(value: unknown): value is ObserveRequest {
   );
 }
 // A value as JSON can carry it, saying what JSON cannot: `{"$":"undefined"}`, the call's own input object
-// (`{"$":"input"}`), a promise, a function, an instance of a class, an object that has a key "$" of its own.
+// (`{"$":"input"}`), a promise, a function, an instance of a class, an object that has a key "$" of its own; a
+// text past 500 characters by its ends and its length (`{"$":"text",…}`).
 function encode(value: unknown, input: unknown, depth = 0): unknown {
   try {
     if (value === input) return { $: 'input' };
     if (value === undefined) return { $: 'undefined' };
     if (value === null || typeof value === 'boolean') return value;
-    if (typeof value === 'string') return value.length > 500 ? `${value.slice(0, 500)}…` : value;
+    if (typeof value === 'string') return value.length > 500 ? abbreviate(value) : value;
     if (typeof value === 'number') return Number.isFinite(value) ? value : { $: 'number', text: String(value) };
     if (typeof value !== 'object') return { $: typeof value };
     if (typeof (value as { then?: unknown }).then === 'function') return { $: 'promise' };

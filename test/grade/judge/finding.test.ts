@@ -21,6 +21,8 @@ it.each([
   [' x', 'edged'],
   ['x\n', 'edged'],
   ['x', 'present'],
+  ['./x', 'dotted'],
+  ['a/./x', 'present'],
   [[2, 3], 'present'],
 ])('classOf(%j) is %s', (value, cls) => {
   expect(classOf(value)).toBe(cls);
@@ -108,6 +110,24 @@ describe('explains', () => {
   ])('%s: %s', (_, triggers, f, explained) => {
     expect(explains(finding(triggers), f)).toBe(explained);
   });
+});
+
+it('cuts the content to its first characters, with what else the change does before it', () => {
+  const long = { content: 'abcdef', is_error: true };
+  expect(applyChange({ content: { cut: 3 } }, long)).toEqual({ content: 'abc', is_error: true });
+  expect(applyChange({ content: { cut: 3, prefix: '>' } }, long)).toEqual({ content: '>ab', is_error: true });
+  expect(applyChange({ content: { cut: 9 } }, long)).toEqual(long);
+});
+
+it('a condition on a key sent explains a call whose key starts with ./, one on ./ only such a call', () => {
+  const sent = finding([{ names: ['Write'], when: [{ key: 'path', class: 'present' }] }]);
+  const dotted = finding([{ names: ['Write'], when: [{ key: 'path', class: 'dotted' }] }]);
+  const failed = (path: string) => ({ call: call('Write', { path }), expected: 1, received: 2, inFlight: false });
+  expect([explains(sent, failed('./a')), explains(dotted, failed('./a')), explains(dotted, failed('a'))]).toEqual([
+    true,
+    true,
+    false,
+  ]);
 });
 
 it('an earlier call is broken only by a finding about where a call goes or what it gets, not what it returns', () => {

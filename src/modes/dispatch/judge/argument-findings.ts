@@ -16,7 +16,17 @@ type Problem = {
   // Numbers that follow the number sent (108 became 107): a value the branch computes, said as a change.
   follows?: true;
   misread?: string;
-  when: 'sent' | 'preferred' | 'falsy' | 'edged' | 'mistyped' | 'fallback' | 'shifted' | 'reordered' | 'defaulted';
+  when:
+    | 'sent'
+    | 'preferred'
+    | 'falsy'
+    | 'edged'
+    | 'dotted'
+    | 'mistyped'
+    | 'fallback'
+    | 'shifted'
+    | 'reordered'
+    | 'defaulted';
 };
 
 // What a branch computes from a key it is sent (`input.file_text + "\n"`, `input.insert_line - 1`): a value
@@ -95,14 +105,17 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       continue;
     }
     const words = method === undefined ? echoWords(problems, throws) : methodWords(method, problems, throws);
-    const only = problems.length === 1 && throws.length === 0 && method !== undefined ? problems[0] : undefined;
+    // A path's ./ stripped is one change whatever the branch, its throws (`.replace` on a number) with it.
+    const dotted = problems.length === 1 && problems[0]!.when === 'dotted';
+    const only =
+      problems.length === 1 && (throws.length === 0 || dotted) && method !== undefined ? problems[0] : undefined;
     specs.push({
       signature: `arguments: ${method ?? 'echo'}: ${words('·')}`,
       names: [name],
       rank: 8,
       text: (names) => words(listNames(names), names),
       triggers: (names): Trigger[] => [...conditions.values()].map((when) => ({ names, when })),
-      ...(only === undefined ? {} : { change: changeOf(only) }),
+      ...(only === undefined ? {} : { change: changeOf(only), throws }),
     });
   }
   return { specs: foldShared(specs), folded };
@@ -117,14 +130,15 @@ function everyTaking(names: string[], key: string): string {
 }
 
 // A spec, and the change it is about when it is the one problem of its branch: a key's value changed the same way
-// (`<sandbox>/{path}`), whatever the method.
-type ArgSpec = FindingSpec & { change?: string };
+// (`<sandbox>/{path}`), whatever the method; the throws of the code that changes it.
+type ArgSpec = FindingSpec & { change?: string; throws?: ThrewFact[] };
 
 // How a key's value was changed, with the value itself written `{key}`: the same in every branch that calls one
 // helper on it (`safePath(input.path)`).
 function changeOf(p: Problem): string | undefined {
   const { got, key } = p.fact;
   const want = p.fact.probe.input[key];
+  if (p.when === 'dotted' && got.kind === 'changed') return `${key}: dotted: ${shown(want)} became ${shown(got.value)}`;
   if (p.when !== 'sent' || got.kind !== 'changed' || typeof got.value !== 'string' || typeof want !== 'string') {
     return undefined;
   }
@@ -145,6 +159,7 @@ function foldShared(specs: ArgSpec[]): FindingSpec[] {
     ...specs.filter((s) => !members.has(s)),
     ...shared.map((group): FindingSpec => {
       const [key = '', template = ''] = group[0]!.change!.split(/: (.*)/s);
+      if (template.startsWith('dotted: ')) return dottedShared(group, key, template.slice('dotted: '.length));
       const example = template.replaceAll(`{${key}}`, `probe-${key}`);
       return {
         signature: `arguments: shared change: ${group[0]!.change}`,
@@ -156,6 +171,23 @@ function foldShared(specs: ArgSpec[]): FindingSpec[] {
       };
     }),
   ];
+}
+
+// One ./ stripped in the branches of several methods, with the throws of the code that strips it.
+function dottedShared(group: ArgSpec[], key: string, how: string): FindingSpec {
+  const throws = group.flatMap((g) => g.throws ?? []);
+  const also =
+    throws.length === 0
+      ? ''
+      : `. Also: ${throwWords(throws).replace('the same branch throws', 'the same branches throw')}, before the Tools method is called`;
+  return {
+    signature: `arguments: shared change: ${group[0]!.change}`,
+    names: group.flatMap((g) => g.names),
+    rank: 8,
+    text: (names) =>
+      `${everyTaking(names, key)} change an input.${key} starting with ./ before their Tools methods see it (${how}): pass it as the model sent it; the Tools take ./ as it is, and their messages echo the ${key} as sent${also}`,
+    triggers: () => group.flatMap((g) => g.triggers(g.names)),
+  };
 }
 
 // Whether the branch computes what it passes from the key: a value changed, trimmed or converted, or numbers that
@@ -200,6 +232,8 @@ function problemOf(list: ArgFact[]): Problem | undefined {
   if (mistyped !== undefined) return { fact: mistyped, when: 'mistyped' };
   const edged = list.find((f) => f.class === 'edged');
   if (edged !== undefined) return { fact: edged, when: 'edged' };
+  const dotted = list.find((f) => f.class === 'dotted');
+  if (dotted !== undefined) return { fact: dotted, when: 'dotted' };
   const absent = list.find((f) => f.probe.vary.kind === 'absent');
   if (absent === undefined) return undefined;
   // The fallback behind `??` never read, or, for any other key left out, what went in its place.
@@ -337,6 +371,10 @@ function otherWords(p: Problem, target: string, method?: string): string {
         ? `{turns} input.${key} into ${Array.isArray(got.value) ? 'numbers' : `a ${got.to}`} (${sent} became ${shown(got.value, 20)})`
         : `{changes} an input.${key} of the wrong type (${sent} became ${expression(p)})`;
     return `{names} ${how} before ${target} sees it: pass it as the model sent it; ${target} checks its type and answers a wrong one with its own error`;
+  }
+  if (p.when === 'dotted') {
+    const sent = shown(p.fact.probe.input[key], 40);
+    return `{names} {changes} an input.${key} starting with ./ before ${target} sees it (${sent} became ${'value' in got ? shown(got.value, 40) : expression(p)}): pass it as the model sent it; ${target} takes ./ as it is, and its messages echo the ${key} as sent`;
   }
   if (p.when === 'edged') {
     return `${target} gets input.${key} trimmed: pass it as the model sent it, spaces and line breaks included`;

@@ -15,7 +15,7 @@ export function conditionsOf(probe: Probe): Condition[] | undefined {
   if (v.kind === 'falsy' || v.kind === 'null' || v.kind === 'absent' || v.kind === 'mistyped') {
     return [{ key: v.key, class: v.kind }];
   }
-  if (v.kind === 'edged') return [{ key: v.key, class: 'edged' }];
+  if (v.kind === 'edged' || v.kind === 'dotted') return [{ key: v.key, class: v.kind }];
   if (v.kind === 'required') {
     const method = methodOf(probe.tool);
     const keys = method === undefined ? [] : METHODS[method]!.keys.filter((k) => !(k in probe.input));
@@ -31,6 +31,7 @@ export function conditionText(c: Condition): string {
   if (c.class === 'null') return `input.${c.key} is null`;
   if (c.class === 'falsy') return `input.${c.key} is ${KEY_KINDS[c.key] === 'number' ? '0' : '""'}`;
   if (c.class === 'edged') return `input.${c.key} has spaces or line breaks at an end`;
+  if (c.class === 'dotted') return `input.${c.key} starts with ./`;
   return `input.${c.key} is sent`;
 }
 

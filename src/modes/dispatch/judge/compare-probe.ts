@@ -5,7 +5,8 @@
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { ECHO, ECHO_KEY, keyFor, METHODS, methodOf, unknownAnswer } from '../../../course/dispatcher-contract.ts';
 import { classOf, type ValueClass } from '../../../grade/judge/finding.ts';
-import type { Probe } from './probe-calls.ts';
+import { expectedAnswer, type Probe } from './probe-calls.ts';
+import { startOf } from '../long-answer.ts';
 import { asPrinted, isRecord, type ObservedEntry, tagOf } from './read-observation.ts';
 
 // What reached a place where the contract puts an input key's value: the whole input, nothing, another key's
@@ -86,8 +87,10 @@ export function compareProbe(probe: Probe, entry: ObservedEntry, unwired: (entry
   if (entry.threw !== undefined) return [...facts, { type: 'threw', probe, message: entry.threw }];
   if (entry.pending) return [...facts, { type: 'pending', probe }];
   if (method === undefined) return [...facts, ...echoFacts(probe, entry.result, printed)];
-  if (!jsonEqual(printed, probe.answer)) {
-    facts.push({ type: 'result', probe, want: probe.answer, encoded: entry.result, printed });
+  const answer = expectedAnswer(probe);
+  const whole = withLongContent(printed, entry.result, answer.content);
+  if (!jsonEqual(whole, answer)) {
+    facts.push({ type: 'result', probe, want: answer, encoded: entry.result, printed: whole });
   }
   return [...facts, ...reused(probe, entry, printed, method!)];
 }
@@ -107,6 +110,14 @@ function reused(probe: Probe, entry: ObservedEntry, printed: unknown, method: st
   const first = probe.answer as Record<string, unknown>;
   const kept = Object.keys(second).filter((k) => !(k in probe.again!) && k in first && jsonEqual(second[k], first[k]));
   return kept.length === 0 ? [] : [{ type: 'reused', probe, called, kept: kept.sort() }];
+}
+
+// A result whose content is a long text written by its ends, with that content whole where it is the start of the
+// long answer (all of it, or cut): the judge knows the text, so the cut can be named.
+function withLongContent(printed: unknown, encoded: unknown, answer: string): unknown {
+  if (!isRecord(printed) || !isRecord(encoded) || tagOf(encoded.content) !== 'text') return printed;
+  const start = startOf(encoded.content, answer);
+  return start === undefined ? printed : { ...printed, content: start };
 }
 
 // A name that reaches its method for some inputs and not for others: its calls that reached no method are no
@@ -175,6 +186,8 @@ export function describeGot(encoded: unknown, probe: Probe, key: string): Got | 
     const how = trimmed(want, value);
     if (how !== undefined) return { kind: 'trimmed', how };
     if (want !== '' && value.includes(want.trim())) return { kind: 'changed', value };
+    // Part of it cut off (a leading ./ stripped).
+    if (value !== '' && want.includes(value)) return { kind: 'changed', value };
   }
   return { kind: 'value', value };
 }

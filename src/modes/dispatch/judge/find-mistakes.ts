@@ -9,10 +9,11 @@ import { applyChange, type Finding, withToolName } from '../../../grade/judge/fi
 import { mergeSpecs } from './finding-spec.ts';
 import { pendingSpecs, throwSpecs, unboundSpecs } from './branch-findings.ts';
 import { routeSpecs, unknownSpecs } from './name-findings.ts';
+import { answeredByEarlierTools, earlierToolsFinding } from './earlier-tools-finding.ts';
 import { probes } from './probe-calls.ts';
 import { asPrinted, type ObservedEntry, readObservation } from './read-observation.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
-import { DEFAULT_PROBE_NAME, unknownAnswer } from '../../../course/dispatcher-contract.ts';
+import { DEFAULT_PROBE_NAME, ECHO_KEY, METHODS, unknownAnswer } from '../../../course/dispatcher-contract.ts';
 import type { Probe } from './probe-calls.ts';
 import { likeDefault } from './name-findings.ts';
 
@@ -46,8 +47,11 @@ export function findMistakes(payload: unknown): Finding[] {
   const unwired = (probe: Probe) => (entry: ObservedEntry) => likeDefault({ probe, ...answerOf(entry) }, base);
   const probed = new Map<string, number>();
   for (const probe of plan) probed.set(probe.tool, (probed.get(probe.tool) ?? 0) + 1);
+  // A call the earlier Tools answered shows nothing of its branch but that.
   const facts = splitRoutes(
-    plan.flatMap((probe, k) => compareProbe(probe, entries[k]!, unwired(probe))),
+    plan.flatMap((probe, k) =>
+      answeredByEarlierTools(entries[k]!) ? [] : compareProbe(probe, entries[k]!, unwired(probe)),
+    ),
     probed,
   );
   const args = argumentSpecs(facts);
@@ -62,7 +66,28 @@ export function findMistakes(payload: unknown): Finding[] {
     ...unboundSpecs(facts),
     ...args.specs,
   ];
-  return foldDefault(mergeSpecs(specs), base).sort((a, b) => a.rank - b.rank);
+  const findings = [...earlierToolsFinding(plan, entries), ...foldEchoThrow(foldDefault(mergeSpecs(specs), base))];
+  return findings.sort((a, b) => a.rank - b.rank);
+}
+
+// A change to the text of every method's result (cut, trimmed: a string method called on every content), and echo
+// throwing only when its text is not a string, which echo returns as content: one wrapper, whose string method fails
+// on a content that is not a text. One message, the throw said as what else was seen.
+function foldEchoThrow(findings: Finding[]): Finding[] {
+  const methodNames = Object.values(METHODS).flatMap((m) => m.names);
+  const wrapper = findings.find((f) =>
+    f.triggers.some(
+      (t) =>
+        (t.change?.content?.cut !== undefined || t.change?.content?.trim !== undefined) &&
+        methodNames.every((n) => t.names?.includes(n) === true),
+    ),
+  );
+  const echo = findings.find((f) => f.cause.startsWith(`throws: echo when input.${ECHO_KEY} is not a string: `));
+  if (wrapper === undefined || echo === undefined) return findings;
+  const message = echo.cause.slice(`throws: echo when input.${ECHO_KEY} is not a string: `.length);
+  wrapper.text += `. Also: execute threw (${message}) on \`echo\` when input.${ECHO_KEY} is not a string: echo's content is input.${ECHO_KEY} as the model sent it, a number included, so leave a content that is not a text as it is`;
+  wrapper.triggers = [...wrapper.triggers, ...echo.triggers];
+  return findings.filter((f) => f !== echo);
 }
 
 // The default branch's answer made by a change a finding found in the methods' results (a wrapper around the whole

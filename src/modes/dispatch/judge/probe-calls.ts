@@ -14,6 +14,7 @@ import {
   type MethodContract,
   UNKNOWN_NAMES,
 } from '../../../course/dispatcher-contract.ts';
+import { LONG_ANSWER_LENGTH, padded } from '../long-answer.ts';
 
 type Input = Record<string, unknown>;
 // What a stand-in Tools method answers: every field a ToolOutput can have, or `content` alone.
@@ -26,17 +27,22 @@ export type ProbeKind =
   | { kind: 'required' }
   | { kind: 'misread' }
   | { kind: 'falsy' | 'null' | 'absent' | 'mistyped'; key: string }
-  | { kind: 'edged'; key: string }
+  | { kind: 'edged' | 'dotted'; key: string }
   | { kind: 'reordered' }
+  | { kind: 'long' }
   | { kind: 'unknown' };
 
 // One call of the probe: the name, the input, what every method of the stand-in Tools answers, and what it varies;
 // `again`: the call is made a second time with the same input, through the same execute, the methods answering
-// this then (a result reused from an earlier call shows).
-export type Probe = { tool: string; input: Input; answer: Answer; vary: ProbeKind; again?: Answer };
+// this then (a result reused from an earlier call shows); `long`: the answer's content padded to that length
+// (expectedAnswer gives it whole).
+export type Probe = { tool: string; input: Input; answer: Answer; vary: ProbeKind; again?: Answer; long?: number };
 
 // What program.ts's probe mode is sent: the Tools methods to stand in for, and the calls.
-type ProbeRequest = { methods: string[]; calls: { tool: string; input: Input; answer: Answer; again?: Answer }[] };
+type ProbeRequest = {
+  methods: string[];
+  calls: { tool: string; input: Input; answer: Answer; again?: Answer; long?: number }[];
+};
 
 // Echo's text with what a trim or a stripped newline would lose.
 export const EDGED_TEXT = '  probe text \n\n';
@@ -88,6 +94,12 @@ function methodProbes(contract: MethodContract): Omit<Probe, 'tool' | 'answer'>[
   for (const key of effective.filter((k) => KEY_KINDS[k] === 'text' || KEY_KINDS[k] === undefined)) {
     probes.push({ input: { ...full, [key]: `  ${full[key]} \n` }, vary: { kind: 'edged', key } });
   }
+  // A path starting with ./, which the Tools take as sent and echo so: what a normalization changes.
+  for (const key of effective.filter((k) => k === 'path')) {
+    probes.push({ input: { ...full, [key]: `./${full[key]}` }, vary: { kind: 'dotted', key } });
+  }
+  // An output longer than any the Tools give: a cut the dispatcher makes shows.
+  probes.push({ input: full, vary: { kind: 'long' } });
   // The same keys sent in the other order: arguments taken by position (Object.values) follow it.
   probes.push({ input: Object.fromEntries(Object.entries(full).reverse()), vary: { kind: 'reordered' } });
   for (const source of contract.args.filter((a) => typeof a !== 'string')) {
@@ -130,7 +142,7 @@ export function probes(): Probe[] {
     const content = `probe answer ${k + 1}\n`;
     // The keys in another order are answered a success with every field (a change made to successes only shows).
     const answer: Answer =
-      p.vary.kind === 'required'
+      p.vary.kind === 'required' || p.vary.kind === 'long'
         ? { content }
         : p.vary.kind === 'reordered'
           ? { content, is_error: false, exit_code: 0 }
@@ -140,7 +152,8 @@ export function probes(): Probe[] {
     // Each method's call with every key is made twice: the second answer is another text, without the first's
     // other fields (a result reused shows its text; fields kept from an earlier result show theirs).
     const twice = p.vary.kind === 'full' && p.tool !== ECHO;
-    return { ...p, answer, ...(twice ? { again: { content: `probe answer ${k + 1} again\n` } } : {}) };
+    const long = p.vary.kind === 'long' ? { long: LONG_ANSWER_LENGTH } : {};
+    return { ...p, answer, ...long, ...(twice ? { again: { content: `probe answer ${k + 1} again\n` } } : {}) };
   });
   return cached;
 }
@@ -149,8 +162,21 @@ export function probes(): Probe[] {
 export function probeRequest(): ProbeRequest {
   return {
     methods: Object.keys(METHODS),
-    calls: probes().map(({ tool, input, answer, again }) => ({ tool, input, answer, ...(again ? { again } : {}) })),
+    calls: probes().map(({ tool, input, answer, again, long }) => ({
+      tool,
+      input,
+      answer,
+      ...(again ? { again } : {}),
+      ...(long === undefined ? {} : { long }),
+    })),
   };
+}
+
+// What the stand-in answers a probe, whole: a long answer padded as the driver pads it.
+export function expectedAnswer(probe: Probe): Answer {
+  return probe.long === undefined
+    ? probe.answer
+    : { ...probe.answer, content: padded(probe.answer.content, probe.long) };
 }
 
 function pick(input: Input, keys: string[]): Input {

@@ -4,10 +4,11 @@
 // failed call only when it turns the expected result into the one received. Pure.
 import type { Fact } from './compare-probe.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
-import { ECHO, methodOf } from '../../../course/dispatcher-contract.ts';
+import { ECHO, METHODS, methodOf } from '../../../course/dispatcher-contract.ts';
 import { type ContentChange, type ResultChange, TOOL_NAME, type Trigger } from '../../../grade/judge/finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, shown, verb } from './finding-spec.ts';
 import { isRecord, tagOf } from './read-observation.ts';
+import { LONG_ANSWER_LENGTH } from '../long-answer.ts';
 
 type ResultFact = Extract<Fact, { type: 'result' }>;
 // What a branch does to its method's output: a change that can be replayed on any output, or one seen only.
@@ -93,6 +94,7 @@ function contentChange(want: Record<string, unknown>, printed: Record<string, un
   const errors = want.is_error === true ? { errors: true as const } : {};
   const how = (['trim', 'trimEnd', 'trimStart'] as const).find((h) => w !== r && w[h]() === r);
   if (how !== undefined) return { trim: how, ...errors };
+  if (r.length < w.length && w.startsWith(r) && r !== '') return { cut: r.length, ...errors };
   // Text in front, after, or both (wrapped in tags): the method's own text kept whole inside.
   const at = w === '' ? -1 : r.lastIndexOf(w);
   if (at >= 0 && r !== w) {
@@ -146,9 +148,11 @@ function mergeContent(texts: ContentChange[], _results: number): ContentChange |
 
 function words(seen: Seen, names: string[]): string {
   const every = routedNames().every((n) => names.includes(n));
-  const who = every ? 'every tool name' : listNames(names);
+  const methodNames = Object.values(METHODS).flatMap((m) => m.names);
+  const everyMethod = !every && methodNames.every((n) => names.includes(n)) && names.length === methodNames.length;
+  const who = every ? 'every tool name' : everyMethod ? 'every tool name that calls a Tools method' : listNames(names);
   // "every tool name" takes a verb in the singular.
-  const forms = every ? ['every'] : names;
+  const forms = every || everyMethod ? ['every'] : names;
   const methods = [...new Set(names.map((n) => methodOf(n) ?? ECHO))];
   const one = methods.length === 1 ? methods[0]! : undefined;
   const call = one === undefined ? 'the Tools method' : one === ECHO ? 'echo' : `tools.${one}`;
@@ -203,14 +207,16 @@ function words(seen: Seen, names: string[]): string {
 function contentWords(text: ContentChange, who: string, names: string[], call: string, asIs: string): string {
   const what = text.errors === true ? `the text of every error ${call} returns` : `what ${call} returns`;
   const how =
-    text.trim !== undefined
-      ? `${verb(names, 'trims', 'trim')} ${what} (${{ trim: 'spaces and line breaks at both ends', trimEnd: 'spaces and line breaks at its end', trimStart: 'spaces and line breaks at its start' }[text.trim]} are lost)`
-      : text.prefix !== undefined && text.suffix !== undefined
-        ? `${verb(names, 'wraps', 'wrap')} ${what} in ${shown(text.prefix, 40)} … ${shown(text.suffix, 40)}`
-        : text.prefix !== undefined
-          ? `${verb(names, 'puts', 'put')} ${shown(text.prefix, 40)} in front of ${what}`
-          : text.suffix !== undefined
-            ? `${verb(names, 'adds', 'add')} ${shown(text.suffix, 40)} after ${what}`
-            : `${verb(names, 'replaces', 'replace')} ${what} with ${verb(names, 'its', 'their')} own (is_error kept)`;
+    text.cut !== undefined
+      ? `${verb(names, 'cuts', 'cut')} ${what} to its first ${text.cut.toLocaleString('en-US')} characters (the grader's stand-in answered ${LONG_ANSWER_LENGTH.toLocaleString('en-US')}; the Tools cut their own output where it matters, and say how to read the rest)`
+      : text.trim !== undefined
+        ? `${verb(names, 'trims', 'trim')} ${what} (${{ trim: 'spaces and line breaks at both ends', trimEnd: 'spaces and line breaks at its end', trimStart: 'spaces and line breaks at its start' }[text.trim]} are lost)`
+        : text.prefix !== undefined && text.suffix !== undefined
+          ? `${verb(names, 'wraps', 'wrap')} ${what} in ${shown(text.prefix, 40)} … ${shown(text.suffix, 40)}`
+          : text.prefix !== undefined
+            ? `${verb(names, 'puts', 'put')} ${shown(text.prefix, 40)} in front of ${what}`
+            : text.suffix !== undefined
+              ? `${verb(names, 'adds', 'add')} ${shown(text.suffix, 40)} after ${what}`
+              : `${verb(names, 'replaces', 'replace')} ${what} with ${verb(names, 'its', 'their')} own (is_error kept)`;
   return `execute changes what ${call} returned: ${who} ${how}. The model needs the tool's own words: ${asIs}`;
 }

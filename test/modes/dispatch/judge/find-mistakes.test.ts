@@ -7,6 +7,7 @@ import { makeExecute } from '../../../../src/execute.ts';
 import { findMistakes } from '../../../../src/modes/dispatch/judge/find-mistakes.ts';
 import { probeRequest } from '../../../../src/modes/dispatch/judge/probe-calls.ts';
 import { Tools } from '../../../../src/tools/index.ts';
+import { EARLIER_TOOLS_ANSWER } from '../../../../src/modes/dispatch/earlier-tools.ts';
 
 type Make = Parameters<typeof observe>[1];
 const findings = async (make: Make) =>
@@ -175,4 +176,85 @@ it('makes one finding of one change to a key in the branches of several methods 
     'the branches of every tool name that takes input.path change input.path before their Tools methods see it ("/abs/probe-path" for "probe-path"): pass it as the model sent it; the Tools check it themselves, and their messages say it as the model sent it',
   ]);
   expect(found[0]?.triggers).toContainEqual({ names: ['Glob'], when: [{ key: 'path', class: 'present' }] });
+});
+
+it('names Tools kept from an earlier makeExecute call: every call the earlier Tools answered, one finding', async () => {
+  let shared: Tools | undefined;
+  const make = ((tools: Tools) => {
+    shared ??= tools;
+    return makeExecute(shared);
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.cause)).toEqual(['tools of an earlier makeExecute']);
+  expect(found[0]?.text).toMatch(
+    /^execute called the methods of the Tools an earlier makeExecute call was given .* Use the tools each makeExecute call is given$/,
+  );
+  expect(found[0]?.triggers).toEqual([
+    {
+      names: [
+        'Read',
+        'view',
+        'Write',
+        'create',
+        'Edit',
+        'str_replace',
+        'insert',
+        'Glob',
+        'glob',
+        'Grep',
+        'grep',
+        'Bash',
+        'bash',
+      ],
+      answers: EARLIER_TOOLS_ANSWER,
+    },
+  ]);
+});
+
+it('says nothing of earlier Tools when a branch answers the same without a Tools (only an answer from them proves it)', () => {
+  const plan = probeRequest().calls;
+  const entry = { calls: [], result: { content: 'probe answer', is_error: true } };
+  expect(findMistakes(plan.map(() => entry)).map((f) => f.cause)).not.toContain('tools of an earlier makeExecute');
+});
+
+it('names a ./ stripped off input.path in every branch as one finding, the throws of the code that strips it in it', async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: any) => {
+      if ('path' in input) input.path = input.path.replace(/^\.\//, '');
+      return reference(name, input);
+    };
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /^the branches of every tool name that takes input\.path change an input\.path starting with \.\/ before their Tools methods see it \("\.\/probe-path" became "probe-path"\).* Also: the same branches throw \(TypeError: input\.path\.replace is not a function\) when input\.path is not a string or is null/,
+    ),
+  ]);
+  expect(found[0]?.triggers).toContainEqual({ names: ['Write'], when: [{ key: 'path', class: 'dotted' }] });
+});
+
+it("names a cut of every method's result, with echo's throw on a content that is not a text, as one finding", async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: any) => {
+      const output = (await reference(name, input)) as { content: string };
+      return { ...output, content: output.content.slice(0, 50_000) };
+    };
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /^execute changes what the Tools method returned: every tool name that calls a Tools method cuts what the Tools method returns to its first 50,000 characters .* Also: execute threw \(TypeError: output\.content\.slice is not a function\) on `echo` when input\.text is not a string/,
+    ),
+  ]);
+  expect(found[0]?.triggers[0]?.change).toEqual({ content: { cut: 50_000 } });
+});
+
+it('names `input.limit` read where view_range goes (the lesson read_file), as a key read under another name', async () => {
+  const make = withBranch(['Read', 'view'], (tools, input) => tools.view(input.path, input.limit));
+  const found = await findings(make);
+  expect(found.map((f) => f.text)).toEqual([
+    '`Read` and `view` call tools.view(input.path, input.limit), where the contract calls tools.view(input.path, input.view_range): the model sends `view_range`, not `limit`',
+  ]);
 });

@@ -2,7 +2,8 @@
 // has, the edge values and the names outside the contract of every class.
 import { expect, it } from 'vitest';
 import { KNOWN_NAMES, METHODS, nameClass } from '../../../../src/course/dispatcher-contract.ts';
-import { EDGED_TEXT, probeRequest, probes } from '../../../../src/modes/dispatch/judge/probe-calls.ts';
+import { EDGED_TEXT, expectedAnswer, probeRequest, probes } from '../../../../src/modes/dispatch/judge/probe-calls.ts';
+import { LONG_ANSWER_LENGTH } from '../../../../src/modes/dispatch/long-answer.ts';
 
 it('probes every name and alias of the contract, each with every key sent', () => {
   for (const name of KNOWN_NAMES) {
@@ -61,11 +62,11 @@ it('sends names outside the contract of every class', () => {
   expect([...classes].sort()).toEqual(['case', 'other', 'prototype', 'spaced']);
 });
 
-it('answers with content alone where only the required keys are sent, an error without an exit code where keys are misread or edged, and every field elsewhere; each content ends in a line break', () => {
+it('answers with content alone where only the required keys are sent or the answer is long, an error without an exit code where keys are misread or edged, and every field elsewhere; each content ends in a line break', () => {
   for (const p of probes()) {
     const kind = p.vary.kind;
     const fields =
-      kind === 'required'
+      kind === 'required' || kind === 'long'
         ? ['content']
         : kind === 'misread' || kind === 'edged'
           ? ['content', 'is_error']
@@ -73,6 +74,24 @@ it('answers with content alone where only the required keys are sent, an error w
     expect(Object.keys(p.answer).sort(), JSON.stringify(p)).toEqual(fields);
     expect(p.answer.content.endsWith('\n'), JSON.stringify(p)).toBe(true);
   }
+});
+
+it('sends each path once with ./ in front, and asks for an answer longer than any output of the Tools per name', () => {
+  for (const [method, contract] of Object.entries(METHODS)) {
+    for (const name of contract.names) {
+      const own = probes().filter((p) => p.tool === name);
+      const dotted = own.filter((p) => p.vary.kind === 'dotted').map((p) => p.input.path);
+      expect(dotted, name).toEqual(contract.keys.includes('path') ? ['./probe-path'] : []);
+      const long = own.filter((p) => p.vary.kind === 'long');
+      expect(
+        long.map((p) => p.long),
+        method,
+      ).toEqual([LONG_ANSWER_LENGTH]);
+      expect(expectedAnswer(long[0]!).content).toHaveLength(LONG_ANSWER_LENGTH);
+    }
+  }
+  const sent = probeRequest().calls.filter((c) => c.long !== undefined);
+  expect(sent.every((c) => c.answer.content.length < 100)).toBe(true);
 });
 
 it('sends program.ts the methods and the calls, in the same order as the plan', () => {
