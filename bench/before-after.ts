@@ -2,8 +2,7 @@
 // bench's own ratios: cold (register-tools, the grader sandboxed against the floor), loop (agent-loop, the same)
 // and watch (save → verdict, sandboxed). Each tree is measured by its own floor, its own bin and its own watch
 // bench, on its own reference. A ratio compares the same work: when the suites differ, a tree is graded again on
-// only the cases both have (a copy of its package holding those), and the verdicts are on those series
-// (before-after-plan.ts). The series take turns command by command, the order rotated each round, so the shared
+// only the cases both have, and the verdicts are on those series (before-after-plan.ts). The series take turns command by command, the order rotated each round, so the shared
 // machine's drift weighs on all alike. Every grader run starts without the course's case timings (which choose
 // its number of processes, and which a run under load records inflated), as a first run does.
 //
@@ -51,8 +50,8 @@ const QUIET_OTHERS_CORES = 0.5;
 
 // A tree measured: which side it is and its package root (built: bin runs dist/).
 type Tree = { name: 'before' | 'after'; root: string };
-// A series ready to run: its tree, and the package root it grades with (the tree's, or a copy holding only the
-// series' cases).
+// A series ready to run: its tree, and the package root its floor reads cases from (the tree's, or a copy holding
+// only the series' cases).
 type Ready = Series & { tree: Tree; pkg: string };
 
 const printed: string[] = [];
@@ -144,8 +143,10 @@ async function suitesOf(tree: Tree): Promise<Suites> {
   return suites;
 }
 
-// The series with their package roots: a restricted one grades with a copy of its tree's package holding only its
-// cases (the grader reads its cases from its own install; the floor reads them from the root it is given).
+// The series with their package roots: a restricted one's floor reads its cases from a copy of its tree's package
+// holding only those. Its grader runs from the tree itself, given each case by name (--case): a grader graded a
+// course directory other than its own package root would first copy that directory into its sandbox (the tree
+// whole: docs, tests, dist), which no other series pays.
 async function readySeries(series: Series[], trees: Record<Tree['name'], Tree>): Promise<Ready[]> {
   return Promise.all(
     series.map(async (s) => {
@@ -173,7 +174,8 @@ type Command = { key: string; run: () => Promise<unknown> };
 function stageCommands(r: Ready, label: string, stage: string, cases: number): Command[] {
   const expect = new RegExp(`^${cases} passed, 0 failed$`, 'm');
   const floor = join(r.tree.root, 'bench', 'floor.ts');
-  const bin = join(r.pkg, 'bin', 'theinference.js');
+  const bin = join(r.tree.root, 'bin', 'theinference.js');
+  const only = [...(r.cases?.get(stage) ?? [])].flatMap((file) => ['--case', file.slice(0, -'.json'.length)]);
   return [
     {
       key: `${r.name}: ${label} floor`,
@@ -185,7 +187,7 @@ function stageCommands(r: Ready, label: string, stage: string, cases: number): C
       run: async () => {
         // No timings of an earlier run: the grader plans its processes as on a first run, in every series alike.
         await rm(timingsPath(r.tree.root, stage), { force: true });
-        const args = [bin, 'test', '--stage', stage, '--dir', r.tree.root, '--isolation', 'required'];
+        const args = [bin, 'test', '--stage', stage, '--dir', r.tree.root, '--isolation', 'required', ...only];
         return runCommand(node, args, { cwd: r.tree.root, expect });
       },
     },
