@@ -273,19 +273,14 @@ function reportSeries(m: Measured): string[] {
     `${label.padEnd(LABEL)}${cells.map((c) => c.padEnd(COLUMN)).join('')}`.trimEnd();
   const seconds = (xs: number[]): string => (xs.length === 0 ? '—' : formatSeconds(summarise(xs)));
   for (const { label } of STAGES) {
-    for (const part of ['floor', 'grader'])
-      lines.push(
-        row(
-          `${label} ${part}`,
-          m.ready.map((r) => seconds(msOf(m, r, `${label} ${part}`))),
-        ),
-      );
-    lines.push(
-      row(
-        `${label} grader, CPU`,
-        m.ready.map((r) => seconds(msOf(m, r, `${label} grader`, true))),
-      ),
-    );
+    for (const cpu of [false, true])
+      for (const part of ['floor', 'grader'])
+        lines.push(
+          row(
+            `${label} ${part}${cpu ? ', CPU' : ''}`,
+            m.ready.map((r) => seconds(msOf(m, r, `${label} ${part}`, cpu))),
+          ),
+        );
   }
   for (const passed of [false, true])
     lines.push(
@@ -294,14 +289,17 @@ function reportSeries(m: Measured): string[] {
         m.ready.map((r) => seconds(savesOf(m, r, passed))),
       ),
     );
-  lines.push('', 'grader / floor, per round (median and range):');
+  lines.push('', 'grader / floor, per round (median and range), in wall time and in CPU time:');
   for (const { label } of STAGES)
-    lines.push(
-      row(
-        `${label}: grader / floor`,
-        m.ready.map((r) => formatRatio(perRound(msOf(m, r, `${label} grader`), msOf(m, r, `${label} floor`)))),
-      ),
-    );
+    for (const cpu of [false, true])
+      lines.push(
+        row(
+          `${label}: grader / floor${cpu ? ', CPU' : ''}`,
+          m.ready.map((r) =>
+            formatRatio(perRound(msOf(m, r, `${label} grader`, cpu), msOf(m, r, `${label} floor`, cpu))),
+          ),
+        ),
+      );
   return lines;
 }
 
@@ -314,9 +312,13 @@ function reportVerdicts(m: Measured): string[] {
   const row = (label: string, value: string, v: string): string =>
     `${label.padEnd(LABEL)}${value.padEnd(COLUMN + 12)}${v}`;
   for (const { label } of STAGES) {
-    const ratio = (r: Ready): number => perRound(msOf(m, r, `${label} grader`), msOf(m, r, `${label} floor`)).median;
-    const [before, after] = [ratio(b), ratio(a)];
-    lines.push(row(`${label}: grader / floor`, `${before.toFixed(2)} → ${after.toFixed(2)}`, verdict(after, before)));
+    for (const cpu of [false, true]) {
+      const ratio = (r: Ready): number =>
+        perRound(msOf(m, r, `${label} grader`, cpu), msOf(m, r, `${label} floor`, cpu)).median;
+      const [before, after] = [ratio(b), ratio(a)];
+      const name = `${label}: grader / floor${cpu ? ', CPU' : ''}`;
+      lines.push(row(name, `${before.toFixed(2)} → ${after.toFixed(2)}`, verdict(after, before)));
+    }
   }
   for (const { label } of STAGES) {
     for (const cpu of [false, true]) {
