@@ -1,16 +1,19 @@
 // `npm run bench:before-after`: this package against an earlier commit of it, side by side in one run, on the
 // bench's own ratios: cold (register-tools, the grader sandboxed against the floor), loop (agent-loop, the same)
 // and watch (save → verdict, sandboxed). Each tree is measured by its own floor, its own bin and its own watch
-// bench, on its own reference; the two take turns round by round (the order swapped each round), so the shared
-// machine's drift weighs on both alike. Compare the ratios: each is taken within one round of one tree.
+// bench, on its own reference. A ratio compares the same work: when the suites differ, a tree is graded again on
+// only the cases both have, and the verdicts are on those series (before-after-plan.ts). The series take turns command by command, the order rotated each round, so the shared
+// machine's drift weighs on all alike. Every grader run starts without the course's case timings (which choose
+// its number of processes, and which a run under load records inflated), as a first run does.
 //
 // The earlier commit is by default the last one before the driver moved into the package (issue 24: the parent
 // of the first commit touching src/modes/). It is exported once (git archive) into a temp directory named for it,
 // with a node_modules of its own from its own lock file (npm ci, which builds it), and kept there for the next
-// run; --fresh makes it again. The report goes to the terminal and into docs/bench-results.md between its
-// `before-after` markers.
+// run; --fresh makes it again. The report goes to the terminal, and into docs/bench-results.md between its
+// `before-after` markers when the rest of the machine was quiet meanwhile (others-cpu.ts), or with --write.
 //
-//   node --import tsx bench/before-after.ts [--before <commit>] [--rounds N] [--watch-rounds N] [--saves N] [--fresh]
+//   node --import tsx bench/before-after.ts [--before <commit>] [--rounds N] [--watch-rounds N] [--saves N]
+//                                           [--fresh] [--write]
 import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,22 +21,38 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
+import { timingsPath } from '../src/grade/case-timings.ts';
+import { cpuTimeMs } from '../src/process-table.ts';
+import {
+  formatRatio,
+  NO_WORSE,
+  onShared,
+  perRound,
+  planSeries,
+  rotate,
+  type Series,
+  type Suites,
+  verdict,
+} from './before-after-plan.ts';
+import { copyPackage } from './course-copy.ts';
 import { describeMachine } from './machine.ts';
+import { othersCores, readCpu } from './others-cpu.ts';
 import { renderResultsPage, writeResultsPage } from './results-page.ts';
 import { runCommand } from './run-command.ts';
-import { formatSeconds, summarise, type Summary } from './stats.ts';
+import { formatSeconds, summarise } from './stats.ts';
 import type { SaveSample } from './watch-latency.ts';
 
 const packageRoot = resolve(import.meta.dirname, '..');
 const node = process.execPath;
-const ALL_PASS = /^\d+ passed, 0 failed$/m;
-// The tolerance of "no worse": the machine drifts by more than this over minutes, less within one run.
-const NO_WORSE = 1.05;
+// Past this many cores' worth of other work on average, the run is not written into docs/bench-results.md
+// (without --write): its numbers say more about the neighbours than about the grader.
+const QUIET_OTHERS_CORES = 0.5;
 
-// A tree measured: its name in the report and its package root (built: bin runs dist/).
+// A tree measured: which side it is and its package root (built: bin runs dist/).
 type Tree = { name: 'before' | 'after'; root: string };
-// One timed command of a tree.
-type Approach = { name: string; run: (tree: Tree) => Promise<unknown> };
+// A series ready to run: its tree, and the package root its floor reads cases from (the tree's, or a copy holding
+// only the series' cases).
+type Ready = Series & { tree: Tree; pkg: string };
 
 const printed: string[] = [];
 const log = (line = ''): void => {
@@ -106,95 +125,109 @@ async function checkCompiled(trees: Tree[]): Promise<void> {
 const tsxOf = (tree: Tree): string =>
   pathToFileURL(createRequire(join(tree.root, 'package.json')).resolve('tsx/esm')).href;
 
-// The floor and the sandboxed grader of one stage, as bench/run.ts and bench/loop-stage.ts run them.
-function stageApproaches(stage: string, label: string): Approach[] {
-  return [
-    {
-      name: `${label} floor`,
-      run: (tree) =>
-        runCommand(node, ['--import', tsxOf(tree), join(tree.root, 'bench', 'floor.ts'), tree.root, stage], {
-          cwd: tree.root,
-          expect: ALL_PASS,
-        }),
-    },
-    {
-      name: `${label} grader`,
-      run: (tree) =>
-        runCommand(
-          node,
-          [
-            join(tree.root, 'bin', 'theinference.js'),
-            'test',
-            '--stage',
-            stage,
-            '--dir',
-            tree.root,
-            '--isolation',
-            'required',
-          ],
-          { cwd: tree.root, expect: ALL_PASS },
-        ),
-    },
-  ];
-}
-
-const APPROACHES = [...stageApproaches('register-tools', 'cold'), ...stageApproaches('agent-loop', 'loop')];
-
-// Each approach of each tree once untimed (and checked), then `rounds` rounds: every approach of one tree, then
-// of the other, the trees' order swapped each round.
-async function measureCold(trees: Tree[]): Promise<Map<string, number[]>> {
-  for (const tree of trees) for (const a of APPROACHES) await a.run(tree);
-  const times = new Map<string, number[]>();
-  for (let round = 0; round < rounds; round++) {
-    for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
-      for (const a of APPROACHES) {
-        const start = performance.now();
-        await a.run(tree);
-        const key = `${tree.name}: ${a.name}`;
-        times.set(key, [...(times.get(key) ?? []), performance.now() - start]);
-      }
-    }
-  }
-  return times;
-}
-
-// The stage whose saves watch mode is measured on.
+// The stages measured: cold is register-tools, loop is agent-loop, as bench/run.ts and bench/loop-stage.ts name
+// them. Watch saves are measured on register-tools.
+const STAGES = [
+  { label: 'cold', stage: 'register-tools' },
+  { label: 'loop', stage: 'agent-loop' },
+] as const;
 const WATCH_STAGE = 'register-tools';
 
-// One series of watch saves: a tree, graded on its own suite or only on `cases` (by stage, then file name).
-type Series = { name: string; tree: Tree; cases?: ReadonlyMap<string, ReadonlySet<string>> };
-
-// The case files of a tree's stage.
-async function caseFiles(tree: Tree, stage: string): Promise<Set<string>> {
-  return new Set((await readdir(join(tree.root, 'cases', stage))).filter((file) => file.endsWith('.json')));
+// The case files of each measured stage of a tree.
+async function suitesOf(tree: Tree): Promise<Suites> {
+  const suites = new Map<string, Set<string>>();
+  for (const { stage } of STAGES) {
+    const files = await readdir(join(tree.root, 'cases', stage));
+    suites.set(stage, new Set(files.filter((file) => file.endsWith('.json'))));
+  }
+  return suites;
 }
 
-// Each tree on its own suite; and when the suites differ, the after tree on the cases both have, so that a save
-// is compared on equal work too: what a grown suite costs is not what the grader does.
-async function watchSeries(before: Tree, after: Tree): Promise<Series[]> {
-  const [was, is] = [await caseFiles(before, WATCH_STAGE), await caseFiles(after, WATCH_STAGE)];
-  const shared = new Set([...was].filter((file) => is.has(file)));
-  const own: Series[] = [
-    { name: 'before', tree: before },
-    { name: 'after', tree: after },
+// The series with their package roots: a restricted one's floor reads its cases from a copy of its tree's package
+// holding only those. Its grader runs from the tree itself, given each case by name (--case): a grader graded a
+// course directory other than its own package root would first copy that directory into its sandbox (the tree
+// whole: docs, tests, dist), which no other series pays.
+async function readySeries(series: Series[], trees: Record<Tree['name'], Tree>): Promise<Ready[]> {
+  return Promise.all(
+    series.map(async (s) => {
+      const tree = trees[s.side];
+      const pkg = s.cases === undefined ? tree.root : (await copyPackage(tree.root, 1, s.cases)).dir;
+      return { ...s, tree, pkg };
+    }),
+  );
+}
+
+// The copies' temp directories (each is `<temp>/theinference`).
+const removeCopies = (ready: Ready[]): Promise<unknown> =>
+  Promise.all(ready.filter((r) => r.pkg !== r.tree.root).map((r) => rm(resolve(r.pkg, '..'), { recursive: true })));
+
+// How many cases a series grades of `stage`.
+const casesOf = (r: Ready, suites: Record<Tree['name'], Suites>, stage: string): number =>
+  (r.cases ?? suites[r.side]).get(stage)?.size ?? 0;
+
+// One measured command: wall time, and CPU time (this process's and its reaped children's: the command's own,
+// since commands run one at a time), both in ms.
+type Sample = { ms: number; cpuMs: number };
+type Command = { key: string; run: () => Promise<unknown> };
+
+// The floor and the sandboxed grader of a series on `stage`, each checked to grade exactly that series' cases.
+function stageCommands(r: Ready, label: string, stage: string, cases: number): Command[] {
+  const expect = new RegExp(`^${cases} passed, 0 failed$`, 'm');
+  const floor = join(r.tree.root, 'bench', 'floor.ts');
+  const bin = join(r.tree.root, 'bin', 'theinference.js');
+  const only = [...(r.cases?.get(stage) ?? [])].flatMap((file) => ['--case', file.slice(0, -'.json'.length)]);
+  return [
+    {
+      key: `${r.name}: ${label} floor`,
+      run: () =>
+        runCommand(node, ['--import', tsxOf(r.tree), floor, r.tree.root, stage, r.pkg], { cwd: r.tree.root, expect }),
+    },
+    {
+      key: `${r.name}: ${label} grader`,
+      run: async () => {
+        // No timings of an earlier run: the grader plans its processes as on a first run, in every series alike.
+        await rm(timingsPath(r.tree.root, stage), { force: true });
+        const args = [bin, 'test', '--stage', stage, '--dir', r.tree.root, '--isolation', 'required', ...only];
+        return runCommand(node, args, { cwd: r.tree.root, expect });
+      },
+    },
   ];
-  if (shared.size === was.size && shared.size === is.size) return own;
-  return [...own, { name: `${shared.size} shared cases`, tree: after, cases: new Map([[WATCH_STAGE, shared]]) }];
+}
+
+// Each command once untimed (and checked), then `rounds` rounds; within a round, stage by stage, the series in an
+// order rotated each round, each series' floor right before its grader.
+async function measureCold(ready: Ready[], suites: Record<Tree['name'], Suites>): Promise<Map<string, Sample[]>> {
+  const inRound = (round: number): Command[] =>
+    STAGES.flatMap(({ label, stage }) =>
+      rotate(ready, round).flatMap((r) => stageCommands(r, label, stage, casesOf(r, suites, stage))),
+    );
+  for (const c of inRound(0)) await c.run();
+  const samples = new Map<string, Sample[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const c of inRound(round)) {
+      const [start, cpu] = [performance.now(), cpuTimeMs(process.pid)];
+      await c.run();
+      const sample = { ms: performance.now() - start, cpuMs: cpuTimeMs(process.pid) - cpu };
+      samples.set(c.key, [...(samples.get(c.key) ?? []), sample]);
+    }
+  }
+  return samples;
 }
 
 // Watch mode by each tree's own bench (its bench/watch-latency.ts, its reference course), the series in turn, the
-// order rotated each round.
-async function measureWatchAll(series: Series[]): Promise<Map<string, SaveSample[]>> {
+// order rotated each round. A series on the shared cases hands them to that bench, which grades a copy of its
+// package holding only those.
+async function measureWatchAll(ready: Ready[]): Promise<Map<string, SaveSample[]>> {
   const samples = new Map<string, SaveSample[]>();
   for (let round = 0; round < watchRounds; round++) {
-    for (const one of [...series.slice(round % series.length), ...series.slice(0, round % series.length)]) {
+    for (const one of rotate(ready, round)) {
       const { measureWatch } = (await import(pathToFileURL(join(one.tree.root, 'bench', 'watch-latency.ts')).href)) as {
         measureWatch: (o: {
           packageRoot: string;
           stage: string;
           saves: number;
           isolation: string;
-          cases?: ReadonlyMap<string, ReadonlySet<string>>;
+          cases?: Suites;
         }) => Promise<SaveSample[]>;
       };
       const got = await measureWatch({
@@ -210,94 +243,151 @@ async function measureWatchAll(series: Series[]): Promise<Map<string, SaveSample
   return samples;
 }
 
-// The stages whose suites the report counts, and how many cases each tree's has ("register-tools 117 → 123").
-const STAGES = [WATCH_STAGE, 'agent-loop'];
-async function suiteSizes(trees: Tree[], stage: string): Promise<string> {
-  const sizes = await Promise.all(trees.map(async (tree) => (await caseFiles(tree, stage)).size));
-  return `${stage} ${sizes.reverse().join(' → ')}`;
-}
-
-// The saves of a series with a failing or a passing verdict, in ms.
-function savesOf(watch: Map<string, SaveSample[]>, name: string, passed: boolean): number[] {
-  return (watch.get(name) ?? []).filter((s) => s.passed === passed).map((s) => s.ms);
-}
-
-// The watch rows: each save's time by series, then the median of each against the before tree's. A series of
-// the after tree on fewer cases is compared with the before tree's own suite, which has those cases.
-function reportWatch(series: Series[], watch: Map<string, SaveSample[]>, column: number): string[] {
-  const lines: string[] = [];
-  const [before, ...afters] = series;
-  if (before === undefined) return lines;
-  for (const passed of [false, true]) {
-    const base = summarise(savesOf(watch, before.name, passed));
-    for (const after of afters) {
-      const got = summarise(savesOf(watch, after.name, passed));
-      const label = `watch ${passed ? 'passing' : 'failing'}: ${after.name === 'after' ? 'own suites' : after.name}`;
-      lines.push(
-        `${label.padEnd(34)}${formatSeconds(base).padEnd(column)}${formatSeconds(got).padEnd(column)}${verdict(got.median, base.median)}`,
-      );
-    }
-  }
-  return lines;
-}
-
-// The machine's load averages (1, 5 and 15 minutes): on a shared machine, how much else ran.
+// The machine's load averages (1, 5 and 15 minutes).
 const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-const range = (s: Summary): string => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
-const perRound = (a: number[], b: number[]): Summary => summarise(a.map((x, i) => x / (b[i] ?? Number.NaN)));
-const verdict = (after: number, before: number): string =>
-  after <= before * NO_WORSE ? 'no worse' : `WORSE (×${(after / before).toFixed(2)})`;
+
+// What was measured, for the report.
+type Measured = {
+  ready: Ready[];
+  cold: Map<string, Sample[]>;
+  watch: Map<string, SaveSample[]>;
+};
+
+const COLUMN = 28;
+const LABEL = 34;
+
+// A series' samples of a command, as wall or CPU ms.
+const msOf = (m: Measured, r: Ready, command: string, cpu = false): number[] =>
+  (m.cold.get(`${r.name}: ${command}`) ?? []).map((s) => (cpu ? s.cpuMs : s.ms));
+// A series' watch saves with a failing or a passing verdict, in ms.
+const savesOf = (m: Measured, r: Ready, passed: boolean): number[] =>
+  (m.watch.get(r.name) ?? []).filter((s) => s.passed === passed).map((s) => s.ms);
+
+// Every command's time by series (wall, then the graders' CPU), and every series' ratios.
+function reportSeries(m: Measured): string[] {
+  const lines = [`${'command'.padEnd(LABEL)}${m.ready.map((r) => r.name.padEnd(COLUMN)).join('')}`.trimEnd()];
+  const row = (label: string, cells: string[]): string =>
+    `${label.padEnd(LABEL)}${cells.map((c) => c.padEnd(COLUMN)).join('')}`.trimEnd();
+  const seconds = (xs: number[]): string => (xs.length === 0 ? '—' : formatSeconds(summarise(xs)));
+  for (const { label } of STAGES) {
+    for (const cpu of [false, true])
+      for (const part of ['floor', 'grader'])
+        lines.push(
+          row(
+            `${label} ${part}${cpu ? ', CPU' : ''}`,
+            m.ready.map((r) => seconds(msOf(m, r, `${label} ${part}`, cpu))),
+          ),
+        );
+  }
+  for (const passed of [false, true])
+    lines.push(
+      row(
+        `watch ${passed ? 'passing' : 'failing'}`,
+        m.ready.map((r) => seconds(savesOf(m, r, passed))),
+      ),
+    );
+  lines.push('', 'grader / floor, per round (median and range), in wall time and in CPU time:');
+  for (const { label } of STAGES)
+    for (const cpu of [false, true])
+      lines.push(
+        row(
+          `${label}: grader / floor${cpu ? ', CPU' : ''}`,
+          m.ready.map((r) =>
+            formatRatio(perRound(msOf(m, r, `${label} grader`, cpu), msOf(m, r, `${label} floor`, cpu))),
+          ),
+        ),
+      );
+  return lines;
+}
+
+// The verdicts, each on the two series that grade the cases both trees have.
+function reportVerdicts(m: Measured): string[] {
+  const [b, a] = [onShared(m.ready, 'before'), onShared(m.ready, 'after')] as [Ready, Ready];
+  const lines = [
+    `verdicts on the cases both trees have ("${b.name}" against "${a.name}"; "no worse": after ≤ ${NO_WORSE} × before):`,
+  ];
+  const row = (label: string, value: string, v: string): string =>
+    `${label.padEnd(LABEL)}${value.padEnd(COLUMN + 12)}${v}`;
+  for (const { label } of STAGES) {
+    for (const cpu of [false, true]) {
+      const ratio = (r: Ready): number =>
+        perRound(msOf(m, r, `${label} grader`, cpu), msOf(m, r, `${label} floor`, cpu)).median;
+      const [before, after] = [ratio(b), ratio(a)];
+      const name = `${label}: grader / floor${cpu ? ', CPU' : ''}`;
+      lines.push(row(name, `${before.toFixed(2)} → ${after.toFixed(2)}`, verdict(after, before)));
+    }
+  }
+  for (const { label } of STAGES) {
+    for (const cpu of [false, true]) {
+      const paired = perRound(msOf(m, a, `${label} grader`, cpu), msOf(m, b, `${label} grader`, cpu));
+      const name = `${label} grader${cpu ? ', CPU' : ''}: after / before`;
+      lines.push(row(name, formatRatio(paired), verdict(paired.median, 1)));
+    }
+  }
+  for (const passed of [false, true]) {
+    const [before, after] = [summarise(savesOf(m, b, passed)), summarise(savesOf(m, a, passed))];
+    const name = `watch ${passed ? 'passing' : 'failing'}: save → verdict`;
+    const value = `${(before.median / 1000).toFixed(2)} s → ${(after.median / 1000).toFixed(2)} s`;
+    lines.push(row(name, value, verdict(after.median, before.median)));
+  }
+  return lines;
+}
 
 async function main(): Promise<void> {
   const commit = await beforeCommit();
-  const before: Tree = { name: 'before', root: await prepareBefore(commit) };
-  const after: Tree = { name: 'after', root: packageRoot };
-  const trees = [after, before];
-  const series = await watchSeries(before, after);
+  const trees = {
+    before: { name: 'before', root: await prepareBefore(commit) },
+    after: { name: 'after', root: packageRoot },
+  } satisfies Record<Tree['name'], Tree>;
+  const suites = { before: await suitesOf(trees.before), after: await suitesOf(trees.after) };
+  const series = planSeries(suites.before, suites.after);
+  if (series.some((s) => s.side === 'before' && s.cases !== undefined))
+    throw new Error(
+      `bench: ${commit.slice(0, 12)} has cases this tree lacks, and its watch bench cannot be limited to the shared ones; name a later commit with --before`,
+    );
   const head = await git('rev-parse', '--short=12', 'HEAD');
   log(`theinference bench, before / after: ${commit.slice(0, 12)} (before) against ${head} (after, this tree)`);
   log(`machine: ${describeMachine()}; load ${load()} at the start`);
-  log(`cases: ${(await Promise.all(STAGES.map((stage) => suiteSizes(trees, stage)))).join(', ')}`);
+  const sizes = STAGES.map(
+    ({ stage }) => `${stage} ${suites.before.get(stage)?.size} → ${suites.after.get(stage)?.size}`,
+  );
+  log(`cases: ${sizes.join(', ')}; series: ${series.map((s) => s.name).join('; ')}`);
   log(
-    `method: each command of each tree once untimed (checked), then ${rounds} rounds of every command of one tree, then of the other, the order swapped each round;`,
+    `method: each command once untimed (checked), then ${rounds} rounds; in a round, stage by stage, each series' floor then its grader, the series' order rotated each round;`,
   );
   log(
-    `        watch: ${watchRounds} rounds of ${saves} saves per series (${series.map((s) => (s.cases === undefined ? s.name : `after on ${s.name}`)).join('; ')}), the series in turn. Sandboxed (--isolation required) throughout.`,
+    `        each grader run without the course's case timings (as a first run); watch: ${watchRounds} rounds of ${saves} saves per series, in turn. Sandboxed (--isolation required) throughout.`,
   );
   log();
 
-  await checkCompiled(trees);
-  const times = await measureCold(trees);
-  const watch = await measureWatchAll(series);
-  await checkCompiled(trees);
-  const of = (tree: Tree, name: string): number[] => times.get(`${tree.name}: ${name}`) ?? [];
-
-  log(`${'command'.padEnd(34)}${'before'.padEnd(28)}after`);
-  for (const a of APPROACHES)
-    log(
-      `${a.name.padEnd(34)}${formatSeconds(summarise(of(before, a.name))).padEnd(28)}${formatSeconds(summarise(of(after, a.name)))}`,
-    );
-  for (const line of reportWatch(series, watch, 28)) log(line);
-  log();
-
-  log(`ratios (median and range over the rounds; "no worse": after ≤ ${NO_WORSE} × before; watch: the medians above):`);
-  log(`${''.padEnd(34)}${'before'.padEnd(20)}${'after'.padEnd(20)}`);
-  for (const label of ['cold', 'loop']) {
-    const ratio = (tree: Tree): Summary => perRound(of(tree, `${label} grader`), of(tree, `${label} floor`));
-    const [b, a] = [ratio(before), ratio(after)];
-    log(
-      `${`${label}: grader / floor`.padEnd(34)}${range(b).padEnd(20)}${range(a).padEnd(20)}${verdict(a.median, b.median)}`,
-    );
+  await checkCompiled(Object.values(trees));
+  const ready = await readySeries(series, trees);
+  const start = readCpu();
+  let measured: Measured;
+  try {
+    measured = { ready, cold: await measureCold(ready, suites), watch: await measureWatchAll(ready) };
+  } finally {
+    await removeCopies(ready);
   }
-  for (const a of APPROACHES.filter((x) => x.name.endsWith('grader'))) {
-    const paired = perRound(of(after, a.name), of(before, a.name));
-    log(`${`${a.name}: after / before`.padEnd(34)}${range(paired).padEnd(40)}${verdict(paired.median, 1)}`);
-  }
-  log(`load ${load()} at the end`);
+  const others = othersCores(start, readCpu());
+  await checkCompiled(Object.values(trees));
 
+  for (const line of [...reportSeries(measured), '', ...reportVerdicts(measured)]) log(line);
+  log(`the rest of the machine used ${others.toFixed(2)} cores on average meanwhile; load ${load()} at the end`);
+  await writeReport(others);
+}
+
+// Into docs/bench-results.md, when the rest of the machine was quiet enough or --write says so.
+async function writeReport(others: number): Promise<void> {
+  if (!(others < QUIET_OTHERS_CORES) && !process.argv.includes('--write')) {
+    process.stdout.write(
+      `not written to docs/bench-results.md: other work used ${others.toFixed(2)} cores (the limit is ${QUIET_OTHERS_CORES}); --write writes it anyway\n`,
+    );
+    return;
+  }
   const run = {
     date: new Date().toISOString(),
     command: ['npm run bench:before-after --', ...process.argv.slice(2)].join(' ').replace(/ --$/, ''),

@@ -41,9 +41,11 @@ export async function copyPackage(
   // A copy of node_modules made of hard links (instant, no space), as an install has it. A link would do as well:
   // the sandbox makes a grader's linked node_modules again (test/grade/run/isolation/sandbox-layout.test.ts).
   await execFileAsync('cp', ['-al', join(packageRoot, 'node_modules'), join(dir, 'node_modules')]);
-  await cp(join(packageRoot, 'cases', 'case.schema.json'), join(dir, 'cases', 'case.schema.json'));
   for (const kind of ['cases', 'snapshots']) {
+    await mkdir(join(dir, kind), { recursive: true });
     for (const stage of await readdir(join(packageRoot, kind), { withFileTypes: true })) {
+      // The schemas beside the stages' folders (case.schema.json, agent-loop.schema.json, …), as they are.
+      if (stage.isFile()) await cp(join(packageRoot, kind, stage.name), join(dir, kind, stage.name));
       if (!stage.isDirectory()) continue;
       await mkdir(join(dir, kind, stage.name), { recursive: true });
       for (const file of await readdir(join(packageRoot, kind, stage.name))) {

@@ -1,5 +1,5 @@
 // The stage agent-loop, measured as register-tools is: the grader on every loop case, sandboxed and not, against the
-// floor (one tsx process running every case's loop in-process through program.ts's runLoopCase, the fake Messages
+// floor (one tsx process running every case's loop in-process through the driver's runLoopCase, the fake Messages
 // API and the real SDK client included), in the same rounds.
 import { join } from 'node:path';
 import { runCommand } from './run-command.ts';
