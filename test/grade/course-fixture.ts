@@ -15,7 +15,7 @@ export { REPO };
 export type Scratch = { root: string; tmp: string; remove: () => Promise<void> };
 
 // Makes a scratch area outside whatever TMPDIR the grader will be given. Readable by every user, as an install of
-// the grader is (a grader run as root sandboxes its programs as nobody: src/grade/run/isolation/sandbox-user.ts).
+// the grader is (a grader run as root sandboxes its programs as nobody: src/grade/run/isolation/program-user.ts).
 export async function makeScratch(): Promise<Scratch> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-test-'));
   await chmod(root, 0o755);

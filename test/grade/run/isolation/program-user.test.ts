@@ -4,7 +4,7 @@
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindableTmpdir, closedToOthers, SANDBOX_USER } from '../../../../src/grade/run/isolation/sandbox-user.ts';
+import { bindableTmpdir, closedToOthers, PROGRAM_USER } from '../../../../src/grade/run/isolation/program-user.ts';
 import { useScratch } from '../../course-fixture.ts';
 
 const scratch = useScratch();
@@ -42,7 +42,7 @@ describe('bindableTmpdir', () => {
     }
   });
 
-  it.runIf(SANDBOX_USER !== undefined)('is /tmp, for a grader run as root, when the temp dir is closed', async () => {
+  it.runIf(PROGRAM_USER !== undefined)('is /tmp, for a grader run as root, when the temp dir is closed', async () => {
     const closed = join(scratch.root, 'closed-tmp');
     await mkdir(closed, { mode: 0o700 });
     process.env.TMPDIR = closed;
