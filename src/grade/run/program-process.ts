@@ -109,6 +109,9 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
   const dir = await realpath(start.dir);
   const stage = await submissionStage(dir);
+  // A submission's sandbox runs as nobody for a root grader (isolation/program-user.ts); the reference's keeps the
+  // grader's user, which reads its own files where the grader's install is closed to others.
+  const user = stage === undefined ? undefined : PROGRAM_USER;
   let child: ChildProcess;
   let tmp: string;
   try {
@@ -117,7 +120,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       ...(stage === undefined ? {} : { stage: stage.path }),
       id: randomBytes(6).toString('hex'),
       files: start.files ?? [],
-      ...(PROGRAM_USER === undefined ? {} : { unprivileged: true }),
+      ...(user === undefined ? {} : { unprivileged: true }),
     });
     tmp = layout.tmp;
     const env = runEnv(start.env, tmp);
@@ -127,8 +130,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       env,
       detached: true,
       stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
-      // As nobody when the grader is root (isolation/program-user.ts).
-      ...(PROGRAM_USER ?? {}),
+      ...(user ?? {}),
     });
   } catch (error) {
     await stage?.release();
