@@ -6,10 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../course/stages.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
@@ -18,7 +18,7 @@ import { programEnv } from './isolation/program-env.ts';
 import { limitedCommand, programLimits } from './isolation/program-limits.ts';
 import { AS_PID_1, INIT_SHELL, sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
-import { bindableTmpdir, PROGRAM_USER } from './isolation/program-user.ts';
+import { bindableTmpdir, closedToProgramUser, PROGRAM_USER } from './isolation/program-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { holdUntilExit, releaseAtExit } from './live-groups.ts';
@@ -189,6 +189,11 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
   const dir = PROGRAM_USER === undefined ? start.dir : await realpath(start.dir);
   const stage = PROGRAM_USER === undefined ? undefined : await submissionStage(dir);
   const user = stage === undefined ? undefined : PROGRAM_USER;
+  const closed = user === undefined ? undefined : closedToProgramUser([dirname(process.execPath), packageRoot()]);
+  if (closed !== undefined) {
+    await stage?.release();
+    throw new Error(closed);
+  }
   const runDir = await mkdtemp(join(user === undefined ? tmpdir() : bindableTmpdir(), 'theinference-run-')).catch(
     async (error: unknown) => {
       await stage?.release();
@@ -205,9 +210,8 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
     await mkdir(tmp);
     const env = runEnv(start.env, tmp);
     if (user !== undefined) {
-      // nobody passes through the run dir (root's) into a TMPDIR of its own.
-      await chmod(runDir, 0o711);
-      await chown(tmp, user.uid, user.gid);
+      // nobody's, as a sandbox's tmpfs is its program's: the grader removes it all the same.
+      for (const owned of [runDir, tmp]) await chown(owned, user.uid, user.gid);
     } else if (start.tsxCache !== undefined && env.TSX_DISABLE_CACHE === undefined) {
       // Removing `tmp` removes the link, never the cache (rm does not follow links).
       await symlink(start.tsxCache, join(tmp, tsxCacheName()), 'dir');

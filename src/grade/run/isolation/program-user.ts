@@ -40,3 +40,11 @@ export function bindableTmpdir(): string {
   if (PROGRAM_USER === undefined || closedToOthers(own) === undefined) return own;
   return closedToOthers('/tmp') === undefined ? '/tmp' : own;
 }
+
+// Why a program run as PROGRAM_USER could not even start, or undefined: nobody must pass through to Node and to the
+// grader's install (`paths`), else every program would fail saying only EACCES.
+export function closedToProgramUser(paths: string[]): string | undefined {
+  const closed = paths.map(closedToOthers).find((dir) => dir !== undefined);
+  if (closed === undefined) return undefined;
+  return `the grader runs as root, so it runs the program under test as nobody, and nobody cannot enter ${closed}, on the way to Node or to theinference's install: let every user pass through it (chmod o+x), install them where every user can (npm's default modes), or grade as a user other than root. Tell your course staff`;
+}
