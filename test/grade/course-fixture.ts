@@ -1,11 +1,13 @@
 // Course directories for tests, made at test time: the reference course (test/support/reference-course.ts), its
 // src/execute.ts also as src/reference-execute.ts for fixtures that wrap the reference dispatcher, then the
 // scenario's own files from test/fixtures/<scenario>/ on top.
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { REPO, writeInstalledCourse, writeLoopCourse, writeReferenceCourse } from '../support/reference-course.ts';
+import { PROGRAM_USER } from '../../src/grade/run/isolation/program-user.ts';
+import { holdStage } from '../../src/grade/run/isolation/stage-submission.ts';
 import { tsxCacheName } from '../../src/grade/run/isolation/tsx-cache.ts';
 
 // This repository's root.
@@ -15,7 +17,7 @@ export { REPO };
 export type Scratch = { root: string; tmp: string; remove: () => Promise<void> };
 
 // Makes a scratch area outside whatever TMPDIR the grader will be given. Readable by every user, as an install of
-// the grader is (a grader run as root sandboxes its programs as nobody: src/grade/run/isolation/sandbox-user.ts).
+// the grader is (a grader run as root sandboxes its programs as nobody: src/grade/run/isolation/program-user.ts).
 export async function makeScratch(): Promise<Scratch> {
   const root = await mkdtemp(join(tmpdir(), 'theinference-test-'));
   await chmod(root, 0o755);
@@ -96,13 +98,23 @@ export async function processRunning(marker: string, cwd?: string): Promise<bool
 // The live standby bootstraps whose working directory is `dir` (Linux /proc; a zombie has no cwd to read): the
 // Node processes, not the bubblewrap and the shell around a sandboxed one.
 export async function standbysIn(dir: string): Promise<number[]> {
+  // Outside the sandbox, a root grader's standby works in the staged copy its pool holds (stage-submission.ts).
+  const copy = PROGRAM_USER === undefined ? undefined : await holdStage(await realpath(dir));
+  try {
+    return await standbysWorkingIn([dir, ...(copy === undefined ? [] : [copy.path])]);
+  } finally {
+    await copy?.release();
+  }
+}
+
+async function standbysWorkingIn(dirs: string[]): Promise<number[]> {
   const found: number[] = [];
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
     const program = cmdline.split('\0')[0] ?? '';
-    if (cwd === dir && /standby\.[jt]s/.test(cmdline) && program === process.execPath) found.push(Number(pid));
+    if (dirs.includes(cwd) && /standby\.[jt]s/.test(cmdline) && program === process.execPath) found.push(Number(pid));
   }
   return found;
 }

@@ -1,22 +1,36 @@
 // The shipped Gradescope run_autograder (integrations/gradescope/), run as Gradescope runs it: the course repository
-// in <root>/source (this one), the student's upload in <root>/submission (no node_modules, as uploads come), no CI
-// variable. It grades with and without the sandbox, runs the variants, and always leaves results.json: a misuse and
-// a program that does not start are one readable test scoring 0.
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+// in <root>/source (a copy of this one, since the script closes it to other users; its node_modules a link, whose
+// modes the script never changes), the student's upload in <root>/submission (no node_modules, as uploads come), no
+// CI variable. It grades with and without the sandbox, runs the variants, and always leaves results.json: a misuse
+// and a program that does not start are one readable test scoring 0.
+import { readFileSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
+import { standbyFiles } from '../../src/grade/run/standby-pool.ts';
+import { driverFiles } from '../../src/modes/driver-files.ts';
 import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
 
 const SCRIPT = join(REPO, 'integrations', 'gradescope', 'run_autograder');
+// What of the repository the grader runs with: never its tests, whose fixtures may hold the reference too.
+const COPIED = ['bin', 'src', 'cases', 'snapshots', 'schemas', 'course-template', 'docs', 'program.ts'];
 let scratch: string;
+let source: string;
 let cases: number;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'theinference-autograder-'));
+  // As /autograder is: every user passes through it to the driver's files.
+  await chmod(scratch, 0o755);
   cases = (await loadCases(REPO, 'register-tools')).length;
+  source = join(scratch, 'course-repository');
+  for (const entry of [...COPIED, 'package.json', 'tsconfig.json']) {
+    await cp(join(REPO, entry), join(source, entry), { recursive: true });
+  }
+  await symlink(join(REPO, 'node_modules'), join(source, 'node_modules'), 'dir');
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -26,7 +40,7 @@ afterAll(async () => {
 async function autograde(name: string, fill: (submission: string) => Promise<void>, isolation = 'auto') {
   const root = join(scratch, name);
   await mkdir(join(root, 'submission'), { recursive: true });
-  await symlink(REPO, join(root, 'source'), 'dir');
+  await symlink(source, join(root, 'source'), 'dir');
   await fill(join(root, 'submission'));
   const { CI: _, GITHUB_ACTIONS: __, ...env } = process.env;
   const run = await execa(SCRIPT, [], {
@@ -76,10 +90,9 @@ describe('run_autograder', () => {
   });
 
   // Issue 24: where the container has no user namespaces, `auto` grades unsandboxed, and the course repository
-  // (reference included) is at a documented path, readable by the student's code. An upload whose dispatcher is the
-  // reference, imported from there, scores in full, variants and all. An open gap, held by `it.fails` until an
-  // unsandboxed run either grades nothing or runs the program as a user that cannot read the source. Then flip it.
-  it.fails('gives no score to an upload that imports the reference from <root>/source, graded unsandboxed', async () => {
+  // (reference included) is at a documented path. The program runs as nobody, and run_autograder closes the
+  // repository to it: an upload whose dispatcher is the reference, imported from there, cannot load it.
+  it('gives no score to an upload that imports the reference from <root>/source, graded unsandboxed', async () => {
     const { results } = await autograde(
       'imports-reference',
       async (dir) => {
@@ -91,4 +104,12 @@ describe('run_autograder', () => {
     );
     expect(results.score).toBe(0);
   }, 180_000);
+
+  it("opens to a program exactly the driver's files, as sources and as built, and package.json", () => {
+    const script = readFileSync(SCRIPT, 'utf8');
+    const listed = /^open_to_programs=\(([^)]*)\)/m.exec(script)?.[1]?.split(/\s+/).filter(Boolean);
+    const sources = [...driverFiles(), ...standbyFiles()].map((file) => relative(REPO, file));
+    const built = sources.map((file) => file.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'));
+    expect(new Set(listed)).toEqual(new Set(['package.json', ...sources, ...built]));
+  });
 });

@@ -59,15 +59,18 @@ export type ProgramResult = {
 };
 
 // What the machine is told at the start: how many cases the process was given, the per-case timeout, the CPU time
-// a case's processes may use together (none: no budget, and the tree is never sampled), and the spellings of its
-// TMPDIR (shown as $TMPDIR: the path means nothing to a student and differs on every run). `serves`: a server,
+// a case's processes may use together (none: no budget, and the tree is never sampled), and how its output shows
+// the host paths it may print (its TMPDIR as $TMPDIR: the path means nothing to a student and differs on every run). `serves`: a server,
 // whose lines are asked for by `request` events (`cases` is then 0) and which is never expected to exit;
 // `maxLineBytes`: the longest line it may print (MAX_RESULT_LINE_BYTES when absent).
+// A host path the output may show, and what is shown instead: a TMPDIR's `$TMPDIR`, a staged copy's submission path.
+export type Spelling = { path: string; shown: string };
+
 export type ProgramPlan = {
   cases: number;
   timeoutMs: number;
   cpuMs?: number;
-  tmpSpellings: string[];
+  spellings: Spelling[];
   serves?: boolean;
   maxLineBytes?: number;
 };
@@ -312,7 +315,7 @@ function settleIfOver(state: ProgramState, at: number, effects: ProgramEffect[])
   ];
 }
 
-// The output since the last result line, its temp dir's path replaced.
+// The output since the last result line, its host paths spelled as the plan says.
 function taken(state: ProgramState): string {
-  return state.plan.tmpSpellings.reduce((text, p) => text.split(p).join('$TMPDIR'), tailText(state.output));
+  return state.plan.spellings.reduce((text, p) => text.split(p.path).join(p.shown), tailText(state.output));
 }

@@ -1,15 +1,15 @@
 // Starts one program process the way every one is started, and is the one place that decides how it is
 // confined: `node --import <tsx> …` in the course directory (or the package root, for the reference), with an
 // environment of only what program-env.ts passes and a TMPDIR of its own, either in the sandbox (bubblewrap:
-// isolation/) or, with --isolation off, detached in a process group of its own. The recorder starts its replay
-// workers here too.
+// isolation/) or, with --isolation off, detached in a process group of its own; a submission's, for a grader run as
+// root, as nobody either way (isolation/program-user.ts). The recorder starts its replay workers here too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, realpath, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../course/stages.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
@@ -18,16 +18,17 @@ import { programEnv } from './isolation/program-env.ts';
 import { limitedCommand, programLimits } from './isolation/program-limits.ts';
 import { AS_PID_1, INIT_SHELL, sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
-import { SANDBOX_USER } from './isolation/sandbox-user.ts';
+import { bindableTmpdir, closedToProgramUser, PROGRAM_USER } from './isolation/program-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { holdUntilExit, releaseAtExit } from './live-groups.ts';
+import type { Spelling } from './program-machine.ts';
 import { removeTree } from './remove-tree.ts';
 
-// A started program process: its child, the spellings of its TMPDIR (hidden from output), and its disposal.
+// A started program process: its child, the spellings of its paths, and its disposal.
 export type ProgramProcess = {
   child: ChildProcess;
-  tmpSpellings: string[];
+  spellings: Spelling[];
   // Settles only when spawning failed (an 'error' before any pid): why the process never ran.
   spawnFailure: Promise<Error>;
   // The program's own exit from the child's: the sandbox reports a program killed by a signal as 128 + its number.
@@ -107,7 +108,10 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   const bwrap = findBwrap(start.env);
   if (bwrap === undefined) throw new Error('the sandbox is not available: no bwrap on PATH');
   const dir = await realpath(start.dir);
-  const stage = dir === (await realpath(packageRoot())) ? undefined : await holdStage(dir);
+  const stage = await submissionStage(dir);
+  // A submission's sandbox runs as nobody for a root grader (isolation/program-user.ts); the reference's keeps the
+  // grader's user, which reads its own files where the grader's install is closed to others.
+  const user = stage === undefined ? undefined : PROGRAM_USER;
   let child: ChildProcess;
   let tmp: string;
   try {
@@ -116,7 +120,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       ...(stage === undefined ? {} : { stage: stage.path }),
       id: randomBytes(6).toString('hex'),
       files: start.files ?? [],
-      ...(SANDBOX_USER === undefined ? {} : { unprivileged: true }),
+      ...(user === undefined ? {} : { unprivileged: true }),
     });
     tmp = layout.tmp;
     const env = runEnv(start.env, tmp);
@@ -126,8 +130,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       env,
       detached: true,
       stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
-      // As nobody when the grader is root (isolation/sandbox-user.ts).
-      ...(SANDBOX_USER ?? {}),
+      ...(user ?? {}),
     });
   } catch (error) {
     await stage?.release();
@@ -159,7 +162,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       if (alive() && child.pid !== undefined) signal(-child.pid, 'SIGKILL');
     }, KILL_FALLBACK_MS).unref();
   };
-  return started(child, [tmp], kill, {
+  return started(child, [{ path: tmp, shown: '$TMPDIR' }], kill, {
     exitOf: (code, sig) =>
       sig === null && code !== null && code > 128 && signalName(code - 128) !== undefined
         ? { code: null, signal: signalName(code - 128)! }
@@ -172,25 +175,56 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   });
 }
 
+// The staged copy a submission's process runs from (isolation/stage-submission.ts), held until it is disposed of;
+// undefined for the reference, in the package root, which runs as it is.
+async function submissionStage(dir: string): Promise<Awaited<ReturnType<typeof holdStage>> | undefined> {
+  return dir === (await realpath(packageRoot())) ? undefined : holdStage(dir);
+}
+
 // Without the sandbox: a process group of its own, a TMPDIR made on the host (removed with it) holding a link to
-// the command's tsx cache, and its descendants found through /proc when it is killed (isolation/kill-tree.ts).
+// the command's tsx cache, and its descendants found through /proc when it is killed (isolation/kill-tree.ts). A
+// submission's, for a grader run as root, runs as nobody from the staged copy, with a TMPDIR of its own and no
+// shared tsx cache: what one process compiled there, a later one would run as the driver.
 async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
-  const runDir = await mkdtemp(join(tmpdir(), 'theinference-run-'));
+  const dir = PROGRAM_USER === undefined ? start.dir : await realpath(start.dir);
+  const stage = PROGRAM_USER === undefined ? undefined : await submissionStage(dir);
+  const user = stage === undefined ? undefined : PROGRAM_USER;
+  const closed = user === undefined ? undefined : closedToProgramUser([dirname(process.execPath), packageRoot()]);
+  if (closed !== undefined) {
+    await stage?.release();
+    throw new Error(closed);
+  }
+  const runDir = await mkdtemp(join(user === undefined ? tmpdir() : bindableTmpdir(), 'theinference-run-')).catch(
+    async (error: unknown) => {
+      await stage?.release();
+      throw error;
+    },
+  );
+  const remove = async (): Promise<string | undefined> => {
+    const warning = await removeTree(runDir);
+    await stage?.release();
+    return warning;
+  };
   try {
     const tmp = join(runDir, 'tmp');
     await mkdir(tmp);
     const env = runEnv(start.env, tmp);
-    if (start.tsxCache !== undefined && env.TSX_DISABLE_CACHE === undefined) {
+    if (user !== undefined) {
+      // nobody's, as a sandbox's tmpfs is its program's: the grader removes it all the same.
+      for (const owned of [runDir, tmp]) await chown(owned, user.uid, user.gid);
+    } else if (start.tsxCache !== undefined && env.TSX_DISABLE_CACHE === undefined) {
       // Removing `tmp` removes the link, never the cache (rm does not follow links).
       await symlink(start.tsxCache, join(tmp, tsxCacheName()), 'dir');
     }
-    const spellings = [await realpath(tmp), tmp];
+    const spellings = [...new Set([await realpath(tmp), tmp])].map((path) => ({ path, shown: '$TMPDIR' }));
+    if (stage !== undefined) spellings.unshift({ path: stage.path, shown: dir });
     const [command, ...args] = programCommand(start, false);
     const child = spawn(command!, args, {
-      cwd: start.dir,
+      cwd: stage?.path ?? dir,
       env,
       detached: true,
       stdio: [start.stdin, 'pipe', 'pipe'],
+      ...(user ?? {}),
     });
     let killed: number[] = [];
     const kill = (): void => {
@@ -203,11 +237,11 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
     return started(child, spellings, kill, {
       exitOf: (code, sig) => ({ code, signal: sig }),
       gone: () => allDead(killed),
-      remove: () => removeTree(runDir),
+      remove,
       dir: runDir,
     });
   } catch (error) {
-    await removeTree(runDir);
+    await remove();
     throw error;
   }
 }
@@ -221,7 +255,7 @@ type How = {
   dir?: string;
 };
 
-function started(child: ChildProcess, tmpSpellings: string[], kill: () => void, how: How): ProgramProcess {
+function started(child: ChildProcess, spellings: Spelling[], kill: () => void, how: How): ProgramProcess {
   // An 'error' with no pid (no such cwd, say) means it never ran; any other is a kill that failed, and the
   // 'exit' still comes.
   const spawnFailure = new Promise<Error>((resolve) => {
@@ -246,7 +280,7 @@ function started(child: ChildProcess, tmpSpellings: string[], kill: () => void, 
       releaseAtExit(key);
       return how.remove();
     })());
-  return { child, tmpSpellings, spawnFailure, exitOf: how.exitOf, kill, dispose };
+  return { child, spellings, spawnFailure, exitOf: how.exitOf, kill, dispose };
 }
 
 // Kills a process group; a group already gone is fine.

@@ -18,6 +18,11 @@ const BOOTSTRAP = fileURLToPath(
 );
 const HOOKS = fileURLToPath(new URL('./standby-hooks.mjs', import.meta.url));
 
+// The package's files a standby loads besides the driver's: what a program process must be able to read.
+export function standbyFiles(): string[] {
+  return [BOOTSTRAP, HOOKS];
+}
+
 // A pool of standbys for one course directory and environment.
 export type StandbyPool = StandbySource & {
   // Starts standbys until `size` are waiting (or starting); resolves once they are spawned.
@@ -76,7 +81,7 @@ export function standbyPool(options: {
         stdin: 'pipe',
         sandbox: sandboxed,
         tsxCache,
-        files: [BOOTSTRAP, HOOKS, ...driverFiles()],
+        files: [...standbyFiles(), ...driverFiles()],
       });
       if (closed) discard(proc);
       else ready.push(proc);

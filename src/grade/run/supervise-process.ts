@@ -36,10 +36,10 @@ export type Supervision = {
   settled: Promise<ProgramResult>;
 };
 
-// Supervises `proc` under `plan` (its tmpSpellings are filled in from the process).
+// Supervises `proc` under `plan` (its spellings are filled in from the process).
 export function superviseProcess(
   proc: ProgramProcess,
-  plan: Omit<ProgramPlan, 'tmpSpellings'>,
+  plan: Omit<ProgramPlan, 'spellings'>,
   hooks: SupervisionHooks,
 ): Supervision {
   const { child } = proc;
@@ -83,11 +83,7 @@ export function superviseProcess(
         return;
     }
   };
-  const machine = driveMachine(
-    startProgram({ ...plan, tmpSpellings: proc.tmpSpellings }, performance.now()),
-    step,
-    perform,
-  );
+  const machine = driveMachine(startProgram({ ...plan, spellings: proc.spellings }, performance.now()), step, perform);
   const dispatch = machine.dispatch;
 
   child.stdout?.on('data', (chunk: Buffer) => {

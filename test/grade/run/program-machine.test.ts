@@ -19,7 +19,12 @@ import {
 
 const TIMEOUT = 1000;
 const CPU = 5000;
-const PLAN: ProgramPlan = { cases: 2, timeoutMs: TIMEOUT, cpuMs: CPU, tmpSpellings: ['/tmp/run-1/tmp'] };
+const PLAN: ProgramPlan = {
+  cases: 2,
+  timeoutMs: TIMEOUT,
+  cpuMs: CPU,
+  spellings: [{ path: '/tmp/run-1/tmp', shown: '$TMPDIR' }],
+};
 
 // The events of one process, each at its time (ms after the start at 0).
 const result = (at: number, text = '{"results":[]}'): ProgramEvent => ({ type: 'line', text, at });
@@ -333,7 +338,7 @@ describe('the program machine: output', () => {
 // A server (the recorder's replay worker): given its work a line at a time, each with its own timeout, and idle
 // in between. No CPU budget here: it is never sampled.
 describe('the program machine: a server', () => {
-  const SERVER: ProgramPlan = { cases: 0, timeoutMs: 0, tmpSpellings: [], serves: true, maxLineBytes: 64 };
+  const SERVER: ProgramPlan = { cases: 0, timeoutMs: 0, spellings: [], serves: true, maxLineBytes: 64 };
   const request = (timeoutMs: number, at: number): ProgramEvent => ({ type: 'request', timeoutMs, at });
 
   it.each<[string, ProgramEvent[], ProgramEffect[]]>([

@@ -2,10 +2,10 @@
 // tmpfs; without it, a link to its command's; never the grader's own), TSX_DISABLE_CACHE is honoured, a program killed by a signal is reported as such (bubblewrap reports it as
 // an exit code), and a process that cannot be set up is a spawn failure, not a crash of the grader.
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_USER } from '../../../src/grade/run/isolation/sandbox-user.ts';
+import { PROGRAM_USER } from '../../../src/grade/run/isolation/program-user.ts';
 import { openTsxCache, tsxCacheName } from '../../../src/grade/run/isolation/tsx-cache.ts';
 import { startProcess } from '../../../src/grade/run/program-process.ts';
 import { runProgram } from '../../../src/grade/run/run-program.ts';
@@ -21,9 +21,10 @@ async function cacheSeenByProgram(
   env: NodeJS.ProcessEnv,
   tsxCache: string | undefined,
   sandbox = SANDBOX,
+  name = tsxCacheName(),
 ): Promise<unknown> {
   const dir = await makeCourse(scratch);
-  const command = `ls "<sandbox>/../${tsxCacheName()}" 2>/dev/null | wc -l`;
+  const command = `ls "<sandbox>/../${name}" 2>/dev/null | wc -l`;
   const line = JSON.stringify({ calls: [{ tool: 'Bash', input: { command } }] });
   const lines: string[] = [];
   const confinement = { sandbox, tsxCache };
@@ -58,19 +59,36 @@ describe('the tsx cache of a command', () => {
     },
   );
 
-  it("without the sandbox, is the command's, linked as the program's $TMPDIR/tsx-<euid>; the grader's own cache is never created", async () => {
-    const cache = await openTsxCache(process.env, false);
-    try {
-      const seen = Number(await cacheSeenByProgram(process.env, cache.dir, false));
-      const written = await readdir(cache.dir!);
-      expect(seen).toBeGreaterThan(0);
-      expect(written.length).toBe(seen);
-      expect(existsSync(join(scratch.tmp, tsxCacheName()))).toBe(false);
-    } finally {
-      expect(await cache.close()).toBeUndefined();
-    }
-    expect(existsSync(cache.dir!)).toBe(false);
-  });
+  it.runIf(PROGRAM_USER === undefined)(
+    "without the sandbox, is the command's, linked as the program's $TMPDIR/tsx-<euid>; the grader's own cache is never created",
+    async () => {
+      const cache = await openTsxCache(process.env, false);
+      try {
+        const seen = Number(await cacheSeenByProgram(process.env, cache.dir, false));
+        const written = await readdir(cache.dir!);
+        expect(seen).toBeGreaterThan(0);
+        expect(written.length).toBe(seen);
+        expect(existsSync(join(scratch.tmp, tsxCacheName()))).toBe(false);
+      } finally {
+        expect(await cache.close()).toBeUndefined();
+      }
+      expect(existsSync(cache.dir!)).toBe(false);
+    },
+  );
+
+  it.runIf(PROGRAM_USER !== undefined)(
+    "without the sandbox, for a grader run as root, is the submission's own in its $TMPDIR, as nobody; nothing reaches the command's",
+    async () => {
+      const cache = await openTsxCache(process.env, false);
+      try {
+        const own = `tsx-${PROGRAM_USER?.uid}`;
+        expect(Number(await cacheSeenByProgram(process.env, cache.dir, false, own))).toBeGreaterThan(0);
+        expect(await readdir(cache.dir!)).toEqual([]);
+      } finally {
+        expect(await cache.close()).toBeUndefined();
+      }
+    },
+  );
 
   it('is none when the caller sets TSX_DISABLE_CACHE: nothing made, nothing seen', async () => {
     const env = { ...process.env, TSX_DISABLE_CACHE: '1' };
@@ -81,7 +99,7 @@ describe('the tsx cache of a command', () => {
 });
 
 describe('startProcess', () => {
-  it.runIf(SANDBOX && SANDBOX_USER !== undefined)(
+  it.runIf(SANDBOX && PROGRAM_USER !== undefined)(
     'run as root, grades a submission under a TMPDIR only root can enter (its copy is made in /tmp), leaving nothing there',
     async () => {
       const dir = await makeCourse(scratch);
@@ -108,6 +126,29 @@ describe('startProcess', () => {
       } finally {
         process.env.TMPDIR = saved;
         await rm(closed, { recursive: true, force: true });
+      }
+    },
+  );
+
+  // Outside the sandbox a root grader's submission runs as nobody, from the staged copy: the grader's install (the
+  // reference, the snapshots) can then be closed to it, as Gradescope's run_autograder does. The reference keeps root.
+  it.runIf(PROGRAM_USER !== undefined)(
+    "run as root without the sandbox, starts a submission's process as nobody, who cannot read a root-only file",
+    async () => {
+      const dir = await makeCourse(scratch);
+      const secret = join(await mkdtemp('/tmp/theinference-secret-'), 'answer.ts');
+      await chmod(dirname(secret), 0o755);
+      await writeFile(secret, 'export const answer = 42;\n', { mode: 0o600 });
+      const probe = (at: string) =>
+        outputOf(at, [
+          '-e',
+          `const fs = require('node:fs'); let read; try { fs.readFileSync(${JSON.stringify(secret)}); read = 'read'; } catch (e) { read = e.code; } console.log(JSON.stringify({ uid: process.getuid(), read, program: fs.existsSync('program.ts') }));`,
+        ]);
+      try {
+        expect(await probe(dir)).toEqual({ uid: PROGRAM_USER?.uid, read: 'EACCES', program: true });
+        expect(await probe(REPO)).toEqual({ uid: 0, read: 'read', program: true });
+      } finally {
+        await rm(dirname(secret), { recursive: true, force: true });
       }
     },
   );
@@ -148,6 +189,23 @@ describe('startProcess', () => {
     expect(argv).not.toContain(join(REPO, 'snapshots'));
   });
 });
+
+// What a process started unsandboxed in `dir` with `args` prints on stdout, as JSON.
+async function outputOf(dir: string, args: string[]): Promise<unknown> {
+  const proc = await startProcess({
+    dir,
+    env: process.env,
+    args,
+    stdin: 'ignore',
+    sandbox: false,
+    tsxCache: undefined,
+  });
+  let out = '';
+  proc.child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await new Promise((exited) => proc.child.once('exit', exited));
+  expect(await proc.dispose()).toBeUndefined();
+  return JSON.parse(out);
+}
 
 describe('a sandboxed process, once disposed', () => {
   // bwrap's session: bwrap itself, the sandbox's pid 1 and everything in it.

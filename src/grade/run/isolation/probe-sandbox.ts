@@ -9,7 +9,7 @@ import { packageRoot } from '../../../course/stages.ts';
 import { programEnv } from './program-env.ts';
 import { SANDBOX_INIT, sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
 import { sandboxLayout } from './sandbox-layout.ts';
-import { bindableTmpdir, closedToOthers, SANDBOX_USER } from './sandbox-user.ts';
+import { bindableTmpdir, closedToOthers, PROGRAM_USER } from './program-user.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
 type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
@@ -57,7 +57,7 @@ async function run(path: string): Promise<SandboxProbe> {
       dir: packageRoot(),
       id: 'probe',
       files: [],
-      ...(SANDBOX_USER === undefined ? {} : { unprivileged: true }),
+      ...(PROGRAM_USER === undefined ? {} : { unprivileged: true }),
     });
   } catch (error) {
     return {
@@ -66,9 +66,9 @@ async function run(path: string): Promise<SandboxProbe> {
       fix: 'report this as a bug in theinference',
     };
   }
-  // Run as the sandboxes are (sandbox-user.ts): as nobody, for a grader run as root, who must be able to enter the
+  // Run as the sandboxes are (program-user.ts): as nobody, for a grader run as root, who must be able to enter the
   // temp dir where the staged copies are made.
-  const closed = SANDBOX_USER === undefined ? undefined : closedToOthers(bindableTmpdir());
+  const closed = PROGRAM_USER === undefined ? undefined : closedToOthers(bindableTmpdir());
   if (closed !== undefined) {
     return {
       available: false,
@@ -131,7 +131,7 @@ function exitOf(
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
-      ...(SANDBOX_USER ?? {}),
+      ...(PROGRAM_USER ?? {}),
     });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);

@@ -59,7 +59,7 @@ export async function readSubmission(dir: string, limits = SUBMISSION_LIMITS): P
   const tooLarge = (what: string): HarnessError =>
     new HarnessError(
       'SUBMISSION_TOO_LARGE',
-      `the submission in ${dir} has ${what}: the grader copies a submission's own files (all but node_modules and version control) into its sandbox, and grades at most ${limits.files} files and ${limits.bytes / 1024 / 1024} MB. Remove what grading does not need (build output, data, a copied node_modules under another name) and grade again.`,
+      `the submission in ${dir} has ${what}: the grader copies a submission's own files (all but node_modules and version control) for its program to run from, and grades at most ${limits.files} files and ${limits.bytes / 1024 / 1024} MB. Remove what grading does not need (build output, data, a copied node_modules under another name) and grade again.`,
     );
   // Depth first, with a stack of its own: a directory nested thousands deep costs no recursion.
   const stack: Array<{ rel: string; depth: number }> = [{ rel: '', depth: 0 }];

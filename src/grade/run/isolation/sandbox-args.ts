@@ -28,7 +28,7 @@ export type SandboxLayout = {
   tmp: string;
   // Bytes the TMPDIR may hold.
   tmpBytes: number;
-  // Run as an unprivileged host user (isolation/sandbox-user.ts): the program is uid 0 inside all the same.
+  // Run as an unprivileged host user (isolation/program-user.ts): the program is uid 0 inside all the same.
   unprivileged?: boolean;
 };
 

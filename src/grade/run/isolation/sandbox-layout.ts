@@ -146,6 +146,12 @@ function realModulesOf(specifier: string): string | undefined {
   }
 }
 
+// The grader's runtime packages, the node_modules a submission's staged copy shows (sandboxed, bound at its
+// `node_modules`; run as another user outside the sandbox, linked beside it: stage-submission.ts).
+export function graderModules(): string | undefined {
+  return hostPaths().modules;
+}
+
 // The layout of one program process: `dir` is its working directory (a real path), `stage` the grader's staged copy
 // of it when it is a submission, `id` names its TMPDIR (a tmpfs inside the sandbox,
 // `/tmp/theinference-run-<id>/tmp`, nothing on the host), `files` the grader package's files it runs (a standby

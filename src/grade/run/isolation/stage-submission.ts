@@ -4,16 +4,27 @@
 // submission directory for as long as anything holds it: a run, which makes it hold the submission as it is now
 // before any of its processes reads it, and each program process that mounts it (a warm standby mounts it before
 // its run has refreshed it, and reads nothing of it until its work arrives). Rewritten only when the submission's
-// content changed; removed once nothing holds it, and by the exit hook if the grader dies first.
-import { realpath } from 'node:fs/promises';
+// content changed; removed once nothing holds it, and by the exit hook if the grader dies first. A grader run as root
+// runs a submission's program from the copy outside the sandbox too, as nobody (program-user.ts), who may not be able
+// to enter the submission's directory and must not be able to enter the grader's. The copy is `<base>/course`, and
+// `<base>/node_modules` links the grader's runtime packages, which Node finds from the copy's files by walking up
+// past its empty mount point; the sandbox binds the copy alone and never sees the link.
+import { realpath, symlink } from 'node:fs/promises';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { holdUntilExit, releaseAtExit } from '../live-groups.ts';
 import { readSubmission, type Submission, type SubmissionFile } from './read-submission.ts';
-import { bindableTmpdir, SANDBOX_USER } from './sandbox-user.ts';
+import { bindableTmpdir, PROGRAM_USER } from './program-user.ts';
+import { graderModules } from './sandbox-layout.ts';
 
 // The directory in the staged copy where the grader's own runtime packages are mounted (sandbox-layout.ts).
 export const MODULES_MOUNT = 'node_modules';
+
+// Whether a submission's program processes read the staged copy: always in the sandbox, and outside it when they run
+// as another user than the grader (program-user.ts); else they run in the submission's directory itself.
+export function runsStaged(sandbox: boolean): boolean {
+  return sandbox || PROGRAM_USER !== undefined;
+}
 
 // One hold on a staged copy: the host directory to mount, and how to let go of it (safe to call twice).
 type StageHold = { path: string; release: () => Promise<void> };
@@ -72,16 +83,20 @@ function submissionDir(dir: string): Promise<string> {
 function stageOf(dir: string): Stage {
   let stage = STAGES.get(dir);
   if (stage !== undefined) return stage;
-  const made = mkdtemp(join(bindableTmpdir(), 'theinference-stage-')).then(async (path) => {
-    await mkdir(join(path, MODULES_MOUNT));
-    // A sandbox run as another user (sandbox-user.ts) reads the copy as that user.
-    if (SANDBOX_USER !== undefined) await chmod(path, 0o755);
-    return path;
+  const base = mkdtemp(join(bindableTmpdir(), 'theinference-stage-'));
+  const made = base.then(async (path) => {
+    const copy = join(path, 'course');
+    await mkdir(join(copy, MODULES_MOUNT), { recursive: true });
+    const modules = graderModules();
+    if (modules !== undefined) await symlink(modules, join(path, 'node_modules'), 'dir');
+    // A program run as another user (program-user.ts) reads the copy as that user.
+    if (PROGRAM_USER !== undefined) for (const dir of [path, copy]) await chmod(dir, 0o755);
+    return copy;
   });
   stage = { made, holders: 0, digest: undefined, files: undefined, filling: made.then(() => undefined) };
   const created = stage;
   // If the grader dies before a release, its exit hook removes the copy.
-  void made.then((path) => holdUntilExit(created, () => {}, path)).catch(() => {});
+  void base.then((path) => holdUntilExit(created, () => {}, path)).catch(() => {});
   STAGES.set(dir, stage);
   return stage;
 }
@@ -97,7 +112,7 @@ function holding(dir: string, stage: Stage): () => Promise<void> {
     if (STAGES.get(dir) === stage) STAGES.delete(dir);
     const path = await stage.made.catch(() => undefined);
     releaseAtExit(stage);
-    if (path !== undefined) await rm(path, { recursive: true, force: true });
+    if (path !== undefined) await rm(dirname(path), { recursive: true, force: true });
   };
 }
 
@@ -167,11 +182,11 @@ function parents(path: string): string[] {
 // What a run is told about its submission's staged copy, and the hold to release when the run ends.
 type RunStage = { warnings: string[]; release: () => Promise<void> };
 
-// Stages the submission in `dir` for a run whose processes are sandboxed; nothing to do for an unsandboxed run
-// (the program runs in the directory itself) or for the reference (the package root, shown as it is).
+// Stages the submission in `dir` for a run whose processes read the copy (runsStaged); nothing to do for any other
+// run (the program runs in the directory itself) or for the reference (the package root, shown as it is).
 export async function stageForRun(dir: string, sandbox: boolean, root: string): Promise<RunStage> {
   const real = await submissionDir(dir);
-  if (!sandbox || real === (await realpath(root))) return { warnings: [], release: async () => undefined };
+  if (!runsStaged(sandbox) || real === (await realpath(root))) return { warnings: [], release: async () => undefined };
   const { submission, hold } = await stageSubmission(real);
   return { warnings: skippedWarning(submission), release: hold.release };
 }
@@ -183,6 +198,6 @@ function skippedWarning(submission: Submission): string[] {
   const named = skipped.slice(0, 3).map((s) => `${s.path} (${s.what})`);
   const more = skipped.length > 3 ? `, and ${skipped.length - 3} more` : '';
   return [
-    `the grader copies only your own regular files into its sandbox, and never follows a link: ${named.join(', ')}${more} ${skipped.length === 1 ? 'is' : 'are'} not there for your program. Replace a link with the file or directory itself.`,
+    `the grader copies only your own regular files for your program to run from, and never follows a link: ${named.join(', ')}${more} ${skipped.length === 1 ? 'is' : 'are'} not there for your program. Replace a link with the file or directory itself.`,
   ];
 }

@@ -7,7 +7,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHATTR_WORKS } from '../../../support/isolation.ts';
+import { AS_ITSELF, CHATTR_WORKS } from '../../../support/isolation.ts';
 import { makeCourse, processRunning, useScratch } from '../../course-fixture.ts';
 import { BIN, COURSE_CASES, grade, jsonTests, survivorsIn } from './hostile-course.ts';
 
@@ -57,15 +57,18 @@ describe("attack 4: reading the grader's environment (tokens, GITHUB_ENV, NODE_O
     expect(await readFile(githubEnv, 'utf8')).toBe('');
   });
 
-  it('finds the tokens through its parent and writes GITHUB_ENV without the sandbox: the attack is real', async () => {
-    const githubEnv = join(scratch.root, 'github-env-off');
-    await writeFile(githubEnv, '');
-    const run = await grade(BIN, await makeCourse(scratch, 'hostile-reads-environment'), 'off', JSON_REPORT, {
-      env: { ...SECRETS, GITHUB_ENV: githubEnv },
-    });
-    expect(outputs(run.stdout)).toContain(`GITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}`);
-    expect(await readFile(githubEnv, 'utf8')).toBe('NODE_OPTIONS=--require=/tmp/pwned.cjs\n');
-  });
+  it.runIf(AS_ITSELF)(
+    'finds the tokens through its parent and writes GITHUB_ENV without the sandbox: the attack is real',
+    async () => {
+      const githubEnv = join(scratch.root, 'github-env-off');
+      await writeFile(githubEnv, '');
+      const run = await grade(BIN, await makeCourse(scratch, 'hostile-reads-environment'), 'off', JSON_REPORT, {
+        env: { ...SECRETS, GITHUB_ENV: githubEnv },
+      });
+      expect(outputs(run.stdout)).toContain(`GITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}`);
+      expect(await readFile(githubEnv, 'utf8')).toBe('NODE_OPTIONS=--require=/tmp/pwned.cjs\n');
+    },
+  );
 });
 
 describe("attack 5: writing workflow commands into the grader's own stdout (--reporter github)", () => {
@@ -92,7 +95,7 @@ describe("attack 5: writing workflow commands into the grader's own stdout (--re
     ).toBe(true);
   });
 
-  it('puts raw commands in the log without the sandbox: the attack is real', async () => {
+  it.runIf(AS_ITSELF)('puts raw commands in the log without the sandbox: the attack is real', async () => {
     const run = await grade(
       BIN,
       await makeCourse(scratch, 'hostile-writes-grader-stdout'),
@@ -119,7 +122,7 @@ describe('attack 6: a setsid, double-forked watcher that rewrites --output once 
     expect(JSON.parse(written)).toMatchObject({ status: 'fail', passed: 0, failed: 3 });
   });
 
-  it('outlives the grader and forges the report without the sandbox: the attack is real', async () => {
+  it.runIf(AS_ITSELF)('outlives the grader and forges the report without the sandbox: the attack is real', async () => {
     const dir = await makeCourse(scratch, 'hostile-outlives-grader');
     try {
       const run = await grade(BIN, dir, 'off', [...JSON_REPORT, '--output', 'results.json']);
@@ -149,7 +152,7 @@ describe('attack 7: SIGSTOP to its parent', () => {
     expect([...jsonTests(run.stdout).values()].map((t) => t.status)).toEqual(['fail', 'fail', 'fail']);
   });
 
-  it('stops the grader for good without the sandbox: the attack is real', async () => {
+  it.runIf(AS_ITSELF)('stops the grader for good without the sandbox: the attack is real', async () => {
     const dir = await makeCourse(scratch, 'hostile-stops-grader');
     const grader = execa('node', [BIN, 'test', '--stage', 'register-tools', ...COURSE_CASES, '--isolation', 'off'], {
       cwd: dir,
@@ -181,7 +184,7 @@ describe('attack 9: an immutable file in its TMPDIR', () => {
   });
 
   // Root can make a file immutable on most file systems; skipped where this machine cannot.
-  it.runIf(CHATTR_WORKS)(
+  it.runIf(CHATTR_WORKS && AS_ITSELF)(
     'leaves it behind without the sandbox, with a warning, and still writes the report and passes',
     async () => {
       const run = await grade(BIN, await makeCourse(scratch, 'hostile-immutable-temp-file'), 'off', [

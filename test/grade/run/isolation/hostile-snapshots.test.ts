@@ -6,6 +6,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AS_ITSELF } from '../../../support/isolation.ts';
 import { makeCourse, makeInstalledCourse, REPO, useScratch } from '../../course-fixture.ts';
 import { tsxCacheName } from '../../../../src/grade/run/isolation/tsx-cache.ts';
 import { BIN, COURSE_CASES, digestTree, grade, jsonTests, survivorsIn, theinference } from './hostile-course.ts';
@@ -53,7 +54,7 @@ describe('attack 2: rewriting the snapshots so that the next run passes', () => 
     expect([await digestTree(snapshots), await digestTree(join(REPO, 'snapshots'))]).toEqual(before);
   });
 
-  it('makes the second run pass without the sandbox: the attack is real', async () => {
+  it.runIf(AS_ITSELF)('makes the second run pass without the sandbox: the attack is real', async () => {
     const { dir, bin } = await makeInstalledCourse(scratch, 'hostile-rewrites-snapshots');
     // The first run's verdict is not asserted: without the sandbox, whether the grader has read a snapshot before
     // the attack rewrites it is a race the load on the machine decides. The rewrite and the second run are not.
@@ -90,7 +91,7 @@ describe("attack 3: poisoning the tsx transform cache that a later run (the grad
     expect([check.exitCode, check.stdout.trim().split('\n').at(-1)]).toEqual([0, '3 up to date']);
   });
 
-  it("poisons the grader's own cache without the sandbox: the attack is real", async () => {
+  it.runIf(AS_ITSELF)("poisons the grader's own cache without the sandbox: the attack is real", async () => {
     const hostile = await makeInstalledCourse(scratch, 'hostile-poisons-tsx-cache');
     try {
       await grade(hostile.bin, hostile.dir, 'off', JSON_REPORT);

@@ -7,9 +7,11 @@ import { describe, expect, it } from 'vitest';
 import {
   holdStage,
   MODULES_MOUNT,
+  runsStaged,
   stageForRun,
   stageSubmission,
 } from '../../../../src/grade/run/isolation/stage-submission.ts';
+import { PROGRAM_USER } from '../../../../src/grade/run/isolation/program-user.ts';
 import { makeCourse, REPO, useScratch } from '../../course-fixture.ts';
 
 // useScratch checks after each test that no staged copy is left in the temp dir.
@@ -101,17 +103,29 @@ describe('the staged copy, refreshed', () => {
 });
 
 describe('stageForRun', () => {
-  it('stages nothing for a run without the sandbox, or for the reference in the package root', async () => {
+  it('stages nothing for the reference in the package root, nor, for a grader not run as root, without the sandbox', async () => {
     const dir = await makeCourse(scratch);
-    for (const [d, sandbox] of [
-      [dir, false],
+    const runs: Array<readonly [string, boolean]> = [
       [REPO, true],
-    ] as const) {
+      [REPO, false],
+    ];
+    if (PROGRAM_USER === undefined) runs.push([dir, false]);
+    for (const [d, sandbox] of runs) {
       const staged = await stageForRun(d, sandbox, REPO);
       expect(staged.warnings).toEqual([]);
       expect((await readdir(scratch.tmp)).filter((e) => e.startsWith('theinference-stage-'))).toEqual([]);
       await staged.release();
     }
+  });
+
+  it('stages a submission for every run that reads the copy: sandboxed, or as nobody for a grader run as root', async () => {
+    const dir = await makeCourse(scratch);
+    expect(runsStaged(true)).toBe(true);
+    expect(runsStaged(false)).toBe(PROGRAM_USER !== undefined);
+    const staged = await stageForRun(dir, false, REPO);
+    const made = (await readdir(scratch.tmp)).filter((e) => e.startsWith('theinference-stage-'));
+    expect(made).toHaveLength(PROGRAM_USER === undefined ? 0 : 1);
+    await staged.release();
   });
 
   it('warns of the links it left out, which the program will not find', async () => {
@@ -120,7 +134,7 @@ describe('stageForRun', () => {
     const staged = await stageForRun(dir, true, REPO);
     try {
       expect(staged.warnings).toEqual([
-        'the grader copies only your own regular files into its sandbox, and never follows a link: src/helpers.ts (a link to ../shared/helpers.ts) is not there for your program. Replace a link with the file or directory itself.',
+        'the grader copies only your own regular files for your program to run from, and never follows a link: src/helpers.ts (a link to ../shared/helpers.ts) is not there for your program. Replace a link with the file or directory itself.',
       ]);
     } finally {
       await staged.release();

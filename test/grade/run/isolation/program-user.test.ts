@@ -4,7 +4,12 @@
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindableTmpdir, closedToOthers, SANDBOX_USER } from '../../../../src/grade/run/isolation/sandbox-user.ts';
+import {
+  bindableTmpdir,
+  closedToOthers,
+  closedToProgramUser,
+  PROGRAM_USER,
+} from '../../../../src/grade/run/isolation/program-user.ts';
 import { useScratch } from '../../course-fixture.ts';
 
 const scratch = useScratch();
@@ -42,10 +47,24 @@ describe('bindableTmpdir', () => {
     }
   });
 
-  it.runIf(SANDBOX_USER !== undefined)('is /tmp, for a grader run as root, when the temp dir is closed', async () => {
+  it.runIf(PROGRAM_USER !== undefined)('is /tmp, for a grader run as root, when the temp dir is closed', async () => {
     const closed = join(scratch.root, 'closed-tmp');
     await mkdir(closed, { mode: 0o700 });
     process.env.TMPDIR = closed;
     expect(bindableTmpdir()).toBe('/tmp');
+  });
+});
+
+describe('closedToProgramUser', () => {
+  it('says where nobody cannot pass to Node or the install, and how to fix it; nothing when every path is open', async () => {
+    const closed = join(scratch.root, 'closed-install');
+    await mkdir(join(closed, 'theinference'), { recursive: true });
+    await chmod(closed, 0o700);
+    expect(closedToProgramUser(['/usr/bin', join(closed, 'theinference')])).toMatch(
+      new RegExp(
+        `^the grader runs as root, so it runs the program under test as nobody, and nobody cannot enter ${closed},`,
+      ),
+    );
+    expect(closedToProgramUser(['/usr/bin'])).toBeUndefined();
   });
 });
