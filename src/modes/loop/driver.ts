@@ -120,9 +120,9 @@ function requestChanged(original: Json, given: Json): Json | undefined {
 // `{"threw":…}` or, not settled by LOOP_PROBE_WAIT_MS, `{"pending":true}`.
 // `calls`: each execute call in the order it was made, the tool_use it answered (null for a call no block asked
 // for next) and when it finished, counted across the script (so a loop's results can be compared with the order
-// its calls finished in).
+// its calls finished in); `overtaken`: the number of the first request that came while it was still running.
 type LoopObserved = { requests: unknown[]; calls: ExecuteCall[]; end: unknown };
-type ExecuteCall = { id: string | null; finished?: number };
+type ExecuteCall = { id: string | null; finished?: number; overtaken?: number };
 
 // How long the loop probe waits for its scripts: a few requests to 127.0.0.1 each, all at once, so only a loop that
 // never returns takes longer.
@@ -215,6 +215,7 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   // The tool_use blocks of the turns served that execute has not answered yet, in order.
   const waiting: Json[] = [];
   const turns = testCase.turns.length;
+  const calls: ExecuteCall[] = [];
   let sent = 0;
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req);
@@ -226,6 +227,8 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     const body = parseObject(text);
     requests.push({ request: Object.fromEntries(LOOP_REQUEST_KEYS.filter((k) => k in body).map((k) => [k, body[k]])) });
     sent += 1;
+    // A request sent while a call is still running was sent before the loop had that call's result.
+    for (const call of calls) if (call.id !== null && call.finished === undefined) call.overtaken ??= sent;
     const turn = testCase.turns[sent - 1];
     await beforeTurn?.(sent + 1, turns, 'request');
     if (turn === undefined) {
@@ -241,7 +244,6 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
   // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
   const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
-  const calls: ExecuteCall[] = [];
   let finished = 0;
   const execute: Execute = async (name, input) => {
     const next = waiting[0];
