@@ -34,7 +34,13 @@ type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream
 type Scripted = ({ content: string; is_error?: boolean } | { throws: string }) & { delay_ms?: number };
 type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
 type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
-type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
+type Client = new (options: {
+  apiKey: string;
+  baseURL: string;
+  maxRetries: number;
+  timeout: number;
+  fetch: typeof fetch;
+}) => unknown;
 
 // The SDK the fake API's client is made with: the package's own (the course's code imports only its types).
 async function anthropicClient(): Promise<Client> {
@@ -84,6 +90,11 @@ async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase:
     baseURL: api.url,
     maxRetries: 0,
     timeout: 60_000,
+    // The SDK calls fetch once the request's body is written: a call still running then was not in it.
+    fetch: (input, init) => {
+      api.sending();
+      return fetch(input, init);
+    },
   });
   const given = structuredClone(testCase.request ?? {});
   let end: Json;
@@ -208,7 +219,14 @@ function compacted(requests: unknown[]): unknown[] {
   });
 }
 
-type FakeApi = { url: string; requests: unknown[]; calls: ExecuteCall[]; execute: Execute; close: () => Promise<void> };
+type FakeApi = {
+  url: string;
+  requests: unknown[];
+  calls: ExecuteCall[];
+  execute: Execute;
+  sending: () => void;
+  close: () => Promise<void>;
+};
 
 async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
   const requests: unknown[] = [];
@@ -217,6 +235,10 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   const turns = testCase.turns.length;
   const calls: ExecuteCall[] = [];
   let sent = 0;
+  // A request about to be sent while a call is still running goes without that call's result.
+  const sending = (): void => {
+    for (const call of calls) if (call.id !== null && call.finished === undefined) call.overtaken ??= sent + 1;
+  };
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req);
     if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== '/v1/messages') {
@@ -227,8 +249,6 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     const body = parseObject(text);
     requests.push({ request: Object.fromEntries(LOOP_REQUEST_KEYS.filter((k) => k in body).map((k) => [k, body[k]])) });
     sent += 1;
-    // A request sent while a call is still running was sent before the loop had that call's result.
-    for (const call of calls) if (call.id !== null && call.finished === undefined) call.overtaken ??= sent;
     const turn = testCase.turns[sent - 1];
     await beforeTurn?.(sent + 1, turns, 'request');
     if (turn === undefined) {
@@ -279,7 +299,8 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     server.closeAllConnections();
     await new Promise((closed) => server.close(closed));
   };
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, calls, execute, close };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, requests, calls, execute, sending, close };
 }
 
 function isToolUse(block: Json): boolean {
