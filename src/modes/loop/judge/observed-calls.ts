@@ -27,7 +27,7 @@ export function callFinding(
     const sent = resultIds(requests[t + 1]);
     if (sent === undefined) return undefined;
     const turn = { t, ids, sent };
-    const found = sentEarly(made, turn) ?? throwEndedTurn(script, made, turn) ?? finishOrder(made, turn);
+    const found = sentEarly(script, made, turn) ?? throwEndedTurn(script, made, turn) ?? finishOrder(made, turn);
     if (found !== undefined) return found;
     const unknown = answeredItself(script, made, turn);
     if (unknown !== undefined) return unknown;
@@ -36,8 +36,10 @@ export function callFinding(
 }
 
 // A request that came while a call of the turn before it was still running: the results were sent before every
-// call was awaited (content.forEach(async …) starts them and goes on at once).
-function sentEarly(made: Call[], { ids }: Turn): Omit<LoopFinding, 'rank'> | undefined {
+// call was awaited (content.forEach(async …) starts them and goes on at once). Only in a turn without a throw: one
+// rejection ends a Promise.all before the calls beside it finish, and what that loop sends names its mistake.
+function sentEarly(script: LoopCaseData, made: Call[], { ids }: Turn): Omit<LoopFinding, 'rank'> | undefined {
+  if (ids.some((id) => 'throws' in (script.outputs?.[id] ?? {}))) return undefined;
   if (!made.some((c) => c.id !== null && ids.includes(c.id) && c.overtaken !== undefined)) return undefined;
   return {
     cause: 'results sent before the calls finished',
