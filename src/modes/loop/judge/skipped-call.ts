@@ -8,7 +8,8 @@ import type { LoopHint } from './loop-features.ts';
 type Json = Record<string, unknown>;
 
 // What program.ts's scripted execute answers a call made while an earlier tool_use still waits for its own.
-const CALLED_BEFORE = /^theinference's scripted execute: execute\(.*\) is tool_use \S+'s call, made before tool_use (\S+)'s, (execute\(.*\))$/s;
+const CALLED_BEFORE =
+  /^theinference's scripted execute: execute\(.*\) is tool_use \S+'s call, made before tool_use (\S+)'s, (execute\(.*\))$/s;
 // Any answer of the scripted execute to a call it refused: a call made for that tool_use, with other arguments.
 const REFUSED = /^theinference's scripted execute: /;
 
