@@ -22,7 +22,7 @@ export function skippedCallHint(g: Json, earlier: Json[]): LoopHint | undefined 
   if (answered === undefined || (typeof answered.content === 'string' && REFUSED.test(answered.content)))
     return undefined;
   const fix =
-    'pass every tool_use to execute(block.name, block.input), whatever its name, and send back what it returns (the dispatcher answers a name it does not know)';
+    'Pass every tool_use to execute(block.name, block.input), whatever its name, and send back what it returns (the dispatcher answers a name it does not know)';
   return {
     text: `tool_use ${waiting} got a tool_result in an earlier message, yet execute was never called for it as ${asked}: your loop answered it itself. ${fix}`,
     cause: 'a tool_use answered without execute',
