@@ -294,6 +294,36 @@ describe('observeLoops: the loop probe', () => {
     ]);
   });
 
+  it('marks a call still running when the SDK sends the next request as overtaken by it (nothing awaited it)', async () => {
+    const slow = { ...twoReads, outputs: { toolu_a: { content: '1: A', delay_ms: 40 }, toolu_b: { content: '1: B' } } };
+    // forEach(async …): the calls start, and the results go out with whatever has come back by then.
+    const unawaited: Loop = async (client, execute, req) => {
+      const messages = [...req.messages];
+      for (;;) {
+        const response = await client.messages.create({ ...req, messages });
+        messages.push({ role: 'assistant', content: response.content });
+        if (response.stop_reason !== 'tool_use') return messages;
+        const results: Anthropic.ToolResultBlockParam[] = [];
+        response.content.forEach(async (b) => {
+          if (b.type !== 'tool_use') return;
+          results.push({ type: 'tool_result', tool_use_id: b.id, content: (await execute(b.name, b.input)).content });
+        });
+        messages.push({ role: 'user', content: results });
+      }
+    };
+    const [seen] = (await observeLoops({ scripts: [slow] }, unawaited as never)) as { calls: unknown[] }[];
+    // toolu_a had not even finished when the loop returned.
+    expect(seen?.calls).toEqual([
+      { id: 'toolu_a', overtaken: 2 },
+      { id: 'toolu_b', finished: 0 },
+    ]);
+    const [awaited] = (await observeLoops({ scripts: [slow] }, runLoop as never)) as { calls: unknown[] }[];
+    expect(awaited?.calls).toEqual([
+      { id: 'toolu_a', finished: 0 },
+      { id: 'toolu_b', finished: 1 },
+    ]);
+  });
+
   it('says a script is still pending when its loop never returns, and answers anyway', async () => {
     const never: Loop = async (client, _execute, req) => {
       await client.messages.create({ ...req });

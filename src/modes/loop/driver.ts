@@ -34,7 +34,13 @@ type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream
 type Scripted = ({ content: string; is_error?: boolean } | { throws: string }) & { delay_ms?: number };
 type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
 type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
-type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
+type Client = new (options: {
+  apiKey: string;
+  baseURL: string;
+  maxRetries: number;
+  timeout: number;
+  fetch: typeof fetch;
+}) => unknown;
 
 // The SDK the fake API's client is made with: the package's own (the course's code imports only its types).
 async function anthropicClient(): Promise<Client> {
@@ -84,6 +90,11 @@ async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase:
     baseURL: api.url,
     maxRetries: 0,
     timeout: 60_000,
+    // The SDK calls fetch once the request's body is written: a call still running then was not in it.
+    fetch: (input, init) => {
+      api.sending();
+      return fetch(input, init);
+    },
   });
   const given = structuredClone(testCase.request ?? {});
   let end: Json;
@@ -120,9 +131,9 @@ function requestChanged(original: Json, given: Json): Json | undefined {
 // `{"threw":…}` or, not settled by LOOP_PROBE_WAIT_MS, `{"pending":true}`.
 // `calls`: each execute call in the order it was made, the tool_use it answered (null for a call no block asked
 // for next) and when it finished, counted across the script (so a loop's results can be compared with the order
-// its calls finished in).
+// its calls finished in); `overtaken`: the number of the first request that came while it was still running.
 type LoopObserved = { requests: unknown[]; calls: ExecuteCall[]; end: unknown };
-type ExecuteCall = { id: string | null; finished?: number };
+type ExecuteCall = { id: string | null; finished?: number; overtaken?: number };
 
 // How long the loop probe waits for its scripts: a few requests to 127.0.0.1 each, all at once, so only a loop that
 // never returns takes longer.
@@ -208,14 +219,26 @@ function compacted(requests: unknown[]): unknown[] {
   });
 }
 
-type FakeApi = { url: string; requests: unknown[]; calls: ExecuteCall[]; execute: Execute; close: () => Promise<void> };
+type FakeApi = {
+  url: string;
+  requests: unknown[];
+  calls: ExecuteCall[];
+  execute: Execute;
+  sending: () => void;
+  close: () => Promise<void>;
+};
 
 async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
   const requests: unknown[] = [];
   // The tool_use blocks of the turns served that execute has not answered yet, in order.
   const waiting: Json[] = [];
   const turns = testCase.turns.length;
+  const calls: ExecuteCall[] = [];
   let sent = 0;
+  // A request about to be sent while a call is still running goes without that call's result.
+  const sending = (): void => {
+    for (const call of calls) if (call.id !== null && call.finished === undefined) call.overtaken ??= sent + 1;
+  };
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req);
     if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== '/v1/messages') {
@@ -241,7 +264,6 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
   // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
   const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
-  const calls: ExecuteCall[] = [];
   let finished = 0;
   const execute: Execute = async (name, input) => {
     const next = waiting[0];
@@ -277,7 +299,8 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     server.closeAllConnections();
     await new Promise((closed) => server.close(closed));
   };
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, calls, execute, close };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, requests, calls, execute, sending, close };
 }
 
 function isToolUse(block: Json): boolean {

@@ -67,6 +67,25 @@ function fieldChanged(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// A field runLoop's request does not have, sent all the same: a default of the loop's own (`system: request.system
+// ?? ''` where the request has no system prompt). The case's request proves it: the key is not in it.
+function fieldAdded(ctx: LoopHintContext): LoopHint | undefined {
+  if (ctx.at !== 'request' || !isEntry(ctx.expected) || !isEntry(ctx.received)) return undefined;
+  const { expected, received } = ctx;
+  const given = ctx.data.request as Record<string, unknown>;
+  const added = Object.keys(received).filter((k) => k !== 'messages' && !(k in expected) && !Object.hasOwn(given, k));
+  if (added.length === 0) return undefined;
+  const values = added.map((k) => `\`${k}\` ${short(received[k])}`).join(' and ');
+  const rule = `send the request's fields as runLoop was given them, none added, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
+  const when = ctx.index === 0 ? 'the first request' : `request ${ctx.index + 1}`;
+  return hint(
+    `${when} has ${values}, which the request runLoop was given does not have: ${rule}`,
+    `${added.join(', ')} added`,
+    ctx.index === 0 ? 'first-request' : 'later-request',
+    `the requests add ${added.map((k) => `\`${k}\``).join(' and ')}, which the request runLoop was given does not have: ${rule}`,
+  );
+}
+
 // A list of objects sent with some of their fields left out (tools as { name, description, input_schema }, their
 // cache_control gone): which fields of which items, as the value alone would cut off before them.
 function fieldsLost(key: string, expected: unknown, received: unknown): string | undefined {
@@ -220,7 +239,7 @@ function conversationCut(ctx: LoopHintContext): LoopHint | undefined {
 function toolResults(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
   if (d === undefined || role(d.e[d.i]) !== 'user') return undefined;
-  return toolResultHint(ctx.data, d.turn, d.e[d.i], d.r[d.i]);
+  return toolResultHint(ctx.data, d.turn, d.e[d.i], d.r[d.i], d.r.slice(0, d.i));
 }
 
 // The same request sent twice, the response to the first never appended: what the loop sent and returned shows it.
@@ -277,6 +296,7 @@ const RECOGNISERS: Recogniser[] = [
   requestRepeated,
   fieldDropped,
   fieldChanged,
+  fieldAdded,
   returnedOther,
   conversationCut,
   ...CONVERSATION_RECOGNISERS,

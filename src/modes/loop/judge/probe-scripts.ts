@@ -132,7 +132,8 @@ export const PROBE_SCRIPTS: LoopCaseData[] = [
       toolu_probe_beside_2: { content: '1\tworld', delay_ms: 5 },
     },
   ),
-  // A name the request's tools do not have: the loop passes it to execute all the same.
+  // A name the request's tools do not have: the loop passes it to execute all the same. Its answer is worded as no
+  // dispatcher words it, so a loop that answers the name itself differs here even in the course's own words.
   script(
     'a tool the request does not list',
     [
@@ -141,7 +142,7 @@ export const PROBE_SCRIPTS: LoopCaseData[] = [
       ]),
       DONE(2),
     ],
-    { toolu_probe_unknown: { content: 'unknown tool: ReadFile', is_error: true } },
+    { toolu_probe_unknown: { content: 'probe: ReadFile is not a tool here', is_error: true } },
   ),
 ];
 

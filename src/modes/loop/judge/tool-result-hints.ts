@@ -6,6 +6,7 @@ import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
 import { isEntry } from './loop-results.ts';
 import { sameToolHint } from './same-tool-results.ts';
+import { skippedCallHint } from './skipped-call.ts';
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +27,14 @@ const hint = (text: string, cause: string, shows: Feature, general?: string): Lo
 });
 
 // The hint for the tool results of turn `turn`: the script's message `e` against the loop's `r`.
-export function toolResultHint(data: LoopCaseData, turn: number, e: unknown, r: unknown): LoopHint | undefined {
+// `earlier`: the messages the loop sent before `r`, in the same request.
+export function toolResultHint(
+  data: LoopCaseData,
+  turn: number,
+  e: unknown,
+  r: unknown,
+  earlier: unknown[] = [],
+): LoopHint | undefined {
   const want = results(e);
   const got = results(r);
   if (want.length === 0) return undefined;
@@ -48,7 +56,12 @@ export function toolResultHint(data: LoopCaseData, turn: number, e: unknown, r: 
     // One output for every call of a tool (the ids all right): where it first shows, before what the content alone
     // would say.
     if (shared !== undefined && g.content !== w.content) return shared;
-    const found = idHint(turn, want, got, j) ?? contentHint(data, w, g) ?? spreadHint(g) ?? isErrorHint(data, w, g);
+    const found =
+      idHint(turn, want, got, j) ??
+      skippedCallHint(g, earlier.flatMap(results)) ??
+      contentHint(data, w, g) ??
+      spreadHint(g) ??
+      isErrorHint(data, w, g);
     if (found !== undefined) return found;
   }
   return undefined;

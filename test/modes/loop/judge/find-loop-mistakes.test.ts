@@ -174,3 +174,49 @@ test('outputs kept by tool name: every script whose turn calls Read twice shows 
     /^two calls of one tool in one turn got the same tool_result, the output execute gave for one of them: outputs kept by the tool's name/,
   );
 });
+
+// The first turn's results: only those at these positions, in request 2 and the conversation returned.
+const resultsOnly = (kept: number[]) => resultsIn(kept);
+
+test('the next request sent while calls of the turn still ran: what the calls prove, not a result missing', () => {
+  // forEach(async …): the one call that answered at once is in the request, the two slower ones came after it.
+  const payload = observed((r, k) => (k === ORDER_SCRIPT ? resultsOnly([2])(r) : r));
+  const overtaken = (k: number) =>
+    k === ORDER_SCRIPT ? callsOf(k).map((c) => (c.finished === 0 ? c : { ...c, overtaken: 2 })) : callsOf(k);
+  expect(causes(withCalls(payload, overtaken))).toEqual([
+    ['results sent before the calls finished', 'out-of-order-turn', 0],
+  ]);
+  // Every call done before the request: the results show only that one is missing.
+  expect(causes(withCalls(payload, (k) => callsOf(k)))).toEqual([['a tool_result missing', 'tool-turn', 0]]);
+});
+
+test('a request sent while calls ran beside a throw is the mistake of the throw (Promise.all ended by it), not this', () => {
+  const payload = observed((r, k) => (k === THROW_SCRIPT ? resultsOnly([0, 1])(r) : r));
+  const overtaken = (k: number) =>
+    k === THROW_SCRIPT ? callsOf(k).map((c) => (c.finished === 0 ? c : { ...c, overtaken: 2 })) : callsOf(k);
+  expect(causes(withCalls(payload, overtaken)).map(([cause]) => cause)).not.toContain(
+    'results sent before the calls finished',
+  );
+});
+
+test("a throw that ended the turn: its later tool_use blocks never passed to execute, the turn's results sent", () => {
+  // Calls one after another, one try/catch around them: the first answers, the second throws, the third never runs.
+  const payload = observed((r, k) => (k === THROW_SCRIPT ? resultsOnly([0, 1])(r) : r));
+  const stopped = (k: number) =>
+    k === THROW_SCRIPT
+      ? [
+          { id: 'toolu_probe_beside_1', finished: 0 },
+          { id: 'toolu_probe_throws', finished: 1 },
+        ]
+      : callsOf(k);
+  expect(causes(withCalls(payload, stopped))).toEqual([['a throw ended the turn', 'throwing-output', 0]]);
+  expect(findLoopMistakes(withCalls(payload, stopped))[0]?.text).toMatch(
+    /^after execute threw for one tool_use, the turn's later tool_use blocks were never passed to execute: catch each call's throw on its own/,
+  );
+  // Every call made (all at once): what the results show instead.
+  expect(causes(withCalls(payload, (k) => callsOf(k))).map(([cause]) => cause)).not.toContain('a throw ended the turn');
+});
+
+test('a loop that keeps the contract, its calls all awaited: no findings', () => {
+  expect(findLoopMistakes(withCalls(observed(), (k) => callsOf(k)))).toEqual([]);
+});

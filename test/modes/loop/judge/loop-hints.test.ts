@@ -153,6 +153,12 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     'model changed',
   ],
   [
+    'a system prompt of its own where the request has none',
+    [request([prompt], { system: '' }), ...expected.slice(1)],
+    /^the first request has `system` "", which the request runLoop was given does not have: send the request's fields as runLoop was given them, none added/,
+    'system added',
+  ],
+  [
     'the last response returned',
     [...expected.slice(0, 2), { returned: { id: 'msg_01', type: 'message', role: 'assistant', content: [] } }],
     /^runLoop returned the last response, not the conversation/,
