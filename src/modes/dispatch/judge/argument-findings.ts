@@ -61,7 +61,8 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       const problem = found[0];
       // What a call leaving the key out gets counts only where the branch computes from the key: the conversion
       // of nothing (NaN, "undefined") is what breaks such a call; any other default the Tools may take alike.
-      const converts = found.some((p) => computed(p, strong)) || (found.length > 0 && list.some((f) => f.nothing));
+      const converts =
+        found.some((p) => computed(p, strong, list)) || (found.length > 0 && list.some((f) => f.nothing));
       if (converts) {
         const key = problem!.fact.key;
         for (const f of own) {
@@ -191,12 +192,27 @@ function dottedShared(group: ArgSpec[], key: string, how: string): FindingSpec {
 }
 
 // Whether the branch computes what it passes from the key: a value changed, trimmed or converted, or numbers that
-// follow the number sent (108 became 107, 0 became -1), not one constant.
-function computed(problem: Problem, strong: ArgFact[]): boolean {
+// follow the number sent (108 became 107, 0 became -1), not one constant. One number sent and another received
+// (108 became 108000) is computed too, unless a call sending no such number got the same one (a constant).
+function computed(problem: Problem, strong: ArgFact[], all: ArgFact[] = strong): boolean {
   if (COMPUTED.has(problem.fact.got.kind)) return true;
-  if (problem.fact.got.kind !== 'value' || typeof problem.fact.probe.input[problem.fact.key] !== 'number') return false;
+  const { got, key, probe } = problem.fact;
+  const sent = probe.input[key];
+  if (got.kind !== 'value' || typeof sent !== 'number') return false;
   const values = strong.map((f) => (f.got.kind === 'value' ? JSON.stringify(f.got.value) : undefined));
-  return new Set(values.filter((v) => v !== undefined)).size > 1;
+  if (new Set(values.filter((v) => v !== undefined)).size > 1) return true;
+  if (problem.when !== 'sent' || typeof got.value !== 'number' || got.value === sent) return false;
+  const same = (f: ArgFact) => f.got.kind === 'value' && f.got.value === got.value;
+  return !all.some((f) => same(f) && Number(f.probe.input[key]) !== sent);
+}
+
+// How a number received follows the number sent: `× 1000`, `- 1`; nothing when neither says it.
+function relation(sent: unknown, got: unknown): string {
+  if (typeof sent !== 'number' || typeof got !== 'number' || sent === 0 || got === sent) return '';
+  const ratio = got / sent;
+  if (Number.isInteger(ratio)) return `, × ${ratio}`;
+  if (Number.isInteger(1 / ratio)) return `, ÷ ${1 / ratio}`;
+  return got > sent ? `, + ${got - sent}` : `, - ${sent - got}`;
 }
 
 // Echo's text: what its plain text turns into, else each class of text that went wrong (empty, of another type,
@@ -329,8 +345,12 @@ function reason(p: Problem, method: string): string {
   const want = shown(p.fact.probe.input[key], 40);
   if (got.kind === 'changed' && got.value === JSON.stringify(p.fact.probe.input[key]))
     return `input.${key} reaches it as JSON text (${shown(got.value, 40)} for ${want}): pass it as the model sent it`;
-  if (got.kind === 'changed' || (got.kind === 'value' && p.follows === true))
-    return `input.${key} reaches it changed (${shown(got.value, 40)} for ${want}): pass it as the model sent it`;
+  if (got.kind === 'changed' || (got.kind === 'value' && p.follows === true)) {
+    const how = relation(p.fact.probe.input[key], got.value);
+    // The contract's timeout is in milliseconds; a branch multiplying it by 1000 took it for seconds.
+    const unit = key === 'timeout' && how === ', × 1000' ? ' (it is already milliseconds)' : '';
+    return `input.${key} reaches it changed (${shown(got.value, 40)} for ${want}${how}): pass it as the model sent it${unit}`;
+  }
   if (got.kind === 'trimmed') return `input.${key} reaches it trimmed: pass it as the model sent it`;
   return `where input.${key} goes it passes ${shown(got.value, 40)}`;
 }

@@ -39,7 +39,9 @@ export type Fact =
   // otherwise the second time (a cache): `called` tells whether the method was called again. With `kept`: it got
   // the second answer, with these fields of the first's (one result object filled again on each call).
   | { type: 'reused'; probe: Probe; called: boolean; kept?: string[] }
-  | { type: 'unknown'; probe: Probe; reached: string[]; printed: unknown; threw?: string };
+  | { type: 'unknown'; probe: Probe; reached: string[]; printed: unknown; threw?: string }
+  // The call reached its method and then others (`after`): a `case` without `break` falling into the next one.
+  | { type: 'also'; probe: Probe; method: string; after: string[] };
 
 // The facts of one probe call. `unwired` tells whether a call that reached no method got what the default branch
 // gives names outside the contract (for echo, which reaches none when it is wired).
@@ -61,6 +63,9 @@ export function compareProbe(probe: Probe, entry: ObservedEntry, unwired: (entry
   }
   const facts: Fact[] = [];
   if (target?.unbound === true) facts.push({ type: 'unbound', probe, method: target.method });
+  // Methods called after the call's own: a check made before it (tools.view, then tools.create) is no such fact.
+  const after = method === undefined ? [] : reached.slice(reached.indexOf(method) + 1).filter((m) => m !== method);
+  if (after.length > 0) facts.push({ type: 'also', probe, method: method!, after: [...new Set(after)] });
   if (target !== undefined) {
     METHODS[method!]!.args.forEach((source, index) => {
       const key = keyFor(source, probe.input);

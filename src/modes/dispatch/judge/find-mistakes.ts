@@ -10,6 +10,7 @@ import { mergeSpecs } from './finding-spec.ts';
 import { pendingSpecs, throwSpecs, unboundSpecs } from './branch-findings.ts';
 import { routeSpecs, unknownSpecs } from './name-findings.ts';
 import { answeredByEarlierTools, earlierToolsFinding } from './earlier-tools-finding.ts';
+import { fallthroughSpecs } from './fallthrough-findings.ts';
 import { probes } from './probe-calls.ts';
 import { asPrinted, type ObservedEntry, readObservation } from './read-observation.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
@@ -59,6 +60,7 @@ export function findMistakes(payload: unknown): Finding[] {
     ...resultSpecs(facts),
     ...reusedSpecs(facts),
     ...routeSpecs(facts, probed),
+    ...fallthroughSpecs(facts),
     ...unknownSpecs(facts),
     ...ownSpecs(facts),
     ...throwSpecs(facts.filter((f) => !args.folded.has(f))),

@@ -176,7 +176,9 @@ function words(seen: Seen, names: string[]): string {
       return `${who} ${verb(forms, 'changes', 'change')} what ${call} returns (the grader's stand-in Tools answered ${shown(seen.example.want, 70)} and got back ${shown(seen.example.printed, 70)}): ${asIs}`;
   }
   const parts: string[] = [];
-  if (change.content !== undefined) parts.push(contentWords(change.content, who, forms, call, asIs));
+  if (change.content !== undefined) {
+    parts.push(contentWords(change.content, who, forms, call, asIs, seen.example.want.content));
+  }
   if (change.rename !== undefined) {
     parts.push(
       `${who}'s result has \`${change.rename}\` where a ToolOutput has \`content\`: ${one === ECHO ? 'return { content: input.text }' : `return { content: … } (the ToolOutput of ${call} as it is)`}`,
@@ -204,13 +206,20 @@ function words(seen: Seen, names: string[]): string {
 }
 
 // "execute changes what tools.bash returned": the change named, and what the stand-in's answer became.
-function contentWords(text: ContentChange, who: string, names: string[], call: string, asIs: string): string {
+function contentWords(
+  text: ContentChange,
+  who: string,
+  names: string[],
+  call: string,
+  asIs: string,
+  answered: unknown,
+): string {
   const what = text.errors === true ? `the text of every error ${call} returns` : `what ${call} returns`;
   const how =
     text.cut !== undefined
       ? `${verb(names, 'cuts', 'cut')} ${what} to its first ${text.cut.toLocaleString('en-US')} characters (the grader's stand-in answered ${LONG_ANSWER_LENGTH.toLocaleString('en-US')}; the Tools cut their own output where it matters, and say how to read the rest)`
       : text.trim !== undefined
-        ? `${verb(names, 'trims', 'trim')} ${what} (${{ trim: 'spaces and line breaks at both ends', trimEnd: 'spaces and line breaks at its end', trimStart: 'spaces and line breaks at its start' }[text.trim]} are lost)`
+        ? `${verb(names, 'trims', 'trim')} ${what} (spaces and line breaks at ${trimmedEnds(text.trim, answered)} are lost)`
         : text.prefix !== undefined && text.suffix !== undefined
           ? `${verb(names, 'wraps', 'wrap')} ${what} in ${shown(text.prefix, 40)} … ${shown(text.suffix, 40)}`
           : text.prefix !== undefined
@@ -219,4 +228,13 @@ function contentWords(text: ContentChange, who: string, names: string[], call: s
               ? `${verb(names, 'adds', 'add')} ${shown(text.suffix, 40)} after ${what}`
               : `${verb(names, 'replaces', 'replace')} ${what} with ${verb(names, 'its', 'their')} own (is_error kept)`;
   return `execute changes what ${call} returned: ${who} ${how}. The model needs the tool's own words: ${asIs}`;
+}
+
+// The ends a trim was seen to cut: the stand-in's answers end in a line break and start with none, so `trim()`
+// and `trimEnd()` look alike there, and only the end the answer had spaces at is claimed.
+export function trimmedEnds(how: 'trim' | 'trimEnd' | 'trimStart', answered: unknown): string {
+  const text = typeof answered === 'string' ? answered : ' ';
+  const start = how !== 'trimEnd' && /^\s/.test(text);
+  const end = how !== 'trimStart' && /\s$/.test(text);
+  return start && end ? 'both ends' : start ? 'its start' : 'its end';
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeGot } from '../../../../src/modes/dispatch/judge/compare-probe.ts';
+import { compareProbe, describeGot } from '../../../../src/modes/dispatch/judge/compare-probe.ts';
 import type { Probe } from '../../../../src/modes/dispatch/judge/probe-calls.ts';
 
 const probe = (input: Record<string, unknown>): Probe => ({
@@ -40,4 +40,18 @@ it('tells a range of texts turned into numbers (`view_range.map(Number)`), and a
   expect(describeGot([2, 5], range, 'view_range')).toEqual({ kind: 'converted', to: 'number', value: [2, 5] });
   expect(describeGot(['2', '5'], range, 'view_range')).toBeUndefined();
   expect(describeGot([2, 5], probe({ path: 'p', view_range: [2, 5] }), 'view_range')).toBeUndefined();
+});
+
+it('tells a method called after the call’s own (a case falling into the next), and not one called before it', () => {
+  const insert: Probe = { ...probe({ path: 'p', insert_line: 1, insert_text: 't' }), tool: 'insert' };
+  const call = (method: string, args: unknown[]) => ({ method, args, unbound: false });
+  const own = call('insert', ['p', 1, 't']);
+  const entry = (calls: ReturnType<typeof call>[]) => ({ calls, result: { content: 'x' }, pending: false });
+  const also = (calls: ReturnType<typeof call>[]) =>
+    compareProbe(insert, entry(calls), () => false).filter((f) => f.type === 'also');
+  expect(also([own, call('glob', [{ $: 'undefined' }, 'p'])])).toEqual([
+    { type: 'also', probe: insert, method: 'insert', after: ['glob'] },
+  ]);
+  expect(also([call('view', ['p']), own])).toEqual([]);
+  expect(also([own])).toEqual([]);
 });

@@ -86,7 +86,9 @@ it('says a number computed from the one sent is a change, and breaks the calls l
     tools.insert(input.path, input.insert_line - 1, input.insert_text ?? input.new_str),
   );
   const [found] = await findings(make);
-  expect(found?.text).toMatch(/input\.insert_line reaches it changed \(107 for 108\): pass it as the model sent it$/);
+  expect(found?.text).toMatch(
+    /input\.insert_line reaches it changed \(107 for 108, - 1\): pass it as the model sent it$/,
+  );
   expect(found?.triggers).toContainEqual({ names: ['insert'], when: [{ key: 'insert_line', class: 'absent' }] });
 });
 
@@ -95,6 +97,66 @@ it('names a constant passed for a number as it is, and leaves alone what it does
   const [found] = await findings(make);
   expect(found?.text).toMatch(/where input\.timeout goes it passes 5000$/);
   expect(found?.triggers).not.toContainEqual({ names: ['Bash', 'bash'], when: [{ key: 'timeout', class: 'absent' }] });
+});
+
+it('says a number sent and another received are both values, with how one follows the other (× 1000)', async () => {
+  const make = withBranch(['Bash', 'bash'], (tools, input) =>
+    tools.bash(input.command, input.timeout ? input.timeout * 1000 : undefined),
+  );
+  const [found] = await findings(make);
+  expect(found?.text).toMatch(
+    /\(input\.timeout, changed\)\), .*: input\.timeout reaches it changed \(108000 for 108, × 1000\): pass it as the model sent it \(it is already milliseconds\)$/,
+  );
+  expect(found?.text).not.toContain('passes 108000');
+});
+
+it('says the difference when a number received follows the one sent by an offset, with no word on units', async () => {
+  const make = withBranch(['Bash', 'bash'], (tools, input) =>
+    tools.bash(input.command, input.timeout === undefined ? undefined : input.timeout + 10),
+  );
+  const [found] = await findings(make);
+  expect(found?.text).toMatch(
+    /input\.timeout reaches it changed \(118 for 108, \+ 10\): pass it as the model sent it$/,
+  );
+});
+
+it('says a call that reached its method and then another, not a wrong route (a case without break)', async () => {
+  const make = withBranch(['insert'], async (tools, input) => {
+    await tools.insert(input.path, input.insert_line, input.insert_text ?? input.new_str);
+    return tools.glob(input.pattern, input.path);
+  });
+  expect((await findings(make)).map((f) => f.text)).toEqual([
+    'one call to `insert` calls tools.insert and then tools.glob: one call should reach one method and return what it returned. A `case` without `break` (or `return`) runs on into the next case — a missing break? (`npm run typecheck` flags one: the grader runs your code without type-checking it)',
+  ]);
+});
+
+it('says nothing of a method called before the call’s own (a look before a write)', async () => {
+  const make = withBranch(['Write', 'create'], async (tools, input) => {
+    await tools.view(input.path);
+    return tools.create(input.path, input.file_text);
+  });
+  expect((await findings(make)).map((f) => f.cause)).not.toContainEqual(expect.stringMatching(/^also/));
+});
+
+it('names a cache that keeps only successes: the call with the required keys alone is answered no error', async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    const seen = new Map<string, { is_error?: boolean }>();
+    return async (name: string, input: Record<string, unknown>) => {
+      if (name !== 'Read' && name !== 'view') return reference(name, input);
+      const key = JSON.stringify([input.path, input.view_range]);
+      const hit = seen.get(key);
+      if (hit) return hit;
+      const out = (await reference(name, input)) as { is_error?: boolean };
+      if (!out.is_error) seen.set(key, out);
+      return out;
+    };
+  }) as Make;
+  expect((await findings(make)).map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /^execute changes what tools\.view returned: `Read` and `view` give back the result of an earlier call/,
+    ),
+  ]);
 });
 
 it("names a branch's own answer given without its method, and when, with the answer written for any input", async () => {
