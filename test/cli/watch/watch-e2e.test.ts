@@ -1,7 +1,7 @@
 // The real `theinference test --watch`, driven through piped stdin as a script would: saves re-grade, the
 // verdict follows the code, `q` exits with the last verdict, Ctrl-C stops a run in flight, and nothing is left
 // behind (no temp file in the grader's TMPDIR, no process: the tools' bash commands included, sandboxed or not).
-import { mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -224,6 +224,8 @@ describe('theinference test --watch', () => {
       // A PATH with bash (the cases' Bash calls need it) and no bwrap.
       const bin = join(course.root, 'bin-without-bwrap');
       await mkdir(bin);
+      // Enterable by every user: a grader run as root runs the program as nobody, which looks bash up here.
+      await chmod(course.root, 0o711);
       await symlink('/bin/bash', join(bin, 'bash'));
       const w = startWatch(course, 'auto', { PATH: bin });
       watch = w.child;
