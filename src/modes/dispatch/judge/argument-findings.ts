@@ -255,7 +255,7 @@ function problemOf(list: ArgFact[]): Problem | undefined {
   // The fallback behind `??` never read, or, for any other key left out, what went in its place.
   const left = absent.probe.vary.kind === 'absent' ? absent.probe.vary.key : '';
   const pair = METHODS[methodOf(absent.probe.tool) ?? '']?.args.find((a) => typeof a !== 'string' && a[0] === left);
-  return { fact: absent, when: pair !== undefined && pair.includes(absent.key) ? 'fallback' : 'shifted' };
+  return { fact: absent, when: pair?.includes(absent.key) ? 'fallback' : 'shifted' };
 }
 
 // `input.new_str ?? input.insert_text`: with both keys sent the fallback went in, yet the first key alone (the
