@@ -71,6 +71,18 @@ describe('theinference test --stage agent-loop', () => {
   );
 
   it(
+    'fails a loop that keeps its conversation between runs, in one message naming the state kept',
+    async () => {
+      const course = await makeLoopCourse(scratch, 'loop-keeps-history');
+      const { exitCode, stdout } = await grade(course);
+      expect(exitCode).toBe(1);
+      expect(stdout.match(/^ +hint: /gm)).toHaveLength(1);
+      expect(stdout).toContain('hint: this case passed when run alone and failed after other cases ran in the same process');
+    },
+    E2E_MS,
+  );
+
+  it(
     'stops a loop that hangs at the case timeout and says after which turn it stood',
     async () => {
       const course = await makeLoopCourse(scratch, 'loop-hangs');
