@@ -77,7 +77,9 @@ describe('theinference test --stage agent-loop', () => {
       const { exitCode, stdout } = await grade(course);
       expect(exitCode).toBe(1);
       expect(stdout.match(/^ +hint: /gm)).toHaveLength(1);
-      expect(stdout).toContain('hint: this case passed when run alone and failed after other cases ran in the same process');
+      expect(stdout).toContain(
+        'hint: this case passed when run alone and failed after other cases ran in the same process',
+      );
     },
     E2E_MS,
   );
