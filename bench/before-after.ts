@@ -101,7 +101,8 @@ async function prepareBefore(commit: string): Promise<string> {
   await mkdir(root, { recursive: true });
   // The sandbox's user (nobody, when the grader runs as root) must reach the tree it grades from.
   await chmod(root, 0o755);
-  log(`preparing ${commit.slice(0, 12)} in ${root} (git archive, npm ci)…`);
+  // To the terminal only: how a run began is not a result, and the page keeps no temp path.
+  process.stdout.write(`preparing ${commit.slice(0, 12)} in ${root} (git archive, npm ci)…\n`);
   const archive = execa('git', ['archive', '--format=tar', commit], { cwd: packageRoot, encoding: 'buffer' });
   await execa('tar', ['-x', '-C', root], { input: (await archive).stdout });
   await execa('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: root, stdio: 'ignore' });

@@ -54,8 +54,10 @@ export const STAGES: readonly Stage[] = [
     provides: [],
     dependencies: ['@anthropic-ai/sdk'],
     doc: 'docs/stages/agent-loop.md',
-    // Measured at 21 cases: 4.9 s in all (a 34-turn recorded port took 1.3 s of it); each starts a fake API and an SDK client.
-    typicalCaseMs: 250,
+    // Measured at 28 cases on a quiet 2-core machine: 0.66–0.77 s in all (a 34-turn recorded port 0.23 s of it), a
+    // mean of 26 ms, doubled for a loaded machine. (At 250, from a run of 4.9 s under load, a first run planned 3
+    // processes where 1 grades the stage in about half the time: 1.8 s against 3.5 s.)
+    typicalCaseMs: 50,
     warm: ['@anthropic-ai/sdk', './src/agent-loop.ts'],
     catalogue: { file: 'test/fixtures/wrong-loop/catalogue.ts', of: 'loops' },
   },
