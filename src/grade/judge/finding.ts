@@ -17,6 +17,8 @@ export type Condition = { key: string; class: ValueClass; via?: string[] };
 // {}: fields read off an un-awaited Promise).
 export type ResultChange = {
   drop?: string[];
+  // Dropped from a success only (one without `is_error: true`): an error keeps them (`out.is_error ? out : …`).
+  dropOnSuccess?: string[];
   add?: Record<string, unknown>;
   set?: Record<string, unknown>;
   rename?: string;
@@ -193,7 +195,9 @@ export function applyChange(change: ResultChange, expected: unknown): unknown {
   if ('replace' in change) return change.replace;
   if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return expected;
   const result: Record<string, unknown> = { ...(expected as Record<string, unknown>) };
+  const success = result.is_error !== true;
   for (const key of change.drop ?? []) delete result[key];
+  for (const key of change.dropOnSuccess ?? []) if (success) delete result[key];
   for (const [key, value] of Object.entries(change.add ?? {})) if (!(key in result)) result[key] = value;
   Object.assign(result, change.set);
   const text = change.content;

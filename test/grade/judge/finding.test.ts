@@ -144,6 +144,18 @@ it.each([
     { content: 'a', is_error: true },
     { content: 'a', is_error: true },
   ],
+  [
+    'fields dropped from a success',
+    { dropOnSuccess: ['exit_code', 'is_error'] },
+    { content: 'a', is_error: false, exit_code: 0 },
+    { content: 'a' },
+  ],
+  [
+    'an error kept whole, when fields go from successes only',
+    { dropOnSuccess: ['exit_code', 'is_error'] },
+    { content: 'no', is_error: true, exit_code: 1 },
+    { content: 'no', is_error: true, exit_code: 1 },
+  ],
   ['a field set', { set: { content: '' } }, { content: 'a' }, { content: '' }],
   ['the content moved', { rename: 'text' }, { content: 'a' }, { text: 'a' }],
   ['the whole result replaced', { replace: null }, { content: 'a' }, null],

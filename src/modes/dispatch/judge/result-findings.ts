@@ -9,6 +9,7 @@ import { type ContentChange, type ResultChange, TOOL_NAME, type Trigger } from '
 import { type FindingSpec, factsByName, listNames, routedNames, shown, verb } from './finding-spec.ts';
 import { isRecord, tagOf } from './read-observation.ts';
 import { LONG_ANSWER_LENGTH } from '../long-answer.ts';
+import { probes } from './probe-calls.ts';
 
 type ResultFact = Extract<Fact, { type: 'result' }>;
 // What a branch does to its method's output: a change that can be replayed on any output, or one seen only.
@@ -19,7 +20,7 @@ export function resultSpecs(facts: Fact[]): FindingSpec[] {
   for (const [name, own] of factsByName(facts)) {
     const results = own.filter((f): f is ResultFact => f.type === 'result');
     if (results.length === 0) continue;
-    const seen = merge(results.map(describe));
+    const seen = merge(results.map(describe), (key) => errorsKeep(name, own, key));
     const method = methodOf(name);
     const target = method === undefined ? 'echo' : `tools.${method}`;
     specs.push({
@@ -42,11 +43,31 @@ function withEcho(specs: FindingSpec[]): FindingSpec[] {
   const same = specs.find((s) => {
     if (s === echo || !s.signature.startsWith('result: {')) return false;
     const other = JSON.parse(s.signature.slice('result: '.length)) as ResultChange;
-    const { drop, ...rest } = other;
+    const { drop, dropOnSuccess: _, ...rest } = other;
     const kept = drop?.filter((k) => k === 'content') ?? [];
     return jsonEqual(kept.length === 0 ? rest : { ...rest, drop: kept }, change);
   });
   return same === undefined ? specs : specs.map((s) => (s === echo ? { ...s, signature: same.signature } : s));
+}
+
+// Whether every error the stand-in answered `name` with `key` in it came back with `key`: those returned unchanged
+// (no fact of their own) and those changed otherwise. Only results that differ are facts, so the errors returned as
+// they were are found among the probe calls: each one that neither threw, nor hung, nor reached another method.
+function errorsKeep(name: string, own: Fact[], key: string): boolean {
+  const answered = probes().filter(
+    (p) =>
+      p.tool === name &&
+      p.answer.is_error === true &&
+      key in p.answer &&
+      !own.some((f) => f.probe === p && (f.type === 'threw' || f.type === 'pending' || f.type === 'route')),
+  );
+  return (
+    answered.length > 0 &&
+    answered.every((p) => {
+      const changed = own.find((f): f is ResultFact => f.type === 'result' && f.probe === p);
+      return changed === undefined || (isRecord(changed.printed) && key in changed.printed);
+    })
+  );
 }
 
 // One result against what the method answered (or, for echo, `{ content: input.text }`).
@@ -107,7 +128,7 @@ function contentChange(want: Record<string, unknown>, printed: Record<string, un
 
 // The changes seen for one name, as one: fields dropped anywhere are dropped, a field added or replaced counts
 // only when it is the same everywhere; a change seen differently each time cannot be replayed.
-function merge(all: Seen[]): Seen {
+function merge(all: Seen[], errorsKeep: (key: string) => boolean): Seen {
   const first = all[0]!;
   if (all.some((s) => s.change === undefined)) return all.find((s) => s.change === undefined)!;
   if (all.some((s) => s.kind !== first.kind && !(s.kind === 'fields' || first.kind === 'fields'))) {
@@ -116,7 +137,10 @@ function merge(all: Seen[]): Seen {
   const kind = all.find((s) => s.kind !== 'fields')?.kind ?? 'fields';
   if ('replace' in first.change!)
     return all.every((s) => jsonEqual(s.change, first.change)) ? first : { kind: 'changed', example: first.example };
-  const drop = [...new Set(all.flatMap((s) => s.change?.drop ?? []))].sort();
+  const dropped = [...new Set(all.flatMap((s) => s.change?.drop ?? []))].sort();
+  // A field dropped from successes only: every error that had it kept it.
+  const dropOnSuccess = dropped.filter(errorsKeep);
+  const drop = dropped.filter((k) => !errorsKeep(k));
   const adds = all.map((s) => s.change?.add ?? {});
   const add = Object.fromEntries(
     Object.entries(Object.assign({}, ...adds) as Record<string, unknown>).filter(([k, v]) =>
@@ -130,6 +154,7 @@ function merge(all: Seen[]): Seen {
   const set = all.find((s) => s.change?.set !== undefined)?.change?.set;
   const change: ResultChange = {
     ...(drop.length > 0 ? { drop } : {}),
+    ...(dropOnSuccess.length > 0 ? { dropOnSuccess } : {}),
     ...(Object.keys(add).length > 0 ? { add } : {}),
     ...(set === undefined ? {} : { set }),
     ...(rename === undefined ? {} : { rename }),
@@ -184,10 +209,15 @@ function words(seen: Seen, names: string[]): string {
       `${who}'s result has \`${change.rename}\` where a ToolOutput has \`content\`: ${one === ECHO ? 'return { content: input.text }' : `return { content: … } (the ToolOutput of ${call} as it is)`}`,
     );
   }
-  if (change.drop !== undefined) {
-    const fields = listNames(change.drop);
+  if (change.drop !== undefined || change.dropOnSuccess !== undefined) {
+    const drops = verb(forms, 'drops', 'drop');
+    const [whole, success] = [change.drop, change.dropOnSuccess].map((k) => (k === undefined ? '' : listNames(k)));
     parts.push(
-      `${who} ${verb(forms, 'drops', 'drop')} ${fields} from what ${call} returns (as \`return { content: out.content }\` does): ${asIs}`,
+      success === ''
+        ? `${who} ${drops} ${whole} from what ${call} returns (as \`return { content: out.content }\` does): ${asIs}`
+        : whole === ''
+          ? `${who} ${drops} ${success} from what ${call} returns on success (an error comes back whole): ${asIs}`
+          : `${who} ${drops} ${whole} from what ${call} returns, and ${success} from a success: ${asIs}`,
     );
   }
   if (change.add !== undefined && jsonEqual(change.add, { is_error: false })) {

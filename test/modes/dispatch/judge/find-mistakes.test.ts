@@ -7,6 +7,7 @@ import { makeExecute } from '../../../../src/execute.ts';
 import { findMistakes } from '../../../../src/modes/dispatch/judge/find-mistakes.ts';
 import { probeRequest } from '../../../../src/modes/dispatch/judge/probe-calls.ts';
 import { Tools } from '../../../../src/tools/index.ts';
+import type { ToolOutput } from '../../../../src/tools/types.ts';
 import { EARLIER_TOOLS_ANSWER } from '../../../../src/modes/dispatch/earlier-tools.ts';
 
 type Make = Parameters<typeof observe>[1];
@@ -319,4 +320,25 @@ it('names `input.limit` read where view_range goes (the lesson read_file), as a 
   expect(found.map((f) => f.text)).toEqual([
     '`Read` and `view` call tools.view(input.path, input.limit), where the contract calls tools.view(input.path, input.view_range): the model sends `view_range`, not `limit`',
   ]);
+});
+
+// A wrapper around the whole switch that rebuilds every result: the stand-in's errors come back as they were only
+// when the change spares them, so a field dropped from successes alone is told from one dropped everywhere.
+it.each([
+  [
+    'out.is_error ? out : { content }',
+    (out: ToolOutput) => (out.is_error ? out : { content: out.content }),
+    /^every tool name that calls a Tools method drops `exit_code` and `is_error` from what the Tools method returns on success \(an error comes back whole\)/,
+  ],
+  [
+    "a loop's tool_result block",
+    (out: ToolOutput) => ({ type: 'tool_result', content: out.content, ...(out.is_error ? { is_error: true } : {}) }),
+    /^every tool name drops `exit_code` from what the Tools method returns, and `is_error` from a success: .* Also: every tool name adds \{"type":"tool_result"\}/,
+  ],
+])('names the fields a rebuilt result drops, and from which results: %s', async (_, rebuild, words) => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: Record<string, unknown>) => rebuild(await reference(name, input));
+  }) as Make;
+  expect((await findings(make)).map((f) => f.text)).toEqual([expect.stringMatching(words)]);
 });
