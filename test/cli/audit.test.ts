@@ -22,7 +22,7 @@ describe('theinference audit', () => {
     expect(stdout).toMatch(/\n2 of 2 mistakes caught and named; \d+ of \d+ cases fail at least one mistake$/);
   });
 
-  it("audits the agent-loop stage's wrong loops the same way, a crash a message of its own", async () => {
+  it("audits the agent-loop stage's wrong loops the same way", async () => {
     const loops = ['--mistake', 'stops-on-text', '--mistake', 'execute-not-awaited'];
     const { exitCode, stdout } = await theinference(['audit', '--stage', 'agent-loop', ...loops]);
     expect(exitCode).toBe(0);
@@ -31,9 +31,8 @@ describe('theinference audit', () => {
       /\n✓ stops-on-text — fails \d+ cases, one message\n {4}hint: turn \d+ has text and stop_reason "tool_use"/,
     );
     expect(stdout).toMatch(
-      /\n✓ execute-not-awaited — fails \d+ cases, 2 messages\n {4}hint: a tool_result has no content/,
+      /\n✓ execute-not-awaited — fails \d+ cases, one message\n {4}hint: a tool_result has no content/,
     );
-    expect(stdout).toMatch(/\n {4}hint: something in your loop ends the process/);
     expect(stdout).toMatch(/\n2 of 2 mistakes caught and named; \d+ of \d+ cases fail at least one mistake$/);
   });
 

@@ -156,8 +156,8 @@ export async function observeLoops(
   }
   const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
   const unmute = mute();
-  // A loop that does not await execute leaves the promise of a script's throwing tool rejected with no one to hear
-  // it: the probe only watches, so that must not end the process before it has said what it saw.
+  // A promise of the loop's own left rejected with no one to hear it (a request it never awaited, say): the probe
+  // only watches, so that must not end the process before it has said what it saw. (Execute's are heard already.)
   const unheard = (): void => {};
   process.on('unhandledRejection', unheard);
   let apis: FakeApi[] = [];
@@ -265,7 +265,15 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
   const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
   let finished = 0;
-  const execute: Execute = async (name, input) => {
+  // A loop that never awaits execute leaves a throwing tool's promise rejected with no one to hear it, and Node
+  // ends the process for that. The mistake is the missing await, which the results already show (a tool_result
+  // without content) and the hint names: so the promise is heard here, and whoever awaits it still gets the throw.
+  const execute: Execute = (name, input) => {
+    const output = answerCall(name, input);
+    output.catch(() => {});
+    return output;
+  };
+  const answerCall = async (name: string, input: unknown) => {
     const next = waiting[0];
     const call = `execute(${JSON.stringify(name)}, ${JSON.stringify(input)})`;
     const made: ExecuteCall = { id: null };
