@@ -19,7 +19,8 @@ const ROOT = join(tmpdir(), 'theinference-earlier-tools');
 const given = new WeakSet<object>();
 
 // Gives `make` the earlier Tools, with every method of the course's `Tools` class, once per factory (a process
-// grades one; the audit, many), silenced. A throw is ignored: it is the cases' and the probe's to show.
+// grades one; the audit, many), silenced. A throw is ignored, and so is the rejection of an async makeExecute (which
+// would otherwise end the process, unheard): they are the cases' and the probe's to show.
 export function giveEarlierTools(make: (tools: any) => unknown, Tools: { prototype: object }): void {
   if (given.has(make)) return;
   given.add(make);
@@ -29,7 +30,8 @@ export function giveEarlierTools(make: (tools: any) => unknown, Tools: { prototy
   }
   const unmute = mute();
   try {
-    make(tools);
+    const made = make(tools);
+    if (made instanceof Promise) made.catch(() => {});
   } catch {
     // makeExecute throwing for a Tools it did not expect says nothing about the cases.
   } finally {

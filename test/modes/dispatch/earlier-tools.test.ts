@@ -1,5 +1,5 @@
 // The Tools given to makeExecute before any case: once per factory, every method of the course's Tools answering
-// the one answer nothing else gives, silenced, a throw ignored; a dispatcher keeping its first Tools fails a case
+// the one answer nothing else gives, silenced, a throw or a rejection ignored; a dispatcher keeping its first Tools fails a case
 // run alone.
 import { expect, it, vi } from 'vitest';
 import { makeExecute } from '../../../src/execute.ts';
@@ -26,6 +26,22 @@ it('ignores a throw and silences what makeExecute prints', () => {
   expect(() => giveEarlierTools(make, Tools)).not.toThrow();
   expect(write).not.toHaveBeenCalled();
   write.mockRestore();
+});
+
+it("hears the rejection of an async makeExecute, which would otherwise end the process unheard", async () => {
+  const unheard: unknown[] = [];
+  const hear = (reason: unknown) => unheard.push(reason);
+  process.on('unhandledRejection', hear);
+  try {
+    giveEarlierTools(async () => {
+      throw new Error('no');
+    }, Tools);
+    // Node says a rejection is unhandled after the microtasks of the turn it happened in.
+    await new Promise((settled) => setTimeout(settled, 20));
+  } finally {
+    process.off('unhandledRejection', hear);
+  }
+  expect(unheard).toEqual([]);
 });
 
 it('fails a case run alone when the dispatcher keeps the first Tools it was given', async () => {
