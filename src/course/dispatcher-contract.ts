@@ -120,6 +120,8 @@ export const UNKNOWN_NAMES: string[] = [
   'read_file',
   'strReplace',
   'str-replace',
+  // Anthropic's text editor tool, which takes a `command` where this contract has a name per method.
+  'str_replace_based_edit_tool',
 ];
 
 // The name outside the contract that shows what the default branch does: any other name gets the same, itself

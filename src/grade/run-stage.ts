@@ -199,6 +199,7 @@ function recheckAlone(
     ...(plan.variants?.runs ?? []).map((c) => [c.name, c.file] as const),
   ]);
   return startRecheck({
+    entry: stageOf(plan.stage)?.entry ?? 'your code',
     runAlone: async (names) => {
       const alone: CaseResult[] = [];
       await runBatches({

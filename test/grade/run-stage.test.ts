@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
 import { runStage } from '../../src/grade/run-stage.ts';
 import type { RunOptions } from '../../src/grade/run-options.ts';
-import { LEAK_HINT } from '../../src/grade/judge/recheck-alone.ts';
+import { LEAK_CAUSE, leakHint } from '../../src/grade/judge/recheck-alone.ts';
 import type { CaseResult } from '../../src/grade/types.ts';
 import { makeCourse, useScratch, processRunning, REPO } from './course-fixture.ts';
 import { writeAnswers } from '../support/lookup-table.ts';
@@ -79,7 +79,8 @@ describe('runStage', () => {
   it('fails the cases that pass only alone, each with the leak hint, when the cases of a program affect each other', async () => {
     const report = await grade(await makeCourse(scratch, 'leaks-call-budget'));
     const failed = report.cases.filter((c) => c.status === 'fail');
-    expect(failed.map((c) => c.failure?.hintCause)).toEqual(failed.map(() => LEAK_HINT));
+    expect(failed.map((c) => c.failure?.hintCause)).toEqual(failed.map(() => LEAK_CAUSE));
+    expect(failed.map((c) => c.failure?.hint)).toEqual(failed.map(() => leakHint('makeExecute')));
     expect(failed.length).toBeGreaterThan(0);
     expect(report.warnings ?? []).toEqual([]);
   });

@@ -4,7 +4,7 @@
 import type { Call } from '../../course/types.ts';
 import type { CaseResult } from '../types.ts';
 import { breaksEarlier, explains, type Finding } from './finding.ts';
-import { LEAK_HINT } from './recheck-alone.ts';
+import { LEAK_CAUSE } from './recheck-alone.ts';
 import { STUB_CAUSE } from './hints.ts';
 
 // The hint cause of a case a finding explains.
@@ -29,7 +29,7 @@ export function explainFailures(
         f?.call === undefined ||
         f.beforeAnyCase === true ||
         f.hintCause === STUB_CAUSE ||
-        f.hintCause === LEAK_HINT ||
+        f.hintCause === LEAK_CAUSE ||
         f.variant !== undefined
       )
         return result;

@@ -20,6 +20,8 @@ export const SAMPLED_SUSPECTS = 1;
 type Recheck = {
   // Runs the named cases each alone in a fresh process and returns their verdicts.
   runAlone: (names: string[]) => Promise<CaseResult[]>;
+  // The function of the student's the stage calls (its `entry`: makeExecute, runLoop), named in the leak's hint.
+  entry: string;
 };
 
 // The final verdicts of the suspect failures, and the warning to show when the program leaks state.
@@ -57,9 +59,9 @@ export function startRecheck(how: Recheck): EarlyRecheck {
       if (!changed) return { results: sorted.map((s) => alone.get(s.name) ?? s) };
       const rest = sorted.filter((s) => !sample.has(s.name));
       if (rest.length > 0) for (const r of await runAlone(rest.map((s) => s.name))) alone.set(r.name, r);
-      const results = sorted.map((s) => settle(s, alone.get(s.name)));
-      const leaked = results.some((r) => r.failure?.hintCause === LEAK_HINT);
-      return leaked ? { results } : { results, warning: leakWarning(sorted, alone) };
+      const results = sorted.map((s) => settle(s, alone.get(s.name), leakHint(how.entry)));
+      const leaked = results.some((r) => r.failure?.hintCause === LEAK_CAUSE);
+      return leaked ? { results } : { results, warning: leakWarning(sorted, alone, how.entry) };
     },
     settled: async () => {
       await Promise.all(started);
@@ -68,26 +70,31 @@ export function startRecheck(how: Recheck): EarlyRecheck {
 }
 
 // The hint of a case that failed after other cases and passed alone: one mistake, however many cases show it.
-export const LEAK_HINT =
-  'this case passed when run alone and failed after other cases ran in the same process: your code keeps state from one call to the next (a module-level variable: a cache, a counter, a conversation, the first Tools). Keep what a case needs in what is made for it (the Tools makeExecute gets, the messages runLoop builds), so each call starts afresh.';
+// The cause a leaked-state failure is filed under: explained by no finding, whatever it differs by.
+export const LEAK_CAUSE = 'leaked state';
+
+// The hint of a case that passed alone and failed after others, said of the stage's own function.
+export function leakHint(entry: string): string {
+  return `this case passed when run alone and failed after other cases ran in the same process: your code keeps state from one call of ${entry} to the next (a module-level variable: a cache, a counter, a list). Keep what a case needs inside ${entry}, in what it is given and what it makes, so each call starts afresh.`;
+}
 
 // A suspect's verdict once re-run alone: its batch failure under the leak's hint when it passed alone, else the
 // verdict alone (the batch's when it was not re-run).
-function settle(batch: CaseResult, alone: CaseResult | undefined): CaseResult {
+function settle(batch: CaseResult, alone: CaseResult | undefined, hint: string): CaseResult {
   if (alone === undefined) return batch;
   if (alone.status !== 'pass' || batch.failure === undefined) return alone;
   const { difference: _, ...failure } = batch.failure;
-  return { ...batch, failure: { ...failure, hint: LEAK_HINT, hintCause: LEAK_HINT } };
+  return { ...batch, failure: { ...failure, hint, hintCause: LEAK_CAUSE } };
 }
 
-function leakWarning(sorted: CaseResult[], alone: Map<string, CaseResult>): string {
+function leakWarning(sorted: CaseResult[], alone: Map<string, CaseResult>, entry: string): string {
   const differs = sorted.filter((s) => alone.has(s.name) && verdictChanged(s, alone.get(s.name)!));
   const names = differs.map((s) => s.name);
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length} in all)` : '');
   return (
     `your cases affect each other — module-level state? ${differs.length} failing case${differs.length === 1 ? '' : 's'} ` +
     `gave a different verdict when run alone (${shown}). Every failure that ran after another case was re-run ` +
-    `alone and that verdict is reported. Keep the state of a case in what is made for it (your Tools instance, the messages runLoop builds), not in module variables.`
+    `alone and that verdict is reported. Keep the state of a case inside ${entry}, in what it is given and what it makes, not in module variables.`
   );
 }
 

@@ -1,7 +1,7 @@
 // The leaked-state rule: suspect failures re-run alone, a sample first (started as they arrive), all of them once
 // a verdict changes.
 import { describe, expect, it } from 'vitest';
-import { LEAK_HINT, startRecheck, verdictChanged } from '../../../src/grade/judge/recheck-alone.ts';
+import { LEAK_CAUSE, leakHint, startRecheck, verdictChanged } from '../../../src/grade/judge/recheck-alone.ts';
 import type { CaseResult } from '../../../src/grade/types.ts';
 
 const fail = (name: string, received: unknown = 'x'): CaseResult => ({
@@ -19,6 +19,7 @@ function alone(verdicts: Record<string, CaseResult>) {
   const asked: string[][] = [];
   return {
     asked,
+    entry: 'makeExecute',
     runAlone: async (names: string[]) => {
       asked.push(names);
       return names.map((n) => verdicts[n]!);
@@ -27,7 +28,10 @@ function alone(verdicts: Record<string, CaseResult>) {
 }
 
 // Feeds the suspects in as a run would find them, then applies the rule.
-async function recheck(suspects: CaseResult[], how: { runAlone: (names: string[]) => Promise<CaseResult[]> }) {
+async function recheck(
+  suspects: CaseResult[],
+  how: { entry: string; runAlone: (names: string[]) => Promise<CaseResult[]> },
+) {
   const r = startRecheck(how);
   for (const s of suspects) r.suspect(s);
   return r.finish();
@@ -59,7 +63,7 @@ describe('startRecheck', () => {
     expect(runner.asked).toEqual([['a'], ['b', 'c']]);
     const leaked = (name: string) => ({
       ...fail(name),
-      failure: { ...fail(name).failure!, hint: LEAK_HINT, hintCause: LEAK_HINT },
+      failure: { ...fail(name).failure!, hint: leakHint('makeExecute'), hintCause: LEAK_CAUSE },
     });
     expect(result).toEqual({ results: [leaked('a'), fail('b', 'own'), leaked('c')] });
   });
@@ -69,7 +73,7 @@ describe('startRecheck', () => {
     const result = await recheck([fail('a'), fail('b')], runner);
     expect(result.results).toEqual([fail('a', 'y'), fail('b', 'y')]);
     expect(result.warning).toBe(
-      'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, b). Every failure that ran after another case was re-run alone and that verdict is reported. Keep the state of a case in what is made for it (your Tools instance, the messages runLoop builds), not in module variables.',
+      'your cases affect each other — module-level state? 2 failing cases gave a different verdict when run alone (a, b). Every failure that ran after another case was re-run alone and that verdict is reported. Keep the state of a case inside makeExecute, in what it is given and what it makes, not in module variables.',
     );
   });
 
@@ -78,6 +82,7 @@ describe('startRecheck', () => {
     const gate = new Promise<void>((r) => (release = r));
     let done = false;
     const r = startRecheck({
+      entry: 'makeExecute',
       runAlone: async () => {
         await gate;
         done = true;

@@ -136,7 +136,9 @@ export function probes(): Probe[] {
     for (const name of contract.names) list.push(...methodProbes(contract).map((p) => ({ ...p, tool: name })));
   }
   list.push(...echoProbes().map((p) => ({ ...p, tool: ECHO })));
-  for (const name of UNKNOWN_NAMES) list.push({ tool: name, input: values(['path']), vary: { kind: 'unknown' } });
+  // With a `command`, as Anthropic's text editor tool sends one: a branch that routes that tool by it shows.
+  const unknownInput = { command: 'view', ...values(['path']) };
+  for (const name of UNKNOWN_NAMES) list.push({ tool: name, input: unknownInput, vary: { kind: 'unknown' } });
   // Each content ends in a line break, so that a trim shows; an error comes with an exit code and without one.
   cached = list.map((p, k) => {
     const content = `probe answer ${k + 1}\n`;

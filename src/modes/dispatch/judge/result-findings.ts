@@ -186,8 +186,15 @@ function words(seen: Seen, names: string[]): string {
   switch (seen.kind) {
     case 'nothing':
       return `execute returned nothing for ${who}: a \`return\` is missing in ${verb(forms, 'its branch', 'their branch')} (or the result was never returned)`;
-    case 'fields of a promise':
-      return `${who}'s result is {} (no \`content\`): a field read off ${call}(…) without \`await\` is undefined (it returns a Promise); return ${call}(…) itself, or read the fields of \`await ${call}(…)\`. \`npm run typecheck\` flags it: the grader runs your code without type-checking it`;
+    case 'fields of a promise': {
+      // Several methods: said of any one of them, with tools.view as the example of the await.
+      const [off, back, awaited] =
+        one === undefined
+          ? ["a Tools method's result", "the method's result", 'tools.view(…)']
+          : [`${call}(…)`, `${call}(…)`, `${call}(…)`];
+      const whose = who.startsWith('every ') ? `the result of ${who}` : `${who}'s result`;
+      return `${whose} is {} (no \`content\`): a field read off ${off} without \`await\` is undefined (it returns a Promise); return ${back} itself, or read the fields of \`await ${awaited}\`. \`npm run typecheck\` flags it unless the value is typed \`any\`: the grader runs your code without type-checking it`;
+    }
     case 'promise':
       return `the result of ${call} was not awaited: ${who} ${verb(forms, 'puts', 'put')} the Promise in \`content\`; return the ToolOutput of ${call}(…) itself`;
     case 'too late':
