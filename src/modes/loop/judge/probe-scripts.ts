@@ -144,6 +144,14 @@ export const PROBE_SCRIPTS: LoopCaseData[] = [
     ],
     { toolu_probe_unknown: { content: 'probe: ReadFile is not a tool here', is_error: true } },
   ),
+  // An exit code that is not 0 without is_error: a loop that decides the error flag by exit_code differs here.
+  script(
+    'an output with an exit code and no is_error',
+    [turn(1, 'tool_use', [bash('toolu_probe_exit', 'grep -rn TODO src')]), DONE(2)],
+    {
+      toolu_probe_exit: { content: 'no match', exit_code: 1 },
+    },
+  ),
 ];
 
 // What the grader asks program.ts's probe mode (loop) to run: `{"observe":{"scripts":[…]}}` on the first line.
