@@ -183,6 +183,20 @@ describe('runLoopCase: the scripted execute', () => {
     ]);
   });
 
+  it('names in the end a refused call whose answer the loop sent nowhere, and only that one', async () => {
+    const drops: Loop = async (client, execute, req) => {
+      await client.messages.create({ ...req });
+      const kept = await execute('Read', { path: 'b.txt' });
+      await execute('ls', undefined);
+      return [kept];
+    };
+    expect((await run(drops)).at(-1)).toEqual({
+      returned: [expect.objectContaining({ is_error: true })],
+      unasked_calls: ['execute("ls", undefined)'],
+    });
+    expect((await run(runLoop)).at(-1)).not.toHaveProperty('unasked_calls');
+  });
+
   it('refuses a call when no tool_use waits, and matches inputs whatever their key order', async () => {
     const made: [string, unknown][] = [
       ['Read', { path: 'a.txt' }],

@@ -5,9 +5,10 @@
 // bytes the case recorded, else events made from the message). It records what each request asked for; a request
 // past the script is answered with an error, and recorded too. The scripted execute answers the tool_use blocks of
 // the turns served, in order, with the case's output for each. Results: `{"request":{…}}` per request, then
-// `{"returned":[…]}` (the conversation) or `{"threw":"…"}`. Reading stdin, the driver prints
-// `{"calling":{"call":k,"of":n,"tool":"request"}}` as the loop heads for request k (before runLoop starts, then as
-// each turn is served), so that the grader can say after which turn a loop hung.
+// `{"returned":[…]}` (the conversation) or `{"threw":"…"}`, with `request_changed` and `unasked_calls` beside it
+// when the loop changed its request, or made calls no tool_use asked for whose answers show nowhere else. Reading
+// stdin, the driver prints `{"calling":{"call":k,"of":n,"tool":"request"}}` as the loop heads for request k (before
+// runLoop starts, then as each turn is served), so that the grader can say after which turn a loop hung.
 //
 // Probe: the grader's first case may carry `observe`, here `{"scripts":[…]}`, each a case of its own (request,
 // turns, outputs). Once every case has printed its results, runLoop runs each script at once, against a fake API of
@@ -15,6 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LOOP_REQUEST_KEYS } from './case.ts';
+import { type Refusal, unaskedCalls } from './unasked-calls.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import {
   type BeforeCall,
@@ -82,7 +84,9 @@ export async function runLoopCase(
 }
 
 // Runs the loop once against a fake API, with a real client pointed at it: how it ended, `{"returned":[…]}` (the
-// conversation, as JSON carries it) or `{"threw":"…"}`.
+// conversation, as JSON carries it) or `{"threw":"…"}`, with `request_changed` when it changed the request it was
+// given, and `unasked_calls` when execute refused calls whose answers are in no request and not in the end (a
+// call the reference never makes, so a snapshot never has either).
 async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase: LoopCase): Promise<unknown> {
   // No retries: a request the script refuses is the loop's to handle, once.
   const client = new Anthropic({
@@ -105,7 +109,9 @@ async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase:
     end = { threw: describeThrow(error) };
   }
   const changed = requestChanged(testCase.request ?? {}, given);
-  return changed === undefined ? end : { ...end, request_changed: changed };
+  if (changed !== undefined) end = { ...end, request_changed: changed };
+  const unasked = unaskedCalls(api.refused, [...api.requests, end]);
+  return unasked.length === 0 ? end : { ...end, unasked_calls: unasked };
 }
 
 // The fields of the request runLoop was given that it changed (pushed onto its messages, set a field), each as it
@@ -223,6 +229,7 @@ type FakeApi = {
   url: string;
   requests: unknown[];
   calls: ExecuteCall[];
+  refused: Refusal[];
   execute: Execute;
   sending: () => void;
   close: () => Promise<void>;
@@ -262,8 +269,14 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   };
   const server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
   await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
-  // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results).
-  const refuse = (why: string) => ({ content: `theinference's scripted execute: ${why}`, is_error: true });
+  // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results:
+  // in the messages the loop sends, or in its end as an unasked call).
+  const refused: Refusal[] = [];
+  const refuse = (call: string, why: string) => {
+    const answer = `theinference's scripted execute: ${call} ${why}`;
+    refused.push({ call, answer });
+    return { content: answer, is_error: true };
+  };
   let finished = 0;
   // A loop that never awaits execute leaves a throwing tool's promise rejected with no one to hear it, and Node
   // ends the process for that. The mistake is the missing await, which the results already show (a tool_result
@@ -284,15 +297,15 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     };
     if (next === undefined) {
       done();
-      return refuse(`${call} was called, but no tool_use is waiting for a result`);
+      return refuse(call, 'was called, but no tool_use is waiting for a result');
     }
     const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
     if (!asks(next)) {
       done();
       const asked = `execute(${JSON.stringify(next.name)}, ${JSON.stringify(next.input)})`;
       const later = waiting.find(asks);
-      if (later === undefined) return refuse(`${call} is not the call tool_use ${next.id} asks for, ${asked}`);
-      return refuse(`${call} is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);
+      if (later === undefined) return refuse(call, `is not the call tool_use ${next.id} asks for, ${asked}`);
+      return refuse(call, `is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);
     }
     // Taken off the queue as it is called, so that calls made at once are checked in the order they were made.
     waiting.shift();
@@ -308,7 +321,7 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     await new Promise((closed) => server.close(closed));
   };
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, requests, calls, execute, sending, close };
+  return { url, requests, calls, refused, execute, sending, close };
 }
 
 function isToolUse(block: Json): boolean {

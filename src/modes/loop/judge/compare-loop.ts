@@ -18,7 +18,9 @@ import {
   splitLoopResults,
   stopReason,
   threwOf,
+  unaskedCallsOf,
   withoutChange,
+  withoutUnasked,
 } from './loop-results.ts';
 
 // The first difference, with the hint that names the mistake behind it, or undefined when the results agree.
@@ -97,6 +99,21 @@ function firstDifference(data: LoopCaseData, want: LoopRun, got: LoopRun): Diffe
     expected: want.end,
     received: got.end,
   };
+  // The loop ended as it should, and called execute on the way for what no tool_use asked for, the answer thrown
+  // away (the request it was given changed too, maybe: this is said first).
+  const unasked = unaskedCallsOf(got.end);
+  if (
+    unasked !== undefined &&
+    unaskedCallsOf(want.end) === undefined &&
+    jsonEqual(want.end, withoutChange(withoutUnasked(got.end)))
+  ) {
+    const made = unasked.length === 1 ? 'a call' : `${unasked.length} calls`;
+    const answer = unasked.length === 1 ? 'its answer' : 'their answers';
+    return {
+      ctx,
+      message: `runLoop made ${made} of execute that no tool_use waiting for a result asked for, ${answer} in nothing it sent or returned: ${unasked.join(', ')}`,
+    };
+  }
   // The loop ended as it should, and changed the request it was given on the way.
   const changed = requestChangedOf(got.end);
   if (

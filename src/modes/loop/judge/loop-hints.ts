@@ -14,6 +14,7 @@ import { isEntry, requestChangedOf, returnedOf, stopReason, threwOf, withoutChan
 import { CONVERSATION_RECOGNISERS, WINDOW_RECOGNISERS } from './conversation-hints.ts';
 import { MESSAGE_RECOGNISERS } from './message-hints.ts';
 import { toolResultHint } from './tool-result-hints.ts';
+import { unaskedCallHint } from './unasked-call-hint.ts';
 
 export type { LoopHintContext } from './loop-hint-context.ts';
 
@@ -292,6 +293,7 @@ function requestChanged(ctx: LoopHintContext): LoopHint | undefined {
 // Most specific first.
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
+  unaskedCallHint,
   requestChanged,
   requestRepeated,
   fieldDropped,

@@ -1,8 +1,9 @@
 // The loop mode's results as program.ts prints them (`program.ts loop`), read back: one entry per request the loop
 // sent, `{"request":{…}}` (or `{"other":"GET /x"}` for one that was not POST /v1/messages), then how the loop ended,
 // `{"returned":[…]}` or `{"threw":"…"}`, with `request_changed` beside it when runLoop changed the request it was
-// given (the fields it changed, as they were when it ended). A request after the first names in `as_before` the fields it sent as the
-// request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
+// given (the fields it changed, as they were when it ended), and `unasked_calls` when execute was called for what no
+// tool_use waiting asked for, its answer in no request and not in the end (each call as `execute("Name", {…})`).
+// A request after the first names in `as_before` the fields it sent as the request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
 // request is whole again. Pure.
 import type { LoopCaseData } from '../case.ts';
 
@@ -67,6 +68,19 @@ export function requestChangedOf(end: unknown): Entry | undefined {
 export function withoutChange(end: unknown): unknown {
   if (!isEntry(end)) return end;
   const { request_changed: _, ...rest } = end;
+  return rest;
+}
+
+// The calls no tool_use asked for whose answers show nowhere else, as the end says them, or undefined.
+export function unaskedCallsOf(end: unknown): string[] | undefined {
+  if (!isEntry(end) || !Array.isArray(end.unasked_calls)) return undefined;
+  return end.unasked_calls.filter((call): call is string => typeof call === 'string');
+}
+
+// The end without what it says of the calls no tool_use asked for.
+export function withoutUnasked(end: unknown): unknown {
+  if (!isEntry(end)) return end;
+  const { unasked_calls: _, ...rest } = end;
   return rest;
 }
 

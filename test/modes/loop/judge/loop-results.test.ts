@@ -5,7 +5,9 @@ import {
   returnedOf,
   splitLoopResults,
   threwOf,
+  unaskedCallsOf,
   wholeRequests,
+  withoutUnasked,
 } from '../../../../src/modes/loop/judge/loop-results.ts';
 
 describe('splitLoopResults', () => {
@@ -50,5 +52,15 @@ describe('wholeRequests', () => {
       { request: { model: 'm', tools: [1], messages: ['a', 'b', 'c'] } },
       { request: { model: 'm', messages: ['z'] } },
     ]);
+  });
+});
+
+describe('unaskedCallsOf, withoutUnasked', () => {
+  it('read the calls an end names, and leave the rest of it', () => {
+    const end = { returned: [], request_changed: { model: 'x' }, unasked_calls: ['execute("ls", undefined)', 3] };
+    expect(unaskedCallsOf(end)).toEqual(['execute("ls", undefined)']);
+    expect(unaskedCallsOf({ returned: [] })).toBeUndefined();
+    expect(withoutUnasked(end)).toEqual({ returned: [], request_changed: { model: 'x' } });
+    expect(withoutUnasked('x')).toBe('x');
   });
 });
