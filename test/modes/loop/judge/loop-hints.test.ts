@@ -119,7 +119,7 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
   [
     'stopped after the tools',
     [expected[0], { returned: [prompt, assistant1, results1] }],
-    /^the loop ran the tools of turn 1 and returned/,
+    /^the loop ran the tools of turn 1, appended their results and returned: call the model again with them/,
     'stopped after the first tool call',
   ],
   [
