@@ -11,6 +11,7 @@ import {
   role,
 } from './loop-hint-context.ts';
 import { isEntry, requestChangedOf, returnedOf, stopReason, threwOf, withoutChange } from './loop-results.ts';
+import { blockFieldsAdded } from './block-fields-added.ts';
 import { CONVERSATION_RECOGNISERS, WINDOW_RECOGNISERS } from './conversation-hints.ts';
 import { MESSAGE_RECOGNISERS } from './message-hints.ts';
 import { STOPPED_AFTER_TOOLS } from './stopped-on-errors.ts';
@@ -305,6 +306,7 @@ const RECOGNISERS: Recogniser[] = [
   ...MESSAGE_RECOGNISERS,
   ...WINDOW_RECOGNISERS,
   toolResults,
+  blockFieldsAdded,
   stoppedAfterTools,
   stoppedOnText,
   keptGoing,

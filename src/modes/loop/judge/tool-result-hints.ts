@@ -4,6 +4,7 @@
 // it, or is_error wrong. Pure.
 import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { isEntry } from './loop-results.ts';
 import { sameToolHint } from './same-tool-results.ts';
 import { skippedCallHint } from './skipped-call.ts';
@@ -60,7 +61,7 @@ export function toolResultHint(
       idHint(turn, want, got, j) ??
       skippedCallHint(g, earlier.flatMap(results)) ??
       contentHint(data, w, g) ??
-      spreadHint(g) ??
+      spreadHint(data, w, g) ??
       isErrorHint(data, w, g);
     if (found !== undefined) return found;
   }
@@ -239,10 +240,14 @@ function changedTextHint(want: string, got: string, w: Json): LoopHint | undefin
   return undefined;
 }
 
-// Fields of the ToolOutput beside the result's own: `{ type, tool_use_id, ...output }`.
-function spreadHint(g: Json): LoopHint | undefined {
+// Fields of the ToolOutput beside the result's own: `{ type, tool_use_id, ...output }`. Only when each is a field
+// of execute's output for this tool_use, with its value: a field of the loop's own (cache_control) is not spread.
+function spreadHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined {
   const extra = Object.keys(g).filter((k) => !['type', 'tool_use_id', 'content', 'is_error'].includes(k));
-  if (extra.length === 0) return undefined;
+  const output: Json = data.outputs?.[String(w.tool_use_id)] ?? {};
+  if (extra.length === 0 || !extra.every((k) => k !== 'delay_ms' && k in output && jsonEqual(output[k], g[k]))) {
+    return undefined;
+  }
   return hint(
     `a tool_result carries ${extra.map((k) => `\`${k}\``).join(', ')}, a field of the ToolOutput: build it from the output's content, { type: 'tool_result', tool_use_id: block.id, content: output.content } with is_error: true only when output.is_error is, not by spreading the output`,
     'ToolOutput spread into the result',
