@@ -235,9 +235,25 @@ function changedTextHint(want: string, got: string, w: Json): LoopHint | undefin
       `a tool_result's content is the first ${got.length} characters of the output's ${want.length}: ${send}, all of it`,
       'output cut short',
       'tool-turn',
+      `your loop cuts execute's output short: ${send}, all of it`,
     );
   }
-  return undefined;
+  return cutWithNote(want, got, send);
+}
+
+// The output's start, then a few words of the loop's own in place of the rest ("… (truncated)"). The common start
+// may run on past the cut by a character the note begins with too (its line break).
+function cutWithNote(want: string, got: string, send: string): LoopHint | undefined {
+  let kept = 0;
+  while (kept < got.length && got[kept] === want[kept]) kept += 1;
+  const note = got.slice(kept);
+  if (kept === 0 || got.length >= want.length || note.length > 200) return undefined;
+  return hint(
+    `a tool_result's content is the first ${kept} characters of the output's ${want.length}, then ${JSON.stringify(note.slice(0, 60))}: ${send}, all of it`,
+    'output cut short',
+    'tool-turn',
+    `your loop cuts execute's output short: ${send}, all of it`,
+  );
 }
 
 // Fields of the ToolOutput beside the result's own: `{ type, tool_use_id, ...output }`. Only when each is a field

@@ -240,6 +240,12 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     'a field added to the blocks sent',
   ],
   [
+    "the output cut short, a note of the loop's own after it",
+    second(assistant1, user(resultA, { ...resultB, content: 'File not… (cut)' })),
+    /^a tool_result's content is the first 8 characters of the output's 21, then "… \(cut\)": send the output's text as execute gave it/,
+    'output cut short',
+  ],
+  [
     "the output's text as a JSON string",
     second(assistant1, user({ ...resultA, content: JSON.stringify('1: A') }, resultB)),
     /^a tool_result's content is JSON\.stringify\(output\.content\)/,
