@@ -28,7 +28,7 @@ it('ignores a throw and silences what makeExecute prints', () => {
   write.mockRestore();
 });
 
-it("hears the rejection of an async makeExecute, which would otherwise end the process unheard", async () => {
+it('hears the rejection of an async makeExecute, which would otherwise end the process unheard', async () => {
   const unheard: unknown[] = [];
   const hear = (reason: unknown) => unheard.push(reason);
   process.on('unhandledRejection', hear);
