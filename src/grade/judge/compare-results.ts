@@ -101,7 +101,10 @@ function describeStrings(expected: string, received: string): string {
   }
   const e = expected.split('\n');
   const r = received.split('\n');
-  if (e.length === 1 && r.length === 1) return `: expected ${short(expected)}, received ${short(received)}`;
+  if (e.length === 1 && r.length === 1) {
+    const [col, we, wr] = quoted(expected, received);
+    return `${col === undefined ? '' : ` differs at column ${col}`}: expected ${we}, received ${wr}`;
+  }
   const line = e.findIndex((l, k) => l !== r[k]);
   const n = line === -1 ? e.length : line;
   const el = e[n];
@@ -109,8 +112,23 @@ function describeStrings(expected: string, received: string): string {
   if (el !== undefined && rl !== undefined && el.trimEnd() === rl.trimEnd()) {
     return ` differs from line ${n + 1} on: trailing whitespace (expected ${short(el)}, received ${short(rl)})`;
   }
+  if (el !== undefined && rl !== undefined) {
+    const [col, we, wr] = quoted(el, rl);
+    const at = col === undefined ? '' : `, column ${col},`;
+    return ` differs from line ${n + 1}${at} on: expected ${we}, received ${wr}`;
+  }
   const show = (l: string | undefined): string => (l === undefined ? 'no such line' : short(l));
   return ` differs from line ${n + 1} on: expected ${show(el)}, received ${show(rl)}`;
+}
+
+// Two lines quoted so that the quotes differ: from their starts, or, where they first differ past what a quote
+// shows, from a little before that column, given from 1 (a quote of their starts would show the same text twice).
+function quoted(el: string, rl: string): [column: number | undefined, expected: string, received: string] {
+  let col = 0;
+  while (col < el.length && col < rl.length && el[col] === rl[col]) col += 1;
+  if (JSON.stringify(el.slice(0, col + 1)).length < 50) return [undefined, short(el), short(rl)];
+  const from = col - 20;
+  return [col + 1, short(`…${el.slice(from)}`), short(`…${rl.slice(from)}`)];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

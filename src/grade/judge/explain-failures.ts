@@ -47,12 +47,17 @@ export function explainFailures(
 }
 
 // A failure no finding explains, whose first difference is that of one a finding explains (the same change to the
-// same place), is that mistake too: it gets the finding's hint, and is not shown on its own.
-export function shareByDifference(results: CaseResult[]): CaseResult[] {
+// same place), is that mistake too: it gets the finding's hint, and is not shown on its own. `general` gives the
+// finding's words for any case by its hint cause, where an explained failure kept words of its own case's turns.
+export function shareByDifference(
+  results: CaseResult[],
+  general: (hintCause: string) => string | undefined = () => undefined,
+): CaseResult[] {
   const explained = new Map<string, { hint: string; hintCause: string }>();
   for (const { failure: f } of results) {
     if (f?.difference === undefined || f.hint === undefined || !f.hintCause?.startsWith(`${FINDING_CAUSE}: `)) continue;
-    if (!explained.has(f.difference)) explained.set(f.difference, { hint: f.hint, hintCause: f.hintCause });
+    const hint = general(f.hintCause) ?? f.hint;
+    if (!explained.has(f.difference)) explained.set(f.difference, { hint, hintCause: f.hintCause });
   }
   return results.map((result) => {
     const f = result.failure;

@@ -58,6 +58,18 @@ describe('describeDifference', () => {
       '"content" differs from line 2 on: expected "2: B", received "2: C"',
     ],
     [
+      'a line that differs past what a quote shows',
+      { content: `a\n${'x'.repeat(70)} 200 17ms` },
+      { content: `a\n${'x'.repeat(70)} 20` },
+      `"content" differs from line 2, column 74, on: expected "…${'x'.repeat(17)} 200 17ms", received "…${'x'.repeat(17)} 20"`,
+    ],
+    [
+      'a one-line string that differs past what a quote shows',
+      { content: `${'y'.repeat(60)}A` },
+      { content: `${'y'.repeat(60)}B` },
+      `"content" differs at column 61: expected "…${'y'.repeat(20)}A", received "…${'y'.repeat(20)}B"`,
+    ],
+    [
       'a missing line',
       { content: 'a\nb' },
       { content: 'a' },

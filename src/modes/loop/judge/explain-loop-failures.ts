@@ -24,7 +24,9 @@ export function explainLoopFailures(
     const explained = explanation(f, findings, data);
     return explained === undefined ? result : { ...result, failure: explained };
   });
-  return shareByDifference(explained);
+  // A case that kept its own words (they speak of its turns) lends the finding's to the cases it shares with.
+  const general = (cause: string) => findings.find((f) => `${FINDING_CAUSE}: ${f.cause}` === cause)?.text;
+  return shareByDifference(explained, general);
 }
 
 function explanation(f: Failure, findings: LoopFinding[], data: LoopCaseData): Failure | undefined {

@@ -9,6 +9,7 @@ import type { Feature } from './loop-features.ts';
 import { isEntry, threwOf } from './loop-results.ts';
 import { callFinding, FINISH_ORDER, finishedOutOfOrder } from './observed-calls.ts';
 import { PROBE_SCRIPTS } from './probe-scripts.ts';
+import { STOPPED_AFTER_TOOLS, stoppedOnErrorsFinding } from './stopped-on-errors.ts';
 
 // One mistake of the student's loop: its cause (as its hint's), the hint in words for any case, the feature a
 // case needs to show it, and its rank (the order the scripts found them in: what every case needs first).
@@ -29,6 +30,8 @@ export function findLoopMistakes(payload: unknown): LoopFinding[] {
   // shows it, each in an order of its own: one that matched by chance (results sorted by id) is not proof.
   const outOfOrder = PROBE_SCRIPTS.flatMap((script, k) => (finishedOutOfOrder(script, seen[k]!.calls) ? [k] : []));
   const proved = outOfOrder.length > 1 && outOfOrder.every((k) => called[k]?.cause === FINISH_ORDER);
+  // Each script's hint's cause, for what only the scripts side by side prove.
+  const causes: (string | undefined)[] = [];
   PROBE_SCRIPTS.forEach((script, k) => {
     const { requests, end } = seen[k]!;
     // A loop still running when the probe stopped waiting shows where it stood, not how it ends.
@@ -42,10 +45,17 @@ export function findLoopMistakes(payload: unknown): LoopFinding[] {
       return;
     }
     const hint = differs.hint;
+    causes[k] = hint?.cause;
     if (hint?.shows === undefined || findings.has(hint.cause)) return;
     const text = hint.general ?? hint.text;
     findings.set(hint.cause, { cause: hint.cause, text, shows: hint.shows, rank: findings.size });
   });
+  // Stopping after the first tool turn, only where its tools all failed: the errors ended the loop.
+  const stopped = findings.get(STOPPED_AFTER_TOOLS);
+  const requests = seen.map((s) => s.requests);
+  const onErrors = stopped && stoppedOnErrorsFinding(PROBE_SCRIPTS, requests, causes);
+  if (stopped !== undefined && onErrors !== undefined)
+    findings.set(STOPPED_AFTER_TOOLS, { ...onErrors, rank: stopped.rank });
   return [...findings.values()];
 }
 

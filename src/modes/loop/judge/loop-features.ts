@@ -20,7 +20,7 @@ export type LoopHint = Hint & { shows?: Feature; general?: string };
 //   result has is_error (its output's, or its execute threw), one whose execute throws, one whose calls finish in
 //   another order than they were made (their outputs' delay_ms), the second turn that asks for tools, one whose
 //   output is empty, one that names a tool request.tools does not have, one that calls a tool twice or more with
-//   outputs that differ.
+//   outputs that differ, one whose results are all errors (each output is_error, or its execute threw).
 export type Feature =
   | 'first-request'
   | 'first-turn'
@@ -37,10 +37,11 @@ export type Feature =
   | 'second-tool-turn'
   | 'empty-output'
   | 'unknown-tool-turn'
-  | 'same-tool-turn';
+  | 'same-tool-turn'
+  | 'all-error-turn';
 
 const blocksOf = (turn: LoopTurn, type: string): number => turn.message.content.filter((b) => b.type === type).length;
-const asksForTools = (turn: LoopTurn): boolean =>
+export const asksForTools = (turn: LoopTurn): boolean =>
   turn.message.stop_reason === 'tool_use' && blocksOf(turn, 'tool_use') > 0;
 
 // Whether a turn has the feature (for the features of a turn).
@@ -62,6 +63,7 @@ const TURN_FEATURES: Record<string, (turn: LoopTurn, data: LoopCaseData) => bool
     const names = new Set(data.request.tools.map((t) => t.name));
     return asksForTools(turn) && turn.message.content.some((b) => b.type === 'tool_use' && !names.has(b.name));
   },
+  'all-error-turn': (turn, data) => allErrors(turn, data),
   // Outputs that differ, as texts: only then does a loop that keeps one output per name show it.
   'same-tool-turn': (turn, data) => {
     const uses = asksForTools(turn) ? turn.message.content.filter((b) => b.type === 'tool_use') : [];
@@ -88,6 +90,12 @@ export function finishOrder(delays: number[]): number[] {
     .map((d, k) => [d, k] as const)
     .sort((a, b) => a[0] - b[0] || a[1] - b[1])
     .map(([, k]) => k);
+}
+
+// Whether a turn asks for tools and every one of them comes back an error: its output's is_error, or a throw.
+export function allErrors(turn: LoopTurn, data: LoopCaseData): boolean {
+  const outputs = outputsOf(turn, data);
+  return outputs.length > 0 && outputs.every((o) => o !== undefined && ('throws' in o || o.is_error === true));
 }
 
 function outputsOf(turn: LoopTurn, data: LoopCaseData) {

@@ -11,8 +11,10 @@ import {
   role,
 } from './loop-hint-context.ts';
 import { isEntry, requestChangedOf, returnedOf, stopReason, threwOf, withoutChange } from './loop-results.ts';
+import { blockFieldsAdded } from './block-fields-added.ts';
 import { CONVERSATION_RECOGNISERS, WINDOW_RECOGNISERS } from './conversation-hints.ts';
 import { MESSAGE_RECOGNISERS } from './message-hints.ts';
+import { STOPPED_AFTER_TOOLS } from './stopped-on-errors.ts';
 import { toolResultHint } from './tool-result-hints.ts';
 import { unaskedCallHint } from './unasked-call-hint.ts';
 
@@ -130,11 +132,12 @@ function stoppedAfterTools(ctx: LoopHintContext): LoopHint | undefined {
       'stopped while the model asked for tools',
     );
   }
+  // The results are in the conversation it returned: what it left out is the request that sends them.
   return hint(
-    `the loop ran the tools of turn ${ctx.index} and returned: send their results and call the model again, until a turn's stop_reason is not "tool_use"`,
-    'stopped after the first tool call',
+    `the loop ran the tools of turn ${ctx.index}, appended their results and returned: call the model again with them, and go on until a turn's stop_reason is not "tool_use"`,
+    STOPPED_AFTER_TOOLS,
     'tool-turn',
-    'the loop ran the tools of a turn and returned: send their results and call the model again, until a turn\'s stop_reason is not "tool_use"',
+    'the loop ran the tools of a turn, appended their results and returned: call the model again with them, and go on until a turn\'s stop_reason is not "tool_use"',
   );
 }
 
@@ -305,6 +308,7 @@ const RECOGNISERS: Recogniser[] = [
   ...MESSAGE_RECOGNISERS,
   ...WINDOW_RECOGNISERS,
   toolResults,
+  blockFieldsAdded,
   stoppedAfterTools,
   stoppedOnText,
   keptGoing,

@@ -152,7 +152,26 @@ export const PROBE_SCRIPTS: LoopCaseData[] = [
       toolu_probe_exit: { content: 'no match', exit_code: 1 },
     },
   ),
+  // A loop that cuts outputs short (at 2,000 characters, 8,000, 30,000, 50,000) shows it only on an output longer
+  // than its cut: a server log of 60,000 characters, as long as the case tools-long-output's.
+  script(
+    'an output 60,000 characters long',
+    [turn(1, 'tool_use', [bash('toolu_probe_long', 'cat server.log')]), DONE(2)],
+    { toolu_probe_long: { content: serverLog(60_000) } },
+  ),
 ];
+
+// Lines of a server log, numbered from 1, cut to `length` characters.
+function serverLog(length: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let n = 1; size < length; n += 1) {
+    const line = `${String(n).padStart(5)}\tGET /api/brew?id=${n} ${n % 7 === 0 ? 404 : 200} ${10 + (n % 90)}ms\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return lines.join('').slice(0, length);
+}
 
 // What the grader asks program.ts's probe mode (loop) to run: `{"observe":{"scripts":[…]}}` on the first line.
 export function loopProbeRequest(): { scripts: LoopCaseData[] } {

@@ -4,6 +4,7 @@
 // it, or is_error wrong. Pure.
 import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { isEntry } from './loop-results.ts';
 import { sameToolHint } from './same-tool-results.ts';
 import { skippedCallHint } from './skipped-call.ts';
@@ -60,7 +61,7 @@ export function toolResultHint(
       idHint(turn, want, got, j) ??
       skippedCallHint(g, earlier.flatMap(results)) ??
       contentHint(data, w, g) ??
-      spreadHint(g) ??
+      spreadHint(data, w, g) ??
       isErrorHint(data, w, g);
     if (found !== undefined) return found;
   }
@@ -234,15 +235,35 @@ function changedTextHint(want: string, got: string, w: Json): LoopHint | undefin
       `a tool_result's content is the first ${got.length} characters of the output's ${want.length}: ${send}, all of it`,
       'output cut short',
       'tool-turn',
+      `your loop cuts execute's output short: ${send}, all of it`,
     );
   }
-  return undefined;
+  return cutWithNote(want, got, send);
 }
 
-// Fields of the ToolOutput beside the result's own: `{ type, tool_use_id, ...output }`.
-function spreadHint(g: Json): LoopHint | undefined {
+// The output's start, then a few words of the loop's own in place of the rest ("… (truncated)"). The common start
+// may run on past the cut by a character the note begins with too (its line break).
+function cutWithNote(want: string, got: string, send: string): LoopHint | undefined {
+  let kept = 0;
+  while (kept < got.length && got[kept] === want[kept]) kept += 1;
+  const note = got.slice(kept);
+  if (kept === 0 || got.length >= want.length || note.length > 200) return undefined;
+  return hint(
+    `a tool_result's content is the first ${kept} characters of the output's ${want.length}, then ${JSON.stringify(note.slice(0, 60))}: ${send}, all of it`,
+    'output cut short',
+    'tool-turn',
+    `your loop cuts execute's output short: ${send}, all of it`,
+  );
+}
+
+// Fields of the ToolOutput beside the result's own: `{ type, tool_use_id, ...output }`. Only when each is a field
+// of execute's output for this tool_use, with its value: a field of the loop's own (cache_control) is not spread.
+function spreadHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined {
   const extra = Object.keys(g).filter((k) => !['type', 'tool_use_id', 'content', 'is_error'].includes(k));
-  if (extra.length === 0) return undefined;
+  const output: Json = data.outputs?.[String(w.tool_use_id)] ?? {};
+  if (extra.length === 0 || !extra.every((k) => k !== 'delay_ms' && k in output && jsonEqual(output[k], g[k]))) {
+    return undefined;
+  }
   return hint(
     `a tool_result carries ${extra.map((k) => `\`${k}\``).join(', ')}, a field of the ToolOutput: build it from the output's content, { type: 'tool_result', tool_use_id: block.id, content: output.content } with is_error: true only when output.is_error is, not by spreading the output`,
     'ToolOutput spread into the result',

@@ -102,3 +102,17 @@ test('a passing case and a case the lookup does not know are left as they are', 
   const unknown = { ...failing({ callIndex: 1 }), name: 'gone' };
   expect(explainLoopFailures([passed, unknown], [split], () => undefined)).toEqual([passed, unknown]);
 });
+
+test("a case that shares another's difference gets the finding's words, not the words the other kept for its turns", () => {
+  const difference = JSON.stringify(['missing', '.request missing']);
+  // Explained, its own words kept (they name its turn 1).
+  const own = failing({ callIndex: 1, hint: 'turn 1 split', hintCause: split.cause, difference });
+  // The finding shows at request 1 (turn 1), before this one's difference, and its own hint names another cause.
+  const later = { ...failing({ callIndex: 2, hint: 'turn 2 cap', hintCause: 'c', difference }), name: 'later' };
+  const [first, second] = explainLoopFailures([own, later], [split], () => data);
+  expect(hintOf(first?.failure)).toEqual(['turn 1 split', 'finding: tool results in separate user messages']);
+  expect(hintOf(second?.failure)).toEqual([
+    'tool results in separate user messages: fix it',
+    'finding: tool results in separate user messages',
+  ]);
+});

@@ -88,6 +88,30 @@ test('two mistakes: a finding each, ranked in the order of the scripts; the word
   expect(findLoopMistakes(payload)[0]?.text).toMatch(/^the results of a turn's tool calls went in a user message each/);
 });
 
+// A run that returned after turn 1's results: request 1, then the conversation up to them.
+const stopsAfterTurn1 = (r: Json[]): Json[] => [r[0]!, { returned: r[1]!.request.messages }];
+// Whether turn 1's tools all fail, by the script's outputs.
+const failsAll = (k: number) =>
+  idsOf(k).every((id) => {
+    const o = PROBE_SCRIPTS[k]!.outputs?.[id] as Json | undefined;
+    return o !== undefined && ('throws' in o || o.is_error === true);
+  });
+const asksTools = (k: number) => PROBE_SCRIPTS[k]!.turns[0]!.message.stop_reason === 'tool_use';
+
+test.each<[string, (k: number) => boolean, string, string]>([
+  ['after every first tool turn', asksTools, 'stopped after the first tool call', 'tool-turn'],
+  // The scripts side by side prove it: those whose tools did not all fail went on.
+  [
+    'only where its tools all failed',
+    (k) => asksTools(k) && failsAll(k),
+    'stopped after a turn of errors',
+    'all-error-turn',
+  ],
+])("a loop that returns after turn 1's results %s", (_, stops, cause, shows) => {
+  const payload = observed((r, k) => (stops(k) ? stopsAfterTurn1(r) : r));
+  expect(causes(payload)).toEqual([[cause, shows, 0]]);
+});
+
 test('a script still pending when the probe stopped waiting shows no mistake', () => {
   const payload = (observed() as Json[]).map((s, k) =>
     k === ERROR_SCRIPT ? { requests: s.requests.slice(0, 1), end: { pending: true } } : s,

@@ -55,6 +55,8 @@ test.each<[string, LoopCaseData, Feature, number | undefined]>([
   ['fixture', loopCase.data, 'empty-output', undefined],
   ['fixture', loopCase.data, 'unknown-tool-turn', undefined],
   ['three turns', three, 'second-tool-turn', 2],
+  ['fixture', loopCase.data, 'all-error-turn', undefined],
+  ['three turns', three, 'all-error-turn', 2],
   ['delays', delays, 'out-of-order-turn', 2],
   ['delays', delays, 'empty-output', 1],
   ['delays', delays, 'unknown-tool-turn', 2],

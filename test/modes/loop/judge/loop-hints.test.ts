@@ -119,7 +119,7 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
   [
     'stopped after the tools',
     [expected[0], { returned: [prompt, assistant1, results1] }],
-    /^the loop ran the tools of turn 1 and returned/,
+    /^the loop ran the tools of turn 1, appended their results and returned: call the model again with them/,
     'stopped after the first tool call',
   ],
   [
@@ -234,10 +234,16 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     'results sent as promises',
   ],
   [
-    'the ToolOutput spread into the result',
-    second(assistant1, user({ ...resultA, exit_code: 0, is_error: false }, resultB)),
-    /^a tool_result carries `exit_code`, a field of the ToolOutput/,
-    'ToolOutput spread into the result',
+    "a field of the loop's own added to a block sent (prompt caching)",
+    second(assistant1, user(resultA, { ...resultB, cache_control: { type: 'ephemeral' } })),
+    /^request 2 sends its last message \(user\) with `cache_control` \{"type":"ephemeral"\} added to block 2 of 2 \(tool_result\), which the conversation does not have/,
+    'a field added to the blocks sent',
+  ],
+  [
+    "the output cut short, a note of the loop's own after it",
+    second(assistant1, user(resultA, { ...resultB, content: 'File not… (cut)' })),
+    /^a tool_result's content is the first 8 characters of the output's 21, then "… \(cut\)": send the output's text as execute gave it/,
+    'output cut short',
   ],
   [
     "the output's text as a JSON string",
@@ -315,6 +321,21 @@ describe('loop hints', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Done!' }] },
     );
     expect(changed?.cause).not.toBe('block fields dropped');
+  });
+
+  it("names the ToolOutput spread into a result only where execute's output has the field, with its value", () => {
+    const withExitCode = {
+      ...loopCase,
+      data: { ...loopCase.data, outputs: { ...loopCase.data.outputs, toolu_a: { content: '1: A', exit_code: 0 } } },
+    };
+    const spread = second(assistant1, user({ ...resultA, exit_code: 0 }, resultB));
+    const proved = compareLoop(withExitCode, expected, spread);
+    expect(proved?.hint).toMatch(/^a tool_result carries `exit_code`, a field of the ToolOutput/);
+    expect(proved?.hintCause).toBe('ToolOutput spread into the result');
+    // The output has no exit_code: the field is the loop's own, named as added.
+    const added = compareLoop(loopCase, expected, spread);
+    expect(added?.hintCause).toBe('a field added to the blocks sent');
+    expect(added?.hint).toMatch(/with `exit_code` 0 added to block 1 of 2 \(tool_result\)/);
   });
 
   it('names the fields left out of a list sent otherwise (a tool without its cache_control)', () => {
