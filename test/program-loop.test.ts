@@ -192,7 +192,7 @@ describe('runLoopCase: the scripted execute', () => {
     };
     expect((await run(drops)).at(-1)).toEqual({
       returned: [expect.objectContaining({ is_error: true })],
-      unasked_calls: ['execute("ls", undefined)'],
+      unasked_calls: [{ tool: 'ls' }],
     });
     expect((await run(runLoop)).at(-1)).not.toHaveProperty('unasked_calls');
   });

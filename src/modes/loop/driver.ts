@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LOOP_REQUEST_KEYS } from './case.ts';
-import { type Refusal, unaskedCalls } from './unasked-calls.ts';
+import { callText, type ExecuteCallMade, type Refusal, unaskedCalls } from './unasked-calls.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import {
   type BeforeCall,
@@ -272,8 +272,8 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results:
   // in the messages the loop sends, or in its end as an unasked call).
   const refused: Refusal[] = [];
-  const refuse = (call: string, why: string) => {
-    const answer = `theinference's scripted execute: ${call} ${why}`;
+  const refuse = (call: ExecuteCallMade, why: string) => {
+    const answer = `theinference's scripted execute: ${callText(call)} ${why}`;
     refused.push({ call, answer });
     return { content: answer, is_error: true };
   };
@@ -288,7 +288,11 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
   };
   const answerCall = async (name: string, input: unknown) => {
     const next = waiting[0];
-    const call = `execute(${JSON.stringify(name)}, ${JSON.stringify(input)})`;
+    // As JSON carries it, so that the loop's end names it as it was when called.
+    const call: ExecuteCallMade = {
+      tool: name,
+      input: input === undefined ? undefined : JSON.parse(JSON.stringify(input)),
+    };
     const made: ExecuteCall = { id: null };
     calls.push(made);
     const done = () => {
@@ -302,7 +306,7 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
     if (!asks(next)) {
       done();
-      const asked = `execute(${JSON.stringify(next.name)}, ${JSON.stringify(next.input)})`;
+      const asked = callText({ tool: next.name, input: next.input });
       const later = waiting.find(asks);
       if (later === undefined) return refuse(call, `is not the call tool_use ${next.id} asks for, ${asked}`);
       return refuse(call, `is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);

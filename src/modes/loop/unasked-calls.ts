@@ -3,12 +3,20 @@
 // went out shows in the results already; one thrown away would show nowhere, so the loop's end names the call.
 // Pure.
 
-// A call the scripted execute refused: the call as `execute("Name", {…})`, and its answer's content.
-export type Refusal = { call: string; answer: string };
+// A call of execute: the tool name it was given, and its input as JSON carries it (none when it was given none).
+export type ExecuteCallMade = { tool: unknown; input?: unknown };
 
-// The refused calls whose answer is in none of `seen` (the requests as sent, and the loop's end), each as its call:
-// found as written, inside a longer text (a prefix added) or as JSON writes it (JSON.stringify of the output).
-export function unaskedCalls(refused: Refusal[], seen: unknown[]): string[] {
+// A call as a message says it: `execute("Write", {"path":"README.md"})`.
+export function callText(call: ExecuteCallMade): string {
+  return `execute(${JSON.stringify(call.tool)}, ${JSON.stringify(call.input)})`;
+}
+
+// A call the scripted execute refused, and its answer's content.
+export type Refusal = { call: ExecuteCallMade; answer: string };
+
+// The refused calls whose answer is in none of `seen` (the requests as sent, and the loop's end): found as written,
+// inside a longer text (a prefix added) or as JSON writes it (JSON.stringify of the output).
+export function unaskedCalls(refused: Refusal[], seen: unknown[]): ExecuteCallMade[] {
   const texts = stringsIn(seen);
   return refused
     .filter(({ answer }) => {

@@ -22,6 +22,7 @@ import {
   withoutChange,
   withoutUnasked,
 } from './loop-results.ts';
+import { callText } from '../unasked-calls.ts';
 
 // The first difference, with the hint that names the mistake behind it, or undefined when the results agree.
 export function compareLoop(c: Case<LoopCaseData>, expected: unknown[], received: unknown[]): Failure | undefined {
@@ -111,7 +112,7 @@ function firstDifference(data: LoopCaseData, want: LoopRun, got: LoopRun): Diffe
     const answer = unasked.length === 1 ? 'its answer' : 'their answers';
     return {
       ctx,
-      message: `runLoop made ${made} of execute that no tool_use waiting for a result asked for, ${answer} in nothing it sent or returned: ${unasked.join(', ')}`,
+      message: `runLoop made ${made} of execute that no tool_use waiting for a result asked for, ${answer} in nothing it sent or returned: ${unasked.map(callText).join(', ')}`,
     };
   }
   // The loop ended as it should, and changed the request it was given on the way.

@@ -2,10 +2,11 @@
 // sent, `{"request":{…}}` (or `{"other":"GET /x"}` for one that was not POST /v1/messages), then how the loop ended,
 // `{"returned":[…]}` or `{"threw":"…"}`, with `request_changed` beside it when runLoop changed the request it was
 // given (the fields it changed, as they were when it ended), and `unasked_calls` when execute was called for what no
-// tool_use waiting asked for, its answer in no request and not in the end (each call as `execute("Name", {…})`).
+// tool_use waiting asked for, its answer in no request and not in the end (each call as `{ tool, input }`).
 // A request after the first names in `as_before` the fields it sent as the request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
 // request is whole again. Pure.
 import type { LoopCaseData } from '../case.ts';
+import type { ExecuteCallMade } from '../unasked-calls.ts';
 
 type Entry = Record<string, unknown>;
 
@@ -72,9 +73,9 @@ export function withoutChange(end: unknown): unknown {
 }
 
 // The calls no tool_use asked for whose answers show nowhere else, as the end says them, or undefined.
-export function unaskedCallsOf(end: unknown): string[] | undefined {
+export function unaskedCallsOf(end: unknown): ExecuteCallMade[] | undefined {
   if (!isEntry(end) || !Array.isArray(end.unasked_calls)) return undefined;
-  return end.unasked_calls.filter((call): call is string => typeof call === 'string');
+  return end.unasked_calls.filter((call): call is ExecuteCallMade => isEntry(call) && 'tool' in call);
 }
 
 // The end without what it says of the calls no tool_use asked for.

@@ -7,6 +7,7 @@ import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { LoopHint } from './loop-features.ts';
 import { blocks, hint, type LoopHintContext } from './loop-hint-context.ts';
 import { stopReason, unaskedCallsOf, withoutChange, withoutUnasked } from './loop-results.ts';
+import { callText } from '../unasked-calls.ts';
 
 const RETURN_FIRST =
   "look at stop_reason right after appending the model's turn, and return there, before running any tool";
@@ -17,35 +18,22 @@ export function unaskedCallHint(ctx: LoopHintContext): LoopHint | undefined {
   if (first === undefined || !jsonEqual(withoutChange(withoutUnasked(ctx.received)), ctx.expected)) return undefined;
   const served = ctx.data.turns.slice(0, ctx.sent?.length ?? ctx.data.turns.length);
   for (const call of calls) {
-    const made = parseCall(call);
-    if (made === undefined) continue;
     const asking = served.flatMap(({ message }, k) =>
       blocks(message)
-        .filter((b) => b.type === 'tool_use' && b.name === made.name && jsonEqual(b.input, made.input))
+        .filter((b) => b.type === 'tool_use' && b.name === call.tool && jsonEqual(b.input, call.input))
         .map((b) => ({ id: String(b.id), turn: k + 1, ends: message.stop_reason !== 'tool_use' })),
     );
     const cut = asking[0];
     if (cut === undefined || asking.some((a) => !a.ends)) continue;
     return hint(
-      `execute was called for tool_use ${cut.id} of turn ${cut.turn}, whose stop_reason is ${stopReason(ctx.data, cut.turn)}, as ${call}, and its answer went nowhere: a turn that stops otherwise than "tool_use" ends the loop, its tools are not run; ${RETURN_FIRST}`,
+      `execute was called for tool_use ${cut.id} of turn ${cut.turn}, whose stop_reason is ${stopReason(ctx.data, cut.turn)}, as ${callText(call)}, and its answer went nowhere: a turn that stops otherwise than "tool_use" ends the loop, its tools are not run; ${RETURN_FIRST}`,
       'ran the tools of a turn that ends the loop',
       'tool-block-ending-turn',
       `execute was called for a tool_use of a turn whose stop_reason is not "tool_use", and its answer went nowhere: such a turn ends the loop, its tools are not run; ${RETURN_FIRST}`,
     );
   }
   return hint(
-    `execute was called as ${first}, which no tool_use waiting for a result asked for, and its answer is in nothing runLoop sent or returned: call execute once for each tool_use block of a turn whose stop_reason is "tool_use", as execute(block.name, block.input), and send back what it returns`,
+    `execute was called as ${callText(first)}, which no tool_use waiting for a result asked for, and its answer is in nothing runLoop sent or returned: call execute once for each tool_use block of a turn whose stop_reason is "tool_use", as execute(block.name, block.input), and send back what it returns`,
     'execute called for no tool_use',
   );
-}
-
-// A call as the driver writes it, `execute("Write", {"path":"README.md"})`: its name and input, or undefined.
-export function parseCall(call: string): { name: unknown; input: unknown } | undefined {
-  const parts = /^execute\(("(?:[^"\\]|\\.)*"), ([\s\S]*)\)$/.exec(call);
-  if (parts === null) return undefined;
-  try {
-    return { name: JSON.parse(parts[1]!), input: parts[2] === 'undefined' ? undefined : JSON.parse(parts[2]!) };
-  } catch {
-    return undefined;
-  }
 }

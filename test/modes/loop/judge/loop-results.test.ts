@@ -57,8 +57,8 @@ describe('wholeRequests', () => {
 
 describe('unaskedCallsOf, withoutUnasked', () => {
   it('read the calls an end names, and leave the rest of it', () => {
-    const end = { returned: [], request_changed: { model: 'x' }, unasked_calls: ['execute("ls", undefined)', 3] };
-    expect(unaskedCallsOf(end)).toEqual(['execute("ls", undefined)']);
+    const end = { returned: [], request_changed: { model: 'x' }, unasked_calls: [{ tool: 'ls' }, 'ls', 3] };
+    expect(unaskedCallsOf(end)).toEqual([{ tool: 'ls' }]);
     expect(unaskedCallsOf({ returned: [] })).toBeUndefined();
     expect(withoutUnasked(end)).toEqual({ returned: [], request_changed: { model: 'x' } });
     expect(withoutUnasked('x')).toBe('x');

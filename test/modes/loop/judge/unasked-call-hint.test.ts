@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import type { Case } from '../../../../src/course/types.ts';
 import type { LoopCaseData } from '../../../../src/modes/loop/case.ts';
 import { compareLoop } from '../../../../src/modes/loop/judge/compare-loop.ts';
-import { parseCall } from '../../../../src/modes/loop/judge/unasked-call-hint.ts';
 import { answer, assistant1, loopCase, prompt, request, results1 } from './loop-fixture.ts';
 
 // The fixture's case with its last turn cut off by max_tokens while it wrote a Bash call.
@@ -21,11 +20,13 @@ const cutOff: Case<LoopCaseData> = {
 const requests = [request([prompt]), request([prompt, assistant1, results1])];
 const end = { returned: [prompt, assistant1, results1, { role: 'assistant', content: [answer, bash] }] };
 const expected = [...requests, end];
+const ls = { tool: 'Bash', input: { command: 'ls' } };
+const pwd = { tool: 'Bash', input: { command: 'pwd' } };
 const ending = (extra: Record<string, unknown>) => compareLoop(cutOff, expected, [...requests, { ...end, ...extra }]);
 
 describe('a call no tool_use asked for, its answer sent nowhere', () => {
   it("names the cut-off turn's tool_use it ran", () => {
-    const failure = ending({ unasked_calls: ['execute("Bash", {"command":"ls"})'] });
+    const failure = ending({ unasked_calls: [ls] });
     expect(failure?.message).toBe(
       'runLoop made a call of execute that no tool_use waiting for a result asked for, its answer in nothing it sent or returned: execute("Bash", {"command":"ls"})',
     );
@@ -37,7 +38,7 @@ describe('a call no tool_use asked for, its answer sent nowhere', () => {
 
   it('names every such call, and the first cut-off one in the hint', () => {
     const failure = ending({
-      unasked_calls: ['execute("Bash", {"command":"pwd"})', 'execute("Bash", {"command":"ls"})'],
+      unasked_calls: [pwd, ls],
     });
     expect(failure?.message).toBe(
       'runLoop made 2 calls of execute that no tool_use waiting for a result asked for, their answers in nothing it sent or returned: execute("Bash", {"command":"pwd"}), execute("Bash", {"command":"ls"})',
@@ -46,18 +47,22 @@ describe('a call no tool_use asked for, its answer sent nowhere', () => {
   });
 
   it('says so beside a changed request too', () => {
-    const failure = ending({ request_changed: { model: 'x' }, unasked_calls: ['execute("Bash", {"command":"ls"})'] });
+    const failure = ending({ request_changed: { model: 'x' }, unasked_calls: [ls] });
     expect(failure?.hintCause).toBe('ran the tools of a turn that ends the loop');
   });
 
   it.each([
-    ['a tool_use turn asked for it too (a call made twice)', 'execute("Read", {"path":"a.txt"})'],
-    ['no turn asked for it', 'execute("Bash", {"command":"pwd"})'],
-    ['it is no call the driver writes', 'Bash ls'],
-  ])('says only what was called when %s', (_, call) => {
+    [
+      'a tool_use turn asked for it too (a call made twice)',
+      { tool: 'Read', input: { path: 'a.txt' } },
+      'execute("Read", {"path":"a.txt"})',
+    ],
+    ['no turn asked for it', pwd, 'execute("Bash", {"command":"pwd"})'],
+    ['it was given no input', { tool: 'Bash' }, 'execute("Bash", undefined)'],
+  ])('says only what was called when %s', (_, call, text) => {
     const failure = ending({ unasked_calls: [call] });
     expect(failure?.hint).toBe(
-      `execute was called as ${call}, which no tool_use waiting for a result asked for, and its answer is in nothing runLoop sent or returned: call execute once for each tool_use block of a turn whose stop_reason is "tool_use", as execute(block.name, block.input), and send back what it returns`,
+      `execute was called as ${text}, which no tool_use waiting for a result asked for, and its answer is in nothing runLoop sent or returned: call execute once for each tool_use block of a turn whose stop_reason is "tool_use", as execute(block.name, block.input), and send back what it returns`,
     );
     expect(failure?.hintCause).toBe('execute called for no tool_use');
   });
@@ -65,20 +70,8 @@ describe('a call no tool_use asked for, its answer sent nowhere', () => {
   it('is not the hint when the conversation differs too', () => {
     const failure = compareLoop(cutOff, expected, [
       ...requests,
-      { returned: end.returned.slice(0, 3), unasked_calls: ['execute("Bash", {"command":"ls"})'] },
+      { returned: end.returned.slice(0, 3), unasked_calls: [ls] },
     ]);
     expect(failure?.hintCause).not.toBe('ran the tools of a turn that ends the loop');
-  });
-});
-
-describe('parseCall', () => {
-  it.each([
-    ['execute("Bash", {"command":"ls"})', { name: 'Bash', input: { command: 'ls' } }],
-    ['execute("a \\"b\\", c", undefined)', { name: 'a "b", c', input: undefined }],
-    ['execute("Read", [1, 2])', { name: 'Read', input: [1, 2] }],
-    ['execute(undefined, {})', undefined],
-    ['execute("Read", {)', undefined],
-  ])('%s', (call, parsed) => {
-    expect(parseCall(call)).toEqual(parsed);
   });
 });
