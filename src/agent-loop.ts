@@ -1,5 +1,6 @@
 // The agent loop (stage "Run the loop", docs/stages/agent-loop.md): call the model with the conversation so far,
 // run every tool it asks for through `execute` and send the results back, until it stops for any other reason.
+// Later loop stages (src/plan-loop.ts) are this loop with another answer to a turn's tool calls (`loopTurns`).
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Execute } from './contract.ts';
 import type { LoopRequest } from './loop-request.ts';
@@ -10,23 +11,36 @@ export async function runLoop(
   execute: Execute,
   request: LoopRequest,
 ): Promise<Anthropic.MessageParam[]> {
+  return loopTurns(client, request, async (turn) => {
+    const results: Anthropic.ToolResultBlockParam[] = [];
+    for (const block of turn) if (block.type === 'tool_use') results.push(await runTool(execute, block));
+    return results;
+  });
+}
+
+// The loop with what answers a turn that stopped for its tools given: `answer` makes the content of the user
+// message that follows the turn (its tool results, in the blocks' order).
+export async function loopTurns(
+  client: Anthropic,
+  request: LoopRequest,
+  answer: (turn: Anthropic.ContentBlock[]) => Promise<Anthropic.ContentBlockParam[]>,
+): Promise<Anthropic.MessageParam[]> {
   const messages: Anthropic.MessageParam[] = [...request.messages];
   for (;;) {
     const response = await client.messages.create({ ...request, messages });
     // Every block as it came: a thinking block's signature must go back unchanged.
     messages.push({ role: 'assistant', content: response.content });
     if (response.stop_reason !== 'tool_use') return messages;
-    const results: Anthropic.ToolResultBlockParam[] = [];
-    for (const block of response.content) {
-      if (block.type === 'tool_use') results.push(await runTool(execute, block));
-    }
     // One user message answers every tool_use of the turn, in order.
-    messages.push({ role: 'user', content: results });
+    messages.push({ role: 'user', content: await answer(response.content) });
   }
 }
 
 // A tool's output as its tool_result; a throw is an error result, so one failing tool never ends the loop.
-async function runTool(execute: Execute, block: Anthropic.ToolUseBlock): Promise<Anthropic.ToolResultBlockParam> {
+export async function runTool(
+  execute: Execute,
+  block: Anthropic.ToolUseBlock,
+): Promise<Anthropic.ToolResultBlockParam> {
   try {
     const output = await execute(block.name, block.input);
     return {

@@ -76,6 +76,21 @@ export const STAGES: readonly Stage[] = [
     warm: ['./src/execute.ts'],
     catalogue: { file: 'test/fixtures/wrong-execute/catalogue.ts', of: 'dispatchers' },
   },
+  {
+    slug: 'plan-todos',
+    title: 'Plan with a todo list',
+    mode: 'plan',
+    writes: ['src/plan-loop.ts'],
+    entry: 'runPlanLoop',
+    untilPass: 'runPlanLoop runs the loop and answers its todo calls',
+    provides: [],
+    dependencies: ['@anthropic-ai/sdk'],
+    doc: 'docs/stages/plan-todos.md',
+    // As agent-loop's: the same fake API and client, a case a few requests longer.
+    typicalCaseMs: 50,
+    warm: ['@anthropic-ai/sdk', './src/plan-loop.ts'],
+    catalogue: { file: 'test/fixtures/wrong-plan/catalogue.ts', of: 'plan loops' },
+  },
 ];
 
 // The packages the course's code imports at any stage: the grader gives a program its own copies of these, and no

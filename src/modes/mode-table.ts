@@ -22,6 +22,11 @@ export const MODE_TABLE = [
     schema: 'agent-loop.schema.json',
     what: "runs the student's runLoop against a fake Messages API that serves the case's turns",
   },
+  {
+    name: 'plan',
+    schema: 'agent-loop.schema.json',
+    what: "runs the student's runPlanLoop as the loop mode runs runLoop, its todo calls its own to answer",
+  },
 ] as const;
 
 export type ModeName = (typeof MODE_TABLE)[number]['name'];

@@ -49,8 +49,15 @@ async function anthropicClient(): Promise<Client> {
   return ((await import('@anthropic-ai/sdk')) as { default: Client }).default;
 }
 
-async function studentLoop(course: URL): Promise<RunLoop> {
-  return (await courseExports<{ runLoop: RunLoop }>(course, './src/agent-loop.ts', ['runLoop'])).runLoop;
+// Which loop a stage of this machinery grades: the course module and export of the student's loop, and the tools
+// whose calls that loop answers itself (never through execute: the scripted execute expects none of them, and a
+// case scripts no output for them). A later loop stage's mode (src/modes/plan/) passes its own.
+export type LoopStage = { module: string; entry: string; ownTools: readonly string[] };
+
+export const AGENT_LOOP: LoopStage = { module: './src/agent-loop.ts', entry: 'runLoop', ownTools: [] };
+
+async function studentLoop(course: URL, stage: LoopStage = AGENT_LOOP): Promise<RunLoop> {
+  return (await courseExports<Record<string, RunLoop>>(course, stage.module, [stage.entry]))[stage.entry]!;
 }
 
 // Runs one case's loop against its script and returns its results, ready to print. `runLoop` is the loop under
@@ -60,10 +67,11 @@ export async function runLoopCase(
   runLoop?: RunLoop,
   beforeTurn?: BeforeCall,
   course: URL = courseUrl(),
+  stage: LoopStage = AGENT_LOOP,
 ): Promise<unknown[]> {
   if (testCase.turns.length === 0) return [];
-  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
-  const api = await startFakeApi(testCase, beforeTurn);
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course, stage)]);
+  const api = await startFakeApi(testCase, beforeTurn, stage.ownTools);
   try {
     await beforeTurn?.(1, testCase.turns.length, 'request');
     // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
@@ -151,16 +159,17 @@ export async function observeLoops(
   request: unknown,
   runLoop?: RunLoop,
   course: URL = courseUrl(),
+  stage: LoopStage = AGENT_LOOP,
 ): Promise<LoopObserved[] | { error: string }> {
   const scripts = isObject(request) && Array.isArray(request.scripts) ? request.scripts : undefined;
   if (scripts === undefined) return { error: 'the request is not { scripts }' };
   let parsed: LoopCase[];
   try {
-    parsed = scripts.map((script) => parseLoopCase(JSON.stringify(script)));
+    parsed = scripts.map((script) => parseLoopCase(JSON.stringify(script), stage.ownTools));
   } catch (error) {
     return { error: `a script is not a loop case: ${describeThrow(error)}` };
   }
-  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course, stage)]);
   const unmute = mute();
   // A promise of the loop's own left rejected with no one to hear it (a request it never awaited, say): the probe
   // only watches, so that must not end the process before it has said what it saw. (Execute's are heard already.)
@@ -169,7 +178,7 @@ export async function observeLoops(
   let apis: FakeApi[] = [];
   try {
     // Every API listening before any loop starts, so that all are closed however the wait ends.
-    const started = await Promise.allSettled(parsed.map((script) => startFakeApi(script)));
+    const started = await Promise.allSettled(parsed.map((script) => startFakeApi(script, undefined, stage.ownTools)));
     apis = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failed = started.find((s) => s.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
@@ -235,7 +244,11 @@ type FakeApi = {
   close: () => Promise<void>;
 };
 
-async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
+async function startFakeApi(
+  testCase: LoopCase,
+  beforeTurn?: BeforeCall,
+  ownTools: readonly string[] = [],
+): Promise<FakeApi> {
   const requests: unknown[] = [];
   // The tool_use blocks of the turns served that execute has not answered yet, in order.
   const waiting: Json[] = [];
@@ -262,7 +275,8 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
       const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
       return apiError(res, 400, 'invalid_request_error', past);
     }
-    if (turn.message.stop_reason === 'tool_use') waiting.push(...turn.message.content.filter(isToolUse));
+    if (turn.message.stop_reason === 'tool_use')
+      waiting.push(...turn.message.content.filter((b) => isToolUse(b) && !ownTools.includes(String(b.name))));
     const stream = body.stream === true;
     res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
     res.end(stream ? (turn.stream ?? eventStream(turn.message)) : JSON.stringify(turn.message));
@@ -401,7 +415,7 @@ const MAX_DELAY_MS = 1000;
 
 // Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
 // which field is wrong so the author can fix it.
-export function parseLoopCase(text: string): LoopCase {
+export function parseLoopCase(text: string, ownTools: readonly string[] = []): LoopCase {
   const parsed: unknown = JSON.parse(text);
   if (!isObject(parsed)) throw new Error('a case must be a JSON object');
   const { request, turns, outputs = {} } = parsed;
@@ -429,6 +443,7 @@ export function parseLoopCase(text: string): LoopCase {
     }
     if (message.stop_reason !== 'tool_use') return;
     for (const block of message.content.filter(isObject).filter(isToolUse)) {
+      if (ownTools.includes(String(block.name))) continue;
       const output = outputs[String(block.id)];
       const scripted = isObject(output) && (typeof output.content === 'string' || typeof output.throws === 'string');
       if (!scripted)
@@ -448,16 +463,20 @@ export function parseLoopCase(text: string): LoopCase {
   return { request, turns, outputs, ...observe } as LoopCase;
 }
 
-// The mode as the driver runs it. The SDK and the student's loop load before any case is read; runLoop's throws
-// are its results, so what fails outside it is the fake API (no loopback to listen on).
-export const driver: DriverMode = {
-  start: async (course) => {
-    const [, loop] = await Promise.all([anthropicClient(), studentLoop(course)]);
-    return {
-      parse: parseLoopCase,
-      run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall),
-      cannot: 'cannot run case',
-      probe: (request) => observeLoops(request, loop),
-    };
-  },
-};
+// The mode as the driver runs it, for the stage's loop. The SDK and the student's loop load before any case is
+// read; the loop's throws are its results, so what fails outside it is the fake API (no loopback to listen on).
+export function loopDriver(stage: LoopStage): DriverMode {
+  return {
+    start: async (course) => {
+      const [, loop] = await Promise.all([anthropicClient(), studentLoop(course, stage)]);
+      return {
+        parse: (text) => parseLoopCase(text, stage.ownTools),
+        run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall, course, stage),
+        cannot: 'cannot run case',
+        probe: (request) => observeLoops(request, loop, course, stage),
+      };
+    },
+  };
+}
+
+export const driver: DriverMode = loopDriver(AGENT_LOOP);

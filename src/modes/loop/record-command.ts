@@ -35,7 +35,13 @@ export const recorder: ModeRecorder = {
 type ReadTranscript = { file: string; session: LoopSession; drafts: LoopCaseDraft[] };
 type Shared = Awaited<ReturnType<typeof checkSharedFlags>>;
 
-export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
+// `shape`: what a later loop stage makes of a session's loops before they are cases (src/modes/plan/: its todo
+// tool for the recording's, only the loops that plan). The loops as read by default.
+export async function recordLoopCommand(
+  flags: RecordFlags,
+  io: CommandIo,
+  shape: (session: LoopSession) => LoopSession = (session) => session,
+): Promise<Outcome> {
   const root = io.root ?? packageRoot();
   const shared = await checkLoopFlags(flags, io, root);
   const maxTurns = flags.maxCalls === undefined ? DEFAULT_MAX_TURNS : shared.maxCalls;
@@ -43,7 +49,7 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
   const read: ReadTranscript[] = [];
   const identities: Identity[] = [];
   for (const given of flags.operands) {
-    const { transcript, sources } = await readTranscript(given, { flags, io, shared, maxTurns, me });
+    const { transcript, sources } = await readTranscript(given, { flags, io, shared, maxTurns, me, shape });
     identities.push(sources);
     read.push(transcript);
   }
@@ -122,15 +128,17 @@ async function readTranscript(
     shared: Shared;
     maxTurns: number;
     me: { username: string; homedir: string };
+    shape: (session: LoopSession) => LoopSession;
   },
 ): Promise<{ transcript: ReadTranscript; sources: Identity }> {
   const { flags, io, shared, maxTurns, me } = ctx;
   const file = resolve(io.cwd, given);
-  const session = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
+  const read = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
     (error: NodeJS.ErrnoException) => {
       throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
     },
   );
+  const session = ctx.shape(read);
   for (const loop of session.loops.filter((l) => l.turns.length > maxTurns)) {
     session.skipped.push({ prompt: loop.prompt, why: `${loop.turns.length} turns, over --max-calls ${maxTurns}` });
   }

@@ -1,0 +1,233 @@
+// The hints of the stage "Plan with a todo list": where a plan loop's request (or the conversation it returned)
+// first differs from the snapshot's, read as a mistake of the nag or of the todo handler, each claim one the
+// results prove. Undefined when the difference is not there (the loop mode's hints then speak: a loop mistake).
+// Pure.
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import type { LoopCaseData } from '../../loop/case.ts';
+import { isEntry, type LoopRun, requestOf, returnedOf } from '../../loop/judge/loop-results.ts';
+import { likeReminder } from './as-loop.ts';
+import { REMINDER_TEXT, ROUNDS_BEFORE_NAG, TODO_TOOL, UNCHANGED } from '../case.ts';
+
+export type PlanHint = { text: string; cause: string };
+
+type Block = Record<string, unknown>;
+
+const REMINDER_BLOCK = `{ type: 'text', text: '${REMINDER_TEXT}' }`;
+
+// The hint for the first place the two runs differ, when it is the nag's or the handler's.
+export function planHint(data: LoopCaseData, want: LoopRun, got: LoopRun): PlanHint | undefined {
+  const [e, r] = firstConversations(want, got);
+  if (e === undefined || r === undefined) return undefined;
+  const at = e.findIndex((m, k) => !jsonEqual(m, r[k]));
+  if (at < 0) return undefined;
+  const expected = e[at];
+  const received = r[at];
+  if (!isEntry(expected) || expected.role !== 'user' || !Array.isArray(expected.content)) return undefined;
+  const round = roundOf(data, e, at);
+  if (!isEntry(received) || received.role !== 'user' || !Array.isArray(received.content))
+    return reminderAlone(received, r[at + 1]);
+  return (
+    nagHint(expected.content as Block[], received.content as Block[], round) ??
+    todoHint(e, at, received.content as Block[])
+  );
+}
+
+// The first request (or else the returned conversation) where the runs differ, as its two lists of messages.
+function firstConversations(want: LoopRun, got: LoopRun): [unknown[] | undefined, unknown[] | undefined] {
+  for (let k = 0; k < want.requests.length; k += 1) {
+    if (jsonEqual(want.requests[k], got.requests[k])) continue;
+    return [messagesOf(want.requests[k]), messagesOf(got.requests[k])];
+  }
+  return [returnedOf(want.end), returnedOf(got.end)];
+}
+
+function messagesOf(entry: unknown): unknown[] | undefined {
+  const messages = requestOf(entry)?.messages;
+  return Array.isArray(messages) ? messages : undefined;
+}
+
+// Where the results message `at` stands: the model's turn it answers, the rounds in a row without a todo call
+// (it included), and the last turn before it that called todo.
+type Round = { turn: number; without: number; lastTodo?: number };
+
+function roundOf(data: LoopCaseData, conversation: unknown[], at: number): Round {
+  const first = data.request.messages.length;
+  let without = 0;
+  let turn = 0;
+  let lastTodo: number | undefined;
+  for (let k = first; k < at; k += 1) {
+    const m = conversation[k];
+    if (!isEntry(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    turn += 1;
+    const todo = (m.content as Block[]).some((b) => b.type === 'tool_use' && b.name === TODO_TOOL);
+    without = todo ? 0 : without + 1;
+    if (todo) lastTodo = turn;
+  }
+  return { turn, without, ...(lastTodo === undefined ? {} : { lastTodo }) };
+}
+
+const isReminder = (b: unknown): boolean => isEntry(b) && b.type === 'text' && b.text === REMINDER_TEXT;
+const mentionsReminder = (b: unknown): boolean => isEntry(b) && b.type === 'text' && likeReminder(b);
+
+// A user message of its own where the round's results were expected: the reminder sent apart from them.
+function reminderAlone(received: unknown, next: unknown): PlanHint | undefined {
+  if (!isEntry(received) || received.role !== 'user') return undefined;
+  const content = received.content;
+  const alone =
+    likeReminder(content) || (Array.isArray(content) && content.length > 0 && content.every(mentionsReminder));
+  if (!alone) return undefined;
+  const then = isEntry(next) && next.role === 'user' ? ' before the message of results' : '';
+  return {
+    text: `the reminder went in a user message of its own${then}: put ${REMINDER_BLOCK} first in the user message that carries the round's tool results, in front of them`,
+    cause: 'the reminder sent as a message of its own',
+  };
+}
+
+// The nag's mistakes: missing, early, late, elsewhere in the message, or in other words.
+function nagHint(expected: Block[], received: Block[], round: Round): PlanHint | undefined {
+  const want = isReminder(expected[0]);
+  const has = received.findIndex(isReminder);
+  const like = received.findIndex((b) => mentionsReminder(b) && !isReminder(b));
+  const turn = `turn ${round.turn}`;
+  if (want && has < 0 && like >= 0)
+    return {
+      text: `the reminder's block reads ${JSON.stringify(received[like]?.text)}: send exactly ${REMINDER_BLOCK}`,
+      cause: 'the reminder in other words',
+    };
+  if (want && has > 0)
+    return {
+      text: `the reminder is block ${has + 1} of the user message answering ${turn}: it goes first, in front of the tool results`,
+      cause: 'the reminder after the tool results',
+    };
+  if (want && has < 0)
+    return {
+      text: `${turn} is round ${round.without} in a row without a todo call, and its results went without the reminder: from the ${ordinal(ROUNDS_BEFORE_NAG)} such round on, put ${REMINDER_BLOCK} first in the user message of the round's tool results (a todo call starts the count again)`,
+      cause: 'no reminder after three rounds without a todo call',
+    };
+  if (!want && has >= 0) {
+    if (round.lastTodo !== undefined && round.turn - round.lastTodo < ROUNDS_BEFORE_NAG)
+      return {
+        text: `the reminder came with the results of ${turn}, though turn ${round.lastTodo} called todo: a todo call starts the count of rounds again, and the reminder comes only after the ${ordinal(ROUNDS_BEFORE_NAG)} round in a row without one`,
+        cause: 'the count not started again by a todo call',
+      };
+    return {
+      text: `the reminder came with the results of ${turn}, round ${round.without} in a row without a todo call: it comes from the ${ordinal(ROUNDS_BEFORE_NAG)} such round on, not before`,
+      cause: 'the reminder before the third round without a todo call',
+    };
+  }
+  return undefined;
+}
+
+// The handler's mistakes, read off the first todo result that differs.
+function todoHint(conversation: unknown[], at: number, received: Block[]): PlanHint | undefined {
+  const turn = conversation[at - 1];
+  const expected = (conversation[at] as { content: Block[] }).content;
+  if (!isEntry(turn) || !Array.isArray(turn.content)) return undefined;
+  const todos = new Set(
+    (turn.content as Block[]).filter((b) => b.type === 'tool_use' && b.name === TODO_TOOL).map((b) => b.id),
+  );
+  const want = expected.find((b) => todos.has(b.tool_use_id) && !jsonEqual(b, sameResult(received, b)));
+  if (want === undefined) return undefined;
+  const got = sameResult(received, want);
+  if (got === undefined) return undefined;
+  const wantText = String(want.content);
+  const gotText = typeof got.content === 'string' ? got.content : JSON.stringify(got.content);
+  if (gotText.startsWith('theinference\'s scripted execute: execute("todo"'))
+    return {
+      text: `the todo call went to execute: the loop answers a tool_use named "${TODO_TOOL}" with its own handler, and passes every other call to execute`,
+      cause: 'todo calls passed to execute',
+    };
+  const wantError = want.is_error === true;
+  const gotError = got.is_error === true;
+  if (wantError && !gotError) {
+    const reason = reasonOf(wantText);
+    return {
+      text: `the handler accepted a list it must refuse (${reason}): answer it with an error result, is_error: true, that says so, and keep the list as it was`,
+      cause: `the handler accepts a list where ${causeOf(reason)}`,
+    };
+  }
+  if (!wantError && gotError)
+    return {
+      text: `the handler refused a list the contract accepts, saying ${JSON.stringify(firstLine(gotText))}: it renders ${JSON.stringify(firstLine(wantText))} first`,
+      cause: 'the handler refuses a good list',
+    };
+  if (wantError && gotError) {
+    const [wantReason, wantList] = splitError(wantText);
+    const [gotReason, gotList] = splitError(gotText);
+    if (wantReason === gotReason && wantList !== gotList)
+      return {
+        text: `after an error the list shown as unchanged differs (${JSON.stringify(firstLine(gotList ?? ''))}, expected ${JSON.stringify(firstLine(wantList ?? ''))}): a call that is an error leaves the list as it was before the call`,
+        cause: 'the list changed by a call that is an error',
+      };
+    return {
+      text: `the handler's error reads ${JSON.stringify(firstLine(gotText))}, not ${JSON.stringify(firstLine(wantText))}: write the first thing wrong with the call in the page's words, then "${UNCHANGED}" and the list`,
+      cause: "the handler's error in other words",
+    };
+  }
+  if (got.is_error === false)
+    return {
+      text: 'a todo result has is_error: false: add is_error: true only to an error result, and no is_error key otherwise',
+      cause: 'is_error: false on a todo result',
+    };
+  return renderHint(wantText, gotText);
+}
+
+// A good list rendered otherwise: items of an earlier call kept, a status, a line's shape, the count.
+function renderHint(want: string, got: string): PlanHint {
+  const e = want.split('\n');
+  const r = got.split('\n');
+  if (r.length > e.length && e.slice(0, -1).every((line) => r.includes(line)))
+    return {
+      text: `the todo result lists ${r.length - 1} items where the call gave ${e.length - 1}: each call replaces the whole list with the items it gives, never adds to it`,
+      cause: 'the list added to, not replaced',
+    };
+  const k = e.findIndex((line, i) => line !== r[i]);
+  const line = e[k] ?? '';
+  const wrong = r[k];
+  if (k === e.length - 1)
+    return {
+      text: `the todo result's last line is ${JSON.stringify(wrong ?? '')}, not ${JSON.stringify(line)}: after the items, one line counting the completed ones, "(done/total completed)"`,
+      cause: "the todo result's count line",
+    };
+  if (line.slice(0, 3) !== wrong?.slice(0, 3) && line.slice(3) === wrong?.slice(3))
+    return {
+      text: `line ${k + 1} of the todo result is ${JSON.stringify(wrong)}, not ${JSON.stringify(line)}: the mark is [ ] for pending (an item given without a status is pending), [>] for in_progress, [x] for completed`,
+      cause: "an item's status mark",
+    };
+  return {
+    text: `line ${k + 1} of the todo result is ${JSON.stringify(wrong ?? '')}, not ${JSON.stringify(line)}: one line per item, its mark, a space, its id, ": " and its text`,
+    cause: "a todo item's line",
+  };
+}
+
+function sameResult(content: Block[], like: Block): Block | undefined {
+  return content.find((b) => b.type === 'tool_result' && b.tool_use_id === like.tool_use_id);
+}
+
+// "Error: <reason>. The list is unchanged:\n<list>" as its reason and its list.
+function splitError(text: string): [string, string | undefined] {
+  const cut = text.indexOf(`. ${UNCHANGED}`);
+  return cut < 0 ? [text, undefined] : [text.slice(0, cut), text.slice(cut + UNCHANGED.length + 3)];
+}
+
+function reasonOf(text: string): string {
+  return splitError(text)[0].replace(/^Error: /, '');
+}
+
+// What a reason is about, without the ids and positions that vary from call to call.
+function causeOf(reason: string): string {
+  if (reason.includes('in progress')) return 'more than one item is in progress';
+  if (reason.includes('no text')) return 'an item has no text';
+  if (reason.includes('no id')) return 'an item has no id';
+  if (reason.includes('unknown status')) return 'an item has an unknown status';
+  if (reason.includes('of an earlier item')) return 'two items share an id';
+  return 'the items are not an array';
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+function ordinal(n: number): string {
+  return n === 3 ? 'third' : `${n}th`;
+}
