@@ -4,7 +4,7 @@
 // Pure.
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { LoopCaseData } from '../../loop/case.ts';
-import { isEntry, type LoopRun, requestOf, returnedOf } from '../../loop/judge/loop-results.ts';
+import { isEntry, type LoopRun, requestOf, returnedOf, threwOf } from '../../loop/judge/loop-results.ts';
 import { likeReminder } from './as-loop.ts';
 import { REMINDER_TEXT, ROUNDS_BEFORE_NAG, TODO_TOOL, UNCHANGED } from '../case.ts';
 
@@ -16,6 +16,8 @@ const REMINDER_BLOCK = `{ type: 'text', text: '${REMINDER_TEXT}' }`;
 
 // The hint for the first place the two runs differ, when it is the nag's or the handler's.
 export function planHint(data: LoopCaseData, want: LoopRun, got: LoopRun): PlanHint | undefined {
+  const thrown = handlerThrew(want, got);
+  if (thrown !== undefined) return thrown;
   const [e, r] = firstConversations(want, got);
   if (e === undefined || r === undefined) return undefined;
   const at = e.findIndex((m, k) => !jsonEqual(m, r[k]));
@@ -26,10 +28,50 @@ export function planHint(data: LoopCaseData, want: LoopRun, got: LoopRun): PlanH
   const round = roundOf(data, e, at);
   if (!isEntry(received) || received.role !== 'user' || !Array.isArray(received.content))
     return reminderAlone(received, r[at + 1]);
+  const content = received.content as Block[];
   return (
-    nagHint(expected.content as Block[], received.content as Block[], round) ??
-    todoHint(e, at, received.content as Block[])
+    passedOn(content) ??
+    nagHint(expected.content as Block[], content, round, roundsOf(data, lastConversation(got) ?? r)) ??
+    todoHint(e, at, content)
   );
+}
+
+// A todo call answered by the scripted execute: the loop passed it on.
+function passedOn(content: Block[]): PlanHint | undefined {
+  const refused = content.some(
+    (b) =>
+      b.type === 'tool_result' &&
+      typeof b.content === 'string' &&
+      b.content.startsWith(`theinference's scripted execute: execute("${TODO_TOOL}"`),
+  );
+  if (!refused) return undefined;
+  return {
+    text: `the todo call went to execute: the loop answers a tool_use named "${TODO_TOOL}" with its own handler, and passes every other call to execute`,
+    cause: 'todo calls passed to execute',
+  };
+}
+
+// The loop threw where the snapshot has a todo call refused: the handler threw what it should have answered.
+function handlerThrew(want: LoopRun, got: LoopRun): PlanHint | undefined {
+  const threw = threwOf(got.end);
+  if (threw === undefined) return undefined;
+  const all = lastConversation(want) ?? [];
+  const refusals = all.flatMap((m) =>
+    isEntry(m) && m.role === 'user' && Array.isArray(m.content)
+      ? (m.content as Block[]).filter((b) => b.type === 'tool_result' && b.is_error === true)
+      : [],
+  );
+  const reason = refusals.map((b) => reasonOf(String(b.content))).find((why) => why !== '' && threw.includes(why));
+  if (reason === undefined) return undefined;
+  return {
+    text: `runPlanLoop threw "${reason}" where the todo handler refuses a call: return it as the call's result, { type: 'tool_result', tool_use_id: block.id, content: 'Error: … ${UNCHANGED} …', is_error: true }, never a throw, and go on`,
+    cause: 'the todo handler throws',
+  };
+}
+
+// The longest conversation of a run: the one it returned, else its last request's.
+function lastConversation(run: LoopRun): unknown[] | undefined {
+  return returnedOf(run.end) ?? messagesOf(run.requests.at(-1));
 }
 
 // The first request (or else the returned conversation) where the runs differ, as its two lists of messages.
@@ -83,12 +125,37 @@ function reminderAlone(received: unknown, next: unknown): PlanHint | undefined {
   };
 }
 
-// The nag's mistakes: missing, early, late, elsewhere in the message, or in other words.
-function nagHint(expected: Block[], received: Block[], round: Round): PlanHint | undefined {
+// Each round of a conversation as the loop answered it: its turn, the rounds in a row without a todo call (it
+// included), whether it called todo, and whether its results carry the reminder.
+type Answered = { turn: number; without: number; todo: boolean; reminded: boolean };
+
+function roundsOf(data: LoopCaseData, conversation: unknown[]): Answered[] {
+  const rounds: Answered[] = [];
+  let without = 0;
+  let turn = 0;
+  for (let k = data.request.messages.length; k < conversation.length; k += 1) {
+    const m = conversation[k];
+    if (!isEntry(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    turn += 1;
+    const todo = (m.content as Block[]).some((b) => b.type === 'tool_use' && b.name === TODO_TOOL);
+    without = todo ? 0 : without + 1;
+    const next = conversation[k + 1];
+    if (!isEntry(next) || next.role !== 'user') continue;
+    const reminded = Array.isArray(next.content) && (next.content as unknown[]).some(mentionsReminder);
+    rounds.push({ turn, without, todo, reminded });
+  }
+  return rounds;
+}
+
+// The nag's mistakes: missing, early, late, only once, not started again, elsewhere in the message, in other
+// words. `answered`: every round of the loop's own conversation, for what one round alone cannot tell apart (a
+// reminder a round early, and a count a todo call did not start again, look the same after a todo call).
+function nagHint(expected: Block[], received: Block[], round: Round, answered: Answered[]): PlanHint | undefined {
   const want = isReminder(expected[0]);
   const has = received.findIndex(isReminder);
   const like = received.findIndex((b) => mentionsReminder(b) && !isReminder(b));
   const turn = `turn ${round.turn}`;
+  const third = ordinal(ROUNDS_BEFORE_NAG);
   if (want && has < 0 && like >= 0)
     return {
       text: `the reminder's block reads ${JSON.stringify(received[like]?.text)}: send exactly ${REMINDER_BLOCK}`,
@@ -99,19 +166,27 @@ function nagHint(expected: Block[], received: Block[], round: Round): PlanHint |
       text: `the reminder is block ${has + 1} of the user message answering ${turn}: it goes first, in front of the tool results`,
       cause: 'the reminder after the tool results',
     };
-  if (want && has < 0)
+  if (want && has < 0) {
+    const before = answered.find((a) => a.turn === round.turn - 1);
+    if (round.without > ROUNDS_BEFORE_NAG && before?.reminded === true)
+      return {
+        text: `the results of turn ${before.turn} carried the reminder and those of ${turn}, round ${round.without} in a row without a todo call, did not: the reminder goes with every round from the ${third} on, until a todo call`,
+        cause: 'the reminder only once',
+      };
     return {
-      text: `${turn} is round ${round.without} in a row without a todo call, and its results went without the reminder: from the ${ordinal(ROUNDS_BEFORE_NAG)} such round on, put ${REMINDER_BLOCK} first in the user message of the round's tool results (a todo call starts the count again)`,
+      text: `${turn} is round ${round.without} in a row without a todo call, and its results went without the reminder: from the ${third} such round on, put ${REMINDER_BLOCK} first in the user message of the round's tool results (a todo call starts the count again)`,
       cause: 'no reminder after three rounds without a todo call',
     };
+  }
   if (!want && has >= 0) {
-    if (round.lastTodo !== undefined && round.turn - round.lastTodo < ROUNDS_BEFORE_NAG)
+    const unreset = answered.find((a) => a.reminded && a.todo);
+    if (unreset !== undefined)
       return {
-        text: `the reminder came with the results of ${turn}, though turn ${round.lastTodo} called todo: a todo call starts the count of rounds again, and the reminder comes only after the ${ordinal(ROUNDS_BEFORE_NAG)} round in a row without one`,
+        text: `the results of turn ${unreset.turn} carried the reminder, though that turn called todo: a todo call starts the count of rounds again, and the reminder comes only from the ${third} round in a row without one`,
         cause: 'the count not started again by a todo call',
       };
     return {
-      text: `the reminder came with the results of ${turn}, round ${round.without} in a row without a todo call: it comes from the ${ordinal(ROUNDS_BEFORE_NAG)} such round on, not before`,
+      text: `the reminder came with the results of ${turn}, round ${round.without} in a row without a todo call: it comes from the ${third} such round on, not before`,
       cause: 'the reminder before the third round without a todo call',
     };
   }
@@ -132,10 +207,12 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
   if (got === undefined) return undefined;
   const wantText = String(want.content);
   const gotText = typeof got.content === 'string' ? got.content : JSON.stringify(got.content);
-  if (gotText.startsWith('theinference\'s scripted execute: execute("todo"'))
+  const use = (turn.content as Block[]).find((b) => b.id === want.tool_use_id);
+  const unset = statusless(use?.input);
+  if (got.is_error === true && unset !== undefined && !/status/.test(reasonOf(wantText)) && /status/.test(gotText))
     return {
-      text: `the todo call went to execute: the loop answers a tool_use named "${TODO_TOOL}" with its own handler, and passes every other call to execute`,
-      cause: 'todo calls passed to execute',
+      text: `the handler refused a call whose item ${unset} has no status, saying ${JSON.stringify(firstLine(gotText))}: an item without a status is pending`,
+      cause: 'an item without a status refused',
     };
   const wantError = want.is_error === true;
   const gotError = got.is_error === true;
@@ -154,11 +231,18 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
   if (wantError && gotError) {
     const [wantReason, wantList] = splitError(wantText);
     const [gotReason, gotList] = splitError(gotText);
-    if (wantReason === gotReason && wantList !== gotList)
+    if (wantReason === gotReason && gotList === undefined)
       return {
-        text: `after an error the list shown as unchanged differs (${JSON.stringify(firstLine(gotList ?? ''))}, expected ${JSON.stringify(firstLine(wantList ?? ''))}): a call that is an error leaves the list as it was before the call`,
+        text: `the handler's error ${JSON.stringify(firstLine(gotText))} stops without the list: after the reason, ". ${UNCHANGED}", a newline and the list as it stands, rendered`,
+        cause: "the handler's error without the list",
+      };
+    if (wantReason === gotReason && wantList !== gotList) {
+      const [shown, kept] = firstDifferentLines(gotList ?? '', wantList ?? '');
+      return {
+        text: `after an error the list shown as unchanged has ${JSON.stringify(shown)} where the list before the call has ${JSON.stringify(kept)}: a call that is an error leaves the list as it was before the call`,
         cause: 'the list changed by a call that is an error',
       };
+    }
     return {
       text: `the handler's error reads ${JSON.stringify(firstLine(gotText))}, not ${JSON.stringify(firstLine(wantText))}: write the first thing wrong with the call in the page's words, then "${UNCHANGED}" and the list`,
       cause: "the handler's error in other words",
@@ -186,7 +270,7 @@ function renderHint(want: string, got: string): PlanHint {
   const wrong = r[k];
   if (k === e.length - 1)
     return {
-      text: `the todo result's last line is ${JSON.stringify(wrong ?? '')}, not ${JSON.stringify(line)}: after the items, one line counting the completed ones, "(done/total completed)"`,
+      text: `${wrong === undefined ? 'the todo result ends without its count line' : `the todo result's last line is ${JSON.stringify(wrong)}`}, ${JSON.stringify(line)}: after the items, one line counting the completed ones, "(done/total completed)"`,
       cause: "the todo result's count line",
     };
   if (line.slice(0, 3) !== wrong?.slice(0, 3) && line.slice(3) === wrong?.slice(3))
@@ -198,6 +282,22 @@ function renderHint(want: string, got: string): PlanHint {
     text: `line ${k + 1} of the todo result is ${JSON.stringify(wrong ?? '')}, not ${JSON.stringify(line)}: one line per item, its mark, a space, its id, ": " and its text`,
     cause: "a todo item's line",
   };
+}
+
+// The place (from 1) of the first item of a todo call's input that has no status, or undefined.
+function statusless(input: unknown): number | undefined {
+  const items = isEntry(input) && Array.isArray(input.items) ? input.items : [];
+  const k = items.findIndex((i) => isEntry(i) && i.status === undefined);
+  return k < 0 ? undefined : k + 1;
+}
+
+// The first lines where two texts differ ("(nothing)" past the end of one).
+function firstDifferentLines(a: string, b: string): [string, string] {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  const k = x.findIndex((line, i) => line !== y[i]);
+  const at = k < 0 ? x.length : k;
+  return [x[at] ?? '(nothing)', y[at] ?? '(nothing)'];
 }
 
 function sameResult(content: Block[], like: Block): Block | undefined {
