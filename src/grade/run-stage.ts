@@ -256,9 +256,12 @@ function runSettings(plan: StagePlan, options: RunOptions & { sandbox: boolean }
     file: c.file,
     expectedMs: options.timings?.get(caseOfRun(c.name) ?? c.name) ?? typicalMs,
   });
-  const toRun = interleave(
-    plan.selected.filter((c) => c.snapshotted),
-    plan.variants?.runs ?? [],
+  const toRun = runFirst(
+    interleave(
+      plan.selected.filter((c) => c.snapshotted),
+      plan.variants?.runs ?? [],
+    ),
+    options.runFirst,
   ).map(timed);
   const jobs =
     options.jobs ??
@@ -269,6 +272,15 @@ function runSettings(plan: StagePlan, options: RunOptions & { sandbox: boolean }
   const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const env = options.env ?? process.env;
   return { timed, toRun, common: { dir: options.dir, mode, driver: options.driver, jobs, timeoutMs, env } };
+}
+
+// `cases` with those named in `first` (a case or its variant) moved to the front, each group in its own order: a batch
+// keeps the order it is dealt (deal-batches.ts), so a case that failed last time runs first in its process.
+function runFirst<T extends { name: string }>(cases: T[], first: readonly string[] | undefined): T[] {
+  if (first === undefined || first.length === 0) return cases;
+  const wanted = new Set(first);
+  const leads = (c: T): boolean => wanted.has(caseOfRun(c.name) ?? c.name);
+  return [...cases.filter(leads), ...cases.filter((c) => !leads(c))];
 }
 
 // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.

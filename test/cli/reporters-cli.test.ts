@@ -101,6 +101,20 @@ describe('colour and the live count', () => {
     }
   });
 
+  it('tells the first failure on a terminal as soon as it is judged, above the count, before the report', async () => {
+    const course = await makeCourse(scratch, 'exits-non-zero');
+    const { code, stdout } = await onTerminal(GRADE, course, { ...env, TERM: 'xterm' });
+    expect(code).toBe(1);
+    const early = stdout.indexOf('first failure, as it came');
+    expect(early).toBeGreaterThanOrEqual(0);
+    expect(stdout.indexOf('course-bash-echo-hi', early)).toBeGreaterThan(early);
+    // The live count goes on after it, and the report comes last.
+    expect(stdout.indexOf('grading…', early)).toBeGreaterThan(early);
+    expect(stdout.lastIndexOf('2 passed, 1 failed')).toBeGreaterThan(stdout.lastIndexOf('grading…'));
+    const piped = await cli(GRADE, course);
+    expect(piped.stdout).not.toContain('first failure');
+  });
+
   it('never redraws the live count on TERM=dumb, and does on a terminal that can', async () => {
     const course = await makeCourse(scratch);
     const dumb = await onTerminal(GRADE, course, { ...env, TERM: 'dumb' });

@@ -14,7 +14,8 @@ import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
 import type { CaseResult, RunReport } from '../../grade/types.ts';
 import { dumbTerminal, useColor, write, type CommandIo, type Outcome } from './io.ts';
-import { recordFailures } from '../../grade/failed-record.ts';
+import { readFailures, recordFailures } from '../../grade/failed-record.ts';
+import { renderFirstFailure } from '../../grade/report/first-failure.ts';
 import { readTimings, writeTimings } from '../../grade/case-timings.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
@@ -170,14 +171,21 @@ async function gradeOnce(
   const count = { done: 0, failed: 0 };
   const onCaseResult = (result: CaseResult): void => {
     count.done += 1;
-    if (result.status === 'fail') count.failed += 1;
+    if (result.status === 'fail') {
+      count.failed += 1;
+      // The first failure at once, above the count: the report tells it again, with the rest, at the end.
+      if (count.failed === 1) io.stdout.write(renderFirstFailure(result, { color }));
+    }
     io.stdout.write(renderLiveCount(count, { color }));
   };
-  // The last run's times choose the number of processes and balance the batches; this run's replace them.
+  // The last run's times choose the number of processes and balance the batches; this run's replace them. On a
+  // terminal, the cases that failed last time run first.
   const timings = readTimings(options.dir, flags.stage);
+  const runFirst = live ? await readFailures(options.dir, flags.stage) : undefined;
   const report = await runCourse({
     ...options,
     timings,
+    runFirst,
     ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
     ...(live ? { onCaseResult } : {}),
   });
