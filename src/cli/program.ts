@@ -95,13 +95,13 @@ function declareTest(program: Command, io: CliIo, done: Done): void {
     .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
 }
 
-// `theinference init`: a course directory that grades at once.
+// `theinference init`: a course directory for a stage; it grades nothing (`npm test` does).
 function declareInit(program: Command, io: CliIo, done: Done): void {
   program
     .command('init')
     .argument('[dir]', 'the new course directory (default: the current directory)')
     .description(
-      'write a course directory for a stage that grades at once, or add the stage to yours (never replaces a file without --force)',
+      'write a course directory for a stage, or add the stage to yours (never replaces a file without --force); `npm test` then grades it',
     )
     .option(
       '--stage <slug>',
