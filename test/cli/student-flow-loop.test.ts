@@ -69,6 +69,12 @@ describe("a student's course, from the first stage", () => {
         await readFile(join(course, 'node_modules', '@anthropic-ai', 'sdk', 'package.json'), 'utf8'),
       ) as { version: string };
       expect(sdk.version).toMatch(/^1\./);
+      // program.ts's first lines name where the cases are: a directory the course directory has, once installed.
+      const shown = [
+        ...(await readFile(join(course, 'program.ts'), 'utf8')).matchAll(/program\.ts \w+ (\S+)\/<case>\.json/g),
+      ];
+      expect(shown.length).toBeGreaterThan(0);
+      for (const [, dir = ''] of shown) expect(existsSync(join(course, dir)), dir).toBe(true);
     },
     STEP_TIMEOUT_MS,
   );

@@ -192,13 +192,18 @@ async function gradeOnce(
   };
   // The last run's times choose the number of processes and balance the batches; this run's replace them.
   const timings = readTimings(options.dir, flags.stage);
-  const report = await runCourse({
-    ...options,
-    timings,
-    ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
-    ...(live ? { onCaseResult } : {}),
-  });
-  if (live && count.done > 0) io.stdout.write(ERASE_LINE);
+  let report: RunReport;
+  try {
+    report = await runCourse({
+      ...options,
+      timings,
+      ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
+      ...(live ? { onCaseResult } : {}),
+    });
+  } finally {
+    // Also when the run stops (Ctrl-C): what is said then starts on a line of its own, not after the count.
+    if (live && count.done > 0) io.stdout.write(ERASE_LINE);
+  }
   const [recorded] = await Promise.all([
     Promise.all(stageReports(report).map(recordFailures)),
     writeTimings(options.dir, flags.stage, timings),
