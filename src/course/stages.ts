@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../errors.ts';
+import { closestName } from './closest-name.ts';
 import { DEFAULT_MODE, type ModeName } from '../modes/mode-table.ts';
 
 // One stage of the course.
@@ -158,8 +159,12 @@ export async function requireStage(root: string, slug: string): Promise<StageInf
   const stage = stages.find((s) => s.slug === slug);
   if (stage !== undefined) return stage;
   const known = stages.map((s) => s.slug).join(', ');
+  const meant = closestName(
+    slug,
+    stages.map((s) => s.slug),
+  );
   throw new HarnessError(
     'UNKNOWN_STAGE',
-    `unknown stage '${slug}'. Known stages: ${known}. Run \`npx theinference stages\` to list them with their cases.`,
+    `unknown stage '${slug}'.${meant === undefined ? '' : ` Did you mean ${meant}?`} Known stages: ${known}. Run \`npx theinference stages\` to list them with their cases.`,
   );
 }

@@ -136,7 +136,7 @@ function newCourse(
     `Wrote a course directory for the stage ${stage.slug} in ${o.where}:`,
     `  package.json     theinference from ${o.spec}${deps}; scripts test, watch, typecheck`,
     '  tsconfig.json, .gitignore',
-    '  program.ts       runs a case by hand (npx tsx program.ts dispatch <case.json>); the grader runs its own driver',
+    '  program.ts       runs a case by hand (its first lines say how); the grader runs its own driver',
     ...stageFiles(stage, files),
     ...(o.replaced.length > 0 ? ['', `Replaced (--force): ${o.replaced.join(', ')}`] : []),
   ];

@@ -28,6 +28,9 @@ import { NAME_TOKEN, summaryPath } from './report-paths.ts';
 import { isClass } from './submissions.ts';
 import { writeSummary } from './write-summary.ts';
 import { oneRun } from '../../grade/run-class.ts';
+import { packageRoot } from '../../course/stages.ts';
+import { nextStep } from '../next-step.ts';
+import { courseStage } from './course-stage.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -52,6 +55,19 @@ export type TestFlags = {
   memory?: string;
 };
 
+// The flags as commander hands them over: --stage may be left out in a course directory.
+export type GivenTestFlags = Omit<TestFlags, 'stage'> & { stage?: string };
+
+// The flags with a stage: given, or the one the course directory's `npm test` grades (with its --previous).
+async function withStage(given: GivenTestFlags, io: CommandIo): Promise<TestFlags> {
+  if (given.stage !== undefined) return { ...given, stage: given.stage };
+  if ((given.dir ?? []).length > 1 || isClass(given.dir ?? [])) {
+    throw new HarnessError('BAD_FLAG', 'a class run names its stage: add --stage <slug>.');
+  }
+  const { stage, previous } = await courseStage(courseDirFor(io.cwd, given.dir?.[0]));
+  return { ...given, stage, ...(previous ? { previous: true } : {}) };
+}
+
 // The flag that named a report's file, for a message about it.
 function flagOf(p: PlannedReport, flags: TestFlags): string {
   return flags.reporter.some((c) => c.name === p.name && c.file !== undefined) ? `--reporter ${p.name}:` : '--output';
@@ -62,7 +78,8 @@ const NAMED_RERUN = 3;
 
 // Runs the command: a class (several --dir, or a glob), watch mode, or one run whose report goes to stdout or
 // --output. Every flag is checked, and every report's file, before anything runs.
-export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+export async function testCommand(given: GivenTestFlags, io: CommandIo): Promise<Outcome> {
+  const flags = await withStage(given, io);
   const planned = planReports(flags.reporter, flags.output);
   if (isClass(flags.dir ?? [])) return gradeClass(flags, planned, io);
   const options = runOptions(flags, io);
@@ -182,14 +199,19 @@ async function gradeOnce(
   // terminal, the cases that failed last time run first.
   const timings = readTimings(options.dir, flags.stage);
   const runFirst = live ? await readFailures(options.dir, flags.stage) : undefined;
-  const report = await runCourse({
-    ...options,
-    timings,
-    runFirst,
-    ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
-    ...(live ? { onCaseResult } : {}),
-  });
-  if (live && count.done > 0) io.stdout.write(ERASE_LINE);
+  let report: RunReport;
+  try {
+    report = await runCourse({
+      ...options,
+      timings,
+      runFirst,
+      ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
+      ...(live ? { onCaseResult } : {}),
+    });
+  } finally {
+    // Also when the run stops (Ctrl-C): what is said then starts on a line of its own, not after the count.
+    if (live && count.done > 0) io.stdout.write(ERASE_LINE);
+  }
   const [recorded] = await Promise.all([
     Promise.all(stageReports(report).map(recordFailures)),
     writeTimings(options.dir, flags.stage, timings),
@@ -232,6 +254,9 @@ async function deliverReports(
     const { passed, failed } = stageTotals(report);
     await write(io.stdout, `${passed} passed, ${failed} failed\n`);
   }
+  // A student's terminal report, green: what comes next, so that nobody looks for it in the docs.
+  const next = toStdout?.name === 'pretty' ? nextStep(report, io.root ?? packageRoot()) : [];
+  if (next.length > 0) await write(io.stdout, `\n${next.join('\n')}\n`);
   if (written.length > 0) await write(toStdout === undefined ? io.stdout : io.stderr, `${written.join('\n')}\n`);
   if (summary !== undefined) {
     const first = reports.find((r) => r.path !== undefined)?.path;
