@@ -75,6 +75,25 @@ describe('the GitHub job summary', () => {
   });
 });
 
+describe('the re-run command in CI', () => {
+  it('never says --failed, whose record stays on the runner: more failures than it names re-grade the stage', async () => {
+    const course = await makeCourse(scratch, 'does-not-compile');
+    const file = join(course, 'step-summary.md');
+    const env = { CI: 'true', THEINFERENCE_ISOLATION: 'auto', GITHUB_STEP_SUMMARY: file };
+    const { code, stdout } = await cli(
+      [...GRADE, '--case', 'echo-*', '--no-variants', '--reporter', 'github'],
+      course,
+      env,
+    );
+    expect(code).toBe(1);
+    const summary = await readFile(file, 'utf8');
+    for (const text of [summary, stdout]) {
+      expect(text).not.toContain('--failed');
+      expect(text).toContain('npx theinference test --stage register-tools\n');
+    }
+  });
+});
+
 describe('colour and the live count', () => {
   // A terminal: a stream that says it is a TTY.
   async function onTerminal(argv: string[], cwd: string, env: NodeJS.ProcessEnv) {

@@ -2,7 +2,7 @@ import { HarnessError } from '../../errors.ts';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
-import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import { ciIsSet, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { DEFAULT_MEMORY_MIB, MEMORY_ENV, MIN_MEMORY_MIB } from '../../grade/run/isolation/program-limits.ts';
 import { renderReport } from '../../grade/report/index.ts';
 import { renderStepSummary } from '../../grade/report/github.ts';
@@ -216,7 +216,10 @@ async function gradeOnce(
     Promise.all(stageReports(report).map(recordFailures)),
     writeTimings(options.dir, flags.stage, timings),
   ]);
-  return { report, rerunCommand: allPassed(report) ? undefined : rerunAll(flags, report, recorded) };
+  // In CI the record of failures stays on the runner, so `--failed` would re-run nothing: the command names the
+  // failures when there are few, else grades the stage again.
+  const rerunnable = ciIsSet(io.env) ? recorded.map(() => false) : recorded;
+  return { report, rerunCommand: allPassed(report) ? undefined : rerunAll(flags, report, rerunnable) };
 }
 
 // The report to each of its places: files, GitHub's step summary, stdout (or a count there), and the class-style
@@ -268,7 +271,12 @@ async function deliverReports(
 // The commands that re-run the failures, one per stage that has any, joined by newlines.
 function rerunAll(flags: TestFlags, report: RunReport, recorded: boolean[]): string {
   return stageReports(report)
-    .flatMap((r, i) => (r.failed > 0 ? [rerunFailures({ ...flags, stage: r.stage }, r, recorded[i])] : []))
+    .flatMap((r, i) => {
+      if (r.failed === 0) return [];
+      // Without a record, more failures than a command names re-run the whole stage.
+      const named = recorded[i] === true || r.failed <= NAMED_RERUN ? r : { ...r, cases: [] };
+      return [rerunFailures({ ...flags, stage: r.stage }, named, recorded[i])];
+    })
     .join('\n');
 }
 

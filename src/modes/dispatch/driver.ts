@@ -26,6 +26,7 @@ import { abbreviate, padded } from './long-answer.ts';
 import {
   type BeforeCall,
   courseExports,
+  courseFrame,
   courseUrl,
   describeThrow,
   type Execute,
@@ -97,8 +98,12 @@ export async function dispatch(
       try {
         result = await execute(call.tool, expand(call.input, sandbox));
       } catch (error) {
-        // A throw would unwind the agent loop; record it so the grader can show which call threw.
+        // A throw would unwind the agent loop; record it so the grader can show which call threw, and say where in
+        // the student's code it was thrown, for the reports that put a failure on its line.
         result = { threw: describeThrow(error) };
+        const at = courseFrame(error, course);
+        if (at !== undefined)
+          process.stderr.write(`execute threw ${describeThrow(error).split('\n')[0]}\n    at ${at}\n`);
       }
       results.push(hidePaths(result, [sandbox, real]));
     }
