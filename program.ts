@@ -1,7 +1,7 @@
-// The course's driver, to run a case by hand, as the grader runs it:
+// The course's driver, to run a case by hand, as the grader runs it (the cases come with the package you installed):
 //
-//   npx tsx program.ts dispatch cases/register-tools/<case>.json    stage "Register the toolset"
-//   npx tsx program.ts loop cases/agent-loop/<case>.json            stage "Run the loop"
+//   npx tsx program.ts dispatch node_modules/theinference/cases/register-tools/<case>.json   "Register the toolset"
+//   npx tsx program.ts loop node_modules/theinference/cases/agent-loop/<case>.json           "Run the loop"
 //
 // It prints one line `{"results":[…]}` per case. The driver itself is theinference's: the grader runs the copy in
 // its own install, never this file, so editing it changes nothing of your grade. Your code is in src/.

@@ -26,6 +26,7 @@ export async function runCli(io: CliIo): Promise<number> {
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError && missingStage(error)) await nameStages(io);
+    if (error instanceof CommanderError && error.code === 'commander.excessArguments') caseAsArgument(io);
     const code = exitCodeFor(error, io);
     if (code === EXIT.misuse || code === BUG) {
       const message = error instanceof Error ? error.message : String(error);
@@ -48,6 +49,16 @@ async function nameStages(io: CliIo): Promise<void> {
   const known = stages.map((s) => s.slug).join(', ') || '(none)';
   io.stderr.write(
     `The stages: ${known}, e.g. --stage ${stages[0]?.slug ?? '<slug>'}. \`npx theinference stages\` lists them with their cases.\n`,
+  );
+}
+
+// After commander's "too many arguments" for `test` or `snapshot`: a word after the flags is most often a case name,
+// which those commands take with --case.
+function caseAsArgument(io: CliIo): void {
+  const command = io.argv.find((a) => !a.startsWith('-'));
+  if (command !== 'test' && command !== 'snapshot') return;
+  io.stderr.write(
+    `A case is named with --case, not as an argument: npx theinference ${command} --stage <slug> --case <name> (repeat --case for several; * and ? match many).\n`,
   );
 }
 

@@ -18,7 +18,7 @@ import type { RecordFlags } from './commands/record-flags.ts';
 import type { RedactFlags } from './commands/redact.ts';
 import { collectReporter } from './commands/reporter-flags.ts';
 import type { SnapshotFlags } from './commands/snapshot.ts';
-import type { TestFlags } from './commands/test.ts';
+import type { GivenTestFlags } from './commands/test.ts';
 
 // Everything the CLI may touch, injected: tests pass their own and never touch process.argv or exit.
 export type CliIo = CommandIo & { argv: string[] };
@@ -51,7 +51,10 @@ function declareTest(program: Command, io: CliIo, done: Done): void {
   program
     .command('test')
     .description('grade your course directory against a stage')
-    .requiredOption('--stage <slug>', 'the stage to grade (list them with `npx theinference stages`)')
+    .option(
+      '--stage <slug>',
+      "the stage to grade (default: the one your course's `npm test` grades; list them with `npx theinference stages`)",
+    )
     .option(
       '--dir <path>',
       'your course directory (default: the nearest directory at or above this one with program.ts and a package.json); repeat it, or give a glob, to grade a class',
@@ -92,16 +95,16 @@ function declareTest(program: Command, io: CliIo, done: Done): void {
       '--memory <MiB>',
       `memory each program process may use, in MiB (default: ${DEFAULT_MEMORY_MIB}, at least ${MIN_MEMORY_MIB})`,
     )
-    .action(async (flags: TestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
+    .action(async (flags: GivenTestFlags) => done(await (await import('./commands/test.ts')).testCommand(flags, io)));
 }
 
-// `theinference init`: a course directory that grades at once.
+// `theinference init`: a course directory for a stage; it grades nothing (`npm test` does).
 function declareInit(program: Command, io: CliIo, done: Done): void {
   program
     .command('init')
     .argument('[dir]', 'the new course directory (default: the current directory)')
     .description(
-      'write a course directory for a stage that grades at once, or add the stage to yours (never replaces a file without --force)',
+      'write a course directory for a stage, or add the stage to yours (never replaces a file without --force); `npm test` then grades it',
     )
     .option(
       '--stage <slug>',

@@ -1,7 +1,7 @@
-// What `theinference init --stage <slug>` writes: a course directory for the stage that grades at once. The course's
-// program.ts and what the stage provides (the reference tools of earlier lessons) come from the package root,
-// tsconfig.json, .gitignore and the stub of each file the student writes from course-template/, and package.json
-// is made here, or brought up to the stage in a course directory that has one.
+// What `theinference init --stage <slug>` writes: a course directory for the stage, whose stub fails every case
+// until the student writes it. The course's program.ts and what the stage provides (the reference tools of earlier
+// lessons) come from the package root, tsconfig.json, .gitignore and the stub of each file the student writes from
+// course-template/, and package.json is made here, or brought up to the stage in a course directory that has one.
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { STAGES, type Stage } from './stages.ts';
@@ -21,17 +21,23 @@ export type Manifest = {
   devDependencies?: Record<string, string>;
 };
 
-// How a course's package.json grades: its stage, and whether the stages before it are graded too (`--previous`).
-export type Grading = { stage: Stage; previous: boolean };
+// How a course's package.json grades: the stage added (its dependencies), the stage its scripts grade (`graded`,
+// when a later one is there already, else the stage), and whether the stages before that are graded too
+// (`--previous`).
+export type Grading = { stage: Stage; previous: boolean; graded?: Stage };
 
 // Every file of a new course directory named `dir` at `stage`, theinference depended on as `spec`.
 export async function courseFiles(
   root: string,
-  options: { dir: string; spec: string; stage: Stage; previous?: boolean },
+  options: { dir: string; spec: string; stage: Stage; previous?: boolean; graded?: Stage },
 ): Promise<CourseFile[]> {
   const own = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest;
   const template = (path: string): Promise<string> => readFile(join(root, 'course-template', path), 'utf8');
-  const grading = { stage: options.stage, previous: options.previous === true };
+  const grading = {
+    stage: options.stage,
+    previous: options.previous === true,
+    ...(options.graded === undefined ? {} : { graded: options.graded }),
+  };
   const provided = await Promise.all(options.stage.provides.map(({ path }) => packageFiles(root, path)));
   return [
     { path: 'package.json', text: courseManifest(own, { dir: options.dir, spec: options.spec, ...grading }) },
@@ -94,8 +100,8 @@ export function upgradedManifest(text: string, own: Manifest, grading: Grading):
 }
 
 // `npm test` and `npm run watch`: the stage, and the stages before it with `previous`.
-function gradingScripts({ stage, previous }: Grading): { test: string; watch: string } {
-  const grade = `theinference test --stage ${stage.slug}${previous ? ' --previous' : ''}`;
+function gradingScripts({ stage, previous, graded }: Grading): { test: string; watch: string } {
+  const grade = `theinference test --stage ${(graded ?? stage).slug}${previous ? ' --previous' : ''}`;
   return { test: grade, watch: `${grade} --watch` };
 }
 

@@ -24,6 +24,9 @@ export type RunOptions = {
   signal?: AbortSignal;
   // Called as each case's verdict is known (cases may finish out of order).
   onCaseResult?: (result: CaseResult) => void;
+  // Case names to run before the others (the ones that failed last time, on a terminal): the failure a student is
+  // waiting for shows first. Only the order in which cases run changes; the report keeps its own order.
+  runFirst?: readonly string[] | undefined;
   // The grader's environment (process.env when absent): it decides the default --isolation mode and where bwrap
   // is found; program processes get only the few names docs/sandbox.md lists from it, and a TMPDIR of their own.
   env?: NodeJS.ProcessEnv;

@@ -3,7 +3,7 @@
 // every program process, beside the student's modules, so it imports only the course's vocabulary (src/course/).
 import { chmod, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // Awaited before each call with its number (from 1), the number of calls, and its tool.
 export type BeforeCall = (call: number, of: number, tool: string) => Promise<void>;
@@ -48,6 +48,22 @@ export function describeThrow(error: unknown): string {
     return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   } catch {
     return 'a thrown value that cannot be described';
+  }
+}
+
+// The innermost frame of a thrown error's stack in the course's own code (not its node_modules), its path from the
+// course directory: `execute (src/execute.ts:17:29)`. The result keeps only the error's message (it is compared with
+// the expected one); this frame goes to the case's output, where the reports find the line to put the failure on.
+export function courseFrame(error: unknown, course: URL): string | undefined {
+  try {
+    const stack = error instanceof Error && typeof error.stack === 'string' ? error.stack : '';
+    // Source-mapped frames (tsx) name the file by its path, others by its URL.
+    const roots = [course.href, fileURLToPath(course)];
+    const own = (l: string) => /^\s+at /.test(l) && roots.some((r) => l.includes(r)) && !l.includes('/node_modules/');
+    const line = stack.split('\n').find(own);
+    return line === undefined ? undefined : roots.reduce((l, r) => l.split(r).join(''), line.trim().slice(3));
+  } catch {
+    return undefined;
   }
 }
 

@@ -204,6 +204,34 @@ describe('theinference init', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['@anthropic-ai/sdk', 'fast-glob']);
   });
 
+  it('adds an earlier stage to a course at a later one, and its scripts keep grading the later one', async () => {
+    const dir = join(root, 'course');
+    expect((await initTools(['course', '--from', tarball])).code).toBe(0);
+    await writeFile(join(dir, 'src', 'execute.ts'), '// my dispatcher\n');
+    const { code, stdout } = await cli(['init', '--stage', 'agent-loop'], dir);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      '  package.json     scripts test and watch grade register-tools, then agent-loop (--previous)',
+    );
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    expect(manifest.scripts).toMatchObject({
+      test: 'theinference test --stage register-tools --previous',
+      watch: 'theinference test --stage register-tools --previous --watch',
+    });
+    expect(Object.keys(manifest.dependencies)).toEqual(['@anthropic-ai/sdk', 'fast-glob']);
+    expect(await readFile(join(dir, 'src', 'execute.ts'), 'utf8')).toBe('// my dispatcher\n');
+    expect(await listing(dir)).toContain('src/agent-loop.ts');
+  });
+
+  it('says in --help and in what it prints that it writes files, never that it grades', async () => {
+    const help = await cli(['init', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).not.toMatch(/grades at once/);
+    expect(help.stdout).toContain('`npm test` then grades it');
+    const { stdout } = await cli(['init', 'loop', '--from', tarball]);
+    expect(stdout).not.toMatch(/grades at once|graded/);
+  });
+
   it("refuses to put a stub over a student's own file of the stage, naming it", async () => {
     const dir = join(root, 'course');
     expect((await cli(['init', 'course', '--from', tarball])).code).toBe(0);

@@ -75,6 +75,25 @@ describe('the GitHub job summary', () => {
   });
 });
 
+describe('the re-run command in CI', () => {
+  it('never says --failed, whose record stays on the runner: more failures than it names re-grade the stage', async () => {
+    const course = await makeCourse(scratch, 'does-not-compile');
+    const file = join(course, 'step-summary.md');
+    const env = { CI: 'true', THEINFERENCE_ISOLATION: 'auto', GITHUB_STEP_SUMMARY: file };
+    const { code, stdout } = await cli(
+      [...GRADE, '--case', 'echo-*', '--no-variants', '--reporter', 'github'],
+      course,
+      env,
+    );
+    expect(code).toBe(1);
+    const summary = await readFile(file, 'utf8');
+    for (const text of [summary, stdout]) {
+      expect(text).not.toContain('--failed');
+      expect(text).toContain('npx theinference test --stage register-tools\n');
+    }
+  });
+});
+
 describe('colour and the live count', () => {
   // A terminal: a stream that says it is a TTY.
   async function onTerminal(argv: string[], cwd: string, env: NodeJS.ProcessEnv) {
@@ -99,6 +118,20 @@ describe('colour and the live count', () => {
       const { stdout } = await onTerminal(GRADE, course, { ...env, ...extra });
       expect(stdout.replaceAll('\r\u001b[2K', '')).not.toContain(ESC);
     }
+  });
+
+  it('tells the first failure on a terminal as soon as it is judged, above the count, before the report', async () => {
+    const course = await makeCourse(scratch, 'exits-non-zero');
+    const { code, stdout } = await onTerminal(GRADE, course, { ...env, TERM: 'xterm' });
+    expect(code).toBe(1);
+    const early = stdout.indexOf('first failure, as it came');
+    expect(early).toBeGreaterThanOrEqual(0);
+    expect(stdout.indexOf('course-bash-echo-hi', early)).toBeGreaterThan(early);
+    // The live count goes on after it, and the report comes last.
+    expect(stdout.indexOf('grading…', early)).toBeGreaterThan(early);
+    expect(stdout.lastIndexOf('2 passed, 1 failed')).toBeGreaterThan(stdout.lastIndexOf('grading…'));
+    const piped = await cli(GRADE, course);
+    expect(piped.stdout).not.toContain('first failure');
   });
 
   it('never redraws the live count on TERM=dumb, and does on a terminal that can', async () => {

@@ -1,9 +1,9 @@
 // A student's course from an empty directory, end to end, as the README tells it, from an `npm pack` tarball:
 // `theinference init` writes the first stage, agent-loop; after `npm install` every case fails with the stub's
 // message; the stub and a solution type-check against the package's types (LoopRequest, Execute, the SDK's); the
-// solution grades green in the sandbox with the SDK the install brought. Then `init --stage register-tools` in the
-// same directory adds the next stage, and `npm test` grades it and, after it, agent-loop (--previous). One install
-// is shared by every step, so the steps run in order.
+// solution grades green in the sandbox with the SDK the install brought, and the green run names the next command.
+// That command, run as printed in the same directory, adds the next stage, and `npm test` grades it and, after it,
+// agent-loop (--previous). One install is shared by every step, so the steps run in order.
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ let root: string;
 let tarball: string;
 let course: string;
 let loopCases: number;
+// The command the green agent-loop run printed as the next step.
+let nextCommand: string | undefined;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'theinference-student-loop-'));
@@ -67,6 +69,12 @@ describe("a student's course, from the first stage", () => {
         await readFile(join(course, 'node_modules', '@anthropic-ai', 'sdk', 'package.json'), 'utf8'),
       ) as { version: string };
       expect(sdk.version).toMatch(/^1\./);
+      // program.ts's first lines name where the cases are: a directory the course directory has, once installed.
+      const shown = [
+        ...(await readFile(join(course, 'program.ts'), 'utf8')).matchAll(/program\.ts \w+ (\S+)\/<case>\.json/g),
+      ];
+      expect(shown.length).toBeGreaterThan(0);
+      for (const [, dir = ''] of shown) expect(existsSync(join(course, dir)), dir).toBe(true);
     },
     STEP_TIMEOUT_MS,
   );
@@ -95,6 +103,10 @@ describe("a student's course, from the first stage", () => {
       const { exitCode, stdout } = await run('npm', ['test', '--silent'], course);
       expect(stdout.split('\n')).toContain(`${loopCases} passed, 0 failed`);
       expect(exitCode).toBe(0);
+      // The green run says what comes next: the one command, which the next step runs as printed.
+      nextCommand = stdout.split('\n').find((l) => l.startsWith('  npx theinference init --stage '));
+      expect(nextCommand).toBe('  npx theinference init --stage register-tools');
+      expect(stdout).toContain('Then `npm test` grades register-tools, then agent-loop');
     },
     STEP_TIMEOUT_MS,
   );
@@ -109,9 +121,10 @@ describe("a student's course, from the first stage", () => {
   });
 
   it(
-    'init --stage register-tools adds the next stage; npm test grades it, then agent-loop',
+    'the command the green run printed adds the next stage; npm test grades it, then agent-loop',
     async () => {
-      const added = await run('npx', ['theinference', 'init', '--stage', 'register-tools'], course);
+      const [file = '', ...args] = (nextCommand ?? '').trim().split(' ');
+      const added = await run(file, args, course);
       expect(added.exitCode).toBe(0);
       expect(added.stdout).toMatch(
         /^Added the stage register-tools \("Register the toolset", stage 2 of 2\) to this directory:/,

@@ -39,6 +39,17 @@ describe('runStage', () => {
     expect(streamed.sort()).toEqual([BASH, GLOB, READ]);
   });
 
+  it('runs the cases named runFirst before the others, and keeps the report in name order', async () => {
+    const dir = await makeCourse(scratch);
+    const asGiven: string[] = [];
+    const asFirst: string[] = [];
+    await grade(dir, { onCaseResult: (r) => asGiven.push(r.name) });
+    const report = await grade(dir, { runFirst: [READ], onCaseResult: (r) => asFirst.push(r.name) });
+    expect(asGiven).toEqual([BASH, GLOB, READ]);
+    expect(asFirst).toEqual([READ, BASH, GLOB]);
+    expect(report.cases.map((c) => c.name)).toEqual([BASH, GLOB, READ]);
+  });
+
   it.each<[string, Record<string, string>, Partial<RunOptions>]>([
     ['does-not-compile', { [BASH]: 'crash', [GLOB]: 'crash', [READ]: 'crash' }, {}],
     ['throws-at-import', { [BASH]: 'crash', [GLOB]: 'crash', [READ]: 'crash' }, {}],

@@ -1,12 +1,12 @@
 // `theinference init [dir] [--stage <slug>] [--from <spec>] [--force]`: a course directory for a stage (the course's
-// first when none is named) that grades at once, every case failing with the stub's message until the student
-// writes it. In a course directory (a package.json that depends on theinference) it adds the stage: its files, and
-// scripts that grade it and the stages the directory has reached, keeping the student's work and settings.
+// first when none is named). It grades nothing: `npm test` then fails every case with the stub's message until the
+// student writes it. In a course directory (a package.json that depends on theinference) it adds the stage: its
+// files, and scripts that grade every stage the directory has reached, keeping the student's work and settings.
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { answerKeyWarning, installSpec } from '../../course/install-spec.ts';
-import { reachedEarlierStages } from '../../course/reached-stages.ts';
+import { gradedAfterAdding } from '../../course/reached-stages.ts';
 import {
   courseFiles,
   FIRST_STAGE,
@@ -32,8 +32,9 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
   const stage = await requireStage(root, flags.stage ?? FIRST_STAGE);
   const present = await readExisting(dir, ['package.json']);
   const own = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest;
-  const earlier = await reachedEarlierStages(dir, stage.slug);
-  const grading = { stage, previous: earlier.length > 0 };
+  const graded = await gradedAfterAdding(dir, stage);
+  const earlier = graded.earlier;
+  const grading = { stage, previous: earlier.length > 0, graded: graded.stage };
   const upgraded =
     present.get('package.json') === undefined
       ? undefined
@@ -86,7 +87,7 @@ export async function initCommand(dirArgument: string | undefined, flags: InitFl
   const lines =
     upgraded === undefined
       ? newCourse(stage, files, { spec: spec ?? '', where, replaced: shownConflicts })
-      : addedStage(stage, files, { earlier, where, replaced: shownConflicts });
+      : addedStage(stage, files, { graded: graded.stage, earlier, where, replaced: shownConflicts });
   const next = [
     '',
     'Next:',
@@ -135,20 +136,24 @@ function newCourse(
     `Wrote a course directory for the stage ${stage.slug} in ${o.where}:`,
     `  package.json     theinference from ${o.spec}${deps}; scripts test, watch, typecheck`,
     '  tsconfig.json, .gitignore',
-    '  program.ts       runs a case by hand (npx tsx program.ts dispatch <case.json>); the grader runs its own driver',
+    '  program.ts       runs a case by hand (its first lines say how); the grader runs its own driver',
     ...stageFiles(stage, files),
     ...(o.replaced.length > 0 ? ['', `Replaced (--force): ${o.replaced.join(', ')}`] : []),
   ];
 }
 
-function addedStage(stage: Stage, files: CourseFile[], o: { earlier: Stage[]; where: string; replaced: string[] }) {
+function addedStage(
+  stage: Stage,
+  files: CourseFile[],
+  o: { graded: Stage; earlier: Stage[]; where: string; replaced: string[] },
+) {
   const order = STAGES.findIndex((s) => s.slug === stage.slug) + 1;
   const also = o.earlier.length === 0 ? '' : `, then ${o.earlier.map((s) => s.slug).join(', ')} (--previous)`;
   const written = files.some((f) => f.path === 'package.json');
   return [
     `Added the stage ${stage.slug} ("${stage.title}", stage ${order} of ${STAGES.length}) to ${o.where}:`,
     ...(written
-      ? [`  package.json     scripts test and watch grade ${stage.slug}${also}; dependencies added as it needs`]
+      ? [`  package.json     scripts test and watch grade ${o.graded.slug}${also}; dependencies added as it needs`]
       : []),
     ...(files.some((f) => f.path === 'program.ts')
       ? ['  program.ts       runs a case by hand, as this theinference has it']

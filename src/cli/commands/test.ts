@@ -2,7 +2,7 @@ import { HarnessError } from '../../errors.ts';
 import { courseDirFor } from '../../course/find-course-dir.ts';
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
-import type { IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
+import { ciIsSet, type IsolationMode } from '../../grade/run/isolation/isolation-mode.ts';
 import { DEFAULT_MEMORY_MIB, MEMORY_ENV, MIN_MEMORY_MIB } from '../../grade/run/isolation/program-limits.ts';
 import { renderReport } from '../../grade/report/index.ts';
 import { renderStepSummary } from '../../grade/report/github.ts';
@@ -14,7 +14,8 @@ import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
 import type { CaseResult, RunReport } from '../../grade/types.ts';
 import { dumbTerminal, useColor, write, type CommandIo, type Outcome } from './io.ts';
-import { recordFailures } from '../../grade/failed-record.ts';
+import { readFailures, recordFailures } from '../../grade/failed-record.ts';
+import { renderFirstFailure } from '../../grade/report/first-failure.ts';
 import { readTimings, writeTimings } from '../../grade/case-timings.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
@@ -27,6 +28,9 @@ import { NAME_TOKEN, summaryPath } from './report-paths.ts';
 import { isClass } from './submissions.ts';
 import { writeSummary } from './write-summary.ts';
 import { oneRun } from '../../grade/run-class.ts';
+import { packageRoot } from '../../course/stages.ts';
+import { nextStep } from '../next-step.ts';
+import { courseStage } from './course-stage.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -51,6 +55,19 @@ export type TestFlags = {
   memory?: string;
 };
 
+// The flags as commander hands them over: --stage may be left out in a course directory.
+export type GivenTestFlags = Omit<TestFlags, 'stage'> & { stage?: string };
+
+// The flags with a stage: given, or the one the course directory's `npm test` grades (with its --previous).
+async function withStage(given: GivenTestFlags, io: CommandIo): Promise<TestFlags> {
+  if (given.stage !== undefined) return { ...given, stage: given.stage };
+  if ((given.dir ?? []).length > 1 || isClass(given.dir ?? [])) {
+    throw new HarnessError('BAD_FLAG', 'a class run names its stage: add --stage <slug>.');
+  }
+  const { stage, previous } = await courseStage(courseDirFor(io.cwd, given.dir?.[0]));
+  return { ...given, stage, ...(previous ? { previous: true } : {}) };
+}
+
 // The flag that named a report's file, for a message about it.
 function flagOf(p: PlannedReport, flags: TestFlags): string {
   return flags.reporter.some((c) => c.name === p.name && c.file !== undefined) ? `--reporter ${p.name}:` : '--output';
@@ -61,7 +78,8 @@ const NAMED_RERUN = 3;
 
 // Runs the command: a class (several --dir, or a glob), watch mode, or one run whose report goes to stdout or
 // --output. Every flag is checked, and every report's file, before anything runs.
-export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
+export async function testCommand(given: GivenTestFlags, io: CommandIo): Promise<Outcome> {
+  const flags = await withStage(given, io);
   const planned = planReports(flags.reporter, flags.output);
   if (isClass(flags.dir ?? [])) return gradeClass(flags, planned, io);
   const options = runOptions(flags, io);
@@ -170,23 +188,38 @@ async function gradeOnce(
   const count = { done: 0, failed: 0 };
   const onCaseResult = (result: CaseResult): void => {
     count.done += 1;
-    if (result.status === 'fail') count.failed += 1;
+    if (result.status === 'fail') {
+      count.failed += 1;
+      // The first failure at once, above the count: the report tells it again, with the rest, at the end.
+      if (count.failed === 1) io.stdout.write(renderFirstFailure(result, { color }));
+    }
     io.stdout.write(renderLiveCount(count, { color }));
   };
-  // The last run's times choose the number of processes and balance the batches; this run's replace them.
+  // The last run's times choose the number of processes and balance the batches; this run's replace them. On a
+  // terminal, the cases that failed last time run first.
   const timings = readTimings(options.dir, flags.stage);
-  const report = await runCourse({
-    ...options,
-    timings,
-    ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
-    ...(live ? { onCaseResult } : {}),
-  });
-  if (live && count.done > 0) io.stdout.write(ERASE_LINE);
+  const runFirst = live ? await readFailures(options.dir, flags.stage) : undefined;
+  let report: RunReport;
+  try {
+    report = await runCourse({
+      ...options,
+      timings,
+      runFirst,
+      ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
+      ...(live ? { onCaseResult } : {}),
+    });
+  } finally {
+    // Also when the run stops (Ctrl-C): what is said then starts on a line of its own, not after the count.
+    if (live && count.done > 0) io.stdout.write(ERASE_LINE);
+  }
   const [recorded] = await Promise.all([
     Promise.all(stageReports(report).map(recordFailures)),
     writeTimings(options.dir, flags.stage, timings),
   ]);
-  return { report, rerunCommand: allPassed(report) ? undefined : rerunAll(flags, report, recorded) };
+  // In CI the record of failures stays on the runner, so `--failed` would re-run nothing: the command names the
+  // failures when there are few, else grades the stage again.
+  const rerunnable = ciIsSet(io.env) ? recorded.map(() => false) : recorded;
+  return { report, rerunCommand: allPassed(report) ? undefined : rerunAll(flags, report, rerunnable) };
 }
 
 // The report to each of its places: files, GitHub's step summary, stdout (or a count there), and the class-style
@@ -224,6 +257,9 @@ async function deliverReports(
     const { passed, failed } = stageTotals(report);
     await write(io.stdout, `${passed} passed, ${failed} failed\n`);
   }
+  // A student's terminal report, green: what comes next, so that nobody looks for it in the docs.
+  const next = toStdout?.name === 'pretty' ? nextStep(report, io.root ?? packageRoot()) : [];
+  if (next.length > 0) await write(io.stdout, `\n${next.join('\n')}\n`);
   if (written.length > 0) await write(toStdout === undefined ? io.stdout : io.stderr, `${written.join('\n')}\n`);
   if (summary !== undefined) {
     const first = reports.find((r) => r.path !== undefined)?.path;
@@ -235,7 +271,12 @@ async function deliverReports(
 // The commands that re-run the failures, one per stage that has any, joined by newlines.
 function rerunAll(flags: TestFlags, report: RunReport, recorded: boolean[]): string {
   return stageReports(report)
-    .flatMap((r, i) => (r.failed > 0 ? [rerunFailures({ ...flags, stage: r.stage }, r, recorded[i])] : []))
+    .flatMap((r, i) => {
+      if (r.failed === 0) return [];
+      // Without a record, more failures than a command names re-run the whole stage.
+      const named = recorded[i] === true || r.failed <= NAMED_RERUN ? r : { ...r, cases: [] };
+      return [rerunFailures({ ...flags, stage: r.stage }, named, recorded[i])];
+    })
     .join('\n');
 }
 

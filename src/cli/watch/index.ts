@@ -6,6 +6,8 @@ import { renderPretty } from '../../grade/report/pretty.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
 import type { RunReport } from '../../grade/types.ts';
 import type { Outcome } from '../commands/io.ts';
+import { packageRoot } from '../../course/stages.ts';
+import { nextStep } from '../next-step.ts';
 import { eventQueue } from '../event-queue.ts';
 import { debounce } from './debounce.ts';
 import { watchFiles, type FileWatcher } from './file-watcher.ts';
@@ -81,7 +83,7 @@ function screenFor(effect: Exclude<Effect, { type: 'start-run' | 'cancel-run' | 
     case 'show-report':
       return (
         renderProgress(undefined, screen) +
-        `${renderPretty(withWarnings(effect.report, session.warnings), { color: session.io.color })}\n${renderComparison(effect.comparison)}`
+        `${renderPretty(withWarnings(effect.report, session.warnings), { color: session.io.color })}${nextLines(effect.report)}\n${renderComparison(effect.comparison)}`
       );
     case 'show-error':
       return renderMessage('error', effect.message, screen);
@@ -132,6 +134,12 @@ async function listen(session: Session, loop: Loop): Promise<Listening> {
   // The CLI aborts options.signal on SIGINT/SIGTERM/SIGHUP (piped stdin never sees Ctrl-C as a key): quit as
   // Ctrl-C pressed on a terminal does, exiting 130.
   return { onAbort: () => loop.dispatch({ type: 'key', action: { type: 'interrupt' } }), close };
+}
+
+// After a green run of the whole stage: what comes next (src/cli/next-step.ts).
+function nextLines(report: RunReport): string {
+  const lines = nextStep(report, packageRoot());
+  return lines.length === 0 ? '' : `\n${lines.join('\n')}\n`;
 }
 
 // The report with the session's warnings after the run's own.

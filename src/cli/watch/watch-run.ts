@@ -1,7 +1,8 @@
 // One run of watch mode: grade the cases a request names, count verdicts on the screen as they come, and tell the
 // machine (watch-loop.ts) how the run ended.
 import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
-import { recordFailures } from '../../grade/failed-record.ts';
+import { readFailures, recordFailures } from '../../grade/failed-record.ts';
+import { renderFirstFailure } from '../../grade/report/first-failure.ts';
 import { runCourse, stageReports } from '../../grade/run-course.ts';
 import type { CaseResult } from '../../grade/types.ts';
 import type { EventQueue } from '../event-queue.ts';
@@ -25,18 +26,27 @@ export function startRun(session: Session, request: RunRequest, loop: Loop): Non
   const filter = request.reason.kind === 'run-failed' ? undefined : loop.state().filter?.label;
   write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter }, screen));
   const { signal } = current.controller;
-  // A verdict is one tick of the counter on a terminal: failures are told in full, once per mistake, in the
-  // report (the probe's findings come with the end of the run), and the header naming the trigger stays on screen.
+  // A verdict is one tick of the counter on a terminal, and the first failure is told at once, above it: the
+  // student reads what broke while the rest run. Every failure is told in full, once per mistake, in the report
+  // (the probe's findings come with the end of the run), and the header naming the trigger stays on screen.
   let done = 0;
   let failed = 0;
   const onCaseResult = (result: CaseResult): void => {
     if (signal.aborted) return;
     done += 1;
-    if (result.status === 'fail') failed += 1;
+    if (result.status === 'fail') {
+      failed += 1;
+      if (failed === 1 && screen.tty) write(renderFirstFailure(result, screen));
+    }
     write(renderProgress({ done, failed }, screen));
   };
   const refill = (): void => void standbys.fill();
-  runCourse({ ...options, cases: request.cases, signal, onCaseResult, standbys, timings }).then(
+  // The cases that failed last time run first, so a failure still there shows at once.
+  const grade = async () => {
+    const runFirst = await readFailures(options.dir, options.stage);
+    return runCourse({ ...options, cases: request.cases, signal, onCaseResult, standbys, timings, runFirst });
+  };
+  grade().then(
     (report) => {
       refill();
       if (!signal.aborted) for (const r of stageReports(report)) void recordFailures(r);

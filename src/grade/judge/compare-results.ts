@@ -49,7 +49,8 @@ export function describeDifference(expected: unknown, received: unknown, path = 
     return `the result is ${received[TOO_LARGE_KEY]}: too large to compare`;
   }
   if (kindOf(expected) !== kindOf(received)) {
-    const show = (v: unknown): string => (v === undefined ? kindOf(v) : `${kindOf(v)} ${short(v)}`);
+    // `null` and nothing are their own names: "received null", never "received null null".
+    const show = (v: unknown): string => (v === undefined || v === null ? kindOf(v) : `${kindOf(v)} ${short(v)}`);
     return `${where}: expected ${show(expected)}, received ${show(received)}`;
   }
   if (Array.isArray(expected) && Array.isArray(received)) {

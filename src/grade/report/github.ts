@@ -37,9 +37,9 @@ export function render(report: RunReport, ctx: Context): string {
   }
   const name = (c: CaseResult): string => names.get(c) ?? c.name;
   const failed = stages.flatMap((r) => r.cases.filter((c) => c.status === 'fail'));
-  const annotated = toAnnotate(failed);
+  const { annotated, eligible } = toAnnotate(failed);
   const lines = annotated.map((c) => annotation(c, name(c), sourcePlace(c, stageOfCase.get(c) ?? '', ctx.fileOf)));
-  const left = failed.length - annotated.length;
+  const left = eligible - annotated.length;
   if (left > 0) {
     const note =
       `${left} more failing ${left === 1 ? 'case has' : 'cases have'} no annotation: GitHub keeps ` +
@@ -68,11 +68,14 @@ export function render(report: RunReport, ctx: Context): string {
 }
 
 // The failures that get one of the step's annotations, in report order: the first case of each cause before any
-// second one, so one mistake that fails 33 cases takes one annotation and leaves the others for other mistakes.
-function toAnnotate(failed: CaseResult[]): CaseResult[] {
+// second one, so one mistake that fails 33 cases takes one annotation and leaves the others for other mistakes. A
+// program that did not start fails every case before any ran, the same way: its one annotation says it all, so its
+// other cases are no candidates (`eligible` counts the candidates).
+function toAnnotate(failed: CaseResult[]): { annotated: CaseResult[]; eligible: number } {
   const firsts = groupFailures(failed).map((g) => g.results[0]!);
-  const chosen = new Set([...firsts, ...failed.filter((c) => !firsts.includes(c))].slice(0, ANNOTATIONS_PER_STEP));
-  return failed.filter((c) => chosen.has(c));
+  const seconds = failed.filter((c) => !firsts.includes(c) && c.failure?.beforeAnyCase !== true);
+  const chosen = new Set([...firsts, ...seconds].slice(0, ANNOTATIONS_PER_STEP));
+  return { annotated: failed.filter((c) => chosen.has(c)), eligible: firsts.length + seconds.length };
 }
 
 function annotation(c: CaseResult, title: string, place: SourcePlace | undefined): string {

@@ -5,6 +5,7 @@ import { caseStatus, type CaseStatus } from './case-status.ts';
 import { cut, plainText } from './plain-text.ts';
 import { renderLoadFailure } from './render-group.ts';
 import { scoreOf } from './score.ts';
+import { type SourceFileOf, sourcePlace } from './source-file.ts';
 import { visibleText } from './visible-text.ts';
 
 // Exercism's test-runner results.json, version 3 (exercism/docs building/tooling/test-runners/interface.md: version 2's
@@ -43,6 +44,9 @@ type JsonTest = {
   status: CaseStatus;
   message: string | null;
   output: string | null;
+  // The line of the student's file a stack trace in the failure names, else 0: GitHub Classroom's grading reporter
+  // prints `line <line_no>` beside every test whose line_no is not 0.
+  line_no: number;
   // What the case scored (its points when it passed, else 0), what it is worth, and who sees its expected result
   // (src/course/case-weight.ts).
   score: number;
@@ -58,14 +62,50 @@ export const OUTPUT_LIMIT = 500;
 // Exercism's suggested wording, kept verbatim so tooling that knows it recognises it.
 export const OUTPUT_NOTICE = 'Output was truncated. Please limit to 500 chars';
 
-// The report as results.json: two-space indent, trailing newline.
-export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): string {
-  return `${JSON.stringify(toJsonReport(report, ctx), null, 2)}\n`;
+// The most the report may weigh, in UTF-8 bytes. GitHub Classroom's grading reporter takes it base64-encoded in one
+// environment variable, and Linux refuses to start a process with one environment string over 128 KiB
+// (MAX_ARG_STRLEN): base64 makes 64 KiB 87 KiB, which leaves room for the variable's name and a second runner.
+export const REPORT_LIMIT = 64 * 1024;
+// The longest a test's message may be in any report; a report over REPORT_LIMIT cuts them (and outputs) shorter.
+const MESSAGE_CAPS = [4000, 2000, 1000, 500, 250, 120, 60];
+// What a cut message ends with.
+export const CUT_NOTICE = '… (cut to keep this report small: the whole diagnosis is in the terminal report)';
+
+type Context = { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf };
+
+// The report as results.json: two-space indent, trailing newline, at most REPORT_LIMIT bytes whatever the program
+// printed: each message and output is cut to the longest length at which the whole fits.
+export function render(report: RunReport, ctx: Context): string {
+  const whole = toJsonReport(report, ctx);
+  let text = '';
+  for (const cap of MESSAGE_CAPS) {
+    text = `${JSON.stringify(capped(whole, cap), null, 2)}\n`;
+    if (Buffer.byteLength(text) <= REPORT_LIMIT) break;
+  }
+  return text;
+}
+
+// The report with every message cut to `cap` characters and every output to at most that.
+function capped(report: JsonReport, cap: number): JsonReport {
+  return {
+    ...report,
+    message: capText(report.message, cap),
+    tests: report.tests.map((t) => ({
+      ...t,
+      message: capText(t.message, cap),
+      output: t.output === null ? null : capOutput(t.output, Math.min(OUTPUT_LIMIT, cap)),
+    })),
+  };
+}
+
+function capText(text: string | null, cap: number): string | null {
+  if (text === null || text.length <= cap) return text;
+  return `${cut(text, Math.max(0, cap - CUT_NOTICE.length))}${CUT_NOTICE}`;
 }
 
 // The report as a results.json value. `error` (Exercism: "the tests did not run correctly") only when every
 // case errored, e.g. a program that does not compile; its message is then the first case's diagnosis.
-function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => string }): JsonReport {
+function toJsonReport(report: RunReport, ctx: Context): JsonReport {
   const first = report.cases[0];
   const stages = [report, ...(report.previous ?? [])];
   const several = stages.length > 1;
@@ -96,6 +136,7 @@ function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
         status: 'error',
         message: NOT_STARTED,
         output: null,
+        line_no: 0,
         score: 0,
         ...weightOf(c),
       })),
@@ -106,11 +147,13 @@ function toJsonReport(report: RunReport, ctx: { diagnose: (c: CaseResult) => str
       const status = caseStatus(c);
       const { points, visibility } = weightOf(c);
       return {
-        name: plainText(c.name),
+        // Two stages may have cases of one name; a report of several says whose each is, as every format does.
+        name: plainText(several ? `${r.stage}: ${c.name}` : c.name),
         task_id: taskId(r.stage),
         status,
         message: status === 'pass' ? null : plainText(ctx.diagnose(c)),
-        output: c.output === '' ? null : capOutput(plainText(visibleText(c.output))),
+        output: c.output === '' ? null : capOutput(plainText(visibleText(c.output)), OUTPUT_LIMIT),
+        line_no: status === 'pass' ? 0 : (sourcePlace(c, r.stage, ctx.fileOf)?.line ?? 0),
         score: status === 'pass' ? points : 0,
         points,
         visibility,
@@ -141,8 +184,10 @@ function taskId(stage: string): number {
   return STAGES.findIndex((s) => s.slug === stage) + 1;
 }
 
-// At most OUTPUT_LIMIT characters in all, the notice included: the head of the output, then the notice.
-function capOutput(output: string): string {
-  if (output.length <= OUTPUT_LIMIT) return output;
-  return `${cut(output, OUTPUT_LIMIT - OUTPUT_NOTICE.length - 1)}\n${OUTPUT_NOTICE}`;
+// At most `limit` characters in all, the notice included: the head of the output, then Exercism's notice (or the
+// notice alone where there is no room for both).
+function capOutput(output: string, limit: number): string {
+  if (output.length <= limit) return output;
+  if (limit <= OUTPUT_NOTICE.length + 1) return cut(OUTPUT_NOTICE, limit);
+  return `${cut(output, limit - OUTPUT_NOTICE.length - 1)}\n${OUTPUT_NOTICE}`;
 }

@@ -20,6 +20,12 @@ export function renderLiveCount(count: { done: number; failed: number }, options
   return `${ERASE_LINE}${c.dim(`grading… ${count.done} done`)}${failed}`;
 }
 
+// Why failures did not run: ` (not run: …)` when none did, ` (2 of them not run: …)` when some did.
+function notRunNote(notRun: number, failed: number): string {
+  if (notRun === 0) return '';
+  return ` (${notRun === failed ? '' : `${notRun} of them `}not run: your program did not start)`;
+}
+
 // The end of a run: failures in full, warnings, and the summary. With earlier stages graded too (--previous), each
 // stage's part, then the whole run's counts (pretty-stages.ts). `ofStages`: this is one stage's part of that.
 export function renderPretty(
@@ -41,11 +47,11 @@ export function renderPretty(
   }
   for (const warning of report.warnings ?? []) blocks.push(`${c.yellow('warning:')} ${warning}`);
   const total = report.cases.length + (report.skipped ?? 0);
-  // Cases that did not run are not said to have failed beside "none of the N cases ran".
+  // Cases that did not run fail (the plain line below counts them so, as CI reads it); the count says why, in the
+  // same number, so that the summary and the last line agree.
   const notRun = failures.filter((r) => r.failure?.beforeAnyCase === true).length;
   const counts = [
-    notRun > 0 ? c.red(`${notRun} not run (your program did not start)`) : undefined,
-    report.failed - notRun > 0 ? c.red(`${report.failed - notRun} failed`) : undefined,
+    report.failed > 0 ? c.red(`${report.failed} failed${notRunNote(notRun, report.failed)}`) : undefined,
     c.green(`${report.passed} passed`),
     report.skipped === undefined ? undefined : c.yellow(`${report.skipped} not run (--bail)`),
   ].filter((s) => s !== undefined);

@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
+import { stageOf } from '../../course/stages.ts';
 import type { CaseResult, RunReport } from '../types.ts';
 import { caseStatus, failureMessage } from './case-status.ts';
 import { oneLine } from './plain-text.ts';
@@ -9,8 +10,8 @@ import { escapeJsonText, yamlLiteral, yamlString, yamlValue } from './yaml-text.
 // TAP version 14 (testanything.org/tap-version-14-specification): the plan first, one test point per case,
 // and under each failing one a YAML diagnostic block indented two spaces. The run ends with the comment
 // `# N passed, N failed`: a bare line there would be non-TAP data, which strict consumers reject.
-// With earlier stages graded too (--previous), one flat plan of every stage's cases, each named `<stage>: <case>`
-// after a comment with its stage's counts: TAP→JUnit tools (tap-junit) and reporters count test points, not subtests.
+// Each stage's points come after a comment with its stage's counts. With earlier stages graded too (--previous),
+// one flat plan of every stage's cases, each named `<stage>: <case>`: TAP→JUnit tools (tap-junit) and reporters count test points, not subtests.
 export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf }): string {
   const stages = [report, ...(report.previous ?? [])];
   const several = stages.length > 1;
@@ -18,7 +19,9 @@ export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => st
   const lines = ['TAP version 14', total === 0 ? '1..0 # SKIP no cases selected' : `1..${total}`];
   let point = 0;
   for (const r of stages) {
-    if (several) lines.push(`# ${r.stage}: ${r.passed} passed, ${r.failed} failed`);
+    // Each stage's points follow a comment naming it, as tape's follow their test's name: tap-spec reads a
+    // failure's test from the comment before it, and stops at a failure that has none.
+    if (r.cases.length > 0) lines.push(`# ${r.stage}: ${r.passed} passed, ${r.failed} failed`);
     for (const c of r.cases) {
       point += 1;
       const status = caseStatus(c);
@@ -59,15 +62,21 @@ function diagnostic(
     lines.push(`  received: ${yamlValue(f.received)}`, `  found: ${yamlValue(f.received)}`);
     lines.push(`  actual: ${yamlValue(f.received)}`);
   }
+  // A stack frame, as tape writes `at`: tap-mocha-reporter reads it as a stack string (`at.trim()`), tap-spec's
+  // parser (tap-out) splits it at its space and colons, and an object there crashes both.
+  const place = sourcePlace(c, stage, ctx.fileOf);
+  const frame =
+    place === undefined ? undefined : `${stageOf(stage)?.entry ?? stage} (${place.file}:${place.line ?? 1}:1)`;
+  if (frame !== undefined) lines.push(`  at: ${yamlString(frame)}`);
+  if (f?.hint !== undefined) lines.push(`  hint: ${yamlString(oneLine(f.hint))}`);
+  lines.push(`  duration_ms: ${Math.max(0, Math.round(c.durationMs))}`);
+  // The block scalars last, after `stack` (node-tap's: frames without `at `): tap-out (tap-spec's parser) reads every
+  // line of a block as `key: value` and crashes on one without a colon, except after a `stack:` key, whose lines it
+  // takes to the block's end.
+  lines.push(...yamlLiteral('stack', frame ?? '', '  '));
   if (f?.expected !== undefined && f.received !== undefined) {
     lines.push(...yamlLiteral('diff', unifiedDiff(f.expected, f.received), '  '));
   }
-  const place = sourcePlace(c, stage, ctx.fileOf);
-  if (place !== undefined) {
-    lines.push(`  at: ${yamlValue({ fileName: place.file, lineNumber: place.line ?? 1, columnNumber: 1 })}`);
-  }
-  if (f?.hint !== undefined) lines.push(`  hint: ${yamlString(f.hint)}`);
-  lines.push(`  duration_ms: ${Math.max(0, Math.round(c.durationMs))}`);
   return [...lines, ...yamlLiteral('diagnosis', ctx.diagnose(c), '  ')];
 }
 

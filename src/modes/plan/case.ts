@@ -4,14 +4,14 @@
 // output, since execute never answers one. The student's reference (src/plan-loop.ts) writes the same words, as a
 // student does from the page; test/modes/plan/ holds the two equal.
 import type { ApiObject, LoopCaseData } from '../loop/case.ts';
-import type { LoopStage } from '../loop/driver.ts';
+import type { LoopOptions } from '../loop/driver.ts';
 
 export type PlanCaseData = LoopCaseData;
 
 export const TODO_TOOL = 'todo';
 
-// The student's module and export, and the tool its loop answers itself.
-export const PLAN_STAGE: LoopStage = { module: './src/plan-loop.ts', entry: 'runPlanLoop', ownTools: [TODO_TOOL] };
+// What the plan mode changes of the loop mode's driver: the tool its loop answers itself.
+export const PLAN_OPTIONS: LoopOptions = { ownTools: [TODO_TOOL] };
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];

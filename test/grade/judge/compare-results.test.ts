@@ -26,6 +26,12 @@ describe('describeDifference', () => {
   it.each([
     ['an extra is_error: false', { content: 'A' }, { content: 'A', is_error: false }, 'unexpected "is_error": false'],
     [
+      'a null where an object was',
+      { content: 'A' },
+      null,
+      'the result: expected an object {"content":"A"}, received null',
+    ],
+    [
       'a missing key',
       { content: 'hi\n', exit_code: 0, is_error: false },
       { content: 'hi\n', exit_code: 0 },

@@ -110,6 +110,33 @@ describe('github reporter', () => {
     ]);
   });
 
+  it('gives a program that did not start one annotation, and no notice of cases left out', () => {
+    const notStarted = (name: string): CaseResult => ({
+      ...mismatch,
+      name,
+      output: 'Error: not ready\n    at file:///c/src/execute.ts:3:7\n',
+      failure: {
+        kind: 'crash',
+        message: 'the program exited with code 1 before running any case',
+        beforeAnyCase: true,
+      },
+    });
+    const names = Array.from({ length: 15 }, (_, i) => `case-${i}`);
+    const commands = readLog(render(report('register-tools', names.map(notStarted)), ctx)).commands;
+    const errors = commands.filter((c) => c.name === 'error');
+    expect(errors.map((e) => [e.properties.title, e.properties.line])).toEqual([['case-0', '3']]);
+    expect(commands.filter((c) => c.name === 'notice')).toEqual([]);
+  });
+
+  it('puts a failure thrown inside execute on the line its stack names', () => {
+    const threw: CaseResult = {
+      ...mismatch,
+      output: 'execute threw TypeError: x\n    at <anonymous> (src/execute.ts:15:38)\n',
+    };
+    const [error] = readLog(render(report('register-tools', [threw]), ctx)).commands.filter((c) => c.name === 'error');
+    expect(error?.properties).toMatchObject({ file: 'src/execute.ts', line: '15' });
+  });
+
   it('escapes a hostile case name in the annotation title and group title', () => {
     const [error] = readLog(render(RUNS.hostile!, ctx)).commands;
     expect(error).toMatchObject({ name: 'error', properties: { title: 'edit # weird \\ name: a,b' } });

@@ -25,7 +25,7 @@ const TOP_KEYS = [
   'stages',
   'tests',
 ];
-const TEST_KEYS = ['name', 'task_id', 'status', 'message', 'output', 'score', 'points', 'visibility'];
+const TEST_KEYS = ['name', 'task_id', 'status', 'message', 'output', 'line_no', 'score', 'points', 'visibility'];
 
 // The schema the package publishes for this report (schemas/, in package.json `files`).
 const SCHEMA = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/json-report.schema.json'), 'utf8'));
@@ -152,6 +152,7 @@ describe('json reporter', () => {
         status: 'error',
         message: NOT_STARTED,
         output: null,
+        line_no: 0,
         score: 0,
         points: 1,
         visibility: 'visible',

@@ -165,6 +165,13 @@ describe('renderPretty: one message per problem', () => {
   it('says how many of the cases did not run when others did', () => {
     const text = renderPretty(report([loading('a'), pass('p'), loading('b')]), { color: false });
     expect(text).toContain('✗ your program did not start — 2 of the 3 cases did not run');
-    expect(text).toContain(' Cases  2 not run (your program did not start) | 1 passed (3)');
+    expect(text).toContain(' Cases  2 failed (not run: your program did not start) | 1 passed (3)');
+    expect(text.split('\n')).toContain('1 passed, 2 failed');
+  });
+
+  it('counts the cases of a program that did not start as failed in the summary and in the last line alike', () => {
+    const text = renderPretty(report([loading('a'), loading('b'), loading('c')]), { color: false });
+    expect(text).toContain(' Cases  3 failed (not run: your program did not start) | 0 passed (3)');
+    expect(text.split('\n')).toContain('0 passed, 3 failed');
   });
 });

@@ -55,10 +55,10 @@ describe('a run of two stages', () => {
       { stage: 'agent-loop', task_id: 1, passed: 1, failed: 1 },
     ]);
     expect(report.tests.map((t: { name: string; task_id: number }) => [t.task_id, t.name])).toEqual([
-      [2, 'echo-returns-text'],
-      [2, 'read-routes-to-view'],
-      [1, 'tools-single-call'],
-      [1, 'stop-refusal'],
+      [2, 'register-tools: echo-returns-text'],
+      [2, 'register-tools: read-routes-to-view'],
+      [1, 'agent-loop: tools-single-call'],
+      [1, 'agent-loop: stop-refusal'],
     ]);
   });
 
