@@ -154,3 +154,20 @@ export function keyFor(source: ArgumentSource, input: Record<string, unknown>): 
   if (typeof source === 'string') return source;
   return source.find((k) => input[k] !== undefined && input[k] !== null) ?? source[source.length - 1] ?? '';
 }
+
+// A throw that says the branch called a method Tools does not have (`TypeError: tools.read is not a function`): the
+// name it called, and the method the tool name reaches; undefined for any other throw.
+export function missingMethod(message: string, tool: string): { called: string; method: string } | undefined {
+  const called = /^TypeError: (?:[\w$]+\.)+([\w$]+) is not a function/.exec(message)?.[1];
+  const method = methodOf(tool);
+  if (called === undefined || method === undefined || called in METHODS) return undefined;
+  return { called, method };
+}
+
+// What to say of that throw: the method missing, by its name, and the one to call.
+export function missingMethodText(missing: { called: string; method: string }, names: string[]): string {
+  const quoted = names.map((n) => `\`${n}\``);
+  const who =
+    quoted.length <= 1 ? `${quoted[0] ?? ''} calls` : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)} call`;
+  return `${who} tools.${missing.called}, a method Tools does not have, so every call throws (TypeError: … tools.${missing.called} is not a function): call ${METHODS[missing.method]!.call}. \`npm run typecheck\` names it too (TS2339: Property '${missing.called}' does not exist on type 'Tools')`;
+}

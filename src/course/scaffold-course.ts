@@ -17,6 +17,7 @@ export type CourseFile = { path: string; text: string };
 
 export type Manifest = {
   engines?: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 };
@@ -71,6 +72,9 @@ export function courseManifest(own: Manifest, options: { dir: string; spec: stri
       theinference: options.spec,
       ...Object.fromEntries(DEV_TOOLS.map((name) => [name, version(own, name)])),
     }),
+    // npm 11 lists install scripts nobody reviewed, and npm 12 skips them: the course's reviewed ones, as
+    // theinference's own package.json has them (esbuild's postinstall checks the compiler tsx runs on).
+    ...(own.allowScripts === undefined ? {} : { allowScripts: own.allowScripts }),
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

@@ -70,6 +70,9 @@ describe('a class in one run', () => {
       expect(s.report).toBe(join(root, 'reports', `${s.name}.xml`));
       const suite = xml.parse(await readFile(s.report, 'utf8')).testsuites.testsuite;
       expect(suite.testcase).toHaveLength(SELECTED);
+      // Named for the submission, its file as the grader's directory names it, each classname the student's.
+      expect([suite.name, suite.file]).toEqual([s.name, `submissions/${s.name}/src/execute.ts`]);
+      for (const c of suite.testcase) expect(c.classname).toBe(`${s.name}.register-tools`);
       expect(Number(suite.failures) + Number(suite.errors)).toBe(s.failed);
       // A submission that could not be graded ran no variant.
       if (s.verdict !== 'misuse')

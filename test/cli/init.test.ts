@@ -44,9 +44,12 @@ describe('theinference init', () => {
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
       type: string;
       devDependencies: Record<string, string>;
+      allowScripts: Record<string, boolean>;
     };
     expect(manifest.type).toBe('module');
     expect(manifest.devDependencies.theinference).toBe('file:../theinference-0.1.0.tgz');
+    // esbuild's install script reviewed, as in theinference's own package.json: npm 11 does not warn of it.
+    expect(manifest.allowScripts).toEqual({ esbuild: true });
     expect(stdout).toContain('theinference from file:../theinference-0.1.0.tgz');
     expect(stdout.split('\n').slice(-5)).toEqual([
       'Next:',

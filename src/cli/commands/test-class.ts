@@ -19,7 +19,7 @@ import { useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { clearOutputFile } from './output-file.ts';
 import { classPagePath, NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
 import { findSubmissions } from './submissions.ts';
-import { positiveInteger, rerunFailures, type TestFlags } from './test.ts';
+import { positiveInteger, rerunFailures, studentFileOf, type TestFlags } from './test.ts';
 import { chooseVariants } from './variants-flags.ts';
 import { writeSummary } from './write-summary.ts';
 
@@ -89,10 +89,14 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
     const file = files.get(s.name);
     if (file === undefined) continue;
     const rerunCommand = s.failed > 0 ? rerunSubmission(flags, s) : undefined;
-    await writeAtomically(
-      file,
-      renderReport(flags.reporter, s.report, { color: false, ...(rerunCommand ? { rerunCommand } : {}) }),
-    );
+    // Whose report it is, and the student's file from where the grader ran: a class's JUnit files merge into one
+    // suite per submission, and each failure points at a file that exists there.
+    const context = {
+      submission: s.name,
+      fileOf: studentFileOf(io.cwd, s.dir),
+      ...(rerunCommand ? { rerunCommand } : {}),
+    };
+    await writeAtomically(file, renderReport(flags.reporter, s.report, { color: false, ...context }));
   }
   if (page !== undefined) await writeAtomically(page, renderClassHtml(report));
   if (summary !== undefined) await writeSummary(summary, report, files);

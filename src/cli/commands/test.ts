@@ -23,7 +23,7 @@ import { checkOutputFile, clearOutputFile } from './output-file.ts';
 import { chooseVariants } from './variants-flags.ts';
 import { appendFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { stageFile } from '../../grade/report/source-file.ts';
+import { type SourceFileOf, stageFile } from '../../grade/report/source-file.ts';
 import { NAME_TOKEN, summaryPath } from './report-paths.ts';
 import { isClass } from './submissions.ts';
 import { writeSummary } from './write-summary.ts';
@@ -235,12 +235,7 @@ async function deliverReports(
   if (toStdout?.name !== 'pretty') {
     for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   }
-  // The student's file as a CI job names it: relative to where it runs (the repository's root, as a rule).
-  const fileOf = (stage: string): string | undefined => {
-    const own = stageFile(stage);
-    return own === undefined ? undefined : relative(io.cwd, join(options.dir, own)).split(sep).join('/');
-  };
-  const context = { ...(rerunCommand ? { rerunCommand } : {}), fileOf };
+  const context = { ...(rerunCommand ? { rerunCommand } : {}), fileOf: studentFileOf(io.cwd, options.dir) };
   const written: string[] = [];
   for (const r of reports) {
     if (r.path === undefined) continue;
@@ -266,6 +261,15 @@ async function deliverReports(
     const files = new Map(first === undefined ? [] : [[name, first]]);
     await writeSummary(summary, oneRun(report, { name, dir: options.dir }), files);
   }
+}
+
+// The student's file of a stage in course directory `dir`, as a CI job names it: relative to where the grader runs
+// (the repository's root, as a rule), so annotations and JUnit's `file` land on it.
+export function studentFileOf(cwd: string, dir: string): SourceFileOf {
+  return (stage) => {
+    const own = stageFile(stage);
+    return own === undefined ? undefined : relative(cwd, join(dir, own)).split(sep).join('/');
+  };
 }
 
 // The commands that re-run the failures, one per stage that has any, joined by newlines.

@@ -1,6 +1,13 @@
 import type { Call } from '../../course/types.ts';
 import { jsonEqual } from './compare-results.ts';
-import { branchOf, KNOWN_NAMES, METHODS, methodOf } from '../../course/dispatcher-contract.ts';
+import {
+  branchOf,
+  KNOWN_NAMES,
+  METHODS,
+  methodOf,
+  missingMethod,
+  missingMethodText,
+} from '../../course/dispatcher-contract.ts';
 
 // What the grader knows about the first call of a failing case that differs from the snapshot: no more.
 type HintContext = { call: Call; expected: unknown; received: unknown };
@@ -82,6 +89,10 @@ function caseInsensitiveName(ctx: HintContext): Hint | undefined {
 function threw(ctx: HintContext): Hint | undefined {
   const error = asOutput(ctx.received)?.threw;
   if (typeof error !== 'string') return undefined;
+  const missing = missingMethod(error, ctx.call.tool);
+  if (missing !== undefined) {
+    return { text: missingMethodText(missing, [ctx.call.tool]), cause: `missing method ${missing.called}` };
+  }
   if (!expectsUnknown(ctx)) {
     const text = `execute threw (${error}) on ${ctx.call.tool}: a failure must come back as { content, is_error: true }, never a throw`;
     return { text, cause: `threw ${error} in ${branchOf(ctx.call.tool)}` };

@@ -15,9 +15,16 @@ import type { SourceFileOf } from './source-file.ts';
 // The names, for callers that load the reporters anyway.
 export { REPORTER_NAMES, type ReporterName };
 
-// What every format is given: the plain diagnosis of a failed case, the command that re-runs the failures, and where
-// the student's file of a stage is for the format's consumer (src/grade/report/source-file.ts).
-export type RenderContext = { diagnose: (c: CaseResult) => string; rerunCommand?: string; fileOf?: SourceFileOf };
+// What every format is given: the plain diagnosis of a failed case, the command that re-runs the failures, where
+// the student's file of a stage is for the format's consumer (src/grade/report/source-file.ts), and in a class, whose
+// report it is (the submission's name).
+export type RenderContext = {
+  diagnose: (c: CaseResult) => string;
+  rerunCommand?: string;
+  fileOf?: SourceFileOf;
+  submission?: string;
+};
+type Options = { color: boolean; rerunCommand?: string; fileOf?: SourceFileOf; submission?: string };
 type Render = (report: RunReport, ctx: RenderContext) => string;
 
 const FORMATS: Record<Exclude<ReporterName, 'pretty'>, Render> = {
@@ -30,17 +37,14 @@ const FORMATS: Record<Exclude<ReporterName, 'pretty'>, Render> = {
 };
 
 // The whole report in the named format. Colour applies to the pretty reporter only.
-export function renderReport(
-  name: ReporterName,
-  report: RunReport,
-  options: { color: boolean; rerunCommand?: string; fileOf?: SourceFileOf },
-): string {
+export function renderReport(name: ReporterName, report: RunReport, options: Options): string {
   if (name === 'pretty') return renderPretty(report, options);
   const diagnose = (c: CaseResult): string => renderFailure(c, { color: false });
   return FORMATS[name](report, {
     diagnose,
     ...(options.rerunCommand === undefined ? {} : { rerunCommand: options.rerunCommand }),
     ...(options.fileOf === undefined ? {} : { fileOf: options.fileOf }),
+    ...(options.submission === undefined ? {} : { submission: options.submission }),
   });
 }
 

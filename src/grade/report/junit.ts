@@ -16,27 +16,38 @@ import { xmlAttribute, xmlCdata } from './xml-escape.ts';
 // Times are each case's own: a suite's is the sum of its cases', the whole's the sum of the suites'. Every shard of
 // a run writes the same suite name, so merged files show one stage whose cases are the union of the shards' and whose
 // `score` properties (one block per shard) add up to the whole's (docs/reporters.md).
-export function render(report: RunReport, ctx: { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf }): string {
+// In a class (`submission` given), each suite is named for the submission and each classname is
+// `<submission>.<stage>`: the class's files merged hold one suite per submission, and no two students' cases share a
+// classname and name (GitLab keys a test by them, and keeps one of each key).
+export function render(
+  report: RunReport,
+  ctx: { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf; submission?: string },
+): string {
   const stages = [report, ...(report.previous ?? [])];
   const all = stages.flatMap((r) => r.cases);
   const fileOf = ctx.fileOf ?? stageFile;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="theinference" ${counts(all)}>`,
-    ...stages.flatMap((r) => suite(r, ctx.diagnose, fileOf)),
+    ...stages.flatMap((r) => suite(r, ctx.diagnose, fileOf, ctx.submission)),
     '</testsuites>',
     '',
   ].join('\n');
 }
 
-function suite(report: RunReport, diagnose: (c: CaseResult) => string, fileOf: SourceFileOf): string[] {
-  const stage = xmlAttribute(report.stage);
+function suite(
+  report: RunReport,
+  diagnose: (c: CaseResult) => string,
+  fileOf: SourceFileOf,
+  submission: string | undefined,
+): string[] {
   const file = fileOf(report.stage);
   const where = file === undefined ? '' : ` file=${xmlAttribute(file)}`;
+  const classname = submission === undefined ? report.stage : `${oneLine(submission)}.${report.stage}`;
   return [
-    `  <testsuite name=${stage} ${counts(report.cases)} skipped="0"${where}>`,
+    `  <testsuite name=${xmlAttribute(oneLine(submission ?? report.stage))} ${counts(report.cases)} skipped="0"${where}>`,
     ...suiteProperties(report),
-    ...report.cases.flatMap((c) => testcase(c, report.stage, diagnose, fileOf)),
+    ...report.cases.flatMap((c) => testcase(c, report.stage, classname, diagnose, fileOf)),
     '  </testsuite>',
   ];
 }
@@ -52,8 +63,14 @@ function counts(cases: CaseResult[]): string {
   ].join(' ');
 }
 
-function testcase(c: CaseResult, stage: string, diagnose: (c: CaseResult) => string, fileOf: SourceFileOf): string[] {
-  const open = `    <testcase classname=${xmlAttribute(stage)} name=${xmlAttribute(c.name)} time="${seconds(c.durationMs)}"`;
+function testcase(
+  c: CaseResult,
+  stage: string,
+  classname: string,
+  diagnose: (c: CaseResult) => string,
+  fileOf: SourceFileOf,
+): string[] {
+  const open = `    <testcase classname=${xmlAttribute(classname)} name=${xmlAttribute(c.name)} time="${seconds(c.durationMs)}"`;
   const status = caseStatus(c);
   const body: string[] = [];
   if (status !== 'pass') {

@@ -56,11 +56,20 @@ export function superviseProcess(
   const perform = (effect: ProgramEffect): void => {
     switch (effect.type) {
       case 'arm':
-        clearTimeout(timers.get(effect.timer));
-        timers.set(
-          effect.timer,
-          setTimeout(() => dispatch(fired(effect.timer)), effect.ms),
-        );
+        {
+          clearTimeout(timers.get(effect.timer));
+          // A timer that fires while output waits unread (a busy grader's event loop runs expired timers before it
+          // polls the pipes) is heard after that output: so a process that printed its last line and exited is not
+          // taken for one that exited without it, nor a line that came in time for one that came late.
+          const handle: NodeJS.Timeout = setTimeout(
+            () =>
+              setImmediate(() => {
+                if (timers.get(effect.timer) === handle) dispatch(fired(effect.timer));
+              }),
+            effect.ms,
+          );
+          timers.set(effect.timer, handle);
+        }
         return;
       case 'disarm':
         clearTimeout(timers.get(effect.timer));

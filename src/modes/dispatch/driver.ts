@@ -191,7 +191,14 @@ export function parseCase(text: string): Case {
 // `again`, the call is made a second time with the same input, through the same `execute`, the methods answering
 // `again` then (a result reused from the first call shows); `long`, the answer's content is padded to that length
 // (long-answer.ts).
-type ObserveCall = { tool: string; input: Record<string, unknown>; answer: unknown; again?: unknown; long?: number };
+type ObserveCall = {
+  tool: string;
+  input: Record<string, unknown>;
+  answer: unknown;
+  again?: unknown;
+  long?: number;
+  first?: { tool: string; input: Record<string, unknown> }[];
+};
 type ObserveRequest = { methods: string[]; calls: ObserveCall[] };
 // What happened in one call: the stand-in's calls (method, arguments as `encode` writes them, and whether it was
 // called on the Tools object), then the result, the error thrown, or that it had not settled by PROBE_WAIT_MS;
@@ -249,6 +256,13 @@ export async function observe(
         entry.threw = describeThrow(error);
         return;
       }
+      // Calls made first through the same execute: only what they leave behind counts, not what they record.
+      entry.pending = true;
+      for (const earlier of call.first ?? []) {
+        entry = { calls: [] };
+        await Promise.resolve(execute(earlier.tool, structuredClone(earlier.input))).catch(() => undefined);
+      }
+      entry = entries[k]!;
       await settle(execute, call.tool, input, entry, roots);
       if (!('again' in call) || entry.threw !== undefined) return;
       entry = entries[k]!.again = { calls: [] };
@@ -301,7 +315,15 @@ function isObserveRequest(value: unknown): value is ObserveRequest {
     Array.isArray(value.methods) &&
     value.methods.every((m) => typeof m === 'string') &&
     Array.isArray(value.calls) &&
-    value.calls.every((c: unknown) => isObject(c) && typeof c.tool === 'string' && isObject(c.input))
+    value.calls.every(
+      (c: unknown) =>
+        isObject(c) &&
+        typeof c.tool === 'string' &&
+        isObject(c.input) &&
+        (c.first === undefined ||
+          (Array.isArray(c.first) &&
+            c.first.every((f: unknown) => isObject(f) && typeof f.tool === 'string' && isObject(f.input)))),
+    )
   );
 }
 // A value as JSON can carry it, saying what JSON cannot: `{"$":"undefined"}`, the call's own input object

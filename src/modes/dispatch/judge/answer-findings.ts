@@ -16,6 +16,7 @@ type Reused = Extract<Fact, { type: 'reused' }>;
 // input values as `{key}`, said with when it was given.
 export function ownSpecs(facts: Fact[]): FindingSpec[] {
   const specs: FindingSpec[] = [];
+  const stateSpecs: Stateful[] = [];
   for (const [name, all] of factsByName(facts)) {
     const target = targetOf(name);
     const own = all.filter((f): f is Own => f.type === 'own');
@@ -31,7 +32,21 @@ export function ownSpecs(facts: Fact[]): FindingSpec[] {
       byAnswer.set(key, [...(byAnswer.get(key) ?? []), f]);
     }
     const called = [...new Set(owns.flatMap((f) => f.reached))].map((m) => `tools.${m}`);
+    // The call with every key answered by the branch, and the same call passed on after a Read of its path and a
+    // `cd` through the same execute: a state kept between calls decides (a guard wanting the file read first).
+    const full = owns.find((f) => f.probe.vary.kind === 'full');
+    const stateful = full !== undefined && !all.some((f) => f.probe.vary.kind === 'after');
     const answers = [...byAnswer.values()].map((seen) => `${shown(seen[0]!.printed, 80)}${whenText(seen)}`);
+    if (stateful) {
+      stateSpecs.push({
+        name,
+        target,
+        template: JSON.stringify(answerTemplate(full.printed, full.probe.input)),
+        full,
+        byAnswer,
+      });
+      continue;
+    }
     specs.push({
       signature: `own answer: ${target}: ${[...byAnswer.keys()].join(' ')}`,
       names: [name],
@@ -46,7 +61,36 @@ export function ownSpecs(facts: Fact[]): FindingSpec[] {
       triggers: (names): Trigger[] => [...byAnswer.keys()].map((t) => ({ names, answers: JSON.parse(t) as unknown })),
     });
   }
-  return specs;
+  return [...specs, ...statefulSpecs(stateSpecs)];
+}
+
+// A branch that answers a call itself, yet passes the same call on after a Read of its path through the same
+// execute: its answer depends on earlier calls.
+type Stateful = { name: string; target: string; template: string; full: Own; byAnswer: Map<string, Own[]> };
+
+// One finding per answer the branches give (one guard in several branches is one mistake), listing where it applies.
+function statefulSpecs(all: Stateful[]): FindingSpec[] {
+  const byTemplate = new Map<string, Stateful[]>();
+  for (const s of all) byTemplate.set(s.template, [...(byTemplate.get(s.template) ?? []), s]);
+  return [...byTemplate.entries()].map(([template, group]) => {
+    const targets = [...new Set(group.map((g) => g.target))];
+    const first = group[0]!.full;
+    const path = first.probe.input.path;
+    return {
+      signature: `own answer: after earlier calls: ${template}`,
+      names: group.map((g) => g.name),
+      rank: 4,
+      text: (names) =>
+        `${listNames(names)} answer a call themselves, without calling ${targets.join(', ')}: ${shown(first.printed, 80)}; yet the same call reaches ${verb(targets, 'it', 'them')} after a Read${typeof path === 'string' ? ` of ${shown(path, 40)}` : ''} through the same execute. So the dispatcher keeps a state between calls (a guard of its own, as "read before edit" is): pass every call on to its Tools method whatever came before, and return what it returns; the Tools make their own checks`,
+      triggers: (names): Trigger[] =>
+        group.flatMap((g) =>
+          [...g.byAnswer.keys()].map((t) => ({
+            names: names.filter((n) => n === g.name),
+            answers: JSON.parse(t) as unknown,
+          })),
+        ),
+    };
+  });
 }
 
 // A name routed to its method but, under some inputs, to another one instead (an Edit with an empty old_str sent

@@ -26,6 +26,8 @@ type Problem = {
     | 'fallback'
     | 'shifted'
     | 'reordered'
+    | 'shaped'
+    | 'carried'
     | 'defaulted';
 };
 
@@ -55,14 +57,23 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       // Echo's one "argument" is its text: each way it goes wrong is said (`String(input.text).trim()` is two).
       const found = method === undefined ? echoProblems(strong) : [problemOf(strong)].filter((p) => p !== undefined);
       // A required key left out, given a default in its place: the Tools answer a missing one with their own error.
-      const required = method === undefined ? [] : METHODS[method]!.required;
-      const defaulted = list.find((f) => f.weak === true && required.includes(f.key) && f.key === absentKey(f));
+      // Echo's text too: echo returns it as it is, so a default in its place changes what echo returns.
+      const required = method === undefined ? [ECHO_KEY] : METHODS[method]!.required;
+      const needed = (key: string) =>
+        required.includes(key) ||
+        (Array.isArray(source) && source.includes(key) && source.some((k) => required.includes(k)));
+      const defaulted = list.find((f) => f.weak === true && needed(f.key) && f.key === absentKey(f));
       if (found.length === 0 && defaulted !== undefined) found.push({ fact: defaulted, when: 'defaulted' });
       const problem = found[0];
       // What a call leaving the key out gets counts only where the branch computes from the key: the conversion
       // of nothing (NaN, "undefined") is what breaks such a call; any other default the Tools may take alike.
+      // A value of the branch's own made from the key (`input.view_range.join('-')`) throws where the key is not
+      // what that code expects: one computation.
+      const made = found.some(
+        (p) => p.when === 'sent' && p.fact.got.kind === 'value' && typeof p.fact.got.value === 'string',
+      );
       const converts =
-        found.some((p) => computed(p, strong, list)) || (found.length > 0 && list.some((f) => f.nothing));
+        made || found.some((p) => computed(p, strong, list)) || (found.length > 0 && list.some((f) => f.nothing));
       if (converts) {
         const key = problem!.fact.key;
         for (const f of own) {
@@ -106,6 +117,7 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       continue;
     }
     const words = method === undefined ? echoWords(problems, throws) : methodWords(method, problems, throws);
+    const habit = method === undefined || throws.length > 0 ? undefined : habitOf(problems);
     // A path's ./ stripped is one change whatever the branch, its throws (`.replace` on a number) with it.
     const dotted = problems.length === 1 && problems[0]!.when === 'dotted';
     const only =
@@ -117,9 +129,60 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       text: (names) => words(listNames(names), names),
       triggers: (names): Trigger[] => [...conditions.values()].map((when) => ({ names, when })),
       ...(only === undefined ? {} : { change: changeOf(only), throws }),
+      ...(habit === undefined ? {} : { habit: habit.kind, examples: habit.examples }),
     });
   }
-  return { specs: foldShared(specs), folded };
+  return { specs: foldHabits(foldShared(specs)), folded };
+}
+
+// One habit applied to every key (`{ path = '', … } = input`, `String(input.x || '')`): each problem of a branch a
+// default put in place of a key left out, or a value of another type turned into a text. Its examples: the key,
+// what was sent and what reached the method.
+type Habit = { kind: 'default' | 'string'; examples: { key: string; sent: unknown; got: unknown }[] };
+
+function habitOf(problems: Problem[]): Habit | undefined {
+  const examples: Habit['examples'] = [];
+  let kind: Habit['kind'] = 'default';
+  for (const p of problems) {
+    const { got, key, probe } = p.fact;
+    if (p.when === 'defaulted' && got.kind === 'value') examples.push({ key, sent: undefined, got: got.value });
+    else if (p.when === 'mistyped' && got.kind === 'converted' && got.to === 'string') {
+      kind = 'string';
+      examples.push({ key, sent: probe.input[key], got: got.value });
+    } else return undefined;
+  }
+  return { kind, examples };
+}
+
+// The branches of several methods sharing one habit: one finding listing where it applies.
+function foldHabits(specs: ArgSpec[]): FindingSpec[] {
+  const byHabit = new Map<string, ArgSpec[]>();
+  for (const spec of specs)
+    if (spec.habit !== undefined) byHabit.set(spec.habit, [...(byHabit.get(spec.habit) ?? []), spec]);
+  const shared = [...byHabit.values()].filter((group) => new Set(group.map((g) => methodOf(g.names[0]!))).size > 1);
+  if (shared.length === 0) return specs;
+  const members = new Set(shared.flat());
+  return [
+    ...specs.filter((s) => !members.has(s)),
+    ...shared.map((group): FindingSpec => {
+      const examples = group.flatMap((g) => g.examples ?? []);
+      const keys = [...new Set(examples.map((e) => `input.${e.key}`))];
+      const defaults = [...new Set(examples.filter((e) => e.sent === undefined).map((e) => shown(e.got, 20)))];
+      const typed = examples.find((e) => e.sent !== undefined);
+      const what =
+        group[0]!.habit === 'string'
+          ? `turn ${keys.join(', ')} into text before their Tools methods see them (${shown(typed?.sent, 30)} became ${shown(typed?.got, 30)}${defaults.length > 0 ? `, and a key left out became ${defaults.join(' or ')}` : ''}), as \`String(input.x || '')\` does`
+          : `pass a default in place of a key the model leaves out (${defaults.join(' or ')} for ${keys.join(', ')}), as \`{ path = '', … } = input\` does`;
+      return {
+        signature: `arguments: habit: ${group[0]!.habit}`,
+        names: group.flatMap((g) => g.names),
+        rank: 8,
+        text: (names) =>
+          `${listNames(names)} ${what}: pass each key as the model sent it; the Tools check every argument themselves and answer a missing or mistyped one with their own error`,
+        triggers: () => group.flatMap((g) => g.triggers(g.names)),
+      };
+    }),
+  ];
 }
 
 // `every tool name that takes input.path`, when the names are all of those, else the names.
@@ -132,7 +195,12 @@ function everyTaking(names: string[], key: string): string {
 
 // A spec, and the change it is about when it is the one problem of its branch: a key's value changed the same way
 // (`<sandbox>/{path}`), whatever the method; the throws of the code that changes it.
-type ArgSpec = FindingSpec & { change?: string; throws?: ThrewFact[] };
+type ArgSpec = FindingSpec & {
+  change?: string;
+  throws?: ThrewFact[];
+  habit?: Habit['kind'];
+  examples?: Habit['examples'];
+};
 
 // How a key's value was changed, with the value itself written `{key}`: the same in every branch that calls one
 // helper on it (`safePath(input.path)`).
@@ -240,10 +308,15 @@ function problemOf(list: ArgFact[]): Problem | undefined {
     if (prefersFallback(sent, list)) return { fact: sent, when: 'preferred' };
     return { fact: sent, when: 'sent', ...decoy };
   }
+  // Sent as in a call that went right, after other calls through the same execute: a state kept between calls.
+  const after = list.find((f) => f.probe.vary.kind === 'after');
+  if (after !== undefined) return { fact: after, when: 'carried' };
   const reordered = list.find((f) => f.probe.vary.kind === 'reordered');
   if (reordered !== undefined) return { fact: reordered, when: 'reordered' };
   const falsy = list.find((f) => f.class === 'falsy');
   if (falsy !== undefined) return { fact: falsy, when: 'falsy' };
+  const shaped = list.find((f) => f.probe.vary.kind === 'shaped');
+  if (shaped !== undefined) return { fact: shaped, when: 'shaped' };
   const mistyped = list.find((f) => f.class === 'mistyped');
   if (mistyped !== undefined) return { fact: mistyped, when: 'mistyped' };
   const edged = list.find((f) => f.class === 'edged');
@@ -381,6 +454,20 @@ function otherWords(p: Problem, target: string, method?: string): string {
     const seen = got.kind === 'missing' ? 'nothing' : expression(p);
     return `when input.${left} is left out, ${target} gets ${seen} where input.${key} goes: pass each argument by its key, as the contract does (${METHODS[method ?? '']?.call ?? target})`;
   }
+  if (p.when === 'carried') {
+    const sent = shown(p.fact.probe.input[key], 40);
+    const earlier = (p.fact.probe.first ?? []).map((c) => `${c.tool} ${shown(c.input, 40)}`).join(', then ');
+    return `{names} {changes} input.${key} after earlier calls through the same execute (${earlier}): ${sent} reached ${target} as ${'value' in got ? shown(got.value, 60) : expression(p)}. Each call must reach ${target} as the model sent it: keep no state from one call to the next`;
+  }
+  if (p.when === 'shaped') {
+    const sent = shown(p.fact.probe.input[key], 20);
+    return `{names} {changes} input.${key} before ${target} sees it (${sent} became ${'value' in got ? shown(got.value, 20) : expression(p)}): pass it as the model sent it; ${target} checks it and answers one it cannot take with its own error`;
+  }
+  const pair = METHODS[method ?? '']?.args.find((a) => typeof a !== 'string' && a.includes(key));
+  if (p.when === 'defaulted' && pair !== undefined && typeof pair !== 'string') {
+    const keys = pair.map((k) => `input.${k}`).join(' and ');
+    return `when ${keys} are both left out, {names} {passes} ${expression(p)} in their place: ${target} answers a missing text with its own error, so pass ${argumentText(pair)} as the model sent it, with no default`;
+  }
   if (p.when === 'defaulted') {
     return `when input.${key} is left out, {names} {passes} ${expression(p)} in its place: ${target} answers a missing ${key} with its own error, so pass input.${key} as the model sent it, with no default`;
   }
@@ -440,6 +527,9 @@ function echoWords(problems: Problem[], throws: ThrewFact[]): (names: string) =>
     }
     if (p.when === 'falsy' && got.kind === 'value') {
       return `\`input.text || ${shown(got.value, 40)}\` turns an empty text into ${shown(got.value, 40)}: return { content: input.text } as it is`;
+    }
+    if (p.when === 'defaulted' && got.kind === 'value') {
+      return `when input.text is left out, echo returns ${shown(got.value, 40)} as its content: return { content: input.text } as it is, with no default (its content is then nothing, as the model sent)`;
     }
     if (got.kind === 'input')
       return 'echo returned the whole input as its content: it must return { content: input.text }';

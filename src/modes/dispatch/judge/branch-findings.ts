@@ -2,7 +2,7 @@
 // throw), it never returns although its method answered at once, or it calls its method without the Tools object.
 // Pure.
 import type { Fact } from './compare-probe.ts';
-import { KEY_KINDS, METHODS, methodOf } from '../../../course/dispatcher-contract.ts';
+import { KEY_KINDS, METHODS, methodOf, missingMethod, missingMethodText } from '../../../course/dispatcher-contract.ts';
 import type { Condition } from '../../../grade/judge/finding.ts';
 import { type FindingSpec, factsByName, listNames, routedNames, substitute, targetOf, verb } from './finding-spec.ts';
 import type { Probe } from './probe-calls.ts';
@@ -27,7 +27,10 @@ export function conditionsOf(probe: Probe): Condition[] | undefined {
 // How a condition reads in a hint: `input.view_range is null`.
 export function conditionText(c: Condition): string {
   if (c.class === 'absent') return `input.${c.key} is left out`;
-  if (c.class === 'mistyped') return `input.${c.key} is not a ${KEY_KINDS[c.key] === 'number' ? 'number' : 'string'}`;
+  if (c.class === 'mistyped') {
+    const kind = KEY_KINDS[c.key];
+    return `input.${c.key} is not a ${kind === 'number' ? 'number' : kind === 'range' ? 'pair of numbers' : 'string'}`;
+  }
   if (c.class === 'null') return `input.${c.key} is null`;
   if (c.class === 'falsy') return `input.${c.key} is ${KEY_KINDS[c.key] === 'number' ? '0' : '""'}`;
   if (c.class === 'edged') return `input.${c.key} has spaces or line breaks at an end`;
@@ -64,6 +67,17 @@ export function throwSpecs(facts: Fact[]): FindingSpec[] {
       continue;
     }
     const always = throws.some((f) => f.probe.vary.kind === 'full');
+    const missing = always ? missingMethod(throws[0]!.message, name) : undefined;
+    if (missing !== undefined) {
+      specs.push({
+        signature: `throws: missing method: ${missing.called} for ${missing.method}`,
+        names: [name],
+        rank: 5,
+        text: (names) => missingMethodText(missing, names),
+        triggers: (names) => [{ names, when: [] }],
+      });
+      continue;
+    }
     const conditions = always ? [[]] : throws.map((f) => conditionsOf(f.probe)).filter((c) => c !== undefined);
     if (conditions.length === 0) continue;
     const message = throws[0]!.message;

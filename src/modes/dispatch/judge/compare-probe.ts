@@ -3,7 +3,15 @@
 // probe has; a difference where the contract passes nothing (an optional key left out or null) is no fact, since
 // the Tools treat nothing and a default alike. Pure.
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
-import { ECHO, ECHO_KEY, keyFor, METHODS, methodOf, unknownAnswer } from '../../../course/dispatcher-contract.ts';
+import {
+  ECHO,
+  ECHO_KEY,
+  keyFor,
+  METHODS,
+  methodOf,
+  missingMethod,
+  unknownAnswer,
+} from '../../../course/dispatcher-contract.ts';
 import { classOf, type ValueClass } from '../../../grade/judge/finding.ts';
 import { expectedAnswer, type Probe } from './probe-calls.ts';
 import { startOf } from '../long-answer.ts';
@@ -133,6 +141,10 @@ export function splitRoutes(facts: Fact[], probed: Map<string, number>): Fact[] 
   for (const f of facts) if (f.type === 'route') routes.set(f.probe.tool, (routes.get(f.probe.tool) ?? 0) + 1);
   return facts.map((f): Fact => {
     if (f.type !== 'route' || methodOf(f.probe.tool) === undefined) return f;
+    // A branch calling a method Tools does not have is wired, and throws.
+    if (f.threw !== undefined && missingMethod(f.threw, f.probe.tool) !== undefined) {
+      return { type: 'threw', probe: f.probe, message: f.threw };
+    }
     if (routes.get(f.probe.tool) === probed.get(f.probe.tool)) return f;
     if (f.threw !== undefined) return { type: 'threw', probe: f.probe, message: f.threw };
     // Nothing returned (or not yet): no answer to name.
@@ -144,11 +156,29 @@ export function splitRoutes(facts: Fact[], probed: Map<string, number>): Fact[] 
 // Echo's result: its content is read as an argument would be (from `text`), the rest of it as a method's result.
 function echoFacts(probe: Probe, encoded: unknown, printed: unknown): Fact[] {
   const text = probe.input[ECHO_KEY];
-  const want = { content: text };
+  // No text, no content: what JSON makes of { content: undefined }.
+  const want = text === undefined ? {} : { content: text };
   if (jsonEqual(printed, want)) return [];
   const object = printed !== null && typeof printed === 'object' && !Array.isArray(printed);
   const content = isRecord(encoded) ? encoded.content : undefined;
   const facts: Fact[] = [];
+  // No text sent, and a content all the same: a default of the branch's own (`input.text ?? ''`).
+  if (text === undefined && object && isRecord(encoded) && 'content' in encoded && tagOf(content) !== 'undefined') {
+    const value = asPrinted(content, probe.input);
+    facts.push({
+      type: 'arg',
+      probe,
+      index: 0,
+      key: ECHO_KEY,
+      class: 'absent',
+      got: { kind: 'value', value },
+      weak: true,
+    });
+    const rest = { ...(printed as Record<string, unknown>) };
+    delete rest.content;
+    if (!jsonEqual(rest, want)) facts.push({ type: 'result', probe, want, encoded, printed: rest });
+    return facts;
+  }
   if (object && isRecord(encoded) && 'content' in encoded) {
     const got = describeGot(content, probe, ECHO_KEY);
     if (got !== undefined) {

@@ -84,10 +84,12 @@ function foldEchoThrow(findings: Finding[]): Finding[] {
         methodNames.every((n) => t.names?.includes(n) === true),
     ),
   );
-  const echo = findings.find((f) => f.cause.startsWith(`throws: echo when input.${ECHO_KEY} is not a string: `));
-  if (wrapper === undefined || echo === undefined) return findings;
-  const message = echo.cause.slice(`throws: echo when input.${ECHO_KEY} is not a string: `.length);
-  wrapper.text += `. Also: execute threw (${message}) on \`echo\` when input.${ECHO_KEY} is not a string: echo's content is input.${ECHO_KEY} as the model sent it, a number included, so leave a content that is not a text as it is`;
+  // Thrown only when the text is not a string (a number, or none at all).
+  const echo = findings.find((f) => f.cause.startsWith(`throws: echo when input.${ECHO_KEY} is not a string`));
+  const message = echo === undefined ? undefined : /^execute threw \((.*)\) on `echo`/.exec(echo.text)?.[1];
+  if (wrapper === undefined || echo === undefined || message === undefined) return findings;
+  const absent = echo.cause.includes(`input.${ECHO_KEY} is left out`) ? ' or is left out' : '';
+  wrapper.text += `. Also: execute threw (${message}) on \`echo\` when input.${ECHO_KEY} is not a string${absent}: echo's content is input.${ECHO_KEY} as the model sent it, a number included, so leave a content that is not a text as it is`;
   wrapper.triggers = [...wrapper.triggers, ...echo.triggers];
   return findings.filter((f) => f !== echo);
 }

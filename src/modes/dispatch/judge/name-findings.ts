@@ -106,7 +106,20 @@ export function unknownSpecs(facts: Fact[]): FindingSpec[] {
     else special.set(cls, [...(special.get(cls) ?? []), fact]);
   }
   if (base !== undefined) specs.push(defaultSpec(base, [...defaultClasses]));
-  for (const [cls, own] of special) specs.push(...classSpecs(cls, own));
+  // Names that only hold a tool's name (`read_file`) reaching that tool's method beside names in another case: one
+  // loose comparison (a pattern like /^read|view$/i), one finding.
+  const cased = special.get('case');
+  const holding = (special.get('other') ?? []).filter(
+    (f) => cased !== undefined && f.reached.length > 0 && holdsNameOf(f.probe.tool, f.reached[0]!),
+  );
+  if (holding.length > 0) {
+    special.set('case', [...cased!, ...holding]);
+    special.set(
+      'other',
+      special.get('other')!.filter((f) => !holding.includes(f)),
+    );
+  }
+  for (const [cls, own] of special) if (own.length > 0) specs.push(...classSpecs(cls, own));
   return specs;
 }
 
@@ -152,7 +165,13 @@ function classSpecs(cls: NameClass, facts: Unknown[]): FindingSpec[] {
     ];
   }
   if (cls === 'case' || cls === 'spaced') {
-    const how = cls === 'case' ? 'compare the name as sent (no toLowerCase)' : 'compare the name as sent (no trim)';
+    const longer = facts.filter((f) => nameClass(f.probe.tool) === 'other').map((f) => f.probe.tool);
+    const how =
+      cls === 'spaced'
+        ? 'compare the name as sent (no trim)'
+        : longer.length === 0
+          ? 'compare the name as sent (no toLowerCase)'
+          : `compare the name as sent: no toLowerCase, and no pattern that matches a name only holding a tool's name (${listNames(longer)}), as /^read|view$/i does (its \`|\` splits the anchors)`;
     const text = `tool names are exact: ${listNames(names)} reached ${where} and must get \`unknown tool: NAME\`; ${how}`;
     return [
       {
@@ -160,7 +179,7 @@ function classSpecs(cls: NameClass, facts: Unknown[]): FindingSpec[] {
         names: [],
         rank: 3,
         text: () => text,
-        triggers: () => [{ nameClass: cls }],
+        triggers: () => [{ nameClass: cls }, ...(longer.length === 0 ? [] : [{ names: longer }])],
       },
     ];
   }
@@ -172,4 +191,11 @@ function classSpecs(cls: NameClass, facts: Unknown[]): FindingSpec[] {
       `\`${f.probe.tool}\` is not a tool of the contract, and ${f.reached.length > 0 ? `reached tools.${f.reached[0]}` : `got ${shown(f.threw ?? f.printed)}`}: it must get { content: 'unknown tool: ${f.probe.tool}', is_error: true }`,
     triggers: (n) => [{ names: n }],
   }));
+}
+
+// Whether a name outside the contract holds, in any case, a name the contract routes to `method` (`read_file`
+// holds `Read`).
+function holdsNameOf(name: string, method: string): boolean {
+  const lower = name.toLowerCase();
+  return (METHODS[method]?.names ?? []).some((n) => lower !== n.toLowerCase() && lower.includes(n.toLowerCase()));
 }

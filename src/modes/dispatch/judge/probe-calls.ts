@@ -28,6 +28,10 @@ export type ProbeKind =
   | { kind: 'misread' }
   | { kind: 'falsy' | 'null' | 'absent' | 'mistyped'; key: string }
   | { kind: 'edged' | 'dotted'; key: string }
+  // A range of another shape than [start, end] in order: one number, or the two the wrong way round.
+  | { kind: 'shaped'; key: string }
+  // The call made after others through the same execute (`first`): a state one call leaves shows in the next.
+  | { kind: 'after' }
   | { kind: 'reordered' }
   | { kind: 'long' }
   | { kind: 'unknown' };
@@ -36,12 +40,23 @@ export type ProbeKind =
 // `again`: the call is made a second time with the same input, through the same execute, the methods answering
 // this then (a result reused from an earlier call shows); `long`: the answer's content padded to that length
 // (expectedAnswer gives it whole).
-export type Probe = { tool: string; input: Input; answer: Answer; vary: ProbeKind; again?: Answer; long?: number };
+// `first`: calls made before it through the same execute, whatever they get (a `cd`, a Read of the same path).
+export type Probe = {
+  tool: string;
+  input: Input;
+  answer: Answer;
+  vary: ProbeKind;
+  again?: Answer;
+  long?: number;
+  first?: Earlier[];
+};
+// A call made before a probe call, through its execute.
+type Earlier = { tool: string; input: Input };
 
 // What program.ts's probe mode is sent: the Tools methods to stand in for, and the calls.
 type ProbeRequest = {
   methods: string[];
-  calls: { tool: string; input: Input; answer: Answer; again?: Answer; long?: number }[];
+  calls: { tool: string; input: Input; answer: Answer; again?: Answer; long?: number; first?: Earlier[] }[];
 };
 
 // Echo's text with what a trim or a stripped newline would lose.
@@ -84,11 +99,20 @@ function methodProbes(contract: MethodContract): Omit<Probe, 'tool' | 'answer'>[
       vary: { kind: 'mistyped', key },
     });
   }
-  // A range sent as text (["2", "5"]): tools.view refuses it, so a conversion (`.map(Number)`) shows.
+  // A text where a model sends one now and then: an array (a Bash command as its words), which a join would hide.
+  for (const key of effective.filter((k) => KEY_KINDS[k] === 'text')) {
+    probes.push({ input: { ...full, [key]: [full[key]] }, vary: { kind: 'mistyped', key } });
+  }
+  // A range sent as texts (["2", "5"]) or as the JSON text of one ("[2, 5]"), as models do: tools.view refuses
+  // both, so a conversion (`.map(Number)`, `JSON.parse`) shows; and of another shape: one number ([2], which a
+  // widening to [2, -1] would hide) and its two numbers the wrong way round (which a sort would hide).
   for (const key of effective.filter((k) => KEY_KINDS[k] === 'range')) {
     const value = full[key];
-    if (Array.isArray(value))
-      probes.push({ input: { ...full, [key]: value.map(String) }, vary: { kind: 'mistyped', key } });
+    if (!Array.isArray(value)) continue;
+    probes.push({ input: { ...full, [key]: value.map(String) }, vary: { kind: 'mistyped', key } });
+    probes.push({ input: { ...full, [key]: JSON.stringify(value) }, vary: { kind: 'mistyped', key } });
+    probes.push({ input: { ...full, [key]: value.slice(0, 1) }, vary: { kind: 'shaped', key } });
+    probes.push({ input: { ...full, [key]: [...value].reverse() }, vary: { kind: 'shaped', key } });
   }
   // A text with spaces and line breaks at its ends, which the Tools take as sent: what a trim would lose.
   for (const key of effective.filter((k) => KEY_KINDS[k] === 'text' || KEY_KINDS[k] === undefined)) {
@@ -105,11 +129,27 @@ function methodProbes(contract: MethodContract): Omit<Probe, 'tool' | 'answer'>[
   for (const source of contract.args.filter((a) => typeof a !== 'string')) {
     const [first] = source;
     if (first !== undefined) probes.push({ input: omit(full, first), vary: { kind: 'absent', key: first } });
+    // Every key of the `??` left out: what goes in when the model sends the text under neither name.
+    const last = source.at(-1);
+    if (last !== undefined && contract.required.some((k) => source.includes(k))) {
+      probes.push({ input: source.reduce(omit, full), vary: { kind: 'absent', key: last } });
+    }
   }
   // Each required key left out: what a conversion (`Number(input.insert_line)`) makes of nothing.
   for (const key of contract.required.filter((k) => typeof contract.args.find((a) => a.includes(k)) === 'string')) {
     probes.push({ input: omit(full, key), vary: { kind: 'absent', key } });
   }
+  // After a Read of the same path and a `cd` through the same execute: a dispatcher that keeps state between calls
+  // (a directory it remembers, a file it wants read first) treats this call otherwise.
+  const path = typeof full.path === 'string' ? full.path : 'probe-path';
+  probes.push({
+    input: full,
+    vary: { kind: 'after' },
+    first: [
+      { tool: 'Read', input: { path } },
+      { tool: 'Bash', input: { command: 'cd probe-dir' } },
+    ],
+  });
   return probes;
 }
 
@@ -121,6 +161,8 @@ function echoProbes(): Omit<Probe, 'tool' | 'answer'>[] {
     { input: { [ECHO_KEY]: EDGED_TEXT }, vary: { kind: 'edged', key: ECHO_KEY } },
     // A text of another type, which echo returns as it is.
     { input: { [ECHO_KEY]: 4242 }, vary: { kind: 'mistyped', key: ECHO_KEY } },
+    // No text at all: echo returns input.text as it is, nothing included.
+    { input: {}, vary: { kind: 'absent', key: ECHO_KEY } },
     { input: values([ECHO_KEY, ...misread]), vary: { kind: 'misread' } },
   ];
 }
@@ -165,11 +207,12 @@ export function probes(): Probe[] {
 export function probeRequest(): ProbeRequest {
   return {
     methods: Object.keys(METHODS),
-    calls: probes().map(({ tool, input, answer, again, long }) => ({
+    calls: probes().map(({ tool, input, answer, again, long, first }) => ({
       tool,
       input,
       answer,
       ...(again ? { again } : {}),
+      ...(first ? { first } : {}),
       ...(long === undefined ? {} : { long }),
     })),
   };

@@ -24,6 +24,10 @@ export function findLoopMistakes(payload: unknown): LoopFinding[] {
   if (seen === undefined) return [];
   const threw = new Set(seen.map((s) => threwOf(s.end)));
   if (threw.size === 1 && !threw.has(undefined)) return [];
+  // execute never called in any script, though some ran to a turn asking for tools and returned: every other
+  // difference follows from that one (a result-based hint would guess at a cause: a throw caught, text seen).
+  const never = neverExecuted(seen);
+  if (never !== undefined) return [never];
   const findings = new Map<string, LoopFinding>();
   const called = PROBE_SCRIPTS.map((script, k) => callFinding(script, seen[k]!.requests, seen[k]!.calls));
   // Results in the order their calls finished is a claim only when every script whose calls finished out of order
@@ -65,4 +69,23 @@ function readSeen(payload: unknown): Seen[] | undefined {
   if (!Array.isArray(payload) || payload.length !== PROBE_SCRIPTS.length) return undefined;
   const ok = payload.every((s) => isEntry(s) && Array.isArray(s.requests) && isEntry(s.end));
   return ok ? (payload as Seen[]) : undefined;
+}
+
+// The cause of the finding for a loop that never calls execute.
+export const NEVER_EXECUTED = 'execute never called';
+
+// A loop that returned in every script without calling execute once, though their first turns ask for tools.
+function neverExecuted(seen: Seen[]): LoopFinding | undefined {
+  const none = seen.every((s) => Array.isArray(s.calls) && s.calls.length === 0);
+  const returned = seen.filter((s) => isEntry(s.end) && Array.isArray(s.end.returned));
+  const asked = PROBE_SCRIPTS.some(
+    (script, k) => script.turns[0]?.message.stop_reason === 'tool_use' && returned.includes(seen[k]!),
+  );
+  if (!none || !asked) return undefined;
+  return {
+    cause: NEVER_EXECUTED,
+    text: 'runLoop never called execute, in any of the probe\'s scripts: it returned after a turn whose stop_reason is "tool_use", that turn\'s tools unanswered. For each tool_use block of such a turn, call execute(block.name, block.input), send the results back in one user message, and call the model again, until a turn\'s stop_reason is not "tool_use"',
+    shows: 'tool-turn',
+    rank: 0,
+  };
 }

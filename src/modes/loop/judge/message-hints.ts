@@ -145,7 +145,9 @@ function deltasDropped(ctx: LoopHintContext): LoopHint | undefined {
   const want = blocks(d.e[d.i]);
   const got = blocks(d.r[d.i]);
   if (want.length !== got.length || want.some((b, j) => b.type !== got[j]!.type)) return undefined;
-  const empty = (v: unknown) => v === '' || v === undefined || (isEntry(v) && Object.keys(v).length === 0);
+  // Said only of what a stream's content_block_start gives, each field there and empty (`signature: ''`, `input:
+  // {}`): a loop that rebuilds its blocks by hand, streaming or not, leaves the field out (blockFieldsDropped).
+  const empty = (v: unknown) => v === '' || (isEntry(v) && Object.keys(v).length === 0);
   const lost = new Set(
     want.flatMap((b, j) => {
       const g = got[j]!;
@@ -227,6 +229,7 @@ export const MESSAGE_RECOGNISERS: Recogniser[] = [
   assistantTextOnly,
   assistantAsString,
   deltasDropped,
-  thinkingChanged,
+  // Before thinkingChanged: a thinking block rebuilt without its signature lost a field; its thinking is whole.
   blockFieldsDropped,
+  thinkingChanged,
 ];
