@@ -19,6 +19,7 @@ export const DRIVER_FILES = [
   '../course/seed-path',
   '../course/sandbox-placeholder',
   '../course/stages',
+  '../course/closest-name',
   '../errors',
   '../process-table',
   '../tools/',
