@@ -5,7 +5,7 @@ export const STYLE = `
   --pass: #116329; --fail: #a40e26; --warn: #7d4e00; --link: #0550ae; }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
-body { margin: 0 auto; max-width: 80rem; padding: 1rem 1.5rem 4rem; color: var(--fg); background: #fff;
+body { margin: 0 auto; max-width: 80rem; padding: 1rem 1rem 4rem; color: var(--fg); background: #fff;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
 h1 { font-size: 1.6rem; margin: 0.5rem 0; }
 h2 { font-size: 1.25rem; margin: 2.5rem 0 0.5rem; border-bottom: 1px solid var(--line); padding-bottom: 0.25rem; }
@@ -19,6 +19,8 @@ pre { background: var(--bg-alt); border: 1px solid var(--line); border-radius: 6
 pre .del { color: var(--pass); }
 pre .ins { color: var(--fail); }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+td { overflow-wrap: anywhere; }
 th, td { text-align: left; vertical-align: top; padding: 0.35rem 0.6rem; border-bottom: 1px solid var(--line); }
 th { background: var(--bg-alt); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -46,5 +48,8 @@ meter { width: 7rem; vertical-align: middle; }
 .muted { color: var(--muted); }
 .button-link { font: inherit; background: none; border: 1px solid var(--line); border-radius: 4px; color: var(--link);
   cursor: pointer; padding: 0 0.4rem; }
+.histogram td:last-child { width: 60%; }
+.histogram meter { width: 100%; }
+@media (max-width: 40rem) { th { white-space: normal; } meter { width: 4rem; } .controls input, .controls select { min-width: 0; max-width: 100%; } }
 @media print { details { display: block; } .controls, th button::after { display: none; } }
 `;

@@ -109,13 +109,14 @@ function diff(result: CaseResult): Markup | false {
     if (line.startsWith('+ ')) return html`<span class="ins">${line}</span>\n`;
     return html`${line}\n`;
   });
-  return html`<pre>${lines}</pre>`;
+  // Focusable, so a keyboard can scroll a long line into view (axe: scrollable-region-focusable).
+  return html`<pre tabindex="0">${lines}</pre>`;
 }
 
 // The tail of what the program printed, each line `[your_program] `-prefixed as the terminal shows it.
 function output(text: string): Markup | false {
   const shown = renderOutput(text);
-  return shown !== '' && html`<pre>${shown}</pre>`;
+  return shown !== '' && html`<pre tabindex="0">${shown}</pre>`;
 }
 
 function headingAt(level: number, content: Markup): Markup {

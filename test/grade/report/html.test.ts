@@ -9,7 +9,7 @@ import { HOSTILE_OUTPUT, mismatch, pass, report, RUNS } from './reports.ts';
 
 // The tags the page writes itself; anything else in it would have come from a value.
 const OWN_TAGS = new Set(
-  'html head meta title style body header main h1 h2 h3 h4 h5 p ul li strong span code pre a div table thead tbody tr th td details summary meter section label input select option button'.split(
+  'html head meta title style body header main h1 h2 h3 h4 h5 p ul li strong span code pre a div table thead tbody tr th td details summary meter section label input select option button br'.split(
     ' ',
   ),
 );
@@ -71,7 +71,44 @@ describe('renderClassHtml', () => {
     const page = renderClassHtml(CLASS);
     const rows = [...page.matchAll(/<tr id="(m-[0-9a-f]{8})"/g)].map((m) => m[1]);
     expect(rows).toEqual([mistakeId('A'), mistakeId('B')]);
-    expect(page).toMatch(/<h2 id="not-started">[\s\S]*<a href="#s-4">d<\/a>[\s\S]*\/c\/d has no program\.ts\./);
+    expect(page).toMatch(/<h2 id="not-started">[\s\S]*<a href="#s-4">d<\/a>[\s\S]*<td>d has no program\.ts\./);
     for (const tag of tagsOf(page)) expect(OWN_TAGS, tag).toContain(tag);
+  });
+
+  it("shows no path of the grader's machine", () => {
+    expect(renderClassHtml(CLASS)).not.toContain('/c/');
+  });
+
+  it('names each mistake in words in the filter and the table, never by its id alone', () => {
+    const page = renderClassHtml(CLASS);
+    const words = mismatch.failure!.hint!.replace(/\.$/, '').slice(0, 40);
+    const options = [...page.matchAll(/<option value="(m-[0-9a-f]{8})">([^<]*)<\/option>/g)];
+    expect(options.map((o) => o[1])).toEqual([mistakeId('A'), mistakeId('B')]);
+    for (const o of options) expect(o[2]).toContain(words);
+    expect(page).toMatch(new RegExp(`<a href="#${mistakeId('A')}">${words.replace(/[.()]/g, '\\$&')}`));
+  });
+
+  it('ranks a failing submission with no named mistake, and lets the filter find it', () => {
+    const { hint: _, ...unhinted } = mismatch.failure!;
+    const unnamed = report('register-tools', [{ ...mismatch, name: 'z', failure: unhinted }]);
+    const withUnnamed: ClassReport = {
+      ...CLASS,
+      submissions: [
+        ...CLASS.submissions,
+        { name: 'e', dir: '/c/e', verdict: 'fail', passed: 0, failed: 1, report: unnamed },
+      ],
+    };
+    const page = renderClassHtml(withUnnamed);
+    expect(page).toMatch(/<tr id="unnamed" data-mistake-row="unnamed">[\s\S]*?<a href="#s-5">e<\/a>/);
+    expect(page).toContain('<option value="unnamed">Failed without a mistake the grader could name');
+    expect(page).toMatch(/<tr data-name="e" data-verdict="fail" data-mistakes="unnamed">/);
+  });
+
+  it('shows the score distribution, its mean and its median', () => {
+    const page = renderClassHtml(CLASS);
+    expect(page).toContain(
+      'Mean <strong>0.0%</strong>, median <strong>0.0%</strong> of the points, over 4 submissions.',
+    );
+    expect(page).toMatch(/<tr><td>0–9%<\/td><td class="num">4<\/td>/);
   });
 });
