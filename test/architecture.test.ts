@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { STAGES } from '../src/course/stages.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -12,7 +13,8 @@ const ROOMS: string[][] = [
   // The one table of driver modes (their names, where each aspect of a mode's folder is) among the words every room uses.
   ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts', 'src/modes/mode-table.ts'],
   ['src/tools/'],
-  ['src/contract.ts', 'src/loop-request.ts', 'src/execute.ts', 'src/agent-loop.ts', 'src/index.ts'],
+  // The student-facing types and each stage's reference module (its row's first file: src/course/stages.ts).
+  ['src/contract.ts', 'src/loop-request.ts', ...STAGES.map((s) => s.writes[0]!), 'src/index.ts'],
   ['src/course/'],
   // The driver: every program process runs it, beside the student's modules. A mode's case type
   // (src/modes/<mode>/case.ts) is here too, above src/course/: the course's code holds a case as the shared CaseData.

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
 import { makeCourse, processRunning, REPO } from '../grade/course-fixture.ts';
 import { useBinary } from '../support/binary.ts';
+import { literally, STAGE_LINES, unknownStage } from '../support/stage-lists.ts';
 import { sampleChildren, zombiesLeftBy } from '../support/child-zombies.ts';
 
 const BIN = join(REPO, 'bin', 'theinference.js');
@@ -31,9 +32,7 @@ describe('theinference (the binary)', () => {
   it('lists the stages', async () => {
     const { exitCode, stdout } = await theinference(['stages']);
     expect(exitCode).toBe(0);
-    expect(stdout).toMatch(
-      /^1 {2}agent-loop {6}Run the loop {10}\d+ cases\n2 {2}register-tools {2}Register the toolset {2}\d+ cases$/m,
-    );
+    expect(stdout).toMatch(new RegExp(`^${STAGE_LINES.join('\\n')}$`, 'm'));
   });
 
   it('passes the reference in this repository on every case of the stage', async () => {
@@ -50,7 +49,7 @@ describe('theinference (the binary)', () => {
   });
 
   it.each([
-    [['test', '--stage', 'nope'], /^error: unknown stage 'nope'\. Known stages: agent-loop, register-tools\./],
+    [['test', '--stage', 'nope'], new RegExp(`^${literally(unknownStage('nope'))}`)],
     [
       ['test', '--stage', 'register-tools', '--dir', 'test'],
       /^error: .*test has no program\.ts\. .*npx theinference init <dir>/,

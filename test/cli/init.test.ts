@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliInProcess } from '../support/cli-in-process.ts';
+import { unknownStage } from '../support/stage-lists.ts';
+import { earlierStages, STAGES } from '../../src/course/stages.ts';
 
 let root: string;
 let tarball: string;
@@ -162,29 +164,23 @@ describe('theinference init', () => {
     expect(await listing(join(root, 'c'))).toEqual(['src', 'src/tools']);
   });
 
-  it('writes the first stage of the course, agent-loop, when no stage is named', async () => {
+  it('writes the first stage of the course when no stage is named', async () => {
+    const first = STAGES[0]!;
     const { code, stdout } = await cli(['init', 'loop', '--from', tarball]);
     expect(code).toBe(0);
-    expect(await listing(join(root, 'loop'))).toEqual([
-      '.gitignore',
-      'package.json',
-      'program.ts',
-      'src',
-      'src/agent-loop.ts',
-      'tsconfig.json',
-    ]);
+    expect(await listing(join(root, 'loop'))).toEqual(
+      ['.gitignore', 'package.json', 'program.ts', 'src', ...first.writes, 'tsconfig.json'].sort(),
+    );
     const manifest = JSON.parse(await readFile(join(root, 'loop', 'package.json'), 'utf8'));
-    expect(manifest.scripts.watch).toBe('theinference test --stage agent-loop --watch');
-    expect(Object.keys(manifest.dependencies)).toEqual(['@anthropic-ai/sdk']);
-    expect(stdout).toContain('  src/agent-loop.ts yours to write: runLoop (the course page "Run the loop")\n');
+    expect(manifest.scripts.watch).toBe(`theinference test --stage ${first.slug} --watch`);
+    expect(Object.keys(manifest.dependencies)).toEqual(first.dependencies);
+    const line = `  ${first.writes[0]!.padEnd(16)} yours to write: ${first.entry} (the course page "${first.title}")\n`;
+    expect(stdout).toContain(line);
   });
 
   it('refuses a stage the course does not have', async () => {
     const { code, stderr } = await cli(['init', 'x', '--stage', 'nope', '--from', tarball]);
-    expect([code, stderr]).toEqual([
-      2,
-      "error: unknown stage 'nope'. Known stages: agent-loop, register-tools. Run `npx theinference stages` to list them with their cases.\n",
-    ]);
+    expect([code, stderr]).toEqual([2, unknownStage('nope')]);
   });
 
   it('adds a later stage to a course directory: its files, scripts that grade it and the stages reached', async () => {
@@ -194,9 +190,13 @@ describe('theinference init', () => {
     await writeFile(join(dir, 'tsconfig.json'), '{ "mine": true }\n');
     const { code, stdout } = await initTools(['course'], root);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Added the stage register-tools \("Register the toolset", stage 2 of 2\) to course:\n/);
+    const order = STAGES.findIndex((s) => s.slug === 'register-tools') + 1;
     expect(stdout).toContain(
-      '  package.json     scripts test and watch grade register-tools, then agent-loop (--previous)',
+      `Added the stage register-tools ("Register the toolset", stage ${order} of ${STAGES.length}) to course:\n`,
+    );
+    const earlier = earlierStages('register-tools').map((s) => s.slug);
+    expect(stdout).toContain(
+      `  package.json     scripts test and watch grade register-tools, then ${earlier.join(', ')} (--previous)`,
     );
     expect(await readFile(join(dir, 'src', 'agent-loop.ts'), 'utf8')).toBe('// my loop\n');
     expect(await readFile(join(dir, 'tsconfig.json'), 'utf8')).toBe('{ "mine": true }\n');

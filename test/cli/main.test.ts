@@ -4,6 +4,8 @@ import { mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../support/cli-in-process.ts';
+import { KNOWN_STAGES, STAGE_LINES, unknownStage } from '../support/stage-lists.ts';
+import { STAGES } from '../../src/course/stages.ts';
 import { rerunFailures } from '../../src/cli/commands/test.ts';
 import { shellQuote } from '../../src/shell-quote.ts';
 import type { RunReport } from '../../src/grade/types.ts';
@@ -20,15 +22,12 @@ describe('runCli misuse: exit 2 with a message that says how to fix it', () => {
     const { code, stderr } = await cli([command]);
     expect(code).toBe(2);
     expect(stderr).toContain(
-      "error: required option '--stage <slug>' not specified\n(add --help for usage)\nThe stages: agent-loop, register-tools, e.g. --stage agent-loop. `npx theinference stages` lists them with their cases.\n",
+      `error: required option '--stage <slug>' not specified\n(add --help for usage)\nThe stages: ${KNOWN_STAGES}, e.g. --stage ${STAGES[0]!.slug}. \`npx theinference stages\` lists them with their cases.\n`,
     );
   });
 
   it.each([
-    [
-      ['test', '--stage', 'nope'],
-      "error: unknown stage 'nope'. Known stages: agent-loop, register-tools. Run `npx theinference stages` to list them with their cases.\n",
-    ],
+    [['test', '--stage', 'nope'], unknownStage('nope')],
     [
       ['test', '--stage', 'register-tools', '--jobs', '0'],
       "error: --jobs '0' is not a whole number above 0: give program processes at once, e.g. --jobs 2.\n",
@@ -101,7 +100,7 @@ describe('runCli stages', () => {
     const { code, stdout } = await cli(['stages']);
     expect(code).toBe(0);
     expect(stdout).toMatch(
-      /^1 {2}agent-loop {6}Run the loop {10}\d+ cases\n2 {2}register-tools {2}Register the toolset {2}\d+ cases\n\nGrade one with: npx theinference test --stage <stage>\n$/,
+      new RegExp(`^${STAGE_LINES.join('\\n')}\\n\\nGrade one with: npx theinference test --stage <stage>\\n$`),
     );
   });
 });

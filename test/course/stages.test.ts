@@ -1,22 +1,35 @@
 // The course's stages as data: in course order with their titles, each one's cases counted under a package root,
 // the stages before one, and an unknown stage refused with the list of known ones.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
 import { hasAspect, MODE_NAMES, schemaOf } from '../../src/modes/mode-table.ts';
-import { earlierStages, listStages, packageRoot, requireStage, STAGES, stageOf } from '../../src/course/stages.ts';
+import {
+  earlierStages,
+  firstStageIn,
+  listStages,
+  packageRoot,
+  requireStage,
+  STAGES,
+  stageOf,
+  studentCode,
+} from '../../src/course/stages.ts';
 
 let root: string;
 
+// A package root whose stage k (from 1) has k case files, a note and a folder beside them.
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'theinference-stages-'));
-  await mkdir(join(root, 'cases', 'agent-loop', 'nested'), { recursive: true });
-  await mkdir(join(root, 'cases', 'register-tools'), { recursive: true });
-  for (const name of ['a.json', 'b.json', 'notes.md']) await writeFile(join(root, 'cases', 'agent-loop', name), '{}');
-  await writeFile(join(root, 'cases', 'register-tools', 'only.json'), '{}');
+  for (const [k, stage] of STAGES.entries()) {
+    const dir = join(root, 'cases', stage.slug);
+    await mkdir(join(dir, 'nested.json'), { recursive: true });
+    await writeFile(join(dir, 'notes.md'), '{}');
+    for (let n = 0; n <= k; n += 1) await writeFile(join(dir, `case-${n}.json`), '{}');
+  }
 });
 
 afterAll(async () => {
@@ -31,11 +44,23 @@ describe('packageRoot', () => {
 });
 
 describe('STAGES', () => {
-  it('is the course in order: Run the loop, then Register the toolset', () => {
-    expect(STAGES.map((s) => [s.slug, s.title, s.mode])).toEqual([
-      ['agent-loop', 'Run the loop', 'loop'],
-      ['register-tools', 'Register the toolset', 'dispatch'],
-    ]);
+  it('names each stage, title, student file and export once; a slug is a word a command line takes', () => {
+    for (const key of ['slug', 'title', 'entry'] as const) {
+      expect(new Set(STAGES.map((s) => s[key])).size, key).toBe(STAGES.length);
+    }
+    expect(new Set(STAGES.map((s) => s.writes[0])).size).toBe(STAGES.length);
+    for (const s of STAGES) {
+      expect(s.slug).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
+      expect(s.entry).toMatch(/^[A-Za-z_$][\w$]*$/);
+      expect(s.writes.length, s.slug).toBeGreaterThan(0);
+    }
+  });
+
+  it("gives the driver each stage's first file and its export; a mode without a stage named runs its first", () => {
+    for (const s of STAGES) {
+      expect(studentCode(s)).toEqual({ module: `./${s.writes[0]}`, export: s.entry });
+      expect(firstStageIn(s.mode)).toBe(STAGES.find((t) => t.mode === s.mode));
+    }
   });
 
   it.each(STAGES.map((s) => [s.slug, s] as const))(
@@ -51,18 +76,27 @@ describe('STAGES', () => {
       for (const aspect of ['driver', 'judge'] as const) expect(hasAspect(s.mode, aspect), aspect).toBe(true);
     },
   );
+
+  it.each(STAGES.map((s) => [s.slug, s] as const))(
+    '%s: the reference exports what the stub does, and the stub says it is not written yet',
+    async (_, s) => {
+      const r = packageRoot();
+      const reference = (await import(pathToFileURL(join(r, s.writes[0]!)).href)) as Record<string, unknown>;
+      expect(typeof reference[s.entry]).toBe('function');
+      expect(readFileSync(join(r, 'course-template', s.writes[0]!), 'utf8')).toContain(`${s.entry} is not written yet`);
+    },
+  );
 });
 
 describe('listStages', () => {
   it('lists every stage in course order, from 1, counting only the .json files of its cases/ directory', async () => {
-    expect((await listStages(root)).map((s) => [s.order, s.slug, s.caseCount])).toEqual([
-      [1, 'agent-loop', 2],
-      [2, 'register-tools', 1],
-    ]);
+    expect((await listStages(root)).map((s) => [s.order, s.slug, s.caseCount])).toEqual(
+      STAGES.map((s, k) => [k + 1, s.slug, k + 1]),
+    );
   });
 
   it('counts no case where a stage has no cases/ directory', async () => {
-    expect((await listStages(join(root, 'nowhere'))).map((s) => s.caseCount)).toEqual([0, 0]);
+    expect((await listStages(join(root, 'nowhere'))).map((s) => s.caseCount)).toEqual(STAGES.map(() => 0));
   });
 
   it('finds the cases of every stage in this package', async () => {
@@ -72,23 +106,23 @@ describe('listStages', () => {
 
 describe('stageOf and earlierStages', () => {
   it('finds a stage by slug, and nothing for another name', () => {
-    expect(stageOf('agent-loop')?.title).toBe('Run the loop');
+    for (const s of STAGES) expect(stageOf(s.slug)).toBe(s);
     expect(stageOf('toString')).toBeUndefined();
   });
 
   it('lists the stages before one, nearest first', () => {
-    expect(earlierStages('register-tools').map((s) => s.slug)).toEqual(['agent-loop']);
-    expect(earlierStages('agent-loop')).toEqual([]);
+    for (const [k, s] of STAGES.entries()) expect(earlierStages(s.slug)).toEqual(STAGES.slice(0, k).reverse());
     expect(earlierStages('nope')).toEqual([]);
   });
 });
 
 describe('requireStage', () => {
   it('returns a known stage with its place and case count', async () => {
-    expect(await requireStage(root, 'register-tools')).toMatchObject({
-      slug: 'register-tools',
-      order: 2,
-      caseCount: 1,
+    const last = STAGES.at(-1)!;
+    expect(await requireStage(root, last.slug)).toMatchObject({
+      slug: last.slug,
+      order: STAGES.length,
+      caseCount: STAGES.length,
     });
   });
 
@@ -97,7 +131,7 @@ describe('requireStage', () => {
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('UNKNOWN_STAGE');
     expect((error as HarnessError).message).toBe(
-      "unknown stage 'gamma'. Known stages: agent-loop, register-tools. Run `npx theinference stages` to list them with their cases.",
+      `unknown stage 'gamma'. Known stages: ${STAGES.map((s) => s.slug).join(', ')}. Run \`npx theinference stages\` to list them with their cases.`,
     );
   });
 });

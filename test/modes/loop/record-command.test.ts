@@ -1,6 +1,8 @@
 // `theinference record --stage agent-loop`, by the real binary: real Claude Code sessions from ../shared/transcripts/
 // become loop cases and snapshots (by the reference loop, in the sandbox), recording again changes nothing, and the
 // recorded cases committed here are exactly what the command writes.
+import { recorderOf } from '../../../src/cli/commands/mode-recorder.ts';
+import { STAGES } from '../../../src/course/stages.ts';
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -13,6 +15,13 @@ import { needsSharedTranscripts, shared } from '../../record/formats/transcript-
 import { apiMessage, sseEvent } from '../../support/api-message.ts';
 import { gradeRecorded } from '../../support/grade-recorded.ts';
 import { useBinary } from '../../support/binary.ts';
+
+// The stages whose mode replays recorded tool calls (its recorder's `replaysTools`), as the refusal lists them.
+const TOOL_STAGES = (
+  await Promise.all(STAGES.map(async (s) => ((await recorderOf(s.mode))?.replaysTools === true ? [s.slug] : [])))
+)
+  .flat()
+  .join(', ');
 
 const { theinference, env: binaryEnv } = useBinary();
 const SESSIONS = shared('claude-code/claude-reliability');
@@ -266,19 +275,19 @@ describe('theinference record <live capture> --stage agent-loop', () => {
   it.each([
     [
       ['--live', '--bash', 'keep'],
-      '--bash keep: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (register-tools). Drop --bash.',
+      `--bash keep: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (${TOOL_STAGES}). Drop --bash.`,
     ],
     [
       ['--live', '--files-from', '.'],
-      '--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (register-tools). Drop --files-from.',
+      `--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (${TOOL_STAGES}). Drop --files-from.`,
     ],
     [
       [HELLO, '--bash', 'drop'],
-      '--bash drop: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (register-tools). Drop --bash.',
+      `--bash drop: --stage agent-loop records loop cases, whose tool outputs are used as recorded (no command is replayed, so none is kept or dropped); --bash is for the stages of tool cases (${TOOL_STAGES}). Drop --bash.`,
     ],
     [
       [HELLO, '--files-from', '.'],
-      '--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (register-tools). Drop --files-from.',
+      `--files-from .: --stage agent-loop records loop cases, whose tool outputs are used as recorded (execute answers with them, so no sandbox is seeded); --files-from is for the stages of tool cases (${TOOL_STAGES}). Drop --files-from.`,
     ],
   ])(
     '%j: refuses a flag of tool cases with exit 2, before any agent starts or anything is written',

@@ -23,12 +23,13 @@ import {
   withoutUnasked,
 } from './loop-results.ts';
 import { callText } from '../unasked-calls.ts';
+import { type LoopWords, loopWords } from './loop-words.ts';
 
 // The first difference, with the hint that names the mistake behind it, or undefined when the results agree.
 export function compareLoop(c: Case<LoopCaseData>, expected: unknown[], received: unknown[]): Failure | undefined {
   const want = splitLoopResults(expected);
   const got = splitLoopResults(received);
-  const difference = firstDifference(c.data, want, got);
+  const difference = firstDifference(c.data, loopWords(c.stage), want, got);
   if (difference === undefined) return undefined;
   const { ctx, message } = difference;
   const hint = loopHintFor(ctx);
@@ -50,16 +51,18 @@ export function differsBy(
   data: LoopCaseData,
   expected: unknown[],
   received: unknown[],
+  words: LoopWords,
 ): { hint: LoopHint | undefined } | undefined {
-  const difference = firstDifference(data, splitLoopResults(expected), splitLoopResults(received));
+  const difference = firstDifference(data, words, splitLoopResults(expected), splitLoopResults(received));
   return difference === undefined ? undefined : { hint: loopHintFor(difference.ctx) };
 }
 
 type Difference = { ctx: LoopHintContext; message: string };
 
-function firstDifference(data: LoopCaseData, want: LoopRun, got: LoopRun): Difference | undefined {
+function firstDifference(data: LoopCaseData, words: LoopWords, want: LoopRun, got: LoopRun): Difference | undefined {
   const n = data.turns.length;
-  const base = { data, end: got.end, sent: got.requests };
+  const base = { data, words, end: got.end, sent: got.requests };
+  const { entry } = words;
   for (let k = 0; k < Math.max(want.requests.length, got.requests.length); k += 1) {
     const e = want.requests[k];
     const r = got.requests[k];
@@ -90,7 +93,7 @@ function firstDifference(data: LoopCaseData, want: LoopRun, got: LoopRun): Diffe
         ? 'the loop starts by calling client.messages.create({ ...request, messages })'
         : `turn ${k} ended with stop_reason ${stopReason(data, k)}: the loop runs its tools, sends their results and calls the model again`;
     const sent = k === 0 ? 'without sending a request' : `after ${count(k, 'request')} of ${n}`;
-    return { ctx, message: `runLoop ${ended} ${sent}: ${why}` };
+    return { ctx, message: `${entry} ${ended} ${sent}: ${why}` };
   }
   if (jsonEqual(want.end, got.end)) return undefined;
   const ctx: LoopHintContext = {
@@ -112,7 +115,7 @@ function firstDifference(data: LoopCaseData, want: LoopRun, got: LoopRun): Diffe
     const answer = unasked.length === 1 ? 'its answer' : 'their answers';
     return {
       ctx,
-      message: `runLoop made ${made} of execute that no tool_use waiting for a result asked for, ${answer} in nothing it sent or returned: ${unasked.map(callText).join(', ')}`,
+      message: `${entry} made ${made} of execute that no tool_use waiting for a result asked for, ${answer} in nothing it sent or returned: ${unasked.map(callText).join(', ')}`,
     };
   }
   // The loop ended as it should, and changed the request it was given on the way.
@@ -122,21 +125,21 @@ function firstDifference(data: LoopCaseData, want: LoopRun, got: LoopRun): Diffe
     requestChangedOf(want.end) === undefined &&
     jsonEqual(want.end, withoutChange(got.end))
   ) {
-    return { ctx, message: `runLoop changed the request it was given: ${describeChange(data, changed)}` };
+    return { ctx, message: `${entry} changed the request it was given: ${describeChange(data, changed, entry)}` };
   }
   const threw = threwOf(got.end);
   if (threw !== undefined && threwOf(want.end) === undefined) {
-    return { ctx, message: `runLoop threw instead of returning the conversation: ${short(threw, 200)}` };
+    return { ctx, message: `${entry} threw instead of returning the conversation: ${short(threw, 200)}` };
   }
   const e = returnedOf(want.end);
   const r = returnedOf(got.end);
   if (e === undefined || r === undefined) {
     return {
       ctx,
-      message: `runLoop returned ${short(isEntry(got.end) ? got.end.returned : got.end)}, not the conversation`,
+      message: `${entry} returned ${short(isEntry(got.end) ? got.end.returned : got.end)}, not the conversation`,
     };
   }
-  return { ctx, message: `the conversation runLoop returned differs: ${describeConversation(e, r)}` };
+  return { ctx, message: `the conversation ${entry} returned differs: ${describeConversation(e, r)}` };
 }
 
 // "request 2 of 3 (after turn 1, stop_reason "tool_use")".

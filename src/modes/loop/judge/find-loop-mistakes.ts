@@ -7,6 +7,7 @@ import { differsBy } from './compare-loop.ts';
 import { contractRun } from './contract-run.ts';
 import type { Feature } from './loop-features.ts';
 import { isEntry, threwOf } from './loop-results.ts';
+import { type LoopWords, loopWords } from './loop-words.ts';
 import { callFinding, FINISH_ORDER, finishedOutOfOrder } from './observed-calls.ts';
 import { PROBE_SCRIPTS } from './probe-scripts.ts';
 import { STOPPED_AFTER_TOOLS, stoppedOnErrorsFinding } from './stopped-on-errors.ts';
@@ -19,7 +20,8 @@ export type LoopFinding = { cause: string; text: string; shows: Feature; rank: n
 type Seen = { requests: unknown[]; calls?: unknown; end: unknown };
 
 // The findings of an observation (the payload of program.ts's `{"observed":…}` line), lowest rank first.
-export function findLoopMistakes(payload: unknown): LoopFinding[] {
+// `words`: how the stage names its loop (the loop mode's first stage's when not given).
+export function findLoopMistakes(payload: unknown, words: LoopWords = loopWords(undefined)): LoopFinding[] {
   const seen = readSeen(payload);
   if (seen === undefined) return [];
   const threw = new Set(seen.map((s) => threwOf(s.end)));
@@ -40,7 +42,7 @@ export function findLoopMistakes(payload: unknown): LoopFinding[] {
     const { requests, end } = seen[k]!;
     // A loop still running when the probe stopped waiting shows where it stood, not how it ends.
     if (isEntry(end) && end.pending === true) return;
-    const differs = differsBy(script, contractRun(script), [...requests, end]);
+    const differs = differsBy(script, contractRun(script), [...requests, end], words);
     if (differs === undefined) return;
     // What execute's calls prove names the mistake behind the difference more closely than the results can.
     const call = called[k];

@@ -7,6 +7,7 @@ import type { Failure } from '../../../grade/types.ts';
 import { exitFailure, timeoutFailure } from '../../../grade/judge/ended-mid-case.ts';
 import type { Exited, Timeout } from '../../../grade/judge/mode-judges.ts';
 import { stopReason } from './loop-results.ts';
+import { loopWords } from './loop-words.ts';
 
 // Node's exit code when the event loop empties while a top-level await still waits.
 const UNSETTLED_AWAIT = 13;
@@ -28,7 +29,7 @@ export function loopTimeout(c: Case<LoopCaseData>, o: Timeout, first: boolean, e
   const call = inFlight(o);
   if (early || call === undefined) return timeoutFailure(c, o, first, early);
   const limit = `${Number((o.timeoutMs / 1000).toFixed(1))} s`;
-  const message = `runLoop did not return within ${limit}: it stood ${standing(c.data, call)}. The program was killed with every process it started`;
+  const message = `${loopWords(c.stage).entry} did not return within ${limit}: it stood ${standing(c.data, call)}. The program was killed with every process it started`;
   const hint =
     call - 1 >= c.data.turns.length
       ? 'a loop that goes on after a turn whose stop_reason is not "tool_use" (retrying, catching the error the fake API answers with) never ends: return the conversation there'
@@ -43,12 +44,12 @@ export function loopExited(c: Case<LoopCaseData>, o: Exited, early: boolean): Fa
   if (o.code === UNSETTLED_AWAIT && o.signal === null) {
     return {
       kind: 'crash',
-      message: `runLoop never settled ${where}: a promise in your loop never resolves. Node exited with code 13 when nothing was left to run`,
+      message: `${loopWords(c.stage).entry} never settled ${where}: a promise in your loop never resolves. Node exited with code 13 when nothing was left to run`,
       hint: 'an `await` on a promise that nothing resolves (a `new Promise` whose resolve is never called, an event never emitted)',
     };
   }
   const how = o.signal !== null ? `was killed by ${o.signal}` : `exited with code ${o.code}`;
-  const message = `the program ${how} while runLoop ran, ${where}, before printing results for this case`;
+  const message = `the program ${how} while ${loopWords(c.stage).entry} ran, ${where}, before printing results for this case`;
   if (o.signal !== null) return { kind: o.code === 0 ? 'no-output' : 'crash', message };
   const hint =
     'something in your loop ends the process: a `process.exit`, or an error thrown in a callback or an event handler, where nothing catches it (the output shows which)';

@@ -3,13 +3,16 @@
 import type { LoopCaseData } from '../case.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
+import type { LoopWords } from './loop-words.ts';
 import { isEntry, returnedOf } from './loop-results.ts';
 
 // Where the loop first differs: request `index` (0-based) differs, is one the script does not have (`extra`) or was
 // never sent (`missing`); or the end (`end`). `expected`, `received`: what differs there (the requests' differing
-// fields, or the ends). `end`: how the loop ended. `sent`: every request the loop sent, whole.
+// fields, or the ends). `end`: how the loop ended. `sent`: every request the loop sent, whole. `words`: how the
+// stage names the student's loop, its file and its page.
 export type LoopHintContext = {
   data: LoopCaseData;
+  words: LoopWords;
   at: 'request' | 'extra' | 'missing' | 'end';
   index: number;
   expected: unknown;

@@ -17,19 +17,20 @@ import { MESSAGE_RECOGNISERS } from './message-hints.ts';
 import { STOPPED_AFTER_TOOLS } from './stopped-on-errors.ts';
 import { toolResultHint } from './tool-result-hints.ts';
 import { unaskedCallHint } from './unasked-call-hint.ts';
+import { type LoopWords, loopWords } from './loop-words.ts';
 
 export type { LoopHintContext } from './loop-hint-context.ts';
 
-// The contract, where a student's course directory has it.
-const LOOP_DOC = 'node_modules/theinference/docs/stages/agent-loop.md';
+// A context whose words may be left out: the loop mode's first stage's, then.
+type Said = Omit<LoopHintContext, 'words'> & { words?: LoopWords };
 
-// What the stub `theinference init --stage agent-loop` writes throws (course-template/src/agent-loop.ts).
-const STUB = /runLoop is not written yet/;
-
+// What the stub `theinference init --stage <slug>` writes throws (course-template/src/agent-loop.ts, for the first
+// loop stage): `<entry> is not written yet …`. The hint names the stage's page, where a course directory has it.
 function stillTheStub(ctx: LoopHintContext): LoopHint | undefined {
-  if (!STUB.test(threwOf(ctx.end) ?? '')) return undefined;
+  const { entry, file, title, page } = ctx.words;
+  if (!(threwOf(ctx.end) ?? '').includes(`${entry} is not written yet`)) return undefined;
   return hint(
-    `src/agent-loop.ts is still the stub \`theinference init\` wrote: write runLoop (the course page "Run the loop"; ${LOOP_DOC})`,
+    `${file} is still the stub \`theinference init\` wrote: write ${entry} (the course page "${title}"; ${page})`,
     'the stub',
   );
 }
@@ -60,7 +61,7 @@ function fieldChanged(ctx: LoopHintContext): LoopHint | undefined {
   const values = changed
     .map((k) => fieldsLost(k, expected[k], received[k]) ?? `\`${k}\` ${short(received[k])}, not ${short(expected[k])}`)
     .join('; ');
-  const rule = `send the request's fields as runLoop was given them, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
+  const rule = `send the request's fields as ${ctx.words.entry} was given them, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
   const when = ctx.index === 0 ? 'the first request' : `request ${ctx.index + 1}`;
   return hint(
     `${when} has ${values}: ${rule}`,
@@ -79,13 +80,13 @@ function fieldAdded(ctx: LoopHintContext): LoopHint | undefined {
   const added = Object.keys(received).filter((k) => k !== 'messages' && !(k in expected) && !Object.hasOwn(given, k));
   if (added.length === 0) return undefined;
   const values = added.map((k) => `\`${k}\` ${short(received[k])}`).join(' and ');
-  const rule = `send the request's fields as runLoop was given them, none added, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
+  const rule = `send the request's fields as ${ctx.words.entry} was given them, none added, the conversation so far as its messages: client.messages.create({ ...request, messages })`;
   const when = ctx.index === 0 ? 'the first request' : `request ${ctx.index + 1}`;
   return hint(
-    `${when} has ${values}, which the request runLoop was given does not have: ${rule}`,
+    `${when} has ${values}, which the request ${ctx.words.entry} was given does not have: ${rule}`,
     `${added.join(', ')} added`,
     ctx.index === 0 ? 'first-request' : 'later-request',
-    `the requests add ${added.map((k) => `\`${k}\``).join(' and ')}, which the request runLoop was given does not have: ${rule}`,
+    `the requests add ${added.map((k) => `\`${k}\``).join(' and ')}, which the request ${ctx.words.entry} was given does not have: ${rule}`,
   );
 }
 
@@ -114,10 +115,10 @@ function returnedOther(ctx: LoopHintContext): LoopHint | undefined {
   if (Array.isArray(returned) && returned.every((m) => role(m) === 'user' || role(m) === 'assistant')) return undefined;
   const what = isEntry(returned) && returned.type === 'message' ? 'the last response' : short(returned);
   return hint(
-    `runLoop returned ${what}, not the conversation: return the messages, request.messages first, then every turn and its results`,
+    `${ctx.words.entry} returned ${what}, not the conversation: return the messages, request.messages first, then every turn and its results`,
     'returned something other than the conversation',
     'end',
-    'runLoop returned something other than the conversation: return the messages, request.messages first, then every turn and its results',
+    `${ctx.words.entry} returned something other than the conversation: return the messages, request.messages first, then every turn and its results`,
   );
 }
 
@@ -183,7 +184,7 @@ function throwEscaped(ctx: LoopHintContext): LoopHint | undefined {
   const thrown = Object.values(ctx.data.outputs ?? {}).flatMap((o) => ('throws' in o ? [o.throws] : []));
   if (threw === undefined || !thrown.some((m) => threw.includes(m))) return caughtAroundTheLoop(ctx);
   return hint(
-    "execute threw (its promise rejected), and the rejection left runLoop: catch it, with a try/catch around `await execute(block.name, block.input)` (a try/catch catches a rejection only of a promise it awaits) or a .catch on the promise, and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop",
+    `execute threw (its promise rejected), and the rejection left ${ctx.words.entry}: catch it, with a try/catch around \`await execute(block.name, block.input)\` (a try/catch catches a rejection only of a promise it awaits) or a .catch on the promise, and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop`,
     'a throw from execute not caught',
     'throwing-output',
   );
@@ -200,7 +201,7 @@ function caughtAroundTheLoop(ctx: LoopHintContext): LoopHint | undefined {
   const last = returnedOf(ctx.end)?.at(-1);
   if (ctx.at !== 'missing' || !throws || role(last) !== 'assistant') return undefined;
   return hint(
-    `execute threw at turn ${ctx.index}, and runLoop returned there, the turn's tools unanswered: catch a throw around each execute call, not around the loop, and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop`,
+    `execute threw at turn ${ctx.index}, and ${ctx.words.entry} returned there, the turn's tools unanswered: catch a throw around each execute call, not around the loop, and send { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, so one failing tool never ends the loop`,
     'a throw from execute not caught',
     'throwing-output',
   );
@@ -217,21 +218,21 @@ function conversationCut(ctx: LoopHintContext): LoopHint | undefined {
     if (!jsonEqual(r.slice(0, e.length), e)) return undefined;
     const extra = r.length - e.length;
     return hint(
-      `the conversation runLoop returned has ${extra === 1 ? 'a message' : `${extra} messages`} after the model's last turn: look at stop_reason right after appending the model's turn, and return there when it is not "tool_use", before running any tool`,
+      `the conversation ${ctx.words.entry} returned has ${extra === 1 ? 'a message' : `${extra} messages`} after the model's last turn: look at stop_reason right after appending the model's turn, and return there when it is not "tool_use", before running any tool`,
       'messages after the last turn',
       'end',
     );
   }
   if (jsonEqual(r, e.slice(0, r.length))) {
     return hint(
-      "the conversation runLoop returned lacks the model's last turn: append it, as every turn, before returning",
+      `the conversation ${ctx.words.entry} returned lacks the model's last turn: append it, as every turn, before returning`,
       'last turn not in the returned conversation',
       'end',
     );
   }
   if (jsonEqual(r, e.slice(e.length - r.length))) {
     return hint(
-      "the conversation runLoop returned does not start with the request's messages: return the whole conversation, request.messages first",
+      `the conversation ${ctx.words.entry} returned does not start with the request's messages: return the whole conversation, request.messages first`,
       "request's messages not in the returned conversation",
       'end',
     );
@@ -258,7 +259,7 @@ function requestRepeated(ctx: LoopHintContext): LoopHint | undefined {
     return undefined;
   }
   return hint(
-    `request ${k + 1} is request ${k} again, and the response to request ${k} (turn ${k}) is not in the conversation runLoop returned: the loop called the model a second time with the same request and dropped the first response. Call client.messages.create once per turn, and append its response before anything else`,
+    `request ${k + 1} is request ${k} again, and the response to request ${k} (turn ${k}) is not in the conversation ${ctx.words.entry} returned: the loop called the model a second time with the same request and dropped the first response. Call client.messages.create once per turn, and append its response before anything else`,
     'the same request sent twice',
     'first-turn',
     'the loop sent a request twice and dropped the response to the first: call client.messages.create once per turn, and append its response before anything else',
@@ -281,16 +282,16 @@ function requestChanged(ctx: LoopHintContext): LoopHint | undefined {
     jsonEqual(after.slice(0, given.length), given);
   if (appended) {
     return hint(
-      `runLoop appended to request.messages, the array it was given: it had ${given.length} message${given.length === 1 ? '' : 's'} when runLoop was called and ${after.length} when it ended; ${copy}`,
+      `${ctx.words.entry} appended to request.messages, the array it was given: it had ${given.length} message${given.length === 1 ? '' : 's'} when ${ctx.words.entry} was called and ${after.length} when it ended; ${copy}`,
       'request changed',
       'end',
-      `runLoop appended to request.messages, the array it was given; ${copy}`,
+      `${ctx.words.entry} appended to request.messages, the array it was given; ${copy}`,
     );
   }
   const fields = Object.keys(changed)
     .map((k) => `request.${k}`)
     .join(' and ');
-  return hint(`runLoop changed ${fields}, in the request it was given; ${copy}`, 'request changed', 'end');
+  return hint(`${ctx.words.entry} changed ${fields}, in the request it was given; ${copy}`, 'request changed', 'end');
 }
 
 // Most specific first.
@@ -316,7 +317,8 @@ const RECOGNISERS: Recogniser[] = [
 ];
 
 // Names the mistake behind the first difference, or undefined when none is recognised.
-export function loopHintFor(ctx: LoopHintContext): LoopHint | undefined {
+export function loopHintFor(said: Said): LoopHint | undefined {
+  const ctx: LoopHintContext = { ...said, words: said.words ?? loopWords(undefined) };
   for (const recognise of RECOGNISERS) {
     const found = recognise(ctx);
     if (found !== undefined) return found;

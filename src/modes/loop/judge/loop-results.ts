@@ -85,18 +85,19 @@ export function withoutUnasked(end: unknown): unknown {
   return rest;
 }
 
-// "request.messages had 1 message when runLoop was called, and 4 when it ended", for each field changed.
-export function describeChange(data: LoopCaseData, changed: Entry): string {
+// "request.messages had 1 message when runLoop was called, and 4 when it ended", for each field changed (`entry`:
+// the loop's name, as its stage says it).
+export function describeChange(data: LoopCaseData, changed: Entry, entry: string): string {
   const given = data.request as Entry;
   return Object.entries(changed)
     .map(([k, after]) => {
       const before = given[k];
       if (Array.isArray(before) && Array.isArray(after)) {
         const n = (a: unknown[]) => `${a.length} ${k === 'messages' ? 'message' : 'item'}${a.length === 1 ? '' : 's'}`;
-        return `request.${k} had ${n(before)} when runLoop was called, and ${n(after)} when it ended`;
+        return `request.${k} had ${n(before)} when ${entry} was called, and ${n(after)} when it ended`;
       }
       const was = before === undefined ? 'had none' : `was ${JSON.stringify(before).slice(0, 60)}`;
-      return `request.${k} ${was} when runLoop was called, and ${JSON.stringify(after).slice(0, 60)} when it ended`;
+      return `request.${k} ${was} when ${entry} was called, and ${JSON.stringify(after).slice(0, 60)} when it ended`;
     })
     .join('; ');
 }

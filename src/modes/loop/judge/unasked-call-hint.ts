@@ -33,7 +33,7 @@ export function unaskedCallHint(ctx: LoopHintContext): LoopHint | undefined {
     );
   }
   return hint(
-    `execute was called as ${callText(first)}, which no tool_use waiting for a result asked for, and its answer is in nothing runLoop sent or returned: call execute once for each tool_use block of a turn whose stop_reason is "tool_use", as execute(block.name, block.input), and send back what it returns`,
+    `execute was called as ${callText(first)}, which no tool_use waiting for a result asked for, and its answer is in nothing ${ctx.words.entry} sent or returned: call execute once for each tool_use block of a turn whose stop_reason is "tool_use", as execute(block.name, block.input), and send back what it returns`,
     'execute called for no tool_use',
   );
 }
