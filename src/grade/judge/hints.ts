@@ -247,7 +247,8 @@ function misplacedArgument({ call, expected, received }: HintContext): Hint | un
 function swappedOldNew({ call, expected, received }: HintContext): string | undefined {
   if (methodOf(call.tool) !== 'strReplace' || !given(call, 'new_str')) return undefined;
   if (!says(expected, /has been edited\.$/) || !says(received, /^No replacement was performed/)) return undefined;
-  return 'old_str and new_str look swapped: call tools.strReplace(input.path, input.old_str, input.new_str)';
+  // The result shows nothing was found to replace, not why: swapped, or changed on the way (unescaped, normalised).
+  return 'tools.strReplace found nothing to replace, where the same call edits the file in the reference: pass input.old_str and input.new_str as the model sent them, in that order, unchanged: call tools.strReplace(input.path, input.old_str, input.new_str)';
 }
 
 // A key the method reads, and how to tell from the two results that the dispatcher dropped it.
@@ -274,9 +275,10 @@ function ignoredKey({ call, expected, received }: HintContext): string | undefin
   // An empty value ([] or ""): said as such, since a branch that passes the key may still drop it when it is empty.
   const value = call.input[key];
   if ((Array.isArray(value) && value.length === 0) || value === '') {
-    return `an empty input.${key} (${JSON.stringify(value)}) was ignored: pass it to tools.${target} as the model sent it, even empty (a test like \`input.${key}?.length\` or \`||\` drops it); tools.${target} answers it with its own error`;
+    return `tools.${target} answered as if an empty input.${key} (${JSON.stringify(value)}) had not been sent: pass it to tools.${target} as the model sent it, even empty (a test like \`input.${key}?.length\` or \`||\` drops it); tools.${target} answers it with its own error`;
   }
-  return `input.${key} was ignored: pass it to tools.${target} as its ${argument} argument`;
+  // The result looks like one without the key; whether it was left out or changed on the way, it does not say.
+  return `tools.${target} answered as if input.${key} had not been sent: pass it to tools.${target} as its ${argument} argument, as the model sent it`;
 }
 
 // Which method a result came from, by its wording; a bare listing where numbered lines were due is glob's.

@@ -83,7 +83,12 @@ function neverExecuted(seen: Seen[]): LoopFinding | undefined {
   const asked = PROBE_SCRIPTS.some(
     (script, k) => script.turns[0]?.message.stop_reason === 'tool_use' && returned.includes(seen[k]!),
   );
-  if (!none || !asked) return undefined;
+  // Each returned after appending a turn it read (a Stream taken for a Message has no content to read).
+  const read = returned.every((s) => {
+    const last = (s.end as { returned: unknown[] }).returned.at(-1);
+    return isEntry(last) && last.role === 'assistant' && Array.isArray(last.content);
+  });
+  if (!none || !asked || !read) return undefined;
   return {
     cause: NEVER_EXECUTED,
     text: 'runLoop never called execute, in any of the probe\'s scripts: it returned after a turn whose stop_reason is "tool_use", that turn\'s tools unanswered. For each tool_use block of such a turn, call execute(block.name, block.input), send the results back in one user message, and call the model again, until a turn\'s stop_reason is not "tool_use"',

@@ -218,8 +218,28 @@ function assistantAfterResults(ctx: LoopHintContext): LoopHint | undefined {
 }
 
 // Most specific first.
+// A turn's results sent as one text, the JSON of the tool_result blocks (`content: JSON.stringify(results)`).
+function resultsAsJsonText(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const e = d?.e[d.i];
+  const r = d?.r[d.i];
+  if (d === undefined || role(e) !== 'user' || role(r) !== 'user' || !isEntry(e) || !isEntry(r)) return undefined;
+  if (!Array.isArray(e.content) || typeof r.content !== 'string') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(r.content);
+  } catch {
+    return undefined;
+  }
+  if (!jsonEqual(parsed, e.content)) return undefined;
+  const text =
+    "a turn's tool results went in as one text, the JSON of its tool_result blocks: send the blocks themselves, { role: 'user', content: results }, not JSON.stringify(results)";
+  return hint(text, 'results as JSON text', 'tool-turn', text);
+}
+
 export const MESSAGE_RECOGNISERS: Recogniser[] = [
   conversationNotSent,
+  resultsAsJsonText,
   unknownRole,
   turnWithoutContent,
   resultsSplit,
