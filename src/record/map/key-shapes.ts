@@ -1,6 +1,8 @@
 // Secrets and addresses known by their shape, in one place: the case redactor (redact.ts), its last leak check, the
 // live proxy's capture (live/redact-secrets.ts) and whoever else redacts text (`theinference redact`) use these, so
-// a secret any of them would remove, all remove.
+// a secret any of them would remove, all remove. These are the first net, and the live proxy's only one (a stream
+// is redacted chunk by chunk, which whole-text rules cannot do); the case redactor and the privacy gate then run a
+// scanner's maintained rules over the decoded text too (secret-rules.ts), which know far more kinds of key.
 //
 // KEY_SHAPES are runs of token characters after a word boundary (API keys, tokens, JWTs), which is what lets the
 // proxy redact a stream chunk by chunk. SECRET_SHAPES are the rules for whole texts: a private-key block, the key

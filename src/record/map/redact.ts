@@ -8,6 +8,7 @@
 // `redact(text, sources)` is a pure function of the text, the patterns and the learned facts; `makeRedactor` is
 // the same with a tally, as the report counts it.
 import { SECRET_SHAPES, type SecretShape } from './key-shapes.ts';
+import { findSecrets, type SecretSpan } from './secret-rules.ts';
 import { dashEncoded, isWindowsPath, windowsSpellings } from '../formats/windows-paths.ts';
 
 // User names that identify nobody: a default account, or a placeholder someone already put in.
@@ -42,6 +43,11 @@ export function makeRedactor(sources: RedactionSources): Redactor {
 }
 
 function apply(text: string, rules: SecretShape[], counts: Record<string, number>): string {
+  // Then what a scanner's maintained rules find (secret-rules.ts), in whatever encoding the transcript gave it.
+  return withoutSecrets(applyShapes(text, rules, counts), counts);
+}
+
+function applyShapes(text: string, rules: SecretShape[], counts: Record<string, number>): string {
   let out = text;
   for (const rule of rules) {
     rule.pattern.lastIndex = 0;
@@ -59,6 +65,27 @@ function apply(text: string, rules: SecretShape[], counts: Record<string, number
     });
   }
   return out;
+}
+
+// The text with every secret the scanner's rules find (secret-rules.ts) replaced, in whatever encoding it had.
+function withoutSecrets(text: string, counts: Record<string, number>): string {
+  const spans = unredacted(text, findSecrets(text));
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += `${text.slice(at, span.start)}<redacted:${span.rule}>`;
+    at = span.end;
+    const kind = `secret (${span.rule})`;
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return out + text.slice(at);
+}
+
+// The spans that are not already a stand-in (`postgresql://<redacted:credentials>@db` is a connection string to the
+// scanner's rules, its user `<redacted`).
+function unredacted(text: string, spans: SecretSpan[]): SecretSpan[] {
+  return spans.filter((s) => !text.slice(s.start, s.end).includes('<redacted:'));
 }
 
 // Every rule for these sources, the shapes first (a key inside a bearer header is a key), the machine's names
@@ -262,6 +289,8 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+const LEAK_SHAPES: SecretShape[] = [...SECRET_SHAPES, LS_OWNERS, DASHED_HOME];
+
 // What of the recording machine a written text still holds: each home directory (in any encoding) and user name
 // (where it names the machine) found, and the first match of each secret or address shape that redaction would
 // remove. The last check before a case is written; tests run it on every case recorded from the real transcripts.
@@ -279,7 +308,11 @@ export function leakFinder(sources: Pick<RedactionSources, 'users' | 'homes' | '
   return (text) => {
     const found: string[] = [];
     for (const { name, pattern } of named) if (pattern.test(text)) found.push(name);
-    for (const shape of [...SECRET_SHAPES, LS_OWNERS, DASHED_HOME]) {
+    // What the scanner's rules find that the shapes below do not: in the text as the shapes leave it.
+    const rest = applyShapes(text, LEAK_SHAPES, {});
+    const secrets = new Map(unredacted(rest, findSecrets(rest)).map((s) => [s.rule, rest.slice(s.start, s.end)]));
+    for (const [rule, match] of secrets) found.push(`secret (${rule}): ${match.slice(0, 12)}…`);
+    for (const shape of LEAK_SHAPES) {
       shape.pattern.lastIndex = 0;
       for (const match of text.matchAll(shape.pattern)) {
         if (shape.replace(match[0], match.slice(1) as string[]) === undefined) continue;

@@ -1,0 +1,189 @@
+// Secrets found by a maintained scanner's rules, not a list kept here: secretlint's recommended preset
+// (@secretlint/secretlint-rule-preset-recommend: AWS, GitHub, GitLab, npm, Slack and its webhooks, Stripe,
+// Hugging Face, OpenAI, Anthropic, SendGrid, Shopify, HTTP Basic credentials in a URL, database connection
+// strings, private keys and more). Each rule is run as secretlint runs it (its `file` handler on a source, its
+// reports collected) but synchronously, on strings, so the recorder can redact with it. What the preset has no
+// rule for and a transcript of a coding agent holds is added below (SHELL_SECRETS): a Google API key, an AWS
+// session token, a JWT, a password given to `PGPASSWORD=`, `MYSQL_PWD=` or `mysql -p`.
+//
+// A transcript encodes what it carries: a URL's percent-encoding (`key%3Dsk-ant-…`), a JSON string's escapes
+// (`\u003d`, `\n`), twice over sometimes. Each text is searched as written and decoded, and a secret found in a
+// decoded view is removed with all of its encoded spelling. A rule that wants no letter before a key
+// (`(?<!\p{L})`, `\b`) would miss one glued to a word (`KEYsk-ant-…`): views that cut a run of letters before a
+// key's prefix find those too.
+import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+
+// A secret's place in a text (end exclusive) and the rule that found it.
+export type SecretSpan = { start: number; end: number; rule: string };
+
+// One rule, as the preset's are and ours are written: reports spans of a text.
+type Rule = { id: string; find: (text: string, report: (start: number, end: number) => void) => void };
+
+// The preset's rules that read a text (the GCP rule reads .json and .p12 files; the comment filter is no scanner).
+const PRESET: Rule[] = presetRules
+  .filter((creator) => creator.meta.type === 'scanner' && !/-gcp$/.test(creator.meta.id))
+  .map((creator) => ({ id: creator.meta.id.replace('@secretlint/secretlint-rule-', ''), find: presetFinder(creator) }));
+
+function presetFinder(creator: (typeof presetRules)[number]): Rule['find'] {
+  return (text, report) => {
+    const context = {
+      report: ({ range }: { range: readonly [number, number] }) => report(range[0], range[1]),
+      createTranslator: () => (id: string) => id,
+      ignore: () => {},
+    };
+    // The rules' options are all optional; AWS looks for access key ids only when asked.
+    const handlers = creator.create(context as never, { enableIDScanRule: true } as never) as {
+      file?: (source: unknown) => void;
+    };
+    handlers.file?.({ content: text, contentType: 'text', filePath: undefined, ext: '' });
+  };
+}
+
+// What the preset has no rule for, each with the group that is the secret (or the whole match).
+const SHELL_SECRETS: { id: string; pattern: RegExp }[] = [
+  { id: 'google-api-key', pattern: /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  {
+    id: 'aws-session-token',
+    pattern: /aws_?session_?token["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{80,})/gi,
+  },
+  { id: 'aws-session-token', pattern: /(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9/+=]{60,}/g },
+  { id: 'jwt', pattern: /eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  {
+    id: 'database-password',
+    pattern: /(?:PGPASSWORD|MYSQL_PWD|MYSQL_PASSWORD|POSTGRES_PASSWORD)=(["']?)([^\s"']+)\1/g,
+  },
+  // `mysql -u root -pS3cret db`, `mysqldump -p'S3cret'`: -p glued to its password (alone, it asks for one).
+  { id: 'database-password', pattern: /mysql(?:dump|admin)?\s[^\n|;&]*?(?<=\s)-p(["']?)([^\s"'-][^\s"']*)\1/g },
+  { id: 'database-password', pattern: /mysql(?:dump|admin)?\s[^\n|;&]*?(?<=\s)--password=(["']?)([^\s"']+)\1/g },
+];
+
+const OWN: Rule[] = SHELL_SECRETS.map(({ id, pattern }) => ({
+  id,
+  find: (text, report) => {
+    for (const match of text.matchAll(pattern)) {
+      const secret = match[2] ?? match[1] ?? match[0];
+      const at = (match.index ?? 0) + match[0].lastIndexOf(secret);
+      report(at, at + secret.length);
+    }
+  },
+}));
+
+const RULES: Rule[] = [...PRESET, ...OWN];
+
+// A text as a rule sees it, and where each of its characters came from in the original: `from[i]`..`to[i]`.
+type View = { text: string; from: number[]; to: number[] };
+
+// Every secret in `text`, in order, overlapping spans merged.
+export function findSecrets(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const view of viewsOf(text)) {
+    for (const rule of RULES) {
+      rule.find(view.text, (start, end) => {
+        if (end <= start) return;
+        spans.push({ start: view.from[start] ?? 0, end: view.to[end - 1] ?? text.length, rule: rule.id });
+      });
+    }
+  }
+  return merged(spans);
+}
+
+// The views a text is searched in: as written; decoded (percent-encoding and JSON escapes, up to three layers);
+// and in each of those, the windows of keys glued to a word.
+function viewsOf(text: string): View[] {
+  const plain = identity(text);
+  const decoded: View[] = [plain];
+  for (let layer = 0; layer < 3 && /%[0-9A-Fa-f]{2}|\\[ux"\\/nrtbf]/.test(decoded.at(-1)!.text); layer++) {
+    const last = decoded.at(-1)!;
+    const next = decodeOnce(last);
+    if (next.text === last.text) break;
+    decoded.push(next);
+  }
+  return decoded.flatMap((v) => [v, ...gluedWindows(v)]).filter(hasText);
+}
+
+const hasText = (v: View): boolean => v.text.length > 0;
+
+function identity(text: string): View {
+  const from = Array.from({ length: text.length }, (_, i) => i);
+  return { text, from, to: from.map((i) => i + 1) };
+}
+
+// One layer of encoding undone: `%XX` runs (as UTF-8), `\uXXXX`, `\xXX` and the one-letter JSON escapes.
+function decodeOnce(view: View): View {
+  const out: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  const { text } = view;
+  const push = (chars: string, a: number, b: number): void => {
+    for (const ch of chars) {
+      for (let k = 0; k < ch.length; k++) {
+        out.push(ch[k]!);
+        from.push(view.from[a]!);
+        to.push(view.to[b - 1]!);
+      }
+    }
+  };
+  for (let i = 0; i < text.length; ) {
+    if (text[i] !== '%' && text[i] !== '\\') {
+      push(text[i]!, i, i + 1);
+      i += 1;
+      continue;
+    }
+    const percent = /^(?:%[0-9A-Fa-f]{2})+/.exec(text.slice(i, i + 3 * 64));
+    if (percent !== null) {
+      const bytes = Buffer.from(percent[0].replace(/%/g, ''), 'hex');
+      push(bytes.toString('utf8'), i, i + percent[0].length);
+      i += percent[0].length;
+      continue;
+    }
+    const escaped = /^\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|([nrtbf"\\/]))/.exec(text.slice(i, i + 6));
+    if (escaped !== null) {
+      const hex = escaped[1] ?? escaped[2];
+      const one = escaped[3];
+      const char =
+        hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : (ONE_LETTER[one ?? ''] ?? one ?? '');
+      push(char, i, i + escaped[0].length);
+      i += escaped[0].length;
+      continue;
+    }
+    push(text[i]!, i, i + 1);
+    i += 1;
+  }
+  return { text: out.join(''), from, to };
+}
+
+const ONE_LETTER: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
+
+// A key glued to what comes before it (`KEYsk-ant-…`, `1xoxb-…`, `MY_ghp_…`) is missed by a rule that wants no
+// letter (`(?<!\p{L})`) or no word character (`\b`) before it. So each long run of token characters is also
+// searched from each of its first few letters after a word character, as a text of its own.
+const TOKEN_RUN = /[A-Za-z0-9_.+/=-]{20,}/g;
+// How far into a run a key may start: the longest word glued before it ("Bearer", "export", "KEY_").
+const GLUE = 12;
+// The longest a key is that a glued window must hold whole.
+const WINDOW = 1024;
+
+function gluedWindows(view: View): View[] {
+  const windows: View[] = [];
+  for (const run of view.text.matchAll(TOKEN_RUN)) {
+    const at = run.index ?? 0;
+    for (let p = at + 1; p <= at + GLUE && p < at + run[0].length - 8; p++) {
+      if (!/[A-Za-z]/.test(view.text[p]!) || !/[A-Za-z0-9_]/.test(view.text[p - 1]!)) continue;
+      const end = Math.min(at + run[0].length, p + WINDOW);
+      windows.push({ text: view.text.slice(p, end), from: view.from.slice(p, end), to: view.to.slice(p, end) });
+    }
+  }
+  return windows;
+}
+
+// Spans sorted, overlapping ones joined (the first rule's name kept).
+function merged(spans: SecretSpan[]): SecretSpan[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretSpan[] = [];
+  for (const span of sorted) {
+    const last = out.at(-1);
+    if (last !== undefined && span.start < last.end) last.end = Math.max(last.end, span.end);
+    else out.push({ ...span });
+  }
+  return out;
+}
