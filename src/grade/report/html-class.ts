@@ -74,8 +74,8 @@ export function renderClassBody(report: ClassReport): Markup {
 ${(report.warnings ?? []).map((w) => html`<p class="hint"><strong>warning:</strong> ${w}</p>`)}
 </header>
 <main>
-${scoresSection(report.submissions)}
 ${mistakesSection(mistakes, report.submissions.length, ids)}
+${scoresSection(report.submissions)}
 ${notStartedSection(report.submissions, ids)}
 ${submissionsSection(report.submissions, mistakes, ids, byId)}
 ${casesSection(caseRates(report), byId, report, ids)}

@@ -172,6 +172,17 @@ describe('the class page in a browser', { timeout: 180_000 }, () => {
     expectNoTroubles(troubles);
   });
 
+  it('never scrolls sideways on a 400 px screen: wide tables and diffs scroll in their own region', async () => {
+    const { page, troubles } = await open(classFile);
+    await page.setViewportSize({ width: 400, height: 800 });
+    const [scrolled, screen] = (await page.evaluate(
+      '[document.documentElement.scrollWidth, window.innerWidth]',
+    )) as number[];
+    expect(scrolled).toBeLessThanOrEqual(screen!);
+    await keepScreenshot(page, 'class-400px');
+    expectNoTroubles(troubles);
+  });
+
   it('tells who did not start, and why', async () => {
     const { page, troubles } = await open(classFile);
     const rows = page.locator('#not-started + table tbody tr, h2#not-started + table tbody tr');
