@@ -25,8 +25,12 @@ export async function runLoop(
   }
 }
 
-// A tool's output as its tool_result; a throw is an error result, so one failing tool never ends the loop.
-async function runTool(execute: Execute, block: Anthropic.ToolUseBlock): Promise<Anthropic.ToolResultBlockParam> {
+// A tool's output as its tool_result; a throw is an error result, so one failing tool never ends the loop (the
+// loop of "Delegate to a subagent", src/task-loop.ts, runs its tools so too).
+export async function runTool(
+  execute: Execute,
+  block: Anthropic.ToolUseBlock,
+): Promise<Anthropic.ToolResultBlockParam> {
   try {
     const output = await execute(block.name, block.input);
     return {

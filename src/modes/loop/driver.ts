@@ -49,8 +49,25 @@ async function anthropicClient(): Promise<Client> {
   return ((await import('@anthropic-ai/sdk')) as { default: Client }).default;
 }
 
-async function studentLoop(course: URL): Promise<RunLoop> {
-  return (await courseExports<{ runLoop: RunLoop }>(course, './src/agent-loop.ts', ['runLoop'])).runLoop;
+// What a later loop stage (a mode of its own built on this one: src/modes/task/) varies: the module and export of
+// the student's loop, and the tool_use blocks that loop answers itself rather than through execute (the scripted
+// execute waits for none of them). `outputsOptional`: a tool_use may have no output in the case, for a call the
+// contract never makes (the script refuses it if made). `nested`: a turn served while calls of an earlier one still
+// wait is a loop's inside that call's (a child's), so its calls come first.
+export type LoopShape = {
+  module: string;
+  entry: string;
+  own?: (block: Json) => boolean;
+  outputsOptional?: boolean;
+  nested?: boolean;
+};
+
+// The loop of "Run the loop": runLoop in src/agent-loop.ts, every tool_use through execute.
+export const AGENT_LOOP: LoopShape = { module: './src/agent-loop.ts', entry: 'runLoop' };
+
+async function studentLoop(course: URL, shape: LoopShape = AGENT_LOOP): Promise<RunLoop> {
+  const exports = await courseExports<Record<string, RunLoop>>(course, shape.module, [shape.entry]);
+  return exports[shape.entry] as RunLoop;
 }
 
 // Runs one case's loop against its script and returns its results, ready to print. `runLoop` is the loop under
@@ -60,10 +77,11 @@ export async function runLoopCase(
   runLoop?: RunLoop,
   beforeTurn?: BeforeCall,
   course: URL = courseUrl(),
+  shape: LoopShape = AGENT_LOOP,
 ): Promise<unknown[]> {
   if (testCase.turns.length === 0) return [];
-  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
-  const api = await startFakeApi(testCase, beforeTurn);
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course, shape)]);
+  const api = await startFakeApi(testCase, beforeTurn, shape);
   try {
     await beforeTurn?.(1, testCase.turns.length, 'request');
     // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
@@ -235,7 +253,8 @@ type FakeApi = {
   close: () => Promise<void>;
 };
 
-async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
+async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall, shape?: LoopShape): Promise<FakeApi> {
+  const own = shape?.own ?? (() => false);
   const requests: unknown[] = [];
   // The tool_use blocks of the turns served that execute has not answered yet, in order.
   const waiting: Json[] = [];
@@ -262,7 +281,12 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
       const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
       return apiError(res, 400, 'invalid_request_error', past);
     }
-    if (turn.message.stop_reason === 'tool_use') waiting.push(...turn.message.content.filter(isToolUse));
+    if (turn.message.stop_reason === 'tool_use') {
+      const asks = turn.message.content.filter((b) => isToolUse(b) && !own(b));
+      // A nested loop's turn (a child's, served while its parent's turn still has calls to run) is run first.
+      if (shape?.nested === true) waiting.unshift(...asks);
+      else waiting.push(...asks);
+    }
     const stream = body.stream === true;
     res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
     res.end(stream ? (turn.stream ?? eventStream(turn.message)) : JSON.stringify(turn.message));
@@ -314,7 +338,15 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
     // Taken off the queue as it is called, so that calls made at once are checked in the order they were made.
     waiting.shift();
     made.id = String(next.id);
-    const { delay_ms, ...output } = testCase.outputs[String(next.id)] ?? ({} as Scripted);
+    const scripted = testCase.outputs[String(next.id)];
+    if (scripted === undefined) {
+      done();
+      return refuse(
+        call,
+        `answers tool_use ${next.id}, a call the case gives no output for: the contract never runs it`,
+      );
+    }
+    const { delay_ms, ...output } = scripted;
     if (delay_ms !== undefined && delay_ms > 0) await new Promise((ready) => setTimeout(ready, delay_ms));
     done();
     if ('throws' in output) throw new Error(output.throws);
@@ -401,7 +433,8 @@ const MAX_DELAY_MS = 1000;
 
 // Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
 // which field is wrong so the author can fix it.
-export function parseLoopCase(text: string): LoopCase {
+export function parseLoopCase(text: string, loop: LoopShape = AGENT_LOOP): LoopCase {
+  const own = loop.own ?? (() => false);
   const parsed: unknown = JSON.parse(text);
   if (!isObject(parsed)) throw new Error('a case must be a JSON object');
   const { request, turns, outputs = {} } = parsed;
@@ -428,8 +461,9 @@ export function parseLoopCase(text: string): LoopCase {
       throw new Error(`"turns"[${i}] must be { "message": { "content": […], "stop_reason": … }, "stream"?: string }`);
     }
     if (message.stop_reason !== 'tool_use') return;
-    for (const block of message.content.filter(isObject).filter(isToolUse)) {
+    for (const block of message.content.filter(isObject).filter((b) => isToolUse(b) && !own(b))) {
       const output = outputs[String(block.id)];
+      if (output === undefined && loop.outputsOptional === true) continue;
       const scripted = isObject(output) && (typeof output.content === 'string' || typeof output.throws === 'string');
       if (!scripted)
         throw new Error(
