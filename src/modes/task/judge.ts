@@ -3,6 +3,7 @@
 // the turn it stood after, as the loop mode's judge names it.
 import type { Case } from '../../course/types.ts';
 import type { ModeJudge } from '../../grade/judge/mode-judges.ts';
+import type { Failure } from '../../grade/types.ts';
 import { loopExited, loopTimeout } from '../loop/judge/loop-ended.ts';
 import { returnedOf, splitLoopResults } from '../loop/judge/loop-results.ts';
 import type { TaskCaseData } from './case.ts';
@@ -11,13 +12,16 @@ import { requestOwners } from './judge/request-owners.ts';
 
 const taskCase = (c: Case): Case<TaskCaseData> => c as Case<TaskCaseData>;
 
+// The loop mode's words for a loop that hung or ended, naming this stage's function.
+const named = (f: Failure): Failure => ({ ...f, message: f.message.replace(/\brunLoop\b/g, 'runTaskLoop') });
+
 // What the scripted execute says when it refuses a call: never in a reference's results.
 const REFUSAL = "theinference's scripted execute:";
 
 export const judge: ModeJudge = {
   compare: (c, expected, received) => compareTask(taskCase(c), expected, received),
-  timeout: (c, o, first, early) => loopTimeout(taskCase(c), o, first, early),
-  exited: (c, o, early) => loopExited(taskCase(c), o, early),
+  timeout: (c, o, first, early) => named(loopTimeout(taskCase(c), o, first, early)),
+  exited: (c, o, early) => named(loopExited(taskCase(c), o, early)),
   // The reference sends the requests the contract orders for the turns (request-owners.ts), every one answered,
   // and returns: a case it cannot is a wrong script (a child's turn missing, a tool_use without its output).
   unsnapshottable: (c, results) => {

@@ -185,7 +185,7 @@ function output(block: ApiObject): ScriptedOutput {
 }
 
 // The tool_result the contract's loop sends for an output.
-function resultBlock(id: string, out: ScriptedOutput | undefined): ApiObject {
+export function resultBlock(id: string, out: ScriptedOutput | undefined): ApiObject {
   if (out === undefined) return { type: 'tool_result', tool_use_id: id, content: '' };
   if ('throws' in out) return { type: 'tool_result', tool_use_id: id, content: out.throws, is_error: true };
   return {

@@ -95,6 +95,17 @@ function childRequest(ctx: TaskHintContext): Hint | undefined {
       'task left in the child tools',
     );
   }
+  const fields = (['model', 'max_tokens'] as const).filter(
+    (k) =>
+      !jsonEqual(requestOf(sent)?.[k], ctx.data.request[k]) && jsonEqual(requestOf(expected)?.[k], ctx.data.request[k]),
+  );
+  if (fields.length > 0) {
+    const values = fields.map((k) => `\`${k}\` ${short(requestOf(sent)?.[k])}, not ${short(ctx.data.request[k])}`);
+    return hint(
+      `the child's request has ${values.join(' and ')}: a child sends the parent's model and max_tokens (request.model, request.max_tokens)`,
+      'child model or max_tokens',
+    );
+  }
   const system = requestOf(sent)?.system;
   if (!jsonEqual(system, SUBAGENT_SYSTEM)) {
     const what =
@@ -140,6 +151,23 @@ function childRequest(ctx: TaskHintContext): Hint | undefined {
   return undefined;
 }
 
+// The parent's request lost the task tool once a child ran: the child's tools were made from request.tools in place
+// (the end says the request changed).
+function taskToolLost(ctx: TaskHintContext): Hint | undefined {
+  if (ctx.at !== 'request' || ctx.owners[ctx.index]?.who !== 'parent') return undefined;
+  const lost =
+    toolNames(ctx.want.requests[ctx.index]).includes(TASK_TOOL) &&
+    !toolNames(ctx.got.requests[ctx.index]).includes(TASK_TOOL);
+  if (!lost) return undefined;
+  const changed = requestChangedOf(ctx.got.end);
+  const inPlace =
+    changed !== undefined && 'tools' in changed ? ', and runTaskLoop ended with request.tools changed' : '';
+  return hint(
+    `the parent's request has no \`${TASK_TOOL}\` tool since a child ran${inPlace}: leave request.tools as given and make the child's a new array, request.tools.filter((t) => t.name !== '${TASK_TOOL}')`,
+    'task removed from the request',
+  );
+}
+
 // The parent's request after a child, where what the child gave back differs.
 function childResult(ctx: TaskHintContext): Hint | undefined {
   if (ctx.at !== 'request') return undefined;
@@ -167,13 +195,19 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
       "child's messages in the parent",
     );
   }
-  if (want === undefined || got === undefined) return undefined;
+  if (want === undefined || got === undefined || jsonEqual(want, got)) return undefined;
   const wanted = text(want.content) ?? '';
   const content = got.content;
   if (got.is_error !== undefined && want.is_error === undefined) {
     return hint(
       `the task's tool_result has is_error: ${short(got.is_error)}: a child that ends, for any stop_reason, gives its text as a plain result, without is_error`,
       'task result is_error',
+    );
+  }
+  if (typeof content === 'string' && conversationIn(content)) {
+    return hint(
+      "the task's result is the child's conversation, as JSON: only the text of the child's last turn comes back, the text blocks joined with \"\\n\"",
+      'child conversation returned',
     );
   }
   if (wanted === NO_SUMMARY && content !== NO_SUMMARY) {
@@ -218,8 +252,37 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
   return undefined;
 }
 
+// Whether a result is a conversation's JSON: an array of messages, as JSON.stringify writes them.
+function conversationIn(content: string): boolean {
+  if (!content.startsWith('[')) return false;
+  try {
+    const value: unknown = JSON.parse(content);
+    return Array.isArray(value) && value.length > 0 && value.every((m) => isEntry(m) && typeof m.role === 'string');
+  } catch {
+    return false;
+  }
+}
+
+// A child's request after a parent turn that ended the loop (its stop_reason not "tool_use"), a task call in it.
+function childAfterStop(ctx: TaskHintContext): Hint | undefined {
+  if (ctx.at !== 'extra') return undefined;
+  const first = messagesOf(ctx.got.requests[ctx.index])[0];
+  const last = ctx.data.turns[ctx.want.requests.length - 1]?.message;
+  if (last === undefined || last.stop_reason === 'tool_use' || !isEntry(first)) return undefined;
+  const call = last.content.find(
+    (b) =>
+      b.type === 'tool_use' && b.name === TASK_TOOL && isEntry(b.input) && jsonEqual(b.input.prompt, first.content),
+  );
+  if (call === undefined) return undefined;
+  return hint(
+    `the parent's last turn stopped with stop_reason ${JSON.stringify(last.stop_reason)}, and a child ran for its task call all the same: decide by stop_reason first; only "tool_use" runs a turn's calls, task ones included`,
+    'task run after the loop ended',
+  );
+}
+
 // The parent's next request never came, or came too soon: the child went on where it stops, or stopped too soon.
 function childEnded(ctx: TaskHintContext): Hint | undefined {
+  if (ctx.at !== 'end') return undefined;
   const unrun = resultsSent(ctx.got).some((b) => REFUSED_UNRUN.test(text(b.content) ?? ''));
   const unasked =
     (unaskedCallsOf(ctx.got.end) ?? []).length > 0 &&
@@ -266,8 +329,10 @@ const RECOGNISERS: Recogniser[] = [
   stillTheStub,
   taskToExecute,
   childEnded,
+  childAfterStop,
   childRequest,
   childResult,
+  taskToolLost,
   requestChanged,
   childInReturned,
 ];

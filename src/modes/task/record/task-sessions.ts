@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ApiObject, LoopTurn, ScriptedOutput } from '../../loop/case.ts';
 import { claudeCodeTools } from '../../loop/record/claude-code-defaults.ts';
-import { readClaudeCodeLoops } from '../../loop/record/claude-code-loops.ts';
+import { readClaudeCodeLoops, resultBlock } from '../../loop/record/claude-code-loops.ts';
 import {
   isObject,
   type LoopSession,
@@ -110,7 +110,7 @@ function taskCase(loop: RecordedLoop, children: RecordedChild[], from: number): 
     if (k < from) {
       // Before the window: the conversation the request starts with, as the contract's loop would have sent it.
       history.push({ role: 'assistant', content });
-      history.push({ role: 'user', content: uses.map((u) => resultOf(u.id, loop.outputs[u.id])) });
+      history.push({ role: 'user', content: uses.map((u) => resultBlock(u.id, loop.outputs[u.id])) });
       continue;
     }
     turns.push({ message: { ...turn.message, content } });
@@ -134,17 +134,6 @@ function taskCase(loop: RecordedLoop, children: RecordedChild[], from: number): 
     request: { ...loop.request, tools: [...claudeCodeTools(used), TASK_TOOL_DEFINITION], messages: history },
     turns,
     outputs,
-  };
-}
-
-function resultOf(id: string, out: ScriptedOutput | undefined): ApiObject {
-  if (out === undefined) return { type: 'tool_result', tool_use_id: id, content: '' };
-  if ('throws' in out) return { type: 'tool_result', tool_use_id: id, content: out.throws, is_error: true };
-  return {
-    type: 'tool_result',
-    tool_use_id: id,
-    content: out.content,
-    ...(out.is_error === true ? { is_error: true } : {}),
   };
 }
 
