@@ -1,12 +1,7 @@
-// The task mode as the audit grades a task loop in-process (src/grade/audit/grade-in-process.ts): each case through
-// the driver's fake Messages API with the loop given (`runTaskCase`). No probe: the mode has none.
+// The task mode as the audit grades a task loop in-process (src/grade/audit/grade-in-process.ts): the loop mode's
+// audit with the task mode's driver options. The mode's judge asks for no probe, so none runs.
 import type { ModeAudit } from '../../grade/audit/grade-in-process.ts';
-import { runTaskCase } from './driver.ts';
+import { loopAudit } from '../loop/audit.ts';
+import { TASK_LOOP } from './driver.ts';
 
-export const audit: ModeAudit = {
-  // One loop at a time, as the loop mode's: a rejection a loop leaves unheard must be its own.
-  atOnce: 1,
-  hears: true,
-  run: (data, runTaskLoop, before, course) => runTaskCase(data, runTaskLoop as never, before, course),
-  probe: async () => ({ error: 'the task mode has no probe' }),
-};
+export const audit: ModeAudit = loopAudit(TASK_LOOP);

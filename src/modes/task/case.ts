@@ -16,10 +16,6 @@ export const NO_SUMMARY = '(no summary)';
 // What joins the text blocks of the child's last turn.
 export const TEXT_JOIN = '\n';
 
-// The student's module and export at this stage.
-export const TASK_MODULE = './src/task-loop.ts';
-export const TASK_ENTRY = 'runTaskLoop';
-
 // The `task` tool a case's request gives the parent, as the page shows it.
 export const TASK_TOOL_DEFINITION = {
   name: TASK_TOOL,
