@@ -36,7 +36,8 @@ export async function loopTurns(
   }
 }
 
-// A tool's output as its tool_result; a throw is an error result, so one failing tool never ends the loop.
+// A tool's output as its tool_result; a throw is an error result, so one failing tool never ends the loop (the
+// loop of "Delegate to a subagent", src/task-loop.ts, runs its tools so too).
 export async function runTool(
   execute: Execute,
   block: Anthropic.ToolUseBlock,

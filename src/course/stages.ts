@@ -93,6 +93,21 @@ export const STAGES: readonly Stage[] = [
     warm: ['@anthropic-ai/sdk', './src/plan-loop.ts'],
     catalogue: { file: 'test/fixtures/wrong-plan/catalogue.ts', of: 'plan loops' },
   },
+  {
+    slug: 'delegate-task',
+    title: 'Delegate to a subagent',
+    mode: 'task',
+    writes: ['src/task-loop.ts'],
+    entry: 'runTaskLoop',
+    untilPass: 'runTaskLoop calls the model and runs a child loop for each task call',
+    provides: [],
+    dependencies: ['@anthropic-ai/sdk'],
+    doc: 'docs/stages/delegate-task.md',
+    // As agent-loop's: a case is a few requests to 127.0.0.1 (measured below, in the stage's own run).
+    typicalCaseMs: 50,
+    warm: ['@anthropic-ai/sdk', './src/task-loop.ts'],
+    catalogue: { file: 'test/fixtures/wrong-task/catalogue.ts', of: 'task loops' },
+  },
 ];
 
 // The packages the course's code imports at any stage: the grader gives a program its own copies of these, and no

@@ -27,6 +27,11 @@ export const MODE_TABLE = [
     schema: 'agent-loop.schema.json',
     what: "runs the student's runPlanLoop as the loop mode runs runLoop, its todo calls its own to answer",
   },
+  {
+    name: 'task',
+    schema: 'agent-loop.schema.json',
+    what: "runs the student's runTaskLoop against a fake Messages API that serves the parent's and its children's turns",
+  },
 ] as const;
 
 export type ModeName = (typeof MODE_TABLE)[number]['name'];

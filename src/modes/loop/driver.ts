@@ -67,7 +67,21 @@ export type LoopOptions = {
   // The tools whose calls the loop answers itself, never through execute (the plan mode's todo): the scripted
   // execute expects none of them, and a case scripts no output for one.
   ownTools?: readonly string[];
+  // The tool_use blocks the loop answers itself rather than through execute (a task call: src/modes/task/): the
+  // scripted execute waits for none of them, and refuses a call of one.
+  own?: (block: Json) => boolean;
+  // A tool_use may have no output in the case: a call the contract never makes (the script refuses it if made).
+  outputsOptional?: boolean;
+  // A turn served while calls of an earlier one still wait is a loop's inside that call's (a child's): its calls
+  // come first.
+  nested?: boolean;
 };
+
+// Whether a tool_use block is one the loop answers itself (a mode's own tools by name, or its own test of a block).
+function ownBlock(options: LoopOptions): (block: Json) => boolean {
+  const named = options.ownTools ?? [];
+  return (block) => named.includes(String(block.name)) || (options.own?.(block) ?? false);
+}
 
 // The loop a case runs when the caller gives none: the course's, the module and export of the loop mode's first
 // stage (tests of the suite run the reference this way, from the package root).
@@ -278,7 +292,7 @@ async function startFakeApi(
   options: LoopOptions,
 ): Promise<FakeApi> {
   const keys = options.requestKeys ?? LOOP_REQUEST_KEYS;
-  const own = options.ownTools ?? [];
+  const own = ownBlock(options);
   const requests: unknown[] = [];
   // The tool_use blocks of the turns served that execute has not answered yet, in order.
   const waiting: Json[] = [];
@@ -305,8 +319,12 @@ async function startFakeApi(
       const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
       return apiError(res, 400, 'invalid_request_error', past);
     }
-    if (turn.message.stop_reason === 'tool_use')
-      waiting.push(...turn.message.content.filter((b) => isToolUse(b) && !own.includes(String(b.name))));
+    if (turn.message.stop_reason === 'tool_use') {
+      const asks = turn.message.content.filter((b) => isToolUse(b) && !own(b));
+      // A nested loop's turn (a child's, served while its parent's turn still has calls to run) is run first.
+      if (options.nested === true) waiting.unshift(...asks);
+      else waiting.push(...asks);
+    }
     const stream = body.stream === true;
     res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
     res.end(stream ? (turn.stream ?? eventStream(turn.message)) : JSON.stringify(turn.message));
@@ -358,7 +376,15 @@ async function startFakeApi(
     // Taken off the queue as it is called, so that calls made at once are checked in the order they were made.
     waiting.shift();
     made.id = String(next.id);
-    const { delay_ms, ...output } = testCase.outputs[String(next.id)] ?? ({} as Scripted);
+    const scripted = testCase.outputs[String(next.id)];
+    if (scripted === undefined) {
+      done();
+      return refuse(
+        call,
+        `answers tool_use ${next.id}, a call the case gives no output for: the contract never runs it`,
+      );
+    }
+    const { delay_ms, ...output } = scripted;
     if (delay_ms !== undefined && delay_ms > 0) await new Promise((ready) => setTimeout(ready, delay_ms));
     done();
     if ('throws' in output) throw new Error(output.throws);
@@ -445,7 +471,8 @@ const MAX_DELAY_MS = 1000;
 
 // Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
 // which field is wrong so the author can fix it.
-export function parseLoopCase(text: string, ownTools: readonly string[] = []): LoopCase {
+export function parseLoopCase(text: string, loop: LoopOptions = {}): LoopCase {
+  const own = ownBlock(loop);
   const parsed: unknown = JSON.parse(text);
   if (!isObject(parsed)) throw new Error('a case must be a JSON object');
   const { request, turns, outputs = {} } = parsed;
@@ -472,9 +499,9 @@ export function parseLoopCase(text: string, ownTools: readonly string[] = []): L
       throw new Error(`"turns"[${i}] must be { "message": { "content": […], "stop_reason": … }, "stream"?: string }`);
     }
     if (message.stop_reason !== 'tool_use') return;
-    for (const block of message.content.filter(isObject).filter(isToolUse)) {
-      if (ownTools.includes(String(block.name))) continue;
+    for (const block of message.content.filter(isObject).filter((b) => isToolUse(b) && !own(b))) {
       const output = outputs[String(block.id)];
+      if (output === undefined && loop.outputsOptional === true) continue;
       const scripted = isObject(output) && (typeof output.content === 'string' || typeof output.throws === 'string');
       if (!scripted)
         throw new Error(
@@ -502,7 +529,7 @@ export function loopDriver(options: LoopOptions = {}): DriverMode {
     start: async (course, code) => {
       const [, loop] = await Promise.all([anthropicClient(), studentLoop(course, code)]);
       return {
-        parse: (text) => parseLoopCase(text, options.ownTools),
+        parse: (text) => parseLoopCase(text, options),
         run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall, course, options),
         cannot: 'cannot run case',
         probe: (request) => observeLoops(request, loop, course, options),

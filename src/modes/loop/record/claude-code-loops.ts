@@ -30,7 +30,13 @@ type Draft = {
   synthetic: boolean;
 };
 
-export async function readClaudeCodeLoops(file: string): Promise<LoopSession> {
+// `sidechain`: read a subagent's lines instead (a `subagents/agent-*.jsonl` file, every line a sidechain one, or
+// the sidechain lines of one agent inside a session's file, by its agentId): what the task mode's recorder reads.
+export async function readClaudeCodeLoops(file: string, o: { sidechain?: true | string } = {}): Promise<LoopSession> {
+  const wanted = (line: Line): boolean =>
+    o.sidechain === undefined
+      ? line.isSidechain !== true
+      : line.isSidechain === true && (o.sidechain === true || line.agentId === o.sidechain);
   const results = new Map<string, ScriptedOutput>();
   const drafts: Draft[] = [];
   const used: string[] = [];
@@ -39,7 +45,7 @@ export async function readClaudeCodeLoops(file: string): Promise<LoopSession> {
   let current: Draft | undefined;
   for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
     const line = parseObject(text) as Line | undefined;
-    if (line === undefined || line.isSidechain === true || line.message === undefined) continue;
+    if (line === undefined || !wanted(line) || line.message === undefined) continue;
     session ??= typeof line.sessionId === 'string' ? line.sessionId : undefined;
     cwd ??= typeof line.cwd === 'string' ? line.cwd : undefined;
     const content = line.message.content;
@@ -179,7 +185,7 @@ function output(block: ApiObject): ScriptedOutput {
 }
 
 // The tool_result the contract's loop sends for an output.
-function resultBlock(id: string, out: ScriptedOutput | undefined): ApiObject {
+export function resultBlock(id: string, out: ScriptedOutput | undefined): ApiObject {
   if (out === undefined) return { type: 'tool_result', tool_use_id: id, content: '' };
   if ('throws' in out) return { type: 'tool_result', tool_use_id: id, content: out.throws, is_error: true };
   return {
