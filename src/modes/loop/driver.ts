@@ -206,7 +206,7 @@ export async function observeLoops(
   if (scripts === undefined) return { error: 'the request is not { scripts }' };
   let parsed: LoopCase[];
   try {
-    parsed = scripts.map((script) => parseLoopCase(JSON.stringify(script), options.ownTools));
+    parsed = scripts.map((script) => parseLoopCase(JSON.stringify(script), options));
   } catch (error) {
     return { error: `a script is not a loop case: ${describeThrow(error)}` };
   }
