@@ -26,7 +26,10 @@ export async function runLoop(
 }
 
 // A tool's output as its tool_result; a throw is an error result, so one failing tool never ends the loop.
-async function runTool(execute: Execute, block: Anthropic.ToolUseBlock): Promise<Anthropic.ToolResultBlockParam> {
+export async function runTool(
+  execute: Execute,
+  block: Anthropic.ToolUseBlock,
+): Promise<Anthropic.ToolResultBlockParam> {
   try {
     const output = await execute(block.name, block.input);
     return {

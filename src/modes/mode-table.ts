@@ -22,6 +22,11 @@ export const MODE_TABLE = [
     schema: 'agent-loop.schema.json',
     what: "runs the student's runLoop against a fake Messages API that serves the case's turns",
   },
+  {
+    name: 'compact',
+    schema: 'compact-context.schema.json',
+    what: "runs the student's runCompactLoop as the loop mode does, each case in an empty working directory whose transcripts it grades",
+  },
 ] as const;
 
 export type ModeName = (typeof MODE_TABLE)[number]['name'];

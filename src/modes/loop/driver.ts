@@ -49,8 +49,27 @@ async function anthropicClient(): Promise<Client> {
   return ((await import('@anthropic-ai/sdk')) as { default: Client }).default;
 }
 
-async function studentLoop(course: URL): Promise<RunLoop> {
-  return (await courseExports<{ runLoop: RunLoop }>(course, './src/agent-loop.ts', ['runLoop'])).runLoop;
+// What a stage built on this mode changes of it (src/modes/compact/ is one): the course module and export it
+// grades, the request keys its fake API records (a key the loop must not send shows when it does), and what runs
+// around each loop (a working directory of its own, what the loop left there added to its end).
+export type LoopSeams = {
+  module: string;
+  entry: string;
+  requestKeys: readonly string[];
+  around?: (loop: () => Promise<Json>) => Promise<Json>;
+  // Tools the loop answers itself (the compact stage's `compact`): their tool_use blocks wait for no execute call,
+  // and a case scripts no output for them.
+  ownTools?: readonly string[];
+};
+
+export const LOOP_SEAMS: LoopSeams = {
+  module: './src/agent-loop.ts',
+  entry: 'runLoop',
+  requestKeys: LOOP_REQUEST_KEYS,
+};
+
+async function studentLoop(course: URL, seams: LoopSeams = LOOP_SEAMS): Promise<RunLoop> {
+  return (await courseExports<Record<string, RunLoop>>(course, seams.module, [seams.entry]))[seams.entry]!;
 }
 
 // Runs one case's loop against its script and returns its results, ready to print. `runLoop` is the loop under
@@ -60,10 +79,11 @@ export async function runLoopCase(
   runLoop?: RunLoop,
   beforeTurn?: BeforeCall,
   course: URL = courseUrl(),
+  seams: LoopSeams = LOOP_SEAMS,
 ): Promise<unknown[]> {
   if (testCase.turns.length === 0) return [];
-  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
-  const api = await startFakeApi(testCase, beforeTurn);
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course, seams)]);
+  const api = await startFakeApi(testCase, beforeTurn, seams);
   try {
     await beforeTurn?.(1, testCase.turns.length, 'request');
     // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
@@ -73,8 +93,9 @@ export async function runLoopCase(
       if (!/^The model '[^']*' is deprecated/.test(String(args[0]))) warn(...args);
     };
     try {
-      const end = await loopEnd(Anthropic, loop, api, testCase);
-      return [...compacted(api.requests), end];
+      const run = () => loopEnd(Anthropic, loop, api, testCase);
+      const end = await (seams.around === undefined ? run() : seams.around(run));
+      return [...compacted(api.requests, seams.requestKeys), end];
     } finally {
       console.warn = warn;
     }
@@ -87,7 +108,7 @@ export async function runLoopCase(
 // conversation, as JSON carries it) or `{"threw":"…"}`, with `request_changed` when it changed the request it was
 // given, and `unasked_calls` when execute refused calls whose answers are in no request and not in the end (a
 // call the reference never makes, so a snapshot never has either).
-async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase: LoopCase): Promise<unknown> {
+async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase: LoopCase): Promise<Json> {
   // No retries: a request the script refuses is the loop's to handle, once.
   const client = new Anthropic({
     apiKey: 'theinference-fake-api-key',
@@ -199,8 +220,8 @@ export async function observeLoops(
 
 // The requests as results, each said once: a field the same as in the request before it is named in `as_before`
 // (not repeated), and messages that begin with all of the request before's are given as `new_messages`, the ones
-// after them. Lossless (the grader expands them back), and a long session's results grow with it, not its square.
-function compacted(requests: unknown[]): unknown[] {
+// after them (with `rewritten_messages`, by index, those of the request before's it sent changed). Lossless (the grader expands them back), and a long session's results grow with it, not its square.
+function compacted(requests: unknown[], keys: readonly string[]): unknown[] {
   let before: Json | undefined;
   return requests.map((entry) => {
     const request = isObject(entry) && isObject(entry.request) ? entry.request : undefined;
@@ -209,17 +230,18 @@ function compacted(requests: unknown[]): unknown[] {
     before = request;
     if (previous === undefined) return entry;
     const same = (k: string) => k in previous && k in request && canonical(previous[k]) === canonical(request[k]);
-    const kept: string[] = LOOP_REQUEST_KEYS.filter((k) => k !== 'messages' && same(k));
+    const kept: string[] = keys.filter((k) => k !== 'messages' && same(k));
     const out: Json = Object.fromEntries(Object.entries(request).filter(([k]) => !kept.includes(k)));
     const [had, has] = [previous.messages, request.messages];
-    if (
-      Array.isArray(had) &&
-      Array.isArray(has) &&
-      has.length >= had.length &&
-      canonical(has.slice(0, had.length)) === canonical(had)
-    ) {
-      delete out.messages;
-      out.new_messages = has.slice(had.length);
+    if (Array.isArray(had) && Array.isArray(has) && has.length >= had.length) {
+      // A loop that rewrites earlier messages (a compacting one: a tool result become its placeholder) says only
+      // those, by index, when they are fewer than half of them.
+      const rewritten = had.flatMap((m, i) => (canonical(m) === canonical(has[i]) ? [] : [i]));
+      if (rewritten.length === 0 || rewritten.length * 2 < had.length) {
+        delete out.messages;
+        if (rewritten.length > 0) out.rewritten_messages = Object.fromEntries(rewritten.map((i) => [i, has[i]]));
+        out.new_messages = has.slice(had.length);
+      }
     }
     return { request: { ...(kept.length > 0 ? { as_before: kept } : {}), ...out } };
   });
@@ -235,7 +257,13 @@ type FakeApi = {
   close: () => Promise<void>;
 };
 
-async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promise<FakeApi> {
+async function startFakeApi(
+  testCase: LoopCase,
+  beforeTurn?: BeforeCall,
+  seams: LoopSeams = LOOP_SEAMS,
+): Promise<FakeApi> {
+  const keys = seams.requestKeys;
+  const executed = (block: Json) => isToolUse(block) && !(seams.ownTools ?? []).includes(String(block.name));
   const requests: unknown[] = [];
   // The tool_use blocks of the turns served that execute has not answered yet, in order.
   const waiting: Json[] = [];
@@ -254,7 +282,7 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
       return apiError(res, 404, 'not_found_error', only);
     }
     const body = parseObject(text);
-    requests.push({ request: Object.fromEntries(LOOP_REQUEST_KEYS.filter((k) => k in body).map((k) => [k, body[k]])) });
+    requests.push({ request: Object.fromEntries(keys.filter((k) => k in body).map((k) => [k, body[k]])) });
     sent += 1;
     const turn = testCase.turns[sent - 1];
     await beforeTurn?.(sent + 1, turns, 'request');
@@ -262,7 +290,7 @@ async function startFakeApi(testCase: LoopCase, beforeTurn?: BeforeCall): Promis
       const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
       return apiError(res, 400, 'invalid_request_error', past);
     }
-    if (turn.message.stop_reason === 'tool_use') waiting.push(...turn.message.content.filter(isToolUse));
+    if (turn.message.stop_reason === 'tool_use') waiting.push(...turn.message.content.filter(executed));
     const stream = body.stream === true;
     res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
     res.end(stream ? (turn.stream ?? eventStream(turn.message)) : JSON.stringify(turn.message));
@@ -401,7 +429,7 @@ const MAX_DELAY_MS = 1000;
 
 // Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
 // which field is wrong so the author can fix it.
-export function parseLoopCase(text: string): LoopCase {
+export function parseLoopCase(text: string, ownTools: readonly string[] = []): LoopCase {
   const parsed: unknown = JSON.parse(text);
   if (!isObject(parsed)) throw new Error('a case must be a JSON object');
   const { request, turns, outputs = {} } = parsed;
@@ -429,6 +457,7 @@ export function parseLoopCase(text: string): LoopCase {
     }
     if (message.stop_reason !== 'tool_use') return;
     for (const block of message.content.filter(isObject).filter(isToolUse)) {
+      if (ownTools.includes(String(block.name))) continue;
       const output = outputs[String(block.id)];
       const scripted = isObject(output) && (typeof output.content === 'string' || typeof output.throws === 'string');
       if (!scripted)
@@ -450,14 +479,19 @@ export function parseLoopCase(text: string): LoopCase {
 
 // The mode as the driver runs it. The SDK and the student's loop load before any case is read; runLoop's throws
 // are its results, so what fails outside it is the fake API (no loopback to listen on).
-export const driver: DriverMode = {
-  start: async (course) => {
-    const [, loop] = await Promise.all([anthropicClient(), studentLoop(course)]);
-    return {
-      parse: parseLoopCase,
-      run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall),
-      cannot: 'cannot run case',
-      probe: (request) => observeLoops(request, loop),
-    };
-  },
-};
+// `seams`: a stage built on this mode (src/modes/compact/driver.ts), which has no probe of the loop's own.
+export function loopDriver(seams: LoopSeams = LOOP_SEAMS): DriverMode {
+  return {
+    start: async (course) => {
+      const [, loop] = await Promise.all([anthropicClient(), studentLoop(course, seams)]);
+      return {
+        parse: parseLoopCase,
+        run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall, course, seams),
+        cannot: 'cannot run case',
+        ...(seams === LOOP_SEAMS ? { probe: (request: unknown) => observeLoops(request, loop) } : {}),
+      };
+    },
+  };
+}
+
+export const driver: DriverMode = loopDriver();

@@ -33,9 +33,19 @@ export const recorder: ModeRecorder = {
 };
 
 type ReadTranscript = { file: string; session: LoopSession; drafts: LoopCaseDraft[] };
+
+// What a stage built on this mode makes of a transcript's loop cases (src/modes/compact/record-command.ts): its own
+// cases from them, given the file they were read from and the redaction every string of a case goes through.
+// The privacy gate and the reference's snapshots come after it, as for the loop's own.
+export type ShapeCases = (read: {
+  file: string;
+  session: LoopSession;
+  drafts: LoopCaseDraft[];
+  redact: (text: string) => string;
+}) => Promise<LoopCaseDraft[]>;
 type Shared = Awaited<ReturnType<typeof checkSharedFlags>>;
 
-export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Promise<Outcome> {
+export async function recordLoopCommand(flags: RecordFlags, io: CommandIo, shape?: ShapeCases): Promise<Outcome> {
   const root = io.root ?? packageRoot();
   const shared = await checkLoopFlags(flags, io, root);
   const maxTurns = flags.maxCalls === undefined ? DEFAULT_MAX_TURNS : shared.maxCalls;
@@ -43,7 +53,14 @@ export async function recordLoopCommand(flags: RecordFlags, io: CommandIo): Prom
   const read: ReadTranscript[] = [];
   const identities: Identity[] = [];
   for (const given of flags.operands) {
-    const { transcript, sources } = await readTranscript(given, { flags, io, shared, maxTurns, me });
+    const { transcript, sources } = await readTranscript(given, {
+      flags,
+      io,
+      shared,
+      maxTurns,
+      me,
+      ...(shape === undefined ? {} : { shape }),
+    });
     identities.push(sources);
     read.push(transcript);
   }
@@ -122,9 +139,10 @@ async function readTranscript(
     shared: Shared;
     maxTurns: number;
     me: { username: string; homedir: string };
+    shape?: ShapeCases;
   },
 ): Promise<{ transcript: ReadTranscript; sources: Identity }> {
-  const { flags, io, shared, maxTurns, me } = ctx;
+  const { flags, io, shared, maxTurns, me, shape } = ctx;
   const file = resolve(io.cwd, given);
   const session = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
     (error: NodeJS.ErrnoException) => {
@@ -145,13 +163,17 @@ async function readTranscript(
   const machine = me.username === '' ? { host: hostname() } : { user: me.username, home: me.homedir, host: hostname() };
   const sources = { ...identityOfCalls(session.cwd, uses, machine), patterns: shared.redact };
   const base = flags.name ?? baseName(given);
-  const drafts = loopCases(session, { base, transcript: basename(file), sources });
+  const loopDrafts = loopCases(session, { base, transcript: basename(file), sources });
   // A stream holding a redacted string in pieces would still serve it: such a stream is dropped.
-  for (const [i, d] of drafts.entries()) {
+  for (const [i, d] of loopDrafts.entries()) {
     const turns = session.loops[i]?.turns ?? [];
     const { data, dropped } = await keepFaithfulStreams({ ...d.data, turns }, d.data, makeRedactor(sources).text);
     if (dropped.length > 0) Object.assign(d, { data, streamsDropped: dropped });
   }
+  const drafts =
+    shape === undefined
+      ? loopDrafts
+      : await shape({ file, session, drafts: loopDrafts, redact: makeRedactor(sources).text });
   const refusals = gateFiles(
     drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
     sources,
