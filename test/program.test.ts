@@ -5,7 +5,9 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, writeReferenceCourse } from './support/reference-course.ts';
 import { tsxLoaderUrl } from '../src/grade/run/program-process.ts';
+import { firstStageIn, STAGES } from '../src/course/stages.ts';
 import { driverEntry } from '../src/modes/driver-files.ts';
+import { MODE_NAMES } from '../src/modes/mode-table.ts';
 
 const SECRET = 'hunter2-theinference';
 
@@ -324,13 +326,40 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
     expect(await readdir(tmp)).toEqual([]);
   });
 
-  it('prints its usage without a case file', async () => {
+  it('prints its usage without a case file: both ways for each mode of the table, then how to name a stage', async () => {
     const run = await runProgram(['dispatch']);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toBe(
-      'usage: tsx program.ts dispatch <case.json> [<case.json> …]\n       tsx program.ts dispatch -   (cases as JSON lines on stdin)\n' +
-        '       tsx program.ts loop <case.json> [<case.json> …]\n       tsx program.ts loop -       (cases as JSON lines on stdin)\n',
+    const lines = run.stderr.split('\n');
+    expect(lines.shift()).toBe(`usage: tsx program.ts ${MODE_NAMES[0]} <case.json> [<case.json> …]`);
+    expect(lines.pop()).toBe('');
+    expect(lines.pop()).toBe(
+      '       tsx program.ts <mode> --stage <slug> …   (a stage of the mode; its first in course order when not given)',
     );
+    const width = Math.max(...MODE_NAMES.map((m) => m.length)) + 5;
+    expect(lines).toEqual(
+      MODE_NAMES.flatMap((m) => [
+        `       tsx program.ts ${m} <case.json> [<case.json> …]`,
+        `       tsx program.ts ${`${m} -`.padEnd(width)}(cases as JSON lines on stdin)`,
+      ]).slice(1),
+    );
+  });
+
+  it('refuses a stage of another mode, or none the course has, with its usage', async () => {
+    const file = await writeCase('good', good);
+    const other = STAGES.find((s) => s.mode !== 'dispatch')!.slug;
+    for (const slug of [other, 'no-such-stage']) {
+      const run = await runProgram(['dispatch', '--stage', slug, file]);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toMatch(/^usage: /);
+      expect(run.stdout).toBe('');
+    }
+  });
+
+  it("runs the stage --stage names as its mode's first is run", async () => {
+    const file = await writeCase('good', good);
+    const named = await runProgram(['dispatch', '--stage', firstStageIn('dispatch')!.slug, file]);
+    expect(named.exitCode).toBe(0);
+    expect(named.stdout).toBe((await runProgram(['dispatch', file])).stdout);
   });
 });
 

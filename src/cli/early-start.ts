@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { courseDirFor } from '../course/find-course-dir.ts';
 import { readdirSync } from 'node:fs';
-import { casesDir, modeOf, packageRoot, stageOf } from '../course/stages.ts';
+import { casesDir, packageRoot, stageOf } from '../course/stages.ts';
 import { readTimings } from '../grade/case-timings.ts';
 import { defaultJobs, jobsForWork } from '../grade/run/default-jobs.ts';
 import { nameMatcher, parseShard, shardOf } from '../grade/select-cases.ts';
@@ -42,13 +42,14 @@ export function startEarly(argv: string[], cwd: string, env: NodeJS.ProcessEnv):
       : findBwrap(env) !== undefined || (mode === 'required' ? Promise.reject(new Error('no bwrap')) : false);
   // As the CLI will pass --memory on (src/cli/commands/test.ts), so that the run takes these standbys.
   const memory = flagValue(argv, '--memory');
+  const stage = flagValue(argv, '--stage');
   const pool = standbyPool({
     dir,
     env: memory === undefined ? env : { ...env, [MEMORY_ENV]: memory },
     size: Math.min(jobs, availableParallelism()),
     sandbox,
-    // The stage's program.ts mode: a standby waiting in another is never handed out.
-    mode: modeOf(flagValue(argv, '--stage') ?? ''),
+    // The stage: a standby waiting to run another is never handed out.
+    ...(stage === undefined ? {} : { stage }),
   });
   void pool.fill();
   return pool;

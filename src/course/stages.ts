@@ -17,9 +17,10 @@ export type Stage = {
   // folder src/modes/<mode>/ holds all of that.
   mode: ModeName;
   // The files the student writes at this stage: `init --stage` writes the stub of each from course-template/, and a
-  // course directory that holds them all has reached the stage (`test --previous` grades it).
+  // course directory that holds them all has reached the stage (`test --previous` grades it). The first is the
+  // module the driver loads (the course's copy when grading, the package's own, the reference, for snapshots).
   writes: string[];
-  // What the student writes in them, as the stage page names it.
+  // What the student writes in them, as the stage page names it: the export of the first that the driver calls.
   entry: string;
   // What makes a first case pass, for the line after `npm run watch` that init prints.
   untilPass: string;
@@ -99,6 +100,21 @@ export const COURSE_DEPENDENCIES: readonly string[] = [...new Set(STAGES.flatMap
 
 // One stage as `theinference stages` lists it: its place in the course (from 1) and its number of cases.
 export type StageInfo = Stage & { order: number; caseCount: number };
+
+// What the driver loads of a course at a stage: a module, as a path from the course directory, and the export of
+// it that the stage's mode calls. The stage's row says both (`writes`, `entry`); in the package root they are the
+// reference.
+export type StudentCode = { module: string; export: string };
+
+export function studentCode(stage: Stage): StudentCode {
+  return { module: `./${stage.writes[0]}`, export: stage.entry };
+}
+
+// The stage a driver mode runs when none is named (a case run by hand, `program.ts loop <case.json>`): the first
+// of the mode in course order.
+export function firstStageIn(mode: ModeName): Stage | undefined {
+  return STAGES.find((s) => s.mode === mode);
+}
 
 // The theinference package root (the directory holding package.json, cases/ and snapshots/).
 export function packageRoot(): string {

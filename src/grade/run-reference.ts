@@ -1,7 +1,7 @@
 // Runs the reference (this package's own program.ts, src/execute.ts and src/tools/) on case files through the
 // grader's process pool and returns, per case, the results a snapshot holds or why there are none. The one way
 // a snapshot's content is produced: `theinference snapshot` and `theinference record` both come here.
-import { modeOf, stageOf } from '../course/stages.ts';
+import { stageOf } from '../course/stages.ts';
 import type { Case } from '../course/types.ts';
 import { noResultsWords } from './judge/judge-case.ts';
 import { judgeOf } from './judge/mode-judges.ts';
@@ -38,8 +38,8 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
   try {
     await runBatches({
       dir: run.root,
-      // The cases are one stage's, run in its mode.
-      mode: modeOf(run.cases[0]?.stage ?? ''),
+      // The cases are one stage's, run in its mode on its module: the package's own copy, the reference.
+      ...(stage === undefined ? {} : { stage: stage.slug }),
       cases: run.cases.map((c) => ({ name: c.name, file: c.file })),
       jobs: jobsForWork(
         run.cases.map((c) => c.name),

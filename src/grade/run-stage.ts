@@ -2,7 +2,7 @@
 // and read the snapshots while they start, judge each result against its snapshot as it streams, and check
 // that failures are the program's own and not a neighbour's. With variants, each case also runs as its variant,
 // judged against the reference's results for it.
-import { modeOf, packageRoot, requireStage, stageOf } from '../course/stages.ts';
+import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
 import type { Judging } from './case-plan.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { jobsForWork } from './run/default-jobs.ts';
@@ -246,10 +246,9 @@ function startBatches(
 }
 
 // What the batches run and how: each case with what it is expected to take (its last time, or the stage's typical
-// one; a variant, its case's), the variants' runs beside their cases, the jobs, the timeout and the mode.
+// one; a variant, its case's), the variants' runs beside their cases, the jobs, the timeout and the stage (the
+// driver runs it in its mode, on the module its row names).
 function runSettings(plan: StagePlan, options: RunOptions & { sandbox: boolean }) {
-  // How the driver runs the stage's cases.
-  const mode = modeOf(options.stage);
   const typicalMs = stageOf(options.stage)?.typicalCaseMs ?? 0;
   const timed = (c: BatchCase): BatchCase => ({
     name: c.name,
@@ -268,7 +267,8 @@ function runSettings(plan: StagePlan, options: RunOptions & { sandbox: boolean }
     );
   const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const env = options.env ?? process.env;
-  return { timed, toRun, common: { dir: options.dir, mode, driver: options.driver, jobs, timeoutMs, env } };
+  const common = { dir: options.dir, stage: options.stage, driver: options.driver, jobs, timeoutMs, env };
+  return { timed, toRun, common };
 }
 
 // A sandboxed program sees the grader's copy of the submission, made now: its processes all grade these files.

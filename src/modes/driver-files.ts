@@ -4,17 +4,22 @@
 // `src/…/*.ts`; from an install, the compiled `dist/…/*.js`. test/modes/driver-files.test.ts holds DRIVER_FILES
 // equal to what the driver imports.
 import { fileURLToPath } from 'node:url';
+import { stageOf } from '../course/stages.ts';
+import { DEFAULT_MODE } from './mode-table.ts';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 // The driver's files, from this directory (src/modes/ or dist/modes/), without their extension; a folder ends in
-// `/`. Its own folder, the course's vocabulary it imports, the /proc reader it kills a case's leftovers with
+// `/`. Its own folder, the course's vocabulary it imports (the stages, whose rows say which module of the course a
+// stage's mode loads, and the error they fail with), the /proc reader it kills a case's leftovers with
 // (leftovers.ts), and what a stage's `provides` names (the tools of the earlier stages, which the driver gives the
 // student's code: src/modes/dispatch/).
 export const DRIVER_FILES = [
   './',
   '../course/seed-path',
   '../course/sandbox-placeholder',
+  '../course/stages',
+  '../errors',
   '../process-table',
   '../tools/',
 ];
@@ -25,9 +30,18 @@ function pathOf(name: string): string {
   return fileURLToPath(new URL(file, import.meta.url)).replace(/(.)\/$/, '$1');
 }
 
-// The driver entry: `node --import <tsx> <driverEntry()> <mode> -` in a course directory runs its cases.
+// The driver entry: `node --import <tsx> <driverEntry()> <mode> --stage <slug> -` in a course directory runs its
+// cases.
 export function driverEntry(): string {
   return pathOf('./driver');
+}
+
+// What follows the driver entry on its command line, before the cases (`-`, or files): the mode of `stage` and the
+// stage, whose row says which module of the course the mode loads; for a stage the course does not list (a test's
+// made-up one), the default mode alone, which runs its first stage's.
+export function driverArgs(stage: string | undefined): string[] {
+  const row = stage === undefined ? undefined : stageOf(stage);
+  return row === undefined ? [DEFAULT_MODE] : [row.mode, '--stage', row.slug];
 }
 
 // Every file and folder of the package the driver needs, absolute.

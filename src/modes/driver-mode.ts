@@ -1,6 +1,7 @@
 // What a driver mode is to the driver (src/modes/driver.ts): how it starts in a course directory. Each mode's folder
 // gives one, exported as `driver` from src/modes/<mode>/driver.ts; its name on the command line is the folder's,
 // as the table of modes lists it (src/modes/mode-table.ts).
+import type { StudentCode } from '../course/stages.ts';
 import type { BeforeCall } from './kit.ts';
 
 // A mode once its modules are loaded: how it reads a case, runs it, and words a failure outside the code under test.
@@ -15,8 +16,8 @@ export type StartedMode = {
 
 export type DriverMode = {
   // Loads the stage's modules from the course directory (a directory URL) before any case is read, so that code
-  // which does not load fails at once.
-  start: (course: URL) => Promise<StartedMode>;
+  // which does not load fails at once. `code`: the module and export the stage's row names (src/course/stages.ts).
+  start: (course: URL, code: StudentCode) => Promise<StartedMode>;
   // Loads what the mode takes from the package (not the course) ahead of its work, for a warm standby.
   preload?: () => Promise<unknown>;
 };

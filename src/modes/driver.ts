@@ -1,24 +1,26 @@
 // The course driver: the package's own, run by the grader from its own install in every program process (never a
 // file of the graded directory), and by a course's thin program.ts for a case run by hand.
 //
-//   driver dispatch <case.json> [<case.json> …]    stage "Register the toolset": run case files, in the course
-//   driver dispatch -                              directory; or read cases from stdin, one JSON object per line,
-//                                                  until it ends (how the grader runs it)
-//   driver loop <case.json> […] | loop -           stage "Run the loop", the same two ways
+//   driver <mode> [--stage <slug>] <case.json> [<case.json> …]    run case files, in the course directory
+//   driver <mode> [--stage <slug>] -                              read cases from stdin, one JSON object per
+//                                                                 line, until it ends (how the grader runs it)
 //
-// What each mode does with a case is its folder's (src/modes/<mode>/driver.ts, by the one table of modes:
-// mode-table.ts); this file reads the cases, prints
+// The mode is a name of the table of modes (mode-table.ts); the stage, a stage of that mode (src/course/stages.ts),
+// the first of the mode in course order when not named. The stage's row says which module of the course the mode
+// loads and which of its exports it calls. What each mode does with a case is its folder's
+// (src/modes/<mode>/driver.ts); this file reads the cases, prints
 // one line `{"results":[…]}` per case on stdout and, reading stdin, `{"calling":{"call":2,"of":3,"tool":"echo"}}`
 // before each call, so that the grader can say which call hangs; then the probe's `{"observed":…}` when the first
 // case asked for one (`observe`). The student's modules are loaded from the course directory (the working
 // directory, or the one given), by a path worked out at run time: a course holds only the stages it has reached.
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { firstStageIn, type Stage, STAGES, studentCode } from '../course/stages.ts';
 import type { BeforeCall } from './kit.ts';
 import { courseUrl, describeThrow } from './kit.ts';
 import type { DriverMode } from './driver-mode.ts';
 import { killLeftovers, processesBelow } from './leftovers.ts';
-import { aspectExport, aspectUrl, isModeName, MODE_NAMES } from './mode-table.ts';
+import { aspectExport, aspectUrl, isModeName, MODE_NAMES, type ModeName } from './mode-table.ts';
 import { linesIn, sealLanguage, writeOut } from './seal.ts';
 
 // The cases to run, each with where it comes from and how to read its text: the lines of stdin for `-` (read
@@ -50,12 +52,24 @@ function fromStdin(args: string[]): boolean {
   return args.length === 1 && args[0] === '-';
 }
 
-// Two lines per mode of the table: its case files, or its cases on stdin.
+// Two lines per mode of the table: its case files, or its cases on stdin; then the stages each mode runs.
 const WIDEST = Math.max(...MODE_NAMES.map((name) => name.length));
-const USAGE = MODE_NAMES.flatMap((name) => [
-  `tsx program.ts ${name} <case.json> [<case.json> …]`,
-  `tsx program.ts ${`${name} -`.padEnd(WIDEST + 5)}(cases as JSON lines on stdin)`,
-]).map((line, i) => `${i === 0 ? 'usage: ' : '       '}${line}`);
+const USAGE = [
+  ...MODE_NAMES.flatMap((name) => [
+    `tsx program.ts ${name} <case.json> [<case.json> …]`,
+    `tsx program.ts ${`${name} -`.padEnd(WIDEST + 5)}(cases as JSON lines on stdin)`,
+  ]).map((line, i) => `${i === 0 ? 'usage: ' : '       '}${line}`),
+  `       tsx program.ts <mode> --stage <slug> …   (a stage of the mode; its first in course order when not given)`,
+];
+
+// The stage named by `--stage <slug>` at the head of `args` (the mode's first when not), and the rest; undefined
+// when the slug is no stage of `mode`.
+function stageArg(mode: ModeName, args: string[]): { stage: Stage; rest: string[] } | undefined {
+  const named = args[0] === '--stage';
+  const slug = named ? args[1] : undefined;
+  const stage = named ? STAGES.find((s) => s.slug === slug && s.mode === mode) : firstStageIn(mode);
+  return stage === undefined ? undefined : { stage, rest: named ? args.slice(2) : args };
+}
 
 // The driver aspect of mode `name` (src/modes/<name>/driver.ts), or undefined when the table has no such mode.
 async function driverOf(name: string | undefined): Promise<DriverMode | undefined> {
@@ -67,12 +81,14 @@ async function driverOf(name: string | undefined): Promise<DriverMode | undefine
 // URL; the working directory's when absent); resolves to the exit code. `first`: bytes of stdin a standby has read
 // already.
 export async function main(argv: string[], course: URL = courseUrl(), first?: Uint8Array): Promise<number> {
-  const [command, ...args] = argv;
+  const [command, ...given] = argv;
   const mode = await driverOf(command);
-  if (mode === undefined || args.length === 0) {
+  const staged = mode === undefined ? undefined : stageArg(command as ModeName, given);
+  if (mode === undefined || staged === undefined || staged.rest.length === 0) {
     process.stderr.write(`${USAGE.join('\n')}\n`);
     return 2;
   }
+  const args = staged.rest;
   // Result lines own fd 1, written by ./seal.ts. Anything the code under test prints (a debugging console.log,
   // say) goes to stderr instead, where the grader shows it beside the verdict rather than choking on it.
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
@@ -84,7 +100,7 @@ export async function main(argv: string[], course: URL = courseUrl(), first?: Ui
     ? (call, of, tool) => print({ calling: { call, of, tool } })
     : undefined;
   const sent = fromStdin(args) ? await sentLines(first) : undefined;
-  const started = await mode.start(course);
+  const started = await mode.start(course, studentCode(staged.stage));
   let request: unknown;
   // What runs below the driver before a case: its end kills anything else (src/modes/leftovers.ts).
   let running = processesBelow();
@@ -121,7 +137,7 @@ export async function preload(name: string): Promise<void> {
   await (await driverOf(name))?.preload?.();
 }
 
-// Run as a program (`node --import <tsx> <this file> <mode> -`, as the grader does): the course is the working
+// Run as a program (`node --import <tsx> <this file> <mode> --stage <slug> -`, as the grader does): the course is the working
 // directory.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   sealLanguage();

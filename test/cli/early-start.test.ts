@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagValue, flagValues, startEarly } from '../../src/cli/early-start.ts';
+import { firstStageIn } from '../../src/course/stages.ts';
 import { defaultJobs } from '../../src/grade/run/default-jobs.ts';
 import { makeCourse, standbysIn, useScratch } from '../grade/course-fixture.ts';
 
@@ -93,15 +94,16 @@ describe('startEarly', () => {
     }
   });
 
-  it("starts them for the stage's program.ts mode: a loop stage's are handed out to loop runs only", async () => {
+  it("starts them for the stage: a loop stage's are handed out to that stage's runs only", async () => {
     const dir = await makeCourse(scratch);
     const argv = (stage: string) => ['test', '--stage', stage, '--jobs', '1', '--isolation', 'off'];
-    const loop = startEarly(argv('agent-loop'), dir, process.env);
-    const dispatch = startEarly(argv('register-tools'), dir, process.env);
+    const [loopStage, dispatchStage] = [firstStageIn('loop')!.slug, firstStageIn('dispatch')!.slug];
+    const loop = startEarly(argv(loopStage), dir, process.env);
+    const dispatch = startEarly(argv(dispatchStage), dir, process.env);
     try {
-      expect(await loop?.take(dir, false, 'dispatch')).toBeUndefined();
-      expect(await dispatch?.take(dir, false, 'loop')).toBeUndefined();
-      const taken = await loop?.take(dir, false, 'loop');
+      expect(await loop?.take(dir, false, dispatchStage)).toBeUndefined();
+      expect(await dispatch?.take(dir, false, loopStage)).toBeUndefined();
+      const taken = await loop?.take(dir, false, loopStage);
       expect(taken).toBeDefined();
       await taken?.dispose();
     } finally {

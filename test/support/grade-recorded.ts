@@ -18,7 +18,7 @@ export async function gradeRecorded(scratch: Scratch, dir: string, stage: string
   const all = cases.map((c) => ({ name: c.name, file: c.file }));
   await runBatches({
     dir: course,
-    mode,
+    stage,
     cases: all,
     jobs: 2,
     timeoutMs: 30_000,

@@ -10,7 +10,6 @@ import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { standbyPool, type StandbyPool } from '../../grade/run/standby-pool.ts';
 import type { ScreenOptions } from './screen.ts';
 import { watchTargets } from './watch-paths.ts';
-import { DEFAULT_MODE } from '../../modes/mode-table.ts';
 
 // What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset). `warnings`
 // hold for the whole session (no sandbox here): each run clears the screen, so every report repeats them.
@@ -52,7 +51,7 @@ export async function openSession(options: RunOptions, io: WatchIo): Promise<Ses
     env,
     size: jobs + SAMPLED_SUSPECTS,
     sandbox,
-    mode: stage?.mode ?? DEFAULT_MODE,
+    stage: options.stage,
     warm: stage?.warm ?? [],
   });
   return {

@@ -2,7 +2,6 @@
 // at once (run-batch.ts runs one). A process that crashes, hangs or prints garbage mid-batch costs only the case in
 // flight; a case that runs long hands the rest of its batch back, so that hangs wait out their timeouts side by
 // side; and a program that cannot start is found once: every case gets that verdict and no other process starts.
-import type { ModeName } from '../../modes/mode-table.ts';
 import type { Confinement } from './program-process.ts';
 import type { CaseOutcome } from './case-outcome.ts';
 import { runBatch, type BatchCase, type CaseRun } from './run-batch.ts';
@@ -20,8 +19,8 @@ const LINGERING_PER_JOB = 4;
 // What the pool runs, where, and who hears each case's outcome.
 type BatchesOptions = {
   dir: string;
-  // How the driver runs the cases: the stage's driver mode (`dispatch` when absent).
-  mode?: ModeName;
+  // The stage whose cases these are, which the driver runs them as (run-program.ts `stage`).
+  stage?: string;
   // A driver of the caller's own (run-program.ts `driver`): tests of the machinery only.
   driver?: string | undefined;
   cases: BatchCase[];
@@ -72,7 +71,7 @@ export async function runBatches(options: BatchesOptions): Promise<void> {
         { dir: options.dir, cases: effect.cases },
         {
           run: {
-            ...(options.mode === undefined ? {} : { mode: options.mode }),
+            ...(options.stage === undefined ? {} : { stage: options.stage }),
             ...(options.driver === undefined ? {} : { driver: options.driver }),
             timeoutMs: options.timeoutMs,
             env: options.env,

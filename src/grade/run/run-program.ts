@@ -1,10 +1,9 @@
-// Runs one program process: `node --import <tsx> <the package's driver> dispatch -` in the course directory (or a warm
+// Runs one program process: `node --import <tsx> <the package's driver> <mode> --stage <slug> -` in the course directory (or a warm
 // standby that will run the driver the same way), writing its cases to its stdin as JSON lines and reading result
 // lines as they stream. What each pipe event, exit and timer means is program-machine.ts's to decide, and
 // supervise-process.ts turns them into its events and carries out its effects. How the process is confined
 // (sandbox or process group, TMPDIR, environment) is program-process.ts's.
-import { DEFAULT_MODE, type ModeName } from '../../modes/mode-table.ts';
-import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
+import { driverArgs, driverEntry, driverFiles } from '../../modes/driver-files.ts';
 import type { ProgramLine, ProgramResult } from './program-machine.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
 import { CASE_CPU_SECONDS } from './isolation/program-limits.ts';
@@ -16,8 +15,9 @@ export type { ProgramLine };
 // is confined, and who hears each line.
 export type ProgramRun = {
   dir: string;
-  // How the driver runs the cases (`<driver> <mode> -`): the stage's driver mode, `dispatch` when absent.
-  mode?: ModeName;
+  // The stage whose cases these are: the driver runs them in its mode, on the module its row names
+  // (`<driver> <mode> --stage <slug> -`); in the default mode when absent or not a stage of the course.
+  stage?: string;
   // A driver of the caller's own instead of the package's, by its path in the course directory: only the tests of
   // this machinery give one (a driver that misbehaves). The grader always runs its own install's.
   driver?: string;
@@ -34,10 +34,10 @@ export type ProgramRun = {
 };
 
 // Where warm standby processes come from: each is taken once, for one batch, and never given back; only one
-// started for the same directory, confined the same way (sandboxed or not) and waiting to run the same mode
-// (`dispatch` when not named) is handed out.
+// started for the same directory, confined the same way (sandboxed or not) and waiting to run the same stage
+// (none named: the default mode's first) is handed out.
 export type StandbySource = {
-  take: (dir: string, sandbox: boolean, mode?: ModeName) => Promise<ProgramProcess | undefined>;
+  take: (dir: string, sandbox: boolean, stage?: string) => Promise<ProgramProcess | undefined>;
 };
 
 // Runs the program on its cases; settles once the process and everything it started are dead and its temp dir gone.
@@ -45,7 +45,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   const standby =
     run.signal?.aborted === true || run.driver !== undefined
       ? undefined
-      : await run.standbys?.take(run.dir, run.confinement.sandbox, run.mode ?? DEFAULT_MODE);
+      : await run.standbys?.take(run.dir, run.confinement.sandbox, run.stage);
   let proc: ProgramProcess;
   try {
     // Taken and not yet watched: an exit now would go unheard, so nothing may be awaited until watchProcess.
@@ -54,7 +54,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
       (await startProcess({
         dir: run.dir,
         env: run.env,
-        args: [run.driver ?? driverEntry(), run.mode ?? DEFAULT_MODE, '-'],
+        args: [run.driver ?? driverEntry(), ...driverArgs(run.stage), '-'],
         stdin: 'pipe',
         files: driverFiles(),
         ...run.confinement,

@@ -5,10 +5,9 @@
 // pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts),
 // made for the pool and removed with it.
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_MODE, type ModeName } from '../../modes/mode-table.ts';
 import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
-import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
+import { driverArgs, driverEntry, driverFiles } from '../../modes/driver-files.ts';
 import type { StandbySource } from './run-program.ts';
 
 // The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js, and the module
@@ -44,12 +43,12 @@ export function standbyPool(options: {
   env: NodeJS.ProcessEnv;
   size: number;
   sandbox: boolean | Promise<boolean>;
-  // The driver mode its standbys run once their work arrives (the stage's; `dispatch` when absent).
-  mode?: ModeName;
+  // The stage its standbys run once their work arrives, in its mode on the module its row names (none: the
+  // default mode's first stage).
+  stage?: string;
   // What each standby imports while it waits, as the stage names it (its `warm`: packages as the driver imports them, course modules from the course directory).
   warm?: readonly string[];
 }): StandbyPool {
-  const mode = options.mode ?? DEFAULT_MODE;
   const ready: ProgramProcess[] = [];
   const starting = new Set<Promise<void>>();
   const disposing = new Set<Promise<unknown>>();
@@ -77,7 +76,7 @@ export function standbyPool(options: {
       const proc = await startProcess({
         dir: options.dir,
         env: options.env,
-        args: [BOOTSTRAP, driverEntry(), mode, ...(options.warm ?? [])],
+        args: [BOOTSTRAP, driverEntry(), ...driverArgs(options.stage), ...(options.warm ?? [])],
         stdin: 'pipe',
         sandbox: sandboxed,
         tsxCache,
@@ -102,8 +101,9 @@ export function standbyPool(options: {
       await Promise.all([...disposing]);
     },
     size: () => ready.length + starting.size,
-    take: async (dir, wantSandbox, wantMode) => {
-      if (dir !== options.dir || (wantMode ?? DEFAULT_MODE) !== mode) return undefined;
+    take: async (dir, wantSandbox, wantStage) => {
+      if (dir !== options.dir || driverArgs(wantStage).join(' ') !== driverArgs(options.stage).join(' '))
+        return undefined;
       // One still starting (a fill just before this run) is further along than a cold start would be.
       while (ready.length === 0 && starting.size > 0) await Promise.race(starting);
       if (sandboxed !== wantSandbox) return undefined;

@@ -1,8 +1,9 @@
-// A warm standby program process, run as `node --import <tsx> standby.ts <driver> <mode> [<warm specifier>…]` in the
+// A warm standby program process, run as `node --import <tsx> standby.ts <driver> <mode> [--stage <slug>]
+// [<warm specifier>…]` in the
 // course directory. Node, tsx and the package's driver are loaded ahead of time, and so are the warm specifiers
 // (the stage's packages, as the driver imports them, and its course modules, from the course directory:
 // src/course/stages.ts): a save then pays only for what it changed. It waits until its work arrives on stdin (the
-// cases, as JSON lines, exactly as `<driver> <mode> -` reads them); then every module loaded from a file that has
+// cases, as JSON lines, exactly as `<driver> <mode> --stage <slug> -` reads them); then every module loaded from a file that has
 // changed since, and every module that imports one, is loaded afresh (standby-hooks.mjs), and it runs the driver's
 // main on those very lines. Each standby serves exactly one batch.
 import { createRequire, register } from 'node:module';
@@ -17,7 +18,11 @@ type Driver = {
 
 // Sealed before any module of the course loads (src/modes/seal.ts), as the driver is when run as a program.
 sealLanguage();
-const [driverPath = '', mode = 'dispatch', ...warm] = process.argv.slice(2);
+const [driverPath = '', mode = 'dispatch', ...after] = process.argv.slice(2);
+// The driver's own arguments (src/modes/driver-files.ts `driverArgs`), then the warm specifiers.
+const staged = after[0] === '--stage';
+const driverArgs = staged ? [mode, ...after.slice(0, 2)] : [mode];
+const warm = staged ? after.slice(2) : after;
 // The course directory, which the warm course modules are resolved from (as the driver loads them).
 const course = pathToFileURL(`${process.cwd()}/`).href;
 const refresh = warm.length > 0 ? await warmUp(warm) : async () => {};
@@ -30,7 +35,7 @@ await driver.preload(mode);
 const first = await readIn();
 if (first.length > 0) {
   await refresh();
-  process.exitCode = await driver.main([mode, '-'], undefined, first);
+  process.exitCode = await driver.main([...driverArgs, '-'], undefined, first);
 }
 
 // Imports each warm specifier (one that fails is left to fail again when the driver imports it), and resolves to

@@ -1,5 +1,5 @@
 // The driver's mode `compact` (stage "Compact the context"): the loop mode's driver (src/modes/loop/driver.ts) with
-// the course's runCompactLoop from src/compact-loop.ts, its fake API recording `compact_threshold` too (a request
+// the course's runCompactLoop from src/compact-loop.ts (the stage's row names them), its fake API recording `compact_threshold` too (a request
 // that carries it shows so), and each case run in a fresh, empty working directory of its own. What the loop wrote
 // under `.transcripts/` there is added to its end as `transcripts`: each file by name, its lines as JSON (a line
 // that is not JSON as its text), so that a case grades the transcript file with the requests.
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMPACT_TOOL, TRANSCRIPT_DIR } from '../../compact-contract.ts';
 import { COMPACT_REQUEST_KEYS } from './case.ts';
-import { loopDriver, parseLoopCase, type LoopSeams } from '../loop/driver.ts';
+import { type LoopOptions, loopDriver, parseLoopCase } from '../loop/driver.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import { isObject, type Json } from '../kit.ts';
 
@@ -17,11 +17,9 @@ import { isObject, type Json } from '../kit.ts';
 const MAX_FILES = 20;
 const MAX_FILE_CHARS = 400_000;
 
-export const COMPACT_SEAMS: LoopSeams = {
-  module: './src/compact-loop.ts',
-  entry: 'runCompactLoop',
+export const COMPACT_OPTIONS: LoopOptions = {
   requestKeys: COMPACT_REQUEST_KEYS,
-  around: inOwnDirectory,
+  around: (_testCase, run) => inOwnDirectory(run),
   ownTools: [COMPACT_TOOL],
 };
 
@@ -79,8 +77,12 @@ export function parseCompactCase(text: string): ReturnType<typeof parseLoopCase>
   return parsed;
 }
 
-const loop = loopDriver(COMPACT_SEAMS);
+const loop = loopDriver(COMPACT_OPTIONS);
 
+// No probe: the mode's judge finds its mistakes in the cases' own results.
 export const driver: DriverMode = {
-  start: async (course) => ({ ...(await loop.start(course)), parse: parseCompactCase }),
+  start: async (course, code) => {
+    const { probe: _, ...started } = await loop.start(course, code);
+    return { ...started, parse: parseCompactCase };
+  },
 };

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { seedPathProblem } from '../../course/seed-path.ts';
+import { firstStageIn, type StudentCode, studentCode } from '../../course/stages.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import { giveEarlierTools } from './earlier-tools.ts';
 import { abbreviate, padded } from './long-answer.ts';
@@ -50,35 +51,39 @@ function courseTools(): Promise<{ Tools: Dispatcher['Tools'] }> {
   return import('../../tools/index.ts');
 }
 
-// The stage's modules: the Tools of the earlier stages and the student's makeExecute. Imported once per process
-// and course (a module is evaluated once however often it is imported, and each import() costs a trip through the
-// loader's hooks, about 1 ms under tsx: a tenth of a typical case).
-function dispatcher(course: URL): Promise<Dispatcher> {
-  let modules = loaded.get(course.href);
+// The dispatcher of a course when the caller names no stage: the module and export of the mode's first stage.
+const FIRST_DISPATCHER: StudentCode = studentCode(firstStageIn('dispatch')!);
+
+// The stage's modules: the Tools of the earlier stages and the student's makeExecute (`code`: the module and export
+// the stage's row names). Imported once per process and course (a module is evaluated once however often it is
+// imported, and each import() costs a trip through the loader's hooks, about 1 ms under tsx: a tenth of a typical
+// case).
+function dispatcher(course: URL, code: StudentCode = FIRST_DISPATCHER): Promise<Dispatcher> {
+  const key = `${course.href}\u0000${code.module}\u0000${code.export}`;
+  let modules = loaded.get(key);
   if (modules === undefined) {
     modules = (async () => {
       const { Tools } = await courseTools();
-      const { makeExecute } = await courseExports<{ makeExecute: MakeExecute }>(course, './src/execute.ts', [
-        'makeExecute',
-      ]);
-      return { Tools, makeExecute };
+      const made = await courseExports<Record<string, MakeExecute>>(course, code.module, [code.export]);
+      return { Tools, makeExecute: made[code.export]! };
     })();
-    loaded.set(course.href, modules);
+    loaded.set(key, modules);
   }
   return modules;
 }
 
 // Runs one case in a fresh sandbox and returns its results, ready to print. `make` is the dispatcher
-// factory under test: the student's own by default (tests of the suite pass others).
+// factory under test: the student's own by default, `code` of the course (tests of the suite pass others).
 export async function dispatch(
   testCase: Case,
   make?: MakeExecute,
   beforeCall?: BeforeCall,
   course: URL = courseUrl(),
+  code?: StudentCode,
 ): Promise<unknown[]> {
   // A dispatcher given (the audit's, the suite's) is all that runs: the course's own is not loaded for it.
   const { Tools, makeExecute } =
-    make === undefined ? await dispatcher(course) : { Tools: (await courseTools()).Tools, makeExecute: make };
+    make === undefined ? await dispatcher(course, code) : { Tools: (await courseTools()).Tools, makeExecute: make };
   giveEarlierTools(makeExecute, Tools);
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
   try {
@@ -204,9 +209,10 @@ export async function observe(
   request: unknown,
   make?: MakeExecute,
   course: URL = courseUrl(),
+  code?: StudentCode,
 ): Promise<Observed[] | { error: string }> {
   if (!isObserveRequest(request)) return { error: 'the request is not { methods, calls }' };
-  const factory = make ?? (await dispatcher(course)).makeExecute;
+  const factory = make ?? (await dispatcher(course, code)).makeExecute;
   giveEarlierTools(factory, (await courseTools()).Tools);
   const root = await mkdtemp(join(tmpdir(), 'theinference-probe-'));
   const roots = [root, await realpath(root)];
@@ -324,13 +330,13 @@ function encode(value: unknown, input: unknown, depth = 0): unknown {
 // `files` are wrong.
 export const driver: DriverMode = {
   preload: courseTools,
-  start: async (course) => {
-    await dispatcher(course);
+  start: async (course, code) => {
+    await dispatcher(course, code);
     return {
       parse: parseCase,
-      run: (testCase, beforeCall) => dispatch(testCase as Case, undefined, beforeCall, course),
+      run: (testCase, beforeCall) => dispatch(testCase as Case, undefined, beforeCall, course, code),
       cannot: 'cannot seed case',
-      probe: (request) => observe(request, undefined, course),
+      probe: (request) => observe(request, undefined, course, code),
     };
   },
 };

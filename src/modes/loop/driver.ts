@@ -1,6 +1,7 @@
 // The driver's mode `loop` (stage "Run the loop"). For each case: a fake Messages API on 127.0.0.1 (this process's
-// loopback; in the grader's sandbox, a network of its own), a real Anthropic client pointed at it, and
-// runLoop(client, execute, request) from the course's src/agent-loop.ts. The API answers the case's turns in order,
+// loopback; in the grader's sandbox, a network of its own), a real Anthropic client pointed at it, and the stage's
+// loop, `runLoop(client, execute, request)` from the course's src/agent-loop.ts (the module and export its row in
+// src/course/stages.ts names). Another loop-kind mode is this one parameterised (`loopDriver`, `LoopOptions`). The API answers the case's turns in order,
 // one per POST /v1/messages: the turn's message as JSON or, when the request streams, as server-sent events (the
 // bytes the case recorded, else events made from the message). It records what each request asked for; a request
 // past the script is answered with an error, and recorded too. The scripted execute answers the tool_use blocks of
@@ -15,6 +16,7 @@
 // its own: `{"observed":[…]}`, for each script the requests it sent (whole) and how it ended.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { firstStageIn, type StudentCode, studentCode } from '../../course/stages.ts';
 import { LOOP_REQUEST_KEYS } from './case.ts';
 import { callText, type ExecuteCallMade, type Refusal, unaskedCalls } from './unasked-calls.ts';
 import type { DriverMode } from '../driver-mode.ts';
@@ -34,7 +36,9 @@ type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream
 // `delay_ms`: how long the scripted execute takes to answer (a case's calls may then finish in another order than
 // they were made, for a loop that runs them at once).
 type Scripted = ({ content: string; is_error?: boolean } | { throws: string }) & { delay_ms?: number };
-type LoopCase = { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
+// A case as parsed: the keys the loop mode reads, and any other the case file holds (a mode built on this one reads
+// its own).
+export type LoopCase = Json & { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
 type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
 type Client = new (options: {
   apiKey: string;
@@ -49,27 +53,28 @@ async function anthropicClient(): Promise<Client> {
   return ((await import('@anthropic-ai/sdk')) as { default: Client }).default;
 }
 
-// What a stage built on this mode changes of it (src/modes/compact/ is one): the course module and export it
-// grades, the request keys its fake API records (a key the loop must not send shows when it does), and what runs
-// around each loop (a working directory of its own, what the loop left there added to its end).
-export type LoopSeams = {
-  module: string;
-  entry: string;
-  requestKeys: readonly string[];
-  around?: (loop: () => Promise<Json>) => Promise<Json>;
+// What a mode built on this one changes of it (src/modes/<mode>/driver.ts imports this file and parameterises it,
+// never copies it). Each is absent for the loop mode itself.
+export type LoopOptions = {
+  // The keys of a request the fake API records and the results give, in this order: LOOP_REQUEST_KEYS when absent.
+  requestKeys?: readonly string[];
+  // What the loop is given for a case (it may change it; the results say so): a copy of the case's request when
+  // absent. A mode whose cases hold more for the loop (a setting beside the request) gives it here.
+  given?: (testCase: LoopCase) => Json;
+  // Around each run of the loop, a case's or a probe script's: what the run needs set up first, and what its end
+  // says beyond how the loop ended (a file the loop wrote, say), added to `run()`'s end.
+  around?: (testCase: LoopCase, run: () => Promise<Json>) => Promise<Json>;
   // Tools the loop answers itself (the compact stage's `compact`): their tool_use blocks wait for no execute call,
   // and a case scripts no output for them.
   ownTools?: readonly string[];
 };
 
-export const LOOP_SEAMS: LoopSeams = {
-  module: './src/agent-loop.ts',
-  entry: 'runLoop',
-  requestKeys: LOOP_REQUEST_KEYS,
-};
+// The loop a case runs when the caller gives none: the course's, the module and export of the loop mode's first
+// stage (tests of the suite run the reference this way, from the package root).
+const FIRST_LOOP: StudentCode = studentCode(firstStageIn('loop')!);
 
-async function studentLoop(course: URL, seams: LoopSeams = LOOP_SEAMS): Promise<RunLoop> {
-  return (await courseExports<Record<string, RunLoop>>(course, seams.module, [seams.entry]))[seams.entry]!;
+async function studentLoop(course: URL, code: StudentCode = FIRST_LOOP): Promise<RunLoop> {
+  return (await courseExports<Record<string, RunLoop>>(course, code.module, [code.export]))[code.export]!;
 }
 
 // Runs one case's loop against its script and returns its results, ready to print. `runLoop` is the loop under
@@ -79,11 +84,11 @@ export async function runLoopCase(
   runLoop?: RunLoop,
   beforeTurn?: BeforeCall,
   course: URL = courseUrl(),
-  seams: LoopSeams = LOOP_SEAMS,
+  options: LoopOptions = {},
 ): Promise<unknown[]> {
   if (testCase.turns.length === 0) return [];
-  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course, seams)]);
-  const api = await startFakeApi(testCase, beforeTurn, seams);
+  const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
+  const api = await startFakeApi(testCase, beforeTurn, options);
   try {
     await beforeTurn?.(1, testCase.turns.length, 'request');
     // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
@@ -93,9 +98,8 @@ export async function runLoopCase(
       if (!/^The model '[^']*' is deprecated/.test(String(args[0]))) warn(...args);
     };
     try {
-      const run = () => loopEnd(Anthropic, loop, api, testCase);
-      const end = await (seams.around === undefined ? run() : seams.around(run));
-      return [...compacted(api.requests, seams.requestKeys), end];
+      const end = await loopEnd(Anthropic, loop, api, testCase, options);
+      return [...compacted(api.requests, options), end];
     } finally {
       console.warn = warn;
     }
@@ -107,32 +111,42 @@ export async function runLoopCase(
 // Runs the loop once against a fake API, with a real client pointed at it: how it ended, `{"returned":[…]}` (the
 // conversation, as JSON carries it) or `{"threw":"…"}`, with `request_changed` when it changed the request it was
 // given, and `unasked_calls` when execute refused calls whose answers are in no request and not in the end (a
-// call the reference never makes, so a snapshot never has either).
-async function loopEnd(Anthropic: Client, loop: RunLoop, api: FakeApi, testCase: LoopCase): Promise<Json> {
-  // No retries: a request the script refuses is the loop's to handle, once.
-  const client = new Anthropic({
-    apiKey: 'theinference-fake-api-key',
-    baseURL: api.url,
-    maxRetries: 0,
-    timeout: 60_000,
-    // The SDK calls fetch once the request's body is written: a call still running then was not in it.
-    fetch: (input, init) => {
-      api.sending();
-      return fetch(input, init);
-    },
-  });
-  const given = structuredClone(testCase.request ?? {});
-  let end: Json;
-  try {
-    const returned = await loop(client, api.execute, given);
-    end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
-  } catch (error) {
-    end = { threw: describeThrow(error) };
-  }
-  const changed = requestChanged(testCase.request ?? {}, given);
-  if (changed !== undefined) end = { ...end, request_changed: changed };
-  const unasked = unaskedCalls(api.refused, [...api.requests, end]);
-  return unasked.length === 0 ? end : { ...end, unasked_calls: unasked };
+// call the reference never makes, so a snapshot never has either); run within the mode's `around`, when it has one.
+async function loopEnd(
+  Anthropic: Client,
+  loop: RunLoop,
+  api: FakeApi,
+  testCase: LoopCase,
+  options: LoopOptions,
+): Promise<Json> {
+  const run = async (): Promise<Json> => {
+    // No retries: a request the script refuses is the loop's to handle, once.
+    const client = new Anthropic({
+      apiKey: 'theinference-fake-api-key',
+      baseURL: api.url,
+      maxRetries: 0,
+      timeout: 60_000,
+      // The SDK calls fetch once the request's body is written: a call still running then was not in it.
+      fetch: (input, init) => {
+        api.sending();
+        return fetch(input, init);
+      },
+    });
+    const request = options.given === undefined ? (testCase.request ?? {}) : options.given(testCase);
+    const given = structuredClone(request);
+    let end: Json;
+    try {
+      const returned = await loop(client, api.execute, given);
+      end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
+    } catch (error) {
+      end = { threw: describeThrow(error) };
+    }
+    const changed = requestChanged(request, given);
+    if (changed !== undefined) end = { ...end, request_changed: changed };
+    const unasked = unaskedCalls(api.refused, [...api.requests, end]);
+    return unasked.length === 0 ? end : { ...end, unasked_calls: unasked };
+  };
+  return options.around === undefined ? run() : options.around(testCase, run);
 }
 
 // The fields of the request runLoop was given that it changed (pushed onto its messages, set a field), each as it
@@ -172,6 +186,7 @@ export async function observeLoops(
   request: unknown,
   runLoop?: RunLoop,
   course: URL = courseUrl(),
+  options: LoopOptions = {},
 ): Promise<LoopObserved[] | { error: string }> {
   const scripts = isObject(request) && Array.isArray(request.scripts) ? request.scripts : undefined;
   if (scripts === undefined) return { error: 'the request is not { scripts }' };
@@ -190,7 +205,7 @@ export async function observeLoops(
   let apis: FakeApi[] = [];
   try {
     // Every API listening before any loop starts, so that all are closed however the wait ends.
-    const started = await Promise.allSettled(parsed.map((script) => startFakeApi(script)));
+    const started = await Promise.allSettled(parsed.map((script) => startFakeApi(script, undefined, options)));
     apis = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failed = started.find((s) => s.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
@@ -199,7 +214,7 @@ export async function observeLoops(
       const entry = seen[k]!;
       entry.requests = apis[k]!.requests;
       entry.calls = apis[k]!.calls;
-      entry.end = await loopEnd(Anthropic, loop, apis[k]!, script);
+      entry.end = await loopEnd(Anthropic, loop, apis[k]!, script, options);
     });
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise((ready) => (timer = setTimeout(ready, LOOP_PROBE_WAIT_MS)));
@@ -221,7 +236,8 @@ export async function observeLoops(
 // The requests as results, each said once: a field the same as in the request before it is named in `as_before`
 // (not repeated), and messages that begin with all of the request before's are given as `new_messages`, the ones
 // after them (with `rewritten_messages`, by index, those of the request before's it sent changed). Lossless (the grader expands them back), and a long session's results grow with it, not its square.
-function compacted(requests: unknown[], keys: readonly string[]): unknown[] {
+function compacted(requests: unknown[], options: LoopOptions): unknown[] {
+  const keys = options.requestKeys ?? LOOP_REQUEST_KEYS;
   let before: Json | undefined;
   return requests.map((entry) => {
     const request = isObject(entry) && isObject(entry.request) ? entry.request : undefined;
@@ -259,11 +275,11 @@ type FakeApi = {
 
 async function startFakeApi(
   testCase: LoopCase,
-  beforeTurn?: BeforeCall,
-  seams: LoopSeams = LOOP_SEAMS,
+  beforeTurn: BeforeCall | undefined,
+  options: LoopOptions,
 ): Promise<FakeApi> {
-  const keys = seams.requestKeys;
-  const executed = (block: Json) => isToolUse(block) && !(seams.ownTools ?? []).includes(String(block.name));
+  const keys = options.requestKeys ?? LOOP_REQUEST_KEYS;
+  const executed = (block: Json) => isToolUse(block) && !(options.ownTools ?? []).includes(String(block.name));
   const requests: unknown[] = [];
   // The tool_use blocks of the turns served that execute has not answered yet, in order.
   const waiting: Json[] = [];
@@ -474,21 +490,22 @@ export function parseLoopCase(text: string, ownTools: readonly string[] = []): L
         );
     }
   });
-  return { request, turns, outputs, ...observe } as LoopCase;
+  // The keys of a mode built on this one stay, for its own use.
+  return { ...parsed, request, turns, outputs, ...observe } as LoopCase;
 }
 
-// The mode as the driver runs it. The SDK and the student's loop load before any case is read; runLoop's throws
-// are its results, so what fails outside it is the fake API (no loopback to listen on).
-// `seams`: a stage built on this mode (src/modes/compact/driver.ts), which has no probe of the loop's own.
-export function loopDriver(seams: LoopSeams = LOOP_SEAMS): DriverMode {
+// A loop-kind mode as the driver runs it: the loop mode's, or a mode built on it with its options. The SDK and the
+// student's loop (the stage's module and export) load before any case is read; the loop's throws are its results,
+// so what fails outside it is the fake API (no loopback to listen on).
+export function loopDriver(options: LoopOptions = {}): DriverMode {
   return {
-    start: async (course) => {
-      const [, loop] = await Promise.all([anthropicClient(), studentLoop(course, seams)]);
+    start: async (course, code) => {
+      const [, loop] = await Promise.all([anthropicClient(), studentLoop(course, code)]);
       return {
         parse: parseLoopCase,
-        run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall, course, seams),
+        run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall, course, options),
         cannot: 'cannot run case',
-        ...(seams === LOOP_SEAMS ? { probe: (request: unknown) => observeLoops(request, loop) } : {}),
+        probe: (request) => observeLoops(request, loop, course, options),
       };
     },
   };

@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STAGES } from '../../../src/course/stages.ts';
 import { tsxLoaderUrl } from '../../../src/grade/run/program-process.ts';
+import { driverArgs } from '../../../src/modes/driver-files.ts';
 
 const STANDBY = fileURLToPath(new URL('../../../src/grade/run/standby.ts', import.meta.url));
 
@@ -71,11 +73,12 @@ async function afterSave(
   course: Record<string, string>,
   save: Record<string, string>,
   warm = ['./src/a.ts'],
+  args = ['dispatch'],
 ): Promise<{ evals: string[]; value: string }> {
   dir = await makeCourse(course);
   const child = spawn(
     process.execPath,
-    ['--import', tsxLoaderUrl(), STANDBY, join(dir, 'driver.ts'), 'dispatch', ...warm],
+    ['--import', tsxLoaderUrl(), STANDBY, join(dir, 'driver.ts'), ...args, ...warm],
     {
       cwd: dir,
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -96,8 +99,8 @@ async function afterSave(
     child.kill();
   }
   const { argv, ...seen } = JSON.parse(out) as { evals: string[]; argv: string[]; value: string };
-  // The driver runs its mode on the cases from stdin, as `<driver> dispatch -` would.
-  expect(argv).toEqual(['dispatch', '-']);
+  // The driver runs its mode (and stage) on the cases from stdin, as `<driver> dispatch -` would.
+  expect(argv).toEqual([...args, '-']);
   return seen;
 }
 
@@ -124,6 +127,12 @@ describe('a warm standby', () => {
     ],
   ])('%s', async (_, save, evals, value) => {
     expect(await afterSave(COURSE, save)).toEqual({ evals, value });
+  });
+
+  it('runs the driver on the stage it was started for, its warm modules after it', async () => {
+    const args = driverArgs(STAGES[0]!.slug);
+    expect(args).toEqual([STAGES[0]!.mode, '--stage', STAGES[0]!.slug]);
+    expect(await afterSave(COURSE, {}, ['./src/a.ts'], args)).toEqual({ evals: ['b', 'a'], value: 'a1+b1' });
   });
 
   it('sends what a warm module prints while it loads to stderr, as the driver does: stdout holds only results', async () => {
