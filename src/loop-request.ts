@@ -10,3 +10,8 @@ export type LoopRequest = {
   tools: Anthropic.Tool[];
   messages: Anthropic.MessageParam[];
 };
+
+// What the stage "Compact the context" hands a student's runCompactLoop (docs/stages/compact-context.md): a loop's
+// request plus the size, in estimated tokens, past which the loop compacts the conversation. The threshold is the
+// loop's to read and never an API parameter: no request carries it.
+export type CompactRequest = LoopRequest & { compact_threshold: number };

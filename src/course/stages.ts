@@ -108,6 +108,21 @@ export const STAGES: readonly Stage[] = [
     warm: ['@anthropic-ai/sdk', './src/task-loop.ts'],
     catalogue: { file: 'test/fixtures/wrong-task/catalogue.ts', of: 'task loops' },
   },
+  {
+    slug: 'compact-context',
+    title: 'Compact the context',
+    mode: 'compact',
+    writes: ['src/compact-loop.ts'],
+    entry: 'runCompactLoop',
+    untilPass: 'runCompactLoop calls the model with its tool results micro-compacted',
+    provides: [],
+    dependencies: ['@anthropic-ai/sdk'],
+    doc: 'docs/stages/compact-context.md',
+    // Measured like agent-loop's: most cases are a few requests to 127.0.0.1; the recorded ones carry long sessions.
+    typicalCaseMs: 60,
+    warm: ['@anthropic-ai/sdk', './src/compact-loop.ts'],
+    catalogue: { file: 'test/fixtures/wrong-compact/catalogue.ts', of: 'compacting loops' },
+  },
 ];
 
 // The packages the course's code imports at any stage: the grader gives a program its own copies of these, and no

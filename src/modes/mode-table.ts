@@ -32,6 +32,11 @@ export const MODE_TABLE = [
     schema: 'agent-loop.schema.json',
     what: "runs the student's runTaskLoop against a fake Messages API that serves the parent's and its children's turns",
   },
+  {
+    name: 'compact',
+    schema: 'compact-context.schema.json',
+    what: "runs the student's runCompactLoop as the loop mode does, each case in an empty working directory whose transcripts it grades",
+  },
 ] as const;
 
 export type ModeName = (typeof MODE_TABLE)[number]['name'];

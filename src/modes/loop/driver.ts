@@ -64,7 +64,7 @@ export type LoopOptions = {
   // Around each run of the loop, a case's or a probe script's: what the run needs set up first, and what its end
   // says beyond how the loop ended (a file the loop wrote, say), added to `run()`'s end.
   around?: (testCase: LoopCase, run: () => Promise<Json>) => Promise<Json>;
-  // The tools whose calls the loop answers itself, never through execute (the plan mode's todo): the scripted
+  // The tools whose calls the loop answers itself, never through execute (the plan mode's todo, the compact mode's compact): the scripted
   // execute expects none of them, and a case scripts no output for one.
   ownTools?: readonly string[];
   // The tool_use blocks the loop answers itself rather than through execute (a task call: src/modes/task/): the
@@ -249,7 +249,7 @@ export async function observeLoops(
 
 // The requests as results, each said once: a field the same as in the request before it is named in `as_before`
 // (not repeated), and messages that begin with all of the request before's are given as `new_messages`, the ones
-// after them. Lossless (the grader expands them back), and a long session's results grow with it, not its square.
+// after them (with `rewritten_messages`, by index, those of the request before's it sent changed). Lossless (the grader expands them back), and a long session's results grow with it, not its square.
 function compacted(requests: unknown[], options: LoopOptions): unknown[] {
   const keys = options.requestKeys ?? LOOP_REQUEST_KEYS;
   let before: Json | undefined;
@@ -263,14 +263,15 @@ function compacted(requests: unknown[], options: LoopOptions): unknown[] {
     const kept: string[] = keys.filter((k) => k !== 'messages' && same(k));
     const out: Json = Object.fromEntries(Object.entries(request).filter(([k]) => !kept.includes(k)));
     const [had, has] = [previous.messages, request.messages];
-    if (
-      Array.isArray(had) &&
-      Array.isArray(has) &&
-      has.length >= had.length &&
-      canonical(has.slice(0, had.length)) === canonical(had)
-    ) {
-      delete out.messages;
-      out.new_messages = has.slice(had.length);
+    if (Array.isArray(had) && Array.isArray(has) && has.length >= had.length) {
+      // A loop that rewrites earlier messages (a compacting one: a tool result become its placeholder) says only
+      // those, by index, when they are fewer than half of them.
+      const rewritten = had.flatMap((m, i) => (canonical(m) === canonical(has[i]) ? [] : [i]));
+      if (rewritten.length === 0 || rewritten.length * 2 < had.length) {
+        delete out.messages;
+        if (rewritten.length > 0) out.rewritten_messages = Object.fromEntries(rewritten.map((i) => [i, has[i]]));
+        out.new_messages = has.slice(had.length);
+      }
     }
     return { request: { ...(kept.length > 0 ? { as_before: kept } : {}), ...out } };
   });

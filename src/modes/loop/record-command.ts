@@ -33,15 +33,24 @@ export const recorder: ModeRecorder = {
 };
 
 type ReadTranscript = { file: string; session: LoopSession; drafts: LoopCaseDraft[] };
+
+// What a stage built on this mode makes of a transcript's loop cases (src/modes/compact/record-command.ts): its own
+// cases from them, given the file they were read from and the redaction every string of a case goes through.
+// The privacy gate and the reference's snapshots come after it, as for the loop's own.
+export type ShapeCases = (read: {
+  file: string;
+  session: LoopSession;
+  drafts: LoopCaseDraft[];
+  redact: (text: string) => string;
+}) => Promise<LoopCaseDraft[]>;
 type Shared = Awaited<ReturnType<typeof checkSharedFlags>>;
 
-// `shape`: what a later loop stage makes of a session's loops before they are cases (src/modes/plan/: its todo
-// tool for the recording's, only the loops that plan). The loops as read by default.
-export async function recordLoopCommand(
-  flags: RecordFlags,
-  io: CommandIo,
-  shape: (session: LoopSession) => LoopSession = (session) => session,
-): Promise<Outcome> {
+// `shape`: what a later loop stage makes of a session before its loops are cases (`session`: src/modes/plan/, its
+// todo tool for the recording's, only the loops that plan), and of the cases once made (`cases`:
+// src/modes/compact/). Each as read when absent.
+export type LoopShape = { session?: (session: LoopSession) => LoopSession; cases?: ShapeCases };
+
+export async function recordLoopCommand(flags: RecordFlags, io: CommandIo, shape: LoopShape = {}): Promise<Outcome> {
   const root = io.root ?? packageRoot();
   const shared = await checkLoopFlags(flags, io, root);
   const maxTurns = flags.maxCalls === undefined ? DEFAULT_MAX_TURNS : shared.maxCalls;
@@ -128,17 +137,17 @@ async function readTranscript(
     shared: Shared;
     maxTurns: number;
     me: { username: string; homedir: string };
-    shape: (session: LoopSession) => LoopSession;
+    shape: LoopShape;
   },
 ): Promise<{ transcript: ReadTranscript; sources: Identity }> {
-  const { flags, io, shared, maxTurns, me } = ctx;
+  const { flags, io, shared, maxTurns, me, shape } = ctx;
   const file = resolve(io.cwd, given);
   const read = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
     (error: NodeJS.ErrnoException) => {
       throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
     },
   );
-  const session = ctx.shape(read);
+  const session = shape.session === undefined ? read : shape.session(read);
   for (const loop of session.loops.filter((l) => l.turns.length > maxTurns)) {
     session.skipped.push({ prompt: loop.prompt, why: `${loop.turns.length} turns, over --max-calls ${maxTurns}` });
   }
@@ -153,13 +162,17 @@ async function readTranscript(
   const machine = me.username === '' ? { host: hostname() } : { user: me.username, home: me.homedir, host: hostname() };
   const sources = { ...identityOfCalls(session.cwd, uses, machine), patterns: shared.redact };
   const base = flags.name ?? baseName(given);
-  const drafts = loopCases(session, { base, transcript: basename(file), sources });
+  const loopDrafts = loopCases(session, { base, transcript: basename(file), sources });
   // A stream holding a redacted string in pieces would still serve it: such a stream is dropped.
-  for (const [i, d] of drafts.entries()) {
+  for (const [i, d] of loopDrafts.entries()) {
     const turns = session.loops[i]?.turns ?? [];
     const { data, dropped } = await keepFaithfulStreams({ ...d.data, turns }, d.data, makeRedactor(sources).text);
     if (dropped.length > 0) Object.assign(d, { data, streamsDropped: dropped });
   }
+  const drafts =
+    shape.cases === undefined
+      ? loopDrafts
+      : await shape.cases({ file, session, drafts: loopDrafts, redact: makeRedactor(sources).text });
   const refusals = gateFiles(
     drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
     sources,

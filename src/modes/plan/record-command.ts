@@ -8,5 +8,5 @@ import { todoLoops } from './record/todo-loops.ts';
 
 export const recorder: ModeRecorder = {
   ...loopRecorder,
-  record: (flags, io) => recordLoopCommand(flags, io, todoLoops),
+  record: (flags, io) => recordLoopCommand(flags, io, { session: todoLoops }),
 };

@@ -3,7 +3,7 @@
 // `{"returned":[…]}` or `{"threw":"…"}`, with `request_changed` beside it when runLoop changed the request it was
 // given (the fields it changed, as they were when it ended), and `unasked_calls` when execute was called for what no
 // tool_use waiting asked for, its answer in no request and not in the end (each call as `{ tool, input }`).
-// A request after the first names in `as_before` the fields it sent as the request before it did, and gives as `new_messages` the messages after all of that request's: read back, every
+// A request after the first names in `as_before` the fields it sent as the request before it did, and gives as `new_messages` the messages after all of that request's (`rewritten_messages`: those of that request's it changed, by index): read back, every
 // request is whole again. Pure.
 import type { LoopCaseData } from '../case.ts';
 import type { ExecuteCallMade } from '../unasked-calls.ts';
@@ -25,12 +25,17 @@ export function wholeRequests(entries: unknown[]): unknown[] {
   return entries.map((entry) => {
     const request = requestOf(entry);
     if (request === undefined) return entry;
-    const { as_before: same, new_messages: added, ...sent } = request;
+    const { as_before: same, new_messages: added, rewritten_messages: rewritten, ...sent } = request;
     const whole: Entry = { ...sent };
     for (const key of Array.isArray(same) ? same : []) {
       if (typeof key === 'string' && before !== undefined && key in before) whole[key] = before[key];
     }
-    if (Array.isArray(added)) whole.messages = [...(Array.isArray(before?.messages) ? before.messages : []), ...added];
+    if (Array.isArray(added)) {
+      const earlier = [...(Array.isArray(before?.messages) ? before.messages : [])];
+      for (const [i, m] of Object.entries(isEntry(rewritten) ? rewritten : {}))
+        if (Number(i) < earlier.length) earlier[Number(i)] = m;
+      whole.messages = [...earlier, ...added];
+    }
     before = whole;
     return { request: whole };
   });

@@ -1,0 +1,18 @@
+// A compact-context case file (cases/compact-context.schema.json, named by the mode's row in
+// src/modes/mode-table.ts): a loop case whose request also carries `compact_threshold`, the estimated size in tokens
+// past which the loop compacts. Its turns include the summaries the loop asks for, each served as the answer to the
+// request that asks. Code outside this mode holds a case as the shared CaseData (src/course/types.ts).
+import type { LoopCaseData, LoopRequestData } from '../loop/case.ts';
+
+// The keys of a request the compact mode's fake API records: a loop's, and the threshold, which a loop that sends
+// it to the API shows in the request it sent.
+export const COMPACT_REQUEST_KEYS = [
+  'model',
+  'max_tokens',
+  'system',
+  'tools',
+  'messages',
+  'compact_threshold',
+] as const;
+
+export type CompactCaseData = LoopCaseData & { request: LoopRequestData & { compact_threshold: number } };

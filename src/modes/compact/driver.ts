@@ -1,0 +1,88 @@
+// The driver's mode `compact` (stage "Compact the context"): the loop mode's driver (src/modes/loop/driver.ts) with
+// the course's runCompactLoop from src/compact-loop.ts (the stage's row names them), its fake API recording `compact_threshold` too (a request
+// that carries it shows so), and each case run in a fresh, empty working directory of its own. What the loop wrote
+// under `.transcripts/` there is added to its end as `transcripts`: each file by name, its lines as JSON (a line
+// that is not JSON as its text), so that a case grades the transcript file with the requests.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { COMPACT_TOOL, TRANSCRIPT_DIR } from '../../compact-contract.ts';
+import { COMPACT_REQUEST_KEYS } from './case.ts';
+import { type LoopOptions, loopDriver, parseLoopCase } from '../loop/driver.ts';
+import type { DriverMode } from '../driver-mode.ts';
+import { isObject, type Json } from '../kit.ts';
+
+// How many transcript files, and bytes of each, a case's end holds at most: a loop that writes on and on is shown
+// its first files, cut, rather than filling the grader's memory.
+const MAX_FILES = 20;
+const MAX_FILE_CHARS = 400_000;
+
+export const COMPACT_OPTIONS: LoopOptions = {
+  requestKeys: COMPACT_REQUEST_KEYS,
+  around: (_testCase, run) => inOwnDirectory(run),
+  ownTools: [COMPACT_TOOL],
+};
+
+// Runs one loop with a fresh empty working directory, and adds what it left under .transcripts/ to its end.
+export async function inOwnDirectory(loop: () => Promise<Json>): Promise<Json> {
+  const dir = await mkdtemp(join(tmpdir(), 'theinference-compact-'));
+  const back = process.cwd();
+  process.chdir(dir);
+  try {
+    const end = await loop();
+    const transcripts = await transcriptsIn(join(dir, TRANSCRIPT_DIR));
+    return transcripts === undefined ? end : { ...end, transcripts };
+  } finally {
+    process.chdir(back);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// The files of a .transcripts/ directory by name, sorted, each its lines; undefined when there is none.
+async function transcriptsIn(dir: string): Promise<Json | undefined> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
+  if (entries === undefined) return undefined;
+  const names = entries.map((e) => e.name).sort();
+  const files: Json = {};
+  for (const name of names.slice(0, MAX_FILES)) {
+    const entry = entries.find((e) => e.name === name)!;
+    if (!entry.isFile()) {
+      files[name] = 'not a file';
+      continue;
+    }
+    const text = (await readFile(join(dir, name), 'utf8')).slice(0, MAX_FILE_CHARS);
+    files[name] = text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map(jsonOrText);
+  }
+  return files;
+}
+
+function jsonOrText(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return line;
+  }
+}
+
+// A loop case whose request carries a threshold, a number (the case schema says the same).
+export function parseCompactCase(text: string): ReturnType<typeof parseLoopCase> {
+  const parsed = parseLoopCase(text, [COMPACT_TOOL]);
+  if (parsed.turns.length > 0 && !(isObject(parsed.request) && typeof parsed.request.compact_threshold === 'number'))
+    throw new Error(
+      '"request" must carry "compact_threshold": the estimated size in tokens past which the loop compacts',
+    );
+  return parsed;
+}
+
+const loop = loopDriver(COMPACT_OPTIONS);
+
+// No probe: the mode's judge finds its mistakes in the cases' own results.
+export const driver: DriverMode = {
+  start: async (course, code) => {
+    const { probe: _, ...started } = await loop.start(course, code);
+    return { ...started, parse: parseCompactCase };
+  },
+};

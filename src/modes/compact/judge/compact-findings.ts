@@ -1,0 +1,311 @@
+// What a compact-context failure is, in the stage's terms: where the loop first went another way than the snapshot
+// (src/modes/loop/judge/compare-loop.ts finds the place), said as the layer of compaction it broke, from what the
+// results show. Each finding is a claim the two requests or ends prove (a result sent whole that the contract
+// replaces, a summary asked for a round early, no transcript file); where none fits, the loop's own message stands.
+// Pure.
+import {
+  ACKNOWLEDGEMENT,
+  CHARS_PER_TOKEN,
+  COMPACT_TOOL,
+  COMPRESSED_MARKER,
+  KEEP_RECENT_RESULTS,
+  PLACEHOLDER_OVER_CHARS,
+  SUMMARY_INPUT_CHARS,
+  SUMMARY_INSTRUCTION,
+  SUMMARY_MAX_TOKENS,
+  TRANSCRIPT_DIR,
+} from '../../../compact-contract.ts';
+import { describeDifference, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
+import type { CompactCaseData } from '../case.ts';
+import { isEntry, type LoopRun, requestOf, returnedOf, threwOf } from '../../loop/judge/loop-results.ts';
+import { resultSlots, type ResultSlot } from './result-slots.ts';
+
+// A finding: the message that replaces the loop's, the hint, and the mistake's name (failures with the same one
+// are one problem in a report).
+export type CompactFinding = { message: string; hint: string; cause: string };
+
+type Entry = Record<string, unknown>;
+type At = { at: 'request' | 'extra' | 'missing' | 'end'; index: number };
+
+export const COMPACT_DOC = 'node_modules/theinference/docs/stages/compact-context.md';
+const STUB = /runCompactLoop is not written yet/;
+
+export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRun, at: At): CompactFinding | undefined {
+  if (STUB.test(threwOf(got.end) ?? ''))
+    return finding(
+      'runCompactLoop threw before its first request: src/compact-loop.ts is still the stub',
+      `src/compact-loop.ts is still the stub \`theinference init\` wrote: write runCompactLoop (the course page "Compact the context"; ${COMPACT_DOC})`,
+      'the stub',
+    );
+  if (at.at === 'end') return endFinding(want.end, got.end);
+  const e = requestOf(want.requests[at.index]);
+  const r = requestOf(got.requests[at.index]);
+  if (r !== undefined && 'compact_threshold' in r) return thresholdSent(at.index);
+  if (at.at === 'extra' && r !== undefined && isSummaryLike(r))
+    return finding(
+      `request ${at.index + 1} asked for a summary after the script's last turn ended the loop`,
+      'a turn whose stop_reason is not "tool_use" ends the loop: it returns the conversation, with no compaction after it',
+      'summary after the end',
+    );
+  if (e === undefined || r === undefined) return undefined;
+  return requestFinding(data, at.index, e, r);
+}
+
+function finding(message: string, hint: string, cause: string): CompactFinding {
+  return { message, hint, cause };
+}
+
+function thresholdSent(k: number): CompactFinding {
+  return finding(
+    `request ${k + 1} sent \`compact_threshold\` to the Messages API`,
+    "compact_threshold is the loop's setting, not an API parameter (the real API refuses a request that has it): take it out, `const { compact_threshold, ...fields } = request`, and send `{ ...fields, messages }`",
+    'threshold sent',
+  );
+}
+
+// The summary request as the contract makes it: one user message, the instruction first.
+function isSummary(request: Entry): boolean {
+  const messages = request.messages;
+  return (
+    Array.isArray(messages) &&
+    messages.length === 1 &&
+    isEntry(messages[0]) &&
+    typeof messages[0].content === 'string' &&
+    messages[0].content.startsWith(SUMMARY_INSTRUCTION)
+  );
+}
+
+// A request of the student's that asks for a summary, however it words it: one user message, no tools.
+function isSummaryLike(request: Entry): boolean {
+  const messages = request.messages;
+  return isSummary(request) || (Array.isArray(messages) && messages.length === 1 && !('tools' in request));
+}
+
+const estimate = (messages: unknown): number => JSON.stringify(messages ?? []).length / CHARS_PER_TOKEN;
+
+function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): CompactFinding | undefined {
+  const threshold = data.request.compact_threshold;
+  const n = k + 1;
+  if (isSummary(e) && !isSummaryLike(r)) {
+    const asked = k > 0 && calledCompact(data, k);
+    if (asked)
+      return finding(
+        `request ${n} should ask for a summary: turn ${k} called the \`${COMPACT_TOOL}\` tool, and request ${n} went on without compacting`,
+        `when the model calls \`${COMPACT_TOOL}\`, its result is the fixed text and the loop compacts after the round, before its next request: transcript, summary request, then the two messages (${COMPACT_DOC})`,
+        'compact tool ignored',
+      );
+    const size = estimate(r.messages);
+    return finding(
+      `request ${n} should ask for a summary: the conversation it sent is ${size} tokens by the estimate (its JSON's ${size * CHARS_PER_TOKEN} characters / ${CHARS_PER_TOKEN}), past compact_threshold ${threshold}`,
+      `before every request, after micro-compaction, a conversation whose estimate (JSON.stringify(messages).length / ${CHARS_PER_TOKEN}, not rounded) is greater than request.compact_threshold is compacted first`,
+      'compaction missed',
+    );
+  }
+  if (!isSummary(e) && isSummaryLike(r)) {
+    const size = estimate(e.messages);
+    const equal = size === threshold;
+    return finding(
+      `request ${n} asked for a summary where none is due: the conversation is ${size} tokens by the estimate, ${equal ? 'equal to' : 'not past'} compact_threshold ${threshold}${k > 0 && !calledCompact(data, k) ? ', and no `compact` call came before it' : ''}`,
+      equal
+        ? 'only a size greater than the threshold compacts: compare with `>`, not `>=`'
+        : `the estimate is JSON.stringify(messages).length / ${CHARS_PER_TOKEN} of the conversation as it is about to be sent (after micro-compaction), compared with \`>\`; compaction comes only past the threshold or after a \`${COMPACT_TOOL}\` call`,
+      equal ? 'threshold compared with >=' : 'compaction too early',
+    );
+  }
+  if (isSummary(e)) return summaryFinding(n, e, r);
+  return conversationFinding(n, e, r);
+}
+
+function calledCompact(data: CompactCaseData, k: number): boolean {
+  const turn = data.turns[k - 1];
+  return turn?.message.content.some((b) => b.type === 'tool_use' && b.name === COMPACT_TOOL) === true;
+}
+
+// Both requests ask for a summary: which part of the received one is not the contract's.
+function summaryFinding(n: number, e: Entry, r: Entry): CompactFinding | undefined {
+  const shape = `{ model: request.model, max_tokens: ${SUMMARY_MAX_TOKENS}, messages: [{ role: 'user', content: instruction + '\\n\\n' + JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS}) }] }`;
+  const extra = Object.keys(r).filter((key) => !(key in e));
+  if (extra.length > 0)
+    return finding(
+      `the summary request (request ${n}) carries ${extra.map((x) => `\`${x}\``).join(' and ')}`,
+      `the summary request is one of its own, with no system prompt and no tools: ${shape}`,
+      'summary request fields',
+    );
+  if (r.max_tokens !== e.max_tokens)
+    return finding(
+      `the summary request (request ${n}) has max_tokens ${short(r.max_tokens)}, not ${SUMMARY_MAX_TOKENS}`,
+      `a summary is short: ${shape}`,
+      'summary max_tokens',
+    );
+  const want = textOf(e);
+  const got = textOf(r);
+  if (want === undefined || got === undefined || want === got) return undefined;
+  const head = `${SUMMARY_INSTRUCTION}\n\n`;
+  if (!got.startsWith(head))
+    return finding(
+      `the summary request (request ${n}) does not begin with the instruction and a blank line: it begins ${short(got.slice(0, 60))}`,
+      `its one message is the instruction "${SUMMARY_INSTRUCTION}", a blank line, then the conversation as JSON: ${shape}`,
+      'summary instruction',
+    );
+  const [w, g] = [want.slice(head.length), got.slice(head.length)];
+  if (g.length > SUMMARY_INPUT_CHARS)
+    return finding(
+      `the summary request (request ${n}) holds ${g.length} characters of the conversation's JSON, more than ${SUMMARY_INPUT_CHARS}`,
+      `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS})`,
+      'summary not cut',
+    );
+  if (g.length !== w.length && (w.startsWith(g) || g.startsWith(w)))
+    return finding(
+      `the summary request (request ${n}) holds ${g.length} characters of the conversation's JSON, not ${w.length}`,
+      `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters, all of it when it is shorter: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS})`,
+      'summary cut wrong',
+    );
+  return finding(
+    `the conversation in the summary request (request ${n}) is not the one the loop holds: ${conversationText(w, g)}`,
+    "the summary request carries the conversation as it stands when the loop compacts, micro-compacted, as JSON.stringify(messages): the round's results included, nothing else added",
+    'summary conversation',
+  );
+}
+
+function textOf(request: Entry): string | undefined {
+  const m = Array.isArray(request.messages) ? request.messages[0] : undefined;
+  return isEntry(m) && typeof m.content === 'string' ? m.content : undefined;
+}
+
+function conversationText(w: string, g: string): string {
+  try {
+    return describeDifference(JSON.parse(w), JSON.parse(g));
+  } catch {
+    const at = [...w].findIndex((c, i) => c !== g[i]);
+    return `the JSON differs from character ${at + 1}`;
+  }
+}
+
+// Two ordinary requests whose messages differ: after a compaction, or at a tool_result micro-compaction keeps or
+// replaces.
+function conversationFinding(n: number, e: Entry, r: Entry): CompactFinding | undefined {
+  const want = Array.isArray(e.messages) ? e.messages : [];
+  const got = Array.isArray(r.messages) ? r.messages : [];
+  const first = want[0];
+  if (isEntry(first) && typeof first.content === 'string' && first.content.startsWith(`${COMPRESSED_MARKER}\n\n`)) {
+    const after = afterCompaction(n, want, got);
+    if (after !== undefined) return after;
+  }
+  if (want.length !== got.length) return undefined;
+  return placeholderFinding(n, resultSlots(want), resultSlots(got));
+}
+
+function afterCompaction(n: number, want: unknown[], got: unknown[]): CompactFinding | undefined {
+  const shape = `[{ role: 'user', content: '${COMPRESSED_MARKER}\\n\\n' + summary }, { role: 'assistant', content: '${ACKNOWLEDGEMENT}' }]`;
+  if (jsonEqual(want.slice(0, 2), got.slice(0, 2))) return undefined;
+  if (got.length > want.length)
+    return finding(
+      `request ${n} comes after a compaction, yet its conversation has ${got.length} messages where ${want.length} were expected: the old conversation was kept`,
+      `a compaction replaces the whole conversation with two messages, ${shape}, and the loop goes on from them`,
+      'conversation not replaced',
+    );
+  const [wu, gu] = [want[0], got[0]];
+  if (!jsonEqual(wu, gu))
+    return finding(
+      `request ${n} comes after a compaction, and its first message is not the summary's: ${describeDifference(wu, gu)}`,
+      `the first message is the user's: '${COMPRESSED_MARKER}', a blank line, then the summary (the text of the summary's text blocks, joined): ${shape}`,
+      'compressed message',
+    );
+  return finding(
+    `request ${n} comes after a compaction, and its second message is not the acknowledgement: ${describeDifference(want[1], got[1])}`,
+    `the assistant acknowledges the summary, word for word: ${shape}`,
+    'acknowledgement',
+  );
+}
+
+const ordinal = (r: number): string =>
+  r === 1 ? 'most recent' : `${r}${r === 2 ? 'nd' : r === 3 ? 'rd' : 'th'} most recent`;
+
+// The first tool_result micro-compaction treats otherwise than the contract, and why.
+function placeholderFinding(n: number, want: ResultSlot[], got: ResultSlot[]): CompactFinding | undefined {
+  if (want.length !== got.length) return undefined;
+  const rule = `before every request, every tool_result but the ${KEEP_RECENT_RESULTS} most recent whose content is longer than ${PLACEHOLDER_OVER_CHARS} characters becomes "[Previous: used <tool>]", the name from its tool_use`;
+  const differs = want.map((w, i) => ({ w, g: got[i]! })).filter(({ w, g }) => w.content !== g.content);
+  const first = differs[0];
+  if (first === undefined) return undefined;
+  const { w, g } = first;
+  const which = `the tool_result of ${w.id} (${w.tool}, the ${ordinal(w.rank)} of ${want.length})`;
+  if (w.placeholder && g.placeholder)
+    return finding(
+      `request ${n}: ${which} is ${short(g.content)}, not ${short(w.content)}`,
+      `the placeholder is "[Previous: used <tool>]" with the tool's name from the tool_use the result answers: ${short(w.content)}`,
+      'placeholder wording',
+    );
+  if (w.placeholder) {
+    const none = got.every((s) => !s.placeholder);
+    if (none)
+      return finding(
+        `request ${n} sends every tool_result whole: ${which} is ${g.length} characters and should be ${short(w.content)}`,
+        rule,
+        'no micro-compaction',
+      );
+    const kept = differs.every(({ w, g }) => w.placeholder && !g.placeholder) ? keptWhole(got) : undefined;
+    return finding(
+      `request ${n}: ${which}, ${g.length} characters, is sent whole; it should be ${short(w.content)}`,
+      kept === undefined
+        ? rule
+        : `your loop kept the ${kept} most recent tool_results whole; the contract keeps ${KEEP_RECENT_RESULTS}: ${rule}`,
+      kept === undefined ? 'result kept whole' : `kept ${kept} recent`,
+    );
+  }
+  if (w.rank <= KEEP_RECENT_RESULTS)
+    return finding(
+      `request ${n}: ${which} became ${short(g.content)}, yet it is one of the ${KEEP_RECENT_RESULTS} most recent`,
+      `the ${KEEP_RECENT_RESULTS} most recent tool_results (the last ones in the conversation) stay whole; the older ones are replaced: ${rule}`,
+      got.filter((s) => s.placeholder).every((s) => s.rank <= KEEP_RECENT_RESULTS)
+        ? 'newest replaced'
+        : 'kept too few recent',
+    );
+  return finding(
+    `request ${n}: ${which} became ${short(g.content)}, yet its content is only ${w.length} characters`,
+    `only a content longer than ${PLACEHOLDER_OVER_CHARS} characters is replaced; a shorter one stays as it is: ${rule}`,
+    'short result replaced',
+  );
+}
+
+// How many of the most recent results a conversation keeps whole before its newest placeholder.
+function keptWhole(slots: ResultSlot[]): number | undefined {
+  const newest = slots.filter((s) => s.placeholder).sort((a, b) => a.rank - b.rank)[0];
+  return newest === undefined ? undefined : newest.rank - 1;
+}
+
+// The end: the transcript files, then (when they agree) whatever the loop's message says of the conversation.
+function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
+  if (!isEntry(want) || !isEntry(got) || returnedOf(got) === undefined) return undefined;
+  const w = isEntry(want.transcripts) ? want.transcripts : undefined;
+  const g = isEntry(got.transcripts) ? got.transcripts : undefined;
+  if (jsonEqual(w, g)) return undefined;
+  const where = `${TRANSCRIPT_DIR}/transcript-<n>.jsonl in the working directory, n from 1 (the first number whose file does not exist yet), one line of JSON per message of the conversation as it stands when the loop compacts`;
+  if (w !== undefined && g === undefined)
+    return finding(
+      `the loop compacted but wrote no transcript file: ${Object.keys(w).join(', ')} was expected under ${TRANSCRIPT_DIR}/`,
+      `each compaction first writes the conversation to ${where}`,
+      'transcript not written',
+    );
+  if (w === undefined && g !== undefined)
+    return finding(
+      `the loop wrote ${Object.keys(g).join(', ')} under ${TRANSCRIPT_DIR}/, yet no compaction is due in this case`,
+      `only a compaction writes a transcript: ${where}`,
+      'transcript without compaction',
+    );
+  const [wn, gn] = [Object.keys(w!), Object.keys(g!)];
+  if (!jsonEqual(wn, gn))
+    return finding(
+      `the transcript files are ${gn.join(', ')}, not ${wn.join(', ')}`,
+      `each compaction writes ${where}`,
+      'transcript name',
+    );
+  const name = wn.find((k) => !jsonEqual(w![k], g![k]))!;
+  const [wl, gl] = [w![name], g![name]];
+  const lines = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+  return finding(
+    `${TRANSCRIPT_DIR}/${name} holds ${lines(gl)} lines where ${lines(wl)} were expected: ${describeDifference(wl, gl)}`,
+    `a transcript is the conversation as it stands when the loop compacts (micro-compacted, the round's results included), one JSON.stringify(message) per line: ${where}`,
+    'transcript content',
+  );
+}

@@ -1,0 +1,36 @@
+// The tool_results of a conversation as micro-compaction sees them: in order, each with its tool_use's id and tool
+// name, its content, whether that content is a placeholder, and its rank from the end (1: the most recent). Pure.
+import { UNKNOWN_TOOL } from '../../../compact-contract.ts';
+
+export type ResultSlot = {
+  id: string;
+  tool: string;
+  content: string;
+  length: number;
+  placeholder: boolean;
+  rank: number;
+};
+
+const PLACEHOLDER = /^\[Previous: used [^\]]*\]$/;
+
+type Block = Record<string, unknown>;
+
+export function resultSlots(messages: unknown[]): ResultSlot[] {
+  const blocks = messages.flatMap((m) =>
+    m !== null && typeof m === 'object' && Array.isArray((m as Block).content) ? ((m as Block).content as Block[]) : [],
+  );
+  const names = new Map(blocks.filter((b) => b?.type === 'tool_use').map((b) => [String(b.id), String(b.name)]));
+  const results = blocks.filter((b) => b?.type === 'tool_result');
+  return results.map((b, i) => {
+    const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
+    const id = String(b.tool_use_id);
+    return {
+      id,
+      tool: names.get(id) ?? UNKNOWN_TOOL,
+      content,
+      length: content.length,
+      placeholder: PLACEHOLDER.test(content),
+      rank: results.length - i,
+    };
+  });
+}
