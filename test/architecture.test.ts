@@ -14,7 +14,13 @@ const ROOMS: string[][] = [
   ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts', 'src/modes/mode-table.ts'],
   ['src/tools/'],
   // The student-facing types and each stage's reference module (its row's first file: src/course/stages.ts).
-  ['src/contract.ts', 'src/loop-request.ts', ...STAGES.map((s) => s.writes[0]!), 'src/compact-contract.ts', 'src/index.ts'],
+  [
+    'src/contract.ts',
+    'src/loop-request.ts',
+    ...STAGES.map((s) => s.writes[0]!),
+    'src/compact-contract.ts',
+    'src/index.ts',
+  ],
   ['src/course/'],
   // The driver: every program process runs it, beside the student's modules. A mode's case type
   // (src/modes/<mode>/case.ts) is here too, above src/course/: the course's code holds a case as the shared CaseData.

@@ -69,7 +69,7 @@ function jsonOrText(line: string): unknown {
 
 // A loop case whose request carries a threshold, a number (the case schema says the same).
 export function parseCompactCase(text: string): ReturnType<typeof parseLoopCase> {
-  const parsed = parseLoopCase(text, [COMPACT_TOOL]);
+  const parsed = parseLoopCase(text, { ownTools: [COMPACT_TOOL] });
   if (parsed.turns.length > 0 && !(isObject(parsed.request) && typeof parsed.request.compact_threshold === 'number'))
     throw new Error(
       '"request" must carry "compact_threshold": the estimated size in tokens past which the loop compacts',
