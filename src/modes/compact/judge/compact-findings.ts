@@ -87,6 +87,8 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
   const threshold = data.request.compact_threshold;
   const n = k + 1;
   if (isSummary(e) && !isSummaryLike(r)) {
+    const micro = microFinding(n, summarised(e), Array.isArray(r.messages) ? r.messages : undefined);
+    if (micro !== undefined) return micro;
     const asked = k > 0 && calledCompact(data, k);
     if (asked)
       return finding(
@@ -102,6 +104,8 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
     );
   }
   if (!isSummary(e) && isSummaryLike(r)) {
+    const micro = microFinding(n, Array.isArray(e.messages) ? e.messages : undefined, summarised(r));
+    if (micro !== undefined) return micro;
     const size = estimate(e.messages);
     const equal = size === threshold;
     return finding(
@@ -160,6 +164,8 @@ function summaryFinding(n: number, e: Entry, r: Entry): CompactFinding | undefin
       `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters, all of it when it is shorter: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS})`,
       'summary cut wrong',
     );
+  const micro = microFinding(n, summarised(e), summarised(r)) ?? cutWording(n, w, g);
+  if (micro !== undefined) return micro;
   return finding(
     `the conversation in the summary request (request ${n}) is not the one the loop holds: ${conversationText(w, g)}`,
     "the summary request carries the conversation as it stands when the loop compacts, micro-compacted, as JSON.stringify(messages): the round's results included, nothing else added",
@@ -191,8 +197,7 @@ function conversationFinding(n: number, e: Entry, r: Entry): CompactFinding | un
     const after = afterCompaction(n, want, got);
     if (after !== undefined) return after;
   }
-  if (want.length !== got.length) return undefined;
-  return placeholderFinding(n, resultSlots(want), resultSlots(got));
+  return microFinding(n, want, got);
 }
 
 function afterCompaction(n: number, want: unknown[], got: unknown[]): CompactFinding | undefined {
@@ -221,57 +226,62 @@ function afterCompaction(n: number, want: unknown[], got: unknown[]): CompactFin
 const ordinal = (r: number): string =>
   r === 1 ? 'most recent' : `${r}${r === 2 ? 'nd' : r === 3 ? 'rd' : 'th'} most recent`;
 
-// The first tool_result micro-compaction treats otherwise than the contract, and why.
+// The first tool_result micro-compaction treats otherwise than the contract, and the mistake the whole set of them
+// shows: a recent result replaced, a short one replaced, older ones kept whole, another placeholder's words.
 function placeholderFinding(n: number, want: ResultSlot[], got: ResultSlot[]): CompactFinding | undefined {
   if (want.length !== got.length) return undefined;
   const rule = `before every request, every tool_result but the ${KEEP_RECENT_RESULTS} most recent whose content is longer than ${PLACEHOLDER_OVER_CHARS} characters becomes "[Previous: used <tool>]", the name from its tool_use`;
   const differs = want.map((w, i) => ({ w, g: got[i]! })).filter(({ w, g }) => w.content !== g.content);
   const first = differs[0];
   if (first === undefined) return undefined;
-  const { w, g } = first;
-  const which = `the tool_result of ${w.id} (${w.tool}, the ${ordinal(w.rank)} of ${want.length})`;
-  if (w.placeholder && g.placeholder)
+  const which = (w: ResultSlot) => `the tool_result of ${w.id} (${w.tool}, the ${ordinal(w.rank)} of ${want.length})`;
+  const replaced = differs.filter(({ w, g }) => !w.placeholder && g.placeholder);
+  const recent = replaced.find(({ w }) => w.rank <= KEEP_RECENT_RESULTS);
+  if (recent !== undefined)
     return finding(
-      `request ${n}: ${which} is ${short(g.content)}, not ${short(w.content)}`,
-      `the placeholder is "[Previous: used <tool>]" with the tool's name from the tool_use the result answers: ${short(w.content)}`,
-      'placeholder wording',
-    );
-  if (w.placeholder) {
-    const none = got.every((s) => !s.placeholder);
-    if (none)
-      return finding(
-        `request ${n} sends every tool_result whole: ${which} is ${g.length} characters and should be ${short(w.content)}`,
-        rule,
-        'no micro-compaction',
-      );
-    const kept = differs.every(({ w, g }) => w.placeholder && !g.placeholder) ? keptWhole(got) : undefined;
-    return finding(
-      `request ${n}: ${which}, ${g.length} characters, is sent whole; it should be ${short(w.content)}`,
-      kept === undefined
-        ? rule
-        : `your loop kept the ${kept} most recent tool_results whole; the contract keeps ${KEEP_RECENT_RESULTS}: ${rule}`,
-      kept === undefined ? 'result kept whole' : `kept ${kept} recent`,
-    );
-  }
-  if (w.rank <= KEEP_RECENT_RESULTS)
-    return finding(
-      `request ${n}: ${which} became ${short(g.content)}, yet it is one of the ${KEEP_RECENT_RESULTS} most recent`,
+      `request ${n}: ${which(recent.w)} became ${short(recent.g.content)}, yet it is one of the ${KEEP_RECENT_RESULTS} most recent`,
       `the ${KEEP_RECENT_RESULTS} most recent tool_results (the last ones in the conversation) stay whole; the older ones are replaced: ${rule}`,
-      got.filter((s) => s.placeholder).every((s) => s.rank <= KEEP_RECENT_RESULTS)
-        ? 'newest replaced'
-        : 'kept too few recent',
+      'recent result replaced',
+    );
+  const short_ = replaced[0];
+  if (short_ !== undefined)
+    return finding(
+      `request ${n}: ${which(short_.w)} became ${short(short_.g.content)}, yet its content is only ${short_.w.length} characters`,
+      `only a content longer than ${PLACEHOLDER_OVER_CHARS} characters is replaced; a shorter one stays as it is: ${rule}`,
+      'short result replaced',
+    );
+  const kept = differs.filter(({ w, g }) => w.placeholder && !g.placeholder);
+  const whole = kept[0];
+  if (whole !== undefined)
+    return finding(
+      `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}`,
+      `your loop kept more than the ${KEEP_RECENT_RESULTS} most recent tool_results whole: ${rule}`,
+      'older result kept whole',
     );
   return finding(
-    `request ${n}: ${which} became ${short(g.content)}, yet its content is only ${w.length} characters`,
-    `only a content longer than ${PLACEHOLDER_OVER_CHARS} characters is replaced; a shorter one stays as it is: ${rule}`,
-    'short result replaced',
+    `request ${n}: ${which(first.w)} is ${short(first.g.content)}, not ${short(first.w.content)}`,
+    `the placeholder is "[Previous: used <tool>]" with the tool's name from the tool_use the result answers: ${short(first.w.content)}`,
+    'placeholder wording',
   );
 }
 
-// How many of the most recent results a conversation keeps whole before its newest placeholder.
-function keptWhole(slots: ResultSlot[]): number | undefined {
-  const newest = slots.filter((s) => s.placeholder).sort((a, b) => a.rank - b.rank)[0];
-  return newest === undefined ? undefined : newest.rank - 1;
+// The conversation a summary request carries, when it is whole (not cut) JSON.
+function summarised(request: Entry): unknown[] | undefined {
+  const text = textOf(request);
+  const at = text?.indexOf('\n\n') ?? -1;
+  if (text === undefined || at < 0) return undefined;
+  try {
+    const value: unknown = JSON.parse(text.slice(at + 2));
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Micro-compaction's mistake, when the two conversations (of a request or a summary request) show one.
+function microFinding(n: number, want: unknown[] | undefined, got: unknown[] | undefined): CompactFinding | undefined {
+  if (want === undefined || got === undefined || want.length !== got.length) return undefined;
+  return placeholderFinding(n, resultSlots(want), resultSlots(got));
 }
 
 // The end: the transcript files, then (when they agree) whatever the loop's message says of the conversation.
@@ -279,7 +289,7 @@ function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
   if (!isEntry(want) || !isEntry(got) || returnedOf(got) === undefined) return undefined;
   const w = isEntry(want.transcripts) ? want.transcripts : undefined;
   const g = isEntry(got.transcripts) ? got.transcripts : undefined;
-  if (jsonEqual(w, g)) return undefined;
+  if (jsonEqual(w, g)) return returnedFinding(returnedOf(want), returnedOf(got));
   const where = `${TRANSCRIPT_DIR}/transcript-<n>.jsonl in the working directory, n from 1 (the first number whose file does not exist yet), one line of JSON per message of the conversation as it stands when the loop compacts`;
   if (w !== undefined && g === undefined)
     return finding(
@@ -307,5 +317,34 @@ function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
     `${TRANSCRIPT_DIR}/${name} holds ${lines(gl)} lines where ${lines(wl)} were expected: ${describeDifference(wl, gl)}`,
     `a transcript is the conversation as it stands when the loop compacts (micro-compacted, the round's results included), one JSON.stringify(message) per line: ${where}`,
     'transcript content',
+  );
+}
+
+// The returned conversation holds whole the results its requests sent as placeholders.
+function returnedFinding(want: unknown[] | undefined, got: unknown[] | undefined): CompactFinding | undefined {
+  if (want === undefined || got === undefined || want.length !== got.length) return undefined;
+  const w = resultSlots(want);
+  const g = resultSlots(got);
+  if (w.length !== g.length) return undefined;
+  const kept = w.map((slot, i) => ({ w: slot, g: g[i]! })).filter(({ w, g }) => w.content !== g.content);
+  if (kept.length === 0 || !kept.every(({ w, g }) => w.placeholder && !g.placeholder)) return undefined;
+  return finding(
+    `the conversation runCompactLoop returned has ${kept.length} tool_result${kept.length === 1 ? '' : 's'} whole that its requests sent as placeholders (${kept[0]!.w.id} first)`,
+    'micro-compaction changes the conversation itself, not a copy sent: the loop goes on from, and returns, the conversation with its placeholders',
+    'micro-compaction on a copy',
+  );
+}
+
+// In a summary request cut short (its JSON no longer parses), a placeholder whose words differ where both have one.
+function cutWording(n: number, w: string, g: string): CompactFinding | undefined {
+  const at = [...w].findIndex((c, i) => c !== g[i]);
+  const prefix = '[Previous: used ';
+  const start = w.lastIndexOf(prefix, at);
+  if (start < 0 || start + prefix.length > at || g.lastIndexOf(prefix, at) !== start) return undefined;
+  const end = w.indexOf(']', start);
+  return finding(
+    `the summary request (request ${n}) holds a placeholder ${short(g.slice(start, g.indexOf(']', start) + 1))} where the conversation has ${short(w.slice(start, end + 1))}`,
+    `the placeholder is "[Previous: used <tool>]" with the tool's name from the tool_use the result answers: ${short(w.slice(start, end + 1))}`,
+    'placeholder wording',
   );
 }
