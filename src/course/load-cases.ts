@@ -79,10 +79,20 @@ export function parseCase(
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, errors: [`not valid JSON (${(error as Error).message})`] };
+    return { ok: false, errors: [`not valid JSON ${whereInText(text, (error as Error).message)}`] };
   }
   if (validate(data)) return { ok: true, data: data as CaseData };
   return { ok: false, errors: describeErrors(validate.errors ?? []).slice(0, MAX_ERRORS_PER_FILE) };
+}
+
+// Where JSON.parse stopped, as an editor shows it (`at line 3, column 7 (…)`): it gives a character position, or
+// none when the text ended early (then the end of the text is where).
+function whereInText(text: string, message: string): string {
+  const position = /at position (\d+)/.exec(message);
+  const at = position === null ? text.length : Number(position[1]);
+  const before = text.slice(0, at).split('\n');
+  const why = message.replace(/ in JSON at position \d+.*$/s, '').replace(/\r?\n/g, ' ');
+  return `at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1} (${why})`;
 }
 
 // Ajv reports every failed branch of a `oneOf`; a reader wants one line per wrong value. Errors inside a

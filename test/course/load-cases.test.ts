@@ -43,7 +43,12 @@ describe('parseCase', () => {
   });
 
   it.each([
-    ['text that is not JSON', '{', ["not valid JSON (Expected property name or '}' in JSON at position 1)"]],
+    ['text that is not JSON', '{', ["not valid JSON at line 1, column 2 (Expected property name or '}')"]],
+    [
+      'a comma too many',
+      '{\n  "description": "d",\n}',
+      ['not valid JSON at line 3, column 1 (Expected double-quoted property name)'],
+    ],
     [
       'an input that is not an object',
       { description: 'd', calls: [{ tool: 'Read', input: 5 }] },
@@ -117,7 +122,7 @@ describe('loadCases', () => {
     expect((error as HarnessError).code).toBe('BAD_CASE');
     expect((error as HarnessError).message.split('\n')).toEqual([
       'cases/demo/x.json: /calls/0/input must be object',
-      'cases/demo/y.json: not valid JSON (Unexpected end of JSON input)',
+      'cases/demo/y.json: not valid JSON at line 1, column 18 (Unexpected end of JSON input)',
       'Fix the case file: its format is cases/case.schema.json.',
     ]);
   });
