@@ -41,7 +41,8 @@ details > summary { cursor: pointer; color: var(--link); }
 meter { width: 7rem; vertical-align: middle; }
 .controls { display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; margin: 0.5rem 0; }
 .controls label { display: flex; flex-direction: column; font-size: 0.85rem; color: var(--muted); }
-.controls input, .controls select { font: inherit; padding: 0.2rem 0.4rem; min-width: 12rem; }
+.controls input, .controls select { font: inherit; padding: 0.2rem 0.4rem; min-width: 12rem; max-width: 100%; }
+.controls label { max-width: 100%; }
 .submission { border-top: 2px solid var(--line); margin-top: 2rem; }
 .failure { margin: 1rem 0 1.5rem; }
 .failure h4 { margin: 0; font-size: 1rem; }
