@@ -43,7 +43,7 @@ export async function runPlanLoop(
       });
     }
     rounds = planned ? 0 : rounds + 1;
-    return rounds >= ROUNDS_BEFORE_NAG ? [REMINDER, ...results] : results;
+    return rounds >= ROUNDS_BEFORE_NAG ? [...results, REMINDER] : results;
   });
 }
 

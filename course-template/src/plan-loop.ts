@@ -4,7 +4,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Execute, LoopRequest } from 'theinference';
 
 // Runs the loop of "Run the loop", answering the model's `todo` calls with a todo list of its own (every other call
-// goes to `execute`), and puts the reminder first in a round's results after three rounds without a todo call;
+// goes to `execute`), and puts the reminder last in a round's results after three rounds without a todo call;
 // returns the whole conversation.
 export async function runPlanLoop(
   client: Anthropic,

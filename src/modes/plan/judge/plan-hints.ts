@@ -120,7 +120,7 @@ function reminderAlone(received: unknown, next: unknown): PlanHint | undefined {
   if (!alone) return undefined;
   const then = isEntry(next) && next.role === 'user' ? ' before the message of results' : '';
   return {
-    text: `the reminder went in a user message of its own${then}: put ${REMINDER_BLOCK} first in the user message that carries the round's tool results, in front of them`,
+    text: `the reminder went in a user message of its own${then}: put ${REMINDER_BLOCK} last in the user message that carries the round's tool results, after them`,
     cause: 'the reminder sent as a message of its own',
   };
 }
@@ -151,7 +151,7 @@ function roundsOf(data: LoopCaseData, conversation: unknown[]): Answered[] {
 // words. `answered`: every round of the loop's own conversation, for what one round alone cannot tell apart (a
 // reminder a round early, and a count a todo call did not start again, look the same after a todo call).
 function nagHint(expected: Block[], received: Block[], round: Round, answered: Answered[]): PlanHint | undefined {
-  const want = isReminder(expected[0]);
+  const want = isReminder(expected[expected.length - 1]);
   const has = received.findIndex(isReminder);
   const like = received.findIndex((b) => mentionsReminder(b) && !isReminder(b));
   const turn = `turn ${round.turn}`;
@@ -161,10 +161,10 @@ function nagHint(expected: Block[], received: Block[], round: Round, answered: A
       text: `the reminder's block reads ${JSON.stringify(received[like]?.text)}: send exactly ${REMINDER_BLOCK}`,
       cause: 'the reminder in other words',
     };
-  if (want && has > 0)
+  if (want && has >= 0 && has !== received.length - 1)
     return {
-      text: `the reminder is block ${has + 1} of the user message answering ${turn}: it goes first, in front of the tool results`,
-      cause: 'the reminder after the tool results',
+      text: `the reminder is block ${has + 1} of ${received.length} in the user message answering ${turn}: it goes last, after the tool results (the Messages API refuses a user message with text before its tool_result blocks)`,
+      cause: 'the reminder before the tool results',
     };
   if (want && has < 0) {
     const before = answered.find((a) => a.turn === round.turn - 1);
@@ -174,7 +174,7 @@ function nagHint(expected: Block[], received: Block[], round: Round, answered: A
         cause: 'the reminder only once',
       };
     return {
-      text: `${turn} is round ${round.without} in a row without a todo call, and its results went without the reminder: from the ${third} such round on, put ${REMINDER_BLOCK} first in the user message of the round's tool results (a todo call starts the count again)`,
+      text: `${turn} is round ${round.without} in a row without a todo call, and its results went without the reminder: from the ${third} such round on, put ${REMINDER_BLOCK} last in the user message of the round's tool results, after them (a todo call starts the count again)`,
       cause: 'no reminder after three rounds without a todo call',
     };
   }
