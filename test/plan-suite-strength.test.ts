@@ -44,7 +44,9 @@ test('the stub fails every case with one message, which names the page', { timeo
   const groups = groupFailures(results);
   expect(groups).toHaveLength(1);
   const failure = groups[0]?.results[0]?.failure;
-  expect(failure?.message).toMatch(/^runLoop threw \("Error: runPlanLoop is not written yet \(src\/plan-loop\.ts\)/);
+  expect(failure?.message).toMatch(
+    /^runPlanLoop threw \("Error: runPlanLoop is not written yet \(src\/plan-loop\.ts\)/,
+  );
   expect(JSON.stringify(failure?.received)).toContain('the course page \\"Plan with a todo list\\"');
 });
 
