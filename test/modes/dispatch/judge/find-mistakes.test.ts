@@ -168,7 +168,7 @@ it("names a branch's own answer given without its method, and when, with the ans
   );
   const found = await findings(make);
   expect(found.map((f) => f.text)).toEqual([
-    '`Read` and `view` answer some calls themselves, without calling tools.view: {"content":"bad path: \\"\\"","is_error":true} when input.path is ""; {"content":"bad path: 4242","is_error":true} when input.path is not a string; {"content":"bad path: undefined","is_error":true} when input.path is left out. Pass every call on to tools.view and return what it returns; tools.view makes its own checks and words its own errors',
+    '`Read` and `view` answer some calls themselves, without calling tools.view: {"content":"bad path: \\"\\"","is_error":true} when input.path is ""; {"content":"bad path: 4242","is_error":true} when input.path is not a string; {"content":"bad path: [\\"probe-path\\"]","is_error":true} when input.path is not a string; {"content":"bad path: undefined","is_error":true} when input.path is left out. Pass every call on to tools.view and return what it returns; tools.view makes its own checks and words its own errors',
   ]);
   expect(found[0]?.triggers).toContainEqual({
     names: ['Read', 'view'],
