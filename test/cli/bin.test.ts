@@ -49,7 +49,7 @@ describe('theinference (the binary)', () => {
   });
 
   it.each([
-    [['test', '--stage', 'nope'], new RegExp(`^${literally(unknownStage('nope'))}`)],
+    [['test', '--stage', 'nope'], new RegExp(`^${literally(unknownStage('nope').trimEnd())}`)],
     [
       ['test', '--stage', 'register-tools', '--dir', 'test'],
       /^error: .*test has no program\.ts\. .*npx theinference init <dir>/,
