@@ -68,14 +68,14 @@ describe('run_autograder', () => {
     180_000,
   );
 
-  it('writes one test scoring 0 for an upload without program.ts', async () => {
+  it('grades an upload of execute.ts alone in a course directory it lays out: one test scoring 0 for one that cannot start', async () => {
     const { run, results } = await autograde('no-program', async (dir) => {
       await writeFile(join(dir, 'execute.ts'), 'export const makeExecute = 1;\n');
     });
     expect(run.exitCode).toBe(0);
     expect(results.score).toBe(0);
     expect(results.tests).toHaveLength(1);
-    expect(results.tests[0].output).toContain('theinference could not grade this submission as it is');
+    expect(results.tests[0].output).toContain('your program did not start');
   });
 
   it('says once why a program does not start, in one test worth the stage', async () => {
