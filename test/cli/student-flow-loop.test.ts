@@ -4,6 +4,7 @@
 // solution grades green in the sandbox with the SDK the install brought, and the green run names the next command.
 // That command, run as printed in the same directory, adds the next stage, and `npm test` grades it and, after it,
 // agent-loop (--previous). One install is shared by every step, so the steps run in order.
+import { STAGES } from '../../src/course/stages.ts';
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -127,7 +128,9 @@ describe("a student's course, from the first stage", () => {
       const added = await run(file, args, course);
       expect(added.exitCode).toBe(0);
       expect(added.stdout).toMatch(
-        /^Added the stage register-tools \("Register the toolset", stage 2 of 2\) to this directory:/,
+        new RegExp(
+          `^Added the stage register-tools \\("Register the toolset", stage 2 of ${STAGES.length}\\) to this directory:`,
+        ),
       );
       expect((await run('npm', INSTALL, course)).exitCode).toBe(0);
       const stub = await run('npm', ['test', '--silent'], course);
