@@ -30,7 +30,8 @@ describe('buildProgram', () => {
   });
 
   it.each([
-    ['test', '--stage', true],
+    // test reads the stage from the course's package.json when --stage is left out.
+    ['test', '--stage', false],
     ['audit', '--stage', true],
     ['snapshot', '--stage', true],
     ['record', '--stage', true],
