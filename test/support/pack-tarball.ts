@@ -16,7 +16,10 @@ export const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'
 // repository's own scripts (its package, its prefix, its lifecycle) is not.
 export function studentEnv(): NodeJS.ProcessEnv {
   const keep = /^npm_config_(cache|userconfig|globalconfig|registry|cafile|noproxy|https?_proxy|proxy)$/i;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || keep.test(k)));
+  // Nor is CI: a student's terminal is no CI job (the suite itself runs in one), and the grader speaks to each.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => k !== 'CI' && (!/^npm_/i.test(k) || keep.test(k))),
+  );
   return { ...env, NO_COLOR: '1' };
 }
 
