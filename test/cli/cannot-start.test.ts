@@ -67,7 +67,8 @@ describe('a program that cannot start', () => {
       `0 passed, ${count} failed`,
       '',
       'Re-run just the failures:',
-      'npx theinference test --stage register-tools --failed',
+      // Outside CI the record names the failures; a CI job keeps none, so its line grades the stage again.
+      `npx theinference test --stage register-tools${process.env.CI === undefined || process.env.CI === '' ? ' --failed' : ''}`,
     ]);
   });
 
