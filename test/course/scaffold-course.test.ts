@@ -23,7 +23,7 @@ describe('courseFiles', () => {
     for (const tool of tools)
       expect(text(`src/tools/${tool}`), tool).toBe(await readFile(join(REPO, 'src', 'tools', tool), 'utf8'));
     expect(text('src/execute.ts')).toBe(await readFile(join(REPO, 'course-template', 'src', 'execute.ts'), 'utf8'));
-    expect(text('.gitignore')).toBe('node_modules/\n');
+    expect(text('.gitignore')).toBe(await readFile(join(REPO, 'course-template', 'gitignore'), 'utf8'));
     expect(files.map((f) => f.path)).toEqual([
       'package.json',
       'tsconfig.json',

@@ -45,34 +45,9 @@ export async function recordTaskCommand(flags: RecordFlags, io: CommandIo): Prom
   const all: Read[] = [];
   const identities: Identity[] = [];
   for (const given of flags.operands) {
-    const file = resolve(io.cwd, given);
-    const read = await readTaskSession(file, flags.name ?? baseName(given)).catch((error: NodeJS.ErrnoException) => {
-      throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
-    });
-    const uses = read.drafts.flatMap((d) =>
-      d.data.turns.flatMap((t) =>
-        t.message.content
-          .filter((b) => b.type === 'tool_use')
-          .map((b) => ({ input: b.input as Record<string, unknown> })),
-      ),
-    );
-    const sources = { ...identityOfCalls(read.session.cwd, uses, machine), patterns: shared.redact };
+    const { read, sources } = await readOne(given, flags, io, machine, shared.redact);
     identities.push(sources);
-    const drafts = read.drafts.map((d) => {
-      const redactor = makeRedactor(sources);
-      const data = mapStrings(described(d, read, basename(file)), redactor.text) as TaskCaseData;
-      return { ...d, data, redacted: { ...redactor.counts } };
-    });
-    const refusals = gateFiles(
-      drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
-      sources,
-    );
-    if (refusals.length > 0)
-      throw new HarnessError(
-        'CANNOT_WRITE',
-        `nothing was written: the privacy gate refused\n${describeRefusals(refusals)}\nAdd --redact for it.`,
-      );
-    all.push({ file: given, read, drafts });
+    all.push(read);
   }
   const drafts = all.flatMap((r) => r.drafts);
   const { snapshots, failed, warnings } = await snapshotLoopCases(
@@ -129,6 +104,42 @@ export async function recordTaskCommand(flags: RecordFlags, io: CommandIo): Prom
       'no loop of these sessions called Task and ran to its end, so there is no case to write (the report above says why each was skipped)',
     );
   return 'pass';
+}
+
+// One session read, its drafts redacted with what identifies this machine and session, and the privacy gate run on
+// them: a refusal ends the command before anything is written.
+async function readOne(
+  given: string,
+  flags: RecordFlags,
+  io: CommandIo,
+  machine: Parameters<typeof identityOfCalls>[2],
+  patterns: RegExp[],
+): Promise<{ read: Read; sources: Identity & { patterns: RegExp[] } }> {
+  const file = resolve(io.cwd, given);
+  const read = await readTaskSession(file, flags.name ?? baseName(given)).catch((error: NodeJS.ErrnoException) => {
+    throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
+  });
+  const uses = read.drafts.flatMap((d) =>
+    d.data.turns.flatMap((t) =>
+      t.message.content.filter((b) => b.type === 'tool_use').map((b) => ({ input: b.input as Record<string, unknown> })),
+    ),
+  );
+  const sources = { ...identityOfCalls(read.session.cwd, uses, machine), patterns };
+  const drafts = read.drafts.map((d) => {
+    const redactor = makeRedactor(sources);
+    const data = mapStrings(described(d, read, basename(file)), redactor.text) as TaskCaseData;
+    return { ...d, data, redacted: { ...redactor.counts } };
+  });
+  const refusals = gateFiles(
+    drafts.map((d) => ({ path: `cases/${flags.stage}/${d.name}.json`, text: formatCase(d.data) })),
+    sources,
+  );
+  if (refusals.length > 0)
+    throw new HarnessError(
+      'CANNOT_WRITE',
+      `nothing was written: the privacy gate refused\n${describeRefusals(refusals)}\nAdd --redact for it.`,
+    );
+  return { read: { file: given, read, drafts }, sources };
 }
 
 // The case's description and where its turns came from: the parent's loop, and each child's transcript (or its
