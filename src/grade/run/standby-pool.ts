@@ -9,7 +9,7 @@ import { DEFAULT_MODE, type ModeName } from '../../modes/mode-table.ts';
 import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
 import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
-import type { StandbySource } from './run-program.ts';
+import { keepsEvidence, type StandbySource } from './run-program.ts';
 
 // The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js, and the module
 // hooks it registers (plain JavaScript in both).
@@ -82,6 +82,7 @@ export function standbyPool(options: {
         sandbox: sandboxed,
         tsxCache,
         files: [...standbyFiles(), ...driverFiles()],
+        ...(keepsEvidence(mode) ? { channel: true } : {}),
       });
       if (closed) discard(proc);
       else ready.push(proc);
