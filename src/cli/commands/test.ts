@@ -63,7 +63,7 @@ const NAMED_RERUN = 3;
 // --output. Every flag is checked, and every report's file, before anything runs.
 export async function testCommand(flags: TestFlags, io: CommandIo): Promise<Outcome> {
   const planned = planReports(flags.reporter, flags.output);
-  if (isClass(flags.dir ?? [])) return gradeClass(flags, planned, io);
+  if (isClass(flags.dir ?? [], io.cwd)) return gradeClass(flags, planned, io);
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.watch === true && (flags.output !== undefined || planned.some((p) => p.name !== 'pretty' || p.file))) {

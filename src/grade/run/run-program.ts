@@ -8,7 +8,7 @@ import type { ModeServe } from './channel-server.ts';
 import { driverEntry, driverFiles } from '../../modes/driver-files.ts';
 import type { ProgramLine, ProgramResult } from './program-machine.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
-import { CASE_CPU_SECONDS } from './isolation/program-limits.ts';
+import { CASE_CPU_SECONDS, programLimits } from './isolation/program-limits.ts';
 import { superviseProcess } from './supervise-process.ts';
 
 export type { ProgramLine };
@@ -101,7 +101,12 @@ async function watchProcess(
   proc: ProgramProcess,
   serve: ModeServe | undefined,
 ): Promise<ProgramResult> {
-  const plan = { cases: run.cases.length, timeoutMs: run.timeoutMs, cpuMs: CASE_CPU_SECONDS * 1000 };
+  const plan = {
+    cases: run.cases.length,
+    timeoutMs: run.timeoutMs,
+    cpuMs: CASE_CPU_SECONDS * 1000,
+    memoryMiB: programLimits(run.env, run.confinement.sandbox).memoryMiB,
+  };
   const channel = serve === undefined ? undefined : proc.channel;
   const hooks = { onLine: run.onLine, ...(run.onObserved === undefined ? {} : { onObserved: run.onObserved }) };
   const supervision = superviseProcess(proc, plan, hooks, channel === undefined ? 'stdout' : 'channel');

@@ -4,7 +4,7 @@
 // recorder's replay workers (src/record/replay/worker-process.ts) both run under it, so when a process has missed
 // its deadline, printed garbage or died is decided in one place for both.
 import { StringDecoder } from 'node:string_decoder';
-import { treeCpuMs } from '../../process-table.ts';
+import { treeUsage } from '../../process-table.ts';
 import { driveMachine } from './drive-machine.ts';
 import { LineSplitter } from './line-splitter.ts';
 import {
@@ -55,11 +55,12 @@ export function superviseProcess(
   const decoder = new StringDecoder('utf8');
   const splitter = new LineSplitter(plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES);
   const timers = new Map<ProgramTimer, NodeJS.Timeout>();
-  // The sample timer is answered with the tree's CPU time, read from /proc; every other timer is an event.
-  const fired = (timer: ProgramTimer): ProgramEvent =>
-    timer === 'sample'
-      ? { type: 'cpu', usedMs: child.pid === undefined ? 0 : treeCpuMs(child.pid), at: performance.now() }
-      : { type: 'timer', timer, at: performance.now() };
+  // The sample timer is answered with the tree's CPU time and memory, read from /proc; every other timer is an event.
+  const fired = (timer: ProgramTimer): ProgramEvent => {
+    if (timer !== 'sample') return { type: 'timer', timer, at: performance.now() };
+    const used = child.pid === undefined ? { cpuMs: 0, heldBytes: 0 } : treeUsage(child.pid);
+    return { type: 'cpu', usedMs: used.cpuMs, heldBytes: used.heldBytes, at: performance.now() };
+  };
   const perform = (effect: ProgramEffect): void => {
     switch (effect.type) {
       case 'arm':
