@@ -121,6 +121,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   let child: ChildProcess;
   let tmp: string;
   let channel: OpenChannel | undefined;
+  let shownPath: string;
   try {
     const layout = sandboxLayout({
       dir,
@@ -130,6 +131,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       ...(user === undefined ? {} : { unprivileged: true }),
     });
     tmp = layout.tmp;
+    shownPath = layout.dir;
     const env = runEnv(start.env, tmp);
     if (start.channel === true) {
       const home = await mkdtemp(join(bindableTmpdir(), 'theinference-channel-'));
@@ -177,7 +179,9 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       if (alive() && child.pid !== undefined) signal(-child.pid, 'SIGKILL');
     }, KILL_FALLBACK_MS).unref();
   };
-  return started(child, [{ path: tmp, shown: '$TMPDIR' }], kill, {
+  // A submission shown at a path of the grader's (isolation/sandbox-layout.ts) reads as its own in the output.
+  const shownAt = shownPath === dir ? [] : [{ path: shownPath, shown: dir }];
+  return started(child, [{ path: tmp, shown: '$TMPDIR' }, ...shownAt], kill, {
     exitOf: (code, sig) =>
       sig === null && code !== null && code > 128 && signalName(code - 128) !== undefined
         ? { code: null, signal: signalName(code - 128)! }
