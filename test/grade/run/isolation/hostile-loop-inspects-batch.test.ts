@@ -25,6 +25,7 @@ describe('a stub loop that looks for the batch in its own process and forges the
     const submission = await checkOut(scratch.root, 'hostile-loop-inspects-batch', 'agent-loop');
     const step = await gradeStep(CHECKOUT_BIN, scratch.root, submission, ['--reporter', 'json', ...SLOW_LOAD], {
       stage: 'agent-loop',
+      timeoutMs: 600_000,
     });
     const tests = [...jsonTests(step.stdout).values()];
     expect(tests).toHaveLength(STAGE_CASES);
@@ -34,7 +35,7 @@ describe('a stub loop that looks for the batch in its own process and forges the
     expect(tests.every((t) => !(t.message ?? '').startsWith('your program did not start'))).toBe(true);
     expect(tests.some((t) => (t.output ?? '').includes('{"results":[{"returned":[]}]}'))).toBe(true);
     expect(step.exitCode).toBe(1);
-  }, 240_000);
+  }, 660_000);
 
   it("gets 0 of the stage's cases in a class run, beside a classmate who passes every one", async () => {
     const attacker = await checkOut(scratch.root, 'hostile-loop-inspects-batch', 'agent-loop');
