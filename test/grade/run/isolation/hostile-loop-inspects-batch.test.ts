@@ -18,7 +18,11 @@ const STAGE_CASES = (await readdir(join(import.meta.dirname, '../../../../cases/
 ).length;
 // Looking through the heap and memory takes seconds on a busy machine: the program's load gets the time it needs.
 const SLOW_LOAD = ['--timeout', '60000'];
-const FOUND_NOTHING = '[attack] cases found: inspector 0, heap snapshot 0, /proc/self/mem 0';
+const FOUND_NOTHING = [
+  '[attack] cases found by the inspector: 0',
+  '[attack] cases found in a heap snapshot: 0',
+  '[attack] case lines found in /proc/self/mem: 0',
+];
 
 describe('a stub loop that looks for the batch in its own process and forges the result lines', () => {
   it('finds nothing and passes no case in the trusted job', async () => {
@@ -30,10 +34,9 @@ describe('a stub loop that looks for the batch in its own process and forges the
     const tests = [...jsonTests(step.stdout).values()];
     expect(tests).toHaveLength(STAGE_CASES);
     expect(tests.filter((t) => t.status === 'pass')).toEqual([]);
-    expect(step.stdout).toContain(FOUND_NOTHING);
-    // It loaded, ran every case, and its forged lines are shown as what it printed.
-    expect(tests.every((t) => !(t.message ?? '').startsWith('your program did not start'))).toBe(true);
-    expect(tests.some((t) => (t.output ?? '').includes('{"results":[{"returned":[]}]}'))).toBe(true);
+    for (const line of FOUND_NOTHING) expect(step.stdout).toContain(line);
+    // Its forged lines are shown as what it printed.
+    expect(step.stdout).toContain('[your_program] {\\"results\\":[{\\"returned\\":[]}]}');
     expect(step.exitCode).toBe(1);
   }, 660_000);
 
