@@ -76,6 +76,38 @@ export function treeCpuMs(root: number, maxProcesses = 4096): number {
   return total;
 }
 
+// The memory `pid` holds of its own (bytes): its resident anonymous pages and shared memory (RssAnon and RssShmem
+// of its status), never the files it maps (Node's own binary, shared by every Node process); 0 when it is gone.
+export function heldBytes(pid: number): number {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 0;
+  }
+  let kib = 0;
+  for (const [, value] of text.matchAll(/^(?:RssAnon|RssShmem):\s+(\d+) kB$/gm)) kib += Number(value);
+  return kib * 1024;
+}
+
+// What `root` and every process below it use together: CPU time (ms, as treeCpuMs counts it) and the memory they
+// hold now (bytes, as heldBytes counts it). At most `maxProcesses` are read.
+export function treeUsage(root: number, maxProcesses = 4096): { cpuMs: number; heldBytes: number } {
+  let cpuMs = 0;
+  let held = 0;
+  const seen = new Set<number>();
+  const stack = [root];
+  while (stack.length > 0 && seen.size < maxProcesses) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    cpuMs += cpuTimeMs(pid);
+    held += heldBytes(pid);
+    stack.push(...childrenOf(pid));
+  }
+  return { cpuMs, heldBytes: held };
+}
+
 // Every process there is, by pid. Synchronous, so an exit hook can use it.
 export function readProcessTable(): Map<number, Proc> {
   const table = new Map<number, Proc>();

@@ -27,7 +27,8 @@ const ROOMS: string[][] = [
   ['src/modes/'],
   // The verdict vocabulary that judges and reporters share.
   ['src/grade/types.ts'],
-  ['src/grade/run/'],
+  // A mode's serve aspect is the grader's side of its program processes.
+  ['src/grade/run/', 'src/modes/*/serve.ts'],
   ['src/grade/judge/', 'src/modes/*/judge.ts', 'src/modes/*/judge/'],
   ['src/grade/report/'],
   ['src/grade/', 'src/modes/*/variants.ts', 'src/modes/*/variants/', 'src/modes/*/audit.ts'],

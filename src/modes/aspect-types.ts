@@ -3,6 +3,7 @@
 // aspects.ts names its aspect files here, typed, and the compiler holds each to its aspect's type and every mode
 // of the table to a folder. Types only: nothing loads this file or a folder's aspects.ts.
 import type { ModeRecorder } from '../cli/commands/mode-recorder.ts';
+import type { ModeServe } from '../grade/run/channel-server.ts';
 import type { ModeAudit } from '../grade/audit/grade-in-process.ts';
 import type { ModeJudge } from '../grade/judge/mode-judges.ts';
 import type { ModeVariants } from '../grade/variants/plan-variants.ts';
@@ -13,6 +14,7 @@ import type { Aspect, ModeName } from './mode-table.ts';
 // that floor gives it. Every mode has a driver and a judge; the rest, when its folder holds the file.
 export type AspectExports = {
   driver: { driver: DriverMode };
+  serve?: { serve: ModeServe };
   judge: { judge: ModeJudge };
   variants?: { variants: ModeVariants };
   audit?: { audit: ModeAudit };

@@ -5,7 +5,7 @@
 // equal to what the driver imports.
 import { fileURLToPath } from 'node:url';
 import { stageOf } from '../course/stages.ts';
-import { DEFAULT_MODE } from './mode-table.ts';
+import { DEFAULT_MODE, type ModeName } from './mode-table.ts';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
@@ -44,6 +44,11 @@ export function driverEntry(): string {
 export function driverArgs(stage: string | undefined): string[] {
   const row = stage === undefined ? undefined : stageOf(stage);
   return row === undefined ? [DEFAULT_MODE] : [row.mode, '--stage', row.slug];
+}
+
+// The mode the driver runs `stage`'s cases in, as driverArgs names it.
+export function driverMode(stage: string | undefined): ModeName {
+  return driverArgs(stage)[0] as ModeName;
 }
 
 // Every file and folder of the package the driver needs, absolute.

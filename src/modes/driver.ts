@@ -16,6 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { firstStageIn, type Stage, STAGES, studentCode } from '../course/stages.ts';
+import { CHANNEL_ENV, openChannel } from './channel.ts';
 import type { BeforeCall } from './kit.ts';
 import { courseUrl, describeThrow } from './kit.ts';
 import type { DriverMode } from './driver-mode.ts';
@@ -100,7 +101,11 @@ export async function main(argv: string[], course: URL = courseUrl(), first?: Ui
     ? (call, of, tool) => print({ calling: { call, of, tool } })
     : undefined;
   const sent = fromStdin(args) ? await sentLines(first) : undefined;
+  // The grader's channel, when it keeps the evidence of this mode itself (src/modes/channel.ts): read before the
+  // code under test loads.
+  const channelPath = fromStdin(args) ? process.env[CHANNEL_ENV] : undefined;
   const started = await mode.start(course, studentCode(staged.stage));
+  if (channelPath !== undefined && started.serve !== undefined) return started.serve(await openChannel(channelPath));
   let request: unknown;
   // What runs below the driver before a case: its end kills anything else (src/modes/leftovers.ts).
   let running = processesBelow();

@@ -1,6 +1,8 @@
 // The one table of driver modes. A mode is a row here and a folder src/modes/<name>/ that holds each aspect of it in
 // a file named for the aspect:
 //   driver.ts          what a program process does with a case, and its probe (the driver's floor)
+//   serve.ts           the grader's side of a program process, when the mode keeps its evidence there: it holds the
+//                      batch and answers the program over its channel (the run's floor, src/grade/run/)
 //   judge.ts           its verdicts, hints and what the probe finds (the judges' floor)
 //   variants.ts        the variant of a case, when it has them (the run's floor)
 //   audit.ts           how `audit` grades an implementation in-process, when the mode has a catalogue (the run's)
@@ -52,7 +54,7 @@ export function schemaOf(name: ModeName): string {
 }
 
 // The aspects a mode's folder may hold, by file name.
-export type Aspect = 'driver' | 'judge' | 'variants' | 'audit' | 'record-command';
+export type Aspect = 'driver' | 'serve' | 'judge' | 'variants' | 'audit' | 'record-command';
 
 export function isModeName(name: unknown): name is ModeName {
   return (MODE_NAMES as readonly unknown[]).includes(name);

@@ -81,8 +81,9 @@ async function writeOwnImport(dir: string, stage: TrustedStage): Promise<void> {
 // What one grading step did.
 export type Step = { exitCode: number | undefined; stdout: string; stderr: string };
 
-// How a grading step runs: the stage (register-tools unless given) and environment over the job's.
-export type StepWith = { stage?: TrustedStage; env?: Record<string, string> };
+// How a grading step runs: the stage (register-tools unless given), environment over the job's, and how long it
+// may take (180 s unless given).
+export type StepWith = { stage?: TrustedStage; env?: Record<string, string>; timeoutMs?: number };
 
 // Runs `node <bin> test --stage <stage> --dir <submission> <args…>` from the job's workspace `root`, with CI set and
 // no isolation override: the defaults a CI job gets.
@@ -102,7 +103,7 @@ export async function gradeStep(
       env: { ...inherited, CI: 'true', NO_COLOR: '1', ...how.env },
       extendEnv: false,
       reject: false,
-      timeout: 180_000,
+      timeout: how.timeoutMs ?? 180_000,
     },
   );
   return { exitCode, stdout, stderr };

@@ -1,6 +1,8 @@
 // The submissions a class run grades: every `--dir`, a glob matching directories (never links to them) expanded in
 // name order, each named for its reports. A name is its directory's base name; when two share one, every name is
-// the path from the directory that holds them all, with `/` written `-`.
+// the path from the directory that holds them all, with `/` written `-`. A `--dir` that names a directory as it
+// is (`a\b`, `sub[1]`) is that directory, never a pattern: a name is data.
+import { statSync } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import { HarnessError } from '../../errors.ts';
@@ -8,15 +10,25 @@ import type { Submission } from '../../grade/types.ts';
 import { compareNames } from '../../grade/select-cases.ts';
 
 // Whether `--dir` values make a class run: more than one, or a glob.
-export function isClass(dirs: string[]): boolean {
-  return dirs.length > 1 || dirs.some((d) => fg.isDynamicPattern(d));
+export function isClass(dirs: string[], cwd: string = process.cwd()): boolean {
+  return dirs.length > 1 || dirs.some((d) => isPattern(cwd, d));
+}
+
+// Whether `dir` is read as a glob: it has a glob's characters and names no directory as it is.
+function isPattern(cwd: string, dir: string): boolean {
+  if (!fg.isDynamicPattern(dir)) return false;
+  try {
+    return !statSync(resolve(cwd, dir)).isDirectory();
+  } catch {
+    return true;
+  }
 }
 
 // The submissions `dirs` name, from `cwd`, each once, sorted by name.
 export async function findSubmissions(cwd: string, dirs: string[]): Promise<Submission[]> {
   const found: string[] = [];
   for (const dir of dirs) {
-    if (!fg.isDynamicPattern(dir)) {
+    if (!isPattern(cwd, dir)) {
       found.push(resolve(cwd, dir));
       continue;
     }

@@ -4,7 +4,7 @@
 // the cases. Exit code 0 only when every submission passed.
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { HarnessError } from '../../errors.ts';
-import { firstSentence, renderSummaryTable } from '../../grade/report/class-summary.ts';
+import { firstSentence, renderSummaryTable, shownName } from '../../grade/report/class-summary.ts';
 import { renderClassHtml } from '../../grade/report/html.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
 import { painter } from '../../grade/report/paint.ts';
@@ -85,7 +85,7 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
   });
   for (const s of report.submissions) {
     for (const warning of s.report.warnings ?? [])
-      await write(io.stderr, `warning: ${shown(s.name)}: ${visibleLine(warning)}\n`);
+      await write(io.stderr, `warning: ${shownName(s.name)}: ${visibleLine(warning)}\n`);
     const file = files.get(s.name);
     if (file === undefined) continue;
     const rerunCommand = s.failed > 0 ? rerunSubmission(flags, s) : undefined;
@@ -118,7 +118,7 @@ function progressLine(s: SubmissionResult, c: ReturnType<typeof painter>): strin
     s.verdict === 'misuse' || s.verdict === 'did not start'
       ? `${s.verdict}: ${firstSentence(shown(s.message ?? ''))}`
       : `${s.passed} passed, ${s.failed} failed`;
-  return ` ${mark} ${shown(s.name)} ${c.dim(`— ${what}`)}`;
+  return ` ${mark} ${shownName(s.name)} ${c.dim(`— ${what}`)}`;
 }
 
 // The commands that grade this submission again, one per stage that failed: its failures by name when there are

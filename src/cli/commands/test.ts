@@ -81,7 +81,7 @@ const NAMED_RERUN = 3;
 export async function testCommand(given: GivenTestFlags, io: CommandIo): Promise<Outcome> {
   const flags = await withStage(given, io);
   const planned = planReports(flags.reporter, flags.output);
-  if (isClass(flags.dir ?? [])) return gradeClass(flags, planned, io);
+  if (isClass(flags.dir ?? [], io.cwd)) return gradeClass(flags, planned, io);
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.watch === true && (flags.output !== undefined || planned.some((p) => p.name !== 'pretty' || p.file))) {

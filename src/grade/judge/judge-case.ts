@@ -2,7 +2,7 @@
 import { withholdsExpected } from '../../course/case-weight.ts';
 import type { Case, Snapshot } from '../../course/types.ts';
 import { loadFailureHint } from './load-failure.ts';
-import { limitReached, OUT_OF_CPU } from './limit-reached.ts';
+import { limitReached, OUT_OF_CPU, treeOutOfMemory } from './limit-reached.ts';
 import { judgeOf } from './mode-judges.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import { withholdExpected } from './withhold-expected.ts';
@@ -114,6 +114,15 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
         hint: OUT_OF_CPU.hint,
         hintCause: OUT_OF_CPU.name,
       };
+    case 'memory': {
+      const limit = treeOutOfMemory(o.memoryMiB);
+      return {
+        kind: 'crash',
+        message: `${limit.name}: the program's processes held ${o.heldMiB} MiB together, over the ${o.memoryMiB} MiB they may hold, and were killed`,
+        hint: limit.hint,
+        hintCause: limit.name,
+      };
+    }
   }
 }
 

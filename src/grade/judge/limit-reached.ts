@@ -27,6 +27,14 @@ export const FILE_TOO_LARGE: LimitReached = {
   hint: `your program wrote a file past ${MAX_FILE_MIB} MiB, the most a program process may write (a fixed limit). Something in your code writes without end (a write in a loop that never stops, a stream never closed?)`,
 };
 
+// The memory a sandbox's processes hold together, past --memory: its own hint, since no one process ran out.
+export function treeOutOfMemory(memoryMiB: number): LimitReached {
+  return {
+    name: 'out of memory',
+    hint: `your program's processes together held more memory than ${memoryMiB} MiB, the most a program may hold at once across every process it starts (--memory <MiB>, or THEINFERENCE_MEMORY_MIB), those started while your code loads included. Something in your code starts processes that hold memory (at import, or in the background), or keeps growing without end?`,
+  };
+}
+
 export const OUT_OF_CPU: LimitReached = {
   name: 'out of CPU time',
   hint: `your program used more CPU time than a case may: ${CASE_CPU_SECONDS} s for the processes of one case together (those still running from an earlier case included), and ${PROCESS_CPU_SECONDS} s for any one process (fixed limits). Something in your code computes without end, or starts processes that keep running after their command returns (a busy loop, a process started in the background and never stopped?)`,

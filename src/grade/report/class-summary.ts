@@ -6,7 +6,7 @@ import { classMistakes, mistakesOf, submissionScore } from './class-mistakes.ts'
 import { painter } from './paint.ts';
 import { oneLine, plainText } from './plain-text.ts';
 import { variantsSeedLine } from './variants-line.ts';
-import { visibleText } from './visible-text.ts';
+import { nameText, visibleText } from './visible-text.ts';
 
 // The formats --summary writes, by file extension.
 export const SUMMARY_FORMATS = ['json', 'csv'] as const;
@@ -19,7 +19,7 @@ export type ReportFiles = ReadonlyMap<string, string>;
 // count of submissions that passed.
 export function renderSummaryTable(report: ClassReport, options: { color: boolean }): string {
   const c = painter(options.color);
-  const rows = report.submissions.map((s) => [shown(s.name), String(s.passed), String(s.failed), s.verdict]);
+  const rows = report.submissions.map((s) => [shownName(s.name), String(s.passed), String(s.failed), s.verdict]);
   const header = ['submission', 'passed', 'failed', 'verdict'];
   const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] as string).length)));
   const line = (cells: string[]): string =>
@@ -28,7 +28,7 @@ export function renderSummaryTable(report: ClassReport, options: { color: boolea
     verdict === 'pass' ? row.replace(/pass$/, c.green('pass')) : row.replace(new RegExp(`${verdict}$`), c.red(verdict));
   const notes = report.submissions
     .filter((s) => s.message !== undefined)
-    .map((s) => `  ${shown(s.name)}: ${firstSentence(shown(s.message!))}`);
+    .map((s) => `  ${shownName(s.name)}: ${firstSentence(shown(s.message!))}`);
   const passed = report.submissions.filter((s) => s.verdict === 'pass').length;
   return [
     c.dim(line(header)),
@@ -57,7 +57,7 @@ export function renderSummaryJson(report: ClassReport, files: ReportFiles): stri
     submissions: report.submissions.map((s) => {
       const { score, maxScore } = submissionScore(s.report);
       return {
-        name: plainText(visibleText(s.name)),
+        name: plainText(nameText(s.name)),
         dir: plainText(visibleText(s.dir)),
         passed: s.passed,
         failed: s.failed,
@@ -83,7 +83,7 @@ export function renderSummaryCsv(report: ClassReport, files: ReportFiles): strin
     ...report.submissions.map((s: SubmissionResult) => {
       const { score, maxScore } = submissionScore(s.report);
       return [
-        s.name,
+        nameText(s.name),
         String(s.passed),
         String(s.failed),
         s.verdict,
@@ -106,9 +106,14 @@ export function firstSentence(text: string): string {
   return end === -1 ? text : text.slice(0, end + 1);
 }
 
-// A name or message on one line of the terminal, its controls visible.
+// A message on one line of the terminal, its controls visible.
 function shown(text: string): string {
   return oneLine(visibleText(text));
+}
+
+// A submission's name on the terminal: as every report writes it (nameText), on one line.
+export function shownName(name: string): string {
+  return oneLine(nameText(name));
 }
 
 function csvField(value: string): string {

@@ -24,3 +24,9 @@ export function visibleText(text: string): string {
 export function visibleLine(text: string): string {
   return visibleText(text).replace(/\n/g, '\\n');
 }
+
+// A submission's name (a directory's, which a course may take from students) as every report writes it: made
+// visible as above, each line break as `\n`, so that a name never starts a line of its own, nor a row of a CSV.
+export function nameText(name: string): string {
+  return visibleLine(name);
+}

@@ -183,7 +183,8 @@ function onEnded(state: BatchState, result: ProgramResult): Step {
   if (inFlight === undefined || judged > state.last) return finish({ kind: 'ran', rest: [] });
   const known: CaseOutcome['calling'] = result.calling ?? (result.reportsCalls ? 'none' : undefined);
   const calling =
-    (end.kind === 'exited' || end.kind === 'timeout' || end.kind === 'cpu') && known !== undefined
+    (end.kind === 'exited' || end.kind === 'timeout' || end.kind === 'cpu' || end.kind === 'memory') &&
+    known !== undefined
       ? { calling: known }
       : {};
   effects.push({

@@ -12,6 +12,7 @@ export type ProcessEnd =
   | { kind: 'timeout'; timeoutMs: number } // no line within timeoutMs (or no exit after the last line)
   | { kind: 'overflow'; limitBytes: number } // a line past limitBytes
   | { kind: 'cpu'; cpuMs: number } // its processes used more than cpuMs of CPU time in one case
+  | { kind: 'memory'; memoryMiB: number; heldMiB: number } // its processes held heldMiB together, past memoryMiB
   | { kind: 'spawn-failed'; message: string };
 
 // One case's outcome: its results, a line that is not a result, or how its process ended. `beforeAnyCase`: the

@@ -9,8 +9,12 @@
 // every later line has the timeout, and after the last expected line it has EXIT_GRACE_MS (or the timeout, if
 // shorter) to exit. Once it has exited no timeout applies: only the drain bounds the wait.
 //
+// Memory: the same samples read the memory the process and everything it started hold together (process-table.ts's
+// treeUsage); past the plan's memory the tree is ended as `memory`, whatever it was doing (RLIMIT_DATA bounds each
+// process alone, and a sandbox may hold hundreds of them), processes started while the program loaded included.
+//
 // CPU: every CPU_SAMPLE_MS the adapter reads how much CPU time the process and everything it started have used
-// (process-table.ts's treeCpuMs); a case whose processes, its own and any still running from before, use more than
+// (process-table.ts's treeUsage); a case whose processes, its own and any still running from before, use more than
 // the budget (program-limits.ts) since it began is stopped as out of CPU time. A case begins with its first call
 // (the process's loading is not the first case's) or, for a program that reports no calls, at the line before it.
 //
@@ -34,7 +38,9 @@ export const EXIT_GRACE_MS = 2000;
 // After the process exits, how long to wait for output still in the pipes (a child that left the process
 // group could hold them open forever).
 export const DRAIN_MS = 500;
-// How often the CPU time of the process's tree is read: a budget is overrun by at most this times the cores.
+const MIB = 1024 * 1024;
+// How often the CPU time and memory of the process's tree are read: a budget is overrun by at most this times the
+// cores, and memory past the limit is held this long at most.
 export const CPU_SAMPLE_MS = 250;
 
 // One result line: its 0-based position, its text, what the program printed to stderr before it, and how long
@@ -70,6 +76,8 @@ export type ProgramPlan = {
   cases: number;
   timeoutMs: number;
   cpuMs?: number;
+  // The memory the process's tree may hold at once (read with the CPU samples): past it, the tree is ended.
+  memoryMiB?: number;
   spellings: Spelling[];
   serves?: boolean;
   maxLineBytes?: number;
@@ -115,7 +123,7 @@ export type ProgramEvent =
   | { type: 'exit'; code: number | null; signal: string | null; at: number }
   | { type: 'spawn-failed'; message: string; at: number }
   | { type: 'timer'; timer: ProgramTimer; at: number }
-  | { type: 'cpu'; usedMs: number; at: number } // the CPU time the process's tree has used so far
+  | { type: 'cpu'; usedMs: number; heldBytes?: number; at: number } // the tree's CPU time so far, its memory now
   | { type: 'request'; timeoutMs: number; at: number } // a server was given one more line of work
   | { type: 'stop'; at: number }; // the batch said stop, or the run was aborted
 
@@ -193,7 +201,7 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
       }
       return state.phase === 'draining' ? settleIfOver({ ...state, open: [] }, event.at, []) : [state, []];
     case 'cpu':
-      return onCpu(state, event.usedMs, event.at);
+      return onCpu(state, event.usedMs, event.heldBytes, event.at);
     case 'request':
       return onRequest(state, event.timeoutMs, event.at);
     case 'stop':
@@ -202,10 +210,13 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
 }
 
 // A sample of the tree's CPU time: past the budget since the case began, the case is out of it; else sample again.
-function onCpu(state: ProgramState, usedMs: number, at: number): Step {
+function onCpu(state: ProgramState, usedMs: number, heldBytes: number | undefined, at: number): Step {
   const budget = state.plan.cpuMs;
   if (state.phase !== 'running' || budget === undefined) return [state, []];
   const next = { ...state, cpuNow: Math.max(state.cpuNow, usedMs) };
+  const memoryMiB = state.plan.memoryMiB;
+  if (memoryMiB !== undefined && heldBytes !== undefined && heldBytes > memoryMiB * MIB)
+    return stopFor(next, { kind: 'memory', memoryMiB, heldMiB: Math.round(heldBytes / MIB) }, at);
   if (next.cpuNow - next.cpuBase > budget) return stopFor(next, { kind: 'cpu', cpuMs: budget }, at);
   return [next, sampling(state.plan)];
 }

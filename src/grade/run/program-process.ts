@@ -12,6 +12,8 @@ import { constants, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../course/stages.ts';
+import { CHANNEL_ENV } from '../../modes/channel.ts';
+import { type ChannelServer, listenChannel } from './channel-server.ts';
 import { allDead, killTree } from './isolation/kill-tree.ts';
 import { findBwrap } from './isolation/probe-sandbox.ts';
 import { programEnv } from './isolation/program-env.ts';
@@ -36,6 +38,8 @@ export type ProgramProcess = {
     code: number | null,
     signal: NodeJS.Signals | null,
   ) => { code: number | null; signal: NodeJS.Signals | null };
+  // The grader's end of its channel (channel-server.ts), when it was started with one.
+  channel?: ChannelServer;
   // Kills the program and everything it started; safe to call more than once.
   kill: () => void;
   // Kills it, waits until all of it is dead, removes its temp dir; resolves to a warning when something of
@@ -56,6 +60,8 @@ export type ProcessStart = {
   sandbox: boolean;
   tsxCache: string | undefined;
   files?: string[];
+  // A channel to the grader (channel-server.ts): a socket of its own, at CHANNEL_ENV's path in its environment.
+  channel?: boolean;
 };
 
 // How a command confines its program processes: sandboxed or not, and the tsx cache they share.
@@ -114,6 +120,8 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   const user = stage === undefined ? undefined : PROGRAM_USER;
   let child: ChildProcess;
   let tmp: string;
+  let channel: OpenChannel | undefined;
+  let shownPath: string;
   try {
     const layout = sandboxLayout({
       dir,
@@ -123,7 +131,15 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       ...(user === undefined ? {} : { unprivileged: true }),
     });
     tmp = layout.tmp;
+    shownPath = layout.dir;
     const env = runEnv(start.env, tmp);
+    if (start.channel === true) {
+      const home = await mkdtemp(join(bindableTmpdir(), 'theinference-channel-'));
+      channel = await openChannelIn(home, user, home);
+      // Beside the TMPDIR's tmpfs, never in it: the program's writes cannot reach it.
+      layout.channel = { source: channel.server.path, dest: join(dirname(layout.tmp), 'channel') };
+      env[CHANNEL_ENV] = layout.channel.dest;
+    }
     // The limits' bash first: it closes the inherited descriptors, then becomes the init shell (pid 1).
     child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', ...AS_PID_1, ...programCommand(start, true)], {
       cwd: layout.dir,
@@ -133,6 +149,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       ...(user ?? {}),
     });
   } catch (error) {
+    await channel?.remove();
     await stage?.release();
     throw error;
   }
@@ -162,16 +179,20 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       if (alive() && child.pid !== undefined) signal(-child.pid, 'SIGKILL');
     }, KILL_FALLBACK_MS).unref();
   };
-  return started(child, [{ path: tmp, shown: '$TMPDIR' }], kill, {
+  // A submission shown at a path of the grader's (isolation/sandbox-layout.ts) reads as its own in the output.
+  const shownAt = shownPath === dir ? [] : [{ path: shownPath, shown: dir }];
+  return started(child, [{ path: tmp, shown: '$TMPDIR' }, ...shownAt], kill, {
     exitOf: (code, sig) =>
       sig === null && code !== null && code > 128 && signalName(code - 128) !== undefined
         ? { code: null, signal: signalName(code - 128)! }
         : { code, signal: sig },
     gone: () => init === undefined || allDead([init]),
     remove: async () => {
+      const warning = await channel?.remove();
       await stage?.release();
-      return undefined;
+      return warning;
     },
+    ...(channel === undefined ? {} : { channel: channel.server }),
   });
 }
 
@@ -200,7 +221,9 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
       throw error;
     },
   );
+  let channel: OpenChannel | undefined;
   const remove = async (): Promise<string | undefined> => {
+    await channel?.remove();
     const warning = await removeTree(runDir);
     await stage?.release();
     return warning;
@@ -209,6 +232,10 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
     const tmp = join(runDir, 'tmp');
     await mkdir(tmp);
     const env = runEnv(start.env, tmp);
+    if (start.channel === true) {
+      channel = await openChannelIn(runDir, user, undefined);
+      env[CHANNEL_ENV] = channel.server.path;
+    }
     if (user !== undefined) {
       // nobody's, as a sandbox's tmpfs is its program's: the grader removes it all the same.
       for (const owned of [runDir, tmp]) await chown(owned, user.uid, user.gid);
@@ -239,6 +266,7 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
       gone: () => allDead(killed),
       remove,
       dir: runDir,
+      ...(channel === undefined ? {} : { channel: channel.server }),
     });
   } catch (error) {
     await remove();
@@ -253,7 +281,35 @@ type How = {
   // Removes what the process had on the host.
   remove: () => Promise<string | undefined>;
   dir?: string;
+  channel?: ChannelServer;
 };
+
+// A channel's server and how to remove it (and `owned`, the directory made for it, when there is one).
+type OpenChannel = { server: ChannelServer; remove: () => Promise<string | undefined> };
+
+// Listens on a socket in `dir`, which the program's user (nobody, for a root grader) may connect to and nobody else
+// reaches (the directory is 0700, the program user's own).
+async function openChannelIn(
+  dir: string,
+  user: { uid: number; gid: number } | undefined,
+  owned: string | undefined,
+): Promise<OpenChannel> {
+  const remove = async (server?: ChannelServer): Promise<string | undefined> => {
+    await server?.close();
+    return owned === undefined ? undefined : removeTree(owned);
+  };
+  try {
+    const server = await listenChannel(join(dir, 'channel.sock'));
+    if (user !== undefined) {
+      if (owned !== undefined) await chown(owned, user.uid, user.gid);
+      await chown(server.path, user.uid, user.gid);
+    }
+    return { server, remove: () => remove(server) };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
 
 function started(child: ChildProcess, spellings: Spelling[], kill: () => void, how: How): ProgramProcess {
   // An 'error' with no pid (no such cwd, say) means it never ran; any other is a kill that failed, and the
@@ -280,7 +336,8 @@ function started(child: ChildProcess, spellings: Spelling[], kill: () => void, h
       releaseAtExit(key);
       return how.remove();
     })());
-  return { child, spellings, spawnFailure, exitOf: how.exitOf, kill, dispose };
+  const channel = how.channel === undefined ? {} : { channel: how.channel };
+  return { child, spellings, spawnFailure, exitOf: how.exitOf, kill, dispose, ...channel };
 }
 
 // Kills a process group; a group already gone is fine.

@@ -3,10 +3,12 @@
 // lines as they stream. What each pipe event, exit and timer means is program-machine.ts's to decide, and
 // supervise-process.ts turns them into its events and carries out its effects. How the process is confined
 // (sandbox or process group, TMPDIR, environment) is program-process.ts's.
-import { driverArgs, driverEntry, driverFiles } from '../../modes/driver-files.ts';
+import { aspectExport, aspectUrl, hasAspect, type ModeName } from '../../modes/mode-table.ts';
+import type { ModeServe } from './channel-server.ts';
+import { driverArgs, driverEntry, driverFiles, driverMode } from '../../modes/driver-files.ts';
 import type { ProgramLine, ProgramResult } from './program-machine.ts';
 import { startProcess, type Confinement, type ProgramProcess } from './program-process.ts';
-import { CASE_CPU_SECONDS } from './isolation/program-limits.ts';
+import { CASE_CPU_SECONDS, programLimits } from './isolation/program-limits.ts';
 import { superviseProcess } from './supervise-process.ts';
 
 export type { ProgramLine };
@@ -40,8 +42,21 @@ export type StandbySource = {
   take: (dir: string, sandbox: boolean, stage?: string) => Promise<ProgramProcess | undefined>;
 };
 
+// Whether mode `mode` keeps its evidence in the grader: its folder has a serve aspect, so its processes are started
+// with a channel, their batch stays here and no line of their stdout is a result (channel-server.ts).
+export function keepsEvidence(mode: ModeName): boolean {
+  return hasAspect(mode, 'serve');
+}
+
+// The serve aspect of `mode`, when it has one.
+async function serveOf(mode: ModeName): Promise<ModeServe | undefined> {
+  if (!keepsEvidence(mode)) return undefined;
+  return aspectExport<ModeServe>(await import(aspectUrl(mode, 'serve').href), mode, 'serve', 'serve');
+}
+
 // Runs the program on its cases; settles once the process and everything it started are dead and its temp dir gone.
 export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
+  const serve = await serveOf(driverMode(run.stage));
   const standby =
     run.signal?.aborted === true || run.driver !== undefined
       ? undefined
@@ -57,6 +72,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
         args: [run.driver ?? driverEntry(), ...driverArgs(run.stage), '-'],
         stdin: 'pipe',
         files: driverFiles(),
+        ...(serve === undefined ? {} : { channel: true }),
         ...run.confinement,
       }));
   } catch (error) {
@@ -70,9 +86,7 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   }
   let result: ProgramResult | undefined;
   try {
-    // A standby has imported nothing of the course yet: it does so once its work arrives.
-    proc.child.stdin?.end(run.cases.map((c) => `${c}\n`).join(''));
-    result = await watchProcess(run, proc);
+    result = await watchProcess(run, proc, serve);
     return result;
   } finally {
     const warning = await proc.dispose();
@@ -80,13 +94,31 @@ export async function runProgram(run: ProgramRun): Promise<ProgramResult> {
   }
 }
 
-// Supervises the process (supervise-process.ts) until it settles; the run's abort stops it.
-async function watchProcess(run: ProgramRun, proc: ProgramProcess): Promise<ProgramResult> {
-  const plan = { cases: run.cases.length, timeoutMs: run.timeoutMs, cpuMs: CASE_CPU_SECONDS * 1000 };
-  const supervision = superviseProcess(proc, plan, {
-    onLine: run.onLine,
-    ...(run.onObserved === undefined ? {} : { onObserved: run.onObserved }),
-  });
+// Supervises the process (supervise-process.ts) until it settles, and gives it its work: the cases on stdin or,
+// for a mode that serves them (`serve`), a line on stdin that says go, and each case on its channel as it asks;
+// the run's abort stops it.
+async function watchProcess(
+  run: ProgramRun,
+  proc: ProgramProcess,
+  serve: ModeServe | undefined,
+): Promise<ProgramResult> {
+  const plan = {
+    cases: run.cases.length,
+    timeoutMs: run.timeoutMs,
+    cpuMs: CASE_CPU_SECONDS * 1000,
+    memoryMiB: programLimits(run.env, run.confinement.sandbox).memoryMiB,
+  };
+  const channel = serve === undefined ? undefined : proc.channel;
+  const hooks = { onLine: run.onLine, ...(run.onObserved === undefined ? {} : { onObserved: run.onObserved }) };
+  const supervision = superviseProcess(proc, plan, hooks, channel === undefined ? 'stdout' : 'channel');
+  if (serve !== undefined && channel === undefined) {
+    // A process without a channel cannot be given a mode's cases that stay in the grader.
+    supervision.stop();
+  } else if (serve !== undefined && channel !== undefined) {
+    channel.attach(serve.open(run.cases, supervision.line), () => supervision.overflow());
+  }
+  // A standby has imported nothing of the course yet: it does so once its work arrives.
+  proc.child.stdin?.end(serve === undefined ? run.cases.map((c) => `${c}\n`).join('') : '\n');
   const onAbort = (): void => supervision.stop();
   if (run.signal?.aborted) onAbort();
   run.signal?.addEventListener('abort', onAbort, { once: true });

@@ -7,8 +7,8 @@
 import { fileURLToPath } from 'node:url';
 import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
-import { driverArgs, driverEntry, driverFiles } from '../../modes/driver-files.ts';
-import type { StandbySource } from './run-program.ts';
+import { driverArgs, driverEntry, driverFiles, driverMode } from '../../modes/driver-files.ts';
+import { keepsEvidence, type StandbySource } from './run-program.ts';
 
 // The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js, and the module
 // hooks it registers (plain JavaScript in both).
@@ -81,6 +81,7 @@ export function standbyPool(options: {
         sandbox: sandboxed,
         tsxCache,
         files: [...standbyFiles(), ...driverFiles()],
+        ...(keepsEvidence(driverMode(options.stage)) ? { channel: true } : {}),
       });
       if (closed) discard(proc);
       else ready.push(proc);

@@ -4,7 +4,7 @@
 // recorder's replay workers (src/record/replay/worker-process.ts) both run under it, so when a process has missed
 // its deadline, printed garbage or died is decided in one place for both.
 import { StringDecoder } from 'node:string_decoder';
-import { treeCpuMs } from '../../process-table.ts';
+import { treeUsage } from '../../process-table.ts';
 import { driveMachine } from './drive-machine.ts';
 import { LineSplitter } from './line-splitter.ts';
 import {
@@ -32,15 +32,22 @@ export type SupervisionHooks = {
 // stdin), `stop` kills it, and `settled` resolves once it is dead and its pipes are closed (or drained).
 export type Supervision = {
   request: (timeoutMs: number) => void;
+  // A line of the grader's own making (its channel's: channel-server.ts), taken as a stdout line would be.
+  line: (text: string) => void;
+  // The channel heard a line it would not take: as such a line on stdout, past the limit or not a result.
+  overflow: () => void;
   stop: () => void;
   settled: Promise<ProgramResult>;
 };
 
 // Supervises `proc` under `plan` (its spellings are filled in from the process).
+// `source`: where its lines come from, its stdout or (`channel`) the grader's channel only, its stdout then shown
+// as output like its stderr.
 export function superviseProcess(
   proc: ProgramProcess,
   plan: Omit<ProgramPlan, 'spellings'>,
   hooks: SupervisionHooks,
+  source: 'stdout' | 'channel' = 'stdout',
 ): Supervision {
   const { child } = proc;
   let settle: (result: ProgramResult) => void = () => {};
@@ -48,11 +55,12 @@ export function superviseProcess(
   const decoder = new StringDecoder('utf8');
   const splitter = new LineSplitter(plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES);
   const timers = new Map<ProgramTimer, NodeJS.Timeout>();
-  // The sample timer is answered with the tree's CPU time, read from /proc; every other timer is an event.
-  const fired = (timer: ProgramTimer): ProgramEvent =>
-    timer === 'sample'
-      ? { type: 'cpu', usedMs: child.pid === undefined ? 0 : treeCpuMs(child.pid), at: performance.now() }
-      : { type: 'timer', timer, at: performance.now() };
+  // The sample timer is answered with the tree's CPU time and memory, read from /proc; every other timer is an event.
+  const fired = (timer: ProgramTimer): ProgramEvent => {
+    if (timer !== 'sample') return { type: 'timer', timer, at: performance.now() };
+    const used = child.pid === undefined ? { cpuMs: 0, heldBytes: 0 } : treeUsage(child.pid);
+    return { type: 'cpu', usedMs: used.cpuMs, heldBytes: used.heldBytes, at: performance.now() };
+  };
   const perform = (effect: ProgramEffect): void => {
     switch (effect.type) {
       case 'arm':
@@ -95,7 +103,10 @@ export function superviseProcess(
   const machine = driveMachine(startProgram({ ...plan, spellings: proc.spellings }, performance.now()), step, perform);
   const dispatch = machine.dispatch;
 
+  const outputDecoder = new StringDecoder('utf8');
   child.stdout?.on('data', (chunk: Buffer) => {
+    if (source === 'channel')
+      return dispatch({ type: 'stderr', text: outputDecoder.write(chunk), at: performance.now() });
     if (!takesLines(machine.state())) return;
     const { lines, overflow } = splitter.push(chunk);
     for (const text of lines) dispatch({ type: 'line', text, at: performance.now() });
@@ -107,6 +118,7 @@ export function superviseProcess(
   );
   // A last line without its newline is still a line.
   child.stdout?.on('end', () => {
+    if (source === 'channel') return;
     const last = splitter.flush();
     if (last !== undefined) dispatch({ type: 'line', text: last, at: performance.now() });
   });
@@ -118,6 +130,12 @@ export function superviseProcess(
   child.on('exit', (code, signal) => dispatch({ type: 'exit', ...proc.exitOf(code, signal), at: performance.now() }));
   return {
     request: (timeoutMs) => dispatch({ type: 'request', timeoutMs, at: performance.now() }),
+    line: (text) => {
+      if (takesLines(machine.state())) dispatch({ type: 'line', text, at: performance.now() });
+    },
+    overflow: () => {
+      if (takesLines(machine.state())) dispatch({ type: 'overflow', at: performance.now() });
+    },
     stop: () => dispatch({ type: 'stop', at: performance.now() }),
     settled,
   };

@@ -17,21 +17,26 @@ import { isObject, type Json } from '../kit.ts';
 const MAX_FILES = 20;
 const MAX_FILE_CHARS = 400_000;
 
+// The key of a case's end that holds what the loop wrote under .transcripts/.
+const TRANSCRIPTS = 'transcripts';
+
 export const COMPACT_OPTIONS: LoopOptions = {
   requestKeys: COMPACT_REQUEST_KEYS,
-  around: (_testCase, run) => inOwnDirectory(run),
+  around: inOwnDirectory,
+  endKeys: [TRANSCRIPTS],
   ownTools: [COMPACT_TOOL],
+  parse: parseCompactCase,
 };
 
-// Runs one loop with a fresh empty working directory, and adds what it left under .transcripts/ to its end.
-export async function inOwnDirectory(loop: () => Promise<Json>): Promise<Json> {
+// Runs one loop with a fresh empty working directory, and says what it left under .transcripts/ there.
+export async function inOwnDirectory(loop: () => Promise<void>): Promise<Json> {
   const dir = await mkdtemp(join(tmpdir(), 'theinference-compact-'));
   const back = process.cwd();
   process.chdir(dir);
   try {
-    const end = await loop();
+    await loop();
     const transcripts = await transcriptsIn(join(dir, TRANSCRIPT_DIR));
-    return transcripts === undefined ? end : { ...end, transcripts };
+    return transcripts === undefined ? {} : { [TRANSCRIPTS]: transcripts };
   } finally {
     process.chdir(back);
     await rm(dir, { recursive: true, force: true });
@@ -83,6 +88,6 @@ const loop = loopDriver(COMPACT_OPTIONS);
 export const driver: DriverMode = {
   start: async (course, code) => {
     const { probe: _, ...started } = await loop.start(course, code);
-    return { ...started, parse: parseCompactCase };
+    return started;
   },
 };

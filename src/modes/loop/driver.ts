@@ -1,28 +1,26 @@
-// The driver's mode `loop` (stage "Run the loop"). For each case: a fake Messages API on 127.0.0.1 (this process's
-// loopback; in the grader's sandbox, a network of its own), a real Anthropic client pointed at it, and the stage's
-// loop, `runLoop(client, execute, request)` from the course's src/agent-loop.ts (the module and export its row in
-// src/course/stages.ts names). Another loop-kind mode is this one parameterised (`loopDriver`, `LoopOptions`). The API answers the case's turns in order,
-// one per POST /v1/messages: the turn's message as JSON or, when the request streams, as server-sent events (the
-// bytes the case recorded, else events made from the message). It records what each request asked for; a request
-// past the script is answered with an error, and recorded too. The scripted execute answers the tool_use blocks of
-// the turns served, in order, with the case's output for each. Results: `{"request":{…}}` per request, then
-// `{"returned":[…]}` (the conversation) or `{"threw":"…"}`, with `request_changed` and `unasked_calls` beside it
-// when the loop changed its request, or made calls no tool_use asked for whose answers show nowhere else. Reading
-// stdin, the driver prints `{"calling":{"call":k,"of":n,"tool":"request"}}` as the loop heads for request k (before
-// runLoop starts, then as each turn is served), so that the grader can say after which turn a loop hung.
+// The driver's mode `loop` (stage "Run the loop"), the loop's side of a case: runLoop(client, execute, request)
+// from the course's src/agent-loop.ts (the module and export its row in src/course/stages.ts names), with a real Anthropic client pointed at a local HTTP server on 127.0.0.1 (this
+// process's loopback; in the grader's sandbox, a network of its own) and an execute. Both only forward: each request
+// the SDK sends, and each call of execute, goes to the case's fake Messages API (./fake-api.ts), which answers with
+// the case's turns in order (the turn's message as JSON or, when the request streams, as server-sent events) and the
+// scripted outputs, records both, and makes the case's results from its records. Run by the grader
+// (`<driver> loop -` with a channel: ./serve.ts), that API lives in the grader's process, across the sandbox, and
+// this process never holds a turn not yet served, another case, or a line the grader reads as a result: it asks
+// for its next case, runs it, and says how runLoop ended, `{"returned":[…]}` (the conversation, as JSON carries it)
+// or `{"threw":"…"}`, with the request as runLoop left it. Run on case files (`program.ts loop <case.json>`) or
+// in-process (the audit), the API is beside it, in this process. Another loop-kind mode is this one parameterised
+// (`loopDriver`, ./options.ts `LoopOptions`, and `loopServe` of ./serve.ts).
 //
 // Probe: the grader's first case may carry `observe`, here `{"scripts":[…]}`, each a case of its own (request,
-// turns, outputs). Once every case has printed its results, runLoop runs each script at once, against a fake API of
-// its own: `{"observed":[…]}`, for each script the requests it sent (whole) and how it ended.
+// turns, outputs). Once every case has run, runLoop runs each script at once, against a fake API of its own: the
+// grader observes, for each script, the requests it sent (whole), its calls and how it ended.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstStageIn, type StudentCode, studentCode } from '../../course/stages.ts';
-import { LOOP_REQUEST_KEYS } from './case.ts';
-import { callText, type ExecuteCallMade, type Refusal, unaskedCalls } from './unasked-calls.ts';
+import type { Channel } from '../channel.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import {
   type BeforeCall,
-  canonical,
   courseExports,
   courseUrl,
   describeThrow,
@@ -31,56 +29,22 @@ import {
   type Json,
   mute,
 } from '../kit.ts';
+import { killLeftovers, processesBelow } from '../leftovers.ts';
+import { type LoopCase, type LoopObserved, openFakeApi } from './fake-api.ts';
+import { givenAsJson, type LoopEnd, type LoopLink } from './link.ts';
+import type { LoopOptions } from './options.ts';
+import { parseLoopCase } from './parse-case.ts';
 
-type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream?: string };
-// `delay_ms`: how long the scripted execute takes to answer (a case's calls may then finish in another order than
-// they were made, for a loop that runs them at once).
-type Scripted = ({ content: string; is_error?: boolean } | { throws: string }) & { delay_ms?: number };
-// A case as parsed: the keys the loop mode reads, and any other the case file holds (a mode built on this one reads
-// its own).
-export type LoopCase = Json & { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
-type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
-type Client = new (options: {
-  apiKey: string;
-  baseURL: string;
-  maxRetries: number;
-  timeout: number;
-  fetch: typeof fetch;
-}) => unknown;
+export type { LoopCase } from './fake-api.ts';
+export type { LoopOptions } from './options.ts';
+export { parseLoopCase } from './parse-case.ts';
+
+export type RunLoop = (client: unknown, execute: Execute, request: Json) => Promise<unknown>;
+type Client = new (options: { apiKey: string; baseURL: string; maxRetries: number; timeout: number }) => unknown;
 
 // The SDK the fake API's client is made with: the package's own (the course's code imports only its types).
 async function anthropicClient(): Promise<Client> {
   return ((await import('@anthropic-ai/sdk')) as { default: Client }).default;
-}
-
-// What a mode built on this one changes of it (src/modes/<mode>/driver.ts imports this file and parameterises it,
-// never copies it). Each is absent for the loop mode itself.
-export type LoopOptions = {
-  // The keys of a request the fake API records and the results give, in this order: LOOP_REQUEST_KEYS when absent.
-  requestKeys?: readonly string[];
-  // What the loop is given for a case (it may change it; the results say so): a copy of the case's request when
-  // absent. A mode whose cases hold more for the loop (a setting beside the request) gives it here.
-  given?: (testCase: LoopCase) => Json;
-  // Around each run of the loop, a case's or a probe script's: what the run needs set up first, and what its end
-  // says beyond how the loop ended (a file the loop wrote, say), added to `run()`'s end.
-  around?: (testCase: LoopCase, run: () => Promise<Json>) => Promise<Json>;
-  // The tools whose calls the loop answers itself, never through execute (the plan mode's todo, the compact mode's compact): the scripted
-  // execute expects none of them, and a case scripts no output for one.
-  ownTools?: readonly string[];
-  // The tool_use blocks the loop answers itself rather than through execute (a task call: src/modes/task/): the
-  // scripted execute waits for none of them, and refuses a call of one.
-  own?: (block: Json) => boolean;
-  // A tool_use may have no output in the case: a call the contract never makes (the script refuses it if made).
-  outputsOptional?: boolean;
-  // A turn served while calls of an earlier one still wait is a loop's inside that call's (a child's): its calls
-  // come first.
-  nested?: boolean;
-};
-
-// Whether a tool_use block is one the loop answers itself (a mode's own tools by name, or its own test of a block).
-function ownBlock(options: LoopOptions): (block: Json) => boolean {
-  const named = options.ownTools ?? [];
-  return (block) => named.includes(String(block.name)) || (options.own?.(block) ?? false);
 }
 
 // The loop a case runs when the caller gives none: the course's, the module and export of the loop mode's first
@@ -91,8 +55,9 @@ async function studentLoop(course: URL, code: StudentCode = FIRST_LOOP): Promise
   return (await courseExports<Record<string, RunLoop>>(course, code.module, [code.export]))[code.export]!;
 }
 
-// Runs one case's loop against its script and returns its results, ready to print. `runLoop` is the loop under
-// test: the student's own by default (tests of the suite pass others). A case without turns runs nothing.
+// Runs one case's loop against its script, in this process, and returns its results, ready to print. `runLoop` is
+// the loop under test: the student's own by default (tests of the suite pass others). A case without turns runs
+// nothing. `options`: the mode's, for a mode built on this one.
 export async function runLoopCase(
   testCase: LoopCase,
   runLoop?: RunLoop,
@@ -102,100 +67,105 @@ export async function runLoopCase(
 ): Promise<unknown[]> {
   if (testCase.turns.length === 0) return [];
   const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
-  const api = await startFakeApi(testCase, beforeTurn, options);
-  try {
-    await beforeTurn?.(1, testCase.turns.length, 'request');
-    // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
-    // recording's, not the student's choice, so that warning is not shown as the program's output.
-    const warn = console.warn;
-    console.warn = (...args: unknown[]) => {
-      if (!/^The model '[^']*' is deprecated/.test(String(args[0]))) warn(...args);
-    };
-    try {
-      const end = await loopEnd(Anthropic, loop, api, testCase, options);
-      return [...compacted(api.requests, options), end];
-    } finally {
-      console.warn = warn;
-    }
-  } finally {
-    await api.close();
-  }
+  const api = openFakeApi(testCase, beforeTurn, options);
+  await beforeTurn?.(1, testCase.turns.length, 'request');
+  return api.results(await loopEnd(Anthropic, loop, api, options.around));
 }
 
-// Runs the loop once against a fake API, with a real client pointed at it: how it ended, `{"returned":[…]}` (the
-// conversation, as JSON carries it) or `{"threw":"…"}`, with `request_changed` when it changed the request it was
-// given, and `unasked_calls` when execute refused calls whose answers are in no request and not in the end (a
-// call the reference never makes, so a snapshot never has either); run within the mode's `around`, when it has one.
-async function loopEnd(
-  Anthropic: Client,
-  loop: RunLoop,
-  api: FakeApi,
-  testCase: LoopCase,
-  options: LoopOptions,
-): Promise<Json> {
-  const run = async (): Promise<Json> => {
+// What a mode's `around` does on the loop's side: sets up each run, and says what it adds to the run's end.
+type Around = LoopOptions['around'];
+
+// Runs the loop once against a fake API reached through `link`, with a real client pointed at a local server that
+// forwards to it, within the mode's `around` when it has one: how it ended, the request as it left it, and what
+// `around` adds.
+export async function loopEnd(Anthropic: Client, loop: RunLoop, link: LoopLink, around?: Around): Promise<LoopEnd> {
+  if (around === undefined) return runOnce(Anthropic, loop, link);
+  let end: LoopEnd | undefined;
+  const added = await around(async () => {
+    end = await runOnce(Anthropic, loop, link);
+  });
+  return { ...end!, added };
+}
+
+async function runOnce(Anthropic: Client, loop: RunLoop, link: LoopLink): Promise<LoopEnd> {
+  const server = await forwardingServer(link);
+  // The SDK warns at every request naming a model it lists as deprecated: a recorded case's model is the
+  // recording's, not the student's choice, so that warning is not shown as the program's output.
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!/^The model '[^']*' is deprecated/.test(String(args[0]))) warn(...args);
+  };
+  try {
     // No retries: a request the script refuses is the loop's to handle, once.
     const client = new Anthropic({
       apiKey: 'theinference-fake-api-key',
-      baseURL: api.url,
+      baseURL: server.url,
       maxRetries: 0,
       timeout: 60_000,
-      // The SDK calls fetch once the request's body is written: a call still running then was not in it.
-      fetch: (input, init) => {
-        api.sending();
-        return fetch(input, init);
-      },
     });
-    const request = options.given === undefined ? (testCase.request ?? {}) : options.given(testCase);
-    const given = structuredClone(request);
-    let end: Json;
+    const given = structuredClone(link.request);
+    let end: { returned: unknown } | { threw: string };
     try {
-      const returned = await loop(client, api.execute, given);
+      const returned = await loop(client, forwardingExecute(link), given);
       end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
     } catch (error) {
       end = { threw: describeThrow(error) };
     }
-    const changed = requestChanged(request, given);
-    if (changed !== undefined) end = { ...end, request_changed: changed };
-    const unasked = unaskedCalls(api.refused, [...api.requests, end]);
-    return unasked.length === 0 ? end : { ...end, unasked_calls: unasked };
-  };
-  return options.around === undefined ? run() : options.around(testCase, run);
-}
-
-// The fields of the request runLoop was given that it changed (pushed onto its messages, set a field), each as it
-// was when runLoop ended; undefined when it left the request as given (a loop that keeps the contract does: the
-// conversation is the caller's). Said in the loop's end, so a case shows it.
-function requestChanged(original: Json, given: Json): Json | undefined {
-  const keys = [...new Set([...Object.keys(original), ...Object.keys(given)])].sort();
-  // A value JSON cannot write (a cycle, a BigInt) is changed, and said as what writing it threw.
-  const json = (value: unknown): string => {
+    let said: Record<string, string>;
     try {
-      return canonical(value);
+      said = givenAsJson(given);
     } catch (error) {
-      return JSON.stringify(`not JSON: ${describeThrow(error)}`);
+      said = { messages: JSON.stringify(`not JSON: ${describeThrow(error)}`) };
     }
-  };
-  const changed = keys.filter((k) => json(original[k]) !== json(given[k]));
-  if (changed.length === 0) return undefined;
-  // A field the loop deleted is null here (JSON has no undefined).
-  return Object.fromEntries(changed.map((k) => [k, JSON.parse(k in given ? json(given[k] ?? null) : 'null')]));
+    return { ...end, given: said };
+  } finally {
+    console.warn = warn;
+    await server.close();
+  }
 }
 
-// What one script of the loop probe saw: every request whole (as the API received it), then `{"returned":…}`,
-// `{"threw":…}` or, not settled by LOOP_PROBE_WAIT_MS, `{"pending":true}`.
-// `calls`: each execute call in the order it was made, the tool_use it answered (null for a call no block asked
-// for next) and when it finished, counted across the script (so a loop's results can be compared with the order
-// its calls finished in); `overtaken`: the number of the first request that came while it was still running.
-type LoopObserved = { requests: unknown[]; calls: ExecuteCall[]; end: unknown };
-type ExecuteCall = { id: string | null; finished?: number; overtaken?: number };
+// The execute runLoop is given: each call goes to the fake API as JSON carries it, and its answer comes back as an
+// output or a throw. A loop that never awaits execute leaves a throwing tool's promise rejected with no one to hear
+// it, and Node ends the process for that. The mistake is the missing await, which the results already show (a
+// tool_result without content) and the hint names: so the promise is heard here, and whoever awaits it still gets
+// the throw.
+function forwardingExecute(link: LoopLink): Execute {
+  const call = async (name: string, input: unknown) => {
+    const answer = await link.execute(name, input === undefined ? undefined : JSON.parse(JSON.stringify(input)));
+    if ('throws' in answer) throw new Error(answer.throws);
+    return answer.output;
+  };
+  return (name, input) => {
+    const output = call(name, input);
+    output.catch(() => {});
+    return output;
+  };
+}
 
-// How long the loop probe waits for its scripts: a few requests to 127.0.0.1 each, all at once, so only a loop that
-// never returns takes longer.
-const LOOP_PROBE_WAIT_MS = 3000;
+// The local HTTP server the client talks to: each request's method, path and body go to the fake API, and its
+// answer is written back as it comes.
+async function forwardingServer(link: LoopLink): Promise<{ url: string; close: () => Promise<void> }> {
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req);
+    const reply = await link.http({ method: req.method ?? '', url: req.url ?? '', body });
+    res.writeHead(reply.status, { 'content-type': reply.type });
+    res.end(reply.body);
+  };
+  const server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
+  await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise((closed) => server.close(closed));
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+}
 
-// Runs each of the probe's scripts through runLoop (the student's own by default), all at once, while whatever
-// the code under test prints goes nowhere.
+// How long the loop probe waits for its scripts: a few requests each, all at once, so only a loop that never
+// returns takes longer.
+export const LOOP_PROBE_WAIT_MS = 3000;
+
+// Runs each of the probe's scripts through runLoop (the student's own by default), all at once, in this process,
+// while whatever the code under test prints goes nowhere.
 export async function observeLoops(
   request: unknown,
   runLoop?: RunLoop,
@@ -211,196 +181,45 @@ export async function observeLoops(
     return { error: `a script is not a loop case: ${describeThrow(error)}` };
   }
   const [Anthropic, loop] = await Promise.all([anthropicClient(), runLoop ?? studentLoop(course)]);
+  const apis = parsed.map((script) => openFakeApi(script, undefined, options));
+  const ends: unknown[] = apis.map(() => ({ pending: true }));
+  try {
+    await probeLoops(Anthropic, loop, apis, options.around, (k, end) => {
+      ends[k] = apis[k]!.end(end);
+    });
+    return apis.map((api, k) => api.observed(ends[k]));
+  } catch (error) {
+    // No local server could listen: the probe sees nothing, and the grader's hints stand alone.
+    return { error: describeThrow(error) };
+  }
+}
+
+// Runs the loop on each link at once, muted, telling `ended` each end as it comes, until all have ended or
+// LOOP_PROBE_WAIT_MS is over.
+async function probeLoops(
+  Anthropic: Client,
+  loop: RunLoop,
+  links: LoopLink[],
+  around: Around,
+  ended: (k: number, end: LoopEnd) => unknown,
+): Promise<void> {
   const unmute = mute();
   // A promise of the loop's own left rejected with no one to hear it (a request it never awaited, say): the probe
   // only watches, so that must not end the process before it has said what it saw. (Execute's are heard already.)
   const unheard = (): void => {};
   process.on('unhandledRejection', unheard);
-  let apis: FakeApi[] = [];
   try {
-    // Every API listening before any loop starts, so that all are closed however the wait ends.
-    const started = await Promise.allSettled(parsed.map((script) => startFakeApi(script, undefined, options)));
-    apis = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-    const failed = started.find((s) => s.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
-    const seen = parsed.map((): LoopObserved => ({ requests: [], calls: [], end: { pending: true } }));
-    const done = parsed.map(async (script, k) => {
-      const entry = seen[k]!;
-      entry.requests = apis[k]!.requests;
-      entry.calls = apis[k]!.calls;
-      entry.end = await loopEnd(Anthropic, loop, apis[k]!, script, options);
-    });
+    const done = links.map(async (link, k) => ended(k, await loopEnd(Anthropic, loop, link, around)));
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise((ready) => (timer = setTimeout(ready, LOOP_PROBE_WAIT_MS)));
     const all = Promise.all(done);
     all.catch(() => {}); // a script that fails after the wait is over is no one's to hear
     await Promise.race([all, waited]);
     clearTimeout(timer);
-    return seen.map((e) => ({ requests: [...e.requests], calls: e.calls.map((c) => ({ ...c })), end: e.end }));
-  } catch (error) {
-    // No fake API could listen: the probe sees nothing, and the grader's hints stand alone.
-    return { error: describeThrow(error) };
   } finally {
     unmute();
-    await Promise.all(apis.map((api) => api.close()));
     process.off('unhandledRejection', unheard);
   }
-}
-
-// The requests as results, each said once: a field the same as in the request before it is named in `as_before`
-// (not repeated), and messages that begin with all of the request before's are given as `new_messages`, the ones
-// after them (with `rewritten_messages`, by index, those of the request before's it sent changed). Lossless (the grader expands them back), and a long session's results grow with it, not its square.
-function compacted(requests: unknown[], options: LoopOptions): unknown[] {
-  const keys = options.requestKeys ?? LOOP_REQUEST_KEYS;
-  let before: Json | undefined;
-  return requests.map((entry) => {
-    const request = isObject(entry) && isObject(entry.request) ? entry.request : undefined;
-    if (request === undefined) return entry;
-    const previous = before;
-    before = request;
-    if (previous === undefined) return entry;
-    const same = (k: string) => k in previous && k in request && canonical(previous[k]) === canonical(request[k]);
-    const kept: string[] = keys.filter((k) => k !== 'messages' && same(k));
-    const out: Json = Object.fromEntries(Object.entries(request).filter(([k]) => !kept.includes(k)));
-    const [had, has] = [previous.messages, request.messages];
-    if (Array.isArray(had) && Array.isArray(has) && has.length >= had.length) {
-      // A loop that rewrites earlier messages (a compacting one: a tool result become its placeholder) says only
-      // those, by index, when they are fewer than half of them.
-      const rewritten = had.flatMap((m, i) => (canonical(m) === canonical(has[i]) ? [] : [i]));
-      if (rewritten.length === 0 || rewritten.length * 2 < had.length) {
-        delete out.messages;
-        if (rewritten.length > 0) out.rewritten_messages = Object.fromEntries(rewritten.map((i) => [i, has[i]]));
-        out.new_messages = has.slice(had.length);
-      }
-    }
-    return { request: { ...(kept.length > 0 ? { as_before: kept } : {}), ...out } };
-  });
-}
-
-type FakeApi = {
-  url: string;
-  requests: unknown[];
-  calls: ExecuteCall[];
-  refused: Refusal[];
-  execute: Execute;
-  sending: () => void;
-  close: () => Promise<void>;
-};
-
-async function startFakeApi(
-  testCase: LoopCase,
-  beforeTurn: BeforeCall | undefined,
-  options: LoopOptions,
-): Promise<FakeApi> {
-  const keys = options.requestKeys ?? LOOP_REQUEST_KEYS;
-  const own = ownBlock(options);
-  const requests: unknown[] = [];
-  // The tool_use blocks of the turns served that execute has not answered yet, in order.
-  const waiting: Json[] = [];
-  const turns = testCase.turns.length;
-  const calls: ExecuteCall[] = [];
-  let sent = 0;
-  // A request about to be sent while a call is still running goes without that call's result.
-  const sending = (): void => {
-    for (const call of calls) if (call.id !== null && call.finished === undefined) call.overtaken ??= sent + 1;
-  };
-  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const text = await readBody(req);
-    if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== '/v1/messages') {
-      requests.push({ other: `${req.method} ${req.url}` });
-      const only = `theinference's fake Messages API answers POST /v1/messages only, not ${req.method} ${req.url}`;
-      return apiError(res, 404, 'not_found_error', only);
-    }
-    const body = parseObject(text);
-    requests.push({ request: Object.fromEntries(keys.filter((k) => k in body).map((k) => [k, body[k]])) });
-    sent += 1;
-    const turn = testCase.turns[sent - 1];
-    await beforeTurn?.(sent + 1, turns, 'request');
-    if (turn === undefined) {
-      const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
-      return apiError(res, 400, 'invalid_request_error', past);
-    }
-    if (turn.message.stop_reason === 'tool_use') {
-      const asks = turn.message.content.filter((b) => isToolUse(b) && !own(b));
-      // A nested loop's turn (a child's, served while its parent's turn still has calls to run) is run first.
-      if (options.nested === true) waiting.unshift(...asks);
-      else waiting.push(...asks);
-    }
-    const stream = body.stream === true;
-    res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
-    res.end(stream ? (turn.stream ?? eventStream(turn.message)) : JSON.stringify(turn.message));
-  };
-  const server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
-  await new Promise<void>((listening, failed) => server.once('error', failed).listen(0, '127.0.0.1', listening));
-  // A call that is not the next tool_use's is refused with an error result that says so (it shows in the results:
-  // in the messages the loop sends, or in its end as an unasked call).
-  const refused: Refusal[] = [];
-  const refuse = (call: ExecuteCallMade, why: string) => {
-    const answer = `theinference's scripted execute: ${callText(call)} ${why}`;
-    refused.push({ call, answer });
-    return { content: answer, is_error: true };
-  };
-  let finished = 0;
-  // A loop that never awaits execute leaves a throwing tool's promise rejected with no one to hear it, and Node
-  // ends the process for that. The mistake is the missing await, which the results already show (a tool_result
-  // without content) and the hint names: so the promise is heard here, and whoever awaits it still gets the throw.
-  const execute: Execute = (name, input) => {
-    const output = answerCall(name, input);
-    output.catch(() => {});
-    return output;
-  };
-  const answerCall = async (name: string, input: unknown) => {
-    const next = waiting[0];
-    // As JSON carries it, so that the loop's end names it as it was when called.
-    const call: ExecuteCallMade = {
-      tool: name,
-      input: input === undefined ? undefined : JSON.parse(JSON.stringify(input)),
-    };
-    const made: ExecuteCall = { id: null };
-    calls.push(made);
-    const done = () => {
-      made.finished = finished;
-      finished += 1;
-    };
-    if (next === undefined) {
-      done();
-      return refuse(call, 'was called, but no tool_use is waiting for a result');
-    }
-    const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
-    if (!asks(next)) {
-      done();
-      const asked = callText({ tool: next.name, input: next.input });
-      const later = waiting.find(asks);
-      if (later === undefined) return refuse(call, `is not the call tool_use ${next.id} asks for, ${asked}`);
-      return refuse(call, `is tool_use ${later.id}'s call, made before tool_use ${next.id}'s, ${asked}`);
-    }
-    // Taken off the queue as it is called, so that calls made at once are checked in the order they were made.
-    waiting.shift();
-    made.id = String(next.id);
-    const scripted = testCase.outputs[String(next.id)];
-    if (scripted === undefined) {
-      done();
-      return refuse(
-        call,
-        `answers tool_use ${next.id}, a call the case gives no output for: the contract never runs it`,
-      );
-    }
-    const { delay_ms, ...output } = scripted;
-    if (delay_ms !== undefined && delay_ms > 0) await new Promise((ready) => setTimeout(ready, delay_ms));
-    done();
-    if ('throws' in output) throw new Error(output.throws);
-    return { ...output } as { content: string };
-  };
-  const close = async (): Promise<void> => {
-    server.closeAllConnections();
-    await new Promise((closed) => server.close(closed));
-  };
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, requests, calls, refused, execute, sending, close };
-}
-
-function isToolUse(block: Json): boolean {
-  return block.type === 'tool_use';
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -409,134 +228,64 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function parseObject(text: string): Json {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : {};
-  } catch {
-    return {};
-  }
-}
-
-// An error as the Messages API words one; the SDK throws it as an APIError of that status.
-function apiError(res: ServerResponse, status: number, type: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
-}
-
-// The events the Messages API streams for a message: each block started empty, its text, thinking, signature or
-// input sent as one delta, and stopped; the SDK's accumulation of them gives back the message's blocks exactly.
-function eventStream(message: Turn['message']): string {
-  const { content, stop_reason, stop_sequence, usage, ...head } = message;
-  const events: Json[] = [
-    { type: 'message_start', message: { ...head, content: [], stop_reason: null, stop_sequence: null, usage } },
-  ];
-  content.forEach((block, index) => {
-    const [start, deltas] = streamedBlock(block);
-    events.push({ type: 'content_block_start', index, content_block: start });
-    for (const delta of deltas) events.push({ type: 'content_block_delta', index, delta });
-    events.push({ type: 'content_block_stop', index });
-  });
-  const output_tokens = (usage as Json | undefined)?.output_tokens ?? 0;
-  events.push({
-    type: 'message_delta',
-    delta: { stop_reason, stop_sequence: stop_sequence ?? null },
-    usage: { output_tokens },
-  });
-  events.push({ type: 'message_stop' });
-  return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
-}
-
-function streamedBlock(block: Json): [start: Json, deltas: Json[]] {
-  switch (block.type) {
-    case 'text':
-      return [{ ...block, text: '' }, [{ type: 'text_delta', text: block.text }]];
-    case 'thinking':
-      return [
-        { ...block, thinking: '', signature: '' },
-        [
-          { type: 'thinking_delta', thinking: block.thinking },
-          { type: 'signature_delta', signature: block.signature },
-        ],
-      ];
-    case 'tool_use':
-      return [{ ...block, input: {} }, [{ type: 'input_json_delta', partial_json: JSON.stringify(block.input) }]];
-    default:
-      return [block, []]; // redacted_thinking and the like arrive whole
-  }
-}
-
-// The longest an output may keep execute waiting: enough to answer a turn's calls in any order, short of the
-// case timeout (the schema says the same).
-const MAX_DELAY_MS = 1000;
-
-// Checks one loop case's JSON (the grader validates it against cases/agent-loop.schema.json too); the error says
-// which field is wrong so the author can fix it.
-export function parseLoopCase(text: string, loop: LoopOptions = {}): LoopCase {
-  const own = ownBlock(loop);
-  const parsed: unknown = JSON.parse(text);
-  if (!isObject(parsed)) throw new Error('a case must be a JSON object');
-  const { request, turns, outputs = {} } = parsed;
-  if (!Array.isArray(turns)) throw new Error('"turns" must be an array of { "message": {…} }');
-  const observe = parsed.observe === undefined ? {} : { observe: parsed.observe };
-  // The grader's startup probe: it proves the program loads, and runs nothing.
-  if (turns.length === 0) return { turns: [], outputs: {}, ...observe };
-  const shape = isObject(request)
-    ? [typeof request.model, typeof request.max_tokens, Array.isArray(request.tools), Array.isArray(request.messages)]
-    : [];
-  if (shape.join() !== 'string,number,true,true') {
-    throw new Error('"request" must be { "model": string, "max_tokens": number, "tools": […], "messages": […] }');
-  }
-  if (!isObject(outputs))
-    throw new Error('"outputs" must be an object of tool_use id -> { "content": … } or { "throws": … }');
-  turns.forEach((turn: unknown, i) => {
-    const message = isObject(turn) ? turn.message : undefined;
-    if (
-      !isObject(turn) ||
-      !isObject(message) ||
-      !Array.isArray(message.content) ||
-      !['string', 'undefined'].includes(typeof turn.stream)
-    ) {
-      throw new Error(`"turns"[${i}] must be { "message": { "content": […], "stop_reason": … }, "stream"?: string }`);
-    }
-    if (message.stop_reason !== 'tool_use') return;
-    for (const block of message.content.filter(isObject).filter((b) => isToolUse(b) && !own(b))) {
-      const output = outputs[String(block.id)];
-      if (output === undefined && loop.outputsOptional === true) continue;
-      const scripted = isObject(output) && (typeof output.content === 'string' || typeof output.throws === 'string');
-      if (!scripted)
-        throw new Error(
-          `"outputs" has no { "content": … } or { "throws": … } for tool_use ${block.id} of turn ${i + 1}`,
-        );
-      const delay = output.delay_ms;
-      if (
-        delay !== undefined &&
-        !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= MAX_DELAY_MS)
-      )
-        throw new Error(
-          `"outputs"."${block.id}".delay_ms must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`,
-        );
-    }
-  });
-  // The keys of a mode built on this one stay, for its own use.
-  return { ...parsed, request, turns, outputs, ...observe } as LoopCase;
-}
-
 // A loop-kind mode as the driver runs it: the loop mode's, or a mode built on it with its options. The SDK and the
 // student's loop (the stage's module and export) load before any case is read; the loop's throws are its results,
 // so what fails outside it is the fake API (no loopback to listen on).
 export function loopDriver(options: LoopOptions = {}): DriverMode {
   return {
     start: async (course, code) => {
-      const [, loop] = await Promise.all([anthropicClient(), studentLoop(course, code)]);
+      const [Anthropic, loop] = await Promise.all([anthropicClient(), studentLoop(course, code)]);
       return {
-        parse: (text) => parseLoopCase(text, options),
+        parse: options.parse ?? ((text) => parseLoopCase(text, options)),
         run: (testCase, beforeCall) => runLoopCase(testCase as LoopCase, loop, beforeCall, course, options),
         cannot: 'cannot run case',
         probe: (request) => observeLoops(request, loop, course, options),
+        serve: (channel) => serveLoops(channel, Anthropic, loop, options.around),
       };
     },
   };
 }
 
 export const driver: DriverMode = loopDriver();
+
+// The cases the grader hands out over the channel (./serve.ts), one at a time, each run against the fake API across
+// it; then the probe's scripts, when the grader has them. Resolves to the exit code. What a case started and left
+// running is killed before its end is said, so that it cannot burn CPU through the cases after it.
+export async function serveLoops(channel: Channel, Anthropic: Client, loop: RunLoop, around?: Around): Promise<number> {
+  let running = processesBelow();
+  for (;;) {
+    const next = await channel.ask({ op: 'next' });
+    if (typeof next.case === 'string' && isObject(next.request)) {
+      const end = await loopEnd(Anthropic, loop, channelLink(channel, next.case, next.request), around);
+      running = killLeftovers(running).running;
+      await channel.ask({ op: 'end', case: next.case, end });
+    } else if (Array.isArray(next.probe)) {
+      const scripts = next.probe.filter(isObject);
+      const links = scripts.map((s) => channelLink(channel, String(s.case), isObject(s.request) ? s.request : {}));
+      await probeLoops(Anthropic, loop, links, around, (k, end) =>
+        channel.ask({ op: 'end', case: scripts[k]!.case, end }),
+      );
+      await channel.ask({ op: 'probe-end' });
+      // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
+      process.exit(0);
+    } else {
+      if (typeof next.error === 'string') process.stderr.write(`error: ${next.error}\n`);
+      channel.close();
+      return next.error === undefined ? 0 : 2;
+    }
+  }
+}
+
+// One case's fake API across the channel, by the key the grader gave it.
+function channelLink(channel: Channel, key: string, request: Json): LoopLink {
+  const ask = async (message: Json): Promise<never> => {
+    const reply = await channel.ask({ ...message, case: key });
+    if (typeof reply.error === 'string') throw new Error(`theinference: ${reply.error}`);
+    return reply as never;
+  };
+  return {
+    request,
+    http: (asked) => ask({ op: 'http', ...asked }),
+    execute: (name, input) => ask({ op: 'execute', name, ...(input === undefined ? {} : { input }) }),
+  };
+}

@@ -4,7 +4,7 @@
 // output, since execute never answers one. The student's reference (src/plan-loop.ts) writes the same words, as a
 // student does from the page; test/modes/plan/ holds the two equal.
 import type { ApiObject, LoopCaseData } from '../loop/case.ts';
-import type { LoopOptions } from '../loop/driver.ts';
+import type { LoopOptions } from '../loop/options.ts';
 
 export type PlanCaseData = LoopCaseData;
 

@@ -134,6 +134,8 @@ function describe(end: ProcessEnd): string {
       return `the replay worker exited (${end.signal ?? `code ${end.code}`})`;
     case 'cpu':
       return `the replay used more than ${end.cpuMs} ms of CPU time`;
+    case 'memory':
+      return `the replay's processes held over ${end.memoryMiB} MiB together`;
     case 'spawn-failed':
       return `the replay worker could not start: ${end.message}`;
   }

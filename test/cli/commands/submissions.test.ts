@@ -45,6 +45,18 @@ describe('findSubmissions', () => {
     expect(await names(['odd/*'])).toEqual([['a\\b', 'odd/a\\b']]);
   });
 
+  it('takes a --dir naming a directory as it is literally, glob characters and backslash alike: one submission', async () => {
+    for (const dir of ['odd/c\\d', 'odd/sub[1]']) {
+      await mkdir(join(root, dir), { recursive: true });
+      expect(isClass([dir], root)).toBe(false);
+      expect(await names([dir])).toEqual([[dir.slice(4), dir]]);
+    }
+    // A pattern that names no directory as it is stays a pattern.
+    await mkdir(join(root, 'odd', 'sub1'), { recursive: true });
+    expect(isClass(['odd/sub[12]'], root)).toBe(true);
+    expect(await names(['odd/sub[12]'])).toEqual([['sub1', 'odd/sub1']]);
+  });
+
   it('keeps each directory once, however many --dir name it', async () => {
     expect(await names(['subs/bob', 'subs/*', './subs/bob/'])).toEqual([
       ['alice', 'subs/alice'],

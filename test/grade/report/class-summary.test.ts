@@ -84,7 +84,8 @@ describe('renderSummaryTable', () => {
     const hostile = { ...CLASS, submissions: [submission('\u001b[2J\n::error::x', 'pass', 1, 0)] };
     const text = renderSummaryTable(hostile, { color: false });
     expect(text).not.toMatch(/\u001b|\n::/);
-    expect(text).toContain('␛[2J ::error::x');
+    // A line break in a name is written `\n`, as in every report.
+    expect(text).toContain('␛[2J\\n::error::x');
   });
 });
 
@@ -167,6 +168,12 @@ describe('renderSummaryCsv', () => {
     expect(renderSummaryCsv(tricky, new Map()).split('\r\n')[1]).toBe(
       `"'=HYPERLINK(""x"")",0,1,fail,"a, ""b""\nc",,0,0,`,
     );
+  });
+
+  it('writes a line break in a name as `\\n`, in the CSV and the JSON alike: a name never starts a row', () => {
+    const broken = { ...CLASS, submissions: [submission('grace\nhopper\r\nx', 'pass', 1, 0)] };
+    expect(renderSummaryCsv(broken, new Map()).split('\r\n')[1]).toBe('grace\\nhopper\\nx,1,0,pass,,,0,0,');
+    expect(JSON.parse(renderSummaryJson(broken, new Map())).submissions[0].name).toBe('grace\\nhopper\\nx');
   });
 });
 

@@ -128,6 +128,30 @@ describe('the program machine: CPU time', () => {
   });
 });
 
+describe('the program machine: memory for the whole tree', () => {
+  const MIB = 1024 * 1024;
+  const held = (bytes: number, at: number): ProgramEvent => ({ type: 'cpu', usedMs: 0, heldBytes: bytes, at });
+  const limited = { ...PLAN, memoryMiB: 256 };
+
+  it.each<[string, ProgramEvent[], ProgramEffect[]]>([
+    ['a tree holding the limit samples again', [held(256 * MIB, 250)], [sample]],
+    ['a tree holding past the limit is ended', [held(256 * MIB + 1, 250)], [disarm, unsample, kill]],
+    ['…while it loads, before any case', [held(600 * MIB, 250)], [disarm, unsample, kill]],
+    ['…mid-case too', [calling(1, 100), result(200), held(300 * MIB, 450)], [disarm, unsample, kill]],
+  ])('%s', (_, events, last) => {
+    expect(run(events, limited).effects.at(-1)).toEqual(last);
+  });
+
+  it('ends the process as out of memory, with the limit and what the tree held', () => {
+    const events = [held(607 * MIB, 250), exit(260, null, 'SIGKILL'), ...closed(270)];
+    expect(settled(events, limited).end).toEqual({ kind: 'memory', memoryMiB: 256, heldMiB: 607 });
+  });
+
+  it('holds no limit for a plan without one', () => {
+    expect(run([held(4096 * MIB, 250)]).effects.at(-1)).toEqual([sample]);
+  });
+});
+
 describe('the program machine: timers', () => {
   it.each<[string, ProgramEvent[], ProgramEffect[]]>([
     [

@@ -70,11 +70,18 @@ describe('loopDriver', () => {
     ).rejects.toThrow("The requested module './src/other-loop.ts' does not provide an export named 'runLoop'");
   });
 
-  it('records the keys a mode adds, gives the loop what `given` makes, and adds what `around` says to the end', async () => {
+  it('records the keys a mode adds, gives the loop what `given` makes, and adds what `around` says under its keys to the end', async () => {
+    let ran = false;
     const started = await loopDriver({
       requestKeys: ['model', 'max_tokens', 'tools', 'messages', 'metadata'],
       given: (c) => ({ ...(c.request as object), budget: c.budget }),
-      around: async (c, run) => ({ ...(await run()), budget_seen: c.budget }),
+      around: async (run) => {
+        await run();
+        ran = true;
+        // A key the mode does not name among its endKeys never reaches the results.
+        return { budget_seen: 7, returned: 'forged' };
+      },
+      endKeys: ['budget_seen'],
     }).start(courseUrl(course), otherCode);
     const results = json(await started.run(started.parse(JSON.stringify({ ...oneTurn, budget: 7 }))));
     expect(results).toEqual([
@@ -85,6 +92,7 @@ describe('loopDriver', () => {
         budget_seen: 7,
       },
     ]);
+    expect(ran).toBe(true);
   });
 
   it("is the loop mode's own driver without options: the first loop stage's module, as the reference runs it", async () => {

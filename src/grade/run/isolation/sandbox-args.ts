@@ -28,6 +28,8 @@ export type SandboxLayout = {
   tmp: string;
   // Bytes the TMPDIR may hold.
   tmpBytes: number;
+  // The process's channel to the grader (src/grade/run/channel-server.ts): the grader's socket, shown at `dest`.
+  channel?: { source: string; dest: string };
   // Run as an unprivileged host user (isolation/program-user.ts): the program is uid 0 inside all the same.
   unprivileged?: boolean;
 };
@@ -83,6 +85,8 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     if (!shownAsItself(binds, file)) args.push('--ro-bind', file, file);
   }
   args.push('--size', String(layout.tmpBytes), '--tmpfs', layout.tmp);
+  // A socket takes a connection on a read-only mount: the program cannot replace or remove it.
+  if (layout.channel !== undefined) args.push('--ro-bind', layout.channel.source, layout.channel.dest);
   args.push('--chdir', layout.dir);
   return args;
 }

@@ -169,8 +169,12 @@ export function sandboxLayout(options: {
   // Under /tmp, as temp dirs are, unless /tmp is itself visible read-only (a course directory there, say).
   const visible = [...paths.system.readOnly, ...readOnly, dir];
   const parent = visible.some((v) => isInside(v, '/tmp')) ? '/' : '/tmp';
+  const run = join(parent, `theinference-run-${options.id}`);
   return {
-    dir,
+    // A submission is shown at its own path, unless that path cannot be a module's: Node refuses a file URL with an
+    // encoded `\` (%5C) in it, and the driver imports the student's modules by URL. Names are data: such a
+    // submission is shown at a path of the grader's instead, and its output spells that path as the submission's.
+    dir: options.stage !== undefined && dir.includes('\\') ? join(run, 'course') : dir,
     ...(options.stage === undefined
       ? {}
       : { stage: { copy: options.stage, ...(paths.modules === undefined ? {} : { modules: paths.modules }) } }),
@@ -178,7 +182,7 @@ export function sandboxLayout(options: {
     readOnly,
     packageFiles: [paths.packageJson, ...options.files.map((f) => realpathSync(f))],
     system: paths.system,
-    tmp: join(parent, `theinference-run-${options.id}`, 'tmp'),
+    tmp: join(run, 'tmp'),
     tmpBytes: TMP_BYTES,
     ...(options.unprivileged === true ? { unprivileged: true } : {}),
   };

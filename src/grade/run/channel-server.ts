@@ -1,0 +1,81 @@
+// The grader's side of a program process's channel (src/modes/channel.ts): a unix socket it listens on in a
+// directory of its own, bound into the sandbox, where the program asks and the grader answers, one JSON object a
+// line. What is asked goes to the stage's mode (its serve aspect, e.g. src/modes/loop/serve.ts), which keeps the
+// batch, answers one thing at a time and makes the case's result lines from what it observed; nothing the program
+// process holds or prints is a result. A line past MAX_RESULT_LINE_BYTES stops the process, as such a line on stdout
+// would; one that is not a JSON object with an id ends that connection.
+import { createServer, type Server, type Socket } from 'node:net';
+import { LineSplitter } from './line-splitter.ts';
+import { MAX_RESULT_LINE_BYTES } from './program-machine.ts';
+
+export type Json = Record<string, unknown>;
+
+// What a mode's serve aspect gives for one program process: given the process's cases (the JSON lines the driver
+// would read on stdin) and `emit`, which hands the grader's own line (a result, progress, the probe's observation)
+// to the process's supervision, the answer to each message the program sends.
+export type ModeServe = {
+  open: (cases: string[], emit: (line: string) => void) => (message: Json) => Promise<Json>;
+};
+
+export type ChannelServer = {
+  path: string;
+  // Starts answering with `answer`; `overflow` hears a line past the limit (then the connection ends).
+  attach: (answer: (message: Json) => Promise<Json>, overflow: () => void) => void;
+  close: () => Promise<void>;
+};
+
+// Listens at `path` (a socket file the caller's directory holds, removed with it).
+export async function listenChannel(path: string): Promise<ChannelServer> {
+  let answer: ((message: Json) => Promise<Json>) | undefined;
+  let overflowed: () => void = () => {};
+  // What arrived before the mode attached (a standby's connection opens before its work does).
+  const early: Array<() => void> = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    const splitter = new LineSplitter(MAX_RESULT_LINE_BYTES);
+    const take = (text: string): void => {
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        message = undefined;
+      }
+      if (typeof message !== 'object' || message === null || Array.isArray(message) || !('id' in message)) {
+        socket.destroy();
+        return;
+      }
+      const { id } = message as Json;
+      const reply = (out: Json): void => {
+        if (!socket.destroyed) socket.write(`${JSON.stringify({ ...out, id })}\n`);
+      };
+      const run = (): void =>
+        void answer!(message as Json).then(reply, (error: unknown) => reply({ error: String(error) }));
+      if (answer === undefined) early.push(run);
+      else run();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      const { lines, overflow } = splitter.push(chunk);
+      for (const line of lines) take(line);
+      if (overflow) {
+        overflowed();
+        socket.destroy();
+      }
+    });
+  });
+  await new Promise<void>((listening, failed) => server.once('error', failed).listen(path, listening));
+  return {
+    path,
+    attach: (given, heard) => {
+      answer = given;
+      overflowed = heard;
+      for (const run of early.splice(0)) run();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((closed) => server.close(closed));
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The program's side of its channel to the grader: a unix socket the grader listens on, outside the sandbox (bound
+// into it at CHANNEL_ENV's path), one per program process. A mode whose evidence the grader keeps itself (the loop:
+// src/modes/loop/serve.ts) asks the grader over it, one JSON object a line, `{"id":n,…}`, and gets back
+// `{"id":n,…}`: it never hears more than it asks for, and what it says is only what it asks. Code under test in the
+// same process can reach the socket too, and can only ask the same. Hand-written: a line-delimited request and reply
+// over a socket is a dozen lines, and a package would have to be loaded in every program process.
+import { connect, type Socket } from 'node:net';
+
+// Where a program process finds its channel: the socket's path, in its environment (set by the grader only).
+export const CHANNEL_ENV = 'THEINFERENCE_CHANNEL';
+
+export type Channel = {
+  // Asks the grader; resolves to its answer (an object). Rejects once the channel is closed.
+  ask: (message: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  close: () => void;
+};
+
+// Connects to the channel at `path`.
+export function openChannel(path: string): Promise<Channel> {
+  return new Promise((opened, failed) => {
+    const socket: Socket = connect(path);
+    const waiting = new Map<number, { answer: (reply: Record<string, unknown>) => void; fail: (e: Error) => void }>();
+    let next = 0;
+    let pending = '';
+    const closed = (): void => {
+      for (const { fail } of waiting.values()) fail(new Error("theinference: the grader's channel closed"));
+      waiting.clear();
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const reply = JSON.parse(line) as Record<string, unknown>;
+        const asked = waiting.get(reply.id as number);
+        waiting.delete(reply.id as number);
+        asked?.answer(reply);
+      }
+    });
+    socket.on('close', closed);
+    socket.once('error', (error) => {
+      failed(error);
+      closed();
+    });
+    socket.once('connect', () =>
+      opened({
+        ask: (message) =>
+          new Promise((answer, fail) => {
+            if (socket.destroyed) return fail(new Error("theinference: the grader's channel closed"));
+            next += 1;
+            waiting.set(next, { answer, fail });
+            socket.write(`${JSON.stringify({ ...message, id: next })}\n`);
+          }),
+        close: () => socket.destroy(),
+      }),
+    );
+  });
+}
