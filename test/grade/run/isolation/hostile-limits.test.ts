@@ -50,7 +50,9 @@ describe('memory', () => {
       ...REPORT,
     ]);
     expect(step.exitCode).toBe(1);
-    expect(tested(step, 'course-read-seeded-file')?.output).toContain('[attack] held 1536 MiB');
+    expect(tested(step, 'course-read-seeded-file')?.output, tested(step, 'course-read-seeded-file')?.message).toContain(
+      '[attack] held 1536 MiB',
+    );
     expect(tested(step, 'course-read-seeded-file')?.message).not.toContain('out of memory');
   });
 
@@ -87,9 +89,13 @@ describe('processes and files', () => {
     expect(wrote).toContain('[attack] writing in TMPDIR: EFBIG');
     expect(wrote).toContain('[attack] wrote 0 MiB whole in TMPDIR');
     expect(wrote).toContain("[attack] the tsx cache is on TMPDIR's filesystem");
-    const filled = /\[attack\] filling the tsx cache: ENOSPC after (\d+) MiB/.exec(wrote);
-    expect(filled).not.toBeNull();
-    expect(Number(filled![1])).toBeLessThanOrEqual(1024);
+    // Filling 1 GiB may take more than the case's CPU budget on a busy machine: the cache's own tmpfs stops it
+    // (ENOSPC under 1 GiB), or the budget ends the case first; either way it never held more than its tmpfs.
+    const full = /\[attack\] filling the tsx cache: ENOSPC after (\d+) MiB/.exec(wrote);
+    const verdict = tested(step, 'course-glob-everything')?.message ?? '';
+    expect(full !== null || /out of CPU time/.test(verdict), `${verdict}\n${wrote}`).toBe(true);
+    const reached = [...wrote.matchAll(/\[attack\] filled the tsx cache with (\d+) MiB/g)].map((m) => Number(m[1]));
+    expect(Math.max(0, ...reached, Number(full?.[1] ?? 0))).toBeLessThanOrEqual(1024);
     // …and none of it is on the host afterwards: useScratch finds the grader's temp dir empty after each test.
   });
 });
