@@ -233,7 +233,17 @@ function apiError(status: number, type: string, message: string): HttpAnswer {
 function eventStream(message: Turn['message']): string {
   const { content, stop_reason, stop_sequence, usage, ...head } = message;
   const events: Json[] = [
-    { type: 'message_start', message: { ...head, content: [], stop_reason: null, stop_sequence: null, usage } },
+    // A turn recorded without usage still starts with one: the SDK's stream sets fields on it.
+    {
+      type: 'message_start',
+      message: {
+        ...head,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: usage ?? { input_tokens: 0, output_tokens: 0 },
+      },
+    },
   ];
   content.forEach((block, index) => {
     const [start, deltas] = streamedBlock(block);
