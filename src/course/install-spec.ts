@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { readAsDataSync } from './read-as-data.ts';
+import { STAGES } from './stages.ts';
 
 // Specs npm fetches from a place the course chose: git (URLs and host shorthands), any URL (a tarball), a path.
 const GIT = /^(git\+[a-z]+:|git:|github:|gitlab:|bitbucket:|gist:)/;
@@ -86,6 +87,9 @@ export function rebase(spec: string, base: string, courseDir: string): string {
 const GIT_HOSTS = /^https?:\/\/(www\.)?(github\.com|gitlab\.com|bitbucket\.org)\//;
 const TARBALL = /\.(tgz|tar\.gz|tar)([?#].*)?$/;
 
+// The reference solutions of the course repository: the file each stage's student writes, in the repository root.
+const REFERENCES = [...new Set(STAGES.flatMap((s) => s.writes))];
+
 // What an install line fetches, as far as the answer key goes: a git repository or a checkout of one (which the
 // student can read whole, the course repository's reference solutions included), or a packed package (a tarball,
 // or a directory without the reference), which holds only the package's `files`.
@@ -102,7 +106,7 @@ export function installLineKind(spec: string, courseDir: string): 'git' | 'check
       return false;
     }
   })();
-  return isDir && (existsSync(join(path, '.git')) || existsSync(join(path, 'src', 'execute.ts')))
+  return isDir && (existsSync(join(path, '.git')) || REFERENCES.some((f) => existsSync(join(path, f))))
     ? 'checkout'
     : 'package';
 }
@@ -117,7 +121,7 @@ export function answerKeyWarning(spec: string, courseDir: string): string | unde
       ? `names a git repository: npm installs only the package's files from it, but whoever can install from it can clone it whole`
       : 'names a checkout of the course repository: whoever has the path can read it whole';
   return (
-    `the install line ${spec} ${what}, and the course repository holds the reference solutions (src/execute.ts, src/agent-loop.ts). ` +
+    `the install line ${spec} ${what}, and the course repository holds the reference solutions (${REFERENCES.join(', ')}). ` +
     'That is fine for the course staff; students must never get it. Give students a tarball made by `npm pack` (a path or an https URL to it), ' +
     'or a tag of a repository that holds only the packed package (docs/course.md, "Giving students the package").'
   );

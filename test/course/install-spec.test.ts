@@ -12,6 +12,7 @@ import {
   rebase,
 } from '../../src/course/install-spec.ts';
 import { HarnessError } from '../../src/errors.ts';
+import { STAGES } from '../../src/course/stages.ts';
 
 let root: string;
 
@@ -173,10 +174,20 @@ describe('the answer key by install line', () => {
     expect(installLineKind(spec, join(root, 'course'))).toBe(kind);
   });
 
+  it.each(STAGES.map((s) => [s.writes[0]!] as const))(
+    'a directory holding the reference %s is a checkout',
+    async (file) => {
+      const dir = join(root, 'any-repo');
+      await mkdir(join(dir, 'src'), { recursive: true });
+      await writeFile(join(dir, file), '// the reference\n');
+      expect(installLineKind('file:../any-repo', join(root, 'course'))).toBe('checkout');
+    },
+  );
+
   it('warns of a git line, naming it, the reference and how to publish instead', () => {
     const warning = answerKeyWarning('git+https://github.com/acme/theinference.git#v0.1.0', join(root, 'course'));
     expect(warning).toBe(
-      'the install line git+https://github.com/acme/theinference.git#v0.1.0 names a git repository: npm installs only the package\'s files from it, but whoever can install from it can clone it whole, and the course repository holds the reference solutions (src/execute.ts, src/agent-loop.ts). That is fine for the course staff; students must never get it. Give students a tarball made by `npm pack` (a path or an https URL to it), or a tag of a repository that holds only the packed package (docs/course.md, "Giving students the package").',
+      `the install line git+https://github.com/acme/theinference.git#v0.1.0 names a git repository: npm installs only the package's files from it, but whoever can install from it can clone it whole, and the course repository holds the reference solutions (${STAGES.flatMap((s) => s.writes).join(', ')}). That is fine for the course staff; students must never get it. Give students a tarball made by \`npm pack\` (a path or an https URL to it), or a tag of a repository that holds only the packed package (docs/course.md, "Giving students the package").`,
     );
   });
 

@@ -6,7 +6,7 @@
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COURSE_DEPENDENCIES } from '../../src/course/stages.ts';
+import { COURSE_DEPENDENCIES, STAGES } from '../../src/course/stages.ts';
 
 // This repository's root: the theinference package and the reference course.
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,8 +42,8 @@ export async function writeLoopCourse(dir: string, options: { linkModules?: bool
 }
 
 // The files of the theinference package an install puts in node_modules/theinference, but dist/ (without it the
-// copy's bin runs its sources through tsx) and docs/; as packed, without the reference dispatcher (package.json
-// `files`).
+// copy's bin runs its sources through tsx) and docs/; as packed, without any stage's reference (package.json
+// `files`, from the stage rows).
 const PACKAGE_FILES = [
   'package.json',
   'bin',
@@ -54,7 +54,7 @@ const PACKAGE_FILES = [
   'tsconfig.json',
   'course-template',
 ];
-const NOT_PACKED = new Set([join(REPO, 'src', 'execute.ts')]);
+const NOT_PACKED = new Set(STAGES.flatMap((s) => s.writes).map((f) => join(REPO, f)));
 
 // Installs the package in `prefix` as `npm install theinference` does there: `prefix/node_modules` holds a copy of
 // this package as node_modules/theinference and links to this repository's dependencies (to each as it is in

@@ -2,7 +2,7 @@
 // a file that does not compile, a package not installed, a file not there, an export missing, a throw at the top
 // level of a module. Pure: the output in, a hint out (or undefined when the output says none of these).
 
-import { COURSE_DEPENDENCIES } from '../../course/stages.ts';
+import { COURSE_DEPENDENCIES, STAGES } from '../../course/stages.ts';
 
 type Recogniser = (output: string) => string | undefined;
 
@@ -48,9 +48,10 @@ function fileNotThere(output: string): string | undefined {
   const missing = /Cannot find module '([^']+)' imported from (\S+)/.exec(output);
   if (missing === null) return undefined;
   const [, file, from] = missing;
-  // The driver (src/modes/) imports it, or an old program.ts did.
-  if (/\/src\/execute\.ts$/.test(file!) && /\/(?:program\.ts|modes\/kit\.[jt]s)$/.test(from!)) {
-    return 'src/execute.ts is missing: the driver imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)';
+  // A stage's student file, which the driver (src/modes/) imports, or an old program.ts did.
+  const stage = STAGES.find((s) => file!.endsWith(`/${s.writes[0]}`));
+  if (stage !== undefined && /\/(?:program\.ts|modes\/kit\.[jt]s)$/.test(from!)) {
+    return `${stage.writes[0]} is missing: the driver imports ${stage.entry} from it. Create it (\`npx theinference init --stage ${stage.slug}\` writes one to start from)`;
   }
   return `${file} does not exist (${from} imports it): create it, or correct the import's path (relative, with its .ts extension)`;
 }

@@ -3,10 +3,10 @@
 import type { Case } from '../../course/types.ts';
 import { callsOf, type DispatchCaseData } from './case.ts';
 import { compareResults } from '../../grade/judge/compare-results.ts';
-import { exitFailure, timeoutFailure } from '../../grade/judge/ended-mid-case.ts';
 import { explainFailures } from '../../grade/judge/explain-failures.ts';
 import { firstDifference } from '../../grade/judge/first-difference.ts';
 import { ECHO, methodOf } from '../../course/dispatcher-contract.ts';
+import { callExited, callTimeout } from './judge/call-ended.ts';
 import { findMistakes } from './judge/find-mistakes.ts';
 import { hintFor } from '../../grade/judge/hints.ts';
 import type { ModeJudge } from '../../grade/judge/mode-judges.ts';
@@ -26,8 +26,8 @@ export const judge: ModeJudge = {
     const difference = firstDifference(branch, failure.expected, failure.received, call.input);
     return { ...failure, difference, ...(hint === undefined ? {} : { hint: hint.text, hintCause: hint.cause }) };
   },
-  timeout: timeoutFailure,
-  exited: exitFailure,
+  timeout: callTimeout,
+  exited: callExited,
   unsnapshottable: (c, results) =>
     results.length === calls(c).length ? undefined : `printed ${results.length} results for ${calls(c).length} calls`,
   steps: (c) => calls(c).length,

@@ -1,11 +1,22 @@
 // A program that dies loading gets one hint naming the cause, read off what Node and tsx printed.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { STAGES } from '../../../src/course/stages.ts';
 import { loadFailureHint } from '../../../src/grade/judge/load-failure.ts';
 
 const output = (name: string) => readFile(new URL(`../../fixtures/load-failures/${name}.txt`, import.meta.url), 'utf8');
 
 describe('loadFailureHint', () => {
+  it.each(STAGES.map((s) => [s.writes[0]!, s] as const))(
+    'names the stage file %s the driver could not find, its export and the init that writes it',
+    (file, s) => {
+      const printed = `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/c/${file}' imported from /c/node_modules/theinference/dist/modes/kit.js`;
+      expect(loadFailureHint(printed)).toBe(
+        `${file} is missing: the driver imports ${s.entry} from it. Create it (\`npx theinference init --stage ${s.slug}\` writes one to start from)`,
+      );
+    },
+  );
+
   it.each([
     [
       'does-not-compile',
@@ -17,7 +28,7 @@ describe('loadFailureHint', () => {
     ],
     [
       'execute-missing',
-      'src/execute.ts is missing: the driver imports makeExecute from it. Create it (`npx theinference init` writes one to start from in a new directory)',
+      'src/execute.ts is missing: the driver imports makeExecute from it. Create it (`npx theinference init --stage register-tools` writes one to start from)',
     ],
     [
       'import-missing',
