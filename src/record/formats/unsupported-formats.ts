@@ -10,7 +10,7 @@
 // - pi's print-mode events (`pi --mode json`): `{"type": "session", "id", "cwd"}`, `agent_start`, `turn_start`,
 //   `message_start` / `message_update` / `message_end` with a pi `message`, `tool_execution_start` /
 //   `tool_execution_end` with `toolCallId`, `toolName`, `args` / `result`, `turn_end`, `agent_end`;
-// - pi's own session files (`~/.pi/agent/sessions/…/*.jsonl`, pi-mono's docs/session.md): a `session` header, then
+// - pi's own session files (`~/.pi/agent/sessions/…/*.jsonl`, pi-mono's session documentation): a `session` header, then
 //   `message` entries (`toolCall` blocks, `toolResult` messages), `model_change`, `thinking_level_change`.
 import { arrayAt, isObject, objectAt, stringAt } from './json-values.ts';
 
