@@ -22,6 +22,8 @@ type ReferenceRun = {
   env: NodeJS.ProcessEnv;
   sandbox: boolean;
   signal?: AbortSignal;
+  // Called as each case finishes: how many are done of how many (a command's progress line).
+  onProgress?: (done: number, of: number) => void;
 };
 
 // Each case's results by name (a case the pool never reported, in an aborted run, is absent), and what the user
@@ -49,7 +51,10 @@ export async function runReference(run: ReferenceRun): Promise<ReferenceRuns> {
       env: run.env,
       confinement: { sandbox: run.sandbox, tsxCache: cache.dir },
       ...(run.signal === undefined ? {} : { signal: run.signal }),
-      onCase: (caseRun) => runs.set(caseRun.name, caseRun),
+      onCase: (caseRun) => {
+        runs.set(caseRun.name, caseRun);
+        run.onProgress?.(runs.size, run.cases.length);
+      },
       onWarning: (warning) => warnings.push(warning),
     });
   } finally {

@@ -221,6 +221,7 @@ async function snapshotKept(
     env: options.env,
     sandbox: options.sandbox,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onSnapshotProgress === undefined ? {} : { onProgress: options.onSnapshotProgress }),
   });
   warnings.push(...snapshotWarnings);
   for (const [name, why] of failed) rejected.set(name, why);

@@ -45,6 +45,8 @@ export type RecordOptions = {
   signal?: AbortSignal;
   // Told after each call replayed, for a progress line.
   onProgress?: (progress: RecordProgress) => void;
+  // Told after each case the reference snapshotted, for the same line.
+  onSnapshotProgress?: (done: number, of: number) => void;
 };
 
 // How far the replay is: calls replayed out of all the calls to replay (of every transcript), and the transcript

@@ -1,7 +1,8 @@
 // `theinference record` on a transcript seeded with every secret shape of the scanner's test data
 // (test/fixtures/secret-shapes/), each as written, percent-encoded, JSON-escaped and glued to a word: none of them
-// reaches any file it writes or its report (this hand-made session's Read does not replay, so the report is all it
-// writes; test/record/map/secret-rules.test.ts holds the redactor and the privacy gate to every shape and encoding).
+// reaches any file it writes (the case, its snapshot and its recording, made of a Read of a file holding them all)
+// or its report (test/record/map/secret-rules.test.ts holds the redactor and the privacy gate to every shape and
+// encoding).
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +29,8 @@ const escaped = (s: string): string =>
 // A Claude Code session: a prompt, then one Read of a file that holds every secret in every encoding.
 function transcript(lines: string[]): string {
   const content = `${lines.join('\n')}\n`;
-  // As Claude Code's Read shows a file that ends in a newline: its lines numbered, then an empty one.
-  const numbered = [...lines, ''].map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n');
+  // As Claude Code's Read shows a file that ends in a newline: its lines numbered (`     N→line`), then an empty one.
+  const numbered = [...lines, ''].map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
   const base = {
     isSidechain: false,
     userType: 'external',
@@ -108,10 +109,17 @@ describe('record keeps every secret out of what it writes', () => {
       env: { NO_COLOR: '1', TMPDIR: root },
       reject: false,
     });
-    // The seeded Read does not replay (its seed is not rebuilt from this hand-made session): the report, which
-    // shows the recorded result against the replay, is what is written, and it must carry none of them.
-    expect(exitCode, `${stdout}${stderr}`).toBe(2);
+    // The Read replays (its seed, the file, redacted as its recorded result is): a case, its snapshot and its
+    // recording are written, each of them holding the file's lines, and none may carry a seeded secret.
+    expect(exitCode, `${stdout}${stderr}`).toBe(0);
     expect(stdout).toMatch(/redacted .*secret \(gitlab\)/);
+    expect((await filesUnder(course)).map((f) => f.slice(course.length + 1)).sort()).toEqual([
+      'cases/register-tools/recorded-session.json',
+      'recordings/register-tools/recorded-session.json',
+      'snapshots/register-tools/recorded-session.json',
+    ]);
+    const recorded = await readFile(join(course, 'cases', 'register-tools', 'recorded-session.json'), 'utf8');
+    expect(recorded).toContain('<redacted:');
     const written = await filesUnder(course);
     const texts = [stdout, stderr, ...(await Promise.all(written.map((f) => readFile(f, 'utf8'))))];
     for (const shape of SHAPES) {

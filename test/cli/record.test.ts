@@ -178,7 +178,7 @@ describe('theinference record', () => {
     else expect(stderr).toMatch(message);
   });
 
-  it('on a terminal, says on stderr how far the replay is, then clears the line before the report', async () => {
+  it('on a terminal, says on stderr how far the replay and the snapshots are, then clears the line before the report', async () => {
     const stdout = new PassThrough();
     const stderr = Object.assign(new PassThrough(), { isTTY: true });
     const err: string[] = [];
@@ -189,7 +189,7 @@ describe('theinference record', () => {
     expect(await recordCommand(flags, io)).toBe('pass');
     // The first line at once, the last whatever the time since the one before, then the line cleared.
     expect(err.join('')).toMatch(
-      /^\rreplaying: 1 of 2 calls \(50 %\), tool_heavy\.jsonl\u001b\[K(?:.*)\rreplaying: 2 of 2 calls \(100 %\), tool_heavy\.jsonl\u001b\[K\r\u001b\[K$/,
+      /^\rreplaying: 1 of 2 calls \(50 %\), tool_heavy\.jsonl\u001b\[K(?:.*)\rreplaying: 2 of 2 calls \(100 %\), tool_heavy\.jsonl\u001b\[K\rsnapshotting with the reference: 1 of 1 cases \(100 %\)\u001b\[K\r\u001b\[K$/,
     );
   });
 

@@ -30,6 +30,7 @@ import { writeSummary } from './write-summary.ts';
 import { oneRun } from '../../grade/run-class.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { nextStep } from '../next-step.ts';
+import { pendingNote } from '../pending-note.ts';
 import { courseStage } from './course-stage.ts';
 
 // The flags as commander hands them over (numbers still text).
@@ -255,6 +256,10 @@ async function deliverReports(
   // A student's terminal report, green: what comes next, so that nobody looks for it in the docs.
   const next = toStdout?.name === 'pretty' ? nextStep(report, io.root ?? packageRoot()) : [];
   if (next.length > 0) await write(io.stdout, `\n${next.join('\n')}\n`);
+  // A failure that is a snapshot waiting for review says so (stderr beside a CI format, which owns stdout). The
+  // snapshots graded are the installed package's, as the grader reads them (run-stage.ts).
+  const pending = pendingNote(report, packageRoot());
+  if (pending.length > 0) await write(toStdout?.name === 'pretty' ? io.stdout : io.stderr, `\n${pending.join('\n')}\n`);
   if (written.length > 0) await write(toStdout === undefined ? io.stdout : io.stderr, `${written.join('\n')}\n`);
   if (summary !== undefined) {
     const first = reports.find((r) => r.path !== undefined)?.path;

@@ -1,6 +1,6 @@
 // The report of `theinference snapshot`: a line per case (and per file no case owns) with how its snapshot
 // drifted and the diff, the counts, and what to do next. The same words serve a run (what it did) and --check
-// (what it found).
+// (what it found); --check lists only what needs attention and counts the rest.
 import { parseSnapshot } from '../../course/snapshot-file.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { type DiffLabels, prettyLines, renderLineDiff, renderValueDiff } from '../../grade/report/render-diff.ts';
@@ -30,7 +30,8 @@ export function renderSnapshotReport(entries: SnapshotEntry[], stage: string, mo
   const word = (e: SnapshotEntry): string =>
     e.status === 'obsolete' && mode.removeObsolete ? 'removed' : WORDS[e.status][mode.check ? 'check' : 'run'];
   const lines: string[] = [];
-  for (const e of entries) {
+  // --check lists what needs attention; the up-to-date ones are only counted (a stage has a hundred and more).
+  for (const e of entries.filter((e) => !mode.check || e.status !== 'unchanged' || e.pending !== undefined)) {
     lines.push(`${paint[e.status](word(e).padEnd(10))} ${e.name}${suffix(e, mode)}`);
     const recording = mode.recordings?.get(e.name) ?? [];
     lines.push(...[...recording, ...detail(e, mode.color)].map((l) => (l === '' ? l : `    ${l}`)));
@@ -39,7 +40,8 @@ export function renderSnapshotReport(entries: SnapshotEntry[], stage: string, mo
   for (const e of entries) tally.set(word(e), (tally.get(word(e)) ?? 0) + 1);
   const pending = entries.filter((e) => leftPending(e, mode));
   if (mode.check && pending.length > 0) tally.set('pending', pending.length);
-  lines.push('', [...tally].map(([w, n]) => `${n} ${w}`).join(', ') || 'no snapshots');
+  if (lines.length > 0) lines.push('');
+  lines.push([...tally].map(([w, n]) => `${n} ${w}`).join(', ') || 'no snapshots');
   lines.push(...nextSteps(entries, pending, stage, mode));
   return `${lines.join('\n')}\n`;
 }

@@ -9,8 +9,8 @@ import { isTranscriptFormat, TRANSCRIPT_FORMATS } from '../../record/formats/det
 import { importTranscript } from '../../record/import-transcript.ts';
 import { type RecordOutcome, recordTranscripts } from '../../record/record-transcripts.ts';
 import { renderRecordReport } from '../../record/write/render-report.ts';
-import { progressLine } from '../../record/write/render-progress.ts';
-import type { RecordProgress } from '../../record/record-types.ts';
+import { progressLine, snapshotLine } from '../../record/write/render-progress.ts';
+import { progressOn } from '../../cli/commands/progress-line.ts';
 import type { ImportedTranscript, TranscriptFormat } from '../../record/types.ts';
 import { formatCase } from '../../record/write/write-cases.ts';
 import { makeRedactor } from '../../record/map/redact.ts';
@@ -57,7 +57,13 @@ async function recordToolCases(flags: RecordFlags, io: CommandIo): Promise<Outco
     force: flags.force === true,
     env: io.env,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
-    ...(progress === undefined ? {} : { onProgress: progress.show }),
+    ...(progress === undefined
+      ? {}
+      : {
+          onProgress: (p) =>
+            progress.show(progressLine({ ...p, replayed: Math.min(p.replayed, p.of) }), p.replayed >= p.of),
+          onSnapshotProgress: (done, of) => progress.show(snapshotLine(done, of), done >= of),
+        }),
   }).finally(() => progress?.clear());
   io.signal?.throwIfAborted();
   for (const warning of outcome.warnings) await write(io.stderr, `warning: ${warning}\n`);
@@ -156,28 +162,6 @@ function readOnce(read: { given: string; transcript: ImportedTranscript }[]): { 
     return session === undefined;
   });
   return { once, notes };
-}
-
-// On a terminal, a line rewritten in place (at most ten times a second) saying how far the replay is; nothing
-// elsewhere, so a log or a pipe gets only the report.
-function progressOn(
-  stream: NodeJS.WritableStream & { isTTY?: boolean },
-): { show: (p: RecordProgress) => void; clear: () => void } | undefined {
-  if (stream.isTTY !== true) return undefined;
-  let last = 0;
-  let shown = false;
-  return {
-    show: (p) => {
-      const now = Date.now();
-      if (now - last < 100 && p.replayed < p.of) return;
-      last = now;
-      shown = true;
-      stream.write(`\r${progressLine({ ...p, replayed: Math.min(p.replayed, p.of) })}\u001b[K`);
-    },
-    clear: () => {
-      if (shown) stream.write('\r\u001b[K');
-    },
-  };
 }
 
 type Checked = SharedFlags & { filesFrom?: string };

@@ -11,6 +11,8 @@ import { identityOfCalls, joinIdentities, type Identity } from '../../record/map
 import { describeRefusals, gateFiles } from '../../record/write/privacy-gate.ts';
 import { formatCase, writeCases } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from '../../cli/commands/io.ts';
+import { progressOn } from '../../cli/commands/progress-line.ts';
+import { snapshotLine } from '../../record/write/render-progress.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from '../../cli/commands/record-flags.ts';
@@ -50,6 +52,8 @@ export async function recordTaskCommand(flags: RecordFlags, io: CommandIo): Prom
     all.push(read);
   }
   const drafts = all.flatMap((r) => r.drafts);
+  // The reference runs every case, seconds for a long session: a terminal sees how far it is.
+  const progress = progressOn(io.stderr);
   const { snapshots, failed, warnings } = await snapshotLoopCases(
     drafts.map((d) => ({ name: d.name, data: d.data, redacted: d.redacted, differs: [] })),
     {
@@ -58,8 +62,11 @@ export async function recordTaskCommand(flags: RecordFlags, io: CommandIo): Prom
       env: io.env,
       sandbox: shared.sandbox,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
+      ...(progress === undefined
+        ? {}
+        : { onProgress: (done, of) => progress.show(snapshotLine(done, of), done >= of) }),
     },
-  );
+  ).finally(() => progress?.clear());
   for (const warning of warnings) await write(io.stderr, `warning: ${warning}\n`);
   const { cases: written } = await writeCases(
     drafts

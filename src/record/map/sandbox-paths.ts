@@ -25,12 +25,14 @@ export function sandboxer(cwd: string | undefined): (text: string) => string {
     const pattern = new RegExp(windowsPathPattern(cwd), 'gi');
     return (text) => text.replace(pattern, (_, rest: string) => `${SANDBOX}${rest.replace(/[\\/]+/g, '/')}`);
   }
-  const pattern = new RegExp(`(?:${rootSpellings(cwd).map(escapeRegExp).join('|')})(?![\\w.@+-])`, 'g');
-  return (text) => (text.includes(cwd) || text.includes('/private') ? text.replace(pattern, SANDBOX) : text);
+  const spellings = rootSpellings(cwd);
+  const pattern = new RegExp(`(?:${spellings.map(escapeRegExp).join('|')})(?![\\w.@+-])`, 'g');
+  return (text) => (spellings.some((s) => text.includes(s)) ? text.replace(pattern, SANDBOX) : text);
 }
 
 // Where a call ran relative to the session's start: '' for the same directory, `sub/dir` for one below it,
-// undefined when it ran outside (after a `cd /elsewhere`).
+// undefined when it ran outside (after a `cd /elsewhere`). On macOS the shell may report the session's `/var/…`
+// directory as `/private/var/…` (its real path) and the other way round: both are the session's.
 export function subdirectory(callCwd: string | undefined, sessionCwd: string | undefined): string | undefined {
   if (callCwd === undefined || sessionCwd === undefined) return '';
   if (isWindowsPath(sessionCwd)) {
@@ -44,10 +46,13 @@ export function subdirectory(callCwd: string | undefined, sessionCwd: string | u
           .replace(/\/+$/, '')
       : undefined;
   }
-  const root = sessionCwd.replace(/\/+$/, '');
   const here = callCwd.replace(/\/+$/, '');
-  if (here === root) return '';
-  return here.startsWith(`${root}/`) ? here.slice(root.length + 1) : undefined;
+  for (const spelling of rootSpellings(sessionCwd)) {
+    const root = spelling.replace(/\/+$/, '');
+    if (here === root) return '';
+    if (here.startsWith(`${root}/`)) return here.slice(root.length + 1);
+  }
+  return undefined;
 }
 
 // Claude Code's own files: `~/.claude/…` (its projects keep the session's directory dash-encoded,

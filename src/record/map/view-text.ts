@@ -30,17 +30,19 @@ export function showsEmptyFile(text: string): boolean {
 }
 
 // The shown lines of a view's text. A style is used only when every line carries it (an empty text is no lines).
+// Line breaks after the last numbered line are the message's, not the file's: a file's empty line is still
+// numbered (`     3→`). A Read result without Claude Code's reminder (`claude -p`'s stream-json) may end in one.
 export function readShownFile(raw: string): ShownFile {
   const text = withoutReminders(raw);
   if (text === '' || showsEmptyFile(raw)) return { style: 'plain', lines: [] };
-  const rows = text.split('\n');
+  const rows = text.replace(/\n+$/, '').split('\n');
   for (const { style, pattern } of STYLES) {
     const parsed = rows.map((row) => pattern.exec(row));
     if (parsed.every((m) => m !== null)) {
       return { style, lines: parsed.map((m) => ({ n: Number(m?.[1]), text: m?.[2] ?? '' })) };
     }
   }
-  return { style: 'plain', lines: rows.map((row) => ({ text: row })) };
+  return { style: 'plain', lines: text.split('\n').map((row) => ({ text: row })) };
 }
 
 // The file's text from a complete view of it. Claude Code's Read shows a last, empty line after a final newline

@@ -61,7 +61,14 @@ export async function snapshotCases(
 }
 
 // Where and how the reference runs a stage's recorded cases.
-export type StagedRun = { root: string; stage: string; env: NodeJS.ProcessEnv; sandbox: boolean; signal?: AbortSignal };
+export type StagedRun = {
+  root: string;
+  stage: string;
+  env: NodeJS.ProcessEnv;
+  sandbox: boolean;
+  signal?: AbortSignal;
+  onProgress?: (done: number, of: number) => void;
+};
 
 // The reference's run of each case (by name), staged in a temporary course directory with the stage's schema and
 // loaded by the course's own loader first, so a case that would not load is never written.
@@ -80,6 +87,7 @@ export async function runStaged(cases: { name: string; data: CaseData }[], o: St
       env: o.env,
       sandbox: o.sandbox,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
+      ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
     });
     o.signal?.throwIfAborted();
     return runs;

@@ -8,6 +8,9 @@ import {
   sandboxer,
   subdirectory,
 } from '../../../src/record/map/sandbox-paths.ts';
+import { prepareSteps } from '../../../src/record/map/prepare-steps.ts';
+import { makeRedactor } from '../../../src/record/map/redact.ts';
+import { call, transcript } from '../calls.ts';
 
 describe('sandboxer', () => {
   const toSandbox = sandboxer('/home/ada/proj');
@@ -30,6 +33,11 @@ describe('sandboxer', () => {
 
   it("maps macOS's /private twin of a /tmp directory too", () => {
     expect(sandboxer('/tmp/tmpabc')('/private/tmp/tmpabc/a and /tmp/tmpabc/b')).toBe('<sandbox>/a and <sandbox>/b');
+  });
+
+  it('maps the plain spelling when the session names its directory as /private/var (a text without /private)', () => {
+    const toSandbox = sandboxer('/private/var/folders/xy/T/proj');
+    expect(toSandbox('cat /var/folders/xy/T/proj/a.ts')).toBe('cat <sandbox>/a.ts');
   });
 
   it('leaves text alone when the session has no directory', () => {
@@ -64,6 +72,16 @@ describe('subdirectory', () => {
     ['/tmp', undefined],
   ])('%s -> %j', (cwd, expected) => {
     expect(subdirectory(cwd, '/home/ada/proj')).toBe(expected);
+  });
+
+  it.each([
+    ['/private/var/folders/xy/T/proj', '/var/folders/xy/T/proj', ''],
+    ['/private/var/folders/xy/T/proj/src', '/var/folders/xy/T/proj', 'src'],
+    ['/var/folders/xy/T/proj/src', '/private/var/folders/xy/T/proj', 'src'],
+    ['/private/var/folders/xy/T/project', '/var/folders/xy/T/proj', undefined],
+    ['/private/home/ada/proj', '/home/ada/proj', undefined],
+  ])("macOS's /private alias: %s in a session at %s -> %j", (cwd, session, expected) => {
+    expect(subdirectory(cwd, session)).toBe(expected);
   });
 
   it.each([
@@ -130,5 +148,31 @@ describe('insideSandbox', () => {
     ['D:/other/a.ts', false],
   ])('%s -> %s', (path, expected) => {
     expect(insideSandbox(path)).toBe(expected);
+  });
+});
+
+describe('a macOS session naming its directory both as /var/folders/… and /private/var/folders/…', () => {
+  const SESSION = '/var/folders/xy/T/proj';
+  const REAL = `/private${SESSION}`;
+  const steps = prepareSteps(
+    transcript(
+      [
+        call('Read', { file_path: `${REAL}/a.ts` }, 'x', { cwd: SESSION }),
+        call('Bash', { command: 'ls' }, 'a.ts', { cwd: `${REAL}/src` }),
+        call('Bash', { command: `cat ${SESSION}/a.ts` }, 'x', { cwd: REAL }),
+      ],
+      { cwd: SESSION },
+    ),
+    makeRedactor({ users: [], homes: [], patterns: [] }),
+  );
+
+  it('keeps every call: none is outside the session', () => {
+    expect(steps.map((s) => s.drop)).toEqual([undefined, undefined, undefined]);
+    expect(steps.map((s) => s.subdir)).toEqual(['', 'src', '']);
+  });
+
+  it('names both spellings <sandbox>', () => {
+    expect(steps[0]?.imported.input).toEqual({ file_path: '<sandbox>/a.ts' });
+    expect(steps[2]?.imported.input).toEqual({ command: 'cat <sandbox>/a.ts' });
   });
 });

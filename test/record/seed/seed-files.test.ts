@@ -7,6 +7,8 @@ import { prepareSteps } from '../../../src/record/map/prepare-steps.ts';
 import { deriveSeed, MAX_SEED_CHARS, sparseText, touchedPaths } from '../../../src/record/seed/seed-files.ts';
 import type { ImportedCall } from '../../../src/record/types.ts';
 import { call, claudeRead, CWD, transcript } from '../calls.ts';
+import { importText } from '../../../src/record/import-transcript.ts';
+import type { ImportedTranscript } from '../../../src/record/types.ts';
 
 const P = `${CWD}/a.txt`;
 const steps = (calls: ImportedCall[]) =>
@@ -171,5 +173,43 @@ describe('touchedPaths', () => {
     const [step] = steps([call('Bash', { command: `rm ${CWD}/src/*.py && rm -r ${CWD}/tests/` }, '')]);
     const known = ['src/a.py', 'src/b.rs', 'src/deep/c.py', 'tests/t.py', 'tests/x/y.py', 'other.py'];
     expect(touchedPaths(step!.evidence, undefined, known).sort()).toEqual(['src/a.py', 'tests/t.py', 'tests/x/y.py']);
+  });
+});
+
+// `claude -p --output-format stream-json` without `tool_use_result`: the seed is read off the numbered text alone,
+// whose last line break (no reminder follows it) is the message's, not the file's.
+describe('a claude -p stream-json Read with no tool_use_result', () => {
+  const line = (o: unknown) => JSON.stringify(o);
+  const session = (result: string) =>
+    [
+      line({ type: 'system', subtype: 'init', cwd: '/tmp/demo', session_id: 's1', tools: ['Read'] }),
+      line({
+        type: 'assistant',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/tmp/demo/a.txt' } }],
+        },
+        parent_tool_use_id: null,
+        session_id: 's1',
+      }),
+      line({
+        type: 'user',
+        message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: result }] },
+        parent_tool_use_id: null,
+        session_id: 's1',
+      }),
+    ].join('\n');
+
+  it.each([
+    ['ending in its last numbered line', '     1→one\n     2→two\n     3→', 'one\ntwo\n'],
+    ['ending in a line break', '     1→one\n     2→two\n     3→\n', 'one\ntwo\n'],
+    ['of a file without a final newline, ending in a line break', '     1→one\n     2→two\n', 'one\ntwo'],
+  ])('%s: the file exactly', async (_, result, text) => {
+    const t = importText(session(result), 'stream.jsonl') as ImportedTranscript;
+    expect(t.calls[0]?.result?.details).toBeUndefined();
+    const s = prepareSteps(t, makeRedactor({ users: [], homes: [], patterns: [] }));
+    const seed = await deriveSeed(s, { from: 0, to: 0 }, ['a.txt']);
+    expect(seed.files).toEqual({ 'a.txt': text });
   });
 });
