@@ -3,13 +3,15 @@
 // The file holds every submission's whole report, the stage, the shard it was and the variants' seed; the merge
 // refuses files that are not one class's shards, each once, saying which. Pure.
 import { HarnessError } from '../../errors.ts';
-import type { Shard } from '../select-cases.ts';
 import type { ClassReport, SubmissionResult } from '../types.ts';
 import type { ReportFiles } from './class-summary.ts';
 
 // What marks the file as this, and its layout's version (a later grader refuses a layout it does not know).
 const FORMAT = 'theinference class data';
 const VERSION = 1;
+
+// Which shard of how many, as --shard gives it (src/grade/select-cases.ts `Shard`, the room above this one).
+type Shard = { index: number; total: number };
 
 export type ClassData = {
   format: typeof FORMAT;
