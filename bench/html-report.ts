@@ -6,7 +6,9 @@
 //
 // On a shared machine two class runs differ by far more than a page costs, so the page's own cost is measured apart
 // too: the class graded once in process (runClass, as the CLI does), then the page rendered and written, whole,
-// PAGE_WRITES times; its median against the grading's time is what the page adds.
+// PAGE_WRITES times; its median against the grading's time is what the page adds. Then the page in Chromium
+// (test/support/browser.ts): its load and a sort of the submissions by score, at the class's size and at
+// VIEW_LARGE submissions (the graded class copied over), VIEW_ROUNDS times each, side by side.
 import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +17,9 @@ import { writeAtomically } from '../src/course/snapshot-file.ts';
 import { renderClassHtml } from '../src/grade/report/html.ts';
 import { runClass } from '../src/grade/run-class.ts';
 import { writeReferenceCourse } from '../test/support/reference-course.ts';
+import { pathToFileURL } from 'node:url';
+import type { ClassReport } from '../src/grade/types.ts';
+import { launchBrowser } from '../test/support/browser.ts';
 import { summarise } from './stats.ts';
 
 // The class's size, and the wrong dispatchers handed in, in turn, by every other submission.
@@ -24,8 +29,14 @@ const WRONG = ['missing-alias-read', 'glob-arguments-swapped', 'camel-old-str', 
 // One timed run: with the page or without, its wall time (ms), and the page's size (bytes; 0 without).
 export type HtmlSample = { page: boolean; ms: number; bytes: number };
 
-// The page's own cost: the class graded in process (ms), and each writing of its page (ms).
-export type PageCost = { gradeMs: number; writeMs: number[] };
+// The page's own cost: the class graded in process (ms), each writing of its page (ms), and the page in a browser
+// at each size: its load (navigation start to load event end) and a sort, each to the next frame (ms).
+export type PageCost = { gradeMs: number; writeMs: number[]; views: ClassView[] };
+export type ClassView = { submissions: number; loadMs: number[]; sortMs: number[] };
+
+// The large class the page is opened at, and how many times each page is opened.
+export const VIEW_LARGE = 500;
+const VIEW_ROUNDS = 5;
 
 // How many times the page is rendered and written for its median.
 const PAGE_WRITES = 20;
@@ -110,8 +121,54 @@ export async function measureHtmlReport(options: {
     options.log(
       `  in process: graded in ${(gradeMs / 1000).toFixed(1)} s; the page rendered and written in ${summarise(writeMs).median.toFixed(1)} ms (median of ${PAGE_WRITES})`,
     );
-    return { samples, cost: { gradeMs, writeMs } };
+    const views = await measureViews(root, report);
+    for (const v of views)
+      options.log(
+        `  in Chromium, ${v.submissions} submissions: loaded in ${summarise(v.loadMs).median.toFixed(0)} ms, sorted in ${summarise(v.sortMs).median.toFixed(0)} ms (medians of ${VIEW_ROUNDS})`,
+      );
+    return { samples, cost: { gradeMs, writeMs, views } };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+// The class's page and the page of VIEW_LARGE submissions (the class's copied over, each name its own), each
+// opened VIEW_ROUNDS times, the two sizes in turn.
+async function measureViews(root: string, report: ClassReport): Promise<ClassView[]> {
+  const large = Array.from({ length: Math.ceil(VIEW_LARGE / report.submissions.length) }, (_, round) =>
+    report.submissions.map((s, i) => ({ ...s, name: `s-${round}-${i}` })),
+  )
+    .flat()
+    .slice(0, VIEW_LARGE);
+  const views: ClassView[] = [];
+  const pages: string[] = [];
+  for (const [k, submissions] of [report.submissions, large].entries()) {
+    const file = join(root, `view-${k}.html`);
+    await writeAtomically(file, renderClassHtml({ ...report, submissions }));
+    pages.push(file);
+    views.push({ submissions: submissions.length, loadMs: [], sortMs: [] });
+  }
+  const browser = await launchBrowser(root);
+  try {
+    for (let round = 0; round < VIEW_ROUNDS; round++) {
+      for (const [k, file] of pages.entries()) {
+        const { page } = await browser.open(pathToFileURL(file).href);
+        const [loadMs, sortMs] = (await page.evaluate(`(async () => {
+          const n = performance.getEntriesByType('navigation')[0];
+          const button = document.querySelector('#submissions thead th:nth-child(3) button');
+          const started = performance.now();
+          button.click();
+          document.body.offsetHeight;
+          await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+          return [n.loadEventEnd - n.startTime, performance.now() - started];
+        })()`)) as [number, number];
+        views[k]!.loadMs.push(loadMs);
+        views[k]!.sortMs.push(sortMs);
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return views;
 }

@@ -253,6 +253,21 @@ async function main(): Promise<void> {
     const added = (html.cost.gradeMs + summarise(html.cost.writeMs).median) / html.cost.gradeMs;
     const label = `  class of ${HTML_SUBMISSIONS}: (grading + page) / grading ≤ 1.01`;
     log(`${label.padEnd(TARGET_WIDTH)} ${added.toFixed(4).padEnd(24)}${verdict(added <= 1.01)}`);
+    // The class view in Chromium: the large class against the graded one, side by side, and each against its bound.
+    const [small, large] = html.cost.views;
+    if (small !== undefined && large !== undefined) {
+      for (const [what, key, bound] of [
+        ['load', 'loadMs', 1000],
+        ['sort', 'sortMs', 200],
+      ] as const) {
+        const grows = ratio(large[key], small[key]);
+        const name = `  class view ${what}: ${large.submissions} / ${small.submissions} submissions`;
+        log(`${name.padEnd(TARGET_WIDTH)} ${range(grows)}`);
+        const median = summarise(large[key]).median;
+        const label = `  class view ${what} of ${large.submissions} < ${bound} ms`;
+        log(`${label.padEnd(TARGET_WIDTH)} ${`${median.toFixed(0)} ms`.padEnd(24)}${verdict(median < bound)}`);
+      }
+    }
   }
   if (proxy !== undefined) {
     current = 'proxy';

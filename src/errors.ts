@@ -15,7 +15,8 @@ export type HarnessErrorCode =
   | 'NO_SANDBOX'
   | 'NO_REFERENCE'
   | 'SUBMISSION_TOO_LARGE'
-  | 'NO_CATALOGUE';
+  | 'NO_CATALOGUE'
+  | 'BAD_CLASS_DATA';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

@@ -43,6 +43,7 @@ export function buildProgram(io: CliIo, done: Done): Command {
   declareSnapshot(program, io, done);
   declareRecord(program, io, done);
   declareRedact(program, io, done);
+  declareMerge(program, io, done);
   return program;
 }
 
@@ -81,6 +82,10 @@ function declareTest(program: Command, io: CliIo, done: Done): void {
       "write the report (of the one --reporter without a file) to a file instead of stdout; for a class, a pattern ('reports/{name}.xml') or a directory",
     )
     .option('--summary <file>', "write the class's summary (submission, passed, failed, verdict) as .json or .csv")
+    .option(
+      '--class-data <file>',
+      "write the class's graded results (each submission's whole report) for `theinference merge` to read",
+    )
     .option('--watch', 'grade again on every save')
     .option('--failed', 'grade only the cases the last run in this course directory failed')
     .option('--previous', 'then grade the earlier stages this course directory has reached (their every case)')
@@ -238,6 +243,19 @@ function declareRedact(program: Command, io: CliIo, done: Done): void {
     .option('--dry-run', 'print the report; write nothing')
     .addOption(isolationOption('the reference'))
     .action(async (flags: RedactFlags) => done(await (await import('./commands/redact.ts')).redactCommand(flags, io)));
+}
+
+// `theinference merge`: the shards of a class run, read as one class (staff, CI).
+function declareMerge(program: Command, io: CliIo, done: Done): void {
+  program
+    .command('merge')
+    .description("read the class data of a class run's shards (test --shard i/n --class-data <file>) as one class")
+    .argument('<files...>', 'the class data file of every shard')
+    .option('--html <file>', "write the class's page (the html reporter's)")
+    .option('--summary <file>', "write the class's summary as .json or .csv")
+    .action(async (files: string[], flags: { html?: string; summary?: string }) =>
+      done(await (await import('./commands/merge.ts')).mergeCommand({ ...flags, files }, io)),
+    );
 }
 
 // --bash has its default for --help; a loop stage refuses it only when it is given (record-flags.ts), so it is

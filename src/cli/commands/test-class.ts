@@ -1,9 +1,11 @@
 // `theinference test` for a class: several --dir (or a glob), graded in one run (src/grade/run-class.ts). Each
 // submission's report goes to its own file (--output: a {name} pattern or a directory), a line per submission as
 // each is done, then the summary table; --summary writes it as JSON or CSV. --shard splits the submissions, not
-// the cases. Exit code 0 only when every submission passed.
+// the cases; --class-data writes the graded shard for `theinference merge` (src/cli/commands/merge.ts). Exit code
+// 0 only when every submission passed.
 import { writeAtomically } from '../../course/snapshot-file.ts';
 import { HarnessError } from '../../errors.ts';
+import { renderClassData } from '../../grade/report/class-data.ts';
 import { firstSentence, renderSummaryTable, shownName } from '../../grade/report/class-summary.ts';
 import { renderClassHtml } from '../../grade/report/html.ts';
 import { renderReport, type ReporterName } from '../../grade/report/index.ts';
@@ -13,10 +15,10 @@ import { visibleLine, visibleText } from '../../grade/report/visible-text.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { runClass } from '../../grade/run-class.ts';
 import { stageReports } from '../../grade/run-course.ts';
-import type { SubmissionResult } from '../../grade/types.ts';
+import type { ClassReport, SubmissionResult } from '../../grade/types.ts';
 import { parseShard, shardOf } from '../../grade/select-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from './io.ts';
-import { clearOutputFile } from './output-file.ts';
+import { checkOutputFile, clearOutputFile } from './output-file.ts';
 import { classPagePath, NAME_TOKEN, reportPaths, summaryPath } from './report-paths.ts';
 import { findSubmissions } from './submissions.ts';
 import { positiveInteger, rerunFailures, studentFileOf, type TestFlags } from './test.ts';
@@ -37,7 +39,8 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
     if (given === true) throw new HarnessError('BAD_FLAG', `${flag} ${why}: give one --dir, or drop ${flag}.`);
   }
   const all = await findSubmissions(io.cwd, flags.dir ?? []);
-  const submissions = flags.shard === undefined ? all : shardOf(all, parseShard(flags.shard));
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  const submissions = shard === undefined ? all : shardOf(all, shard);
   // The html reporter writes one page for the whole class (src/grade/report/html-class.ts), the others a report
   // per submission.
   const page = flags.reporter === 'html' ? await classPagePath(io.cwd, flags.output, all) : undefined;
@@ -52,15 +55,24 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
       ? new Map<string, string>()
       : await reportPaths(io.cwd, flags.output, submissions, flags.reporter);
   const summary = flags.summary === undefined ? undefined : await summaryPath(io.cwd, flags.summary);
+  const data =
+    flags.classData === undefined ? undefined : await checkOutputFile(io.cwd, flags.classData, '--class-data');
   // Nothing earlier stays at a path the run will write: a run that ends without a report leaves none there.
-  for (const file of [...files.values(), page, summary?.file]) if (file !== undefined) await clearOutputFile(file);
+  for (const file of [...files.values(), page, summary?.file, data])
+    if (file !== undefined) await clearOutputFile(file);
   const isolation = await chooseSandbox(flags.isolation, io.env);
   if (isolation.warning !== undefined) await write(io.stderr, `warning: ${isolation.warning}\n`);
   const variants = await chooseVariants(flags, io);
   if (variants.note !== undefined) await write(io.stderr, `note: ${variants.note}\n`);
   const color = useColor(io);
   const c = painter(color);
+  const classData = async (report: ClassReport): Promise<void> => {
+    if (data !== undefined)
+      await writeAtomically(data, renderClassData(report, { shard, classSize: all.length, files }));
+  };
   if (submissions.length === 0) {
+    // An empty shard is a shard all the same: its data says so, so that the merge knows every shard is there.
+    await classData({ stage: flags.stage, submissions: [], durationMs: 0 });
     await write(io.stdout, `No submission in this shard (${flags.shard}): ${all.length} in all.\n`);
     return 'pass';
   }
@@ -100,12 +112,14 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
   }
   if (page !== undefined) await writeAtomically(page, renderClassHtml(report));
   if (summary !== undefined) await writeSummary(summary, report, files);
+  await classData(report);
   for (const warning of report.warnings ?? []) await write(io.stderr, `warning: ${visibleLine(warning)}\n`);
   const where = [
     files.size > 0 || page !== undefined
       ? `${page === undefined ? 'Reports' : 'Report'}: ${flags.output}`
       : `Each submission's full report: add --output 'reports/${NAME_TOKEN}.txt', or grade one with --dir <its directory>.`,
     ...(summary === undefined ? [] : [`Summary: ${flags.summary}`]),
+    ...(data === undefined ? [] : [`Class data: ${flags.classData} (merge the shards' with theinference merge)`]),
   ];
   await write(io.stdout, `\n${renderSummaryTable(report, { color })}${where.join('\n')}\n`);
   return report.submissions.every((s) => s.verdict === 'pass') ? 'pass' : 'fail';

@@ -47,6 +47,8 @@ export type TestFlags = {
   reporter: ReporterChoice[];
   output?: string;
   summary?: string;
+  // A class run's graded results, for `theinference merge` (src/grade/report/class-data.ts).
+  classData?: string;
   watch?: boolean;
   failed?: boolean;
   previous?: boolean;
@@ -83,6 +85,12 @@ export async function testCommand(given: GivenTestFlags, io: CommandIo): Promise
   const flags = await withStage(given, io);
   const planned = planReports(flags.reporter, flags.output);
   if (isClass(flags.dir ?? [], io.cwd)) return gradeClass(flags, planned, io);
+  if (flags.classData !== undefined) {
+    throw new HarnessError(
+      'BAD_FLAG',
+      "--class-data writes a class run's results: grade the class (--dir 'submissions/*'), or drop --class-data.",
+    );
+  }
   const options = runOptions(flags, io);
   const color = useColor(io);
   if (flags.watch === true && (flags.output !== undefined || planned.some((p) => p.name !== 'pretty' || p.file))) {

@@ -1,7 +1,8 @@
 // What a class's failures come to: the mistakes each submission made, the mistakes ranked by how many submissions
-// made them, and the cases ranked by pass rate. A mistake is a failure's hint cause (src/grade/types.ts
-// `hintCause`: failures with the same one are one problem), named by a stable id so that a gradebook, a script or a
-// later run can refer to it. The html reporter and the --summary read these. Pure.
+// made them, and the cases ranked by pass rate. A mistake is a submission's hint causes of one kind
+// (src/grade/types.ts `hintCause`: failures with the same one are one problem; `kindOf` below), named by a stable
+// id so that a gradebook, a script or a later run can refer to it. The html reporter and the --summary read these.
+// Pure.
 import { createHash } from 'node:crypto';
 import type { CaseResult, ClassReport, RunReport, SubmissionResult } from '../types.ts';
 import { scoreOf } from './score.ts';
@@ -49,20 +50,53 @@ export function causeOfCase(result: CaseResult): string | undefined {
   return f.hintCause ?? f.hint;
 }
 
-// The mistakes of one submission's report, in the order its failures first show them.
-export function mistakesOf(report: RunReport): SubmissionMistake[] {
-  const byId = new Map<string, SubmissionMistake>();
+// The kind of mistake a cause names. A submission's causes of one kind are one mistake: a routing table shifted by
+// one sends three tools each to the wrong method, which the probe tells as three findings (`routed: view to glob`,
+// `routed: glob to grep`, …) and a student fixes as one. The kind is a finding's family (the first word of its
+// signature, src/modes/*/judge/*-findings.ts), or a hint's cause without the branch it names
+// (src/grade/judge/hints.ts words them with branchOf); any other cause is its own kind.
+export function kindOf(cause: string): string {
+  const finding = /^finding: ([^:]+): /.exec(cause);
+  if (finding !== null) return `finding: ${finding[1]}`;
+  const branch = `(?:tools\\.\\w+'s branch|the branch of "(?:[^"\\\\]|\\\\.)*")`;
+  if (new RegExp(`^${branch} routed to `).test(cause)) return 'routed to another method';
+  const within = new RegExp(`^(.*) in ${branch}$`).exec(cause);
+  return within === null ? cause : `${within[1]} in a branch`;
+}
+
+// The mistakes of one submission's report, in the order its failures first show them, and the mistake each of its
+// causes is part of (by cause). A mistake of several causes has them in cause order, so that two submissions that
+// made the same ones have the same id and the same words.
+export function submissionMistakes(report: RunReport): { mistakes: SubmissionMistake[]; idOf: Map<string, string> } {
+  const byCause = new Map<string, { hint: string; cases: { stage: string; name: string }[] }>();
   for (const stage of stagesOf(report)) {
     for (const c of stage.cases) {
       const cause = causeOfCase(c);
       if (cause === undefined) continue;
-      const id = mistakeId(cause);
-      const seen = byId.get(id) ?? { id, hint: c.failure!.hint!, cases: [] };
+      const seen = byCause.get(cause) ?? { hint: c.failure!.hint!, cases: [] };
       seen.cases.push({ stage: stage.stage, name: c.name });
-      byId.set(id, seen);
+      byCause.set(cause, seen);
     }
   }
-  return [...byId.values()];
+  const byKind = new Map<string, string[]>();
+  for (const cause of byCause.keys()) byKind.set(kindOf(cause), [...(byKind.get(kindOf(cause)) ?? []), cause]);
+  const idOf = new Map<string, string>();
+  const mistakes = [...byKind.values()].map((causes): SubmissionMistake => {
+    const sorted = [...causes].sort();
+    const id = mistakeId(sorted.join('\n'));
+    for (const cause of causes) idOf.set(cause, id);
+    return {
+      id,
+      hint: sorted.map((cause) => byCause.get(cause)!.hint).join('; '),
+      cases: causes.flatMap((cause) => byCause.get(cause)!.cases),
+    };
+  });
+  return { mistakes, idOf };
+}
+
+// The mistakes of one submission's report, in the order its failures first show them.
+export function mistakesOf(report: RunReport): SubmissionMistake[] {
+  return submissionMistakes(report).mistakes;
 }
 
 // The class's mistakes, most submissions first; ties by most cases failed, then by id (the order is the same in
@@ -91,6 +125,7 @@ export function classMistakes(report: ClassReport): ClassMistake[] {
 export function caseRates(report: ClassReport): CaseRate[] {
   const byCase = new Map<string, CaseRate & { counts: Map<string, number> }>();
   for (const s of report.submissions.filter(ran)) {
+    const { idOf } = submissionMistakes(s.report);
     for (const stage of stagesOf(s.report)) {
       for (const c of stage.cases) {
         const key = JSON.stringify([stage.stage, c.name]);
@@ -105,7 +140,8 @@ export function caseRates(report: ClassReport): CaseRate[] {
         rate.graded += 1;
         if (c.status === 'pass') rate.passed += 1;
         const cause = causeOfCase(c);
-        if (cause !== undefined) rate.counts.set(mistakeId(cause), (rate.counts.get(mistakeId(cause)) ?? 0) + 1);
+        const id = cause === undefined ? undefined : idOf.get(cause);
+        if (id !== undefined) rate.counts.set(id, (rate.counts.get(id) ?? 0) + 1);
         byCase.set(key, rate);
       }
     }

@@ -5,7 +5,7 @@
 // (html-markup.ts). Pure.
 import { short } from '../judge/compare-results.ts';
 import type { CaseResult, RunReport } from '../types.ts';
-import { causeOfCase, mistakeId, stagesOf } from './class-mistakes.ts';
+import { causeOfCase, stagesOf, submissionMistakes } from './class-mistakes.ts';
 import { groupFailures, type FailureGroup } from './group-failures.ts';
 import { html, type Markup, prose } from './html-markup.ts';
 import { renderValueDiff } from './render-diff.ts';
@@ -22,6 +22,7 @@ export type Level = 2 | 3 | 4;
 // row in the class's table, which a page of one submission has not.
 export function renderFailures(report: RunReport, options: { level: Level; mistakeLinks: boolean }): Markup {
   const stages = stagesOf(report);
+  const { idOf } = submissionMistakes(report);
   return html`${stages.map((stage) => {
     const failed = stage.cases.filter((c) => c.status === 'fail');
     const heading = stages.length === 1 ? false : headingAt(options.level, html`Stage ${stage.stage}`);
@@ -31,7 +32,7 @@ export function renderFailures(report: RunReport, options: { level: Level; mista
     }.</p>`;
     const warnings = (stage.warnings ?? []).map((w) => html`<p class="hint"><strong>warning:</strong> ${w}</p>`);
     const groups = groupFailures(failed).map((g) =>
-      failureGroup(g, { level, mistakeLinks: options.mistakeLinks, total: stage.cases.length }),
+      failureGroup(g, { level, mistakeLinks: options.mistakeLinks, total: stage.cases.length, idOf }),
     );
     return html`${heading}${counts}${warnings}${groups}`;
   })}`;
@@ -39,7 +40,7 @@ export function renderFailures(report: RunReport, options: { level: Level; mista
 
 function failureGroup(
   group: FailureGroup,
-  options: { level: number; mistakeLinks: boolean; total: number },
+  options: { level: number; mistakeLinks: boolean; total: number; idOf: ReadonlyMap<string, string> },
 ): Markup | undefined {
   const [first, ...rest] = group.results;
   if (first?.failure === undefined) return undefined;
@@ -59,7 +60,7 @@ input <code>${short(f.call.input, INPUT_CHARS)}</code></p>`;
   return html`<div class="failure">
 ${headingAt(options.level, html`✗ ${first.name}${description}`)}
 <p>${f.message}</p>
-${call}${hint(first, options.mistakeLinks)}${diff(first)}${output(first.output)}${others}
+${call}${hint(first, options.mistakeLinks, options.idOf)}${diff(first)}${output(first.output)}${others}
 </div>
 `;
 }
@@ -75,17 +76,17 @@ ${headingAt(options.level, html`✗ The program did not start <span class="muted
 ${output(trimmed.text)}${
   trimmed.dropped > 0 &&
   html`<p class="muted">(${trimmed.dropped} lines of stack inside Node and node_modules left out)</p>`
-}${hint(first, false)}
+}${hint(first, false, new Map())}
 </div>
 `;
 }
 
-// The hint, and the mistake it names (its id, a link to the class's row for it).
-function hint(result: CaseResult, link: boolean): Markup | false {
+// The hint, and the mistake it is part of (its id, a link to the class's row for it; `idOf` by cause).
+function hint(result: CaseResult, link: boolean, idOf: ReadonlyMap<string, string>): Markup | false {
   const text = result.failure?.hint;
   if (text === undefined) return false;
   const cause = causeOfCase(result);
-  const id = cause === undefined ? undefined : mistakeId(cause);
+  const id = cause === undefined ? undefined : idOf.get(cause);
   const tag =
     id === undefined
       ? false

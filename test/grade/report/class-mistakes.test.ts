@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   caseRates,
   classMistakes,
+  kindOf,
   mistakeId,
   mistakesOf,
+  submissionMistakes,
   submissionScore,
 } from '../../../src/grade/report/class-mistakes.ts';
 import type { CaseResult, ClassReport, RunReport, SubmissionResult } from '../../../src/grade/types.ts';
@@ -81,6 +83,75 @@ describe('mistakesOf', () => {
     expect(mistakesOf(report('register-tools', [mismatch])).map((m) => m.id)).toEqual([
       mistakeId(mismatch.failure!.hint!),
     ]);
+  });
+});
+
+describe('kindOf', () => {
+  it.each([
+    ['finding: routed: view to glob', 'finding: routed'],
+    ['finding: not wired: create', 'finding: not wired'],
+    ['finding: default branch', 'finding: default branch'],
+    ["tools.view's branch routed to glob", 'routed to another method'],
+    ["tools.view's branch routed to a method taking pattern", 'routed to another method'],
+    ['nothing returned in the branch of "ec\\"ho"', 'nothing returned in a branch'],
+    ["not awaited in tools.glob's branch", 'not awaited in a branch'],
+    ['variant', 'variant'],
+    ['the stub', 'the stub'],
+  ])('%s is of the kind %s', (cause, kind) => expect(kindOf(cause)).toBe(kind));
+});
+
+describe('one mistake of several causes', () => {
+  // A routing table shifted by one, as the probe tells it: three findings of one family.
+  const shifted = (name: string, order: string[]) =>
+    submission(
+      name,
+      report(
+        'register-tools',
+        order.map((pair, k) => hinted(`c${k}`, `finding: routed: ${pair}`, `\`${pair}\` reaches the wrong method`)),
+      ),
+    );
+
+  it('is one mistake of a submission, its hints in cause order, each cause known by its id', () => {
+    const { mistakes, idOf } = submissionMistakes(shifted('ann', ['view to glob', 'glob to grep']).report);
+    const id = mistakeId('finding: routed: glob to grep\nfinding: routed: view to glob');
+    expect(mistakes).toEqual([
+      {
+        id,
+        hint: '`glob to grep` reaches the wrong method; `view to glob` reaches the wrong method',
+        cases: [
+          { stage: 'register-tools', name: 'c0' },
+          { stage: 'register-tools', name: 'c1' },
+        ],
+      },
+    ]);
+    expect([...idOf.values()]).toEqual([id, id]);
+  });
+
+  it('is one row of the class for the submissions that made it, whatever order their failures came in', () => {
+    const rows = classMistakes({
+      stage: 'register-tools',
+      durationMs: 1,
+      submissions: [
+        shifted('ann', ['view to glob', 'glob to grep', 'grep to view']),
+        shifted('bea', ['grep to view', 'view to glob', 'glob to grep']),
+        shifted('cal', ['view to glob']),
+      ],
+    });
+    expect(rows.map((m) => [m.submissions.map((s) => s.name), m.hint.split('; ').length])).toEqual([
+      [['ann', 'bea'], 3],
+      [['cal'], 1],
+    ]);
+    expect(rows[1]!.id).toBe(mistakeId('finding: routed: view to glob'));
+  });
+
+  it('is the one mistake behind each of its cases in the case table', () => {
+    const rates = caseRates({
+      stage: 'register-tools',
+      durationMs: 1,
+      submissions: [shifted('ann', ['view to glob', 'glob to grep'])],
+    });
+    const id = mistakeId('finding: routed: glob to grep\nfinding: routed: view to glob');
+    expect(rates.map((r) => r.mistakes)).toEqual([[id], [id]]);
   });
 });
 

@@ -294,6 +294,43 @@ describe('the class page in a browser', { timeout: 180_000 }, () => {
   });
 });
 
+// 500 submissions: each of the 50 ten times over (a class of 500 as a large course hands it in), every name its own.
+function classOf500(run: ClassReport): ClassReport {
+  const fifty = classOf50(run).submissions;
+  const submissions = Array.from({ length: 10 }, (_, round) =>
+    fifty.map((s, i) => ({ ...s, name: `student-${String(round * 50 + i + 1).padStart(3, '0')}` })),
+  ).flat();
+  return { ...run, submissions };
+}
+
+describe('a class of 500 in a browser', { timeout: 300_000 }, () => {
+  let file = '';
+  beforeAll(async () => {
+    file = join(scratch.root, 'class-500.html');
+    await writeFile(file, renderClassHtml(classOf500(graded)));
+  });
+
+  // How fast it loads and sorts is the bench's to measure (bench/html-report.ts), not a test's on a shared machine.
+  it('shows and sorts its 500 submissions', async () => {
+    const { page, troubles } = await open(file);
+    expect(await page.locator('#submissions tbody tr').count()).toBe(500);
+    await page.locator('#submissions thead th:nth-child(3) button').click();
+    const scores = await page
+      .locator('#submissions tbody tr td:nth-child(3)')
+      .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-sort'))));
+    expect(scores).toEqual([...scores].sort((a, b) => a - b));
+    expect(await page.locator('#mistake-table tbody tr [data-count]').first().innerText()).toBe('170');
+    await keepScreenshot(page, 'class-500-top');
+    expectNoTroubles(troubles);
+  });
+
+  it('has no accessibility violations (axe-core)', async () => {
+    const { page, troubles } = await open(file);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expectNoTroubles(troubles);
+  });
+});
+
 describe('the page of one submission in a browser', { timeout: 180_000 }, () => {
   it('shows each failure with its call, hint and diff, everything the program wrote as text', async () => {
     const { page, troubles } = await open(oneFile);

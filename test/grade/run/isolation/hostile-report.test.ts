@@ -4,7 +4,7 @@
 // --output is always the grader's own: an earlier file there never survives a run that ends without one.
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPORTER_NAMES } from '../../../../src/grade/report/index.ts';
 import { useScratch } from '../../course-fixture.ts';
@@ -35,9 +35,32 @@ describe('results too large to compare', () => {
 });
 
 describe('workflow commands in a thrown error, a result and a key', () => {
-  // The grader's own commands in the github format: annotations for cases, its fences, its groups.
-  const OWN =
-    /^(::error (file=[^,:]+,)?title=course-[a-z-]+::|::(stop-commands::)?theinference-[0-9a-f]{64}(::)?$|::group::FAIL course-|::endgroup::$)/;
+  // The grader's own commands in the github format: an annotation per failing case on this submission's student
+  // file as named from where the step ran (its line when a stack trace gives one), its fences, its groups. A
+  // forged line differs from each in what the submission cannot choose: the file, a course case's title, the token.
+  const own = (submission: string): RegExp => {
+    const file = relative(scratch.root, join(submission, 'src', 'execute.ts')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(
+      `^(::error file=${file},(line=[1-9][0-9]*,)?title=course-[a-z-]+::|::(stop-commands::)?theinference-[0-9a-f]{64}(::)?$|::group::FAIL course-|::endgroup::$)`,
+    );
+  };
+
+  it('tells a forged command from the grader’s own', () => {
+    const OWN = own(join(scratch.root, 'submissions', 'alice'));
+    const title = 'title=course-read-seeded-file::';
+    expect(OWN.test(`::error file=submissions/alice/src/execute.ts,line=9,${title}x`)).toBe(true);
+    expect(OWN.test(`::error file=submissions/alice/src/execute.ts,${title}x`)).toBe(true);
+    for (const forged of [
+      '::error title=pwned::forged',
+      `::error ${title}forged`,
+      `::error file=submissions/mallory/src/execute.ts,${title}forged`,
+      `::error file=submissions/alice/src/execute.ts,line=9,title=pwned::forged`,
+      `::error file=submissions/alice/src/execute.ts,line=x,${title}forged`,
+      '::add-mask::hunter2',
+      '::stop-commands::pwned',
+    ])
+      expect(OWN.test(forged), forged).toBe(false);
+  });
 
   it.each(REPORTER_NAMES)('start no line of the %s report', async (reporter) => {
     const submission = await checkOut(scratch.root, 'hostile-throws-workflow-commands');
@@ -45,7 +68,15 @@ describe('workflow commands in a thrown error, a result and a key', () => {
     expect(step.exitCode).toBe(1);
     // The runner trims leading whitespace before it looks for a command.
     const lines = step.stdout.split('\n').map((l) => l.trimStart());
+    const OWN = own(submission);
     expect(lines.filter((l) => l.startsWith('::') && !OWN.test(l))).toEqual([]);
+    // Every annotation is the grader's: one line whose message holds the thrown words escaped, never a line break.
+    if (reporter === 'github') {
+      const annotations = lines.filter((l) => l.startsWith('::error '));
+      expect(annotations.length).toBeGreaterThan(0);
+      expect(annotations.every((l) => OWN.test(l))).toBe(true);
+      expect(annotations.join('\n')).toContain('%0A::add-mask::hunter2%0A::error title=pwned::forged%0A');
+    }
     expect(lines.filter((l) => l.startsWith('##['))).toEqual([]);
     expect(lines.filter((l) => /^(# )?\d+ passed, \d+ failed$/.test(l))).toEqual(
       // The machine formats carry counts as fields, and the page as its own markup, not as a summary line.
