@@ -1,5 +1,6 @@
 // Compares a program's printed results with the snapshot, call by call, and says which call differs first
 // and how. JSON values are equal when deeply equal: key order does not matter, anything else does.
+import { leftTimerOf } from '../../course/dispatcher-contract.ts';
 import { TOO_LARGE_KEY } from '../run/result-size.ts';
 import type { Call } from '../../course/types.ts';
 import type { Failure } from '../types.ts';
@@ -44,6 +45,10 @@ export function describeDifference(expected: unknown, received: unknown, path = 
   const where = path === '' ? 'the result' : `"${path}"`;
   if (path === '' && isObject(received) && 'threw' in received && !(isObject(expected) && 'threw' in expected)) {
     return `execute threw instead of returning a result: ${short(received.threw, 120)}`;
+  }
+  const timer = path === '' ? leftTimerOf(received) : undefined;
+  if (timer !== undefined && leftTimerOf(expected) === undefined) {
+    return `execute returned, but left a ${timer.kind} of ${timer.ms} ms of its own running`;
   }
   if (path === '' && isObject(received) && typeof received[TOO_LARGE_KEY] === 'string') {
     return `the result is ${received[TOO_LARGE_KEY]}: too large to compare`;

@@ -96,6 +96,12 @@ describe('describeDifference', () => {
       'execute threw instead of returning a result: "Error: unknown tool x"',
     ],
     [
+      'a timer left running by a call that returned',
+      { content: '1: A' },
+      { left_timer: { kind: 'setTimeout', ms: 8000 }, result: { content: '1: A' } },
+      'execute returned, but left a setTimeout of 8000 ms of its own running',
+    ],
+    [
       'a result too large to compare',
       { content: 'A' },
       { tooLarge: 'nested 100000 deep' },
