@@ -63,6 +63,10 @@ export function unknownAnswer(name: string): { content: string; is_error: true }
   return { content: `unknown tool: ${name}`, is_error: true };
 }
 
+// What a Tools method takes an optional key left out as (docs/tools.md): a dispatcher passing this same value in
+// its place does what the contract does; any other default changes the call.
+export const OPTIONAL_DEFAULTS: Record<string, unknown> = { path: '.', new_str: '', timeout: 120_000 };
+
 // What kind of value each input key holds: a text, a whole number, or a [start, end] pair.
 export const KEY_KINDS: Record<string, 'text' | 'number' | 'range'> = {
   path: 'text',
@@ -118,10 +122,19 @@ export const UNKNOWN_NAMES: string[] = [
   '',
   'Search',
   'read_file',
+  'write_file',
+  'edit_file',
   'strReplace',
   'str-replace',
   // Anthropic's text editor tool, which takes a `command` where this contract has a name per method.
   'str_replace_based_edit_tool',
+  // Claude Code's other tools, which a student who knows it may wire beside the contract's names.
+  'LS',
+  'MultiEdit',
+  'NotebookEdit',
+  'TodoWrite',
+  'WebFetch',
+  'Task',
 ];
 
 // The name outside the contract that shows what the default branch does: any other name gets the same, itself

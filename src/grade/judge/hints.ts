@@ -109,9 +109,7 @@ export const LEFT_TIMER_CAUSE = 'left a timer running';
 function leftTimer({ expected, received }: HintContext): Hint | undefined {
   const timer = leftTimerOf(received);
   if (timer === undefined || leftTimerOf(expected) !== undefined) return undefined;
-  const result = (received as Output).result;
-  const also = jsonEqual(result, expected) ? '' : '. Its result differs from the expected one as well';
-  const text = `execute returned its result but left a ${timer.kind}(…, ${timer.ms}) of its own running, as a watchdog raced against the call and never cleared does: each call leaves one more, and the agent's process cannot end until they fire. Clear it once the call settles (\`clearTimeout\` in a \`finally\`)${also}`;
+  const text = `execute returned its result but left a ${timer.kind}(…, ${timer.ms}) of its own running, as a watchdog raced against the call and never cleared does: each call leaves one more, and the agent's process cannot end until they fire. Clear it once the call settles (\`clearTimeout\` in a \`finally\`)`;
   return { text, cause: LEFT_TIMER_CAUSE };
 }
 

@@ -305,13 +305,6 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
     { left_timer: { kind: 'setTimeout', ms: 8000 }, result: error('unknown tool: constructor') },
     /^execute returned its result but left a setTimeout\(…, 8000\) of its own running, .*\(`clearTimeout` in a `finally`\)$/,
   ],
-  [
-    'a timer left running by a call whose result differs too',
-    call('Read', { path: 'a.txt' }),
-    { content: '1: A' },
-    { left_timer: { kind: 'setInterval', ms: 50 }, result: { content: '1: B' } },
-    /^execute returned its result but left a setInterval\(…, 50\) .*\. Its result differs from the expected one as well$/,
-  ],
 ];
 
 test.each(ROWS)('%s', (_, call, expected, received, hint) => {
