@@ -63,6 +63,10 @@ export function unknownAnswer(name: string): { content: string; is_error: true }
   return { content: `unknown tool: ${name}`, is_error: true };
 }
 
+// What a Tools method takes an optional key left out as (docs/tools.md): a dispatcher passing this same value in
+// its place does what the contract does; any other default changes the call.
+export const OPTIONAL_DEFAULTS: Record<string, unknown> = { path: '.', new_str: '', timeout: 120_000 };
+
 // What kind of value each input key holds: a text, a whole number, or a [start, end] pair.
 export const KEY_KINDS: Record<string, 'text' | 'number' | 'range'> = {
   path: 'text',
@@ -118,10 +122,19 @@ export const UNKNOWN_NAMES: string[] = [
   '',
   'Search',
   'read_file',
+  'write_file',
+  'edit_file',
   'strReplace',
   'str-replace',
   // Anthropic's text editor tool, which takes a `command` where this contract has a name per method.
   'str_replace_based_edit_tool',
+  // Claude Code's other tools, which a student who knows it may wire beside the contract's names.
+  'LS',
+  'MultiEdit',
+  'NotebookEdit',
+  'TodoWrite',
+  'WebFetch',
+  'Task',
 ];
 
 // The name outside the contract that shows what the default branch does: any other name gets the same, itself
@@ -170,4 +183,17 @@ export function missingMethodText(missing: { called: string; method: string }, n
   const who =
     quoted.length <= 1 ? `${quoted[0] ?? ''} calls` : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)} call`;
   return `${who} tools.${missing.called}, a method Tools does not have, so every call throws (TypeError: … tools.${missing.called} is not a function): call ${METHODS[missing.method]!.call}. \`npm run typecheck\` names it too (TS2339: Property '${missing.called}' does not exist on type 'Tools')`;
+}
+
+// What the driver gives in place of a call's result when the call returned but left a timer of its own running
+// (src/modes/dispatch/left-timers.ts): `{ [LEFT_TIMER]: { kind, ms }, result }`. No ToolOutput has this key.
+export const LEFT_TIMER = 'left_timer';
+
+// That record's timer, or undefined for any other result.
+export function leftTimerOf(received: unknown): { kind: string; ms: number } | undefined {
+  if (received === null || typeof received !== 'object') return undefined;
+  const left = (received as Record<string, unknown>)[LEFT_TIMER];
+  if (left === null || typeof left !== 'object') return undefined;
+  const { kind, ms } = left as Record<string, unknown>;
+  return typeof kind === 'string' && typeof ms === 'number' ? { kind, ms } : undefined;
 }

@@ -1,11 +1,18 @@
 // Compares a program's printed results with the snapshot, call by call, and says which call differs first
 // and how. JSON values are equal when deeply equal: key order does not matter, anything else does.
+import { leftTimerOf } from '../../course/dispatcher-contract.ts';
 import { TOO_LARGE_KEY } from '../run/result-size.ts';
 import type { Call } from '../../course/types.ts';
 import type { Failure } from '../types.ts';
 
 // The first difference between the snapshot's results and the program's, or undefined when they agree.
-export function compareResults(calls: Call[], expected: unknown[], received: unknown[]): Failure | undefined {
+export function compareResults(calls: Call[], expected: unknown[], given: unknown[]): Failure | undefined {
+  // A timer left running is the call's fault only when its result is right: a wrong one (a Tools call not awaited,
+  // whose own timer is still running) is what to fix first, and is judged as it is.
+  const received = given.map((r, k) => {
+    const inner = leftTimerOf(r) === undefined ? r : (r as { result?: unknown }).result;
+    return inner !== r && !jsonEqual(inner, expected[k]) ? inner : r;
+  });
   if (received.length !== expected.length) {
     return {
       kind: 'result-count',
@@ -44,6 +51,10 @@ export function describeDifference(expected: unknown, received: unknown, path = 
   const where = path === '' ? 'the result' : `"${path}"`;
   if (path === '' && isObject(received) && 'threw' in received && !(isObject(expected) && 'threw' in expected)) {
     return `execute threw instead of returning a result: ${short(received.threw, 120)}`;
+  }
+  const timer = path === '' ? leftTimerOf(received) : undefined;
+  if (timer !== undefined && leftTimerOf(expected) === undefined) {
+    return `execute returned, but left a ${timer.kind} of ${timer.ms} ms of its own running`;
   }
   if (path === '' && isObject(received) && typeof received[TOO_LARGE_KEY] === 'string') {
     return `the result is ${received[TOO_LARGE_KEY]}: too large to compare`;

@@ -3,6 +3,7 @@ import { jsonEqual } from './compare-results.ts';
 import {
   branchOf,
   KNOWN_NAMES,
+  leftTimerOf,
   METHODS,
   methodOf,
   missingMethod,
@@ -99,6 +100,17 @@ function threw(ctx: HintContext): Hint | undefined {
   }
   const text = `execute threw (${error}) instead of returning { content: 'unknown tool: ${ctx.call.tool}', is_error: true }: an unknown tool is an observation for the model, not a crash`;
   return { text, cause: 'threw on an unknown name' };
+}
+
+// The cause of the hint for a call that returned and left a timer of its own running.
+export const LEFT_TIMER_CAUSE = 'left a timer running';
+
+// A call that returned, leaving a timer it made pending (the driver saw it: src/modes/dispatch/left-timers.ts).
+function leftTimer({ expected, received }: HintContext): Hint | undefined {
+  const timer = leftTimerOf(received);
+  if (timer === undefined || leftTimerOf(expected) !== undefined) return undefined;
+  const text = `execute returned its result but left a ${timer.kind}(…, ${timer.ms}) of its own running, as a watchdog raced against the call and never cleared does: each call leaves one more, and the agent's process cannot end until they fire. Clear it once the call settles (\`clearTimeout\` in a \`finally\`)`;
+  return { text, cause: LEFT_TIMER_CAUSE };
 }
 
 // The name was rejected, but not as `{ content: 'unknown tool: NAME', is_error: true }` to the letter.
@@ -302,6 +314,8 @@ function wrongMethod(ctx: HintContext): Hint | undefined {
 // Most specific first: a mistake in the name explains a result better than the result's shape does.
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
+  // Whatever else the call got, it was given inside the record of the timer it left.
+  leftTimer,
   inheritedName,
   caseInsensitiveName,
   threw,

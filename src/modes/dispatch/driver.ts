@@ -6,6 +6,10 @@
 // Before its first case, makeExecute is given a Tools of the driver's own (earlier-tools.ts), so that a dispatcher
 // keeping the first Tools it was given fails each case, alone as after others.
 //
+// A call that returns but leaves a timer of its own running (a watchdog never cleared: left-timers.ts) gives
+// `{ left_timer: { kind, ms }, result }` in place of its result: every result may be right while the agent's process
+// lingers, and no case waits long enough to see it otherwise.
+//
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes the
 // `<sandbox>` placeholder (src/course/sandbox-placeholder.ts), and the placeholder in a case's inputs and symlink
 // targets becomes the real path.
@@ -17,11 +21,13 @@
 import { lstat, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
+import { LEFT_TIMER } from '../../course/dispatcher-contract.ts';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { seedPathProblem } from '../../course/seed-path.ts';
 import { firstStageIn, type StudentCode, studentCode } from '../../course/stages.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import { giveEarlierTools } from './earlier-tools.ts';
+import { watchTimers } from './left-timers.ts';
 import { abbreviate, padded } from './long-answer.ts';
 import {
   type BeforeCall,
@@ -96,7 +102,8 @@ export async function dispatch(
       await beforeCall?.(i + 1, testCase.calls.length, call.tool);
       let result: unknown;
       try {
-        result = await execute(call.tool, expand(call.input, sandbox));
+        const { value, left } = await watchTimers(async () => execute(call.tool, expand(call.input, sandbox)));
+        result = left === undefined ? value : { [LEFT_TIMER]: left, result: value };
       } catch (error) {
         // A throw would unwind the agent loop; record it so the grader can show which call threw, and say where in
         // the student's code it was thrown, for the reports that put a failure on its line.

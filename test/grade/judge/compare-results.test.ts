@@ -1,5 +1,5 @@
 // Verdicts: deep equality of JSON values, the first differing call, and a phrase saying how it differs.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { compareResults, describeDifference, jsonEqual, short } from '../../../src/grade/judge/compare-results.ts';
 
 const calls = [
@@ -96,6 +96,12 @@ describe('describeDifference', () => {
       'execute threw instead of returning a result: "Error: unknown tool x"',
     ],
     [
+      'a timer left running by a call that returned',
+      { content: '1: A' },
+      { left_timer: { kind: 'setTimeout', ms: 8000 }, result: { content: '1: A' } },
+      'execute returned, but left a setTimeout of 8000 ms of its own running',
+    ],
+    [
       'a result too large to compare',
       { content: 'A' },
       { tooLarge: 'nested 100000 deep' },
@@ -151,4 +157,15 @@ describe('short', () => {
   ])('%s', (_, value, text) => {
     expect(short(value)).toBe(text);
   });
+});
+
+test('a timer left running by a call whose result is wrong too: the result is what differs', () => {
+  const calls = [{ tool: 'Bash', input: { command: 'true' } }];
+  const expected = [{ content: '', is_error: false, exit_code: 0 }];
+  const failure = compareResults(calls, expected, [{ left_timer: { kind: 'setTimeout', ms: 120000 }, result: {} }]);
+  expect(failure?.received).toEqual({});
+  const right = compareResults(calls, expected, [{ left_timer: { kind: 'setTimeout', ms: 10 }, result: expected[0] }]);
+  expect(right?.message).toBe(
+    'call 1 of 1 (Bash) differs: execute returned, but left a setTimeout of 10 ms of its own running',
+  );
 });

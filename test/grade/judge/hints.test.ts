@@ -298,6 +298,13 @@ const ROWS: [mistake: string, call: Call, expected: unknown, received: unknown, 
     error("Missing required parameter 'command'"),
     /^Grep was routed to the wrong method: it asked for `command`/,
   ],
+  [
+    'a timer left running, whatever the name (the result is right)',
+    call('constructor', {}),
+    error('unknown tool: constructor'),
+    { left_timer: { kind: 'setTimeout', ms: 8000 }, result: error('unknown tool: constructor') },
+    /^execute returned its result but left a setTimeout\(…, 8000\) of its own running, .*\(`clearTimeout` in a `finally`\)$/,
+  ],
 ];
 
 test.each(ROWS)('%s', (_, call, expected, received, hint) => {

@@ -2,7 +2,15 @@
 // the student wrote beside the contract's, what is wrong with it, and, apart from that, what an empty value, a
 // value with spaces at its ends or the fallback key alone turn into. Pure.
 import type { Fact } from './compare-probe.ts';
-import { argumentText, ECHO_KEY, KEY_KINDS, METHODS, methodOf } from '../../../course/dispatcher-contract.ts';
+import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import {
+  argumentText,
+  ECHO_KEY,
+  KEY_KINDS,
+  METHODS,
+  methodOf,
+  OPTIONAL_DEFAULTS,
+} from '../../../course/dispatcher-contract.ts';
 import type { Condition, Trigger } from '../../../grade/judge/finding.ts';
 import { anyOf, conditionsOf } from './branch-findings.ts';
 import { type FindingSpec, factsByName, listNames, shown, verb } from './finding-spec.ts';
@@ -62,7 +70,18 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       const needed = (key: string) =>
         required.includes(key) ||
         (Array.isArray(source) && source.includes(key) && source.some((k) => required.includes(k)));
-      const defaulted = list.find((f) => f.weak === true && needed(f.key) && f.key === absentKey(f));
+      // An optional key left out, given a default other than the one its method takes (`input.view_range ?? [1,
+      // -1]`, `input.timeout ?? 30000`): the call does otherwise than the contract's.
+      const ownDefault = (f: ArgFact) =>
+        f.weak === true &&
+        f.nothing !== true &&
+        f.probe.vary.kind === 'required' &&
+        !needed(f.key) &&
+        f.got.kind === 'value' &&
+        !jsonEqual(f.got.value, OPTIONAL_DEFAULTS[f.key]);
+      const defaulted =
+        list.find((f) => f.weak === true && needed(f.key) && f.key === absentKey(f)) ??
+        (method === undefined ? undefined : list.find(ownDefault));
       if (found.length === 0 && defaulted !== undefined) found.push({ fact: defaulted, when: 'defaulted' });
       const problem = found[0];
       // What a call leaving the key out gets counts only where the branch computes from the key: the conversion
@@ -138,14 +157,26 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
 // One habit applied to every key (`{ path = '', … } = input`, `String(input.x || '')`): each problem of a branch a
 // default put in place of a key left out, or a value of another type turned into a text. Its examples: the key,
 // what was sent and what reached the method.
-type Habit = { kind: 'default' | 'string'; examples: { key: string; sent: unknown; got: unknown }[] };
+// `fallback`: the default is another key the call sent (`input.path ?? input.file_path`), `read` its name.
+type Habit = {
+  kind: 'default' | 'string' | 'fallback';
+  examples: { key: string; sent: unknown; got: unknown; read?: string }[];
+};
 
 function habitOf(problems: Problem[]): Habit | undefined {
   const examples: Habit['examples'] = [];
   let kind: Habit['kind'] = 'default';
   for (const p of problems) {
     const { got, key, probe } = p.fact;
-    if (p.when === 'defaulted' && got.kind === 'value') examples.push({ key, sent: undefined, got: got.value });
+    const read =
+      got.kind === 'value'
+        ? Object.keys(probe.input).find((k) => k !== key && jsonEqual(probe.input[k], got.value))
+        : undefined;
+    if (p.when === 'defaulted' && read !== undefined && (kind === 'fallback' || examples.length === 0)) {
+      kind = 'fallback';
+      examples.push({ key, sent: undefined, got: got.kind === 'value' ? got.value : undefined, read });
+    } else if (kind === 'fallback') return undefined;
+    else if (p.when === 'defaulted' && got.kind === 'value') examples.push({ key, sent: undefined, got: got.value });
     else if (p.when === 'mistyped' && got.kind === 'converted' && got.to === 'string') {
       kind = 'string';
       examples.push({ key, sent: probe.input[key], got: got.value });
@@ -169,6 +200,18 @@ function foldHabits(specs: ArgSpec[]): FindingSpec[] {
       const keys = [...new Set(examples.map((e) => `input.${e.key}`))];
       const defaults = [...new Set(examples.filter((e) => e.sent === undefined).map((e) => shown(e.got, 20)))];
       const typed = examples.find((e) => e.sent !== undefined);
+      if (group[0]!.habit === 'fallback') {
+        const reads = [...new Set(examples.map((e) => `input.${e.key} ?? input.${e.read}`))];
+        const firsts = [...new Set(examples.map((e) => `\`${e.key}\``))];
+        return {
+          signature: 'arguments: habit: fallback',
+          names: group.flatMap((g) => g.names),
+          rank: 8,
+          text: (names: string[]) =>
+            `${listNames(names)} read another key when the contract's is left out (${reads.join(', ')}): the contract reads only ${firsts.join(', ')}, so pass each key as the model sent it; the Tools answer a missing one with their own error, which tells the model the key to send`,
+          triggers: () => group.flatMap((g) => g.triggers(g.names)),
+        };
+      }
       const what =
         group[0]!.habit === 'string'
           ? `turn ${keys.join(', ')} into text before their Tools methods see them (${shown(typed?.sent, 30)} became ${shown(typed?.got, 30)}${defaults.length > 0 ? `, and a key left out became ${defaults.join(' or ')}` : ''}), as \`String(input.x || '')\` does`
@@ -467,6 +510,20 @@ function otherWords(p: Problem, target: string, method?: string): string {
   if (p.when === 'defaulted' && pair !== undefined && typeof pair !== 'string') {
     const keys = pair.map((k) => `input.${k}`).join(' and ');
     return `when ${keys} are both left out, {names} {passes} ${expression(p)} in their place: ${target} answers a missing text with its own error, so pass ${argumentText(pair)} as the model sent it, with no default`;
+  }
+  // The value of another key the call sent (Claude Code's `file_path`): a fallback to a name of another tool's.
+  const other =
+    p.when === 'defaulted' && got.kind === 'value'
+      ? Object.keys(p.fact.probe.input).find((k) => k !== key && jsonEqual(p.fact.probe.input[k], got.value))
+      : undefined;
+  if (other !== undefined) {
+    return `when input.${key} is left out, {names} {reads} input.${other} in its place: the contract reads only \`${key}\` (\`${other}\` is another tool's name for it), so pass input.${key} as the model sent it; ${target} answers a missing ${key} with its own error, which tells the model the key to send`;
+  }
+  if (p.when === 'defaulted' && !(METHODS[method ?? '']?.required.includes(key) ?? true)) {
+    const own = key in OPTIONAL_DEFAULTS ? shown(OPTIONAL_DEFAULTS[key]) : undefined;
+    const takes =
+      own === undefined ? `${target} takes a missing ${key} otherwise` : `${target} takes a missing ${key} as ${own}`;
+    return `when input.${key} is left out, {names} {passes} ${expression(p)} in its place: ${takes}, so pass input.${key} as the model sent it, with no default`;
   }
   if (p.when === 'defaulted') {
     return `when input.${key} is left out, {names} {passes} ${expression(p)} in its place: ${target} answers a missing ${key} with its own error, so pass input.${key} as the model sent it, with no default`;

@@ -183,6 +183,25 @@ function classSpecs(cls: NameClass, facts: Unknown[]): FindingSpec[] {
       },
     ];
   }
+  // Several names wired beside the contract's (Claude Code's `LS` and `MultiEdit`): one habit, one finding.
+  const wired = facts.filter((f) => f.reached.length > 0 && f.threw === undefined);
+  if (wired.length > 1) {
+    const routes = wired.map((f) => `\`${f.probe.tool}\` reached tools.${f.reached[0]}`);
+    const text = `${listNames(wired.map((f) => f.probe.tool))} are not tools of the contract, yet your dispatcher routes them: ${routes.join(', ')}. Route only the contract's names (docs/tools.md, "The dispatcher"); every other name must get { content: 'unknown tool: NAME', is_error: true }`;
+    return [
+      ...classSpecs(
+        cls,
+        facts.filter((f) => !wired.includes(f)),
+      ),
+      {
+        signature: 'outside the contract: names wired',
+        names: [],
+        rank: 3,
+        text: () => text,
+        triggers: () => [{ names: wired.map((f) => f.probe.tool) }],
+      },
+    ];
+  }
   return facts.map((f) => ({
     signature: `outside the contract: ${f.probe.tool}`,
     names: [f.probe.tool],

@@ -135,9 +135,15 @@ function methodProbes(contract: MethodContract): Omit<Probe, 'tool' | 'answer'>[
       probes.push({ input: source.reduce(omit, full), vary: { kind: 'absent', key: last } });
     }
   }
-  // Each required key left out: what a conversion (`Number(input.insert_line)`) makes of nothing.
+  // Each required key left out: what a conversion (`Number(input.insert_line)`) makes of nothing. Then left out
+  // with the names it is misread under sent instead (Claude Code's `file_path`, `content`): a fallback to one of
+  // them (`input.path ?? input.file_path`) shows.
   for (const key of contract.required.filter((k) => typeof contract.args.find((a) => a.includes(k)) === 'string')) {
     probes.push({ input: omit(full, key), vary: { kind: 'absent', key } });
+    const misreadAs = (MISREAD_KEYS[key] ?? []).filter((k) => !keys.includes(k));
+    if (misreadAs.length > 0) {
+      probes.push({ input: { ...omit(full, key), ...values(misreadAs) }, vary: { kind: 'absent', key } });
+    }
   }
   // After a Read of the same path and a `cd` through the same execute: a dispatcher that keeps state between calls
   // (a directory it remembers, a file it wants read first) treats this call otherwise.

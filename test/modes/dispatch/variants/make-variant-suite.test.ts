@@ -97,6 +97,7 @@ describe('the suite', () => {
       const made = makeVariant(c, 1);
       return made.ok || made.why === 'nothing in it to rename' ? [] : [c.name];
     });
-    expect(none).toEqual(['bash-cd-not-kept', 'recorded-hello-world-script']);
+    // bash-heredoc-command names the file it writes inside a here-document, which no renaming of a command reaches.
+    expect(none).toEqual(['bash-cd-not-kept', 'bash-heredoc-command', 'recorded-hello-world-script']);
   });
 });
