@@ -6,6 +6,7 @@
 import {
   ACKNOWLEDGEMENT,
   CHARS_PER_TOKEN,
+  COMPACT_RESULT,
   COMPACT_TOOL,
   COMPRESSED_MARKER,
   KEEP_RECENT_RESULTS,
@@ -14,6 +15,7 @@ import {
   SUMMARY_INSTRUCTION,
   SUMMARY_MAX_TOKENS,
   TRANSCRIPT_DIR,
+  transcriptName,
 } from '../../../compact-contract.ts';
 import { describeDifference, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
 import type { CompactCaseData } from '../case.ts';
@@ -41,6 +43,8 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
   const e = requestOf(want.requests[at.index]);
   const r = requestOf(got.requests[at.index]);
   if (r !== undefined && 'compact_threshold' in r) return thresholdSent(at.index);
+  const passed = r === undefined ? undefined : compactPassedOn(r);
+  if (passed !== undefined) return passed;
   if (at.at === 'extra' && r !== undefined && isSummaryLike(r))
     return finding(
       `request ${at.index + 1} asked for a summary after the script's last turn ended the loop`,
@@ -48,7 +52,41 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       'summary after the end',
     );
   if (e === undefined || r === undefined) return undefined;
-  return requestFinding(data, at.index, e, r);
+  return requestFinding(data, at.index, e, r, held(want, at.index), held(got, at.index));
+}
+
+// The conversation a run held when request k asked for a summary: the transcript that compaction wrote (its
+// conversation whole, where the summary request may hold it cut). Undefined when request k asks for none.
+function held(run: LoopRun, k: number): unknown[] | undefined {
+  const request = requestOf(run.requests[k]);
+  if (request === undefined || !isSummaryLike(request)) return undefined;
+  const nth = run.requests.slice(0, k + 1).filter((q) => {
+    const entry = requestOf(q);
+    return entry !== undefined && isSummaryLike(entry);
+  }).length;
+  const files = isEntry(run.end) && isEntry(run.end.transcripts) ? run.end.transcripts : undefined;
+  const lines = files?.[transcriptName(nth)];
+  return Array.isArray(lines) ? lines : undefined;
+}
+
+// A request carrying the scripted execute's answer to a `compact` call: the loop passed the call to execute.
+function compactPassedOn(request: Entry): CompactFinding | undefined {
+  const refusal = `theinference's scripted execute: execute("${COMPACT_TOOL}"`;
+  const messages = Array.isArray(request.messages) ? request.messages : [];
+  const passed = messages.some(
+    (m) =>
+      isEntry(m) &&
+      Array.isArray(m.content) &&
+      m.content.some(
+        (b) => isEntry(b) && b.type === 'tool_result' && typeof b.content === 'string' && b.content.startsWith(refusal),
+      ),
+  );
+  if (!passed) return undefined;
+  return finding(
+    `the \`${COMPACT_TOOL}\` call went to execute: its result in your loop's request is the scripted execute's refusal`,
+    `when the model calls \`${COMPACT_TOOL}\`, its result is the fixed text, { type: 'tool_result', tool_use_id: block.id, content: '${COMPACT_RESULT}' }, never a call of execute: the tool is the loop's own, and the loop compacts after the round, before its next request (${COMPACT_DOC})`,
+    'compact passed to execute',
+  );
 }
 
 function finding(message: string, hint: string, cause: string): CompactFinding {
@@ -83,11 +121,19 @@ function isSummaryLike(request: Entry): boolean {
 
 const estimate = (messages: unknown): number => JSON.stringify(messages ?? []).length / CHARS_PER_TOKEN;
 
-function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): CompactFinding | undefined {
+function requestFinding(
+  data: CompactCaseData,
+  k: number,
+  e: Entry,
+  r: Entry,
+  wantHeld: unknown[] | undefined,
+  gotHeld: unknown[] | undefined,
+): CompactFinding | undefined {
   const threshold = data.request.compact_threshold;
   const n = k + 1;
   if (isSummary(e) && !isSummaryLike(r)) {
-    const micro = microFinding(n, summarised(e), Array.isArray(r.messages) ? r.messages : undefined);
+    const sent = Array.isArray(r.messages) ? r.messages : undefined;
+    const micro = microFinding(n, summarised(e), sent) ?? microFinding(n, wantHeld, sent);
     if (micro !== undefined) return micro;
     const asked = k > 0 && calledCompact(data, k);
     if (asked)
@@ -97,6 +143,12 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
         'compact tool ignored',
       );
     const size = estimate(r.messages);
+    if (size <= threshold && wantHeld !== undefined)
+      return finding(
+        `request ${n} should ask for a summary: the conversation the loop holds here is ${estimate(wantHeld)} tokens by the estimate, past compact_threshold ${threshold}, and the one your loop sent is ${size}, ${describeDifference(wantHeld, r.messages)}`,
+        `the estimate is JSON.stringify(messages).length / ${CHARS_PER_TOKEN} of the conversation as it is about to be sent, after micro-compaction; the conversation your loop sent is not that one, so its size is not either`,
+        'conversation before compaction',
+      );
     return finding(
       `request ${n} should ask for a summary: the conversation it sent is ${size} tokens by the estimate (its JSON's ${size * CHARS_PER_TOKEN} characters / ${CHARS_PER_TOKEN}), past compact_threshold ${threshold}`,
       `before every request, after micro-compaction, a conversation whose estimate (JSON.stringify(messages).length / ${CHARS_PER_TOKEN}, not rounded) is greater than request.compact_threshold is compacted first`,
@@ -104,7 +156,8 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
     );
   }
   if (!isSummary(e) && isSummaryLike(r)) {
-    const micro = microFinding(n, Array.isArray(e.messages) ? e.messages : undefined, summarised(r));
+    const expected = Array.isArray(e.messages) ? e.messages : undefined;
+    const micro = microFinding(n, expected, summarised(r)) ?? microFinding(n, expected, gotHeld);
     if (micro !== undefined) return micro;
     const size = estimate(e.messages);
     const equal = size === threshold;
@@ -116,7 +169,7 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
       equal ? 'threshold compared with >=' : 'compaction too early',
     );
   }
-  if (isSummary(e)) return summaryFinding(n, e, r);
+  if (isSummary(e)) return summaryFinding(n, e, r, wantHeld, gotHeld);
   return conversationFinding(n, e, r);
 }
 
@@ -126,7 +179,13 @@ function calledCompact(data: CompactCaseData, k: number): boolean {
 }
 
 // Both requests ask for a summary: which part of the received one is not the contract's.
-function summaryFinding(n: number, e: Entry, r: Entry): CompactFinding | undefined {
+function summaryFinding(
+  n: number,
+  e: Entry,
+  r: Entry,
+  wantHeld: unknown[] | undefined,
+  gotHeld: unknown[] | undefined,
+): CompactFinding | undefined {
   const shape = `{ model: request.model, max_tokens: ${SUMMARY_MAX_TOKENS}, messages: [{ role: 'user', content: instruction + '\\n\\n' + JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS}) }] }`;
   const extra = Object.keys(r).filter((key) => !(key in e));
   if (extra.length > 0)
@@ -164,7 +223,8 @@ function summaryFinding(n: number, e: Entry, r: Entry): CompactFinding | undefin
       `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters, all of it when it is shorter: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS})`,
       'summary cut wrong',
     );
-  const micro = microFinding(n, summarised(e), summarised(r)) ?? cutWording(n, w, g);
+  const micro =
+    microFinding(n, summarised(e), summarised(r)) ?? microFinding(n, wantHeld, gotHeld) ?? cutWording(n, w, g);
   if (micro !== undefined) return micro;
   return finding(
     `the conversation in the summary request (request ${n}) is not the one the loop holds: ${conversationText(w, g)}`,

@@ -83,6 +83,8 @@ function childRequest(ctx: TaskHintContext): Hint | undefined {
   const got = messagesOf(sent);
   const prompt = owner.prompt;
   const parentFirst = ctx.data.request.messages[0];
+  const early = parentWhereChild(ctx, owner, sent);
+  if (early !== undefined) return early;
   if (got.length > 1 && parentFirst !== undefined && got.some((m) => jsonEqual(m, parentFirst))) {
     return hint(
       `the child's first request carries the parent's conversation (${got.length} messages): a child starts fresh, its messages [{ role: 'user', content: input.prompt }] and nothing of the parent's`,
@@ -149,6 +151,34 @@ function childRequest(ctx: TaskHintContext): Hint | undefined {
     );
   }
   return undefined;
+}
+
+// The parent's next request, where the contract has the child's: sent with the parent's tools and its conversation,
+// the task call's result last. A child stopped before its turn stopped it (a round cap counted short, or a stop
+// decided by something but stop_reason), or none ran at all.
+function parentWhereChild(
+  ctx: TaskHintContext,
+  owner: Extract<TaskHintContext['owners'][number], { who: 'child' }>,
+  sent: unknown,
+): Hint | undefined {
+  const got = messagesOf(sent);
+  const parent = ctx.data.request.messages;
+  const isParents =
+    toolNames(sent).includes(TASK_TOOL) &&
+    got.length > parent.length &&
+    parent.every((m, i) => jsonEqual(m, got[i])) &&
+    blocks(got.at(-1)).some((b) => b.type === 'tool_result' && b.tool_use_id === owner.task);
+  if (!isParents) return undefined;
+  if (owner.round === 1)
+    return hint(
+      `the parent called the model again where a child should have: a task call runs a child loop (a fresh conversation, the prompt alone) before the parent's next request`,
+      'no child ran',
+    );
+  const stopped = ctx.data.turns[ctx.index - 1]?.message.stop_reason;
+  return hint(
+    `the child stopped after its request ${owner.round - 1}, whose turn has stop_reason ${JSON.stringify(stopped)}, and the parent went on: a child goes on while its turns stop for "tool_use", and stops at the first that does not or at its ${SUBAGENT_MAX_ROUNDS}th turn (${SUBAGENT_MAX_ROUNDS} requests, not fewer)`,
+    'child stopped early',
+  );
 }
 
 // The parent's request lost the task tool once a child ran: the child's tools were made from request.tools in place
