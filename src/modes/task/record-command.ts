@@ -121,7 +121,9 @@ async function readOne(
   });
   const uses = read.drafts.flatMap((d) =>
     d.data.turns.flatMap((t) =>
-      t.message.content.filter((b) => b.type === 'tool_use').map((b) => ({ input: b.input as Record<string, unknown> })),
+      t.message.content
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => ({ input: b.input as Record<string, unknown> })),
     ),
   );
   const sources = { ...identityOfCalls(read.session.cwd, uses, machine), patterns };

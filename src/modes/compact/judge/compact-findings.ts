@@ -39,6 +39,13 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       `src/compact-loop.ts is still the stub \`theinference init\` wrote: write runCompactLoop (the course page "Compact the context"; ${COMPACT_DOC})`,
       'the stub',
     );
+  const threw = threwOf(got.end);
+  if (threw !== undefined && threwOf(want.end) === undefined && threw.includes(TRANSCRIPT_DIR))
+    return finding(
+      `runCompactLoop threw writing its transcript: ${short(threw, 200)}`,
+      `a compaction writes ${TRANSCRIPT_DIR}/transcript-<n>.jsonl under the working directory, process.cwd() (not beside your source file), and makes the directory when there is none: mkdirSync(join(process.cwd(), '${TRANSCRIPT_DIR}'), { recursive: true })`,
+      'transcript not written',
+    );
   if (at.at === 'end') return endFinding(want.end, got.end);
   const e = requestOf(want.requests[at.index]);
   const r = requestOf(got.requests[at.index]);

@@ -268,6 +268,12 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
         cause: 'the list changed by a call that is an error',
       };
     }
+    const gotWhy = reasonOf(gotText);
+    if (PAGE_REASON.test(gotWhy))
+      return {
+        text: `the handler's error says "${gotWhy}", where the first thing wrong with the call is "${reasonOf(wantText)}": check the items in order, each for its id, then its text, then its status, then its id against the earlier items, and the count in progress only after every item`,
+        cause: "the handler's checks in another order",
+      };
     return {
       text: `the handler's error reads ${JSON.stringify(firstLine(gotText))}, not ${JSON.stringify(firstLine(wantText))}: write the first thing wrong with the call in the page's words, then "${UNCHANGED}" and the list`,
       cause: "the handler's error in other words",
@@ -334,6 +340,10 @@ function splitError(text: string): [string, string | undefined] {
   const cut = text.indexOf(`. ${UNCHANGED}`);
   return cut < 0 ? [text, undefined] : [text.slice(0, cut), text.slice(cut + UNCHANGED.length + 3)];
 }
+
+// A reason in the page's words (whichever rule it names).
+const PAGE_REASON =
+  /^(items must be an array of \{ id, text, status \}|item \d+ has no (id|text)|item \d+ has an unknown status .*: use pending, in_progress or completed|item \d+ has the id .* of an earlier item|\d+ items are in progress \(.*\): at most one may be)$/;
 
 function reasonOf(text: string): string {
   return splitError(text)[0].replace(/^Error: /, '');
