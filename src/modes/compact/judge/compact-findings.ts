@@ -59,7 +59,24 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       'summary after the end',
     );
   if (e === undefined || r === undefined) return undefined;
-  return requestFinding(data, at.index, e, r, held(want, at.index), held(got, at.index));
+  return requestFinding(data, at.index, e, r, held(want, at.index), held(got, at.index), recentReplaced(want, got));
+}
+
+// The first request (from 1) where the loop sent one of the most recent results as a placeholder the contract keeps
+// whole: what tells a loop that keeps the oldest results from one that keeps too many, where the first difference
+// alone cannot.
+function recentReplaced(want: LoopRun, got: LoopRun): number | undefined {
+  const k = got.requests.findIndex((q, i) => {
+    const e = requestOf(want.requests[i])?.messages;
+    const r = requestOf(q)?.messages;
+    if (!Array.isArray(e) || !Array.isArray(r) || e.length !== r.length) return false;
+    const [ws, gs] = [resultSlots(e), resultSlots(r)];
+    return (
+      ws.length === gs.length &&
+      ws.some((w, j) => w.rank <= KEEP_RECENT_RESULTS && !w.placeholder && gs[j]!.placeholder)
+    );
+  });
+  return k < 0 ? undefined : k + 1;
 }
 
 // The conversation a run held when request k asked for a summary: the transcript that compaction wrote (its
@@ -135,6 +152,7 @@ function requestFinding(
   r: Entry,
   wantHeld: unknown[] | undefined,
   gotHeld: unknown[] | undefined,
+  recentAt: number | undefined,
 ): CompactFinding | undefined {
   const threshold = data.request.compact_threshold;
   const n = k + 1;
@@ -177,7 +195,7 @@ function requestFinding(
     );
   }
   if (isSummary(e)) return summaryFinding(n, e, r, wantHeld, gotHeld);
-  return conversationFinding(n, e, r);
+  return conversationFinding(n, e, r, recentAt);
 }
 
 function calledCompact(data: CompactCaseData, k: number): boolean {
@@ -256,7 +274,7 @@ function conversationText(w: string, g: string): string {
 
 // Two ordinary requests whose messages differ: after a compaction, or at a tool_result micro-compaction keeps or
 // replaces.
-function conversationFinding(n: number, e: Entry, r: Entry): CompactFinding | undefined {
+function conversationFinding(n: number, e: Entry, r: Entry, recentAt: number | undefined): CompactFinding | undefined {
   const want = Array.isArray(e.messages) ? e.messages : [];
   const got = Array.isArray(r.messages) ? r.messages : [];
   const first = want[0];
@@ -264,7 +282,7 @@ function conversationFinding(n: number, e: Entry, r: Entry): CompactFinding | un
     const after = afterCompaction(n, want, got);
     if (after !== undefined) return after;
   }
-  return microFinding(n, want, got);
+  return microFinding(n, want, got, recentAt);
 }
 
 function afterCompaction(n: number, want: unknown[], got: unknown[]): CompactFinding | undefined {
@@ -295,7 +313,12 @@ const ordinal = (r: number): string =>
 
 // The first tool_result micro-compaction treats otherwise than the contract, and the mistake the whole set of them
 // shows: a recent result replaced, a short one replaced, older ones kept whole, another placeholder's words.
-function placeholderFinding(n: number, want: ResultSlot[], got: ResultSlot[]): CompactFinding | undefined {
+function placeholderFinding(
+  n: number,
+  want: ResultSlot[],
+  got: ResultSlot[],
+  recentAt?: number,
+): CompactFinding | undefined {
   if (want.length !== got.length) return undefined;
   const rule = `before every request, every tool_result but the ${KEEP_RECENT_RESULTS} most recent whose content is longer than ${PLACEHOLDER_OVER_CHARS} characters becomes "[Previous: used <tool>]", the name from its tool_use`;
   const differs = want.map((w, i) => ({ w, g: got[i]! })).filter(({ w, g }) => w.content !== g.content);
@@ -325,6 +348,12 @@ function placeholderFinding(n: number, want: ResultSlot[], got: ResultSlot[]): C
   const oldest = (slot: ResultSlot) => want.length - slot.rank < KEEP_RECENT_RESULTS;
   const laterWhole = got.some((g, i) => !oldest(want[i]!) && want[i]!.placeholder && !g.placeholder);
   const firstWhole = want[0]?.placeholder === true && got[0]?.placeholder === false;
+  if (whole !== undefined && recentAt !== undefined && recentAt > n)
+    return finding(
+      `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}, and request ${recentAt} sends one of the ${KEEP_RECENT_RESULTS} most recent as a placeholder`,
+      `the ${KEEP_RECENT_RESULTS} most recent tool_results (the last ones in the conversation) stay whole; the older ones are replaced: ${rule}`,
+      'recent result replaced',
+    );
   if (
     whole !== undefined &&
     firstWhole &&
@@ -364,9 +393,14 @@ function summarised(request: Entry): unknown[] | undefined {
 }
 
 // Micro-compaction's mistake, when the two conversations (of a request or a summary request) show one.
-function microFinding(n: number, want: unknown[] | undefined, got: unknown[] | undefined): CompactFinding | undefined {
+function microFinding(
+  n: number,
+  want: unknown[] | undefined,
+  got: unknown[] | undefined,
+  recentAt?: number,
+): CompactFinding | undefined {
   if (want === undefined || got === undefined || want.length !== got.length) return undefined;
-  return placeholderFinding(n, resultSlots(want), resultSlots(got));
+  return placeholderFinding(n, resultSlots(want), resultSlots(got), recentAt);
 }
 
 // The end: the transcript files, then (when they agree) whatever the loop's message says of the conversation.
