@@ -342,30 +342,6 @@ function placeholderFinding(
     );
   const kept = differs.filter(({ w, g }) => w.placeholder && !g.placeholder);
   const whole = kept[0];
-  // The very oldest result kept whole, every older one kept whole among the oldest few, every long one after them
-  // replaced: the loop counted its kept results from the start, not the end (with two results more than it keeps,
-  // a loop that keeps too many recent ones would have replaced the oldest).
-  const oldest = (slot: ResultSlot) => want.length - slot.rank < KEEP_RECENT_RESULTS;
-  const laterWhole = got.some((g, i) => !oldest(want[i]!) && want[i]!.placeholder && !g.placeholder);
-  const firstWhole = want[0]?.placeholder === true && got[0]?.placeholder === false;
-  if (whole !== undefined && recentAt !== undefined && recentAt > n)
-    return finding(
-      `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}, and request ${recentAt} sends one of the ${KEEP_RECENT_RESULTS} most recent as a placeholder`,
-      `the ${KEEP_RECENT_RESULTS} most recent tool_results (the last ones in the conversation) stay whole; the older ones are replaced: ${rule}`,
-      'recent result replaced',
-    );
-  if (
-    whole !== undefined &&
-    firstWhole &&
-    kept.every(({ w }) => oldest(w)) &&
-    !laterWhole &&
-    want.length >= KEEP_RECENT_RESULTS + 2
-  )
-    return finding(
-      `request ${n}: ${which(whole.w)}, one of the ${KEEP_RECENT_RESULTS} oldest, is sent whole; it should be ${short(whole.w.content)}`,
-      `the ${KEEP_RECENT_RESULTS} most recent tool_results (the last ones in the conversation) stay whole; the older ones are replaced: ${rule}`,
-      'recent result replaced',
-    );
   if (whole !== undefined)
     return finding(
       `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}`,
