@@ -342,6 +342,12 @@ function placeholderFinding(
     );
   const kept = differs.filter(({ w, g }) => w.placeholder && !g.placeholder);
   const whole = kept[0];
+  if (whole !== undefined && recentAt !== undefined && recentAt > n)
+    return finding(
+      `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}, and request ${recentAt} sends one of the ${KEEP_RECENT_RESULTS} most recent as a placeholder`,
+      `the ${KEEP_RECENT_RESULTS} most recent tool_results (the last ones in the conversation) stay whole; the older ones are replaced: ${rule}`,
+      'recent result replaced',
+    );
   if (whole !== undefined)
     return finding(
       `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}`,

@@ -301,7 +301,7 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
     );
   }
   const lastTexts = childTurns.length === 0 ? [] : textsOf(childTurns.at(-1)!);
-  const kept = lastTexts.findIndex((t) => t === content);
+  const kept = lastTexts.indexOf(content);
   if (lastTexts.length > 1 && kept >= 0) {
     return hint(
       `the task's result is text block ${kept + 1} of the ${lastTexts.length} in the child's last turn: it is all of them, their \`text\` joined with ${JSON.stringify(TEXT_JOIN)}, in order`,
