@@ -6,6 +6,7 @@
 import {
   ACKNOWLEDGEMENT,
   CHARS_PER_TOKEN,
+  COMPACT_RESULT,
   COMPACT_TOOL,
   COMPRESSED_MARKER,
   KEEP_RECENT_RESULTS,
@@ -14,6 +15,7 @@ import {
   SUMMARY_INSTRUCTION,
   SUMMARY_MAX_TOKENS,
   TRANSCRIPT_DIR,
+  transcriptName,
 } from '../../../compact-contract.ts';
 import { describeDifference, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
 import type { CompactCaseData } from '../case.ts';
@@ -37,10 +39,19 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       `src/compact-loop.ts is still the stub \`theinference init\` wrote: write runCompactLoop (the course page "Compact the context"; ${COMPACT_DOC})`,
       'the stub',
     );
+  const threw = threwOf(got.end);
+  if (threw !== undefined && threwOf(want.end) === undefined && threw.includes(TRANSCRIPT_DIR))
+    return finding(
+      `runCompactLoop threw writing its transcript: ${short(threw, 200)}`,
+      `a compaction writes ${TRANSCRIPT_DIR}/transcript-<n>.jsonl under the working directory, process.cwd() (not beside your source file), and makes the directory when there is none: mkdirSync(join(process.cwd(), '${TRANSCRIPT_DIR}'), { recursive: true })`,
+      'transcript not written',
+    );
   if (at.at === 'end') return endFinding(want.end, got.end);
   const e = requestOf(want.requests[at.index]);
   const r = requestOf(got.requests[at.index]);
   if (r !== undefined && 'compact_threshold' in r) return thresholdSent(at.index);
+  const passed = r === undefined ? undefined : compactPassedOn(r);
+  if (passed !== undefined) return passed;
   if (at.at === 'extra' && r !== undefined && isSummaryLike(r))
     return finding(
       `request ${at.index + 1} asked for a summary after the script's last turn ended the loop`,
@@ -48,7 +59,58 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       'summary after the end',
     );
   if (e === undefined || r === undefined) return undefined;
-  return requestFinding(data, at.index, e, r);
+  return requestFinding(data, at.index, e, r, held(want, at.index), held(got, at.index), recentReplaced(want, got));
+}
+
+// The first request (from 1) where the loop sent one of the most recent results as a placeholder the contract keeps
+// whole: what tells a loop that keeps the oldest results from one that keeps too many, where the first difference
+// alone cannot.
+function recentReplaced(want: LoopRun, got: LoopRun): number | undefined {
+  const k = got.requests.findIndex((q, i) => {
+    const e = requestOf(want.requests[i])?.messages;
+    const r = requestOf(q)?.messages;
+    if (!Array.isArray(e) || !Array.isArray(r) || e.length !== r.length) return false;
+    const [ws, gs] = [resultSlots(e), resultSlots(r)];
+    return (
+      ws.length === gs.length &&
+      ws.some((w, j) => w.rank <= KEEP_RECENT_RESULTS && !w.placeholder && gs[j]!.placeholder)
+    );
+  });
+  return k < 0 ? undefined : k + 1;
+}
+
+// The conversation a run held when request k asked for a summary: the transcript that compaction wrote (its
+// conversation whole, where the summary request may hold it cut). Undefined when request k asks for none.
+function held(run: LoopRun, k: number): unknown[] | undefined {
+  const request = requestOf(run.requests[k]);
+  if (request === undefined || !isSummaryLike(request)) return undefined;
+  const nth = run.requests.slice(0, k + 1).filter((q) => {
+    const entry = requestOf(q);
+    return entry !== undefined && isSummaryLike(entry);
+  }).length;
+  const files = isEntry(run.end) && isEntry(run.end.transcripts) ? run.end.transcripts : undefined;
+  const lines = files?.[transcriptName(nth)];
+  return Array.isArray(lines) ? lines : undefined;
+}
+
+// A request carrying the scripted execute's answer to a `compact` call: the loop passed the call to execute.
+function compactPassedOn(request: Entry): CompactFinding | undefined {
+  const refusal = `theinference's scripted execute: execute("${COMPACT_TOOL}"`;
+  const messages = Array.isArray(request.messages) ? request.messages : [];
+  const passed = messages.some(
+    (m) =>
+      isEntry(m) &&
+      Array.isArray(m.content) &&
+      m.content.some(
+        (b) => isEntry(b) && b.type === 'tool_result' && typeof b.content === 'string' && b.content.startsWith(refusal),
+      ),
+  );
+  if (!passed) return undefined;
+  return finding(
+    `the \`${COMPACT_TOOL}\` call went to execute: its result in your loop's request is the scripted execute's refusal`,
+    `when the model calls \`${COMPACT_TOOL}\`, its result is the fixed text, { type: 'tool_result', tool_use_id: block.id, content: '${COMPACT_RESULT}' }, never a call of execute: the tool is the loop's own, and the loop compacts after the round, before its next request (${COMPACT_DOC})`,
+    'compact passed to execute',
+  );
 }
 
 function finding(message: string, hint: string, cause: string): CompactFinding {
@@ -83,11 +145,20 @@ function isSummaryLike(request: Entry): boolean {
 
 const estimate = (messages: unknown): number => JSON.stringify(messages ?? []).length / CHARS_PER_TOKEN;
 
-function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): CompactFinding | undefined {
+function requestFinding(
+  data: CompactCaseData,
+  k: number,
+  e: Entry,
+  r: Entry,
+  wantHeld: unknown[] | undefined,
+  gotHeld: unknown[] | undefined,
+  recentAt: number | undefined,
+): CompactFinding | undefined {
   const threshold = data.request.compact_threshold;
   const n = k + 1;
   if (isSummary(e) && !isSummaryLike(r)) {
-    const micro = microFinding(n, summarised(e), Array.isArray(r.messages) ? r.messages : undefined);
+    const sent = Array.isArray(r.messages) ? r.messages : undefined;
+    const micro = microFinding(n, summarised(e), sent) ?? microFinding(n, wantHeld, sent);
     if (micro !== undefined) return micro;
     const asked = k > 0 && calledCompact(data, k);
     if (asked)
@@ -97,6 +168,12 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
         'compact tool ignored',
       );
     const size = estimate(r.messages);
+    if (size <= threshold && wantHeld !== undefined)
+      return finding(
+        `request ${n} should ask for a summary: the conversation the loop holds here is ${estimate(wantHeld)} tokens by the estimate, past compact_threshold ${threshold}, and the one your loop sent is ${size}, ${describeDifference(wantHeld, r.messages)}`,
+        `the estimate is JSON.stringify(messages).length / ${CHARS_PER_TOKEN} of the conversation as it is about to be sent, after micro-compaction; the conversation your loop sent is not that one, so its size is not either`,
+        'conversation before compaction',
+      );
     return finding(
       `request ${n} should ask for a summary: the conversation it sent is ${size} tokens by the estimate (its JSON's ${size * CHARS_PER_TOKEN} characters / ${CHARS_PER_TOKEN}), past compact_threshold ${threshold}`,
       `before every request, after micro-compaction, a conversation whose estimate (JSON.stringify(messages).length / ${CHARS_PER_TOKEN}, not rounded) is greater than request.compact_threshold is compacted first`,
@@ -104,7 +181,8 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
     );
   }
   if (!isSummary(e) && isSummaryLike(r)) {
-    const micro = microFinding(n, Array.isArray(e.messages) ? e.messages : undefined, summarised(r));
+    const expected = Array.isArray(e.messages) ? e.messages : undefined;
+    const micro = microFinding(n, expected, summarised(r)) ?? microFinding(n, expected, gotHeld);
     if (micro !== undefined) return micro;
     const size = estimate(e.messages);
     const equal = size === threshold;
@@ -116,8 +194,8 @@ function requestFinding(data: CompactCaseData, k: number, e: Entry, r: Entry): C
       equal ? 'threshold compared with >=' : 'compaction too early',
     );
   }
-  if (isSummary(e)) return summaryFinding(n, e, r);
-  return conversationFinding(n, e, r);
+  if (isSummary(e)) return summaryFinding(n, e, r, wantHeld, gotHeld);
+  return conversationFinding(n, e, r, recentAt);
 }
 
 function calledCompact(data: CompactCaseData, k: number): boolean {
@@ -126,7 +204,13 @@ function calledCompact(data: CompactCaseData, k: number): boolean {
 }
 
 // Both requests ask for a summary: which part of the received one is not the contract's.
-function summaryFinding(n: number, e: Entry, r: Entry): CompactFinding | undefined {
+function summaryFinding(
+  n: number,
+  e: Entry,
+  r: Entry,
+  wantHeld: unknown[] | undefined,
+  gotHeld: unknown[] | undefined,
+): CompactFinding | undefined {
   const shape = `{ model: request.model, max_tokens: ${SUMMARY_MAX_TOKENS}, messages: [{ role: 'user', content: instruction + '\\n\\n' + JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS}) }] }`;
   const extra = Object.keys(r).filter((key) => !(key in e));
   if (extra.length > 0)
@@ -164,7 +248,8 @@ function summaryFinding(n: number, e: Entry, r: Entry): CompactFinding | undefin
       `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters, all of it when it is shorter: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS})`,
       'summary cut wrong',
     );
-  const micro = microFinding(n, summarised(e), summarised(r)) ?? cutWording(n, w, g);
+  const micro =
+    microFinding(n, summarised(e), summarised(r)) ?? microFinding(n, wantHeld, gotHeld) ?? cutWording(n, w, g);
   if (micro !== undefined) return micro;
   return finding(
     `the conversation in the summary request (request ${n}) is not the one the loop holds: ${conversationText(w, g)}`,
@@ -189,7 +274,7 @@ function conversationText(w: string, g: string): string {
 
 // Two ordinary requests whose messages differ: after a compaction, or at a tool_result micro-compaction keeps or
 // replaces.
-function conversationFinding(n: number, e: Entry, r: Entry): CompactFinding | undefined {
+function conversationFinding(n: number, e: Entry, r: Entry, recentAt: number | undefined): CompactFinding | undefined {
   const want = Array.isArray(e.messages) ? e.messages : [];
   const got = Array.isArray(r.messages) ? r.messages : [];
   const first = want[0];
@@ -197,7 +282,7 @@ function conversationFinding(n: number, e: Entry, r: Entry): CompactFinding | un
     const after = afterCompaction(n, want, got);
     if (after !== undefined) return after;
   }
-  return microFinding(n, want, got);
+  return microFinding(n, want, got, recentAt);
 }
 
 function afterCompaction(n: number, want: unknown[], got: unknown[]): CompactFinding | undefined {
@@ -228,7 +313,12 @@ const ordinal = (r: number): string =>
 
 // The first tool_result micro-compaction treats otherwise than the contract, and the mistake the whole set of them
 // shows: a recent result replaced, a short one replaced, older ones kept whole, another placeholder's words.
-function placeholderFinding(n: number, want: ResultSlot[], got: ResultSlot[]): CompactFinding | undefined {
+function placeholderFinding(
+  n: number,
+  want: ResultSlot[],
+  got: ResultSlot[],
+  recentAt?: number,
+): CompactFinding | undefined {
   if (want.length !== got.length) return undefined;
   const rule = `before every request, every tool_result but the ${KEEP_RECENT_RESULTS} most recent whose content is longer than ${PLACEHOLDER_OVER_CHARS} characters becomes "[Previous: used <tool>]", the name from its tool_use`;
   const differs = want.map((w, i) => ({ w, g: got[i]! })).filter(({ w, g }) => w.content !== g.content);
@@ -252,6 +342,12 @@ function placeholderFinding(n: number, want: ResultSlot[], got: ResultSlot[]): C
     );
   const kept = differs.filter(({ w, g }) => w.placeholder && !g.placeholder);
   const whole = kept[0];
+  if (whole !== undefined && recentAt !== undefined && recentAt > n)
+    return finding(
+      `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}, and request ${recentAt} sends one of the ${KEEP_RECENT_RESULTS} most recent as a placeholder`,
+      `the ${KEEP_RECENT_RESULTS} most recent tool_results (the last ones in the conversation) stay whole; the older ones are replaced: ${rule}`,
+      'recent result replaced',
+    );
   if (whole !== undefined)
     return finding(
       `request ${n}: ${which(whole.w)}, ${whole.g.length} characters, is sent whole; it should be ${short(whole.w.content)}`,
@@ -279,9 +375,14 @@ function summarised(request: Entry): unknown[] | undefined {
 }
 
 // Micro-compaction's mistake, when the two conversations (of a request or a summary request) show one.
-function microFinding(n: number, want: unknown[] | undefined, got: unknown[] | undefined): CompactFinding | undefined {
+function microFinding(
+  n: number,
+  want: unknown[] | undefined,
+  got: unknown[] | undefined,
+  recentAt?: number,
+): CompactFinding | undefined {
   if (want === undefined || got === undefined || want.length !== got.length) return undefined;
-  return placeholderFinding(n, resultSlots(want), resultSlots(got));
+  return placeholderFinding(n, resultSlots(want), resultSlots(got), recentAt);
 }
 
 // The end: the transcript files, then (when they agree) whatever the loop's message says of the conversation.

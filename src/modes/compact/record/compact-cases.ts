@@ -141,6 +141,8 @@ function compactionCase(
       content: [{ type: 'text', text: summary }],
       stop_reason: 'end_turn',
       stop_sequence: null,
+      // The API sends a usage with every message; a streaming loop's SDK reads it off message_start.
+      usage: { input_tokens: 0, output_tokens: 0 },
     },
   };
   // The conversation before, as the loop weighs it before its first request, must be past the threshold; every

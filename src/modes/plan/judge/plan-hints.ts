@@ -4,7 +4,14 @@
 // Pure.
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { LoopCaseData } from '../../loop/case.ts';
-import { isEntry, type LoopRun, requestOf, returnedOf, threwOf } from '../../loop/judge/loop-results.ts';
+import {
+  isEntry,
+  type LoopRun,
+  requestOf,
+  returnedOf,
+  threwOf,
+  unaskedCallsOf,
+} from '../../loop/judge/loop-results.ts';
 import { likeReminder } from './as-loop.ts';
 import { REMINDER_TEXT, ROUNDS_BEFORE_NAG, TODO_TOOL, UNCHANGED } from '../case.ts';
 
@@ -18,6 +25,7 @@ const REMINDER_BLOCK = `{ type: 'text', text: '${REMINDER_TEXT}' }`;
 export function planHint(data: LoopCaseData, want: LoopRun, got: LoopRun): PlanHint | undefined {
   const thrown = handlerThrew(want, got);
   if (thrown !== undefined) return thrown;
+  if ((unaskedCallsOf(got.end) ?? []).some((call) => call.tool === TODO_TOOL)) return TODO_PASSED_ON;
   const [e, r] = firstConversations(want, got);
   if (e === undefined || r === undefined) return undefined;
   const at = e.findIndex((m, k) => !jsonEqual(m, r[k]));
@@ -31,7 +39,7 @@ export function planHint(data: LoopCaseData, want: LoopRun, got: LoopRun): PlanH
   const content = received.content as Block[];
   return (
     passedOn(content) ??
-    nagHint(expected.content as Block[], content, round, roundsOf(data, lastConversation(got) ?? r)) ??
+    nagHint(expected.content as Block[], content, round, roundsOf(data, lastConversation(got) ?? r), r[at + 1]) ??
     todoHint(e, at, content)
   );
 }
@@ -44,12 +52,13 @@ function passedOn(content: Block[]): PlanHint | undefined {
       typeof b.content === 'string' &&
       b.content.startsWith(`theinference's scripted execute: execute("${TODO_TOOL}"`),
   );
-  if (!refused) return undefined;
-  return {
-    text: `the todo call went to execute: the loop answers a tool_use named "${TODO_TOOL}" with its own handler, and passes every other call to execute`,
-    cause: 'todo calls passed to execute',
-  };
+  return refused ? TODO_PASSED_ON : undefined;
 }
+
+const TODO_PASSED_ON: PlanHint = {
+  text: `the todo call went to execute: the loop answers a tool_use named "${TODO_TOOL}" with its own handler, and passes every other call to execute`,
+  cause: 'todo calls passed to execute',
+};
 
 // The loop threw where the snapshot has a todo call refused: the handler threw what it should have answered.
 function handlerThrew(want: LoopRun, got: LoopRun): PlanHint | undefined {
@@ -150,7 +159,13 @@ function roundsOf(data: LoopCaseData, conversation: unknown[]): Answered[] {
 // The nag's mistakes: missing, early, late, only once, not started again, elsewhere in the message, in other
 // words. `answered`: every round of the loop's own conversation, for what one round alone cannot tell apart (a
 // reminder a round early, and a count a todo call did not start again, look the same after a todo call).
-function nagHint(expected: Block[], received: Block[], round: Round, answered: Answered[]): PlanHint | undefined {
+function nagHint(
+  expected: Block[],
+  received: Block[],
+  round: Round,
+  answered: Answered[],
+  next: unknown,
+): PlanHint | undefined {
   const want = isReminder(expected[expected.length - 1]);
   const has = received.findIndex(isReminder);
   const like = received.findIndex((b) => mentionsReminder(b) && !isReminder(b));
@@ -165,6 +180,11 @@ function nagHint(expected: Block[], received: Block[], round: Round, answered: A
     return {
       text: `the reminder is block ${has + 1} of ${received.length} in the user message answering ${turn}: it goes last, after the tool results (the Messages API refuses a user message with text before its tool_result blocks)`,
       cause: 'the reminder before the tool results',
+    };
+  if (want && has < 0 && like < 0 && reminderAlone(next, undefined) !== undefined)
+    return {
+      text: `the reminder went in a user message of its own after the message of results: put ${REMINDER_BLOCK} last in the user message that carries the round's tool results, after them`,
+      cause: 'the reminder sent as a message of its own',
     };
   if (want && has < 0) {
     const before = answered.find((a) => a.turn === round.turn - 1);
@@ -207,6 +227,11 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
   if (got === undefined) return undefined;
   const wantText = String(want.content);
   const gotText = typeof got.content === 'string' ? got.content : JSON.stringify(got.content);
+  if (gotText !== wantText && gotText.replace(/\s+$/, '') === wantText)
+    return {
+      text: `the todo result ends with ${JSON.stringify(gotText.slice(wantText.length))} after its count line: the lines are joined by "\\n", with none at the end (an error result's list too)`,
+      cause: 'a todo result ending with a newline',
+    };
   const use = (turn.content as Block[]).find((b) => b.id === want.tool_use_id);
   const unset = statusless(use?.input);
   if (got.is_error === true && unset !== undefined && !/status/.test(reasonOf(wantText)) && /status/.test(gotText))
@@ -243,6 +268,12 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
         cause: 'the list changed by a call that is an error',
       };
     }
+    const gotWhy = reasonOf(gotText);
+    if (PAGE_REASON.test(gotWhy))
+      return {
+        text: `the handler's error says "${gotWhy}", where the first thing wrong with the call is "${reasonOf(wantText)}": check the items in order, each for its id, then its text, then its status, then its id against the earlier items, and the count in progress only after every item`,
+        cause: "the handler's checks in another order",
+      };
     return {
       text: `the handler's error reads ${JSON.stringify(firstLine(gotText))}, not ${JSON.stringify(firstLine(wantText))}: write the first thing wrong with the call in the page's words, then "${UNCHANGED}" and the list`,
       cause: "the handler's error in other words",
@@ -309,6 +340,10 @@ function splitError(text: string): [string, string | undefined] {
   const cut = text.indexOf(`. ${UNCHANGED}`);
   return cut < 0 ? [text, undefined] : [text.slice(0, cut), text.slice(cut + UNCHANGED.length + 3)];
 }
+
+// A reason in the page's words (whichever rule it names).
+const PAGE_REASON =
+  /^(items must be an array of \{ id, text, status \}|item \d+ has no (id|text)|item \d+ has an unknown status .*: use pending, in_progress or completed|item \d+ has the id .* of an earlier item|\d+ items are in progress \(.*\): at most one may be)$/;
 
 function reasonOf(text: string): string {
   return splitError(text)[0].replace(/^Error: /, '');

@@ -52,6 +52,7 @@ function resultsSent(run: LoopRun): Json[] {
   return [...run.requests.flatMap(messagesOf), ...returned].flatMap(blocks).filter((b) => b.type === 'tool_result');
 }
 const text = (content: unknown): string | undefined => (typeof content === 'string' ? content : undefined);
+const contentOf = (message: unknown): unknown => (isEntry(message) ? message.content : undefined);
 
 function stillTheStub(ctx: TaskHintContext): Hint | undefined {
   if (!STUB.test(threwOf(ctx.got.end) ?? '')) return undefined;
@@ -83,6 +84,8 @@ function childRequest(ctx: TaskHintContext): Hint | undefined {
   const got = messagesOf(sent);
   const prompt = owner.prompt;
   const parentFirst = ctx.data.request.messages[0];
+  const early = parentWhereChild(ctx, owner, sent);
+  if (early !== undefined) return early;
   if (got.length > 1 && parentFirst !== undefined && got.some((m) => jsonEqual(m, parentFirst))) {
     return hint(
       `the child's first request carries the parent's conversation (${got.length} messages): a child starts fresh, its messages [{ role: 'user', content: input.prompt }] and nothing of the parent's`,
@@ -132,6 +135,21 @@ function childRequest(ctx: TaskHintContext): Hint | undefined {
       'child first message',
     );
   }
+  const earlierChild = ctx.owners.find(
+    (o) =>
+      o.who === 'child' &&
+      o.task !== owner.task &&
+      o.round === 1 &&
+      ctx.owners.indexOf(o) < ctx.index &&
+      isEntry(first) &&
+      jsonEqual(first.content, o.prompt),
+  );
+  if (owner.round === 1 && got.length > 1 && earlierChild !== undefined && jsonEqual(contentOf(got.at(-1)), prompt)) {
+    return hint(
+      `the child's first request carries an earlier child's conversation (task ${earlierChild.who === 'child' ? earlierChild.task : ''}) before its own prompt: each task call's child starts fresh, a new array [{ role: 'user', content: input.prompt }]`,
+      'child conversation shared between task calls',
+    );
+  }
   const otherChild = ctx.owners.find(
     (o) => o.who === 'child' && o.task !== owner.task && isEntry(first) && jsonEqual(first.content, o.prompt),
   );
@@ -149,6 +167,34 @@ function childRequest(ctx: TaskHintContext): Hint | undefined {
     );
   }
   return undefined;
+}
+
+// The parent's next request, where the contract has the child's: sent with the parent's tools and its conversation,
+// the task call's result last. A child stopped before its turn stopped it (a round cap counted short, or a stop
+// decided by something but stop_reason), or none ran at all.
+function parentWhereChild(
+  ctx: TaskHintContext,
+  owner: Extract<TaskHintContext['owners'][number], { who: 'child' }>,
+  sent: unknown,
+): Hint | undefined {
+  const got = messagesOf(sent);
+  const parent = ctx.data.request.messages;
+  const isParents =
+    toolNames(sent).includes(TASK_TOOL) &&
+    got.length > parent.length &&
+    parent.every((m, i) => jsonEqual(m, got[i])) &&
+    blocks(got.at(-1)).some((b) => b.type === 'tool_result' && b.tool_use_id === owner.task);
+  if (!isParents) return undefined;
+  if (owner.round === 1)
+    return hint(
+      `the parent called the model again where a child should have: a task call runs a child loop (a fresh conversation, the prompt alone) before the parent's next request`,
+      'no child ran',
+    );
+  const stopped = ctx.data.turns[ctx.index - 1]?.message.stop_reason;
+  return hint(
+    `the child stopped after its request ${owner.round - 1}, whose turn has stop_reason ${JSON.stringify(stopped)}, and the parent went on: a child goes on while its turns stop for "tool_use", and stops at the first that does not or at its ${SUBAGENT_MAX_ROUNDS}th turn (${SUBAGENT_MAX_ROUNDS} requests, not fewer)`,
+    'child stopped early',
+  );
 }
 
 // The parent's request lost the task tool once a child ran: the child's tools were made from request.tools in place
@@ -204,6 +250,12 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
       'task result is_error',
     );
   }
+  if (typeof content === 'string' && blocksIn(content)) {
+    return hint(
+      `the task's result is the blocks of the child's last turn, as JSON: it is their text alone, the text blocks' \`text\` joined with ${JSON.stringify(TEXT_JOIN)}`,
+      'child blocks returned as JSON',
+    );
+  }
   if (typeof content === 'string' && conversationIn(content)) {
     return hint(
       "the task's result is the child's conversation, as JSON: only the text of the child's last turn comes back, the text blocks joined with \"\\n\"",
@@ -220,6 +272,12 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
     return hint(
       `the task's result went in as ${Array.isArray(content) ? 'an array' : typeof content}: it is one string, the text blocks of the child's last turn joined with ${JSON.stringify(TEXT_JOIN)}`,
       'task result not a string',
+    );
+  }
+  if (content !== wanted && content.trim() === wanted.trim()) {
+    return hint(
+      `the child's final text comes back changed at its ends (${JSON.stringify(content.slice(0, 12))}… where the child wrote ${JSON.stringify(wanted.slice(0, 12))}…): the result is the text as the child wrote it, nothing trimmed or added`,
+      'final text trimmed',
     );
   }
   const childTurns = ctx.owners
@@ -243,6 +301,13 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
     );
   }
   const lastTexts = childTurns.length === 0 ? [] : textsOf(childTurns.at(-1)!);
+  const kept = lastTexts.indexOf(content);
+  if (lastTexts.length > 1 && kept >= 0) {
+    return hint(
+      `the task's result is text block ${kept + 1} of the ${lastTexts.length} in the child's last turn: it is all of them, their \`text\` joined with ${JSON.stringify(TEXT_JOIN)}, in order`,
+      'text blocks joined',
+    );
+  }
   if (lastTexts.length > 1 && content.replace(/\s/g, '') === wanted.replace(/\s/g, '')) {
     return hint(
       `the child's last turn has ${lastTexts.length} text blocks, joined otherwise than the page says: join them with ${JSON.stringify(TEXT_JOIN)}`,
@@ -250,6 +315,17 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
     );
   }
   return undefined;
+}
+
+// Whether a result is a turn's content as JSON: an array of blocks (text, thinking, tool_use), none a message.
+function blocksIn(content: string): boolean {
+  if (!content.startsWith('[')) return false;
+  try {
+    const value: unknown = JSON.parse(content);
+    return Array.isArray(value) && value.length > 0 && value.every((b) => isEntry(b) && typeof b.type === 'string');
+  } catch {
+    return false;
+  }
 }
 
 // Whether a result is a conversation's JSON: an array of messages, as JSON.stringify writes them.
@@ -296,6 +372,20 @@ function childEnded(ctx: TaskHintContext): Hint | undefined {
   return undefined;
 }
 
+// runTaskLoop threw what the scripted execute threw for a child's call: the child let a tool's throw out.
+function childThrowEscaped(ctx: TaskHintContext): Hint | undefined {
+  const threw = threwOf(ctx.got.end);
+  if (threw === undefined || threwOf(ctx.want.end) !== undefined) return undefined;
+  const outputs = Object.values(ctx.data.outputs ?? {}) as unknown[];
+  const thrown = outputs.flatMap((o) => (isEntry(o) && typeof o.throws === 'string' ? [o.throws] : []));
+  const which = thrown.find((message) => threw.includes(message));
+  if (which === undefined) return undefined;
+  return hint(
+    `runTaskLoop threw ${JSON.stringify(which)}, which execute threw for a call: a throw is an error result, { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }, in a child as in the parent, and the loop goes on`,
+    'execute throw not caught',
+  );
+}
+
 // runTaskLoop changed the request it was given: the child's tools or messages made from it in place.
 function requestChanged(ctx: TaskHintContext): Hint | undefined {
   if (ctx.at !== 'end') return undefined;
@@ -328,6 +418,7 @@ function childInReturned(ctx: TaskHintContext): Hint | undefined {
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
   taskToExecute,
+  childThrowEscaped,
   childEnded,
   childAfterStop,
   childRequest,

@@ -162,6 +162,8 @@ function childOf(
           content: result.text,
           stop_reason: 'end_turn',
           stop_sequence: null,
+          // The API sends a usage with every message; a streaming loop's SDK reads it off message_start.
+          usage: { input_tokens: 0, output_tokens: 0 },
         },
       },
     ],
