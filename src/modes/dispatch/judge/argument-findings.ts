@@ -125,14 +125,7 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
     // Arguments that follow the order the keys were sent in: one mistake, whatever the method, and what it does
     // to a key left out is the same mistake.
     if (problems.some((p) => p.when === 'reordered')) {
-      specs.push({
-        signature: 'arguments: by the order of the keys',
-        names: [name],
-        rank: 8,
-        text: (names) =>
-          `with the same input keys sent in another order, ${listNames(names)} ${verb(names, 'passes', 'pass')} other arguments to ${verb(names, 'its Tools method', 'their Tools methods')}: the arguments follow the order of the input's keys (as \`...Object.values(input)\` does), and a key left out moves the next into its place. Take each by its key, as the contract does (${listNames([...new Set(names.map((n) => METHODS[methodOf(n) ?? '']?.call ?? n))]).replaceAll('`', '')})`,
-        triggers: (names): Trigger[] => [{ names }],
-      });
+      specs.push(reorderedSpec(name));
       continue;
     }
     const words = method === undefined ? echoWords(problems, throws) : methodWords(method, problems, throws);
@@ -152,6 +145,18 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
     });
   }
   return { specs: foldHabits(foldShared(specs)), folded };
+}
+
+// Arguments that follow the order the keys were sent in (`...Object.values(input)`), for tool `name`.
+function reorderedSpec(name: string): FindingSpec {
+  return {
+    signature: 'arguments: by the order of the keys',
+    names: [name],
+    rank: 8,
+    text: (names) =>
+      `with the same input keys sent in another order, ${listNames(names)} ${verb(names, 'passes', 'pass')} other arguments to ${verb(names, 'its Tools method', 'their Tools methods')}: the arguments follow the order of the input's keys (as \`...Object.values(input)\` does), and a key left out moves the next into its place. Take each by its key, as the contract does (${listNames([...new Set(names.map((n) => METHODS[methodOf(n) ?? '']?.call ?? n))]).replaceAll('`', '')})`,
+    triggers: (names): Trigger[] => [{ names }],
+  };
 }
 
 // One habit applied to every key (`{ path = '', … } = input`, `String(input.x || '')`): each problem of a branch a

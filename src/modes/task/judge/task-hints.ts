@@ -280,8 +280,13 @@ function childResult(ctx: TaskHintContext): Hint | undefined {
       'final text trimmed',
     );
   }
+  return childTurnHint(ctx, before.task, content, wanted);
+}
+
+// The task's result, a string, is some of the child's text but not its last turn's, joined: which of it.
+function childTurnHint(ctx: TaskHintContext, task: unknown, content: string, wanted: string): Hint | undefined {
   const childTurns = ctx.owners
-    .map((o, k) => (o.who === 'child' && o.task === before.task ? ctx.data.turns[k]?.message : undefined))
+    .map((o, k) => (o.who === 'child' && o.task === task ? ctx.data.turns[k]?.message : undefined))
     .filter((m) => m !== undefined);
   const textsOf = (m: { content: Json[] }) => m.content.filter((b) => b.type === 'text').map((b) => String(b.text));
   const earlier = childTurns.slice(0, -1).findIndex((m) => {
