@@ -137,7 +137,7 @@ function declareStages(program: Command, io: CliIo, done: Done): void {
 function declareAudit(program: Command, io: CliIo, done: Done): void {
   program
     .command('audit')
-    .description("run the stage's catalogue of wrong dispatchers against its cases: the kill matrix (course authors)")
+    .description("run the stage's catalogue of wrong solutions against its cases: the kill matrix (course authors)")
     .requiredOption('--stage <slug>', 'the stage to audit')
     .option('--json', 'print the matrix as JSON')
     .addOption(

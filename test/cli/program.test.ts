@@ -26,6 +26,7 @@ describe('buildProgram', () => {
       'snapshot',
       'record',
       'redact',
+      'merge',
     ]);
   });
 

@@ -141,8 +141,10 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       env[CHANNEL_ENV] = layout.channel.dest;
     }
     // The limits' bash first: it closes the inherited descriptors, then becomes the init shell (pid 1).
+    // Inside, bwrap's --chdir sets the program's directory (layout.dir, which may be a path only the sandbox has);
+    // bwrap itself starts in the course directory as the host has it.
     child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', ...AS_PID_1, ...programCommand(start, true)], {
-      cwd: layout.dir,
+      cwd: dir,
       env,
       detached: true,
       stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
