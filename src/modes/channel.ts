@@ -26,6 +26,10 @@ export function openChannel(path: string): Promise<Channel> {
       for (const { fail } of waiting.values()) fail(new Error("theinference: the grader's channel closed"));
       waiting.clear();
     };
+    // The socket holds the process up only while an answer is awaited: code under test that awaits a promise never
+    // settled, with nothing else pending, ends the process as it would without a channel (Node exits 13), and the
+    // grader names the call in flight rather than waiting out the case's timeout.
+    const hold = (): void => void (waiting.size > 0 ? socket.ref() : socket.unref());
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       pending += chunk;
@@ -35,6 +39,7 @@ export function openChannel(path: string): Promise<Channel> {
         const reply = JSON.parse(line) as Record<string, unknown>;
         const asked = waiting.get(reply.id as number);
         waiting.delete(reply.id as number);
+        hold();
         asked?.answer(reply);
       }
     });
@@ -43,17 +48,19 @@ export function openChannel(path: string): Promise<Channel> {
       failed(error);
       closed();
     });
-    socket.once('connect', () =>
+    socket.once('connect', () => {
+      hold();
       opened({
         ask: (message) =>
           new Promise((answer, fail) => {
             if (socket.destroyed) return fail(new Error("theinference: the grader's channel closed"));
             next += 1;
             waiting.set(next, { answer, fail });
+            hold();
             socket.write(`${JSON.stringify({ ...message, id: next })}\n`);
           }),
         close: () => socket.destroy(),
-      }),
-    );
+      });
+    });
   });
 }

@@ -122,6 +122,8 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   let tmp: string;
   let channel: OpenChannel | undefined;
   let shownPath: string;
+  // The host directory of its channel's socket, when it has one: the exit hook removes it as a run would.
+  let channelHome: string | undefined;
   try {
     const layout = sandboxLayout({
       dir,
@@ -135,6 +137,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
     const env = runEnv(start.env, tmp);
     if (start.channel === true) {
       const home = await mkdtemp(join(bindableTmpdir(), 'theinference-channel-'));
+      channelHome = home;
       channel = await openChannelIn(home, user, home);
       // Beside the TMPDIR's tmpfs, never in it: the program's writes cannot reach it.
       layout.channel = { source: channel.server.path, dest: join(dirname(layout.tmp), 'channel') };
@@ -195,6 +198,7 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       return warning;
     },
     ...(channel === undefined ? {} : { channel: channel.server }),
+    ...(channelHome === undefined ? {} : { dir: channelHome }),
   });
 }
 
@@ -282,6 +286,7 @@ type How = {
   gone: () => boolean;
   // Removes what the process had on the host.
   remove: () => Promise<string | undefined>;
+  // Its temp dir on the host (an unsandboxed run dir, a sandbox's channel home), for the exit hook to remove.
   dir?: string;
   channel?: ChannelServer;
 };

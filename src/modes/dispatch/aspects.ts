@@ -6,6 +6,7 @@ declare module '../aspect-types.ts' {
   interface ModeFolders {
     dispatch: Folder<{
       driver: typeof import('./driver.ts');
+      serve: typeof import('./serve.ts');
       judge: typeof import('./judge.ts');
       variants: typeof import('./variants.ts');
       audit: typeof import('./audit.ts');

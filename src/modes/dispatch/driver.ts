@@ -10,6 +10,10 @@
 // `{ left_timer: { kind, ms }, result }` in place of its result: every result may be right while the agent's process
 // lingers, and no case waits long enough to see it otherwise.
 //
+// Graded (`<driver> dispatch -` with a channel: ./serve.ts), the batch stays in the grader: this process asks for
+// one case at a time, says before each call which it is, and gives the case's results over the channel, so it never
+// holds another case and nothing it prints is read as a result. Run by hand on case files, it prints the lines.
+//
 // Results never depend on where the sandbox lives: its path (and realpath) in any result string becomes the
 // `<sandbox>` placeholder (src/course/sandbox-placeholder.ts), and the placeholder in a case's inputs and symlink
 // targets becomes the real path.
@@ -25,7 +29,9 @@ import { LEFT_TIMER } from '../../course/dispatcher-contract.ts';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { seedPathProblem } from '../../course/seed-path.ts';
 import { firstStageIn, type StudentCode, studentCode } from '../../course/stages.ts';
+import type { Channel } from '../channel.ts';
 import type { DriverMode } from '../driver-mode.ts';
+import { killLeftovers, processesBelow } from '../leftovers.ts';
 import { giveEarlierTools } from './earlier-tools.ts';
 import { watchTimers } from './left-timers.ts';
 import { abbreviate, padded } from './long-answer.ts';
@@ -41,11 +47,7 @@ import {
   mute,
   removeSandbox,
 } from '../kit.ts';
-
-type FileSpec = string | { base64: string } | { symlink: string };
-type Call = { tool: string; input: Record<string, unknown> };
-// A case as the driver runs it (parseCase checks one read from text; the recorder's replay builds its own).
-export type Case = { files?: Record<string, FileSpec>; calls: Call[]; observe?: unknown };
+import { type Case, type FileSpec, parseCase } from './parse-case.ts';
 
 // The dispatcher factory under test.
 type MakeExecute = (tools: any) => Execute;
@@ -168,30 +170,6 @@ function expand<T>(value: T, sandbox: string): T {
 function hidePaths(value: unknown, paths: string[]): unknown {
   const spellings = [...new Set(paths)].sort((a, b) => b.length - a.length);
   return mapStrings(value, (s) => spellings.reduce((text, p) => text.split(p).join(SANDBOX), s));
-}
-
-// Checks one case's JSON; the error says which field is wrong so the author can fix it.
-export function parseCase(text: string): Case {
-  const parsed: unknown = JSON.parse(text);
-  if (!isObject(parsed)) throw new Error('a case must be a JSON object');
-  const { files = {}, calls } = parsed;
-  if (!isObject(files)) throw new Error('"files" must be an object of path -> contents');
-  for (const [path, spec] of Object.entries(files)) {
-    const ok =
-      typeof spec === 'string' ||
-      (isObject(spec) && (typeof spec.base64 === 'string' || typeof spec.symlink === 'string'));
-    if (!ok) throw new Error(`"files"["${path}"] must be a string, {"base64": "…"} or {"symlink": "…"}`);
-    const problem = seedPathProblem(path);
-    if (problem !== undefined) throw new Error(problem);
-  }
-  if (!Array.isArray(calls)) throw new Error('"calls" must be an array of { "tool": …, "input": {…} }');
-  calls.forEach((call: unknown, i) => {
-    if (!isObject(call) || typeof call.tool !== 'string' || !isObject(call.input)) {
-      throw new Error(`"calls"[${i}] must be { "tool": string, "input": object }`);
-    }
-  });
-  const observe = parsed.observe === undefined ? {} : { observe: parsed.observe };
-  return { files: files as Record<string, FileSpec>, calls: calls as Call[], ...observe };
 }
 
 // The probe's request: the Tools methods to stand in for, and each call with what those methods answer; with
@@ -371,6 +349,47 @@ export const driver: DriverMode = {
       run: (testCase, beforeCall) => dispatch(testCase as Case, undefined, beforeCall, course, code),
       cannot: 'cannot seed case',
       probe: (request) => observe(request, undefined, course, code),
+      serve: (channel) => serveDispatch(channel, course, code),
     };
   },
 };
+
+// The cases the grader hands out over the channel (./serve.ts), one at a time: each is seeded and its calls made
+// as on stdin, the grader told before each call and given the results at its end; then the probe, when the grader
+// has one. Resolves to the exit code. What a case started and left running is killed before its results are given,
+// so that it cannot burn CPU through the cases after it.
+async function serveDispatch(channel: Channel, course: URL, code: StudentCode): Promise<number> {
+  let running = processesBelow();
+  for (;;) {
+    const next = await channel.ask({ op: 'next' });
+    if (typeof next.case === 'string' && Array.isArray(next.calls)) {
+      const testCase = { files: isObject(next.files) ? next.files : {}, calls: next.calls } as Case;
+      const key = next.case;
+      let results: unknown[];
+      try {
+        results = await dispatch(
+          testCase,
+          undefined,
+          async (call) => void (await channel.ask({ op: 'calling', case: key, call })),
+          course,
+          code,
+        );
+      } catch (error) {
+        process.stderr.write(`error: cannot seed case on stdin line ${key}: ${describeThrow(error)}\n`);
+        channel.close();
+        return 2;
+      } finally {
+        running = killLeftovers(running).running;
+      }
+      await channel.ask({ op: 'end', case: key, results });
+    } else if ('probe' in next) {
+      await channel.ask({ op: 'observed', observed: await observe(next.probe, undefined, course, code) });
+      // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
+      process.exit(0);
+    } else {
+      if (typeof next.error === 'string') process.stderr.write(`error: ${next.error}\n`);
+      channel.close();
+      return next.error === undefined ? 0 : 2;
+    }
+  }
+}

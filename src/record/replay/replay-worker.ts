@@ -16,7 +16,8 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { type Case, dispatch as runCase } from '../../modes/dispatch/driver.ts';
+import { dispatch as runCase } from '../../modes/dispatch/driver.ts';
+import type { Case } from '../../modes/dispatch/parse-case.ts';
 import { type Dispatch, type Make, observingMake, type Observed, openSession, type Session } from './replay-session.ts';
 
 // One whole case and the longest a Bash call may run, in milliseconds.

@@ -92,11 +92,20 @@ describe('runProgram', () => {
     expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
-  it('kills a program that floods stdout without a line break', async () => {
-    const dir = await makeCourse(scratch, 'prints-a-gigabyte');
-    const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')]);
+  it("kills a driver of its own that floods stdout without a line break: no result line is that long", async () => {
+    const dir = await makeCourse(scratch, 'floods-stdout');
+    const { lines, result } = await run(dir, [PROBE, PROBE], 30_000, () => 'continue', 'program.ts');
     expect(lines.length).toBe(1);
     expect(result.end).toEqual({ kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES });
+  });
+
+  it("shows a dispatcher's flood on stdout as output, only its tail, and ends the call at its timeout", async () => {
+    const dir = await makeCourse(scratch, 'prints-a-gigabyte');
+    const { lines, result } = await run(dir, [PROBE, caseFile('course-glob-everything')], 3000);
+    expect(lines.map((l) => l.text)).toEqual(['{"results":[]}']);
+    expect(result.end).toEqual({ kind: 'timeout', timeoutMs: 3000 });
+    expect(result.output.length).toBeLessThan(70 * 1024);
+    expect(result.output).toMatch(/^\[… \d+ earlier characters not kept …\]\nx+$/);
   });
 
   it('keeps only the tail of a flood on stderr and reads it all, so the program is never blocked', async () => {

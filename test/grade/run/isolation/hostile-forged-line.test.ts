@@ -1,9 +1,9 @@
-// Issue 24's threat-model check (docs/trusted-job.md): the student's code runs inside the driver's process, so it
-// can write a result line of its own straight to fd 1 (fs.writeSync), past the driver. Such a line says only what
-// the code could make the driver say itself: in dispatch mode a result line is execute's return values. So a
-// dispatcher that forges the course page's answers on fd 1 grades no better than one that returns them, case by case and
-// variant by variant, in the trusted job with variants (the course repository's checkout, CI set): whatever passes
-// forged passes returned, and the variants on renamed files fail both.
+// Issue 24's threat-model check (docs/trusted-job.md), after issue 36: the student's code runs inside the driver's
+// process, so it can write a result line of its own straight to fd 1 (fs.writeSync), past the driver. The grader
+// reads no result from fd 1 (the driver gives its results over the grader's channel), so such a line is output. A
+// dispatcher that forges the course page's answers on fd 1 passes nothing, where one that returns them passes the
+// Bash example, in the trusted job with variants (the course repository's checkout, CI set); the variants on
+// renamed files fail the stored answers returned.
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ function verdicts(step: Step): [string, string, string][] {
 }
 
 describe('a result line written to fd 1 by the code under test', () => {
-  it('grades no better than the same answers returned from execute: variants fail both', async () => {
+  it('is output, never a result: the forger passes nothing, the same answers returned pass what variants let through', async () => {
     const [forged, returned] = await Promise.all([
       checkOut(scratch.root, 'hostile-forges-result-line'),
       checkOut(scratch.root, 'hostile-forges-result-line'),
@@ -31,16 +31,20 @@ describe('a result line written to fd 1 by the code under test', () => {
       await gradeStep(CHECKOUT_BIN, scratch.root, returned, args),
     ];
     expect([a.exitCode, b.exitCode]).toEqual([1, 1]);
-    // The Bash example has no file to rename; the other two fail on their variant when returned. Forged, they fail
-    // too: in a batch a forged line stands before the driver's own, so the driver's is the next case's, and a case
-    // that passes only alone fails (the leaked-state rule). Forging never grades better than returning.
+    // The Bash example has no file to rename: returned, it passes; forged, it is output, and the case's result is
+    // execute's 'stub'. The other two fail on their variant when returned.
     const statuses = (step: Step) => verdicts(step).map(([name, status]) => [name, status]);
-    const expected = [
+    expect(statuses(a)).toEqual([
+      ['course-bash-echo-hi', 'fail'],
+      ['course-glob-everything', 'fail'],
+      ['course-read-seeded-file', 'fail'],
+    ]);
+    expect(statuses(b)).toEqual([
       ['course-bash-echo-hi', 'pass'],
       ['course-glob-everything', 'fail'],
       ['course-read-seeded-file', 'fail'],
-    ];
-    expect([statuses(a), statuses(b)]).toEqual([expected, expected]);
+    ]);
+    expect(jsonTests(a.stdout).get('course-bash-echo-hi')?.output).toContain('{"results":[');
     expect(
       verdicts(b)
         .filter(([, status]) => status === 'fail')
