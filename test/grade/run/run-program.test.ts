@@ -92,7 +92,7 @@ describe('runProgram', () => {
     expect(await processRunning('sleep 987654', dir)).toBe(false);
   });
 
-  it("kills a driver of its own that floods stdout without a line break: no result line is that long", async () => {
+  it('kills a driver of its own that floods stdout without a line break: no result line is that long', async () => {
     const dir = await makeCourse(scratch, 'floods-stdout');
     const { lines, result } = await run(dir, [PROBE, PROBE], 30_000, () => 'continue', 'program.ts');
     expect(lines.length).toBe(1);
