@@ -35,6 +35,7 @@ import { killLeftovers, processesBelow } from '../leftovers.ts';
 import { giveEarlierTools } from './earlier-tools.ts';
 import { watchTimers } from './left-timers.ts';
 import { abbreviate, padded } from './long-answer.ts';
+import { removeAfterWork, watchTools } from './tools-at-work.ts';
 import {
   type BeforeCall,
   courseExports,
@@ -95,10 +96,12 @@ export async function dispatch(
     make === undefined ? await dispatcher(course, code) : { Tools: (await courseTools()).Tools, makeExecute: make };
   giveEarlierTools(makeExecute, Tools);
   const sandbox = await mkdtemp(join(tmpdir(), 'theinference-sandbox-'));
+  const tools = new Tools(sandbox) as object;
+  const atWork = watchTools(tools);
   try {
     const real = await realpath(sandbox);
     await seed(sandbox, testCase.files ?? {});
-    const execute = makeExecute(new Tools(sandbox));
+    const execute = makeExecute(tools);
     const results: unknown[] = [];
     for (const [i, call] of testCase.calls.entries()) {
       await beforeCall?.(i + 1, testCase.calls.length, call.tool);
@@ -118,7 +121,7 @@ export async function dispatch(
     }
     return results;
   } finally {
-    await removeSandbox(sandbox);
+    await removeAfterWork(atWork, () => removeSandbox(sandbox));
   }
 }
 
