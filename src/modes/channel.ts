@@ -12,6 +12,9 @@ export const CHANNEL_ENV = 'THEINFERENCE_CHANNEL';
 export type Channel = {
   // Asks the grader; resolves to its answer (an object). Rejects once the channel is closed.
   ask: (message: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  // Tells the grader without waiting for its answer; resolves once the message has left this process (so that
+  // code which never gives the event loop back after it cannot keep it here). Rejects once the channel is closed.
+  tell: (message: Record<string, unknown>) => Promise<void>;
   close: () => void;
 };
 
@@ -58,6 +61,12 @@ export function openChannel(path: string): Promise<Channel> {
             waiting.set(next, { answer, fail });
             hold();
             socket.write(`${JSON.stringify({ ...message, id: next })}\n`);
+          }),
+        tell: (message) =>
+          new Promise((sent, fail) => {
+            if (socket.destroyed) return fail(new Error("theinference: the grader's channel closed"));
+            next += 1;
+            socket.write(`${JSON.stringify({ ...message, id: next })}\n`, (error) => (error ? fail(error) : sent()));
           }),
         close: () => socket.destroy(),
       });

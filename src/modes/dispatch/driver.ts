@@ -358,13 +358,14 @@ export const driver: DriverMode = {
 };
 
 // The cases the grader hands out over the channel (./serve.ts), one at a time: each is seeded and its calls made
-// as on stdin, the grader told before each call and given the results at its end; then the probe, when the grader
-// has one. Resolves to the exit code. What a case started and left running is killed before its results are given,
+// as on stdin, the grader told before each call (without waiting for its answer: once the message has left) and
+// given the results at its end, in the message that asks for the next; then the probe, when the grader has one. Resolves to the exit code. What a case started and left running is killed before its results are given,
 // so that it cannot burn CPU through the cases after it.
 async function serveDispatch(channel: Channel, course: URL, code: StudentCode): Promise<number> {
   let running = processesBelow();
+  // A case's end and the ask for the next are one message: a round trip per case, not two.
+  let next = await channel.ask({ op: 'next' });
   for (;;) {
-    const next = await channel.ask({ op: 'next' });
     if (typeof next.case === 'string' && Array.isArray(next.calls)) {
       const testCase = { files: isObject(next.files) ? next.files : {}, calls: next.calls } as Case;
       const key = next.case;
@@ -373,7 +374,7 @@ async function serveDispatch(channel: Channel, course: URL, code: StudentCode): 
         results = await dispatch(
           testCase,
           undefined,
-          async (call) => void (await channel.ask({ op: 'calling', case: key, call })),
+          (call) => channel.tell({ op: 'calling', case: key, call }),
           course,
           code,
         );
@@ -384,7 +385,7 @@ async function serveDispatch(channel: Channel, course: URL, code: StudentCode): 
       } finally {
         running = killLeftovers(running).running;
       }
-      await channel.ask({ op: 'end', case: key, results });
+      next = await channel.ask({ op: 'end', case: key, results, next: true });
     } else if ('probe' in next) {
       await channel.ask({ op: 'observed', observed: await observe(next.probe, undefined, course, code) });
       // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.

@@ -1,7 +1,7 @@
 // The dispatch mode's grader side (the serve aspect, run by src/grade/run/run-program.ts for each program process):
 // the process's batch stays here, in the grader. The program asks over its channel (src/grade/run/channel-server.ts)
-// for its next case and gets only that case's files and calls, once the case before it has ended; it says before
-// each call which call it is about to make, and the progress line is made here from the grader's own case; when it
+// for its next case and gets only that case's files and calls, once the case before it has ended (its end may ask
+// for the next in the same message); it says before each call which call it is about to make, and the progress line is made here from the grader's own case; when it
 // gives the case's results, the result line is made here and handed to the process's supervision, as is the probe's
 // observation once every case has ended. So the program process never holds another case, a case to come or the
 // probe's request while it runs cases, and nothing it prints is read as a result. A message out of turn (a second
@@ -84,8 +84,11 @@ export function serveDispatchCases(cases: string[], emit: (line: string) => void
         return nextCase();
       case 'calling':
         return calling(message.case, message.call);
-      case 'end':
-        return ended(message.case, message.results);
+      case 'end': {
+        // With `next`, the answer is the next case's (or why not), as `next` alone would give it.
+        const end = ended(message.case, message.results);
+        return message.next === true && end.error === undefined ? nextCase() : end;
+      }
       case 'observed':
         return observed(message.observed);
       default:
