@@ -3,7 +3,8 @@
 //
 //   driver <mode> [--stage <slug>] <case.json> [<case.json> …]    run case files, in the course directory
 //   driver <mode> [--stage <slug>] -                              read cases from stdin, one JSON object per
-//                                                                 line, until it ends (how the grader runs it)
+//                                                                 line, until it ends; or, given the grader's
+//                                                                 channel, ask it for them (how the grader runs it)
 //
 // The mode is a name of the table of modes (mode-table.ts); the stage, a stage of that mode (src/course/stages.ts),
 // the first of the mode in course order when not named. The stage's row says which module of the course the mode

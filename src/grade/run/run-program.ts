@@ -1,8 +1,10 @@
-// Runs one program process: `node --import <tsx> <the package's driver> <mode> --stage <slug> -` in the course directory (or a warm
-// standby that will run the driver the same way), writing its cases to its stdin as JSON lines and reading result
-// lines as they stream. What each pipe event, exit and timer means is program-machine.ts's to decide, and
-// supervise-process.ts turns them into its events and carries out its effects. How the process is confined
-// (sandbox or process group, TMPDIR, environment) is program-process.ts's.
+// Runs one program process: `node --import <tsx> <the package's driver> <mode> --stage <slug> -` in the course
+// directory (or a warm standby that will run the driver the same way). A mode that serves its cases (every mode of
+// the course: src/modes/<mode>/serve.ts) gets a line on stdin that says go and asks for its cases over its channel,
+// whose answers make the lines the grader reads; a driver of a test's own gets its cases on stdin as JSON lines and
+// streams its result lines on stdout. What each line, pipe event, exit and timer means is program-machine.ts's to
+// decide, and supervise-process.ts turns them into its events and carries out its effects. How the process is
+// confined (sandbox or process group, TMPDIR, environment) is program-process.ts's.
 import { aspectExport, aspectUrl, hasAspect, type ModeName } from '../../modes/mode-table.ts';
 import type { ModeServe } from './channel-server.ts';
 import { driverArgs, driverEntry, driverFiles, driverMode } from '../../modes/driver-files.ts';

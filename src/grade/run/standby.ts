@@ -1,11 +1,11 @@
 // A warm standby program process, run as `node --import <tsx> standby.ts <driver> <mode> [--stage <slug>]
-// [<warm specifier>…]` in the
-// course directory. Node, tsx and the package's driver are loaded ahead of time, and so are the warm specifiers
-// (the stage's packages, as the driver imports them, and its course modules, from the course directory:
-// src/course/stages.ts): a save then pays only for what it changed. It waits until its work arrives on stdin (the
-// cases, as JSON lines, exactly as `<driver> <mode> --stage <slug> -` reads them); then every module loaded from a file that has
-// changed since, and every module that imports one, is loaded afresh (standby-hooks.mjs), and it runs the driver's
-// main on those very lines. Each standby serves exactly one batch.
+// [<warm specifier>…]` in the course directory. Node, tsx and the package's driver are loaded ahead of time, and so
+// are the warm specifiers (the stage's packages, as the driver imports them, and its course modules, from the
+// course directory: src/course/stages.ts): a save then pays only for what it changed. It waits until its work
+// arrives on stdin (the line that says go, as `<driver> <mode> --stage <slug> -` reads it; the driver then asks the
+// grader for its cases over its channel); then every module loaded from a file that has changed since, and every
+// module that imports one, is loaded afresh (standby-hooks.mjs), and it runs the driver's main. Each standby serves
+// exactly one batch.
 import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
