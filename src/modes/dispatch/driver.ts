@@ -359,8 +359,9 @@ export const driver: DriverMode = {
 
 // The cases the grader hands out over the channel (./serve.ts), one at a time: each is seeded and its calls made
 // as on stdin, the grader told before each call (without waiting for its answer: once the message has left) and
-// given the results at its end, in the message that asks for the next; then the probe, when the grader has one. Resolves to the exit code. What a case started and left running is killed before its results are given,
-// so that it cannot burn CPU through the cases after it.
+// given the results at its end, in the message that asks for the next; then the probe, when the grader has one.
+// Resolves to the exit code. What a case started and left running is killed before its results are given, so that
+// it cannot burn CPU through the cases after it.
 async function serveDispatch(channel: Channel, course: URL, code: StudentCode): Promise<number> {
   let running = processesBelow();
   // A case's end and the ask for the next are one message: a round trip per case, not two.

@@ -1,9 +1,9 @@
 // The dispatch mode's grader side (the serve aspect, run by src/grade/run/run-program.ts for each program process):
 // the process's batch stays here, in the grader. The program asks over its channel (src/grade/run/channel-server.ts)
 // for its next case and gets only that case's files and calls, once the case before it has ended (its end may ask
-// for the next in the same message); it says before each call which call it is about to make, and the progress line is made here from the grader's own case; when it
-// gives the case's results, the result line is made here and handed to the process's supervision, as is the probe's
-// observation once every case has ended. So the program process never holds another case, a case to come or the
+// for the next in the same message); it says before each call which call it is about to make, and the progress line
+// is made here from the grader's own case; when it gives the case's results, the result line is made here and
+// handed to the process's supervision, as is the probe's observation once every case has ended. So the program process never holds another case, a case to come or the
 // probe's request while it runs cases, and nothing it prints is read as a result. A message out of turn (a second
 // `next` mid-case, a call out of order, an end for a case not running) is refused, and refused only.
 import type { Json, ModeServe } from '../../grade/run/channel-server.ts';
