@@ -33,7 +33,7 @@ import type { Channel } from '../channel.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import { killLeftovers, processesBelow } from '../leftovers.ts';
 import { giveEarlierTools } from './earlier-tools.ts';
-import { watchTimers } from './left-timers.ts';
+import { oneCallAtATime, watchTimers } from './left-timers.ts';
 import { abbreviate, padded } from './long-answer.ts';
 import { removeAfterWork, watchTools } from './tools-at-work.ts';
 import {
@@ -346,6 +346,7 @@ function encode(value: unknown, input: unknown, depth = 0): unknown {
 export const driver: DriverMode = {
   preload: courseTools,
   start: async (course, code) => {
+    oneCallAtATime();
     await dispatcher(course, code);
     return {
       parse: parseCase,
