@@ -1,5 +1,9 @@
 // The html report's style sheet, inlined in the page (it opens from disk, with no network): readable on screen and
 // in print, colours that keep WCAG AA contrast (the browser test runs axe-core), and no layout that needs script.
+// A class of hundreds is tens of thousands of elements, and laying them all out was most of the page's load: each
+// table's region and each submission's details are `content-visibility: auto`, so the browser lays out and paints
+// only what is near the screen. Nothing is left out of the page: what is skipped is still in the document, found by
+// find-in-page, read by a screen reader, reached by a link, and printed.
 export const STYLE = `
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg-alt: #f6f8fa;
   --pass: #116329; --fail: #a40e26; --warn: #7d4e00; --link: #0550ae; }
@@ -19,7 +23,7 @@ pre { background: var(--bg-alt); border: 1px solid var(--line); border-radius: 6
 pre .del { color: var(--pass); }
 pre .ins { color: var(--fail); }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0; }
-.scroll { overflow-x: auto; max-width: 100%; }
+.scroll { overflow-x: auto; max-width: 100%; content-visibility: auto; contain-intrinsic-size: auto 30rem; }
 td { overflow-wrap: anywhere; }
 th, td { text-align: left; vertical-align: top; padding: 0.35rem 0.6rem; border-bottom: 1px solid var(--line); }
 th { background: var(--bg-alt); font-weight: 600; white-space: nowrap; }
@@ -43,7 +47,8 @@ meter { width: 7rem; vertical-align: middle; }
 .controls label { display: flex; flex-direction: column; font-size: 0.85rem; color: var(--muted); }
 .controls input, .controls select { font: inherit; padding: 0.2rem 0.4rem; min-width: 12rem; max-width: 100%; }
 .controls label { max-width: 100%; }
-.submission { border-top: 2px solid var(--line); margin-top: 2rem; }
+.submission { border-top: 2px solid var(--line); margin-top: 2rem; content-visibility: auto;
+  contain-intrinsic-size: auto 20rem; }
 .failure { margin: 1rem 0 1.5rem; }
 .failure h4 { margin: 0; font-size: 1rem; }
 .muted { color: var(--muted); }
@@ -52,5 +57,6 @@ meter { width: 7rem; vertical-align: middle; }
 .histogram td:last-child { width: 60%; }
 .histogram meter { width: 100%; }
 @media (max-width: 40rem) { th { white-space: normal; } meter { width: 4rem; } .controls input, .controls select { min-width: 0; max-width: 100%; } }
-@media print { details { display: block; } .controls, th button::after { display: none; } }
+@media print { details { display: block; } .controls, th button::after { display: none; }
+  .scroll, .submission { content-visibility: visible; } }
 `;

@@ -243,8 +243,11 @@ describe('the class page in a browser', { timeout: 180_000 }, () => {
     const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     expect(hrefs.filter((h) => !h.startsWith('#'))).toEqual([]);
     expect(await page.locator('body').isVisible()).toBe(true);
-    // What the hostile submission wrote, shown as it wrote it.
+    // What the hostile submission wrote, shown as it wrote it. innerText reads only what is drawn, and a section far
+    // down is drawn only near the screen (content-visibility): printed, every section is.
+    await page.emulateMedia({ media: 'print' });
     const text = await page.locator('body').innerText();
+    await page.emulateMedia({ media: 'screen' });
     expect(text).toContain(HOSTILE_NAME);
     expect(text).toContain('<script>window.__pwned = "stderr script"; alert("stderr")</script>');
     expect(text).toContain('<style>body { display: none !important }</style>');
@@ -303,6 +306,9 @@ function classOf500(run: ClassReport): ClassReport {
   return { ...run, submissions };
 }
 
+// Element.checkVisibility, which the Node-only typings of this project do not declare.
+type Drawable = { checkVisibility: (options: { contentVisibilityAuto: boolean }) => boolean };
+
 describe('a class of 500 in a browser', { timeout: 300_000 }, () => {
   let file = '';
   beforeAll(async () => {
@@ -321,6 +327,35 @@ describe('a class of 500 in a browser', { timeout: 300_000 }, () => {
     expect(scores).toEqual([...scores].sort((a, b) => a - b));
     expect(await page.locator('#mistake-table tbody tr [data-count]').first().innerText()).toBe('170');
     await keepScreenshot(page, 'class-500-top');
+    expectNoTroubles(troubles);
+  });
+
+  // Laid out only near the screen (content-visibility), yet all in the document: a link, the filter and print reach
+  // a submission whose details the browser has not drawn.
+  it('draws the details of a submission far down only when reached, and finds and prints it all the same', async () => {
+    const { page, troubles } = await open(file);
+    const failing = classOf500(graded).submissions.findLast((s) => s.verdict === 'fail')!;
+    const link = page.locator(`#submissions tbody tr[data-name="${failing.name}"] td:first-child a`);
+    const last = page.locator(`section${await link.getAttribute('href')}`);
+    expect(await last.locator('h3').textContent()).toBe(failing.name);
+    // Whether the browser draws it: false while content-visibility skips it.
+    const drawn = () =>
+      last.locator('h3').evaluate((h) => (h as unknown as Drawable).checkVisibility({ contentVisibilityAuto: true }));
+    expect(await drawn()).toBe(false);
+    // The mistake filter finds it from its row, its details never drawn.
+    const made = (await link.locator('xpath=ancestor::tr').getAttribute('data-mistakes'))!.split(' ');
+    await page.selectOption('#filter-mistake', made[0]!);
+    expect(await page.locator(`#submissions tbody tr:visible[data-name="${failing.name}"]`).count()).toBe(1);
+    expect(await drawn()).toBe(false);
+    // Printed, every submission's details are drawn.
+    await page.emulateMedia({ media: 'print' });
+    expect(await drawn()).toBe(true);
+    await page.emulateMedia({ media: 'screen' });
+    // Its row's link shows its failures, each a heading and its hint.
+    await link.click();
+    await expect.poll(drawn).toBe(true);
+    expect(await last.locator('.failure h4').first().isVisible()).toBe(true);
+    expect(await last.locator('.failure .hint').first().innerText()).toMatch(/^hint: /);
     expectNoTroubles(troubles);
   });
 
