@@ -39,9 +39,10 @@ export const KEY_SHAPES: readonly KeyShape[] = [
   { kind: 'JWT', label: 'jwt', source: 'eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*' },
 ];
 
-// Where a bounded spelling may start: after no letter, digit or `_`, or right after a percent-escape (`%3D`) or a
-// JSON escape (`\n`, `\u003d`), whose last character is the escape's, not a word's.
-const BOUNDARY = String.raw`(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2})|(?<=\\(?:[nrtbf]|u[0-9A-Fa-f]{4})))`;
+// What may stand right before a bounded spelling: nothing, no letter, digit or `_`, or a percent-escape (`%3D`) or a
+// JSON escape (`\n`, `\u003d`), whose last character is the escape's, not a word's. It is asserted after the
+// spelling's first characters are found (a look behind them), so most positions fail on their first character.
+const BEFORE = String.raw`(?:^|[^A-Za-z0-9_]|%[0-9A-Fa-f]{2}|\\(?:[nrtbf]|u[0-9A-Fa-f]{4}))`;
 
 // The characters a streamed key, and an escape glued before it, may be made of: a stream chunk ending in a run of
 // them may be cut mid-key, or between an escape and the key after it.
@@ -50,8 +51,15 @@ export const KEY_CHAR = /[A-Za-z0-9_.%\\-]/;
 // A global regex for one shape, or (without `shape`) for any of them.
 export function keyPattern(shape?: KeyShape): RegExp {
   const shapes = shape === undefined ? KEY_SHAPES : [shape];
-  const sources = shapes.map((k) => (k.bounded === undefined ? k.source : `${k.source}|${BOUNDARY}${k.bounded}`));
+  const sources = shapes.map((k) => (k.bounded === undefined ? k.source : `${k.source}|${bounded(k.bounded)}`));
   return new RegExp(`(?:${sources.join('|')})`, 'g');
+}
+
+// A bounded spelling as a pattern: its literal start (`sk-`), a look back over that start to what stands before
+// it, then the rest.
+function bounded(source: string): string {
+  const start = /^[A-Za-z0-9_-]+/.exec(source)?.[0] ?? '';
+  return `${start}(?<=${BEFORE}${start})${source.slice(start.length)}`;
 }
 
 // A rule for a whole text: what it finds, and what a match becomes (undefined: the match stays).

@@ -157,6 +157,20 @@ describe('a pi session file', () => {
     });
   });
 
+  it('is read from a JSON array of its lines, element N as line N', async () => {
+    const lines = (await readFile(SESSION, 'utf8')).trimEnd().split('\n');
+    const array = JSON.stringify(
+      lines.map((l) => JSON.parse(l) as unknown),
+      null,
+      2,
+    );
+    const transcript = imported(importText(array, 'export.json'));
+    expect(transcript.format).toBe('pi');
+    expect(transcript.calls.map((c) => [c.line, c.name])).toEqual(
+      imported(await importTranscript(SESSION)).calls.map((c) => [c.line, c.name]),
+    );
+  });
+
   it("is read with --format pi, and pi's print-mode events are still named as unread", async () => {
     expect(imported(await importTranscript(SESSION, { format: 'pi' })).calls).toHaveLength(7);
     expect(await importTranscript(fixture('agent-event-streams/pi-print-mode.jsonl'))).toMatchObject({
