@@ -24,6 +24,7 @@ export type TranscriptFormat =
   | 'codex' // Codex CLI rollouts, ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
   | 'gemini' // Gemini CLI sessions, ~/.gemini/tmp/<project hash>/chats/session-*.json(l)
   | 'ai-sdk' // Vercel AI SDK messages: ModelMessage tool-call/tool-result parts, UIMessage tool parts
+  | 'pi' // pi's session files, ~/.pi/agent/sessions/--<path>--/<timestamp>_<uuid>.jsonl
   | 'live'; // the request/response pairs `theinference record --live` captures (src/record/live/)
 
 // A tool call as the agent made it: the name and input exactly as the model sent them.

@@ -161,7 +161,7 @@ describe('theinference record', () => {
     ],
     [
       ['--format', 'yaml'],
-      "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, ai-sdk, codex, gemini, live; got 'yaml'",
+      "error: --format takes one of claude-code, anthropic, openai-chat, openai-responses, ai-sdk, codex, gemini, pi, live; got 'yaml'",
     ],
     [
       ['--redact', ''],

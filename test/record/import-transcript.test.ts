@@ -147,12 +147,13 @@ describe('--format', () => {
       'ai-sdk',
       'codex',
       'gemini',
+      'pi',
       'live',
     ]);
     expect(await importTranscript(fixture('spotter/short.jsonl'), { format: 'claude' as TranscriptFormat })).toEqual({
       file: fixture('spotter/short.jsonl'),
       message:
-        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, ai-sdk, codex, gemini, live",
+        "unknown format 'claude': --format takes one of claude-code, anthropic, openai-chat, openai-responses, ai-sdk, codex, gemini, pi, live",
     });
   });
 

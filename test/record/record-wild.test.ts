@@ -172,6 +172,26 @@ describe('a Codex CLI rollout', () => {
   );
 });
 
+describe('a pi session file (issue 39)', () => {
+  it(
+    "reads the branch the session ended on, maps pi's tools, and keeps the calls that reproduce in the replay",
+    async () => {
+      const { reports, cases } = await recordFixtures(scratch, ['pi/session.jsonl']);
+      expect(reports[0]).toMatchObject({ format: 'pi', seen: 7, kept: 7, dropped: {} });
+      expect(cases.flatMap((c) => c.data.calls.map((call) => [call.tool, call.input]))).toEqual([
+        ['Write', { path: 'notes.txt', file_text: 'Mon-Fri 9-18\nSat 10-14\n' }],
+        ['Read', { path: '<sandbox>/notes.txt' }],
+        ['Edit', { path: 'notes.txt', old_str: 'Sunday', new_str: 'Sunday closed' }],
+        ['Bash', { command: 'grep -c Sat notes.txt' }],
+        ['Edit', { path: 'notes.txt', old_str: 'Sat 10-14\n', new_str: 'Sat 10-14\nSun closed\n' }],
+        ['Bash', { command: 'cat notes.txt', timeout: 10_000 }],
+        ['Bash', { command: 'cat missing.txt' }],
+      ]);
+    },
+    WIDE,
+  );
+});
+
 describe('a Codex 0.5x rollout (shell_command)', () => {
   it(
     'reads shell_command {command: LINE, workdir} as Bash, workdir the directory, a # comment line no command',

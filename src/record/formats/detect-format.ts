@@ -1,6 +1,6 @@
-// Which importer reads a file, decided from its first lines (or forced by --format). Four shapes of text carry the
-// formats: Claude Code's own JSONL, a Codex rollout, an SSE stream, JSONL of API values, one JSON document; plus
-// the live capture.
+// Which importer reads a file, decided from its first lines (or forced by --format). These shapes of text carry the
+// formats: Claude Code's own JSONL, a Codex rollout, a Gemini session, a pi session, an SSE stream, JSONL of API
+// values, one JSON document; plus the live capture.
 import type { ImportProblem, TranscriptFormat } from '../types.ts';
 import { ANTHROPIC_EVENT_TYPES } from './anthropic-sse.ts';
 import { isClaudeCodeLine } from './claude-code.ts';
@@ -8,6 +8,7 @@ import { isCodexLine } from './codex.ts';
 import { isGeminiRecord } from './gemini.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { isLiveCaptureLine } from './live.ts';
+import { isPiSessionLine } from './pi-session.ts';
 import { isSseLine } from './sse-framer.ts';
 
 // Every format `--format` accepts, in the order the docs list them.
@@ -19,10 +20,11 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'ai-sdk',
   'codex',
   'gemini',
+  'pi',
   'live',
 ];
 
-export type Shape = 'claude-code' | 'codex' | 'gemini' | 'sse' | 'json-lines' | 'json-document' | 'live';
+export type Shape = 'claude-code' | 'codex' | 'gemini' | 'pi' | 'sse' | 'json-lines' | 'json-document' | 'live';
 
 export function isTranscriptFormat(value: unknown): value is TranscriptFormat {
   return typeof value === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(value);
@@ -48,6 +50,7 @@ export function detectShape(texts: string[]): Shape | undefined {
     values += 1;
     if (i === 0) firstIsValue = true;
     if (isLiveCaptureLine(parsed.value)) return 'live';
+    if (isPiSessionLine(parsed.value)) return 'pi';
     if (isClaudeCodeLine(parsed.value)) return 'claude-code';
     if (isCodexLine(parsed.value)) return 'codex';
     if (isGeminiRecord(parsed.value)) return texts.length === 1 ? 'json-document' : 'gemini';
@@ -61,7 +64,7 @@ export function detectShape(texts: string[]): Shape | undefined {
 
 // The shape to read a file in when --format forced the format.
 export function shapeForFormat(format: TranscriptFormat, texts: string[]): Shape {
-  if (format === 'claude-code' || format === 'codex' || format === 'live') return format;
+  if (format === 'claude-code' || format === 'codex' || format === 'pi' || format === 'live') return format;
   const shape = detectShape(texts);
   if (format === 'gemini') return shape === 'json-document' ? shape : 'gemini';
   return shape === 'sse' || shape === 'json-document' ? shape : 'json-lines';

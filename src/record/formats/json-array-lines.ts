@@ -1,5 +1,5 @@
 // A JSON array of a line-based format's lines, as transcript viewers export a session (a pretty-printed array of
-// Claude Code lines, of a Codex rollout's, of a live capture's): read as those lines, one element each; a Gemini
+// Claude Code lines, of a Codex rollout's, of a pi session's, of a live capture's): read as those lines, one element each; a Gemini
 // CLI session document as its records. Any other document is read as API values (values.ts). The document is held whole, so it is capped as values.ts caps it.
 import { detectShape, type Shape } from './detect-format.ts';
 import { geminiDocumentRecords } from './gemini.ts';
@@ -9,7 +9,7 @@ import type { Line } from './read-lines.ts';
 import { MAX_DOCUMENT_CHARS } from './values.ts';
 
 // The shapes whose lines an array can hold.
-const LINE_SHAPES: ReadonlySet<Shape> = new Set(['claude-code', 'codex', 'live']);
+const LINE_SHAPES: ReadonlySet<Shape> = new Set(['claude-code', 'codex', 'pi', 'live']);
 
 // Reads a document: as the lines of a line-based format when it is an array of them (`linesAs` makes that
 // format's parser, and the shape it names is the one read), else as `values` would.

@@ -8,6 +8,7 @@ import { detectShape, type Shape, shapeForFormat } from './detect-format.ts';
 import { createDocumentParser } from './json-array-lines.ts';
 import { createLiveParser } from './live.ts';
 import { LOOKED_FOR } from './looked-for.ts';
+import { createPiSessionParser } from './pi-session.ts';
 import { parseJson } from './json-values.ts';
 import { recogniseUnreadStream } from './unsupported-formats.ts';
 import type { LineParser, ParsedFile } from './parsed-file.ts';
@@ -124,6 +125,9 @@ export class TranscriptReader {
       case 'gemini':
         this.format = 'gemini';
         return createGeminiParser(this.file);
+      case 'pi':
+        this.format = 'pi';
+        return createPiSessionParser(this.file);
       case 'live':
         this.format = 'live';
         return createLiveParser(this.file);

@@ -9,9 +9,8 @@
 //   `turn.completed`, `turn.failed` (Codex CLI's exec events; its rollout file is read, as `codex`);
 // - pi's print-mode events (`pi --mode json`): `{"type": "session", "id", "cwd"}`, `agent_start`, `turn_start`,
 //   `message_start` / `message_update` / `message_end` with a pi `message`, `tool_execution_start` /
-//   `tool_execution_end` with `toolCallId`, `toolName`, `args` / `result`, `turn_end`, `agent_end`;
-// - pi's own session files (`~/.pi/agent/sessions/…/*.jsonl`, pi-mono's session documentation): a `session` header, then
-//   `message` entries (`toolCall` blocks, `toolResult` messages), `model_change`, `thinking_level_change`.
+//   `tool_execution_end` with `toolCallId`, `toolName`, `args` / `result`, `turn_end`, `agent_end` (pi's own
+//   session file, which has none of these lines, is read: formats/pi-session.ts).
 import { arrayAt, isObject, objectAt, stringAt } from './json-values.ts';
 
 // What a value is when it is an OpenCode session's (its storage files: a session, a message or a part, each
@@ -47,21 +46,6 @@ const UNREAD_STREAMS: { name: string; is: (v: Record<string, unknown>) => boolea
       (/^item\.(?:started|updated|completed)$/.test(String(v.type)) && isObject(v.item)) ||
       /^turn\.(?:started|completed|failed)$/.test(String(v.type)),
     instead: "the session's rollout, `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, which `--format codex` reads",
-  },
-  {
-    // pi's own session file: a `session` header, then entries with an id and a parentId (a tree), a message entry's
-    // `message` one of pi's (an assistant's `toolCall` blocks, a `toolResult` role), model and thinking changes.
-    // Print mode never writes a bare `message` line, so this tells the two apart.
-    name: 'a pi session file (`~/.pi/agent/sessions/--<path>--/<timestamp>_<uuid>.jsonl`: message entries with toolCall and toolResult)',
-    is: (v) =>
-      (v.type === 'message' &&
-        isObject(v.message) &&
-        (v.message.role === 'toolResult' ||
-          (Array.isArray(v.message.content) && v.message.content.some((b) => isObject(b) && b.type === 'toolCall')) ||
-          (typeof v.message.role === 'string' && 'parentId' in v))) ||
-      (['model_change', 'thinking_level_change', 'branch_summary'].includes(String(v.type)) && 'parentId' in v),
-    instead:
-      '`theinference record --live --stage <slug> -- pi …`, which captures its session through a local API proxy',
   },
   {
     name: "pi's print-mode events (`pi --mode json`: agent_start, message_end, tool_execution_start, tool_execution_end)",

@@ -1,7 +1,8 @@
 // What the live proxy removes before a request or response touches the disk: the values of credential headers
 // (API keys, bearer tokens, cookies, organisation and project ids), credential query parameters, and anything
-// shaped like a known API key inside a body. Bodies arrive in chunks, so the text redactor holds back the tail of a
-// chunk that could be the start of a key until the next chunk says where it ends.
+// shaped like a known API key inside a body, glued to what precedes it or not (`key%3Dsk-ant-…`, `\nsk-ant-…`). Bodies
+// arrive in chunks, so the text redactor holds back the tail of a chunk that could be the start of a key, or an
+// escape right before one, until the next chunk says where it ends.
 
 import { KEY_CHAR, keyPattern } from '../map/key-shapes.ts';
 

@@ -17,8 +17,9 @@ export type Mapping = {
 
 // What the call's input alone does not say: the directory the agent was in, relative to the session's start
 // ('' for the same, undefined for outside it), and whether Claude Code wrote the results (its Grep words them its
-// own way; an agent recorded from the API, the course's own above all, prints the course's `file:N: text`).
-export type MapContext = { subdir: string | undefined; claudeCode?: boolean };
+// own way; an agent recorded from the API, the course's own above all, prints the course's `file:N: text`), and
+// whether pi wrote them (its tools share lower-case names with the lesson's agent: map-pi.ts).
+export type MapContext = { subdir: string | undefined; claudeCode?: boolean; pi?: boolean };
 
 // The input as sent, under the same name: it already speaks the course's vocabulary.
 export function keep(tool: string, input: Record<string, unknown>, check: CheckSpec): Mapping {

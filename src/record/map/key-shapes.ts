@@ -4,16 +4,30 @@
 // is redacted chunk by chunk, which whole-text rules cannot do); the case redactor and the privacy gate then run a
 // scanner's maintained rules over the decoded text too (secret-rules.ts), which know far more kinds of key.
 //
-// KEY_SHAPES are runs of token characters after a word boundary (API keys, tokens, JWTs), which is what lets the
-// proxy redact a stream chunk by chunk. SECRET_SHAPES are the rules for whole texts: a private-key block, the key
-// shapes, an AWS secret after its name, the credentials in a URL, a bearer token that looks like one, an e-mail
-// address that is not already fake. A rule's `replace` decides per match, and may keep it: what only looks like a
-// secret from afar (`Bearer <token>`, `Bearer $TOKEN`, `git@github.com:org/repo`) stays as it is.
-export type KeyShape = { kind: string; label: string; source: string };
+// KEY_SHAPES are runs of token characters (API keys, tokens, JWTs) that need nothing around them, which is what lets
+// the proxy redact a stream chunk by chunk. A transcript glues keys to what comes before them: `key%3Dsk-ant-…` (a
+// URL's `=`), `\nsk-ant-…` and `\u003dsk-ant-…` (a JSON string's escapes), `token_ghp_…`. A shape whose prefix is
+// distinctive (`sk-ant-`, `sk-proj-`, `ghp_`, `github_pat_`, `xoxb-`, `AKIA`, `eyJ….eyJ`) is found anywhere, glued
+// to a word or not. A short, generic one (a bare `sk-`, which ends `task-`) is found only after a boundary, and
+// such an escape right before it is one.
+//
+// SECRET_SHAPES are the rules for whole texts: a private-key block, the key shapes, an AWS secret after its name,
+// the credentials in a URL, a bearer token that looks like one, an e-mail address that is not already fake. A rule's
+// `replace` decides per match, and may keep it: what only looks like a secret from afar (`Bearer <token>`, `Bearer
+// $TOKEN`, `git@github.com:org/repo`) stays as it is.
+
+// `source` is found anywhere; `bounded`, a generic spelling of the same kind, only after a boundary.
+export type KeyShape = { kind: string; label: string; source: string; bounded?: string };
 
 export const KEY_SHAPES: readonly KeyShape[] = [
   { kind: 'Anthropic key', label: 'anthropic-key', source: 'sk-ant-[A-Za-z0-9_-]{16,}' },
-  { kind: 'OpenAI key', label: 'openai-key', source: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}' },
+  {
+    kind: 'OpenAI key',
+    label: 'openai-key',
+    // Project, service-account and admin keys; a legacy key holds `T3BlbkFJ` ("OpenAI" in base64) in its middle.
+    source: 'sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}',
+    bounded: 'sk-[A-Za-z0-9_-]{20,}',
+  },
   {
     kind: 'GitHub token',
     label: 'github-token',
@@ -25,13 +39,27 @@ export const KEY_SHAPES: readonly KeyShape[] = [
   { kind: 'JWT', label: 'jwt', source: 'eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*' },
 ];
 
-// The characters a streamed key may be made of: a stream chunk ending in a run of them may be cut mid-key.
-export const KEY_CHAR = /[A-Za-z0-9_.-]/;
+// What may stand right before a bounded spelling: nothing, no letter, digit or `_`, or a percent-escape (`%3D`) or a
+// JSON escape (`\n`, `\u003d`), whose last character is the escape's, not a word's. It is asserted after the
+// spelling's first characters are found (a look behind them), so most positions fail on their first character.
+const BEFORE = String.raw`(?:^|[^A-Za-z0-9_]|%[0-9A-Fa-f]{2}|\\(?:[nrtbf]|u[0-9A-Fa-f]{4}))`;
+
+// The characters a streamed key, and an escape glued before it, may be made of: a stream chunk ending in a run of
+// them may be cut mid-key, or between an escape and the key after it.
+export const KEY_CHAR = /[A-Za-z0-9_.%\\-]/;
 
 // A global regex for one shape, or (without `shape`) for any of them.
 export function keyPattern(shape?: KeyShape): RegExp {
-  const source = shape === undefined ? `(?:${KEY_SHAPES.map((k) => k.source).join('|')})` : shape.source;
-  return new RegExp(`\\b${source}`, 'g');
+  const shapes = shape === undefined ? KEY_SHAPES : [shape];
+  const sources = shapes.map((k) => (k.bounded === undefined ? k.source : `${k.source}|${bounded(k.bounded)}`));
+  return new RegExp(`(?:${sources.join('|')})`, 'g');
+}
+
+// A bounded spelling as a pattern: its literal start (`sk-`), a look back over that start to what stands before
+// it, then the rest.
+function bounded(source: string): string {
+  const start = /^[A-Za-z0-9_-]+/.exec(source)?.[0] ?? '';
+  return `${start}(?<=${BEFORE}${start})${source.slice(start.length)}`;
 }
 
 // A rule for a whole text: what it finds, and what a match becomes (undefined: the match stays).

@@ -1,7 +1,7 @@
 // A recorded tool call in the course's vocabulary: Claude Code's tools (`Read {file_path, offset, limit}`, `Write`,
 // `Edit`, `Glob`, `Grep`, `Bash`, 1.0's `LS`), Anthropic's text-editor tool (`str_replace_based_edit_tool {command, …}`), the
 // lesson's own agent (`read_file`, `write_file`, `edit_file`, `bash`), Codex's shell tools (map-codex.ts), Gemini
-// CLI's tools (map-gemini.ts) and the course's names as they are. The
+// CLI's tools (map-gemini.ts), pi's (map-pi.ts, by the transcript's format) and the course's names as they are. The
 // original name and keys are kept for the case's `source`. Tools the course lacks, and inputs it cannot express,
 // are dropped with a reason the report counts.
 import type { Call } from '../../course/types.ts';
@@ -10,6 +10,7 @@ import type { CheckSpec, MappedCall } from '../record-types.ts';
 import { asRecord, defaultPath, keep, rename, type Dropped, type MapContext, type Mapping } from './call-input.ts';
 import { mapCodexShell } from './map-codex.ts';
 import { mapGeminiCall } from './map-gemini.ts';
+import { mapPiCall } from './map-pi.ts';
 import { mapGrep } from './map-grep.ts';
 import { LS_TRUNCATED } from './ls-tree.ts';
 import { viewRangeFor } from './read-range.ts';
@@ -48,6 +49,7 @@ export function mapCall(imported: ImportedCall, context: MapContext): MappedCall
 }
 
 function mapByName(imported: ImportedCall, input: Record<string, unknown>, context: MapContext): Mapping | Dropped {
+  if (context.pi === true) return mapPiCall(imported, input, context);
   const name = imported.name;
   const claudeCode = 'file_path' in input;
   switch (name) {

@@ -38,7 +38,11 @@ export function prepareSteps(transcript: ImportedTranscript, redactor: Redactor)
     const imported = windows ? posixCall(cleanCall(raw, clean)) : cleanCall(raw, clean);
     const subdir = subdirectory(raw.cwd, transcript.cwd);
     const ran = imported.notRun === undefined;
-    const mapped = mapCall(imported, { subdir, claudeCode: transcript.format === 'claude-code' });
+    const mapped = mapCall(imported, {
+      subdir,
+      claudeCode: transcript.format === 'claude-code',
+      pi: transcript.format === 'pi',
+    });
     const step: Step = { position, imported, subdir, ran, evidence: NO_EVIDENCE };
     if ('drop' in mapped) {
       step.drop = mapped.drop;

@@ -148,8 +148,8 @@ function writeKind(result: ImportedResult): 'created' | 'overwritten' | undefine
 // Errors worded by different harnesses, by what went wrong. Order matters: "String to replace not found" is a
 // failed match, not a missing file.
 const ERROR_KINDS: [kind: string, pattern: RegExp][] = [
-  ['no match', /did not appear verbatim|String to replace not found/i],
-  ['several matches', /appears \d+ times|Found \d+ matches of the string/i],
+  ['no match', /did not appear verbatim|String to replace not found|Could not find the exact text/i],
+  ['several matches', /appears \d+ times|Found \d+ (?:matches of the string|occurrences of the text)/i],
   ['escape', /escapes workspace|outside (the )?(allowed|working|workspace)|not allowed/i],
   ['not found', /does not exist|not found|no such file|ENOENT/i],
   ['is a directory', /is a directory|EISDIR/i],

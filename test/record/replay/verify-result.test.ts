@@ -137,6 +137,36 @@ describe('write-type tools', () => {
       true,
     ],
     [
+      "no match, pi's wording",
+      rec(
+        'Could not find the exact text in a. The old text must match exactly including all whitespace and newlines.',
+        true,
+      ),
+      err('No replacement was performed: old_str did not appear verbatim in <sandbox>/a'),
+      'old',
+      true,
+    ],
+    [
+      "several matches, pi's wording",
+      rec(
+        'Found 2 occurrences of the text in a. The text must be unique. Please provide more context to make it unique.',
+        true,
+      ),
+      err('No replacement was performed: old_str appears 2 times in a, on lines 1, 2'),
+      'old',
+      true,
+    ],
+    [
+      "no match in pi's wording against several",
+      rec(
+        'Could not find the exact text in a. The old text must match exactly including all whitespace and newlines.',
+        true,
+      ),
+      err('No replacement was performed: old_str appears 2 times in a, on lines 1, 2'),
+      'old',
+      false,
+    ],
+    [
       'no match against several',
       rec('String to replace not found in file.', true),
       err('No replacement was performed: old_str appears 2 times in a, on lines 1, 2'),
