@@ -49,7 +49,8 @@ export function mistakeWords(m: ClassMistake): string {
 }
 
 // The page's body for a class.
-export function renderClassBody(report: ClassReport): Markup {
+export function renderClassBody(graded: ClassReport): Markup {
+  const report = { ...graded, submissions: graded.submissions.map(byName) };
   const named = classMistakes(report);
   const unnamed = unnamedMistake(report);
   // Every row, most submissions first; the unnamed failures rank among them by the same count.
@@ -159,7 +160,7 @@ ${stuck.map((s) => {
     .flatMap((r) => r.cases)
     .find((c) => c.failure?.hint !== undefined)?.failure?.hint;
   return html`<tr><td><a href="#${ids.get(s.name)!}">${s.name}</a></td><td>${verdict(s.verdict)}</td>
-<td>${withoutDir(s.message ?? '', s)}${hint !== undefined && html`<p class="hint"><strong>hint:</strong> ${prose(hint)}</p>`}</td></tr>`;
+<td>${s.message ?? ''}${hint !== undefined && html`<p class="hint"><strong>hint:</strong> ${prose(hint)}</p>`}</td></tr>`;
 })}
 </tbody>
 </table>
@@ -267,9 +268,22 @@ function mistakeLinks(ids: string[], byId: Map<string, ClassMistake>): Markup {
   })}`;
 }
 
-// A message about a submission without the grader machine's path to it: its name stands there instead.
-function withoutDir(message: string, s: SubmissionResult): string {
-  return s.dir === '' ? message : message.split(s.dir).join(s.name);
+// A submission as the page shows it, without the grader machine's path to it: wherever its message, its cases'
+// messages, hints and output name its directory (a program that did not start names its files there), its name
+// stands instead.
+function byName(s: SubmissionResult): SubmissionResult {
+  if (s.dir === '') return s;
+  const swap = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.split(s.dir).join(s.name);
+    if (Array.isArray(value)) return value.map(swap);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, swap(v)]));
+  };
+  return {
+    ...s,
+    ...(s.message === undefined ? {} : { message: swap(s.message) as string }),
+    report: swap(s.report) as SubmissionResult['report'],
+  };
 }
 
 // One submission's part of the page: its verdict, score and counts, why it did not run, and its failures.
@@ -278,7 +292,7 @@ function details(s: SubmissionResult, id: string): Markup {
   return html`<section class="submission" id="${id}" aria-labelledby="${id}-name">
 <h3 id="${id}-name">${s.name}</h3>
 <p>${verdict(s.verdict)} · score ${score.score} of ${score.maxScore} · ${s.passed} passed, ${s.failed} failed</p>
-${s.verdict === 'misuse' ? html`<p>${withoutDir(s.message ?? '', s)}</p>` : renderFailures(s.report, { level: 4, mistakeLinks: true })}
+${s.verdict === 'misuse' ? html`<p>${s.message ?? ''}</p>` : renderFailures(s.report, { level: 4, mistakeLinks: true })}
 <p><a href="#submissions-heading">Back to the submissions</a></p>
 </section>
 `;

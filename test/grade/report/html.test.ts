@@ -79,6 +79,33 @@ describe('renderClassHtml', () => {
     expect(renderClassHtml(CLASS)).not.toContain('/c/');
   });
 
+  it("shows no path of the grader's machine where a program that did not start names its files", () => {
+    const where = '/c/f/src/execute.ts:3';
+    const crashed = report('register-tools', [
+      {
+        ...mismatch,
+        name: 'x',
+        output: `SyntaxError at ${where}\n    at /c/f/src/execute.ts:3:7`,
+        failure: {
+          kind: 'crash',
+          message: `the program did not start: ${where}`,
+          hint: `fix ${where} first`,
+          beforeAnyCase: true,
+        },
+      },
+    ]);
+    const page = renderClassHtml({
+      ...CLASS,
+      submissions: [
+        ...CLASS.submissions,
+        { name: 'f', dir: '/c/f', verdict: 'did not start', passed: 0, failed: 1, message: where, report: crashed },
+      ],
+    });
+    expect(page).not.toContain('/c/');
+    expect(page).toContain('fix f/src/execute.ts:3 first');
+    expect(page).toContain('SyntaxError at f/src/execute.ts:3');
+  });
+
   it('names each mistake in words in the filter and the table, never by its id alone', () => {
     const page = renderClassHtml(CLASS);
     const words = mismatch.failure!.hint!.replace(/\.$/, '').slice(0, 40);
