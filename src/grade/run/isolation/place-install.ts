@@ -45,12 +45,13 @@ type Entry = { to: string; from: string; stats: Stats };
 // Places the copy of `source` under `base` (a directory every user may enter), or finds it there already.
 export async function placeInstall(source: InstallSource, base: string): Promise<PlacedInstall> {
   let entries: Entry[];
+  let key: string;
   try {
     entries = listSource(source);
+    key = fingerprint(source, entries);
   } catch (error) {
     return { error: `the grader cannot read its own install to copy it: ${(error as Error).message}` };
   }
-  const key = fingerprint(source, entries);
   const at = join(base, `theinference-install-${key.slice(0, 16)}`);
   const placed = { root: join(at, 'node_modules', 'theinference'), modules: join(at, 'node_modules') };
   if (await trusted(at, key)) return placed;

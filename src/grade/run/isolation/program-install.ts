@@ -4,7 +4,7 @@
 // keeps their course, and the grader can, so only Node itself out of nobody's reach still stops the program
 // (program-user.ts says so). The reference's runs keep the grader's user and its own install. Decided once per
 // grader process.
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { driverFiles } from '../../../modes/driver-files.ts';
 import { standbyFiles } from '../standby-files.ts';
 import { placeInstall } from './place-install.ts';
@@ -25,22 +25,21 @@ export function programInstall(): Promise<ProgramInstall> {
 }
 
 async function choose(): Promise<ProgramInstall> {
-  const { node, install } = installPaths();
-  const [root] = install;
-  const own = { root: root!, at: (path: string) => path };
+  const { node, root, packages } = installPaths();
+  const own = { root, at: (path: string) => path };
   if (PROGRAM_USER === undefined) return own;
   const closedNode = closedToProgramUser(node);
   if (closedNode !== undefined) return { error: closedNode };
-  if (install.every((path) => closedToOthers(path) === undefined)) return own;
+  if ([root, ...packages].every((path) => closedToOthers(path) === undefined)) return own;
   const modules = graderModules();
   if (modules === undefined) return { error: 'the grader cannot find its runtime packages to copy them' };
   const placed = await placeInstall(
-    { packageRoot: root!, modules, files: [...driverFiles(), ...standbyFiles()] },
+    { packageRoot: root, modules, files: [...driverFiles(), ...standbyFiles()] },
     bindableTmpdir(),
   );
   if ('error' in placed) return placed;
   return {
     root: placed.root,
-    at: (path) => (isInside(root!, path) ? `${placed.root}/${relative(root!, path)}`.replace(/\/$/, '') : path),
+    at: (path) => (isInside(root, path) ? join(placed.root, relative(root, path)) : path),
   };
 }

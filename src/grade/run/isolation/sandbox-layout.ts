@@ -160,12 +160,10 @@ export function graderModules(install?: string): string | undefined {
 
 // What a program process reads of the grader's own install, apart (the package root, its runtime packages' real
 // node_modules), and Node's install: the paths a program run as another user must be able to reach.
-export function installPaths(): { node: string; install: string[] } {
+export function installPaths(): { node: string; root: string; packages: string[] } {
   const paths = hostPaths();
-  return {
-    node: paths.nodePrefix,
-    install: [paths.packageRoot, ...paths.readOnly.filter((p) => p !== paths.nodePrefix)],
-  };
+  const packages = paths.readOnly.filter((p) => p !== paths.nodePrefix);
+  return { node: paths.nodePrefix, root: paths.packageRoot, packages };
 }
 
 // The layout of one program process: `dir` is its working directory (a real path), `stage` the grader's staged copy
