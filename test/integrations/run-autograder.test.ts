@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
-import { standbyFiles } from '../../src/grade/run/standby-pool.ts';
+import { standbyFiles } from '../../src/grade/run/standby-files.ts';
 import { driverFiles } from '../../src/modes/driver-files.ts';
 import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
 

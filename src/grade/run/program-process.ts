@@ -20,7 +20,8 @@ import { programEnv } from './isolation/program-env.ts';
 import { limitedCommand, programLimits } from './isolation/program-limits.ts';
 import { AS_PID_1, INIT_SHELL, sandboxArgs } from './isolation/sandbox-args.ts';
 import { sandboxLayout } from './isolation/sandbox-layout.ts';
-import { bindableTmpdir, closedToProgramUser, PROGRAM_USER } from './isolation/program-user.ts';
+import { programInstall } from './isolation/program-install.ts';
+import { bindableTmpdir, PROGRAM_USER } from './isolation/program-user.ts';
 import { holdStage } from './isolation/stage-submission.ts';
 import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { holdUntilExit, releaseAtExit } from './live-groups.ts';
@@ -67,15 +68,18 @@ export type ProcessStart = {
 // How a command confines its program processes: sandboxed or not, and the tsx cache they share.
 export type Confinement = Pick<ProcessStart, 'sandbox' | 'tsxCache'>;
 
-// The file URL of the package's own tsx ESM loader: a student's directory needs no tsx of its own.
-export function tsxLoaderUrl(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+// The file URL of the package's own tsx ESM loader: a student's directory needs no tsx of its own. Of the install
+// whose package root is `install` when not the grader's own (isolation/program-install.ts).
+export function tsxLoaderUrl(install?: string): string {
+  const from = install === undefined ? import.meta.url : join(install, 'package.json');
+  return pathToFileURL(createRequire(from).resolve('tsx/esm')).href;
 }
 
 // `node --import <tsx> <args…>`, under the limits of every program process (isolation/program-limits.ts).
 // In the sandbox the init shell runs node, under those limits too.
-function programCommand(start: ProcessStart, sandbox: boolean): string[] {
-  const node = [process.execPath, '--import', tsxLoaderUrl(), ...start.args];
+function programCommand(start: ProcessStart, sandbox: boolean, install?: Install): string[] {
+  const args = install === undefined ? start.args : start.args.map(install.at);
+  const node = [process.execPath, '--import', tsxLoaderUrl(install?.root), ...args];
   return limitedCommand(bashPath(), programLimits(start.env, sandbox), sandbox ? [...INIT_SHELL, ...node] : node);
 }
 
@@ -118,6 +122,10 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   // A submission's sandbox runs as nobody for a root grader (isolation/program-user.ts); the reference's keeps the
   // grader's user, which reads its own files where the grader's install is closed to others.
   const user = stage === undefined ? undefined : PROGRAM_USER;
+  const install = await installFor(user).catch(async (error: unknown) => {
+    await stage?.release();
+    throw error;
+  });
   let child: ChildProcess;
   let tmp: string;
   let channel: OpenChannel | undefined;
@@ -129,8 +137,9 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       dir,
       ...(stage === undefined ? {} : { stage: stage.path }),
       id: randomBytes(6).toString('hex'),
-      files: start.files ?? [],
+      files: (start.files ?? []).map(install?.at ?? ((f) => f)),
       ...(user === undefined ? {} : { unprivileged: true }),
+      ...(install === undefined ? {} : { install: install.root }),
     });
     tmp = layout.tmp;
     shownPath = layout.dir;
@@ -146,7 +155,8 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
     // The limits' bash first: it closes the inherited descriptors, then becomes the init shell (pid 1).
     // Inside, bwrap's --chdir sets the program's directory (layout.dir, which may be a path only the sandbox has);
     // bwrap itself starts in the course directory as the host has it.
-    child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', ...AS_PID_1, ...programCommand(start, true)], {
+    const command = programCommand(start, true, install);
+    child = spawn(bwrap, [...sandboxArgs(layout), '--info-fd', '3', ...AS_PID_1, ...command], {
       cwd: dir,
       env,
       detached: true,
@@ -202,6 +212,16 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
   });
 }
 
+// The install a program run as another user reads (isolation/program-install.ts); undefined for one run as the
+// grader's user, which reads the grader's own. Throws why a program cannot start as that user.
+type Install = { root: string; at: (path: string) => string };
+async function installFor(user: typeof PROGRAM_USER): Promise<Install | undefined> {
+  if (user === undefined) return undefined;
+  const install = await programInstall();
+  if ('error' in install) throw new Error(install.error);
+  return install;
+}
+
 // The staged copy a submission's process runs from (isolation/stage-submission.ts), held until it is disposed of;
 // undefined for the reference, in the package root, which runs as it is.
 async function submissionStage(dir: string): Promise<Awaited<ReturnType<typeof holdStage>> | undefined> {
@@ -216,11 +236,10 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
   const dir = PROGRAM_USER === undefined ? start.dir : await realpath(start.dir);
   const stage = PROGRAM_USER === undefined ? undefined : await submissionStage(dir);
   const user = stage === undefined ? undefined : PROGRAM_USER;
-  const closed = user === undefined ? undefined : closedToProgramUser([dirname(process.execPath), packageRoot()]);
-  if (closed !== undefined) {
+  const install = await installFor(user).catch(async (error: unknown) => {
     await stage?.release();
-    throw new Error(closed);
-  }
+    throw error;
+  });
   const runDir = await mkdtemp(join(user === undefined ? tmpdir() : bindableTmpdir(), 'theinference-run-')).catch(
     async (error: unknown) => {
       await stage?.release();
@@ -251,7 +270,7 @@ async function startUnconfined(start: ProcessStart): Promise<ProgramProcess> {
     }
     const spellings = [...new Set([await realpath(tmp), tmp])].map((path) => ({ path, shown: '$TMPDIR' }));
     if (stage !== undefined) spellings.unshift({ path: stage.path, shown: dir });
-    const [command, ...args] = programCommand(start, false);
+    const [command, ...args] = programCommand(start, false, install);
     const child = spawn(command!, args, {
       cwd: stage?.path ?? dir,
       env,

@@ -4,23 +4,11 @@
 // taken once (for one batch) and never reused; one that died while waiting is discarded. A run that finds the
 // pool empty starts cold processes as before. The pool's processes share one tsx cache (isolation/tsx-cache.ts),
 // made for the pool and removed with it.
-import { fileURLToPath } from 'node:url';
+import { BOOTSTRAP, standbyFiles } from './standby-files.ts';
 import { openTsxCache, type TsxCache } from './isolation/tsx-cache.ts';
 import { startProcess, type ProgramProcess } from './program-process.ts';
 import { driverArgs, driverEntry, driverFiles, driverMode } from '../../modes/driver-files.ts';
 import { keepsEvidence, type StandbySource } from './run-program.ts';
-
-// The bootstrap next to this file, whether the grader runs from its .ts sources or compiled to .js, and the module
-// hooks it registers (plain JavaScript in both).
-const BOOTSTRAP = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? './standby.ts' : './standby.js', import.meta.url),
-);
-const HOOKS = fileURLToPath(new URL('./standby-hooks.mjs', import.meta.url));
-
-// The package's files a standby loads besides the driver's: what a program process must be able to read.
-export function standbyFiles(): string[] {
-  return [BOOTSTRAP, HOOKS];
-}
 
 // A pool of standbys for one course directory and environment.
 export type StandbyPool = StandbySource & {

@@ -2,13 +2,14 @@
 // kernel may refuse it the user namespaces it needs (AppArmor on Ubuntu 24.04, a disabled sysctl). Asked once per
 // grader process and remembered, since the answer does not change while it runs.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../../course/stages.ts';
 import { programEnv } from './program-env.ts';
 import { SANDBOX_INIT, sandboxArgs, type SandboxLayout } from './sandbox-args.ts';
 import { sandboxLayout } from './sandbox-layout.ts';
+import { programInstall } from './program-install.ts';
 import { bindableTmpdir, closedToOthers, PROGRAM_USER } from './program-user.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
@@ -50,14 +51,24 @@ async function run(path: string): Promise<SandboxProbe> {
   const bwrap = findBwrap({ PATH: path });
   if (bwrap === undefined)
     return { available: false, reason: 'bubblewrap (bwrap) is not installed', fix: INSTALL_LINE };
+  // Run as a submission's sandboxes are: as nobody, for a grader run as root, from the install nobody reads
+  // (program-install.ts: a copy of the grader's where nobody cannot reach it).
   let layout: SandboxLayout;
   try {
-    // The reference's layout: the package root as the working directory, its snapshots hidden.
+    const install = await programInstall();
+    if ('error' in install) {
+      const fix = 'let nobody reach Node, or run the grader as a user other than root';
+      return { available: false, reason: install.error, fix };
+    }
+    // The reference's layout: the package root as the working directory, its snapshots hidden. In a copy of the
+    // install, which holds no snapshots to hide, its top directory, as a submission's sees it.
+    const own = install.root === realpathSync(packageRoot());
     layout = sandboxLayout({
-      dir: packageRoot(),
+      dir: own ? packageRoot() : join(install.root, '..', '..'),
       id: 'probe',
       files: [],
       ...(PROGRAM_USER === undefined ? {} : { unprivileged: true }),
+      ...(own ? {} : { install: install.root }),
     });
   } catch (error) {
     return {

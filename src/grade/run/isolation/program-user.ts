@@ -5,8 +5,9 @@
 // the container allows no sandbox, as Gradescope's usually does), because a program run as root reads every file:
 // the reference and the snapshots of the grader's install above all (docs/decisions/016-unsandboxed-as-nobody.md).
 // The reference's own runs are the grader's, and keep its user. Everything such a program reads must then be where
-// nobody can reach it: the grader's install (readable by every user under npm's usual umask, which the sandbox's
-// probe checks, probe-sandbox.ts) and the staged copy. bubblewrap resolves every source by its path, as nobody, even
+// nobody can reach it: Node, the grader's install (readable by every user under npm's usual umask; where it is not,
+// a course directory under /root, the program runs from a copy placed where it is: program-install.ts) and the
+// staged copy. bubblewrap resolves every source by its path, as nobody, even
 // one handed over as an open descriptor (`--ro-bind-fd`: it follows /proc/self/fd/N to the path), so a copy under a
 // TMPDIR only root can enter (mode 0700, as mkdtemp makes) is made in /tmp instead.
 import { statSync } from 'node:fs';
@@ -41,10 +42,11 @@ export function bindableTmpdir(): string {
   return closedToOthers('/tmp') === undefined ? '/tmp' : own;
 }
 
-// Why a program run as PROGRAM_USER could not even start, or undefined: nobody must pass through to Node and to the
-// grader's install (`paths`), else every program would fail saying only EACCES.
-export function closedToProgramUser(paths: string[]): string | undefined {
-  const closed = paths.map(closedToOthers).find((dir) => dir !== undefined);
+// Why a program run as PROGRAM_USER could not even start, or undefined: nobody must pass through to Node's install
+// (`node`), else every program would fail saying only EACCES. The grader's install needs no such thing: where nobody
+// cannot reach it, the program runs from a copy (program-install.ts); the grader does not copy Node.
+export function closedToProgramUser(node: string): string | undefined {
+  const closed = closedToOthers(node);
   if (closed === undefined) return undefined;
-  return `the grader runs as root, so it runs the program under test as nobody, and nobody cannot enter ${closed}, on the way to Node or to theinference's install: let every user pass through it (chmod o+x), install them where every user can (npm's default modes), or grade as a user other than root. Tell your course staff`;
+  return `the grader runs as root, so it runs the program under test as nobody, and nobody cannot enter ${closed}, on the way to Node (${node}): let every user pass through it (chmod o+x), install Node where every user can, or grade as a user other than root. Tell your course staff`;
 }

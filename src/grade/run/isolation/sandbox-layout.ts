@@ -33,12 +33,16 @@ type HostPaths = {
   modules: string | undefined;
   packageRoot: string;
   packageJson: string;
+  nodePrefix: string;
 };
-let host: HostPaths | undefined;
+const hosts = new Map<string, HostPaths>();
 
-// What every sandbox of this grader shares, found once.
-function hostPaths(): HostPaths {
-  if (host !== undefined) return host;
+// What every sandbox of one install shares, found once: the grader's own (`install` undefined), or the copy of it a
+// program run as nobody reads where nobody cannot reach the grader's (program-install.ts), given by its package root.
+function hostPaths(install?: string): HostPaths {
+  const root = realpathSync(install ?? packageRoot());
+  const known = hosts.get(root);
+  if (known !== undefined) return known;
   const symlinks: SandboxLayout['system']['symlinks'] = [];
   const readOnly: string[] = [];
   for (const path of [...SYSTEM_DIRS, ...ETC_ENTRIES.map((e) => join('/etc', e))]) {
@@ -49,10 +53,9 @@ function hostPaths(): HostPaths {
   }
   // Node's install prefix (`<prefix>/bin/node`): under /usr here, under /opt/hostedtoolcache on GitHub's runners.
   const nodePrefix = dirname(dirname(realpathSync(process.execPath)));
-  const root = realpathSync(packageRoot());
   // Each runtime package's real node_modules holds its own dependencies (tsx's esbuild and its binary), whatever
   // the install's shape (hoisted, nested, pnpm's links into .pnpm).
-  const runtime = ['tsx/esm', ...COURSE_DEPENDENCIES].flatMap((name) => realModulesOf(name) ?? []);
+  const runtime = ['tsx/esm', ...COURSE_DEPENDENCIES].flatMap((name) => realModulesOf(name, root) ?? []);
   const modules = runtimeModules(root);
   // The driver imports its packages (the SDK, fast-glob) from where the grader is installed: that node_modules is
   // shown where it is, and where its entries link through links (a node_modules that is itself a link), those links
@@ -64,7 +67,7 @@ function hostPaths(): HostPaths {
   // is, straight to its real path (shown with `nearest`): the driver's imports walk up from the package's real
   // files and pass through it. It is the grader's install, never the submission's, so nothing more comes in reach.
   if (found !== undefined && found.path !== found.real) symlinks.push({ target: found.real, path: found.path });
-  host = {
+  const host: HostPaths = {
     system: { symlinks, readOnly },
     readOnly: [
       ...new Set([
@@ -77,7 +80,9 @@ function hostPaths(): HostPaths {
     modules,
     packageRoot: root,
     packageJson: join(root, 'package.json'),
+    nodePrefix,
   };
+  hosts.set(root, host);
   return host;
 }
 
@@ -92,7 +97,7 @@ function hostPaths(): HostPaths {
 function runtimeModules(root: string): string | undefined {
   const nearest = nearestModules(root)?.real;
   if (nearest === undefined || COURSE_DEPENDENCIES.every((name) => resolvesWhereShown(nearest, name))) return nearest;
-  const real = new Set(COURSE_DEPENDENCIES.map(realModulesOf));
+  const real = new Set(COURSE_DEPENDENCIES.map((name) => realModulesOf(name, root)));
   const [only] = real;
   return real.size === 1 && only !== undefined ? only : nearest;
 }
@@ -135,10 +140,10 @@ function resolvesWhereShown(modules: string, name: string): boolean {
   return isInside(modules, target) || tryRealpath(target) === target;
 }
 
-// The real node_modules directory holding the package that `specifier` resolves to from the grader.
-function realModulesOf(specifier: string): string | undefined {
+// The real node_modules directory holding the package that `specifier` resolves to from the grader package in `root`.
+function realModulesOf(specifier: string, root: string): string | undefined {
   try {
-    const file = realpathSync(createRequire(import.meta.url).resolve(specifier));
+    const file = realpathSync(createRequire(join(root, 'package.json')).resolve(specifier));
     const cut = file.lastIndexOf(`${sep}node_modules${sep}`);
     return cut < 0 ? undefined : file.slice(0, cut + `${sep}node_modules`.length);
   } catch {
@@ -147,23 +152,33 @@ function realModulesOf(specifier: string): string | undefined {
 }
 
 // The grader's runtime packages, the node_modules a submission's staged copy shows (sandboxed, bound at its
-// `node_modules`; run as another user outside the sandbox, linked beside it: stage-submission.ts).
-export function graderModules(): string | undefined {
-  return hostPaths().modules;
+// `node_modules`; run as another user outside the sandbox, linked beside it: stage-submission.ts), of the grader's
+// own install or of the copy whose package root is `install`.
+export function graderModules(install?: string): string | undefined {
+  return hostPaths(install).modules;
+}
+
+// What a program process reads of the grader's own install, apart (the package root, its runtime packages' real
+// node_modules), and Node's install: the paths a program run as another user must be able to reach.
+export function installPaths(): { node: string; root: string; packages: string[] } {
+  const paths = hostPaths();
+  const packages = paths.readOnly.filter((p) => p !== paths.nodePrefix);
+  return { node: paths.nodePrefix, root: paths.packageRoot, packages };
 }
 
 // The layout of one program process: `dir` is its working directory (a real path), `stage` the grader's staged copy
 // of it when it is a submission, `id` names its TMPDIR (a tmpfs inside the sandbox,
 // `/tmp/theinference-run-<id>/tmp`, nothing on the host), `files` the grader package's files it runs (a standby
-// bootstrap).
+// bootstrap), `install` the package root of the install it runs from when not the grader's own (program-install.ts).
 export function sandboxLayout(options: {
   dir: string;
   stage?: string;
   id: string;
   files: string[];
   unprivileged?: boolean;
+  install?: string;
 }): SandboxLayout {
-  const paths = hostPaths();
+  const paths = hostPaths(options.install);
   const dir = realpathSync(options.dir);
   const readOnly = paths.readOnly.filter((p) => !paths.system.readOnly.some((s) => isInside(s, p)));
   // Under /tmp, as temp dirs are, unless /tmp is itself visible read-only (a course directory there, say).

@@ -8,12 +8,14 @@
 // runs a submission's program from the copy outside the sandbox too, as nobody (program-user.ts), who may not be able
 // to enter the submission's directory and must not be able to enter the grader's. The copy is `<base>/course`, and
 // `<base>/node_modules` links the grader's runtime packages, which Node finds from the copy's files by walking up
-// past its empty mount point; the sandbox binds the copy alone and never sees the link.
+// past its empty mount point (those of the install the program runs from: program-install.ts); the sandbox binds the
+// copy alone and never sees the link.
 import { realpath, symlink } from 'node:fs/promises';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { holdUntilExit, releaseAtExit } from '../live-groups.ts';
 import { readSubmission, type Submission, type SubmissionFile } from './read-submission.ts';
+import { programInstall } from './program-install.ts';
 import { bindableTmpdir, PROGRAM_USER } from './program-user.ts';
 import { graderModules } from './sandbox-layout.ts';
 
@@ -87,7 +89,9 @@ function stageOf(dir: string): Stage {
   const made = base.then(async (path) => {
     const copy = join(path, 'course');
     await mkdir(join(copy, MODULES_MOUNT), { recursive: true });
-    const modules = graderModules();
+    // Where the program cannot run (program-install.ts), its start says why; the link is then never followed.
+    const install = await programInstall();
+    const modules = graderModules('error' in install ? undefined : install.root);
     if (modules !== undefined) await symlink(modules, join(path, 'node_modules'), 'dir');
     // A program run as another user (program-user.ts) reads the copy as that user.
     if (PROGRAM_USER !== undefined) for (const dir of [path, copy]) await chmod(dir, 0o755);

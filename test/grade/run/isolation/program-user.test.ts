@@ -56,15 +56,15 @@ describe('bindableTmpdir', () => {
 });
 
 describe('closedToProgramUser', () => {
-  it('says where nobody cannot pass to Node or the install, and how to fix it; nothing when every path is open', async () => {
-    const closed = join(scratch.root, 'closed-install');
-    await mkdir(join(closed, 'theinference'), { recursive: true });
+  it('says where nobody cannot pass to Node, and how to fix it; nothing when every directory is open', async () => {
+    const closed = join(scratch.root, 'closed-node');
+    await mkdir(join(closed, 'node'), { recursive: true });
     await chmod(closed, 0o700);
-    expect(closedToProgramUser(['/usr/bin', join(closed, 'theinference')])).toMatch(
+    expect(closedToProgramUser(join(closed, 'node'))).toMatch(
       new RegExp(
-        `^the grader runs as root, so it runs the program under test as nobody, and nobody cannot enter ${closed},`,
+        `^the grader runs as root, so it runs the program under test as nobody, and nobody cannot enter ${closed}, on the way to Node \\(`,
       ),
     );
-    expect(closedToProgramUser(['/usr/bin'])).toBeUndefined();
+    expect(closedToProgramUser('/usr/bin')).toBeUndefined();
   });
 });
