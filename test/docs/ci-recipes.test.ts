@@ -9,25 +9,10 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { type Recipe, readRecipes } from '../support/ci-simulation/recipe-page.ts';
 import { REPO } from '../support/reference-course.ts';
 
-type Block = { lang: string; code: string };
-type Recipe = { title: string; kind: string | undefined; blocks: Block[] };
-
-// The page's `## ` sections, each with its fenced blocks.
-function recipes(page: string): Recipe[] {
-  return page
-    .split(/^## /m)
-    .slice(1)
-    .map((section) => {
-      const title = section.slice(0, section.indexOf('\n'));
-      const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
-      return { title, kind: /\((grade|feedback)\)$/.exec(title)?.[1], blocks };
-    });
-}
-
-const PAGE = await readFile(join(REPO, 'docs', 'ci-recipes.md'), 'utf8');
-const RECIPES = recipes(PAGE).filter((r) => r.blocks.length > 0);
+const RECIPES = await readRecipes();
 
 describe('docs/ci-recipes.md', () => {
   it('labels every recipe feedback or grade', () => {
