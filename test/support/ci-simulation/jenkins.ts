@@ -56,7 +56,7 @@ export async function runPipeline(host: Host, jenkinsfile: string, workspace: st
       env,
       join(host.root, `jenkins-${index}.sh`),
     );
-    output += ran.output;
+    output += `${ran.output}\n`;
     exitCode = ran.exitCode;
     if (exitCode !== 0) break;
   }
