@@ -70,6 +70,8 @@ const step = (job: JobRun, label: string): StepRun => {
   return found;
 };
 const outcomes = (job: JobRun) => job.steps.map((s) => [s.label.split('\n')[0], s.outcome]);
+// A grade job's run is CI's: every case also run as its variant.
+const VARIANTS = /variants: seed \d+/;
 const SANDBOX_ASKED = [
   'sudo apt-get update -qq',
   'apt-get update -qq',
@@ -107,12 +109,159 @@ describe('docs/ci-recipes.md, each recipe run', () => {
         ['actions/upload-artifact@v4', 'success'],
       ]);
       expect(step(job!, 'Grade the class').output).toMatch(/1 of 2 submissions passed/);
+      expect(step(job!, 'Grade the class').output).toMatch(VARIANTS);
       expect(await host.asked()).toEqual(SANDBOX_ASKED);
       const reports = join(run.artifacts, 'reports', 'reports');
       const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
       expect(JSON.stringify(summary)).toMatch(/alice[\s\S]*pass[\s\S]*bob[\s\S]*fail/);
       for (const name of ['alice', 'bob'])
         expect(await readFile(join(reports, `${name}.xml`), 'utf8')).toContain(`name="${name}"`);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'GitHub Actions in a student’s repository (feedback): the stub fails, each failure an annotation on its file',
+    async () => {
+      const host = await fresh('github-feedback');
+      const workflow = block(RECIPES, "GitHub Actions in a student's repository (feedback)", 'yaml');
+      const run = await runWorkflow(host, workflow, { repositories: { self: repos.student }, context: {} });
+      const [job] = run.jobs;
+      expect(outcomes(job!)).toEqual([
+        ['actions/checkout@v4', 'success'],
+        ['actions/setup-node@v4', 'success'],
+        ['sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap', 'success'],
+        ['npm ci', 'success'],
+        ['npx theinference test --stage register-tools --reporter github', 'failure'],
+      ]);
+      const grading = job!.steps.at(-1)!.output;
+      expect(grading).toMatch(/^::error file=src\/execute\.ts,/m);
+      expect(job!.summary).not.toBe('');
+      expect(await host.asked()).toEqual(SANDBOX_ASKED);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'GitHub Classroom (feedback): the grading step passes on a failing case, the reporter fails it and gives the points',
+    async () => {
+      const host = await fresh('classroom');
+      const workflow = block(RECIPES, 'GitHub Classroom (feedback)', 'yaml');
+      const run = await runWorkflow(host, workflow, { repositories: { self: repos.student }, context: {} });
+      const [job] = run.jobs;
+      expect(outcomes(job!)).toEqual([
+        ['actions/checkout@v4', 'success'],
+        ['actions/setup-node@v4', 'success'],
+        ['sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap', 'success'],
+        ['npm ci', 'success'],
+        ['set +e', 'success'],
+        ['classroom-resources/autograding-grading-reporter@v1', 'failure'],
+      ]);
+      const reporter = job!.steps.at(-1)!.output;
+      expect(reporter).toMatch(/^Processing: theinference$/m);
+      expect(reporter).toMatch(/^FAIL /m);
+      expect(reporter).toMatch(/^Points 0\/\d+$/m);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'GitLab CI (grade): the job fails for bob, and GitLab reads one JUnit file per submission',
+    async () => {
+      const host = await fresh('gitlab');
+      const project = join(host.root, 'builds', 'course');
+      await cloneProject(project, repos.course, { submissions: repos.submissions });
+      const run = await runGitlabJob(host, block(RECIPES, 'GitLab CI (grade)', 'yaml'), 'grade', project);
+      expect(run.exitCode, run.output).toBe(1);
+      expect(run.output).toMatch(/1 of 2 submissions passed/);
+      expect(run.output).toMatch(VARIANTS);
+      expect(run.junit).toEqual([
+        { file: 'reports/alice.xml', suites: 1 },
+        { file: 'reports/bob.xml', suites: 1 },
+      ]);
+      expect(JSON.stringify(JSON.parse(await readFile(join(project, 'reports/summary.json'), 'utf8')))).toMatch(
+        /alice[\s\S]*pass[\s\S]*bob[\s\S]*fail/,
+      );
+      expect(await host.asked()).toEqual(['apt-get update -qq', 'apt-get install -y -qq bubblewrap']);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'Jenkins (grade): the grading step fails for bob, and post { always } records the JUnit files',
+    async () => {
+      const host = await fresh('jenkins');
+      const workspace = join(host.root, 'workspace');
+      await cp(repos.course, join(workspace, 'course'), { recursive: true });
+      await cp(repos.submissions, join(workspace, 'submissions'), { recursive: true });
+      const run = await runPipeline(host, block(RECIPES, 'Jenkins (grade)', 'groovy'), workspace);
+      expect(run.exitCode, run.output).toBe(1);
+      expect(run.output).toMatch(/1 of 2 submissions passed/);
+      expect(run.output).toMatch(VARIANTS);
+      expect(run.junit).toEqual([
+        { file: 'reports/alice.xml', suites: 1 },
+        { file: 'reports/bob.xml', suites: 1 },
+      ]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'Gradescope (grade): the zip built by the recipe, setup.sh, then run_autograder on a right and a wrong upload',
+    async () => {
+      const host = await fresh('gradescope');
+      // The course repository as its own git repository, this checkout's files committed, for `git archive HEAD`.
+      const clone = join(host.root, 'course');
+      await cp(repos.course, clone, { recursive: true });
+      const git = (...args: string[]) =>
+        execa('git', ['-c', 'user.name=course', '-c', 'user.email=course@127.0.0.1', ...args], { cwd: clone });
+      await git('init', '-q');
+      await git('add', '-A');
+      await git('commit', '-qm', 'course');
+      const build = await execa('sh', ['-e', '-c', block(RECIPES, 'Gradescope (grade)', 'sh')], { cwd: clone });
+      expect(build.exitCode).toBe(0);
+      // Gradescope's container: the zip's files in /autograder/source, run as root.
+      const autograder = join(host.root, 'autograder');
+      await mkdir(autograder);
+      await execa('unzip', ['-q', join(clone, 'autograder.zip'), '-d', join(autograder, 'source')]);
+      const env = { ...host.env, AUTOGRADER_ROOT: autograder };
+      const setup = await execa(join(autograder, 'source', 'setup.sh'), [], {
+        env,
+        extendEnv: false,
+        reject: false,
+        all: true,
+      });
+      expect(setup.exitCode, setup.all).toBe(0);
+      expect(await host.asked()).toEqual([
+        'apt-get update -qq',
+        'apt-get install -y -qq --no-install-recommends ca-certificates curl gnupg bubblewrap',
+      ]);
+      const grade = async (upload: (dir: string) => Promise<void>) => {
+        const submission = join(autograder, 'submission');
+        await rm(submission, { recursive: true, force: true });
+        await mkdir(submission, { recursive: true });
+        await upload(submission);
+        const run = await execa(join(autograder, 'source', 'run_autograder'), [], { env, extendEnv: false, all: true });
+        expect(run.exitCode, run.all).toBe(0);
+        return JSON.parse(await readFile(join(autograder, 'results', 'results.json'), 'utf8')) as {
+          score: number;
+          tests: { max_score: number; status: string }[];
+        };
+      };
+      const whole = await grade((dir) => writeReferenceCourse(dir, { linkModules: false }));
+      const max = whole.tests.reduce((sum, t) => sum + t.max_score, 0);
+      expect(max).toBeGreaterThan(0);
+      expect(whole.score).toBe(max);
+      const ownFile = await grade(async (dir) => {
+        await mkdir(join(dir, 'src'));
+        await cp(WRONG, join(dir, 'src', 'execute.ts'));
+      });
+      expect(ownFile.tests.reduce((sum, t) => sum + t.max_score, 0)).toBe(max);
+      expect(ownFile.score).toBeLessThan(max);
+      expect(ownFile.tests.some((t) => t.status === 'failed')).toBe(true);
+      const nothing = await grade(async () => {});
+      expect(nothing.score).toBe(0);
+      expect(nothing.tests).toEqual([expect.objectContaining({ name: 'your upload', score: 0, status: 'failed' })]);
     },
     RUN_TIMEOUT_MS,
   );
