@@ -17,6 +17,7 @@ import { packTarball, runAsStudent } from '../support/pack-tarball.ts';
 import { REPO, writeReferenceCourse } from '../support/reference-course.ts';
 
 const RECIPES = await readRecipes();
+const TRUSTED_JOB = await readRecipes('trusted-job.md');
 const RUN_TIMEOUT_MS = 240_000;
 const WRONG = join(REPO, 'test/fixtures/wrong-execute/missing-break.ts');
 // What the GitHub Actions grade recipe's expressions stand for in this run.
@@ -81,6 +82,35 @@ const SANDBOX_ASKED = [
   'sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
 ];
 
+// The steps a student's job takes before it grades, each as it ends.
+const STUDENT_SETUP = [
+  ['actions/checkout@v4', 'success'],
+  ['actions/setup-node@v4', 'success'],
+  ['sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap', 'success'],
+  ['npm ci', 'success'],
+];
+
+// The workflow of the recipe titled `title` run in the student's repository.
+async function runInStudentRepository(name: string, title: string): Promise<{ host: Host; job: JobRun }> {
+  const host = await fresh(name);
+  const run = await runWorkflow(host, block(RECIPES, title, 'yaml'), {
+    repositories: { self: repos.student },
+    context: {},
+  });
+  expect(run.jobs).toHaveLength(1);
+  return { host, job: run.jobs[0]! };
+}
+
+// What a class grade of alice and bob says, in its log and its JUnit files, in every grade recipe.
+function expectClassGraded(run: { output: string; junit: { file: string; suites: number }[] }): void {
+  expect(run.output).toMatch(/1 of 2 submissions passed/);
+  expect(run.output).toMatch(VARIANTS);
+  expect(run.junit).toEqual([
+    { file: 'reports/alice.xml', suites: 1 },
+    { file: 'reports/bob.xml', suites: 1 },
+  ]);
+}
+
 describe('docs/ci-recipes.md, each recipe run', () => {
   it(
     'GitHub Actions (grade), with both JUnit readers: reports for the class, the step fails for bob, the rest runs',
@@ -111,7 +141,7 @@ describe('docs/ci-recipes.md, each recipe run', () => {
       expect(step(job!, 'Grade the class').output).toMatch(/1 of 2 submissions passed/);
       expect(step(job!, 'Grade the class').output).toMatch(VARIANTS);
       expect(await host.asked()).toEqual(SANDBOX_ASKED);
-      const reports = join(run.artifacts, 'reports', 'reports');
+      const reports = join(run.artifacts, 'reports');
       const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
       expect(JSON.stringify(summary)).toMatch(/alice[\s\S]*pass[\s\S]*bob[\s\S]*fail/);
       for (const name of ['alice', 'bob'])
@@ -123,20 +153,17 @@ describe('docs/ci-recipes.md, each recipe run', () => {
   it(
     'GitHub Actions in a student’s repository (feedback): the stub fails, each failure an annotation on its file',
     async () => {
-      const host = await fresh('github-feedback');
-      const workflow = block(RECIPES, "GitHub Actions in a student's repository (feedback)", 'yaml');
-      const run = await runWorkflow(host, workflow, { repositories: { self: repos.student }, context: {} });
-      const [job] = run.jobs;
-      expect(outcomes(job!)).toEqual([
-        ['actions/checkout@v4', 'success'],
-        ['actions/setup-node@v4', 'success'],
-        ['sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap', 'success'],
-        ['npm ci', 'success'],
+      const { host, job } = await runInStudentRepository(
+        'github-feedback',
+        "GitHub Actions in a student's repository (feedback)",
+      );
+      expect(outcomes(job)).toEqual([
+        ...STUDENT_SETUP,
         ['npx theinference test --stage register-tools --reporter github', 'failure'],
       ]);
-      const grading = job!.steps.at(-1)!.output;
+      const grading = job.steps.at(-1)!.output;
       expect(grading).toMatch(/^::error file=src\/execute\.ts,/m);
-      expect(job!.summary).not.toBe('');
+      expect(job.summary).not.toBe('');
       expect(await host.asked()).toEqual(SANDBOX_ASKED);
     },
     RUN_TIMEOUT_MS,
@@ -145,19 +172,13 @@ describe('docs/ci-recipes.md, each recipe run', () => {
   it(
     'GitHub Classroom (feedback): the grading step passes on a failing case, the reporter fails it and gives the points',
     async () => {
-      const host = await fresh('classroom');
-      const workflow = block(RECIPES, 'GitHub Classroom (feedback)', 'yaml');
-      const run = await runWorkflow(host, workflow, { repositories: { self: repos.student }, context: {} });
-      const [job] = run.jobs;
-      expect(outcomes(job!)).toEqual([
-        ['actions/checkout@v4', 'success'],
-        ['actions/setup-node@v4', 'success'],
-        ['sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap', 'success'],
-        ['npm ci', 'success'],
+      const { host, job } = await runInStudentRepository('classroom', 'GitHub Classroom (feedback)');
+      expect(outcomes(job)).toEqual([
+        ...STUDENT_SETUP,
         ['set +e', 'success'],
         ['classroom-resources/autograding-grading-reporter@v1', 'failure'],
       ]);
-      const reporter = job!.steps.at(-1)!.output;
+      const reporter = job.steps.at(-1)!.output;
       expect(reporter).toMatch(/^Processing: theinference$/m);
       expect(reporter).toMatch(/^FAIL /m);
       expect(reporter).toMatch(/^Points 0\/\d+$/m);
@@ -173,12 +194,7 @@ describe('docs/ci-recipes.md, each recipe run', () => {
       await cloneProject(project, repos.course, { submissions: repos.submissions });
       const run = await runGitlabJob(host, block(RECIPES, 'GitLab CI (grade)', 'yaml'), 'grade', project);
       expect(run.exitCode, run.output).toBe(1);
-      expect(run.output).toMatch(/1 of 2 submissions passed/);
-      expect(run.output).toMatch(VARIANTS);
-      expect(run.junit).toEqual([
-        { file: 'reports/alice.xml', suites: 1 },
-        { file: 'reports/bob.xml', suites: 1 },
-      ]);
+      expectClassGraded(run);
       expect(JSON.stringify(JSON.parse(await readFile(join(project, 'reports/summary.json'), 'utf8')))).toMatch(
         /alice[\s\S]*pass[\s\S]*bob[\s\S]*fail/,
       );
@@ -196,12 +212,7 @@ describe('docs/ci-recipes.md, each recipe run', () => {
       await cp(repos.submissions, join(workspace, 'submissions'), { recursive: true });
       const run = await runPipeline(host, block(RECIPES, 'Jenkins (grade)', 'groovy'), workspace);
       expect(run.exitCode, run.output).toBe(1);
-      expect(run.output).toMatch(/1 of 2 submissions passed/);
-      expect(run.output).toMatch(VARIANTS);
-      expect(run.junit).toEqual([
-        { file: 'reports/alice.xml', suites: 1 },
-        { file: 'reports/bob.xml', suites: 1 },
-      ]);
+      expectClassGraded(run);
     },
     RUN_TIMEOUT_MS,
   );
@@ -262,6 +273,36 @@ describe('docs/ci-recipes.md, each recipe run', () => {
       const nothing = await grade(async () => {});
       expect(nothing.score).toBe(0);
       expect(nothing.tests).toEqual([expect.objectContaining({ name: 'your upload', score: 0, status: 'failed' })]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'trusted-job.md’s sharded grade: four shards, then the merge job after them, one class view and summary',
+    async () => {
+      const host = await fresh('github-shards');
+      const workflow = block(TRUSTED_JOB, "The course's grading job (GitHub Actions)", 'yaml');
+      const run = await runWorkflow(host, workflow, {
+        repositories: { self: repos.course, 'course-org/register-tools-submissions': repos.submissions },
+        context: { ...CONTEXT, 'github.run_number': '7' },
+      });
+      // Submissions sorted by name, round robin: alice in shard 1, bob in 2, nothing in 3 and 4.
+      expect(run.jobs.map((j) => [j.job, j.matrix.shard, j.conclusion])).toEqual([
+        ['grade', '1', 'success'],
+        ['grade', '2', 'failure'],
+        ['grade', '3', 'success'],
+        ['grade', '4', 'success'],
+        ['summary', undefined, 'failure'],
+      ]);
+      const summary = run.jobs.at(-1)!;
+      expect(outcomes(summary).slice(-2), summary.steps.map((s) => s.output).join('\n---\n')).toEqual([
+        ['One class view and summary for the class', 'failure'],
+        ['actions/upload-artifact@v4', 'success'],
+      ]);
+      const csv = await readFile(join(run.artifacts, 'class', 'summary.csv'), 'utf8');
+      expect(csv).toMatch(/^alice,.*pass/m);
+      expect(csv).toMatch(/^bob,.*fail/m);
+      expect(await readFile(join(run.artifacts, 'class', 'class.html'), 'utf8')).toContain('bob');
     },
     RUN_TIMEOUT_MS,
   );

@@ -6,7 +6,7 @@
 // earlier steps' outputs), and one it does not know fails the run. `uses:` steps are simulated by what they do;
 // an action without a row in ACTIONS fails the run with its name, so a new one cannot slip in untested.
 import { chmod, cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import fg from 'fast-glob';
 import { parse } from 'yaml';
@@ -82,7 +82,9 @@ const ACTIONS: Record<string, Action> = {
     );
     if (found.length === 0)
       return { ok: false, output: `No files were found with the provided path: ${paths.join(', ')}` };
-    for (const file of found) await cp(join(workspace, file), join(into, file));
+    // As upload-artifact stores them: relative to the paths' least common ancestor (`reports/` → its files).
+    const base = commonAncestor(paths.map((p) => (p.endsWith('/') ? p.slice(0, -1) : dirname(p))));
+    for (const file of found) await cp(join(workspace, file), join(into, relative(base, file)));
     return { ok: true, output: `uploaded ${found.length} files as ${text(step.with?.name)}` };
   },
   'actions/download-artifact@v4': async ({ artifacts, workspace, step }) => {
@@ -118,6 +120,14 @@ async function junitReader(workspace: string, pattern: string): Promise<{ ok: bo
   } catch (error) {
     return { ok: false, output: (error as Error).message };
   }
+}
+
+function commonAncestor(dirs: string[]): string {
+  const parts = dirs.map((d) => (d === '.' ? [] : d.split('/')));
+  const first = parts[0] ?? [];
+  let n = 0;
+  while (n < first.length && parts.every((p) => p[n] === first[n])) n++;
+  return first.slice(0, n).join('/');
 }
 
 // `${{ expr }}` from `values`; an expression not in it fails the run, naming it.
