@@ -182,6 +182,7 @@ describe('docs/ci-recipes.md, each recipe run', () => {
       expect(reporter).toMatch(/^Processing: theinference$/m);
       expect(reporter).toMatch(/^FAIL /m);
       expect(reporter).toMatch(/^Points 0\/\d+$/m);
+      expect(await host.asked()).toEqual(SANDBOX_ASKED);
     },
     RUN_TIMEOUT_MS,
   );
