@@ -1,7 +1,8 @@
 // Every recipe of docs/ci-recipes.md run end to end from its own text, in a local simulation of its CI system
-// (test/support/ci-simulation/): the course repository is this checkout (its `npm ci` run for real, offline), the
-// student's repository installs this checkout packed (`npm pack`), the class is two submissions (one right, one with
-// a mistake) and each run grades for real, in the sandbox. Each asserts what its recipe promises: a grade job writes
+// (test/support/ci-simulation/): the course repository is this checkout (its first `npm ci` run for real, offline;
+// the same install again taken from it, runner-host.ts says why), the student's repository installs this checkout
+// packed (`npm pack`), the class is two submissions (one right, one with a mistake) and each run grades for real, in
+// the sandbox. Each asserts what its recipe promises: a grade job writes
 // its reports and fails when a submission failed, keeping the reports all the same; a feedback job annotates.
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

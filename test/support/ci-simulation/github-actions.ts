@@ -63,6 +63,7 @@ const ACTIONS: Record<string, Action> = {
     await cp(from, join(workspace, text(step.with?.path)), { recursive: true });
     return { ok: true, output: `checked out ${repo}` };
   },
+  // Node present: this machine's, whatever version the recipe asks for (the log says both).
   'actions/setup-node@v4': async ({ env, step }) => {
     const node = await execa('node', ['--version'], { env, extendEnv: false, reject: false });
     return {

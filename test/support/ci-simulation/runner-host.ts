@@ -26,7 +26,7 @@ const SHIMS: Record<string, string> = {
 key=$( (cat package.json package-lock.json; find src -type f | LC_ALL=C sort | xargs cat) | sha1sum | cut -c1-16)
 memo="$NPM_CI_MEMO/$key"
 if [ -d "$memo" ]; then
-  echo "npm ci (as installed before in this run)" >>"$SHIMS_LOG"
+  echo "npm ci shim: node_modules and dist/ as this run's first npm ci of this course installed them"
   rm -rf node_modules dist
   cp -al "$memo/node_modules" node_modules && { [ ! -d "$memo/dist" ] || cp -a "$memo/dist" dist; }
   exit
