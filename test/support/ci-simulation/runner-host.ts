@@ -5,8 +5,8 @@
 // PATH that check the package is already present (exit 100, as apt-get does, when it is not) and record that they
 // were asked. One more shim stands in for time alone: `npm ci` in a directory whose package.json, lock file and src/
 // match one this run already installed for real gets that install (node_modules linked file by file, dist/ copied),
-// as a second real one costs a minute or two on a busy 2-core machine; the first always runs. npm runs offline (`npm_config_offline`), from the cache the repository's own `npm ci` filled: no
-// registry is ever reached.
+// as a second real one costs a minute or two on a busy 2-core machine; the first always runs. npm runs offline
+// (`npm_config_offline`), from the cache the repository's own `npm ci` filled: no registry is ever reached.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
