@@ -68,6 +68,13 @@ beforeAll(async () => {
 }, 600_000);
 
 describe('a class graded as 4 shards, merged', () => {
+  it('gives an empty shard the run’s seed, so that a class smaller than its matrix merges', async () => {
+    const empty = await grade(['--shard', '6/6', '--class-data', 'merged/empty-shard.json']);
+    expect([empty.exitCode, empty.stdout]).toEqual([0, 'No submission in this shard (6/6): 5 in all.']);
+    const data = JSON.parse(await read('merged/empty-shard.json')) as { seed: number | null; submissions: unknown[] };
+    expect([data.seed, data.submissions]).toEqual([41, []]);
+  });
+
   it('gives the page and the summary of the class graded in one run', async () => {
     const files = [4, 2, 1, 3].map((i) => `shard-${i}/class-data.json`);
     const merged = await run(['merge', ...files, '--html', 'merged/class.html', '--summary', 'merged/summary.json']);

@@ -1,33 +1,11 @@
 // docs/ci-recipes.md as a CI maintainer copies it: every recipe says whether it gives a grade or feedback; every
 // GitHub Actions job has the steps trusted-job.md says it stops without; no grading recipe masks the grader's exit
-// code or runs npx; every YAML block parses. The steps that run here run: the Gradescope zip is built by the recipe's
-// own command from a clone of this repository, and run_autograder answers an upload with nothing to grade in an
-// uploader's terms.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// code or runs npx; every YAML block parses. Each recipe run end to end: ci-recipes-run.test.ts.
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { REPO } from '../support/reference-course.ts';
+import { type Recipe, readRecipes } from '../support/ci-simulation/recipe-page.ts';
 
-type Block = { lang: string; code: string };
-type Recipe = { title: string; kind: string | undefined; blocks: Block[] };
-
-// The page's `## ` sections, each with its fenced blocks.
-function recipes(page: string): Recipe[] {
-  return page
-    .split(/^## /m)
-    .slice(1)
-    .map((section) => {
-      const title = section.slice(0, section.indexOf('\n'));
-      const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
-      return { title, kind: /\((grade|feedback)\)$/.exec(title)?.[1], blocks };
-    });
-}
-
-const PAGE = await readFile(join(REPO, 'docs', 'ci-recipes.md'), 'utf8');
-const RECIPES = recipes(PAGE).filter((r) => r.blocks.length > 0);
+const RECIPES = await readRecipes();
 
 describe('docs/ci-recipes.md', () => {
   it('labels every recipe feedback or grade', () => {
@@ -63,49 +41,5 @@ describe('docs/ci-recipes.md', () => {
       expect(code).toContain('sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap');
       expect(code).toContain('sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0');
     }
-  });
-});
-
-describe('the Gradescope recipe, run', () => {
-  let scratch = '';
-  beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'theinference-recipes-'));
-  });
-  afterAll(async () => {
-    await rm(scratch, { recursive: true, force: true });
-  });
-
-  it('builds the autograder zip with both scripts at its top, executable, and the course beside them', async () => {
-    const gradescope = RECIPES.find((r) => r.title === 'Gradescope (grade)')!;
-    const build = gradescope.blocks.find((b) => b.lang === 'sh')!.code;
-    const clone = join(scratch, 'course');
-    await execa('git', ['clone', '-q', '--shared', REPO, clone]);
-    await execa('sh', ['-e', '-c', build], { cwd: clone });
-    const listing = (await execa('unzip', ['-Z', join(clone, 'autograder.zip')])).stdout.split('\n');
-    for (const script of ['setup.sh', 'run_autograder']) {
-      expect(listing).toContainEqual(expect.stringMatching(new RegExp(`^-rwxr-xr-x .* ${script}$`)));
-    }
-    for (const file of [
-      'package.json',
-      'package-lock.json',
-      'bin/theinference.js',
-      'integrations/gradescope/run_autograder',
-    ]) {
-      expect(listing).toContainEqual(expect.stringMatching(new RegExp(` ${file.replace(/\./g, '\\.')}$`)));
-    }
-  });
-
-  it('answers an upload with nothing to grade in the uploader’s terms, score 0', async () => {
-    const root = join(scratch, 'autograder');
-    await mkdir(join(root, 'submission'), { recursive: true });
-    const run = await execa(join(REPO, 'integrations/gradescope/run_autograder'), [], {
-      env: { AUTOGRADER_ROOT: root },
-    });
-    expect(run.exitCode).toBe(0);
-    const results = JSON.parse(await readFile(join(root, 'results', 'results.json'), 'utf8'));
-    expect(results.score).toBe(0);
-    expect(results.tests).toEqual([expect.objectContaining({ name: 'your upload', score: 0, status: 'failed' })]);
-    expect(results.output).toMatch(/^Your upload has neither program\.ts nor src\/execute\.ts\. Upload the files/);
-    expect(results.output).not.toMatch(/--dir|init/);
   });
 });

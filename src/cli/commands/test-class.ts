@@ -71,8 +71,10 @@ export async function classCommand(flags: ClassFlags, io: CommandIo): Promise<Ou
       await writeAtomically(data, renderClassData(report, { shard, classSize: all.length, files }));
   };
   if (submissions.length === 0) {
-    // An empty shard is a shard all the same: its data says so, so that the merge knows every shard is there.
-    await classData({ stage: flags.stage, submissions: [], durationMs: 0 });
+    // An empty shard is a shard all the same: its data says so, so that the merge knows every shard is there, and
+    // carries the run's seed, which the merge checks every shard shares.
+    const seed = variants.seed === undefined ? {} : { variants: { seed: variants.seed } };
+    await classData({ stage: flags.stage, submissions: [], durationMs: 0, ...seed });
     await write(io.stdout, `No submission in this shard (${flags.shard}): ${all.length} in all.\n`);
     return 'pass';
   }
