@@ -12,30 +12,42 @@ export const LATE_WORK_MS = 1000;
 // The work a case's Tools still has running.
 export type ToolsAtWork = { pending: Set<Promise<unknown>> };
 
-// Wraps each method of `tools` (its class's) on the instance, not enumerable, as the class's are not: every promise
-// it returns is in `pending` until it settles; `this` is passed as given, so a method called unbound fails as it
-// would. Nothing else of the instance changes.
+// The pending set of each watched Tools instance, and the classes whose methods are wrapped.
+const pendingOf = new WeakMap<object, Set<Promise<unknown>>>();
+const wrapped = new WeakSet<object>();
+
+// Watches `tools`: every promise one of its class's methods returns, called on it, is in `pending` until it
+// settles. The methods are wrapped once, on the class, never on the instance: giving each case's instance ten
+// methods of its own made every property read in the Tools' methods slower (about 7 % of a dispatch case's CPU).
+// A wrapper passes `this` and the arguments as given, so a method called unbound fails as it would, and does
+// nothing more for an instance nobody watches. Nothing of the instance changes.
 export function watchTools(tools: object): ToolsAtWork {
   const pending = new Set<Promise<unknown>>();
-  const proto = Object.getPrototypeOf(tools) as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const method = proto[name];
-    if (name === 'constructor' || typeof method !== 'function') continue;
-    Object.defineProperty(tools, name, {
-      configurable: true,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]): unknown {
-        const out = method.apply(this, args);
-        if (out instanceof Promise) {
-          pending.add(out);
-          const done = (): void => void pending.delete(out);
-          out.then(done, done);
-        }
-        return out;
-      },
-    });
-  }
+  wrapMethods(Object.getPrototypeOf(tools) as Record<string, unknown>);
+  pendingOf.set(tools, pending);
   return { pending };
+}
+
+function wrapMethods(proto: Record<string, unknown>): void {
+  if (wrapped.has(proto)) return;
+  wrapped.add(proto);
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const described = Object.getOwnPropertyDescriptor(proto, name);
+    const method = described?.value as unknown;
+    if (name === 'constructor' || typeof method !== 'function') continue;
+    const watched = function (this: unknown, ...args: unknown[]): unknown {
+      const out = method.apply(this, args);
+      const pending = typeof this === 'object' && this !== null ? pendingOf.get(this) : undefined;
+      if (pending !== undefined && out instanceof Promise) {
+        pending.add(out);
+        const done = (): void => void pending.delete(out);
+        out.then(done, done);
+      }
+      return out;
+    };
+    Object.defineProperty(watched, 'name', { value: name });
+    Object.defineProperty(proto, name, { ...described, value: watched });
+  }
 }
 
 // Waits for the work still running, up to LATE_WORK_MS, then removes the sandbox (`remove`), and again as each
