@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { stageOf } from '../src/course/stages.ts';
 import { dispatch } from '../src/modes/dispatch/driver.ts';
+import { oneCallAtATime } from '../src/modes/dispatch/left-timers.ts';
 import { courseUrl } from '../src/modes/kit.ts';
 import { runLoopCase } from '../src/modes/loop/driver.ts';
 
@@ -23,6 +24,8 @@ if (dirArg === undefined || stage === undefined) {
 // The package whose cases and snapshots are graded: this one, or a copy (the bench's 10x suite).
 const packageRoot = resolve(rootArg ?? join(import.meta.dirname, '..'));
 const course = courseUrl(resolve(dirArg));
+// One call at a time, as the driver's own process watches them.
+oneCallAtATime();
 const program: { dispatch: Dispatch; runLoopCase: RunLoopCase } = {
   dispatch: (testCase) => dispatch(testCase as Parameters<typeof dispatch>[0], undefined, undefined, course),
   runLoopCase: (testCase) => runLoopCase(testCase as Parameters<typeof runLoopCase>[0], undefined, undefined, course),
