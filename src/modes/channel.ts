@@ -10,8 +10,11 @@ import { connect, type Socket } from 'node:net';
 export const CHANNEL_ENV = 'THEINFERENCE_CHANNEL';
 
 export type Channel = {
-  // Asks the grader; resolves to its answer (an object). Rejects once the channel is closed.
-  ask: (message: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  // Asks the grader; resolves to its answer (an object). Rejects once the channel is closed. An answer asked for
+  // ahead (`ahead`: to be awaited later, after other work) holds the process up only once `awaited` says it is.
+  ask: (message: Record<string, unknown>, ahead?: 'ahead') => Promise<Record<string, unknown>>;
+  // The answer asked for ahead, now awaited: from here on it holds the process up until it comes.
+  awaited: (answer: Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>;
   // Tells the grader without waiting for its answer; resolves once the message has left this process (so that
   // code which never gives the event loop back after it cannot keep it here). Rejects once the channel is closed.
   tell: (message: Record<string, unknown>) => Promise<void>;
@@ -22,9 +25,13 @@ export type Channel = {
 export function openChannel(path: string): Promise<Channel> {
   return new Promise((opened, failed) => {
     const socket: Socket = connect(path);
-    const waiting = new Map<number, { answer: (reply: Record<string, unknown>) => void; fail: (e: Error) => void }>();
+    const waiting = new Map<
+      number,
+      { answer: (reply: Record<string, unknown>) => void; fail: (e: Error) => void; holds: boolean }
+    >();
     let next = 0;
     let pending = '';
+    const idOf = new WeakMap<Promise<unknown>, number>();
     const closed = (): void => {
       for (const { fail } of waiting.values()) fail(new Error("theinference: the grader's channel closed"));
       waiting.clear();
@@ -32,7 +39,7 @@ export function openChannel(path: string): Promise<Channel> {
     // The socket holds the process up only while an answer is awaited: code under test that awaits a promise never
     // settled, with nothing else pending, ends the process as it would without a channel (Node exits 13), and the
     // grader names the call in flight rather than waiting out the case's timeout.
-    const hold = (): void => void (waiting.size > 0 ? socket.ref() : socket.unref());
+    const hold = (): void => void ([...waiting.values()].some((w) => w.holds) ? socket.ref() : socket.unref());
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       pending += chunk;
@@ -54,14 +61,25 @@ export function openChannel(path: string): Promise<Channel> {
     socket.once('connect', () => {
       hold();
       opened({
-        ask: (message) =>
-          new Promise((answer, fail) => {
+        ask: (message, ahead) => {
+          const answer = new Promise<Record<string, unknown>>((answer, fail) => {
             if (socket.destroyed) return fail(new Error("theinference: the grader's channel closed"));
             next += 1;
-            waiting.set(next, { answer, fail });
+            waiting.set(next, { answer, fail, holds: ahead === undefined });
             hold();
             socket.write(`${JSON.stringify({ ...message, id: next })}\n`);
-          }),
+          });
+          idOf.set(answer, next);
+          return answer;
+        },
+        awaited: (answer) => {
+          const asked = waiting.get(idOf.get(answer) ?? -1);
+          if (asked !== undefined) {
+            asked.holds = true;
+            hold();
+          }
+          return answer;
+        },
         tell: (message) =>
           new Promise((sent, fail) => {
             if (socket.destroyed) return fail(new Error("theinference: the grader's channel closed"));

@@ -358,19 +358,23 @@ export const driver: DriverMode = {
   },
 };
 
-// The cases the grader hands out over the channel (./serve.ts), one at a time: each is seeded and its calls made
-// as on stdin, the grader told before each call (without waiting for its answer: once the message has left) and
-// given the results at its end, in the message that asks for the next; then the probe, when the grader has one.
-// Resolves to the exit code. What a case started and left running is killed before its results are given, so that
-// it cannot burn CPU through the cases after it.
+// The cases the grader hands out over the channel (./serve.ts): each is seeded and its calls made as on stdin, the
+// grader told before each call (without waiting for its answer: once the message has left) and given the results at
+// its end. The case after the one running is asked for before it runs, and each end asks for the case after that,
+// whose answer is awaited only once the queued case has run: the process never waits on the grader between cases.
+// Then the probe, when the grader has one. Resolves to the exit code. What a case started and left running is
+// killed before its results are given, so that it cannot burn CPU through the cases after it.
 async function serveDispatch(channel: Channel, course: URL, code: StudentCode): Promise<number> {
   let running = processesBelow();
-  // A case's end and the ask for the next are one message: a round trip per case, not two.
+  type Reply = Record<string, unknown>;
+  const isCase = (reply: Reply): boolean => typeof reply.case === 'string' && Array.isArray(reply.calls);
   let next = await channel.ask({ op: 'next' });
+  // The answer that brings the case after `next`: asked before `next` runs.
+  let queued: Promise<Reply> | undefined = isCase(next) ? channel.ask({ op: 'next' }, 'ahead') : undefined;
   for (;;) {
-    if (typeof next.case === 'string' && Array.isArray(next.calls)) {
+    if (isCase(next)) {
       const testCase = { files: isObject(next.files) ? next.files : {}, calls: next.calls } as Case;
-      const key = next.case;
+      const key = next.case as string;
       let results: unknown[];
       try {
         results = await dispatch(
@@ -382,18 +386,24 @@ async function serveDispatch(channel: Channel, course: URL, code: StudentCode): 
         );
       } catch (error) {
         process.stderr.write(`error: cannot seed case on stdin line ${key}: ${describeThrow(error)}\n`);
+        queued?.catch(() => {});
         channel.close();
         return 2;
       } finally {
         running = killLeftovers(running).running;
       }
-      next = await channel.ask({ op: 'end', case: key, results, next: true });
+      const ended = channel.ask({ op: 'end', case: key, results, next: true }, 'ahead');
+      const after = queued === undefined ? { later: true } : await channel.awaited(queued);
+      // No case was queued (`later`: none is left): this case's end answers what comes once every case has ended.
+      [next, queued] = after.later === true ? [await channel.awaited(ended), undefined] : [after, ended];
     } else if ('probe' in next) {
       await channel.ask({ op: 'observed', observed: await observe(next.probe, undefined, course, code) });
       // What the probe started and never finished (a timer its code keeps waiting on) must not keep the process up.
       process.exit(0);
     } else {
       if (typeof next.error === 'string') process.stderr.write(`error: ${next.error}\n`);
+      // A case's end still on its way when a refusal came first is failed by the close, unheard.
+      queued?.catch(() => {});
       channel.close();
       return next.error === undefined ? 0 : 2;
     }
