@@ -30,9 +30,10 @@ let installed = false;
 let alone: { live: Live | undefined } | undefined;
 
 // Says that this process makes one watched call at a time and runs nothing else during one: timers are then the
-// call's in flight, without AsyncLocalStorage. The driver says so before its first case; never in-process.
-export function oneCallAtATime(): void {
-  alone ??= { live: undefined };
+// call's in flight, without AsyncLocalStorage. The driver says so before its first case; never in-process (`false`
+// says it no longer holds, for a test sharing its process with others).
+export function oneCallAtATime(holds = true): void {
+  alone = holds ? (alone ?? { live: undefined }) : undefined;
 }
 
 // Runs one call, and says which timer it made is still pending and keeps the process alive when it has settled

@@ -1,13 +1,17 @@
 // Left timers as the driver's own process watches them (`oneCallAtATime`, left-timers.ts): the same verdicts as
-// in-process, with no AsyncLocalStorage ever run, whose promise hooks would slow every await of the process. A file
-// of its own: the switch holds for the rest of the process.
+// in-process, with no AsyncLocalStorage ever run, whose promise hooks would slow every await of the process. The
+// switch is turned off after, for the test files that share this worker's process.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { expect, test, vi } from 'vitest';
+import { afterAll, expect, test, vi } from 'vitest';
 import { oneCallAtATime, watchTimers } from '../../../src/modes/dispatch/left-timers.ts';
 import { LEFT_TIMER_ROWS, made } from '../../support/left-timer-rows.ts';
 
 const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
 oneCallAtATime();
+afterAll(() => {
+  oneCallAtATime(false);
+  run.mockRestore();
+});
 
 test.each(LEFT_TIMER_ROWS)('%s: %j', async (_, call, left) => {
   const watched = await watchTimers(call);
