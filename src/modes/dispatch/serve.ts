@@ -3,11 +3,11 @@
 // for its cases and gets one case's files and calls at a time, holding at most the case it runs and the one after
 // it (AHEAD): a case's end is answered with the case after the one queued, so the program never waits on the grader
 // between cases (a round trip per case was about 0.5 ms, 4-5 % of a cold run). It says before each call which call
-// it is about to make, and the progress line is made here from the grader's own case; when it gives a case's results, the
-// result line is made here and handed to the process's supervision, as is the probe's observation once every case
-// has ended. So the program process never holds the batch, a case beyond the next or the probe's request while it
-// runs cases, and nothing it prints is read as a result. A message out of turn (a case asked for past the one
-// queued, a call out of order, an end for a case not running first) is refused, and refused only.
+// it is about to make, and the progress line is made here from the grader's own case; when it gives a case's
+// results, the result line is made here and handed to the process's supervision, as is the probe's observation once
+// every case has ended. So the program process never holds the batch, a case beyond the next or the probe's request
+// while it runs cases, and nothing it prints is read as a result. A message out of turn (a case asked for past the
+// one queued, a call out of order, an end for a case not running first) is refused, and refused only.
 import type { Json, ModeServe } from '../../grade/run/channel-server.ts';
 import { describeThrow } from '../kit.ts';
 import { type Case, parseCase } from './parse-case.ts';
