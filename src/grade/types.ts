@@ -100,3 +100,18 @@ export type ClassReport = {
   variants?: Pick<VariantSummary, 'seed'>;
   warnings?: string[];
 };
+
+// The course's type check beside its cases (src/grade/type-check/): a type error, where tsc names one (relative to
+// the course directory) with its code and the first line of its message.
+export type TypeCheckError = { file?: string; line?: number; column?: number; code: string; message: string };
+
+// What the type check found: nothing, errors, or why it did not run (no tsconfig.json, no typescript beside the
+// grader, a grader installed elsewhere, too slow, stopped).
+export type TypeCheck =
+  | { kind: 'clean' }
+  | { kind: 'errors'; errors: TypeCheckError[] }
+  | { kind: 'not run'; why: string };
+
+// What a course says its type check counts for (its package.json's `"theinference": { "typecheck": … }`): shown
+// beside the verdict, failing the run, or not run.
+export type TypeCheckSetting = 'note' | 'fail' | 'off';

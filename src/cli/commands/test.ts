@@ -12,7 +12,7 @@ import { visibleLine } from '../../grade/report/visible-text.ts';
 import { allPassed, runCourse, stageReports, stageTotals } from '../../grade/run-course.ts';
 import { parseShard } from '../../grade/select-cases.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
-import type { CaseResult, RunReport } from '../../grade/types.ts';
+import type { CaseResult, RunReport, TypeCheck, TypeCheckSetting } from '../../grade/types.ts';
 import { dumbTerminal, useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { readFailures, recordFailures } from '../../grade/failed-record.ts';
 import { renderFirstFailure } from '../../grade/report/first-failure.ts';
@@ -32,6 +32,9 @@ import { packageRoot } from '../../course/stages.ts';
 import { nextStep } from '../next-step.ts';
 import { pendingNote } from '../pending-note.ts';
 import { courseStage } from './course-stage.ts';
+import { runTypeCheck } from '../../grade/type-check/run-type-check.ts';
+import { typeCheckSetting } from '../../grade/type-check/type-check-setting.ts';
+import { renderTypeCheckNote, typeCheckFails } from '../../grade/report/type-check-note.ts';
 
 // The flags as commander hands them over (numbers still text).
 export type TestFlags = {
@@ -100,6 +103,7 @@ export async function testCommand(given: GivenTestFlags, io: CommandIo): Promise
     );
   }
   const outputs = await claimOutputs(flags, planned, basename(options.dir), io);
+  const typeCheck = await typeCheckSetting(options.dir);
   const warning = await chooseRunSettings(flags, options, io);
   if (flags.failed === true) {
     options.cases = await failedCases(options.dir, flags);
@@ -115,11 +119,43 @@ export async function testCommand(given: GivenTestFlags, io: CommandIo): Promise
     // Loaded only for --watch: the file watcher is not needed for one run.
     const { runWatch } = await import('../watch/index.ts');
     const warnings = warning === undefined ? [] : [warning];
-    return runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings });
+    return runWatch(options, { stdin: io.stdin, stdout: io.stdout, color, warnings, typeCheck });
   }
-  const { report, rerunCommand } = await gradeOnce(flags, options, outputs, color, io);
-  await deliverReports(options, outputs, { report, rerunCommand }, color, io);
-  return allPassed(report) ? 'pass' : 'fail';
+  // The type check runs beside the cases, at a lower priority, and is told after their verdict; a run that stops
+  // early stops it too.
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  io.signal?.addEventListener('abort', onAbort, { once: true });
+  const checking = typeCheckWanted(typeCheck, outputs) ? typeCheckOf(options.dir, stop.signal) : undefined;
+  try {
+    const { report, rerunCommand } = await gradeOnce(flags, options, outputs, color, io);
+    await deliverReports(options, outputs, { report, rerunCommand }, color, io);
+    const checked = await checking;
+    if (checked !== undefined) {
+      const pretty = outputs.toStdout?.name === 'pretty';
+      const note = renderTypeCheckNote(checked, typeCheck, { color: pretty && color });
+      if (note !== '') await write(pretty ? io.stdout : io.stderr, note);
+    }
+    const typesFail = checked !== undefined && typeCheckFails(checked, typeCheck);
+    return allPassed(report) && !typesFail ? 'pass' : 'fail';
+  } finally {
+    stop.abort();
+    io.signal?.removeEventListener('abort', onAbort);
+    await checking;
+  }
+}
+
+// A person reading the terminal report sees the type check; a CI format only when the course grades it.
+function typeCheckWanted(setting: TypeCheckSetting, outputs: Outputs): boolean {
+  return setting === 'fail' || (setting === 'note' && outputs.toStdout?.name === 'pretty');
+}
+
+// The type check of `dir`, never a rejection: a check that could not run says why.
+function typeCheckOf(dir: string, signal: AbortSignal): Promise<TypeCheck> {
+  return runTypeCheck(dir, { signal }).catch((error: unknown) => ({
+    kind: 'not run' as const,
+    why: error instanceof Error ? error.message : String(error),
+  }));
 }
 
 // A class run: one format per submission, its files named by --output.

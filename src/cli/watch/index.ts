@@ -17,6 +17,8 @@ import { renderComparison, renderMenu, renderMessage, renderProgress, renderProm
 import { initialState, step, type Effect } from './watch-loop.ts';
 import { startRun, type Loop, type Runs } from './watch-run.ts';
 import { openSession, type Session, type WatchIo } from './watch-session.ts';
+import { runTypeCheck } from '../../grade/type-check/run-type-check.ts';
+import { renderTypeCheckNote } from '../../grade/report/type-check-note.ts';
 
 export type { WatchIo } from './watch-session.ts';
 
@@ -32,7 +34,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
   const session = await openSession(options, io);
   let finish: (ended: Ended) => void = () => {};
   const ended = new Promise<Ended>((resolve) => (finish = resolve));
-  const runs: Runs = {};
+  const runs: Runs & { typeCheck?: AbortController } = {};
   // Events can arrive while effects are being carried out (a key during a write): the queue makes each step see
   // the state the previous one left.
   const loop: Loop = eventQueue(initialState(options.cases), step, (effect: Effect) =>
@@ -52,6 +54,7 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
     return result.outcome;
   } finally {
     if (listening !== undefined) options.signal?.removeEventListener('abort', listening.onAbort);
+    runs.typeCheck?.abort();
     await listening?.close();
     await session.standbys.close();
   }
@@ -59,11 +62,19 @@ export async function runWatch(options: RunOptions, io: WatchIo): Promise<Outcom
 
 type Ended = { outcome: Outcome } | { error: unknown };
 // Carries out one effect of the machine: a run started or cancelled, something written, the session ended.
-function perform(effect: Effect, at: { session: Session; loop: Loop; runs: Runs; finish: (ended: Ended) => void }) {
+function perform(
+  effect: Effect,
+  at: { session: Session; loop: Loop; runs: Runs & { typeCheck?: AbortController }; finish: (ended: Ended) => void },
+) {
   const { session, loop, runs, finish } = at;
   switch (effect.type) {
     case 'start-run':
+      runs.typeCheck?.abort();
       runs.current = startRun(session, effect.request, loop);
+      return;
+    case 'type-check':
+      runs.typeCheck?.abort();
+      runs.typeCheck = startTypeCheck(session, loop);
       return;
     case 'cancel-run':
       return runs.current?.controller.abort();
@@ -77,7 +88,10 @@ function perform(effect: Effect, at: { session: Session; loop: Loop; runs: Runs;
 }
 
 // What an effect that shows something puts on the screen.
-function screenFor(effect: Exclude<Effect, { type: 'start-run' | 'cancel-run' | 'exit' | 'fail' }>, session: Session) {
+function screenFor(
+  effect: Exclude<Effect, { type: 'start-run' | 'cancel-run' | 'type-check' | 'exit' | 'fail' }>,
+  session: Session,
+) {
   const { screen } = session;
   switch (effect.type) {
     case 'show-report':
@@ -93,7 +107,26 @@ function screenFor(effect: Exclude<Effect, { type: 'start-run' | 'cancel-run' | 
       return renderMenu(effect.filter, screen, effect.afterFailed === true);
     case 'show-prompt':
       return renderPrompt(effect.draft, screen);
+    case 'show-type-check':
+      return effect.note;
   }
+}
+
+// The course's type check, unless it is off; what it has to say reaches the machine as an event. Stopped by the
+// returned controller (the next run, quitting).
+function startTypeCheck(session: Session, loop: Loop): AbortController {
+  const controller = new AbortController();
+  const setting = session.io.typeCheck ?? 'note';
+  if (setting === 'off') return controller;
+  void runTypeCheck(session.options.dir, { signal: controller.signal }).then(
+    (check) => {
+      if (controller.signal.aborted) return;
+      const note = renderTypeCheckNote(check, setting, { color: session.io.color });
+      if (note !== '') loop.dispatch({ type: 'type-checked', note });
+    },
+    () => {},
+  );
+  return controller;
 }
 
 // What the session listens to: saved files (debounced into one event per burst), keys, and the CLI's abort.

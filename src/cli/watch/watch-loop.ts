@@ -45,13 +45,19 @@ export type WatchEvent =
   | { type: 'key'; action: KeyAction }
   | { type: 'run-finished'; report: RunReport }
   | { type: 'run-cancelled' }
-  | { type: 'run-errored'; message: string; fatal: boolean };
+  | { type: 'run-errored'; message: string; fatal: boolean }
+  // The type check started after a run finished has something to say (its note, rendered).
+  | { type: 'type-checked'; note: string };
 
 // What the loop asks index.ts to do, in order.
 export type Effect =
   | { type: 'start-run'; request: RunRequest }
   | { type: 'cancel-run' }
   | { type: 'show-report'; report: RunReport; comparison: Comparison }
+  // Type-check the course now that the cases' verdict is on screen (off their critical path); a run started
+  // meanwhile stops it.
+  | { type: 'type-check' }
+  | { type: 'show-type-check'; note: string }
   | { type: 'show-error'; message: string }
   | { type: 'show-notice'; message: string }
   // `afterFailed`: the run just shown was `f`'s, which ran the last failures whatever the filter.
@@ -99,6 +105,10 @@ export function step(state: WatchState, event: WatchEvent): [WatchState, Effect[
         { ...state, phase: 'idle', current: undefined, outcome: 'misuse' },
         [{ type: 'show-error', message: event.message }, ...idleScreen(state)],
       ];
+    case 'type-checked':
+      // Said only between runs: a run under way has cleared the screen for its own verdict.
+      if (state.phase !== 'idle') return [state, []];
+      return [state, [{ type: 'show-type-check', note: event.note }, ...idleScreen(state)]];
   }
 }
 
@@ -193,7 +203,10 @@ function finished(state: WatchState, report: RunReport): [WatchState, Effect[]] 
     outcome: verdict.failed > 0 ? 'fail' : 'pass',
   };
   const afterFailed = state.current?.reason.kind === 'run-failed' && next.filter !== undefined;
-  return [next, [{ type: 'show-report', report, comparison }, ...idleScreen(next, afterFailed)]];
+  return [
+    next,
+    [{ type: 'show-report', report, comparison }, ...idleScreen(next, afterFailed), { type: 'type-check' }],
+  ];
 }
 
 // A run that settled after being cancelled: start what was asked meanwhile, or finish quitting.

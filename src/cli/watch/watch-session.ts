@@ -10,6 +10,7 @@ import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { standbyPool, type StandbyPool } from '../../grade/run/standby-pool.ts';
 import type { ScreenOptions } from './screen.ts';
 import { watchTargets } from './watch-paths.ts';
+import type { TypeCheckSetting } from '../../grade/types.ts';
 
 // What watch mode reads keys from and writes to; `color` is decided by the CLI (a TTY, NO_COLOR unset). `warnings`
 // hold for the whole session (no sandbox here): each run clears the screen, so every report repeats them.
@@ -18,6 +19,8 @@ export type WatchIo = {
   stdout: NodeJS.WritableStream;
   color: boolean;
   warnings?: string[];
+  // What the course's type check counts for (src/grade/type-check/type-check-setting.ts); `note` when not given.
+  typeCheck?: TypeCheckSetting;
 };
 
 export type Session = {

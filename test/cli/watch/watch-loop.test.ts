@@ -47,6 +47,8 @@ const saved = (...paths: string[]): WatchEvent => ({ type: 'files-changed', path
 const finished = (r: RunReport): WatchEvent => ({ type: 'run-finished', report: r });
 const cancelled: WatchEvent = { type: 'run-cancelled' };
 const menu: Effect = { type: 'show-menu', filter: undefined };
+// Once a verdict is on screen, the course is type-checked off the cases' path.
+const typeCheck: Effect = { type: 'type-check' };
 
 type Row = { name: string; events: WatchEvent[]; last: Effect[]; phase?: WatchState['phase']; cases?: string[] };
 
@@ -60,7 +62,7 @@ const rows: Row[] = [
   {
     name: 'a first verdict is shown without comparison, then the menu',
     events: [start, finished(report(2, ['b']))],
-    last: [{ type: 'show-report', report: report(2, ['b']), comparison: { kind: 'first' } }, menu],
+    last: [{ type: 'show-report', report: report(2, ['b']), comparison: { kind: 'first' } }, menu, typeCheck],
     phase: 'idle',
   },
   {
@@ -78,6 +80,7 @@ const rows: Row[] = [
         comparison: { kind: 'same', verdict: { passed: 2, failed: 2, failedNames: ['a', 'b'] } },
       },
       menu,
+      typeCheck,
     ],
   },
   {
@@ -94,7 +97,20 @@ const rows: Row[] = [
         },
       },
       menu,
+      typeCheck,
     ],
+  },
+  {
+    name: "a type check's note between runs is shown, then the menu again",
+    events: [start, finished(report(2)), { type: 'type-checked', note: 'N' }],
+    last: [{ type: 'show-type-check', note: 'N' }, menu],
+    phase: 'idle',
+  },
+  {
+    name: "a type check's note while a run is under way is dropped: that run's verdict owns the screen",
+    events: [start, finished(report(2)), saved('src/a.ts'), { type: 'type-checked', note: 'N' }],
+    last: [],
+    phase: 'running',
   },
   {
     name: 'a save during a run cancels it',
@@ -135,7 +151,7 @@ const rows: Row[] = [
   {
     name: 'a verdict over a subset is compared with the last run over the same subset only',
     events: [start, finished(report(1, ['x'])), key('run-failed'), finished(report(0, ['x']))],
-    last: [{ type: 'show-report', report: report(0, ['x']), comparison: { kind: 'first' } }, menu],
+    last: [{ type: 'show-report', report: report(0, ['x']), comparison: { kind: 'first' } }, menu, typeCheck],
   },
   {
     name: 'a filter is applied as a substring glob and kept for later saves',
@@ -160,6 +176,7 @@ const rows: Row[] = [
     last: [
       { type: 'show-report', report: report(1), comparison: { kind: 'first' } },
       { type: 'show-menu', filter: 'read' },
+      typeCheck,
     ],
   },
   {
@@ -175,6 +192,7 @@ const rows: Row[] = [
     last: [
       { type: 'show-report', report: report(1), comparison: { kind: 'first' } },
       { type: 'show-menu', filter: 'read', afterFailed: true },
+      typeCheck,
     ],
   },
   {
@@ -221,6 +239,7 @@ const rows: Row[] = [
       { type: 'show-report', report: report(1), comparison: { kind: 'first' } },
       menu,
       { type: 'show-prompt', draft: 're' },
+      typeCheck,
     ],
   },
   {
@@ -298,6 +317,7 @@ const rows: Row[] = [
         comparison: { kind: 'same', verdict: { passed: 1, failed: 0, failedNames: [] } },
       },
       { type: 'show-menu', filter: 'read-*' },
+      typeCheck,
     ],
   },
   {
