@@ -25,6 +25,11 @@ export function explainFailures(
       // The stub answering every call is one mistake, not one unwired name per tool; a variant's failure is of a
       // case that passed as written, so no wiring mistake explains it (its hint says where results come from); nor
       // one that passed alone (the leaked-state rule), which only the state kept by earlier cases explains.
+      // State kept between makeExecute calls that the probe saw (a module-level cache) is what the leak is.
+      const leak = f?.hintCause === LEAK_CAUSE ? findings.find((candidate) => candidate.leaks === true) : undefined;
+      if (f !== undefined && leak !== undefined) {
+        return { ...result, failure: { ...f, hint: leak.text, hintCause: `${FINDING_CAUSE}: ${leak.cause}` } };
+      }
       if (
         f?.call === undefined ||
         f.beforeAnyCase === true ||

@@ -70,7 +70,9 @@ export type Trigger = {
 
 // One mistake: what the report groups its cases by, the hint, and its triggers. Of two findings that explain the
 // same call, the lower rank is shown (a misrouted name before the arguments it was given).
-export type Finding = { cause: string; text: string; rank: number; triggers: Trigger[] };
+// `leaks`: the mistake is state kept between makeExecute calls, so it also explains the cases that passed alone and
+// failed after others (recheck-alone.ts's leaked state): one mistake, one message.
+export type Finding = { cause: string; text: string; rank: number; triggers: Trigger[]; leaks?: true };
 
 // The class of a value, held by `key` when one is given (a type other than the key's is `mistyped`).
 export function classOf(value: unknown, key?: string): ValueClass {

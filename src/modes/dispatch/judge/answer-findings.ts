@@ -3,6 +3,7 @@
 // earlier call with the same input (a cache). Each explains a failed call only when the call got that very answer
 // (the own answer, written for the call's input), or repeated an earlier call of its case. Pure.
 import type { Fact } from './compare-probe.ts';
+import type { Probe } from './probe-calls.ts';
 import { ECHO } from '../../../course/dispatcher-contract.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { anyOf, conditionsOf } from './branch-findings.ts';
@@ -14,9 +15,11 @@ type Reused = Extract<Fact, { type: 'reused' }>;
 
 // A branch that answers some calls itself: one finding (its own checks are one mistake), each answer with its
 // input values as `{key}`, said with when it was given.
-export function ownSpecs(facts: Fact[]): FindingSpec[] {
+export function ownSpecs(facts: Fact[], plan: Probe[]): FindingSpec[] {
   const specs: FindingSpec[] = [];
   const stateSpecs: Stateful[] = [];
+  const plain: Plain[] = [];
+  const carriedOver: string[] = [];
   for (const [name, all] of factsByName(facts)) {
     const target = targetOf(name);
     const own = all.filter((f): f is Own => f.type === 'own');
@@ -24,7 +27,11 @@ export function ownSpecs(facts: Fact[]): FindingSpec[] {
     // (a branch that looks with tools.view, then refuses, answers itself).
     const detours = own.filter((f) => f.reached.length > 0 && jsonEqual(f.printed, f.probe.answer));
     specs.push(...detourSpecs(name, detours));
-    const owns = own.filter((f) => !detours.includes(f));
+    // An answer the stand-in gave another probe call, given back without calling the method: a result kept from
+    // an earlier call, even one through another makeExecute (a module-level cache), not an answer of its own.
+    const carried = own.filter((f) => !detours.includes(f) && answeredElsewhere(f, plan));
+    if (carried.length > 0) carriedOver.push(name);
+    const owns = own.filter((f) => !detours.includes(f) && !carried.includes(f));
     if (owns.length === 0) continue;
     const byAnswer = new Map<string, Own[]>();
     for (const f of owns) {
@@ -47,21 +54,77 @@ export function ownSpecs(facts: Fact[]): FindingSpec[] {
       });
       continue;
     }
-    specs.push({
-      signature: `own answer: ${target}: ${[...byAnswer.keys()].join(' ')}`,
-      names: [name],
-      rank: 4,
+    plain.push({ name, target, byAnswer, called, answers });
+  }
+  return [...specs, ...carriedSpecs(carriedOver), ...plainSpecs(plain), ...statefulSpecs(stateSpecs)];
+}
+
+// Whether `f`'s answer is one the stand-in Tools gave another probe call of `plan` (each call's answer names its
+// call).
+function answeredElsewhere(f: Own, plan: Probe[]): boolean {
+  return plan.some(
+    (other) =>
+      other !== f.probe &&
+      (jsonEqual(f.printed, other.answer) || (other.again !== undefined && jsonEqual(f.printed, other.again))),
+  );
+}
+
+// Names that gave back what their method had answered another call, without calling it: results kept between
+// calls, between makeExecute calls too. One finding, which also explains the cases that passed alone and failed
+// after others.
+function carriedSpecs(names: string[]): FindingSpec[] {
+  if (names.length === 0) return [];
+  return [
+    {
+      signature: 'result: kept between makeExecute calls',
+      names,
+      rank: 1,
+      leaks: true,
       text: (names) => {
+        const targets = [...new Set(names.map(targetOf))];
+        const methods = listNames(targets).replaceAll('`', '');
+        return `execute gives back results it kept from earlier calls: ${listNames(names)} answered a call with what ${methods} had returned for another call, without calling ${verb(targets, 'it', 'them')}, even through a new makeExecute with new Tools. So results are kept outside makeExecute (a module-level cache: a Map or an object beside it), and a case sees answers of earlier calls and earlier cases. Files change between calls: call the Tools method every time and return what it returns, and keep nothing between calls`;
+      },
+      triggers: (names): Trigger[] => [{ names, repeated: true }],
+    },
+  ];
+}
+
+// A branch's own answers, as the finding says them.
+type Plain = { name: string; target: string; byAnswer: Map<string, Own[]>; called: string[]; answers: string[] };
+
+// One finding per set of answers the branches give: one check written into several branches (`if (!input.path)
+// return …` in every file tool's) is one mistake, listing where it applies.
+function plainSpecs(all: Plain[]): FindingSpec[] {
+  const byAnswers = new Map<string, Plain[]>();
+  for (const p of all) {
+    const key = [...p.byAnswer.keys()].join(' ');
+    byAnswers.set(key, [...(byAnswers.get(key) ?? []), p]);
+  }
+  return [...byAnswers.entries()].map(([key, group]) => {
+    const targets = [...new Set(group.map((g) => g.target))];
+    const target = listNames(targets).replaceAll('`', '');
+    const called = [...new Set(group.flatMap((g) => g.called))];
+    const { byAnswer, answers } = group[0]!;
+    return {
+      signature: `own answer: ${targets.join(' ')}: ${key}`,
+      names: group.map((g) => g.name),
+      rank: 4,
+      text: (names: string[]) => {
         const instead =
           called.length === 0
             ? ''
             : ` (${verb(names, 'it calls', 'they call')} ${listNames(called).replaceAll('`', '')} instead)`;
-        return `${listNames(names)} ${verb(names, 'answers', 'answer')} some calls ${verb(names, 'itself', 'themselves')}, without calling ${target}${instead}: ${answers.join('; ')}. Pass every call on to ${target} and return what it returns; ${target} makes its own checks and words its own errors`;
+        const onward =
+          targets.length === 1
+            ? `Pass every call on to ${target} and return what it returns; ${target} makes its own checks and words its own errors`
+            : 'Pass every call on to its Tools method and return what it returns; the Tools make their own checks and word their own errors';
+        return `${listNames(names)} ${verb(names, 'answers', 'answer')} some calls ${verb(names, 'itself', 'themselves')}, without calling ${target}${instead}: ${answers.join('; ')}. ${onward}`;
       },
-      triggers: (names): Trigger[] => [...byAnswer.keys()].map((t) => ({ names, answers: JSON.parse(t) as unknown })),
-    });
-  }
-  return [...specs, ...statefulSpecs(stateSpecs)];
+      triggers: (names: string[]): Trigger[] =>
+        [...byAnswer.keys()].map((t) => ({ names, answers: JSON.parse(t) as unknown })),
+    };
+  });
 }
 
 // A branch that answers a call itself, yet passes the same call on after a Read of its path through the same

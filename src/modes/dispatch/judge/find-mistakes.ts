@@ -62,7 +62,7 @@ export function findMistakes(payload: unknown): Finding[] {
     ...routeSpecs(facts, probed),
     ...fallthroughSpecs(facts),
     ...unknownSpecs(facts),
-    ...ownSpecs(facts),
+    ...ownSpecs(facts, plan),
     ...throwSpecs(facts.filter((f) => !args.folded.has(f))),
     ...pendingSpecs(facts),
     ...unboundSpecs(facts),

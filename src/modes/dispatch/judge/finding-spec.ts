@@ -12,6 +12,7 @@ export type FindingSpec = {
   rank: number;
   text: (names: string[]) => string;
   triggers: (names: string[]) => Trigger[];
+  leaks?: true;
 };
 
 // Specs with the same signature merged into one finding about all their names, in the order first met.
@@ -27,6 +28,7 @@ export function mergeSpecs(specs: FindingSpec[]): Finding[] {
     text: s.text(s.names),
     rank: s.rank,
     triggers: s.triggers(s.names),
+    ...(s.leaks === true ? { leaks: true as const } : {}),
   }));
 }
 

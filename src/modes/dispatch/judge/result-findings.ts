@@ -40,14 +40,26 @@ function withEcho(specs: FindingSpec[]): FindingSpec[] {
   const echo = specs.find((s) => s.names.includes(ECHO) && s.signature.startsWith('result: {'));
   if (echo === undefined) return specs;
   const change = JSON.parse(echo.signature.slice('result: '.length)) as ResultChange;
+  // A field echo's result gains is the one the others have set (echo has no error to set it on).
+  const { add: echoAdd, ...echoRest } = change;
   const same = specs.find((s) => {
     if (s === echo || !s.signature.startsWith('result: {')) return false;
     const other = JSON.parse(s.signature.slice('result: '.length)) as ResultChange;
     const { drop, dropOnSuccess: _, ...rest } = other;
     const kept = drop?.filter((k) => k === 'content') ?? [];
-    return jsonEqual(kept.length === 0 ? rest : { ...rest, drop: kept }, change);
+    const theirs = kept.length === 0 ? rest : { ...rest, drop: kept };
+    const setByThem =
+      echoAdd !== undefined &&
+      rest.set !== undefined &&
+      Object.entries(echoAdd).every(([k, v]) => jsonEqual(rest.set![k], v)) &&
+      jsonEqual(echoRest, withoutSet(theirs));
+    return jsonEqual(theirs, change) || setByThem;
   });
   return same === undefined ? specs : specs.map((s) => (s === echo ? { ...s, signature: same.signature } : s));
+}
+
+function withoutSet({ set: _, ...rest }: ResultChange): ResultChange {
+  return rest;
 }
 
 // Whether every error the stand-in answered `name` with `key` in it came back with `key`: those returned unchanged
@@ -97,6 +109,13 @@ function describe(fact: ResultFact): Seen {
   if (Object.keys(add).length > 0) change.add = add;
   const differs = Object.keys(want).filter((k) => k in printed && !jsonEqual(printed[k], want[k]));
   if (differs.length === 0) return { change, kind: 'fields', example: fact };
+  // A flag set whatever the method answered (is_error: false on an error too): a field set, replayable on any
+  // output. Its value is said only where it is the same on every result (merge).
+  const flags = differs.filter((k) => k !== 'content' && typeof printed[k] === 'boolean');
+  if (flags.length === differs.length) {
+    const set = Object.fromEntries(flags.map((k) => [k, printed[k]]));
+    return { change: { ...change, set }, kind: 'fields', example: fact };
+  }
   if (tagOf(raw.content) === 'promise')
     return { change: { ...change, set: { content: {} } }, kind: 'promise', example: fact };
   if (differs.length === 1 && differs[0] === 'content' && printed.content === '') {
@@ -151,7 +170,11 @@ function merge(all: Seen[], errorsKeep: (key: string) => boolean): Seen {
   const content = texts[0] === undefined ? undefined : mergeContent(texts, all.length);
   if (texts.length > 0 && content === undefined) return { kind: 'changed', example: first.example };
   const rename = all.find((s) => s.change?.rename !== undefined)?.change?.rename;
-  const set = all.find((s) => s.change?.set !== undefined)?.change?.set;
+  const sets = all.flatMap((s) => (s.change?.set === undefined ? [] : [s.change.set]));
+  const set = sets[0];
+  if (set !== undefined && !sets.every((s) => jsonEqual(s, set))) return { kind: 'changed', example: first.example };
+  // A field set on the errors and added to the successes, the same value: one field set on every result.
+  for (const key of Object.keys(add)) if (set !== undefined && jsonEqual(set[key], add[key])) delete add[key];
   const change: ResultChange = {
     ...(drop.length > 0 ? { drop } : {}),
     ...(dropOnSuccess.length > 0 ? { dropOnSuccess } : {}),
@@ -216,7 +239,11 @@ function words(seen: Seen, names: string[]): string {
       `${who}'s result has \`${change.rename}\` where a ToolOutput has \`content\`: ${one === ECHO ? 'return { content: input.text }' : `return { content: … } (the ToolOutput of ${call} as it is)`}`,
     );
   }
-  if (change.drop !== undefined || change.dropOnSuccess !== undefined) {
+  // `return { content: out.content, is_error: false }`: is_error set and exit_code dropped, one sentence below.
+  const flagged = change.set !== undefined && 'is_error' in change.set && !('content' in change.set);
+  const dropsWithFlag =
+    flagged && change.dropOnSuccess === undefined && jsonEqual(change.drop ?? ['exit_code'], ['exit_code']);
+  if (!dropsWithFlag && (change.drop !== undefined || change.dropOnSuccess !== undefined)) {
     const drops = verb(forms, 'drops', 'drop');
     const [whole, success] = [change.drop, change.dropOnSuccess].map((k) => (k === undefined ? '' : listNames(k)));
     parts.push(
@@ -225,6 +252,13 @@ function words(seen: Seen, names: string[]): string {
         : whole === ''
           ? `${who} ${drops} ${success} from what ${call} returns on success (an error comes back whole): ${asIs}`
           : `${who} ${drops} ${whole} from what ${call} returns, and ${success} from a success: ${asIs}`,
+    );
+  }
+  if (flagged) {
+    const value = JSON.stringify(change.set!.is_error);
+    const dropped = dropsWithFlag && change.drop !== undefined ? ' and drops `exit_code`' : '';
+    parts.push(
+      `${who} ${verb(forms, 'sets', 'set')} \`is_error: ${value}\` on every result${dropped}, whatever ${call} answered: an error comes back ${change.set!.is_error === false ? 'as a success' : 'flagged otherwise'} (as \`return { content: out.content, is_error: ${value} }\` does). Only the tool decides is_error: ${asIs}`,
     );
   }
   if (change.add !== undefined && jsonEqual(change.add, { is_error: false })) {

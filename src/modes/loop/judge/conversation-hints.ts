@@ -73,6 +73,29 @@ function sentMessageChanged(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// The first request sends a message of the conversation runLoop was given changed in place (an old tool result
+// cleared to save room): the same habit as a sent message changed later, and said under its cause.
+function givenMessageChanged(ctx: LoopHintContext): LoopHint | undefined {
+  if (ctx.at !== 'request' || ctx.index !== 0 || !isEntry(ctx.expected) || !isEntry(ctx.received)) return undefined;
+  const { messages: e } = ctx.expected;
+  const { messages: r } = ctx.received;
+  if (!Array.isArray(e) || !Array.isArray(r) || r.length !== e.length) return undefined;
+  const changed = e.flatMap((m, k) => (jsonEqual(m, r[k]) ? [] : [k]));
+  const given = ctx.data.request.messages.length;
+  if (changed.length === 0 || changed.some((k) => k >= given || role(r[k]) !== role(e[k]))) return undefined;
+  const named = changed.slice(0, 3).map((k) => `${k + 1}`);
+  const which =
+    changed.length === 1
+      ? `message ${named[0]} (${String(role(e[changed[0]!]))})`
+      : `messages ${named.join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''}`;
+  return hint(
+    `${which} of the conversation runLoop was given went out changed in request 1: send the messages as given. The conversation only grows: append each new message, and never change one already there`,
+    'a sent message changed',
+    'first-request',
+    'a message the loop had sent was changed in a later request: the conversation only grows; append each new message, and never change one already sent',
+  );
+}
+
 // Request k + 1 sends only the conversation's last messages (the first request too, when runLoop is given a long
 // conversation).
 function historyTrimmed(ctx: LoopHintContext): LoopHint | undefined {
@@ -123,5 +146,5 @@ function listed(n: number, kept: number[]): string {
 
 // A message changed after it was sent comes before the hints for the messages; a history cut after them (a turn
 // left out is the more specific hint).
-export const CONVERSATION_RECOGNISERS: Recogniser[] = [sentMessageChanged];
+export const CONVERSATION_RECOGNISERS: Recogniser[] = [sentMessageChanged, givenMessageChanged];
 export const WINDOW_RECOGNISERS: Recogniser[] = [historyTrimmed];

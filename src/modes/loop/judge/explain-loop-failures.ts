@@ -6,7 +6,7 @@ import type { LoopCaseData } from '../case.ts';
 import type { CaseResult, Failure } from '../../../grade/types.ts';
 import { FINDING_CAUSE, shareByDifference } from '../../../grade/judge/explain-failures.ts';
 import type { LoopFinding } from './find-loop-mistakes.ts';
-import { positionOf } from './loop-features.ts';
+import { byNarrowness, positionOf } from './loop-features.ts';
 
 // The results with every failure a finding explains hinted by it. `caseOf` gives a case's file by its name.
 export function explainLoopFailures(
@@ -35,10 +35,12 @@ function explanation(f: Failure, findings: LoopFinding[], data: LoopCaseData): F
   const shown = findings
     .map((finding) => ({ finding, from: positionOf(data, finding.shows) }))
     .filter((c): c is { finding: LoopFinding; from: number } => c.from !== undefined && c.from <= at);
-  // The mistake whose feature comes last before the difference (the nearest cause), the lowest rank first: of
-  // two that show in the same place (the model's only turn missing is also the last turn missing), the one the
-  // probe found first, so one mistake is one message.
-  const best = shown.sort((a, b) => b.from - a.from || a.finding.rank - b.finding.rank)[0];
+  // The mistake whose feature comes last before the difference (the nearest cause); of two that show in the same
+  // place, the one whose feature is narrower (a throw over an error result), then the one the probe found first
+  // (the model's only turn missing is also the last turn missing), so one mistake is one message.
+  const best = shown.sort(
+    (a, b) => b.from - a.from || byNarrowness(a.finding.shows, b.finding.shows) || a.finding.rank - b.finding.rank,
+  )[0];
   if (best === undefined) return undefined;
   const cause = `${FINDING_CAUSE}: ${best.finding.cause}`;
   // The case's own hint names it too: its words, which speak of this case's turns, stay.

@@ -3,6 +3,7 @@
 // execute's calls prove: observed-calls.ts), one finding per mistake.
 // An observation that is malformed, or that shows nothing of the loop (every script threw the same, as the stub
 // does), gives no findings: the result-based hints then stand alone. Pure.
+import { IS_ERROR_DROPPED, IS_ERROR_DROPPED_FOR_A_THROW } from './tool-result-hints.ts';
 import { differsBy } from './compare-loop.ts';
 import { contractRun } from './contract-run.ts';
 import type { Feature } from './loop-features.ts';
@@ -62,6 +63,8 @@ export function findLoopMistakes(payload: unknown, words: LoopWords = loopWords(
   const onErrors = stopped && stoppedOnErrorsFinding(PROBE_SCRIPTS, requests, causes);
   if (stopped !== undefined && onErrors !== undefined)
     findings.set(STOPPED_AFTER_TOOLS, { ...onErrors, rank: stopped.rank });
+  // is_error left off every error result, a throw's included, is one habit: the throw's finding folds into it.
+  if (findings.has(IS_ERROR_DROPPED)) findings.delete(IS_ERROR_DROPPED_FOR_A_THROW);
   return [...findings.values()];
 }
 

@@ -83,6 +83,21 @@ const TURN_FEATURES: Record<string, (turn: LoopTurn, data: LoopCaseData) => bool
   },
 };
 
+// A feature a turn with another always has: a throw is answered with an is_error result. Where two mistakes first
+// show at one place, the one whose feature is narrower is the nearer cause: a loop that lets a throw out and drops
+// is_error ended the case at the throw, not at the flag. (Only this pair: a turn of calls finishing out of order is
+// also a turn of tools, yet a loop that reads outputs unawaited shows it there first, as its finding says.)
+const IMPLIES: Partial<Record<Feature, Feature[]>> = {
+  'throwing-output': ['error-output'],
+};
+
+// Below 0 when `a` is narrower than `b` (a turn with `a` always has `b`), above 0 the other way, else 0.
+export function byNarrowness(a: Feature, b: Feature): number {
+  if (IMPLIES[a]?.includes(b) === true) return -1;
+  if (IMPLIES[b]?.includes(a) === true) return 1;
+  return 0;
+}
+
 // The order calls made at once finish in, by their delays: the positions of the calls, soonest first (a tie in
 // call order, as timers of the same delay fire).
 export function finishOrder(delays: number[]): number[] {

@@ -190,6 +190,20 @@ function throwEscaped(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// Gone on a while, then threw an error of its own (not execute's) though the model still asked for tools: a cap
+// on the turns that throws instead of returning (`if (turns > 30) throw new Error(…)`).
+function cappedByThrow(ctx: LoopHintContext): LoopHint | undefined {
+  const threw = threwOf(ctx.end);
+  const thrown = Object.values(ctx.data.outputs ?? {}).flatMap((o) => ('throws' in o ? [o.throws] : []));
+  const turn = ctx.data.turns[ctx.index - 1]?.message;
+  if (ctx.at !== 'missing' || ctx.index < 2 || threw === undefined || turn?.stop_reason !== 'tool_use') return undefined;
+  if (thrown.some((m) => threw.includes(m))) return undefined;
+  return hint(
+    `${ctx.words.entry} threw (${JSON.stringify(threw.slice(0, 80))}) after ${ctx.index} requests of ${ctx.data.turns.length}, though turn ${ctx.index} asked for tools: go on while stop_reason is "tool_use", however many turns that takes (a cap on turns cuts a long session short)`,
+    'stopped while the model asked for tools',
+  );
+}
+
 // A catch around the whole loop: execute threw at turn k, and runLoop returned there, the turn without results.
 function caughtAroundTheLoop(ctx: LoopHintContext): LoopHint | undefined {
   const turn = ctx.data.turns[ctx.index - 1]?.message;
@@ -280,12 +294,14 @@ function requestChanged(ctx: LoopHintContext): LoopHint | undefined {
     Array.isArray(after) &&
     after.length > given.length &&
     jsonEqual(after.slice(0, given.length), given);
+  // What the grader sees is the request's messages at the end, not which array holds them: pushed onto the array
+  // it was given and set to an array of the loop's own read the same, so the hint names both.
   if (appended) {
     return hint(
-      `${ctx.words.entry} appended to request.messages, the array it was given: it had ${given.length} message${given.length === 1 ? '' : 's'} when ${ctx.words.entry} was called and ${after.length} when it ended; ${copy}`,
+      `${ctx.words.entry} added to request.messages, in the request it was given (pushed onto that array, or set it to an array of its own: request.messages = …, Object.assign(request, { messages })): it had ${given.length} message${given.length === 1 ? '' : 's'} when ${ctx.words.entry} was called and ${after.length} when it ended; ${copy}`,
       'request changed',
       'end',
-      `${ctx.words.entry} appended to request.messages, the array it was given; ${copy}`,
+      `${ctx.words.entry} added to request.messages, in the request it was given (pushed onto it, or set it to an array of its own); ${copy}`,
     );
   }
   const fields = Object.keys(changed)
@@ -314,6 +330,7 @@ const RECOGNISERS: Recogniser[] = [
   stoppedOnText,
   keptGoing,
   throwEscaped,
+  cappedByThrow,
 ];
 
 // Names the mistake behind the first difference, or undefined when none is recognised.

@@ -56,6 +56,68 @@ function assistantTextOnly(ctx: LoopHintContext): LoopHint | undefined {
   );
 }
 
+// A turn of several blocks that went in as several assistant messages, a block each (a text as a string or a
+// block; tool results between them): every block is there, in order, but not as one message. Said only when the
+// blocks are all found, so that "only its text" is never said of a turn whose tool_use went in after it.
+function assistantSplit(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const e = d?.e[d.i];
+  if (d === undefined || role(e) !== 'assistant' || role(d.r[d.i]) !== 'assistant') return undefined;
+  const wanted = blocks(e);
+  if (wanted.length < 2) return undefined;
+  const asBlocks = (m: unknown): Json[] =>
+    isEntry(m) && typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : blocks(m);
+  const got: Json[] = [];
+  let messages = 0;
+  for (const m of d.r.slice(d.i)) {
+    if (got.length >= wanted.length) break;
+    if (role(m) !== 'assistant') continue;
+    messages += 1;
+    got.push(...asBlocks(m));
+  }
+  const same = (w: Json, g: Json | undefined) =>
+    g !== undefined &&
+    w.type === g.type &&
+    (w.type === 'tool_use' ? w.id === g.id : w.type !== 'text' || w.text === g.text);
+  if (messages < 2 || got.length !== wanted.length || !wanted.every((w, k) => same(w, got[k]))) return undefined;
+  return hint(
+    `the model's turn ${d.turn} went into the conversation as ${messages} assistant messages, a block each: append the turn as ONE message, { role: 'assistant', content: response.content }, then ONE user message with the results of its tool calls`,
+    'assistant turn split into messages',
+    'first-turn',
+    "the model's turns went into the conversation as an assistant message per block: append each turn as ONE message, { role: 'assistant', content: response.content }, then ONE user message with the results of its tool calls",
+  );
+}
+
+// A turn sent back with some of its blocks left out, the others as they came (an empty or blank text block
+// filtered away): every block goes back, whatever it holds.
+function assistantBlocksDropped(ctx: LoopHintContext): LoopHint | undefined {
+  const d = firstDifferingMessage(ctx);
+  const e = d?.e[d.i];
+  const r = d?.r[d.i];
+  if (d === undefined || role(e) !== 'assistant' || role(r) !== 'assistant') return undefined;
+  const [want, got] = [blocks(e), blocks(r)];
+  if (got.length === 0 || got.length >= want.length) return undefined;
+  const left: Json[] = [];
+  let k = 0;
+  for (const w of want) {
+    if (k < got.length && jsonEqual(w, got[k])) k += 1;
+    else left.push(w);
+  }
+  if (k !== got.length) return undefined;
+  const named = left
+    .map((b) =>
+      b.type === 'text' && typeof b.text === 'string'
+        ? `its text block ${JSON.stringify(b.text).slice(0, 40)}`
+        : `its ${String(b.type)} block`,
+    )
+    .join(', ');
+  return hint(
+    `the model's turn ${d.turn} went back without ${named}: send every block as it came, however little it holds: { role: 'assistant', content: response.content }`,
+    'blocks left out of a turn',
+    'first-turn',
+  );
+}
+
 // A turn of text only appended as its text, a string: the contract appends content as received, blocks.
 function assistantAsString(ctx: LoopHintContext): LoopHint | undefined {
   const d = firstDifferingMessage(ctx);
@@ -246,10 +308,13 @@ export const MESSAGE_RECOGNISERS: Recogniser[] = [
   assistantAfterResults,
   assistantMissing,
   wholeResponse,
+  assistantSplit,
   assistantTextOnly,
   assistantAsString,
   deltasDropped,
   // Before thinkingChanged: a thinking block rebuilt without its signature lost a field; its thinking is whole.
   blockFieldsDropped,
   thinkingChanged,
+  // Last: the blocks above say more of what was lost (a thinking block, a turn's tool_use, a stream's deltas).
+  assistantBlocksDropped,
 ];

@@ -47,7 +47,8 @@ export function toolResultHint(
     return hint(
       `turn ${turn} asked for ${want.length} tool call${want.length === 1 ? '' : 's'}, and its user message answers ${got.length}: send one tool_result for every tool_use block of the turn`,
       'a tool_result missing',
-      'tool-turn',
+      // Some of the turn's calls answered and not all: only a turn of several calls shows it.
+      got.length > 0 ? 'parallel-turn' : 'tool-turn',
       "a turn's user message answers fewer tool calls than the turn asked for: send one tool_result for every tool_use block of the turn",
     );
   }
@@ -91,10 +92,19 @@ function idHint(turn: number, want: Json[], got: Json[], j: number): LoopHint | 
 
 // Results that are `{}`: Promises (`content.map(async …)` not awaited), which JSON writes as empty objects.
 function promiseHint(turn: number, r: unknown): LoopHint | undefined {
-  const content = isEntry(r) && Array.isArray(r.content) ? r.content : [];
-  if (content.length === 0 || !content.every((b) => isEntry(b) && Object.keys(b).length === 0)) return undefined;
   const fix =
     'await each result before sending it: const results = await Promise.all(uses.map(async (block) => …)), or a for…of loop with await';
+  // The whole content one Promise: `content: Promise.all(…)`, not awaited.
+  if (isEntry(r) && isEntry(r.content) && Object.keys(r.content).length === 0) {
+    return hint(
+      `the user message answering turn ${turn} has content {} where an array of tool_result blocks is due: a Promise (JSON writes a Promise as {}), as content: Promise.all(…) without await gives; ${fix}`,
+      'results sent as promises',
+      'tool-turn',
+      `a user message of results has content {} where an array of tool_result blocks is due: a Promise (JSON writes a Promise as {}); ${fix}`,
+    );
+  }
+  const content = isEntry(r) && Array.isArray(r.content) ? r.content : [];
+  if (content.length === 0 || !content.every((b) => isEntry(b) && Object.keys(b).length === 0)) return undefined;
   return hint(
     `the results of turn ${turn} went in as {}: each is a Promise, not a tool_result (JSON writes a Promise as {}); ${fix}`,
     'results sent as promises',
@@ -271,21 +281,34 @@ function spreadHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined 
   );
 }
 
+// The causes of is_error left off an error result: every one's, and a throw's only.
+export const IS_ERROR_DROPPED = 'is_error dropped';
+export const IS_ERROR_DROPPED_FOR_A_THROW = 'is_error dropped for a throw';
+
 function isErrorHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined {
   const output = data.outputs?.[String(w.tool_use_id)];
   if (w.is_error === true && g.is_error !== true && output !== undefined && 'throws' in output) {
     return hint(
       "execute threw for this tool, and its tool_result has no is_error: true: the result of a throw is { type: 'tool_result', tool_use_id: block.id, content: error.message, is_error: true }",
-      'is_error dropped for a throw',
+      IS_ERROR_DROPPED_FOR_A_THROW,
       'throwing-output',
     );
   }
   if (w.is_error === true && g.is_error !== true) {
     return hint(
       'the output of this tool has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',
-      'is_error dropped',
+      IS_ERROR_DROPPED,
       'error-output',
       'a tool output has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',
+    );
+  }
+  if (w.is_error === undefined && g.is_error !== undefined && output !== undefined && 'is_error' in output) {
+    // The output said is_error: false, and the loop passed it on (is_error: output.is_error).
+    return hint(
+      `this tool's output has is_error: ${JSON.stringify(output.is_error)}, and its tool_result has is_error: ${JSON.stringify(g.is_error)}: a tool_result carries is_error only when it is true (is_error: output.is_error copies a false); add is_error: true only when output.is_error is true, and no is_error key otherwise`,
+      'is_error always set',
+      'tool-turn',
+      'a tool output with is_error: false got a tool_result with an is_error key: add is_error: true only when output.is_error is true, and no is_error key otherwise',
     );
   }
   if (w.is_error === undefined && g.is_error !== undefined) {

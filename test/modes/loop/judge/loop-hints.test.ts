@@ -276,12 +276,12 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     'history trimmed',
   ],
   [
-    'the request given changed (the conversation pushed onto request.messages)',
+    'the request given changed (the conversation pushed onto request.messages, or set there): both named, since the end shows the same',
     [
       ...expected.slice(0, 2),
       { ...expected[2], request_changed: { messages: (expected[2] as { returned: unknown[] }).returned } },
     ],
-    /^runLoop appended to request\.messages, the array it was given: it had 1 message when runLoop was called and 4 when it ended/,
+    /^runLoop added to request\.messages, in the request it was given \(pushed onto that array, or set it to an array of its own: request\.messages = …, Object\.assign\(request, \{ messages \}\)\): it had 1 message when runLoop was called and 4 when it ended/,
     'request changed',
   ],
 ];
@@ -336,6 +336,22 @@ describe('loop hints', () => {
     const added = compareLoop(loopCase, expected, spread);
     expect(added?.hintCause).toBe('a field added to the blocks sent');
     expect(added?.hint).toMatch(/with `exit_code` 0 added to block 1 of 2 \(tool_result\)/);
+  });
+
+  it("says what execute's output held when a tool_result passes its is_error: false on", () => {
+    const withFalse = {
+      ...loopCase,
+      data: { ...loopCase.data, outputs: { ...loopCase.data.outputs, toolu_a: { content: '1: A', is_error: false } } },
+    };
+    const passedOn = compareLoop(
+      withFalse,
+      expected,
+      second(assistant1, user({ ...resultA, is_error: false }, resultB)),
+    );
+    expect(passedOn?.hint).toMatch(
+      /^this tool's output has is_error: false, and its tool_result has is_error: false: a tool_result carries is_error only when it is true \(is_error: output\.is_error copies a false\)/,
+    );
+    expect(passedOn?.hintCause).toBe('is_error always set');
   });
 
   it('names the fields left out of a list sent otherwise (a tool without its cache_control)', () => {
