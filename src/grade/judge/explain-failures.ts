@@ -44,11 +44,21 @@ export function explainFailures(
       const failed = { call: f.call, expected: f.expected, received: f.received, inFlight, earlier };
       const finding =
         findings.find((candidate) => explains(candidate, failed)) ??
-        findings.find((candidate) => earlier.some((call) => breaksEarlier(candidate, call)));
+        findings.find((candidate) => earlier.some((call) => breaksEarlier(candidate, call))) ??
+        // A name the probe saw answer with results kept from other calls, through other makeExecute calls too:
+        // a wrong answer there is what the kept results give (in-process, no re-run alone says it instead).
+        (inFlight
+          ? undefined
+          : findings.find((candidate) => candidate.leaks === true && named(candidate, failed.call.tool)));
       if (finding === undefined) return result;
       return { ...result, failure: { ...f, hint: finding.text, hintCause: `${FINDING_CAUSE}: ${finding.cause}` } };
     }),
   );
+}
+
+// Whether `finding` is about the tool name `tool`.
+function named(finding: Finding, tool: string): boolean {
+  return finding.triggers.some((t) => t.names?.includes(tool) === true);
 }
 
 // A failure no finding explains, whose first difference is that of one a finding explains (the same change to the

@@ -53,6 +53,21 @@ const ROWS: [mistake: string, received: unknown[], hint: RegExp, cause: string][
     'assistant turn appended as its text',
   ],
   [
+    'a turn split into a message per block (its text as a string): every block there, so not "only its text"',
+    second({ role: 'assistant', content: 'Reading.' }, { role: 'assistant', content: [readA] }, user(resultA), {
+      role: 'assistant',
+      content: [readB],
+    }),
+    /^the model's turn 1 went into the conversation as 3 assistant messages, a block each: append the turn as ONE message/,
+    'assistant turn split into messages',
+  ],
+  [
+    'a block of the turn left out, the others as they came',
+    second({ role: 'assistant', content: [readA, readB] }, results1),
+    /^the model's turn 1 went back without its text block "Reading\.": send every block as it came/,
+    'blocks left out of a turn',
+  ],
+  [
     'a tool_result missing',
     second(assistant1, user(resultA)),
     /answers 1: send one tool_result for every tool_use/,
