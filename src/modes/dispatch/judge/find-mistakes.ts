@@ -36,6 +36,7 @@ function defaultAnswer(entry: ObservedEntry | undefined): { printed: unknown; th
   return right ? undefined : answer;
 }
 import { resultSpecs } from './result-findings.ts';
+import { oneMethodFinding } from './one-method-finding.ts';
 
 // The findings of an observation (the payload of program.ts's `{"observed":…}` line), lowest rank first.
 export function findMistakes(payload: unknown): Finding[] {
@@ -44,6 +45,9 @@ export function findMistakes(payload: unknown): Finding[] {
   if (entries === undefined) return [];
   const threw = new Set(entries.map((e) => e.threw));
   if (threw.size === 1 && !threw.has(undefined)) return [];
+  // Every name to one method: the one mistake the rest follows from.
+  const oneMethod = oneMethodFinding(plan, entries);
+  if (oneMethod !== undefined) return [oneMethod];
   const base = defaultAnswer(entries[plan.findIndex((p) => p.tool === DEFAULT_PROBE_NAME)]);
   const unwired = (probe: Probe) => (entry: ObservedEntry) => likeDefault({ probe, ...answerOf(entry) }, base);
   const probed = new Map<string, number>();

@@ -196,7 +196,8 @@ function cappedByThrow(ctx: LoopHintContext): LoopHint | undefined {
   const threw = threwOf(ctx.end);
   const thrown = Object.values(ctx.data.outputs ?? {}).flatMap((o) => ('throws' in o ? [o.throws] : []));
   const turn = ctx.data.turns[ctx.index - 1]?.message;
-  if (ctx.at !== 'missing' || ctx.index < 2 || threw === undefined || turn?.stop_reason !== 'tool_use') return undefined;
+  if (ctx.at !== 'missing' || ctx.index < 2 || threw === undefined || turn?.stop_reason !== 'tool_use')
+    return undefined;
   if (thrown.some((m) => threw.includes(m))) return undefined;
   return hint(
     `${ctx.words.entry} threw (${JSON.stringify(threw.slice(0, 80))}) after ${ctx.index} requests of ${ctx.data.turns.length}, though turn ${ctx.index} asked for tools: go on while stop_reason is "tool_use", however many turns that takes (a cap on turns cuts a long session short)`,

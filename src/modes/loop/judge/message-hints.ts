@@ -141,8 +141,11 @@ function thinkingChanged(ctx: LoopHintContext): LoopHint | undefined {
   const r = blocks(d?.r[d.i]).filter(isThinking);
   if (d === undefined || role(d.e[d.i]) !== 'assistant' || e.length === 0 || jsonEqual(e, r)) return undefined;
   if (r.length < e.length) {
+    // Named by its type: a loop that keeps `thinking` blocks may drop `redacted_thinking` ones.
+    const dropped = e.find((b) => !r.some((k) => jsonEqual(k, b)));
+    const which = dropped?.type === 'redacted_thinking' ? 'redacted_thinking' : 'thinking';
     return hint(
-      `the thinking block of the model's turn ${d.turn} was dropped: send back every block as it came, thinking blocks and their signatures included`,
+      `the ${which} block of the model's turn ${d.turn} was dropped: send back every block as it came, ${which === 'thinking' ? 'thinking blocks and their signatures' : 'redacted_thinking blocks (their data untouched)'} included`,
       'thinking blocks dropped',
       'thinking-turn',
       "the model's thinking blocks were dropped: send back every block as it came, thinking blocks and their signatures included",
