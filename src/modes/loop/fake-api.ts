@@ -64,7 +64,12 @@ export function openFakeApi(
       return apiError(404, 'not_found_error', only);
     }
     const body = parseObject(asked.body);
-    requests.push({ request: Object.fromEntries(keys.filter((k) => k in body).map((k) => [k, body[k]])) });
+    // The graded keys, and any the loop added that the request it was given lacks (`tool_choice`, `temperature`):
+    // a request is what runLoop was given, its messages the conversation. `stream` is how it asked, not what.
+    const added = Object.keys(body).filter((k) => !keys.includes(k) && k !== 'stream' && !(k in request));
+    requests.push({
+      request: Object.fromEntries([...keys, ...added].filter((k) => k in body).map((k) => [k, body[k]])),
+    });
     sent += 1;
     const turn = testCase.turns[sent - 1];
     await beforeTurn?.(sent + 1, turns, 'request');

@@ -58,8 +58,9 @@ describe('loopDriver', () => {
   it("runs the export the stage's row names, from the module it names", async () => {
     const started = await loopDriver().start(courseUrl(course), otherCode);
     const results = json(await started.run(started.parse(JSON.stringify(oneTurn))));
+    // The key it added, which the request it was given lacks, is recorded with the graded ones.
     expect(results).toEqual([
-      { request },
+      { request: { ...request, metadata: { user_id: 'budget-none' } } },
       { returned: [...request.messages, { role: 'assistant', content: turn.message.content }] },
     ]);
   });
