@@ -164,11 +164,18 @@ function reorderedSpec(name: string): FindingSpec {
 // what was sent and what reached the method.
 // `fallback`: the default is another key the call sent (`input.path ?? input.file_path`), `read` its name.
 type Habit = {
-  kind: 'default' | 'string' | 'fallback';
+  kind: 'default' | 'string' | 'fallback' | 'misread';
   examples: { key: string; sent: unknown; got: unknown; read?: string }[];
 };
 
 function habitOf(problems: Problem[]): Habit | undefined {
+  // Keys read under other names only (Claude Code's `file_path` for `path`): one habit across branches.
+  if (problems.every((p) => p.fact.got.kind === 'missing' && p.misread !== undefined && p.misread !== p.fact.key)) {
+    return {
+      kind: 'misread',
+      examples: problems.map((p) => ({ key: p.fact.key, sent: undefined, got: undefined, read: p.misread! })),
+    };
+  }
   const examples: Habit['examples'] = [];
   let kind: Habit['kind'] = 'default';
   for (const p of problems) {
@@ -205,6 +212,18 @@ function foldHabits(specs: ArgSpec[]): FindingSpec[] {
       const keys = [...new Set(examples.map((e) => `input.${e.key}`))];
       const defaults = [...new Set(examples.filter((e) => e.sent === undefined).map((e) => shown(e.got, 20)))];
       const typed = examples.find((e) => e.sent !== undefined);
+      if (group[0]!.habit === 'misread') {
+        const pairs = [...new Set(examples.map((e) => `input.${e.read} for input.${e.key}`))];
+        const sent = [...new Set(examples.map((e) => `\`${e.key}\``))];
+        return {
+          signature: 'arguments: habit: misread',
+          names: group.flatMap((g) => g.names),
+          rank: 8,
+          text: (names: string[]) =>
+            `${listNames(names)} read other names for the contract's keys (${pairs.join(', ')}): the model sends ${listNames(sent.map((k) => k.slice(1, -1)))}, the names in docs/tools.md, so the keys read are undefined; read each key by the contract's name`,
+          triggers: () => group.flatMap((g) => g.triggers(g.names)),
+        };
+      }
       if (group[0]!.habit === 'fallback') {
         const reads = [...new Set(examples.map((e) => `input.${e.key} ?? input.${e.read}`))];
         const firsts = [...new Set(examples.map((e) => `\`${e.key}\``))];
