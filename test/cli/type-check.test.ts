@@ -32,7 +32,8 @@ beforeAll(async () => {
 function grade(args: string[] = [], from = bin) {
   return execa('node', [from, 'test', '--stage', 'register-tools', '--case', 'bash-environment', ...args], {
     cwd: course,
-    env: { NO_COLOR: '1' },
+    // The suite turns the type check off by default (vitest.config.ts): these runs take the course's setting.
+    env: { NO_COLOR: '1', THEINFERENCE_TYPECHECK: '' },
     reject: false,
   });
 }
@@ -120,7 +121,7 @@ describe('the type check beside the cases', () => {
     await setTypeCheck(undefined);
     const child = execa('node', [bin, 'test', '--stage', 'register-tools', '--case', 'bash-environment', '--watch'], {
       cwd: course,
-      env: { NO_COLOR: '1' },
+      env: { NO_COLOR: '1', THEINFERENCE_TYPECHECK: '' },
       stdin: 'pipe',
       reject: false,
       buffer: false,

@@ -103,7 +103,7 @@ export async function testCommand(given: GivenTestFlags, io: CommandIo): Promise
     );
   }
   const outputs = await claimOutputs(flags, planned, basename(options.dir), io);
-  const typeCheck = await typeCheckSetting(options.dir);
+  const typeCheck = await typeCheckSetting(options.dir, io.env);
   const warning = await chooseRunSettings(flags, options, io);
   if (flags.failed === true) {
     options.cases = await failedCases(options.dir, flags);

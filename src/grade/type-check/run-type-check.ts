@@ -6,13 +6,13 @@
 // never runs here, and staff grade by cases. tsc reads the course's files and runs none of them.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { execa } from 'execa';
 import fg from 'fast-glob';
+import { readAsData } from '../../course/read-as-data.ts';
 import { packageRoot } from '../../course/stages.ts';
 import { readCache, writeCache } from '../course-cache.ts';
 import type { TypeCheck, TypeCheckError } from '../types.ts';
@@ -105,8 +105,10 @@ async function cacheKey(dir: string, tscVersion: string): Promise<string | undef
   const hash = createHash('sha256').update(`${FORMAT}\0${tscVersion}\0${graderVersion()}\0`);
   let bytes = 0;
   for (const file of files) {
-    const data = await readFile(join(dir, file)).catch(() => undefined);
-    if (data === undefined) return undefined;
+    // Read as data: a file swapped for a FIFO since it was listed is never waited on.
+    const read = await readAsData(join(dir, file), MAX_BYTES);
+    if (typeof read === 'string') return undefined;
+    const data = read.data;
     bytes += data.length;
     if (bytes > MAX_BYTES) return undefined;
     hash.update(`${file}\0${data.length}\0`).update(data);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,18 @@ describe('typeCheckSetting', () => {
   ])('$name: $setting', async ({ manifest, setting }) => {
     if (manifest !== undefined) await writeFile(join(dir, 'package.json'), manifest);
     expect(await typeCheckSetting(dir)).toBe(setting);
+  });
+
+  it("THEINFERENCE_TYPECHECK is the default where package.json says nothing, and package.json's setting wins", async () => {
+    expect(await typeCheckSetting(dir, { THEINFERENCE_TYPECHECK: 'off' })).toBe('off');
+    expect(await typeCheckSetting(dir, { THEINFERENCE_TYPECHECK: 'sometimes' })).toBe('note');
+    await writeFile(join(dir, 'package.json'), '{"theinference":{"typecheck":"fail"}}');
+    expect(await typeCheckSetting(dir, { THEINFERENCE_TYPECHECK: 'off' })).toBe('fail');
+  });
+
+  it('a package.json that is a FIFO is never opened: the default', async () => {
+    execFileSync('mkfifo', [join(dir, 'package.json')]);
+    expect(await typeCheckSetting(dir)).toBe('note');
   });
 
   it('any other value is refused, naming the three settings', async () => {
