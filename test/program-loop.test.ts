@@ -84,12 +84,20 @@ describe('runLoopCase: the fake Messages API', () => {
 
   it('records only what a request asked for: a streamed request reads as a plain one', async () => {
     const streamed: Loop = async (client, _execute, req) => {
-      const params = { ...req, stream: true as const, temperature: 0 };
-      const response = await client.messages.create(params);
+      const response = await client.messages.create({ ...req, stream: true as const });
       for await (const _ of response);
       return [];
     };
     expect((await run(streamed))[0]).toEqual({ request });
+  });
+
+  it('records a field the loop added that the request it was given lacks, with the graded ones', async () => {
+    const warmer: Loop = async (client, _execute, req) => {
+      const params = { ...req, temperature: 0 };
+      await client.messages.create(params);
+      return [];
+    };
+    expect((await run(warmer))[0]).toEqual({ request: { ...request, temperature: 0 } });
   });
 
   it("answers a streaming request with the turn's recorded bytes, as they are", async () => {
