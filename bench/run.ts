@@ -191,9 +191,17 @@ async function main(): Promise<void> {
       `${'  agent-loop: sandboxed / off ≤ 1.05'.padEnd(TARGET_WIDTH)}${range(loop.vsOff).padEnd(24)}${verdict(loop.vsOff.median <= 1.05)}`,
     );
   }
-  // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones.
+  // Both kinds of save are held to the target: a student sees failing verdicts more often than passing ones. A
+  // failing save's first failure, on screen before its verdict, is the answer a student waits for.
   current = 'watch';
   for (const isolation of WATCH_MODES) {
+    const firsts = watch.filter((s) => s.isolation === isolation && s.probe).flatMap((s) => s.firstFailureMs ?? []);
+    if (firsts.length > 0) {
+      log(
+        `  watch save → first failure${isolation === 'off' ? ', off' : ''} ≤ 0.3 s`.padEnd(TARGET_WIDTH) +
+          `${formatSeconds(summarise(firsts)).padEnd(24)}${verdict(summarise(firsts).median <= 300)}`,
+      );
+    }
     for (const passed of [false, true]) {
       const of = (probe: boolean) =>
         watch.filter((s) => s.passed === passed && s.isolation === isolation && s.probe === probe).map((s) => s.ms);
@@ -201,8 +209,8 @@ async function main(): Promise<void> {
       if (ms.length === 0) continue;
       const kind = `${passed ? 'passing' : 'failing'}${isolation === 'off' ? ', off' : ''}`;
       log(
-        `  watch save → ${kind} verdict ≤ 0.5 s`.padEnd(TARGET_WIDTH) +
-          `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 500)}`,
+        `  watch save → ${kind} verdict ≤ 0.8 s`.padEnd(TARGET_WIDTH) +
+          `${formatSeconds(summarise(ms)).padEnd(24)}${verdict(summarise(ms).median <= 800)}`,
       );
       // What the probe adds to a save: its verdict's median against the same with the probe off, in one run.
       const off = of(false);
@@ -240,6 +248,11 @@ async function main(): Promise<void> {
     const saved = ratio(separate, one);
     const name = `  ${SUBMISSIONS} runs / 1 run of ${SUBMISSIONS}${withVariants ? ', variants' : ''} ≥ 1.3`;
     log(`${name.padEnd(TARGET_WIDTH)}${range(saved).padEnd(24)}${verdict(saved.median >= 1.3)}`);
+    const floor = ms('floor');
+    if (floor.length === 0) continue;
+    const vsFloor = ratio(one, floor);
+    const label = `  1 run of ${SUBMISSIONS} / the class's floor ≤ 0.6`;
+    log(`${label.padEnd(TARGET_WIDTH)}${range(vsFloor).padEnd(24)}${verdict(vsFloor.median <= 0.6)}`);
   }
   if (html !== undefined) {
     current = 'html';
@@ -533,7 +546,7 @@ async function measurePhases(): Promise<Array<Record<string, number>>> {
 
 async function measureWatchMode(): Promise<Array<SaveSample & { isolation: string; probe: boolean }>> {
   log(
-    `watch mode, save to verdict (${runs} rounds of ${saves} saves alternating broken/fixed src/execute.ts, the probe on and off in turn, each --isolation in turn):`,
+    `watch mode under a pseudo-terminal, save to first failure and to verdict (${runs} rounds of ${saves} saves alternating broken/fixed src/execute.ts, the probe on and off in turn, each --isolation in turn):`,
   );
   const watch: Array<SaveSample & { isolation: string; probe: boolean }> = [];
   for (const isolation of WATCH_MODES) {
@@ -541,7 +554,7 @@ async function measureWatchMode(): Promise<Array<SaveSample & { isolation: strin
     // the two taking turns for `runs` rounds so that the machine's load weighs on both alike.
     for (let round = 0; round < runs; round++) {
       for (const probe of round % 2 === 0 ? [true, false] : [false, true]) {
-        const samples = await measureWatch({ packageRoot, stage: STAGE, saves, isolation, probe });
+        const samples = await measureWatch({ packageRoot, stage: STAGE, saves, isolation, probe, terminal: true });
         watch.push(...samples.map((s) => ({ ...s, isolation, probe })));
       }
     }
@@ -549,6 +562,10 @@ async function measureWatchMode(): Promise<Array<SaveSample & { isolation: strin
       const of = (passed: boolean) =>
         watch.filter((s) => s.isolation === isolation && s.probe === probe && s.passed === passed).map((s) => s.ms);
       const which = `--isolation ${isolation.padEnd(8)}${probe ? '' : ' probe off'}`.padEnd(32);
+      const firsts = watch
+        .filter((s) => s.isolation === isolation && s.probe === probe)
+        .flatMap((s) => s.firstFailureMs ?? []);
+      if (firsts.length > 0) log(`  ${which} save → first failure:   ${formatSeconds(summarise(firsts))}`);
       if (of(false).length > 0) log(`  ${which} save → failing verdict: ${formatSeconds(summarise(of(false)))}`);
       if (of(true).length > 0) log(`  ${which} save → passing verdict: ${formatSeconds(summarise(of(true)))}`);
     }
@@ -597,9 +614,9 @@ async function measureVariants(): Promise<Map<string, number[]>> {
 
 async function measureClassRuns(): Promise<ClassSample[]> {
   log(
-    `a class: ${SUBMISSIONS} submissions (every fifth wrong) in one run against ${SUBMISSIONS} separate runs one after another, default --jobs, sandboxed, ${classRounds} round(s) each way:`,
+    `a class: ${SUBMISSIONS} submissions (every fifth wrong) in one run against ${SUBMISSIONS} separate runs one after another and, without variants, against the class's floor (one process, every submission's cases in turn), default --jobs, sandboxed, ${classRounds} round(s) each way:`,
   );
-  const samples = await measureClass({ packageRoot, stage: STAGE, rounds: classRounds, log });
+  const samples = await measureClass({ packageRoot, stage: STAGE, rounds: classRounds, tsx, log });
   log();
   return samples;
 }

@@ -24,6 +24,10 @@ export type RunOptions = {
   signal?: AbortSignal;
   // Called as each case's verdict is known (cases may finish out of order).
   onCaseResult?: (result: CaseResult) => void;
+  // Called with a failure as soon as it is judged, before the leaked-state rule re-runs it alone
+  // (judge/recheck-alone.ts): a failure whatever that finds, though the report may tell it with another hint. Its
+  // settled verdict still comes to onCaseResult. What a terminal shows first.
+  onFailureSeen?: (result: CaseResult) => void;
   // Case names to run before the others (the ones that failed last time, on a terminal): the failure a student is
   // waiting for shows first. Only the order in which cases run changes; the report keeps its own order.
   runFirst?: readonly string[] | undefined;

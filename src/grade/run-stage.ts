@@ -92,6 +92,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     judge,
     emit,
     recheck,
+    seen: options.onFailureSeen,
     known,
     pairs,
     unjudged,
@@ -329,6 +330,7 @@ function performer(on: {
   judge: (run: CaseRun) => CaseResult | undefined;
   emit: (result: CaseResult) => void;
   recheck: ReturnType<typeof startRecheck>;
+  seen: RunOptions['onFailureSeen'];
   known: Known;
   pairs: ReturnType<typeof pairVerdicts>;
   unjudged: { name: string; why: string }[];
@@ -350,6 +352,8 @@ function performer(on: {
       case 'emit':
         return on.emit(effect.verdict);
       case 'suspect':
+        // A variant's failure is told with its case's, once both are in (pairVerdicts).
+        if (caseOfRun(effect.verdict.name) === undefined) on.seen?.(effect.verdict);
         return on.recheck.suspect(effect.verdict);
       case 'unjudged': {
         const why = on.known.expected?.get(effect.variantOf ?? '');

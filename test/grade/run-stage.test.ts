@@ -2,7 +2,7 @@
 // hostile program gets its own clear verdict while the others still run, misuse is a HarnessError before
 // anything is spawned, and no temp directory is left behind.
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.ts';
@@ -48,6 +48,18 @@ describe('runStage', () => {
     expect(asGiven).toEqual([BASH, GLOB, READ]);
     expect(asFirst).toEqual([READ, BASH, GLOB]);
     expect(report.cases.map((c) => c.name)).toEqual([BASH, GLOB, READ]);
+  });
+
+  it('tells a failure as soon as it is judged, before the re-run alone settles it, and settles it once', async () => {
+    const dir = await makeCourse(scratch);
+    await cp(join(REPO, 'test', 'fixtures', 'wrong-execute', 'missing-alias-read.ts'), join(dir, 'src', 'execute.ts'));
+    const events: string[] = [];
+    const report = await grade(dir, {
+      onFailureSeen: (r) => events.push(`seen ${r.name}`),
+      onCaseResult: (r) => events.push(`${r.status} ${r.name}`),
+    });
+    expect(verdicts(report.cases)).toEqual({ [BASH]: 'pass', [GLOB]: 'pass', [READ]: 'mismatch' });
+    expect(events.filter((e) => e.endsWith(READ))).toEqual([`seen ${READ}`, `fail ${READ}`]);
   });
 
   it.each<[string, Record<string, string>, Partial<RunOptions>]>([

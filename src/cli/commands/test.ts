@@ -15,7 +15,7 @@ import type { RunOptions } from '../../grade/run-options.ts';
 import type { CaseResult, RunReport, TypeCheck, TypeCheckSetting } from '../../grade/types.ts';
 import { dumbTerminal, useColor, write, type CommandIo, type Outcome } from './io.ts';
 import { readFailures, recordFailures } from '../../grade/failed-record.ts';
-import { renderFirstFailure } from '../../grade/report/first-failure.ts';
+import { firstFailureTeller, renderFirstFailure } from '../../grade/report/first-failure.ts';
 import { readTimings, writeTimings } from '../../grade/case-timings.ts';
 import { failedCases } from './failed-cases.ts';
 import { shellQuote } from '../../shell-quote.ts';
@@ -231,14 +231,17 @@ async function gradeOnce(
 ): Promise<Graded> {
   const live = outputs.toStdout?.name === 'pretty' && io.stdout.isTTY === true && !dumbTerminal(io);
   const count = { done: 0, failed: 0 };
+  // The first failure at once, above the count, as soon as it is judged: the report tells it again, with the
+  // rest, at the end.
+  const tellFirst = firstFailureTeller((result) => io.stdout.write(renderFirstFailure(result, { color })));
   const onCaseResult = (result: CaseResult): void => {
     count.done += 1;
-    if (result.status === 'fail') {
-      count.failed += 1;
-      // The first failure at once, above the count: the report tells it again, with the rest, at the end.
-      if (count.failed === 1) io.stdout.write(renderFirstFailure(result, { color }));
-    }
+    if (result.status === 'fail') count.failed += 1;
+    tellFirst(result);
     io.stdout.write(renderLiveCount(count, { color }));
+  };
+  const onFailureSeen = (result: CaseResult): void => {
+    if (tellFirst(result)) io.stdout.write(renderLiveCount(count, { color }));
   };
   // The last run's times choose the number of processes and balance the batches; this run's replace them. On a
   // terminal, the cases that failed last time run first.
@@ -251,7 +254,7 @@ async function gradeOnce(
       timings,
       runFirst,
       ...(io.standbys === undefined ? {} : { standbys: io.standbys }),
-      ...(live ? { onCaseResult } : {}),
+      ...(live ? { onCaseResult, onFailureSeen } : {}),
     });
   } finally {
     // Also when the run stops (Ctrl-C): what is said then starts on a line of its own, not after the count.

@@ -1,8 +1,10 @@
 // One run of watch mode: grade the cases a request names, count verdicts on the screen as they come, and tell the
 // machine (watch-loop.ts) how the run ended.
 import { HarnessError, type HarnessErrorCode } from '../../errors.ts';
+import { packageRoot } from '../../course/stages.ts';
+import { casesReaching } from '../../grade/cases-reaching.ts';
 import { readFailures, recordFailures } from '../../grade/failed-record.ts';
-import { renderFirstFailure } from '../../grade/report/first-failure.ts';
+import { firstFailureTeller, renderFirstFailure } from '../../grade/report/first-failure.ts';
 import { runCourse, stageReports } from '../../grade/run-course.ts';
 import type { CaseResult } from '../../grade/types.ts';
 import type { EventQueue } from '../event-queue.ts';
@@ -26,29 +28,53 @@ export function startRun(session: Session, request: RunRequest, loop: Loop): Non
   const filter = request.reason.kind === 'run-failed' ? undefined : loop.state().filter?.label;
   write(renderHeader(request.reason, { now: new Date(), stage: options.stage, filter }, screen));
   const { signal } = current.controller;
-  // A verdict is one tick of the counter on a terminal, and the first failure is told at once, above it: the
-  // student reads what broke while the rest run. Every failure is told in full, once per mistake, in the report
-  // (the probe's findings come with the end of the run), and the header naming the trigger stays on screen.
+  // A verdict is one tick of the counter on a terminal, and the first failure is told as soon as it is judged,
+  // above it: the student reads what broke while the rest run. Every failure is told in full, once per mistake, in
+  // the report (the probe's findings come with the end of the run), and the header naming the trigger stays on
+  // screen.
   let done = 0;
   let failed = 0;
+  const tellFirst = firstFailureTeller((result) => {
+    if (screen.tty) write(renderFirstFailure(result, screen));
+  });
   const onCaseResult = (result: CaseResult): void => {
     if (signal.aborted) return;
     done += 1;
-    if (result.status === 'fail') {
-      failed += 1;
-      if (failed === 1 && screen.tty) write(renderFirstFailure(result, screen));
-    }
+    if (result.status === 'fail') failed += 1;
+    tellFirst(result);
     write(renderProgress({ done, failed }, screen));
   };
+  const onFailureSeen = (result: CaseResult): void => {
+    if (!signal.aborted && tellFirst(result)) write(renderProgress({ done, failed }, screen));
+  };
   const refill = (): void => void standbys.fill();
-  // The cases that failed last time run first, so a failure still there shows at once.
+  // The cases that failed last time run first, so a failure still there shows at once; then those the save most
+  // likely broke (a case file edited, or naming what the changed lines name).
+  const paths = request.reason.kind === 'files' ? request.reason.paths : [];
+  // Only an order: a file that cannot be read leaves it as it was.
+  const changes = session.sources.changes(paths).catch(() => []);
   const grade = async () => {
-    const runFirst = await readFailures(options.dir, options.stage);
-    return runCourse({ ...options, cases: request.cases, signal, onCaseResult, standbys, timings, runFirst });
+    const [failed, reaching] = await Promise.all([
+      readFailures(options.dir, options.stage),
+      changes.then((save) => casesReaching(packageRoot(), options.stage, { paths, changes: save })),
+    ]);
+    const runFirst = [...new Set([...(failed ?? []), ...reaching])];
+    return runCourse({
+      ...options,
+      cases: request.cases,
+      signal,
+      onCaseResult,
+      onFailureSeen,
+      standbys,
+      timings,
+      runFirst,
+    });
   };
   grade().then(
-    (report) => {
+    async (report) => {
       refill();
+      // What this verdict graded is what the next save is compared with.
+      if (!signal.aborted) session.sources.keep(await changes);
       if (!signal.aborted) for (const r of stageReports(report)) void recordFailures(r);
       loop.dispatch(signal.aborted ? { type: 'run-cancelled' } : { type: 'run-finished', report });
     },

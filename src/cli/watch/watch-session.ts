@@ -9,6 +9,7 @@ import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
 import { chooseSandbox } from '../../grade/run/isolation/choose-sandbox.ts';
 import { standbyPool, type StandbyPool } from '../../grade/run/standby-pool.ts';
 import type { ScreenOptions } from './screen.ts';
+import { keepSourceTexts, type SourceTexts } from './source-texts.ts';
 import { watchTargets } from './watch-paths.ts';
 import type { TypeCheckSetting } from '../../grade/types.ts';
 
@@ -32,6 +33,8 @@ export type Session = {
   warnings: string[];
   standbys: StandbyPool;
   timings: ReturnType<typeof readTimings>;
+  // The student's code as the last verdict graded it: a save's changes order the next run (cases-reaching.ts).
+  sources: SourceTexts;
 };
 export async function openSession(options: RunOptions, io: WatchIo): Promise<Session> {
   const env = options.env ?? process.env;
@@ -57,22 +60,24 @@ export async function openSession(options: RunOptions, io: WatchIo): Promise<Ses
     stage: options.stage,
     warm: stage?.warm ?? [],
   });
+  const targets = watchTargets({
+    dir: options.dir,
+    packageRoot: packageRoot(),
+    stage: options.stage,
+    // os.tmpdir() honours TMPDIR: where the grader makes its run directories and the sandboxes live.
+    tempDirs: [tmpdir()],
+  });
   return {
     options: { ...options, sandbox, jobs },
     io,
     screen: { tty: (io.stdout as { isTTY?: boolean }).isTTY === true, color: io.color },
     write: (text) => void io.stdout.write(text),
-    targets: watchTargets({
-      dir: options.dir,
-      packageRoot: packageRoot(),
-      stage: options.stage,
-      // os.tmpdir() honours TMPDIR: where the grader makes its run directories and the sandboxes live.
-      tempDirs: [tmpdir()],
-    }),
+    targets,
     warnings,
     standbys,
     // How long each case took when it last ran in a batch: each run balances its batches with it and updates it
     // (the first run, with the last one-off run's times, src/grade/case-timings.ts).
     timings: readTimings(options.dir, options.stage),
+    sources: await keepSourceTexts(options.dir, targets.isIgnored),
   };
 }

@@ -11,3 +11,15 @@ export function renderFirstFailure(result: CaseResult, options: { color: boolean
   const heading = c.dim('first failure, as it came (the full report follows once every case has run):');
   return `${ERASE_LINE}${heading}\n${renderFailure(result, options)}\n\n`;
 }
+
+// Tells the first failure of a run once, whichever way it comes first: as it came (RunOptions.onFailureSeen, before
+// the leaked-state rule re-runs it alone) or settled (onCaseResult). True when this call told it.
+export function firstFailureTeller(tell: (result: CaseResult) => void): (result: CaseResult) => boolean {
+  let told = false;
+  return (result) => {
+    if (told || result.status !== 'fail') return false;
+    told = true;
+    tell(result);
+    return true;
+  };
+}
