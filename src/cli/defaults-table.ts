@@ -138,6 +138,12 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     source: '`WORK_PER_JOB_MS`, `MAX_JOBS_PER_CORE`, src/grade/run/default-jobs.ts',
   },
   {
+    what: 'submissions graded at once in a class run, one program process each',
+    setBy: '`--jobs <n>`',
+    value: `${MAX_JOBS_PER_CORE} per core`,
+    source: '`defaultClassJobs`, `MAX_JOBS_PER_CORE`, src/grade/run/default-jobs.ts',
+  },
+  {
     what: 'program processes at once in watch mode',
     setBy: '`--jobs <n>`',
     value: `one per core, at most ${MAX_WATCH_JOBS}`,

@@ -8,8 +8,7 @@ import { earlierStages, packageRoot, requireStage } from '../course/stages.ts';
 import { reachedEarlierStages } from '../course/reached-stages.ts';
 import { HarnessError } from '../errors.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
-import { availableParallelism } from 'node:os';
-import { defaultJobs } from './run/default-jobs.ts';
+import { defaultClassJobs, defaultJobs } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { weighing } from './judge/judge-case.ts';
 import { gradeCourse } from './run-stage.ts';
@@ -24,13 +23,6 @@ export type ClassOptions = Omit<RunOptions, 'dir' | 'onCaseResult' | 'standbys' 
   submissions: Submission[];
   onSubmission?: (result: SubmissionResult) => void;
 };
-
-// How many submissions are graded at once without --jobs: one per core. A run of one course directory keeps a core
-// for its cases' bash calls (default-jobs.ts), since a second process there costs a second start for no more work;
-// a class pays one start per submission however they are spread, so every core can start and run one.
-function defaultClassJobs(): number {
-  return Math.max(1, availableParallelism());
-}
 
 // Grades every submission; misuse of the grader itself (unknown stage, a bad case file, --case matching nothing)
 // is a HarnessError before any submission is graded.

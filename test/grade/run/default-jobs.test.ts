@@ -1,6 +1,7 @@
 // How many program processes a run starts when --jobs is not given.
 import { describe, expect, it } from 'vitest';
 import {
+  defaultClassJobs,
   defaultJobs,
   defaultWatchJobs,
   jobsForWork,
@@ -72,5 +73,16 @@ describe('defaultWatchJobs', () => {
     [16, MAX_WATCH_JOBS],
   ])('uses every one of %i cores, up to a few', (cores, jobs) => {
     expect(defaultWatchJobs(cores)).toBe(jobs);
+  });
+});
+
+describe('defaultClassJobs', () => {
+  it.each([
+    [1, 2],
+    [2, 4],
+    [8, 16],
+  ])('grades two submissions per core of %i at once', (cores, jobs) => {
+    expect(defaultClassJobs(cores)).toBe(jobs);
+    expect(jobs).toBe(MAX_JOBS_PER_CORE * cores);
   });
 });
