@@ -1,5 +1,6 @@
-// The vitest baseline: a generated suite with one test per case that calls the course's `dispatch` in-process
-// and compares the results with the snapshot file — what a course author would write with a test runner.
+// The vitest baseline: a generated suite with one test per case that calls the package driver's `dispatch`
+// in-process on the course's modules (as bench/floor.ts does) and compares the results with the snapshot file —
+// what a course author would write with a test runner.
 // All cases sit in one file, so vitest pays for one worker and one module graph: its fastest shape.
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 // A generated suite: the command that runs it, and `remove` to delete it.
 export type VitestSuite = { root: string; command: string; args: string[]; remove: () => Promise<void> };
 
-// Writes the suite for `stage` into a fresh temp dir; `dir` is the course directory whose program.ts is graded.
+// Writes the suite for `stage` into a fresh temp dir; `dir` is the course directory whose code is graded.
 export async function makeVitestSuite(options: {
   packageRoot: string;
   dir: string;
@@ -27,11 +28,13 @@ export async function makeVitestSuite(options: {
   const source = [
     `import { readFileSync } from 'node:fs';`,
     `import { expect, it } from 'vitest';`,
-    `import { dispatch } from ${JSON.stringify(pathToFileURL(join(options.dir, 'program.ts')).href)};`,
+    `import { dispatch } from ${JSON.stringify(pathToFileURL(join(options.packageRoot, 'src', 'modes', 'dispatch', 'driver.ts')).href)};`,
+    `import { courseUrl } from ${JSON.stringify(pathToFileURL(join(options.packageRoot, 'src', 'modes', 'kit.ts')).href)};`,
     ``,
+    `const course = courseUrl(${JSON.stringify(options.dir)});`,
     `async function check(caseFile: string, snapshotFile: string): Promise<void> {`,
     `  const data = JSON.parse(readFileSync(caseFile, 'utf8'));`,
-    `  const results = await dispatch({ files: data.files ?? {}, calls: data.calls });`,
+    `  const results = await dispatch({ files: data.files ?? {}, calls: data.calls }, undefined, undefined, course);`,
     `  const expected = JSON.parse(readFileSync(snapshotFile, 'utf8')).results;`,
     `  expect(JSON.parse(JSON.stringify(results))).toStrictEqual(expected);`,
     `}`,

@@ -40,6 +40,8 @@ export async function measureWatch(options: {
   cases?: ReadonlyMap<string, ReadonlySet<string>>;
   // Under a pseudo-terminal, as a student runs it, rather than with its output piped.
   terminal?: boolean;
+  // --jobs, when not watch mode's default.
+  jobs?: number;
 }): Promise<SaveSample[]> {
   const course = await copyCourse();
   // The driver is the grader's own (src/modes/): the probe is switched off in a copy of the package, never here.
@@ -69,6 +71,7 @@ export async function measureWatch(options: {
     course.dir,
     '--isolation',
     options.isolation,
+    ...(options.jobs === undefined ? [] : ['--jobs', String(options.jobs)]),
   ];
   // -e: the command's own exit code; -E never: what the bench types is not echoed back; -q: no banner.
   const [file, args] = options.terminal
