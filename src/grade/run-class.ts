@@ -19,7 +19,7 @@ import type { CaseResult, ClassReport, RunReport, Submission, SubmissionResult }
 
 // What a class run needs: the run options of one course directory, but the directories, and who hears each
 // submission's outcome as it is known.
-export type ClassOptions = Omit<RunOptions, 'dir' | 'onCaseResult' | 'standbys' | 'timings'> & {
+export type ClassOptions = Omit<RunOptions, 'dir' | 'onCaseResult' | 'onFailureSeen' | 'standbys' | 'timings'> & {
   submissions: Submission[];
   onSubmission?: (result: SubmissionResult) => void;
 };
