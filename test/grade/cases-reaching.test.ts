@@ -1,9 +1,10 @@
 // The cases a save most likely breaks, on the real register-tools cases: the ones a watch-mode run starts with.
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseFileNames, casesDir, snapshotsDir } from '../../src/course/stages.ts';
-import { casesReaching } from '../../src/grade/cases-reaching.ts';
+import { casesReaching, keepCaseWords } from '../../src/grade/cases-reaching.ts';
 import { REPO } from '../support/reference-course.ts';
 
 const STAGE = 'register-tools';
@@ -56,5 +57,32 @@ describe('casesReaching', () => {
         changes: [{ path: execute, before: text, after: text }],
       }),
     ).toEqual([]);
+  });
+});
+
+describe('keepCaseWords', () => {
+  it('reads every case once, and again only a case file a save edited, added or removed', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'theinference-case-words-'));
+    try {
+      const dir = casesDir(root, STAGE);
+      await mkdir(dir, { recursive: true });
+      const write = (name: string, tool: string) =>
+        writeFile(join(dir, `${name}.json`), JSON.stringify({ calls: [{ tool, input: {} }] }));
+      await write('a', 'Read');
+      await write('b', 'Glob');
+      const caseWords = keepCaseWords(root, STAGE);
+      const named = async (edited: string[]) =>
+        Object.fromEntries((await caseWords(edited)).map((c) => [c.name, c.words.has('read')]));
+      expect(await named([])).toEqual({ a: true, b: false });
+      // Changed on disk without a save naming it: the words kept stand.
+      await write('b', 'Read');
+      expect(await named([])).toEqual({ a: true, b: false });
+      expect(await named(['b'])).toEqual({ a: true, b: true });
+      await write('c', 'Read');
+      await rm(join(dir, 'a.json'));
+      expect(await named(['a', 'c'])).toEqual({ b: true, c: true });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -56,7 +56,7 @@ export function startRun(session: Session, request: RunRequest, loop: Loop): Non
   const grade = async () => {
     const [failed, reaching] = await Promise.all([
       readFailures(options.dir, options.stage),
-      changes.then((save) => casesReaching(packageRoot(), options.stage, { paths, changes: save })),
+      changes.then((save) => casesReaching(packageRoot(), options.stage, { paths, changes: save }, session.caseWords)),
     ]);
     const runFirst = [...new Set([...(failed ?? []), ...reaching])];
     return runCourse({

@@ -3,6 +3,7 @@
 import { tmpdir } from 'node:os';
 import { packageRoot, stageOf } from '../../course/stages.ts';
 import { readTimings } from '../../grade/case-timings.ts';
+import { keepCaseWords, type CaseWords } from '../../grade/cases-reaching.ts';
 import { SAMPLED_SUSPECTS } from '../../grade/judge/recheck-alone.ts';
 import type { RunOptions } from '../../grade/run-options.ts';
 import { defaultWatchJobs } from '../../grade/run/default-jobs.ts';
@@ -33,8 +34,10 @@ export type Session = {
   warnings: string[];
   standbys: StandbyPool;
   timings: ReturnType<typeof readTimings>;
-  // The student's code as the last verdict graded it: a save's changes order the next run (cases-reaching.ts).
+  // The student's code as the last verdict graded it, and the words of each case: a save's changes order the next
+  // run (src/grade/cases-reaching.ts).
   sources: SourceTexts;
+  caseWords: CaseWords;
 };
 export async function openSession(options: RunOptions, io: WatchIo): Promise<Session> {
   const env = options.env ?? process.env;
@@ -79,5 +82,6 @@ export async function openSession(options: RunOptions, io: WatchIo): Promise<Ses
     // (the first run, with the last one-off run's times, src/grade/case-timings.ts).
     timings: readTimings(options.dir, options.stage),
     sources: await keepSourceTexts(options.dir, targets.isIgnored),
+    caseWords: keepCaseWords(packageRoot(), options.stage),
   };
 }
