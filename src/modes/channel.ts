@@ -15,8 +15,8 @@ export type Channel = {
   ask: (message: Record<string, unknown>, ahead?: 'ahead') => Promise<Record<string, unknown>>;
   // The answer asked for ahead, now awaited: from here on it holds the process up until it comes.
   awaited: (answer: Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>;
-  // Tells the grader without waiting for its answer; resolves once the message has left this process (so that
-  // code which never gives the event loop back after it cannot keep it here). Rejects once the channel is closed.
+  // Tells the grader, which answers nothing; resolves once the message has left this process (so that code which
+  // never gives the event loop back after it cannot keep it here). Rejects once the channel is closed.
   tell: (message: Record<string, unknown>) => Promise<void>;
   close: () => void;
 };
@@ -84,7 +84,10 @@ export function openChannel(path: string): Promise<Channel> {
           new Promise((sent, fail) => {
             if (socket.destroyed) return fail(new Error("theinference: the grader's channel closed"));
             next += 1;
-            socket.write(`${JSON.stringify({ ...message, id: next })}\n`, (error) => (error ? fail(error) : sent()));
+            // `reply: false`: the grader answers nothing, which nobody here would read.
+            socket.write(`${JSON.stringify({ ...message, id: next, reply: false })}\n`, (error) =>
+              error ? fail(error) : sent(),
+            );
           }),
         close: () => socket.destroy(),
       });

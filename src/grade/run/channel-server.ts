@@ -48,8 +48,11 @@ export async function listenChannel(path: string): Promise<ChannelServer> {
         return;
       }
       const { id } = message as Json;
+      // A message told without waiting (Channel.tell, `reply: false`: a call about to be made) is answered with
+      // nothing: the answer would be written, read and parsed for no one, once a call (about 30 ms of a watch save).
+      const silent = (message as Json).reply === false;
       const reply = (out: Json): void => {
-        if (!socket.destroyed) socket.write(`${JSON.stringify({ ...out, id })}\n`);
+        if (!silent && !socket.destroyed) socket.write(`${JSON.stringify({ ...out, id })}\n`);
       };
       const run = (): void =>
         void answer!(message as Json).then(reply, (error: unknown) => reply({ error: String(error) }));
@@ -58,7 +61,8 @@ export async function listenChannel(path: string): Promise<ChannelServer> {
     };
     socket.on('data', (chunk: Buffer) => {
       const { lines, overflow } = splitter.push(chunk);
-      for (const line of lines) take(line);
+      // A line that ended the connection ends it for the lines after it too, in the same chunk or not.
+      for (const line of lines) if (!socket.destroyed) take(line);
       if (overflow) {
         overflowed();
         socket.destroy();

@@ -1,0 +1,64 @@
+// The channel between a program process and the grader, both ends real, over a unix socket: an ask is answered, a
+// tell is heard and answered with nothing, and a line that is not a message ends the connection.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ChannelServer, type Json, listenChannel } from '../../../src/grade/run/channel-server.ts';
+import { openChannel } from '../../../src/modes/channel.ts';
+
+let dir: string;
+let server: ChannelServer;
+const heard: Json[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'theinference-channel-'));
+  server = await listenChannel(join(dir, 'channel'));
+  heard.length = 0;
+  server.attach(
+    async (message) => {
+      heard.push(message);
+      return { answered: message.op };
+    },
+    () => {},
+  );
+});
+afterEach(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+// What the grader writes back on a raw connection after `lines` are sent, within `ms`.
+async function rawReplies(lines: string[], ms = 300): Promise<string> {
+  const socket = connect(server.path);
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  await new Promise((ready) => socket.once('connect', ready));
+  socket.write(lines.map((l) => `${l}\n`).join(''));
+  await new Promise((r) => setTimeout(r, ms));
+  socket.destroy();
+  return text;
+}
+
+describe('the channel', () => {
+  it('answers an ask with its id, and hears a tell without answering it', async () => {
+    const channel = await openChannel(server.path);
+    await channel.tell({ op: 'calling', call: 1 });
+    expect(await channel.ask({ op: 'next' })).toEqual({ answered: 'next', id: 2 });
+    channel.close();
+    expect(heard.map((m) => m.op)).toEqual(['calling', 'next']);
+    expect(heard[0]).toMatchObject({ reply: false });
+  });
+
+  it('writes nothing back for a message that says reply: false, and a line for one that does not', async () => {
+    const text = await rawReplies(['{"id":1,"op":"calling","reply":false}', '{"id":2,"op":"next"}']);
+    expect(text).toBe('{"answered":"next","id":2}\n');
+  });
+
+  it('ends the connection at a line that is not a message with an id', async () => {
+    const text = await rawReplies(['not json', '{"id":2,"op":"next"}']);
+    expect(text).toBe('');
+    expect(heard).toEqual([]);
+  });
+});
