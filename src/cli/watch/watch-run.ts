@@ -54,11 +54,11 @@ export function startRun(session: Session, request: RunRequest, loop: Loop): Non
   // Only an order: a file that cannot be read leaves it as it was.
   const changes = session.sources.changes(paths).catch(() => []);
   const grade = async () => {
-    const [failed, reaching] = await Promise.all([
+    const [lastFailures, reaching] = await Promise.all([
       readFailures(options.dir, options.stage),
       changes.then((save) => casesReaching(packageRoot(), options.stage, { paths, changes: save }, session.caseWords)),
     ]);
-    const runFirst = [...new Set([...(failed ?? []), ...reaching])];
+    const runFirst = [...new Set([...(lastFailures ?? []), ...reaching])];
     return runCourse({
       ...options,
       cases: request.cases,
