@@ -329,12 +329,13 @@ describe('dispatch: misuse exits 2 with a message naming the file', () => {
     expect(await readdir(tmp)).toEqual([]);
   });
 
-  it('prints its usage without a case file: both ways for each mode of the table, then how to name a stage', async () => {
+  it('prints its usage without a case file: both ways for each mode of the table, how to name a stage, the mode of each stage', async () => {
     const run = await runProgram(['dispatch']);
     expect(run.exitCode).toBe(2);
     const lines = run.stderr.split('\n');
     expect(lines.shift()).toBe(`usage: tsx program.ts ${MODE_NAMES[0]} <case.json> [<case.json> …]`);
     expect(lines.pop()).toBe('');
+    expect(lines.pop()).toBe(`each stage's mode: ${STAGES.map((s) => `${s.slug} ${s.mode}`).join(', ')}`);
     expect(lines.pop()).toBe(
       '       tsx program.ts <mode> --stage <slug> …   (a stage of the mode; its first in course order when not given)',
     );

@@ -19,6 +19,7 @@ import {
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
 import { TMP_BYTES } from '../grade/run/isolation/sandbox-layout.ts';
+import { MAX_CHANNEL_BYTES } from '../grade/run/channel-server.ts';
 import { GONE_WITHIN_MS } from '../modes/leftovers.ts';
 import {
   CPU_SAMPLE_MS,
@@ -106,6 +107,12 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     setBy: '',
     value: formatMib(MAX_RESULT_LINE_BYTES / MIB),
     source: '`MAX_RESULT_LINE_BYTES`, src/grade/run/program-machine.ts',
+  },
+  {
+    what: "what a program process sends the grader over its channel, in all (more: `bad-output`)",
+    setBy: '',
+    value: formatMib(MAX_CHANNEL_BYTES / MIB),
+    source: '`MAX_CHANNEL_BYTES`, src/grade/run/channel-server.ts',
   },
   {
     what: "added to a process's first case until its first call starts",

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextStageOf, nextStepLines } from '../course/next-stage.ts';
+import { reachedEarlierStagesSync } from '../course/reached-stages.ts';
 import { casesDir, earlierStages } from '../course/stages.ts';
 import { allPassed } from '../grade/run-course.ts';
 import type { RunReport } from '../grade/types.ts';
@@ -16,7 +17,8 @@ export function nextStep(report: RunReport, root: string): string[] {
   if (next?.writes.every((f) => existsSync(join(report.dir, f))) === true) return [];
   const graded = new Set((report.previous ?? []).map((r) => r.stage));
   const everyStage = earlierStages(report.stage).every((s) => graded.has(s.slug));
-  return nextStepLines(report.stage, everyStage);
+  const reached = reachedEarlierStagesSync(report.dir, report.stage).map((s) => s.slug);
+  return nextStepLines(report.stage, reached, everyStage);
 }
 
 function caseCount(root: string, stage: string): number {

@@ -130,7 +130,10 @@ function declareStages(program: Command, io: CliIo, done: Done): void {
   program
     .command('stages')
     .description('list the stages and their case counts')
-    .action(async () => done(await (await import('./commands/stages.ts')).stagesCommand(io)));
+    .option('--json', 'one JSON array: each stage with its mode, the files its student writes and its case count')
+    .action(async (flags: { json?: boolean }) =>
+      done(await (await import('./commands/stages.ts')).stagesCommand(io, flags)),
+    );
 }
 
 // `theinference audit`: the stage's catalogue of wrong implementations against its cases.

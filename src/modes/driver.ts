@@ -54,7 +54,8 @@ function fromStdin(args: string[]): boolean {
   return args.length === 1 && args[0] === '-';
 }
 
-// Two lines per mode of the table: its case files, or its cases on stdin; then the stages each mode runs.
+// Two lines per mode of the table: its case files, or its cases on stdin; then how to name a stage, and each
+// stage's mode.
 const WIDEST = Math.max(...MODE_NAMES.map((name) => name.length));
 const USAGE = [
   ...MODE_NAMES.flatMap((name) => [
@@ -62,6 +63,7 @@ const USAGE = [
     `tsx program.ts ${`${name} -`.padEnd(WIDEST + 5)}(cases as JSON lines on stdin)`,
   ]).map((line, i) => `${i === 0 ? 'usage: ' : '       '}${line}`),
   `       tsx program.ts <mode> --stage <slug> …   (a stage of the mode; its first in course order when not given)`,
+  `each stage's mode: ${STAGES.map((s) => `${s.slug} ${s.mode}`).join(', ')}`,
 ];
 
 // The stage named by `--stage <slug>` at the head of `args` (the mode's first when not), and the rest; undefined

@@ -19,11 +19,9 @@ export async function importTranscript(
   options: ImportOptions = {},
 ): Promise<ImportedTranscript | ImportProblem> {
   if (options.format !== undefined && !isTranscriptFormat(options.format)) return unknownFormat(options.format, file);
+  const problem = await transcriptFileProblem(file);
+  if (problem !== undefined) return { file, message: problem };
   try {
-    const info = await stat(file);
-    if (!info.isFile()) return { file, message: 'not a file: give the path of a transcript file' };
-    if (info.size === 0) return { file, message: 'empty file' };
-    if (looksBinary(await readStart(file))) return { file, message: BINARY };
     const main = await readFileLines(file, options);
     if (!('parsed' in main)) return main;
     if (main.format !== 'claude-code' || isSubagentFile(file)) return assemble([file], main, []);
@@ -31,6 +29,19 @@ export async function importTranscript(
     return assemble([file, ...subagents.files], main, subagents.parsed, subagents.skipped);
   } catch (error) {
     return { file, message: failure(error) };
+  }
+}
+
+// Why `file` cannot be a transcript before a line of it is read (no such file, a directory, empty, binary), if so.
+export async function transcriptFileProblem(file: string): Promise<string | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return 'not a file: give the path of a transcript file';
+    if (info.size === 0) return 'empty file';
+    if (looksBinary(await readStart(file))) return BINARY;
+    return undefined;
+  } catch (error) {
+    return failure(error);
   }
 }
 

@@ -31,6 +31,17 @@ describe('nextStep', () => {
     expect(nextStep(await report(first.slug), REPO)).toContain(`  npx theinference init --stage ${second.slug}`);
   });
 
+  it('names only the earlier stages the course directory has among what its `npm test` grades', async () => {
+    const third = STAGES[2]!;
+    const lines = async (): Promise<string> => nextStep(await report(third.slug), REPO).join('\n');
+    expect(await lines()).toContain(`grades ${STAGES[3]!.slug}, then ${third.slug}: `);
+    for (const f of first.writes) {
+      await mkdir(join(dir, f, '..'), { recursive: true });
+      await writeFile(join(dir, f), '');
+    }
+    expect(await lines()).toContain(`grades ${STAGES[3]!.slug}, then ${third.slug}, then ${first.slug}: `);
+  });
+
   it('says nothing after a failure, or a run of a few cases (--case, --failed, --shard)', async () => {
     expect(nextStep(await report(first.slug, 'fail'), REPO)).toEqual([]);
     expect(nextStep(await report(first.slug, 'pass', 2), REPO)).toEqual([]);

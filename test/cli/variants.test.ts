@@ -50,12 +50,11 @@ describe('--variants, in CI', () => {
   it('gives the same variants, and the same report, for the same seed', async () => {
     const dir = await makeCourse(scratch, 'lookup-table');
     await writeAnswers(dir);
-    const [a, b] = [
-      await grade(dir, ['--seed', '5', '--reporter', 'json']),
-      await grade(dir, ['--seed', '5', '--reporter', 'json']),
-    ];
+    // A few cases: with every case failing, the json report cuts each message alike to stay small.
+    const some = ['--case', 'story-*', '--reporter', 'json'];
+    const [a, b] = [await grade(dir, ['--seed', '5', ...some]), await grade(dir, ['--seed', '5', ...some])];
     expect(JSON.parse(a.stdout).tests).toEqual(JSON.parse(b.stdout).tests);
-    const other = await grade(dir, ['--seed', '6', '--reporter', 'json']);
+    const other = await grade(dir, ['--seed', '6', ...some]);
     expect(JSON.parse(other.stdout).tests).not.toEqual(JSON.parse(a.stdout).tests);
   });
 });

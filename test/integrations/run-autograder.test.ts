@@ -37,14 +37,25 @@ afterAll(async () => {
 });
 
 // A fresh /autograder holding the upload `fill` writes; runs run_autograder there and reads results.json.
-async function autograde(name: string, fill: (submission: string) => Promise<void>, isolation = 'auto') {
+async function autograde(
+  name: string,
+  fill: (submission: string) => Promise<void>,
+  isolation = 'auto',
+  stage?: string,
+) {
   const root = join(scratch, name);
   await mkdir(join(root, 'submission'), { recursive: true });
   await symlink(source, join(root, 'source'), 'dir');
   await fill(join(root, 'submission'));
   const { CI: _, GITHUB_ACTIONS: __, ...env } = process.env;
   const run = await execa(SCRIPT, [], {
-    env: { ...env, AUTOGRADER_ROOT: root, THEINFERENCE_ISOLATION: isolation, NO_COLOR: '1' },
+    env: {
+      ...env,
+      AUTOGRADER_ROOT: root,
+      THEINFERENCE_ISOLATION: isolation,
+      NO_COLOR: '1',
+      ...(stage === undefined ? {} : { THEINFERENCE_STAGE: stage }),
+    },
     extendEnv: false,
     reject: false,
   });
@@ -77,6 +88,28 @@ describe('run_autograder', () => {
     expect(results.tests).toHaveLength(1);
     expect(results.tests[0].output).toContain('your program did not start');
   });
+
+  it("grades an upload of another stage's own file alone, and refuses one of an earlier stage's file in its place", async () => {
+    const planCases = (await loadCases(REPO, 'plan-todos')).length;
+    const stub = await readFile(join(REPO, 'course-template', 'src', 'plan-loop.ts'), 'utf8');
+    const own = await autograde(
+      'plan-loop-alone',
+      (dir) => writeFile(join(dir, 'plan-loop.ts'), stub),
+      'off',
+      'plan-todos',
+    );
+    expect([own.results.score, own.results.max_score]).toEqual([0, planCases]);
+    expect(JSON.stringify(own.results)).toContain('is still the stub');
+    const other = await autograde(
+      'execute-for-plan',
+      (dir) => writeFile(join(dir, 'execute.ts'), 'export const makeExecute = 1;\n'),
+      'off',
+      'plan-todos',
+    );
+    expect(other.results.score).toBe(0);
+    expect(other.results.tests).toHaveLength(1);
+    expect(other.results.tests[0].output).toContain('neither program.ts nor src/plan-loop.ts');
+  }, 180_000);
 
   it('says once why a program does not start, in one test worth the stage', async () => {
     const { results } = await autograde('throws', async (dir) => {

@@ -1,6 +1,7 @@
 // Where a class run writes its files, checked before anything runs: one report per submission from --output (a
 // pattern holding {name}, or a directory that gets <name>.<extension>), and the summary from --summary (its
 // extension names the format). A report is never written inside a submission: that directory is the student's.
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { HarnessError } from '../../errors.ts';
@@ -27,6 +28,19 @@ const EXTENSIONS: Record<ReporterName, string> = {
   html: 'html',
 };
 
+// What a submission's name becomes in a report's file name: the name itself when every tool that moves report files
+// takes it, else the name with each character they refuse (a control character, a line break, a double quote, one of
+// : < > | * ? \ that GitHub's upload-artifact and Windows refuse, a bidirectional or invisible format character
+// that would show the name otherwise) made "_", and a hash of the whole name after it, so that two names that
+// differ only there still get two files.
+export function fileNameOf(name: string): string {
+  const safe = name.replace(UNSAFE_IN_FILE_NAMES, '_');
+  if (safe === name) return name;
+  return `${safe}-${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}
+
+const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f-\u009f":<>|*?\\\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+
 // Each submission's report file, by name; a HarnessError when --output cannot hold one file per submission, or
 // when a file would land inside a submission.
 export async function reportPaths(
@@ -37,7 +51,8 @@ export async function reportPaths(
 ): Promise<Map<string, string>> {
   const paths = new Map<string, string>();
   if (output.includes(NAME_TOKEN)) {
-    for (const s of submissions) paths.set(s.name, await checkOutputFile(cwd, output.split(NAME_TOKEN).join(s.name)));
+    for (const s of submissions)
+      paths.set(s.name, await checkOutputFile(cwd, output.split(NAME_TOKEN).join(fileNameOf(s.name))));
   } else {
     const dir = resolve(cwd, output);
     const info = await stat(dir).catch(() => undefined);
@@ -52,7 +67,7 @@ export async function reportPaths(
       );
     }
     for (const s of submissions)
-      paths.set(s.name, await checkOutputFile(cwd, join(dir, `${s.name}.${EXTENSIONS[reporter]}`)));
+      paths.set(s.name, await checkOutputFile(cwd, join(dir, `${fileNameOf(s.name)}.${EXTENSIONS[reporter]}`)));
   }
   if (new Set(paths.values()).size < paths.size) {
     throw new HarnessError(

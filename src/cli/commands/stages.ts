@@ -2,9 +2,24 @@
 import { listStages, packageRoot } from '../../course/stages.ts';
 import { write, type CommandIo, type Outcome } from './io.ts';
 
-// Lists the stages, one per line: place in the course, slug, title, case count.
-export async function stagesCommand(io: CommandIo): Promise<Outcome> {
+// Lists the stages, one per line: place in the course, slug, title, case count. With `json`, one JSON array for
+// scripts (Gradescope's run_autograder reads which files a stage's student writes): each stage's place, slug,
+// title, mode, the files its student writes, the export the driver calls and its case count.
+export async function stagesCommand(io: CommandIo, flags: { json?: boolean } = {}): Promise<Outcome> {
   const stages = await listStages(io.root ?? packageRoot());
+  if (flags.json === true) {
+    const rows = stages.map(({ order, slug, title, mode, writes, entry, caseCount }) => ({
+      order,
+      slug,
+      title,
+      mode,
+      writes,
+      entry,
+      caseCount,
+    }));
+    await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`);
+    return 'pass';
+  }
   const width = (of: (s: (typeof stages)[number]) => string) => Math.max(0, ...stages.map((s) => of(s).length));
   const [slugs, titles] = [width((s) => s.slug), width((s) => s.title)];
   const lines = stages.map(

@@ -33,6 +33,14 @@ export async function auditCatalogue(
     );
   }
   const entries = catalogue.CATALOGUE.filter((e) => only.length === 0 || only.includes(e.slug));
+  // The implementation is read by one of two keys; an entry under another (`parseEnv`, say) says so by its slug.
+  const unnamed = entries.filter((e) => typeof (e.make ?? e.runLoop) !== 'function').map((e) => e.slug);
+  if (unnamed.length > 0) {
+    throw new HarnessError(
+      'NO_CATALOGUE',
+      `${stageOf(stage)?.catalogue?.file}: ${unnamed.join(', ')} ${unnamed.length === 1 ? 'gives' : 'give'} no implementation: give a wrong dispatcher factory as \`make\`, or any other stage's wrong function as \`runLoop\`, beside \`slug\` and \`hint\``,
+    );
+  }
   const cases = await loadGradedCases(root, stage);
   const audited: AuditedMistake[] = new Array(entries.length);
   let next = 0;

@@ -99,6 +99,14 @@ function classMatches(actual: ValueClass, wanted: ValueClass): boolean {
   return actual === wanted || (wanted === 'present' && (actual === 'edged' || actual === 'dotted'));
 }
 
+// A value a branch cannot tell from the class it was probed with: null from a key left out (`??` and `||` take both
+// alike) or from a value of another type (`typeof null` is "object"), and false or 0 from an empty text (`||` takes
+// every falsy value alike), whatever type the key wants.
+function alike(value: unknown, wanted: ValueClass): boolean {
+  if (value === null) return wanted === 'absent' || wanted === 'mistyped';
+  return wanted === 'falsy' && (value === false || value === 0);
+}
+
 // What a call got, as the failure records it: the call, the snapshot's result and the program's, whether it
 // never returned (a timeout or an exit in the call), and the calls of the case before it.
 type FailedCall = { call: Call; expected: unknown; received: unknown; inFlight: boolean; earlier?: Call[] };
@@ -187,7 +195,7 @@ function sent(t: Trigger, call: Call): boolean {
   if (t.nameClass !== undefined && nameClass(call.tool) !== t.nameClass) return false;
   for (const c of t.when ?? []) {
     if (c.via !== undefined && keyFor(c.via, call.input) !== c.key) return false;
-    if (!classMatches(classOf(call.input[c.key], c.key), c.class)) return false;
+    if (!classMatches(classOf(call.input[c.key], c.key), c.class) && !alike(call.input[c.key], c.class)) return false;
   }
   return true;
 }

@@ -67,9 +67,12 @@ export const OUTPUT_NOTICE = 'Output was truncated. Please limit to 500 chars';
 // (MAX_ARG_STRLEN): base64 makes 64 KiB 87 KiB, which leaves room for the variable's name and a second runner.
 export const REPORT_LIMIT = 64 * 1024;
 // The longest a test's message may be in any report; a report over REPORT_LIMIT cuts them (and outputs) shorter.
-const MESSAGE_CAPS = [4000, 2000, 1000, 500, 250, 120, 60];
+// Below half the cut notice's length, a message keeps its start and a shorter notice (a class-sized suite printing
+// much in every case reaches those).
+const MESSAGE_CAPS = [4000, 2000, 1000, 500, 250, 120, 60, 24, 0];
 // What a cut message ends with.
 export const CUT_NOTICE = '… (cut to keep this report small: the whole diagnosis is in the terminal report)';
+const SHORT_CUT_NOTICE = '… (cut: see the terminal report)';
 
 type Context = { diagnose: (c: CaseResult) => string; fileOf?: SourceFileOf };
 
@@ -100,6 +103,7 @@ function capped(report: JsonReport, cap: number): JsonReport {
 
 function capText(text: string | null, cap: number): string | null {
   if (text === null || text.length <= cap) return text;
+  if (cap < CUT_NOTICE.length / 2) return `${cut(text, cap)}${SHORT_CUT_NOTICE}`;
   return `${cut(text, Math.max(0, cap - CUT_NOTICE.length))}${CUT_NOTICE}`;
 }
 

@@ -10,7 +10,7 @@ export type InFlight = { call: number; ms: number };
 export type ProcessEnd =
   | { kind: 'exited'; code: number | null; signal: string | null }
   | { kind: 'timeout'; timeoutMs: number } // no line within timeoutMs (or no exit after the last line)
-  | { kind: 'overflow'; limitBytes: number } // a line past limitBytes
+  | { kind: 'overflow'; limitBytes: number; channel?: true } // a line past limitBytes (channel: its channel past it)
   | { kind: 'cpu'; cpuMs: number } // its processes used more than cpuMs of CPU time in one case
   | { kind: 'memory'; memoryMiB: number; heldMiB: number } // its processes held heldMiB together, past memoryMiB
   | { kind: 'spawn-failed'; message: string };

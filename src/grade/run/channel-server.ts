@@ -3,12 +3,18 @@
 // line. What is asked goes to the stage's mode (its serve aspect, e.g. src/modes/loop/serve.ts), which keeps the
 // batch, answers one thing at a time and makes the case's result lines from what it observed; nothing the program
 // process holds or prints is a result. A line past MAX_RESULT_LINE_BYTES stops the process, as such a line on stdout
-// would; one that is not a JSON object with an id ends that connection.
+// would, and so does a channel that has carried more than MAX_CHANNEL_BYTES in all (every connection counted): what
+// the grader parses and keeps of one program is bounded, in a class too, where one loop serves every submission.
+// A line that is not a JSON object with an id ends that connection.
 import { createServer, type Server, type Socket } from 'node:net';
 import { LineSplitter } from './line-splitter.ts';
 import { MAX_RESULT_LINE_BYTES } from './program-machine.ts';
 
 export type Json = Record<string, unknown>;
+
+// What one program process may send over its channel in all. A batch of the course's largest loop cases sends about
+// 13 MB (delegate-task's, every request's whole conversation); this is twenty times that.
+export const MAX_CHANNEL_BYTES = 256 * 1024 * 1024;
 
 // What a mode's serve aspect gives for one program process: given the process's cases (the JSON lines the driver
 // would read on stdin) and `emit`, which hands the grader's own line (a result, progress, the probe's observation)
@@ -19,15 +25,19 @@ export type ModeServe = {
 
 export type ChannelServer = {
   path: string;
-  // Starts answering with `answer`; `overflow` hears a line past the limit (then the connection ends).
-  attach: (answer: (message: Json) => Promise<Json>, overflow: () => void) => void;
+  // Starts answering with `answer`; `overflow` hears a line past the limit (then the connection ends), or the
+  // channel past its limit in all (`channelBytes`: then every connection ends).
+  attach: (answer: (message: Json) => Promise<Json>, overflow: (channelBytes?: number) => void) => void;
   close: () => Promise<void>;
 };
 
-// Listens at `path` (a socket file the caller's directory holds, removed with it).
-export async function listenChannel(path: string): Promise<ChannelServer> {
+// Listens at `path` (a socket file the caller's directory holds, removed with it); `maxBytes`: what the channel
+// may carry in all.
+export async function listenChannel(path: string, maxBytes = MAX_CHANNEL_BYTES): Promise<ChannelServer> {
   let answer: ((message: Json) => Promise<Json>) | undefined;
-  let overflowed: () => void = () => {};
+  let overflowed: (channelBytes?: number) => void = () => {};
+  // Every byte received, over every connection.
+  let received = 0;
   // What arrived before the mode attached (a standby's connection opens before its work does).
   const early: Array<() => void> = [];
   const sockets = new Set<Socket>();
@@ -60,6 +70,12 @@ export async function listenChannel(path: string): Promise<ChannelServer> {
       else run();
     };
     socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) {
+        overflowed(maxBytes);
+        for (const open of sockets) open.destroy();
+        return;
+      }
       const { lines, overflow } = splitter.push(chunk);
       // A line that ended the connection ends it for the lines after it too, in the same chunk or not.
       for (const line of lines) if (!socket.destroyed) take(line);

@@ -117,7 +117,8 @@ export type ProgramState = {
 // Every event carries its time (performance.now()), so durations are part of the table.
 export type ProgramEvent =
   | { type: 'line'; text: string; at: number } // a stdout line (the last one may lack its newline)
-  | { type: 'overflow'; at: number } // the unfinished stdout line is past MAX_RESULT_LINE_BYTES
+  | { type: 'overflow'; at: number; channelBytes?: number } // the unfinished stdout line is past MAX_RESULT_LINE_BYTES, or
+  //                                                          (channelBytes) the channel carried more than that in all
   | { type: 'stderr'; text: string; at: number }
   | { type: 'closed'; stream: ProgramStream; at: number }
   | { type: 'exit'; code: number | null; signal: string | null; at: number }
@@ -182,7 +183,13 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
       return takesLines(state) ? onLine(state, event.text, event.at) : [state, []];
     case 'overflow':
       return takesLines(state)
-        ? stopFor(state, { kind: 'overflow', limitBytes: state.plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES }, event.at)
+        ? stopFor(
+            state,
+            event.channelBytes !== undefined
+              ? { kind: 'overflow', limitBytes: event.channelBytes, channel: true }
+              : { kind: 'overflow', limitBytes: state.plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES },
+            event.at,
+          )
         : [state, []];
     case 'stderr':
       return [{ ...state, output: appendTail(state.output, event.text, MAX_OUTPUT_CHARS) }, []];

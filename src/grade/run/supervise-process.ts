@@ -6,6 +6,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { treeUsage } from '../../process-table.ts';
 import { driveMachine } from './drive-machine.ts';
+import { stalledMs } from './event-loop-stalls.ts';
 import { LineSplitter } from './line-splitter.ts';
 import {
   MAX_RESULT_LINE_BYTES,
@@ -21,6 +22,9 @@ import {
 } from './program-machine.ts';
 import type { ProgramProcess } from './program-process.ts';
 
+// Time the grader's loop lost while a timer ran, past which the timer is armed again for that time.
+const GIVE_BACK_FROM_MS = 100;
+
 // Who hears the process: each line the machine delivers (the answer `stop` kills the process) and the probe's
 // observation.
 export type SupervisionHooks = {
@@ -35,7 +39,8 @@ export type Supervision = {
   // A line of the grader's own making (its channel's: channel-server.ts), taken as a stdout line would be.
   line: (text: string) => void;
   // The channel heard a line it would not take: as such a line on stdout, past the limit or not a result.
-  overflow: () => void;
+  // A line of the channel past the line limit, or (channelBytes) the channel past its limit in all.
+  overflow: (channelBytes?: number) => void;
   stop: () => void;
   settled: Promise<ProgramResult>;
 };
@@ -69,14 +74,21 @@ export function superviseProcess(
           // A timer that fires while output waits unread (a busy grader's event loop runs expired timers before it
           // polls the pipes) is heard after that output: so a process that printed its last line and exited is not
           // taken for one that exited without it, nor a line that came in time for one that came late.
-          const handle: NodeJS.Timeout = setTimeout(
-            () =>
+          // A timer that fires late, the grader's own event loop blocked meanwhile (another submission's channel
+          // traffic in a class, a starved machine), gives the time it lost back before it is heard: a deadline
+          // counts only time in which the grader could have heard this process, so no one else's load spends it.
+          const arm = (ms: number): void => {
+            const from = stalledMs();
+            const handle: NodeJS.Timeout = setTimeout(() => {
+              const lost = stalledMs() - from;
+              if (effect.timer !== 'sample' && lost > GIVE_BACK_FROM_MS) return arm(lost);
               setImmediate(() => {
                 if (timers.get(effect.timer) === handle) dispatch(fired(effect.timer));
-              }),
-            effect.ms,
-          );
-          timers.set(effect.timer, handle);
+              });
+            }, ms);
+            timers.set(effect.timer, handle);
+          };
+          arm(effect.ms);
         }
         return;
       case 'disarm':
@@ -133,8 +145,9 @@ export function superviseProcess(
     line: (text) => {
       if (takesLines(machine.state())) dispatch({ type: 'line', text, at: performance.now() });
     },
-    overflow: () => {
-      if (takesLines(machine.state())) dispatch({ type: 'overflow', at: performance.now() });
+    overflow: (channelBytes) => {
+      if (takesLines(machine.state()))
+        dispatch({ type: 'overflow', at: performance.now(), ...(channelBytes === undefined ? {} : { channelBytes }) });
     },
     stop: () => dispatch({ type: 'stop', at: performance.now() }),
     settled,

@@ -142,7 +142,14 @@ function scriptedExecute(
       done();
       return refuse(call, 'was called, but no tool_use is waiting for a result');
     }
-    const asks = (block: Json) => name === block.name && canonical(input) === canonical(block.input);
+    // Sorting keys costs far more than writing them: an input is put in canonical form only once, and only when
+    // written plainly it is as long as the one asked for (an input the program made huge is refused at that cost).
+    const length = name === next.name || waiting.some((b) => b.name === name) ? JSON.stringify(input)?.length : 0;
+    let given: string | undefined;
+    const asks = (block: Json) =>
+      name === block.name &&
+      length === JSON.stringify(block.input)?.length &&
+      (given ??= canonical(input)) === canonical(block.input);
     if (!asks(next)) {
       done();
       const asked = callText({ tool: next.name, input: next.input });

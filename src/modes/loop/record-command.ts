@@ -11,12 +11,14 @@ import { baseName, loopCases, type LoopCaseDraft } from './record/loop-cases.ts'
 import { parallelTurns, toolUses, type LoopSession } from './record/recorded-loop.ts';
 import { snapshotLoopCases } from './record/snapshot-loop-cases.ts';
 import { makeRedactor } from '../../record/map/redact.ts';
+import { transcriptFileProblem } from '../../record/import-transcript.ts';
 import { identityOfCalls, joinIdentities, type Identity } from '../../record/map/identity.ts';
 import { describeRefusals, gateFiles } from '../../record/write/privacy-gate.ts';
 import { formatCase, writeCases } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from '../../cli/commands/io.ts';
 import { progressOn } from '../../cli/commands/progress-line.ts';
 import { snapshotLine } from '../../record/write/render-progress.ts';
+import { redactionWords } from '../../record/write/render-report.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from '../../cli/commands/record-flags.ts';
@@ -147,6 +149,8 @@ async function readTranscript(
 ): Promise<{ transcript: ReadTranscript; sources: Identity }> {
   const { flags, io, shared, maxTurns, me, shape } = ctx;
   const file = resolve(io.cwd, given);
+  const problem = await transcriptFileProblem(file);
+  if (problem !== undefined) throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${problem}`);
   const read = await readLoops(file, flags.format as LoopSession['format'] | undefined).catch(
     (error: NodeJS.ErrnoException) => {
       throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
@@ -209,7 +213,7 @@ function transcriptReport(r: ReadTranscript, failed: ReadonlyMap<string, string>
       return sum;
     }, {}),
   );
-  lines.push(`  redacted  ${redacted.length === 0 ? 'nothing' : redacted.map(([k, n]) => `${n} ${k}`).join(', ')}`, '');
+  lines.push(`  redacted  ${redactionWords(Object.fromEntries(redacted))}`, '');
   return lines;
 }
 

@@ -13,6 +13,7 @@ import { formatCase, writeCases } from '../../record/write/write-cases.ts';
 import { useColor, write, type CommandIo, type Outcome } from '../../cli/commands/io.ts';
 import { progressOn } from '../../cli/commands/progress-line.ts';
 import { snapshotLine } from '../../record/write/render-progress.ts';
+import { redactionWords } from '../../record/write/render-report.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from '../../cli/commands/record-flags.ts';
@@ -203,6 +204,6 @@ function report(r: Read, failed: ReadonlyMap<string, string>): string[] {
       return sum;
     }, {}),
   );
-  lines.push(`  redacted  ${redacted.length === 0 ? 'nothing' : redacted.map(([k, n]) => `${n} ${k}`).join(', ')}`, '');
+  lines.push(`  redacted  ${redactionWords(Object.fromEntries(redacted))}`, '');
   return lines;
 }

@@ -4,7 +4,9 @@
 // strings, private keys and more). Each rule is run as secretlint runs it (its `file` handler on a source, its
 // reports collected) but synchronously, on strings, so the recorder can redact with it. What the preset has no
 // rule for and a transcript of a coding agent holds is added below (SHELL_SECRETS): a Google API key, an AWS
-// session token, a JWT, a password given to `PGPASSWORD=`, `MYSQL_PWD=` or `mysql -p`.
+// session token, a JWT, a password given to `PGPASSWORD=`, `MYSQL_PWD=` or `mysql -p`, HTTP Basic and x-api-key
+// headers, a value named as a secret (`DB_PASSWORD=`, `"password": …`, .netrc, Azure's AccountKey, Docker's
+// auth), a PGP private key, and a private key cut off before its END line.
 //
 // A transcript encodes what it carries: a URL's percent-encoding (`key%3Dsk-ant-…`), a JSON string's escapes
 // (`\u003d`, `\n`), twice over sometimes. Each text is searched as written and decoded, and a secret found in a
@@ -55,6 +57,29 @@ const SHELL_SECRETS: { id: string; pattern: RegExp }[] = [
   // `mysql -u root -pS3cret db`, `mysqldump -p'S3cret'`: -p glued to its password (alone, it asks for one).
   { id: 'database-password', pattern: /mysql(?:dump|admin)?\s[^\n|;&]*?(?<=\s)-p(["']?)([^\s"'-][^\s"']*)\1/g },
   { id: 'database-password', pattern: /mysql(?:dump|admin)?\s[^\n|;&]*?(?<=\s)--password=(["']?)([^\s"']+)\1/g },
+  // `Authorization: Basic <base64 of user:password>`, the header the preset's URL rule does not see.
+  { id: 'basic-auth-header', pattern: /\bAuthorization:\s*Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gi },
+  { id: 'api-key-header', pattern: /\bx-api-key["']?\s*[:=]\s*["']?([A-Za-z0-9_.~+/-]{12,})/gi },
+  // A secret by its name: `DB_PASSWORD=…`, `export API_KEY=…` (a `$VAR` is no secret), `"password": "…"`.
+  {
+    id: 'named-secret',
+    pattern:
+      /\b[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|API_KEY|APIKEY|ACCESS_KEY|AUTH_TOKEN|PRIVATE_KEY)[A-Z0-9_]*=(["']?)([^\s"'$][^\s"']{3,})\1/g,
+  },
+  {
+    id: 'named-secret',
+    pattern:
+      /"(?:password|passwd|secret|api_?key|access_?key|auth_?token|client_?secret|private_?key)"\s*:\s*"([^"\\\n]{4,})"/gi,
+  },
+  { id: 'named-secret', pattern: /\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)/g },
+  { id: 'azure-account-key', pattern: /AccountKey=([A-Za-z0-9+/]{20,}={0,2})/g },
+  // Docker's config.json: `"auth": "<base64 of user:password>"`.
+  { id: 'docker-auth', pattern: /"auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})"/g },
+  // A private key block the preset's rule does not take: PGP's, or one cut off before its END line (`head -4`).
+  {
+    id: 'private-key',
+    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
 ];
 
 const OWN: Rule[] = SHELL_SECRETS.map(({ id, pattern }) => ({
@@ -157,19 +182,33 @@ const ONE_LETTER: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b',
 // A key glued to what comes before it (`KEYsk-ant-…`, `1xoxb-…`, `MY_ghp_…`) is missed by a rule that wants no
 // letter (`(?<!\p{L})`) or no word character (`\b`) before it. So each long run of token characters is also
 // searched from each of its first few letters after a word character, as a text of its own.
-const TOKEN_RUN = /[A-Za-z0-9_.+/=-]{20,}/g;
+const TOKEN_CHAR = /[A-Za-z0-9_.+/=-]/;
+const SHORTEST_RUN = 20;
 // How far into a run a key may start: the longest word glued before it ("Bearer", "export", "KEY_").
 const GLUE = 12;
 // The longest a key is that a glued window must hold whole.
 const WINDOW = 1024;
 
+// The runs of token characters, as [start, length]: scanned by hand, since a regular expression matching a run of
+// megabytes (a base64 blob on one line) overflows the regexp engine's stack.
+function* tokenRuns(text: string): Generator<[number, number]> {
+  for (let i = 0; i < text.length; ) {
+    if (!TOKEN_CHAR.test(text[i]!)) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && TOKEN_CHAR.test(text[i]!)) i += 1;
+    if (i - start >= SHORTEST_RUN) yield [start, i - start];
+  }
+}
+
 function gluedWindows(view: View): View[] {
   const windows: View[] = [];
-  for (const run of view.text.matchAll(TOKEN_RUN)) {
-    const at = run.index ?? 0;
-    for (let p = at + 1; p <= at + GLUE && p < at + run[0].length - 8; p++) {
+  for (const [at, length] of tokenRuns(view.text)) {
+    for (let p = at + 1; p <= at + GLUE && p < at + length - 8; p++) {
       if (!/[A-Za-z]/.test(view.text[p]!) || !/[A-Za-z0-9_]/.test(view.text[p - 1]!)) continue;
-      const end = Math.min(at + run[0].length, p + WINDOW);
+      const end = Math.min(at + length, p + WINDOW);
       windows.push({ text: view.text.slice(p, end), from: view.from.slice(p, end), to: view.to.slice(p, end) });
     }
   }

@@ -8,6 +8,7 @@ import type { ImportedTranscript } from '../types.ts';
 import type { CaseDraft, MappedCall } from '../record-types.ts';
 import { visibleText } from '../../grade/report/visible-text.ts';
 import { sandboxRelative } from '../map/call-input.ts';
+import { findSecrets } from '../map/secret-rules.ts';
 
 const FORMAT_NAMES: Record<string, string> = {
   'claude-code': 'Claude Code session',
@@ -31,7 +32,14 @@ export function defaultName(transcript: ImportedTranscript): string {
   let base = basename(file, extname(file));
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(base)) base = base.slice(0, 8);
   else if (GENERIC_NAMES.has(base.toLowerCase())) base = basename(dirname(file)) || base;
-  return `recorded-${slug(base) || 'session'}`;
+  return recordedName(base);
+}
+
+// `recorded-` and a transcript's base name as a slug, or `recorded-session` when the base says nothing, or holds a
+// secret (a token pasted into a file name would otherwise name the case, its file and the report).
+export function recordedName(base: string): string {
+  const named = findSecrets(base).length > 0 ? '' : slug(base);
+  return `recorded-${named || 'session'}`;
 }
 
 // Kebab case: lower-case letters and digits joined by single hyphens, at most 48 characters.

@@ -154,11 +154,11 @@ export function redactionWords(redactions: Record<string, number>): string {
   return kinds.length === 0 ? 'nothing' : kinds.map(([kind, n]) => counted(kind, n)).join(', ');
 }
 
-// `n` redactions of a kind: `2 e-mail addresses`, `1 home directory`, `3 matches of --redact ACME-\d+`.
+// `n` redactions of a kind: `2 e-mail addresses`, `1 home directory`, `2 private keys`, `3 matches of --redact ACME-\d+`.
 function counted(kind: string, n: number): string {
   if (kind.startsWith('--redact ')) return `${n} match${n === 1 ? '' : 'es'} of ${kind}`;
   if (n === 1 || (/s$/.test(kind) && !/ss$/.test(kind))) return `${n} ${kind}`;
-  return `${n} ${kind.replace(/y$/, 'ie').replace(/ss$/, 'sse')}s`;
+  return `${n} ${kind.replace(/([^aeiou])y$/, '$1ie').replace(/ss$/, 'sse')}s`;
 }
 
 function percent(n: number, of: number): string {

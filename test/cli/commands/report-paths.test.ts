@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classPagePath, reportPaths, summaryPath } from '../../../src/cli/commands/report-paths.ts';
+import { classPagePath, fileNameOf, reportPaths, summaryPath } from '../../../src/cli/commands/report-paths.ts';
 import type { HarnessError } from '../../../src/errors.ts';
 
 let root = '';
@@ -91,5 +91,28 @@ describe('classPagePath', () => {
     ['subs/bob/class.html', /inside the submission .*subs\/bob: write it outside the submissions/],
   ])('refuses %j, saying what to give', async (output, message) => {
     expect(await refusal(classPagePath(root, output, subs))).toMatch(message);
+  });
+});
+
+describe('fileNameOf', () => {
+  it.each([
+    ['alice', 'alice'],
+    ["o'brien", "o'brien"],
+    ['çé 日本', 'çé 日本'],
+    ['eve,comma', 'eve,comma'],
+    ['dan "the man"', /^dan _the man_-[0-9a-f]{8}$/],
+    ['frank\nnewline', /^frank_newline-[0-9a-f]{8}$/],
+    ['\u202eevil', /^_evil-[0-9a-f]{8}$/],
+    ['a:b|c*d?e<f>g\\h', /^a_b_c_d_e_f_g_h-[0-9a-f]{8}$/],
+  ])('keeps a name every upload takes, and makes %j one that GitHub and Windows take', (name, wanted) => {
+    const file = fileNameOf(name);
+    if (typeof wanted === 'string') expect(file).toBe(wanted);
+    else expect(file).toMatch(wanted);
+    expect(file).not.toMatch(/["\n\r:<>|*?\\\u202e]/u);
+  });
+
+  it('gives two names that differ only where a character was replaced two files', () => {
+    expect(fileNameOf('a:b')).not.toBe(fileNameOf('a|b'));
+    expect(fileNameOf('a:b')).not.toBe('a_b');
   });
 });

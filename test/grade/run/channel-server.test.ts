@@ -61,4 +61,27 @@ describe('the channel', () => {
     expect(text).toBe('');
     expect(heard).toEqual([]);
   });
+
+  it('ends every connection, and says so once, when the channel has carried more than its limit in all', async () => {
+    const limited = await listenChannel(join(dir, 'limited'), 64 * 1024);
+    const overflows: (number | undefined)[] = [];
+    limited.attach(
+      async () => ({ ok: true }),
+      (bytes) => overflows.push(bytes),
+    );
+    const open = async () => {
+      const socket = connect(limited.path).resume();
+      await new Promise((ready) => socket.once('connect', ready));
+      return socket;
+    };
+    const [first, second] = [await open(), await open()];
+    const closed = Promise.all([first, second].map((s) => new Promise((gone) => s.once('close', gone))));
+    // Each connection alone stays under the limit, in lines well under the line limit; together they pass it.
+    const line = `${JSON.stringify({ id: 1, op: 'x', pad: 'y'.repeat(1000) })}\n`;
+    first.write(line.repeat(40));
+    second.write(line.repeat(40));
+    await closed;
+    expect(overflows).toEqual([64 * 1024]);
+    await limited.close();
+  });
 });

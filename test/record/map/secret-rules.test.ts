@@ -34,6 +34,39 @@ describe('findSecrets', () => {
     });
   });
 
+  // Secrets a trial planted that the preset has no rule for: each found as written and inside a JSON string.
+  it.each([
+    ['an HTTP Basic header', 'Authorization: Basic dXNlcjpwYXNzd29yZDEyMw==', 'dXNlcjpwYXNzd29yZDEyMw=='],
+    ['an x-api-key header', 'curl -H "x-api-key: 8f7a6b5c4d3e2f1a0b9c" https://api.io', '8f7a6b5c4d3e2f1a0b9c'],
+    ['a password by its variable', 'DB_PASSWORD=hunter2secret ./migrate', 'hunter2secret'],
+    ['a password by its JSON key', '{"password": "correct horse battery"}', 'correct horse battery'],
+    ['a .netrc password', 'machine example.com login bob password s3cr3tpass', 's3cr3tpass'],
+    [
+      'an Azure account key',
+      'AccountName=x;AccountKey=abcdefghijklmnopqrstuvwxyz0123456789ABCD==;',
+      'abcdefghijklmnopqrstuvwxyz0123456789ABCD',
+    ],
+    ['a Docker auth', '{"auths":{"reg.io":{"auth":"Ym9iOnMzY3IzdHBhc3M="}}}', 'Ym9iOnMzY3IzdHBhc3M='],
+    [
+      'a PGP private key',
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGXkZ2wBCADq\n-----END PGP PRIVATE KEY BLOCK-----',
+      'lQOYBGXkZ2wBCADq',
+    ],
+    [
+      'a private key cut off',
+      '$ head -3 id_ed25519\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA',
+      'b3BlbnNzaC1rZXktdjEAAAAA',
+    ],
+  ])('finds %s', (_what, text, secret) => {
+    for (const written of [text, JSON.stringify({ output: text })]) {
+      expect(redact(written, { users: [], homes: [], patterns: [] }).text).not.toContain(secret);
+    }
+  });
+
+  it('leaves a secret named but not given alone: a $VAR, a type', () => {
+    expect(findSecrets('export API_KEY=$MY_KEY; const password: string = input.password;')).toEqual([]);
+  });
+
   it('leaves prose and code alone', () => {
     const text = 'const risk_assessment_for_the_project = task-ant-colony; mysql -p\nnpm_config_cache=/tmp';
     expect(findSecrets(text)).toEqual([]);

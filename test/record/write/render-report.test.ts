@@ -146,10 +146,16 @@ describe('renderRecordReport', () => {
 
   it('counts redactions in words', () => {
     const lines = render({
-      redactions: { 'e-mail address': 11, 'home directory': 2, 'user name': 1, '--redact ACME-\\d+': 2 },
+      redactions: {
+        'e-mail address': 11,
+        'home directory': 2,
+        'user name': 1,
+        'private key': 2,
+        '--redact ACME-\\d+': 2,
+      },
     });
     expect(lines).toContain(
-      '  redacted  11 e-mail addresses, 2 home directories, 1 user name, 2 matches of --redact ACME-\\d+',
+      '  redacted  11 e-mail addresses, 2 home directories, 1 user name, 2 private keys, 2 matches of --redact ACME-\\d+',
     );
   });
 

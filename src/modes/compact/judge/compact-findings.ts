@@ -248,6 +248,13 @@ function summaryFinding(
       `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters, all of it when it is shorter: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS})`,
       'summary cut wrong',
     );
+  const unanswered = unansweredCompact(summarised(r));
+  if (unanswered !== undefined)
+    return finding(
+      `the summary request (request ${n}) carries the \`${COMPACT_TOOL}\` call ${unanswered} without its tool_result`,
+      `a \`${COMPACT_TOOL}\` call gets its result like every call of the round, { type: 'tool_result', tool_use_id: block.id, content: '${COMPACT_RESULT}' }, in the round's one message of results; then the loop compacts (${COMPACT_DOC})`,
+      'compact result missing',
+    );
   const micro =
     microFinding(n, summarised(e), summarised(r)) ?? microFinding(n, wantHeld, gotHeld) ?? cutWording(n, w, g);
   if (micro !== undefined) return micro;
@@ -256,6 +263,26 @@ function summaryFinding(
     "the summary request carries the conversation as it stands when the loop compacts, micro-compacted, as JSON.stringify(messages): the round's results included, nothing else added",
     'summary conversation',
   );
+}
+
+// The id of a `compact` tool_use that the message after it answers with no tool_result, in a conversation. A turn
+// with no message after it is another mistake (the round's results not appended before compacting).
+function unansweredCompact(conversation: unknown[] | undefined): string | undefined {
+  for (const [k, message] of (conversation ?? []).entries()) {
+    if (!isEntry(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    const next = conversation![k + 1];
+    if (next === undefined) continue;
+    const answered = new Set(
+      isEntry(next) && Array.isArray(next.content)
+        ? next.content.flatMap((b) => (isEntry(b) && b.type === 'tool_result' ? [b.tool_use_id] : []))
+        : [],
+    );
+    const call = message.content.find(
+      (b) => isEntry(b) && b.type === 'tool_use' && b.name === COMPACT_TOOL && !answered.has(b.id),
+    );
+    if (isEntry(call)) return String(call.id);
+  }
+  return undefined;
 }
 
 function textOf(request: Entry): string | undefined {
@@ -354,6 +381,15 @@ function placeholderFinding(
       `your loop kept more than the ${KEEP_RECENT_RESULTS} most recent tool_results whole: ${rule}`,
       'older result kept whole',
     );
+  // A result that is no placeholder in either: the compact tool's own text, or an output passed on otherwise.
+  if (!first.w.placeholder && !first.g.placeholder)
+    return first.w.tool === COMPACT_TOOL
+      ? finding(
+          `request ${n}: ${which(first.w)} is ${short(first.g.content)}, not ${short(first.w.content)}`,
+          `a \`${COMPACT_TOOL}\` call's result is the fixed text '${COMPACT_RESULT}', word for word: { type: 'tool_result', tool_use_id: block.id, content: '${COMPACT_RESULT}' } (${COMPACT_DOC})`,
+          'compact result',
+        )
+      : undefined;
   return finding(
     `request ${n}: ${which(first.w)} is ${short(first.g.content)}, not ${short(first.w.content)}`,
     `the placeholder is "[Previous: used <tool>]" with the tool's name from the tool_use the result answers: ${short(first.w.content)}`,

@@ -3,7 +3,7 @@
 import type { LoopCaseData } from '../case.ts';
 import { schemaOf } from '../../mode-table.ts';
 import { makeRedactor, type RedactionSources } from '../../../record/map/redact.ts';
-import { slug } from '../../../record/write/describe-case.ts';
+import { recordedName } from '../../../record/write/describe-case.ts';
 import { parallelTurns, toolUses, type LoopSession, type RecordedLoop } from './recorded-loop.ts';
 
 const FORMAT_NAMES: Record<LoopSession['format'], string> = {
@@ -68,7 +68,7 @@ export function baseName(file: string): string {
   let base = (parts.at(-1) ?? 'transcript').replace(/\.[^.]*$/, '');
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(base)) base = base.slice(0, 8);
   else if (base.toLowerCase() === 'transcript') base = parts.at(-2) ?? base;
-  return `recorded-${slug(base) || 'session'}`;
+  return recordedName(base);
 }
 
 // Every string of a JSON value through `f`.

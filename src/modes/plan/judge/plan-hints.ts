@@ -261,6 +261,15 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
         text: `the handler's error ${JSON.stringify(firstLine(gotText))} stops without the list: after the reason, ". ${UNCHANGED}", a newline and the list as it stands, rendered`,
         cause: "the handler's error without the list",
       };
+    // The same items with another count line: the list is as it was, rendered otherwise (an empty one, say).
+    if (
+      wantReason === gotReason &&
+      gotList !== undefined &&
+      wantList !== undefined &&
+      wantList !== gotList &&
+      sameItems(wantList, gotList)
+    )
+      return renderHint(wantList, gotList);
     if (wantReason === gotReason && wantList !== gotList) {
       const [shown, kept] = firstDifferentLines(gotList ?? '', wantList ?? '');
       return {
@@ -269,9 +278,12 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
       };
     }
     const gotWhy = reasonOf(gotText);
-    if (PAGE_REASON.test(gotWhy))
+    const wantWhy = reasonOf(wantText);
+    // A reason of the page's about another item or rule: the checks ran in another order. About the same item and
+    // rule, it is the same reason written otherwise (a status not quoted, say), which the next hint names.
+    if (PAGE_REASON.test(gotWhy) && reasonKind(gotWhy) !== reasonKind(wantWhy))
       return {
-        text: `the handler's error says "${gotWhy}", where the first thing wrong with the call is "${reasonOf(wantText)}": check the items in order, each for its id, then its text, then its status, then its id against the earlier items, and the count in progress only after every item`,
+        text: `the handler's error says ${JSON.stringify(gotWhy)}, where the first thing wrong with the call is ${JSON.stringify(wantWhy)}: check the items in order, each for its id, then its text, then its status, then its id against the earlier items, and the count in progress only after every item`,
         cause: "the handler's checks in another order",
       };
     return {
@@ -301,7 +313,7 @@ function renderHint(want: string, got: string): PlanHint {
   const wrong = r[k];
   if (k === e.length - 1)
     return {
-      text: `${wrong === undefined ? 'the todo result ends without its count line' : `the todo result's last line is ${JSON.stringify(wrong)}`}, ${JSON.stringify(line)}: after the items, one line counting the completed ones, "(done/total completed)"`,
+      text: `${wrong === undefined ? 'the todo result ends without its count line,' : `the todo result's last line is ${JSON.stringify(wrong)}, not`} ${JSON.stringify(line)}: after the items, one line counting the completed ones, "(done/total completed)"${e.length === 1 ? ', and an empty list is that line alone' : ''}`,
       cause: "the todo result's count line",
     };
   if (line.slice(0, 3) !== wrong?.slice(0, 3) && line.slice(3) === wrong?.slice(3))
@@ -320,6 +332,11 @@ function statusless(input: unknown): number | undefined {
   const items = isEntry(input) && Array.isArray(input.items) ? input.items : [];
   const k = items.findIndex((i) => isEntry(i) && i.status === undefined);
   return k < 0 ? undefined : k + 1;
+}
+
+// Whether two rendered lists hold the same item lines, whatever their count lines.
+function sameItems(a: string, b: string): boolean {
+  return a.split('\n').slice(0, -1).join('\n') === b.split('\n').slice(0, -1).join('\n');
 }
 
 // The first lines where two texts differ ("(nothing)" past the end of one).
@@ -347,6 +364,11 @@ const PAGE_REASON =
 
 function reasonOf(text: string): string {
   return splitError(text)[0].replace(/^Error: /, '');
+}
+
+// Which item and rule a reason is about: "item 2 has no text" and "item 2 has no text!" are one kind.
+function reasonKind(reason: string): string {
+  return `${/^item (\d+) /.exec(reason)?.[1] ?? ''} ${causeOf(reason)}`;
 }
 
 // What a reason is about, without the ids and positions that vary from call to call.

@@ -84,3 +84,12 @@ export async function digestTree(dir: string): Promise<string> {
   }
   return hash.digest('hex');
 }
+
+// A class run's summary (`--summary <file>`), row by submission directory under `<root>/submissions`.
+export async function summaryRowOf(
+  root: string,
+  summary: string,
+): Promise<(dir: string) => Record<string, unknown> | undefined> {
+  const rows = JSON.parse(await readFile(summary, 'utf8')).submissions as Array<Record<string, unknown>>;
+  return (dir) => rows.find((r) => join(root, 'submissions', String(r.name)) === dir);
+}

@@ -47,6 +47,7 @@ const NAME_FREE = [
   'grep-invalid-regex',
   'grep-no-matches',
   'invalid-parameter-types',
+  'optional-arguments-false-or-zero-invalid',
   'read-missing-path',
   'unknown-bash-trailing-space',
   'unknown-constructor',
