@@ -109,7 +109,7 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     source: '`MAX_RESULT_LINE_BYTES`, src/grade/run/program-machine.ts',
   },
   {
-    what: "what a program process sends the grader over its channel, in all (more: `bad-output`)",
+    what: 'what a program process sends the grader over its channel, in all (more: `bad-output`)',
     setBy: '',
     value: formatMib(MAX_CHANNEL_BYTES / MIB),
     source: '`MAX_CHANNEL_BYTES`, src/grade/run/channel-server.ts',

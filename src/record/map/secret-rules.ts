@@ -78,7 +78,8 @@ const SHELL_SECRETS: { id: string; pattern: RegExp }[] = [
   // A private key block the preset's rule does not take: PGP's, or one cut off before its END line (`head -4`).
   {
     id: 'private-key',
-    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    pattern:
+      /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
 ];
 
