@@ -38,8 +38,8 @@ export type Supervision = {
   request: (timeoutMs: number) => void;
   // A line of the grader's own making (its channel's: channel-server.ts), taken as a stdout line would be.
   line: (text: string) => void;
-  // The channel heard a line it would not take: as such a line on stdout, past the limit or not a result.
-  // A line of the channel past the line limit, or (channelBytes) the channel past its limit in all.
+  // The channel heard a line past the line limit, taken as such a line on stdout would be, or (channelBytes) the
+  // channel carried more than its limit in all.
   overflow: (channelBytes?: number) => void;
   stop: () => void;
   settled: Promise<ProgramResult>;
