@@ -25,6 +25,26 @@ import type { ProgramProcess } from './program-process.ts';
 // Time the grader's loop lost while a timer ran, past which the timer is armed again for that time.
 const GIVE_BACK_FROM_MS = 100;
 
+// Arms `timer` for `ms` in `timers` (one handle a timer, the last armed), calling `fire` when it is heard.
+// A timer that fires while output waits unread (a busy grader's event loop runs expired timers before it polls the
+// pipes) is heard after that output: so a process that printed its last line and exited is not taken for one that
+// exited without it, nor a line that came in time for one that came late. A timer that fires late, the grader's own
+// event loop blocked meanwhile (another submission's channel traffic in a class, a starved machine), gives the time
+// it lost back before it is heard: a deadline counts only time in which the grader could have heard this process,
+// so no one else's load spends it.
+function armTimer(timers: Map<ProgramTimer, NodeJS.Timeout>, timer: ProgramTimer, ms: number, fire: () => void): void {
+  clearTimeout(timers.get(timer));
+  const from = stalledMs();
+  const handle: NodeJS.Timeout = setTimeout(() => {
+    const lost = stalledMs() - from;
+    if (timer !== 'sample' && lost > GIVE_BACK_FROM_MS) return armTimer(timers, timer, lost, fire);
+    setImmediate(() => {
+      if (timers.get(timer) === handle) fire();
+    });
+  }, ms);
+  timers.set(timer, handle);
+}
+
 // Who hears the process: each line the machine delivers (the answer `stop` kills the process) and the probe's
 // observation.
 export type SupervisionHooks = {
@@ -69,27 +89,7 @@ export function superviseProcess(
   const perform = (effect: ProgramEffect): void => {
     switch (effect.type) {
       case 'arm':
-        {
-          clearTimeout(timers.get(effect.timer));
-          // A timer that fires while output waits unread (a busy grader's event loop runs expired timers before it
-          // polls the pipes) is heard after that output: so a process that printed its last line and exited is not
-          // taken for one that exited without it, nor a line that came in time for one that came late.
-          // A timer that fires late, the grader's own event loop blocked meanwhile (another submission's channel
-          // traffic in a class, a starved machine), gives the time it lost back before it is heard: a deadline
-          // counts only time in which the grader could have heard this process, so no one else's load spends it.
-          const arm = (ms: number): void => {
-            const from = stalledMs();
-            const handle: NodeJS.Timeout = setTimeout(() => {
-              const lost = stalledMs() - from;
-              if (effect.timer !== 'sample' && lost > GIVE_BACK_FROM_MS) return arm(lost);
-              setImmediate(() => {
-                if (timers.get(effect.timer) === handle) dispatch(fired(effect.timer));
-              });
-            }, ms);
-            timers.set(effect.timer, handle);
-          };
-          arm(effect.ms);
-        }
+        armTimer(timers, effect.timer, effect.ms, () => dispatch(fired(effect.timer)));
         return;
       case 'disarm':
         clearTimeout(timers.get(effect.timer));
