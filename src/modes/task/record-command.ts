@@ -14,6 +14,7 @@ import { useColor, write, type CommandIo, type Outcome } from '../../cli/command
 import { progressOn } from '../../cli/commands/progress-line.ts';
 import { snapshotLine } from '../../record/write/render-progress.ts';
 import { redactionWords } from '../../record/write/render-report.ts';
+import { transcriptFileProblem } from '../../record/import-transcript.ts';
 import { painter } from '../../grade/report/paint.ts';
 import { visibleLine } from '../../grade/report/visible-text.ts';
 import { checkSharedFlags, refuseToolCaseFlags, type RecordFlags } from '../../cli/commands/record-flags.ts';
@@ -124,6 +125,8 @@ async function readOne(
   patterns: RegExp[],
 ): Promise<{ read: Read; sources: Identity & { patterns: RegExp[] } }> {
   const file = resolve(io.cwd, given);
+  const problem = await transcriptFileProblem(file);
+  if (problem !== undefined) throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${problem}`);
   const read = await readTaskSession(file, flags.name ?? baseName(given)).catch((error: NodeJS.ErrnoException) => {
     throw new HarnessError('BAD_FLAG', `cannot record ${given}: ${error.message}`);
   });
