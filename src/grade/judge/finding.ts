@@ -131,20 +131,37 @@ export function breaksEarlier(finding: Finding, call: Call): boolean {
   );
 }
 
-// A branch's own answer to a call, with each string value of the call's input written `{key}` (longest first), so
-// that it can be matched against the answer to another input.
-export function answerTemplate(answer: unknown, input: Record<string, unknown>): unknown {
+// A branch's own answer to a call, with each string value of the call's input written `{key}` (longest first), and
+// each word that is one of `names` (keys of the input the contract does not read) written `{@}`, so that it can be
+// matched against the answer to another input: a check that refuses a key outside the contract names the key it
+// refused (`Unknown parameter 'cmd'`), whichever it is. A name inside a `{key}` written before is left as it is.
+export function answerTemplate(answer: unknown, input: Record<string, unknown>, names: string[] = []): unknown {
   const values = Object.entries(input)
     .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0)
     .sort(([, a], [, b]) => b.length - a.length);
-  return mapText(answer, (text) => values.reduce((t, [key, value]) => t.split(value).join(`{${key}}`), text));
+  const words = names.filter((k) => k in input && /^\w+$/.test(k));
+  const named = words.length === 0 ? undefined : new RegExp(`\\b(?:${words.join('|')})\\b`, 'g');
+  return mapText(answer, (text) => {
+    const valued = values.reduce((t, [key, value]) => t.split(value).join(`{${key}}`), text);
+    if (named === undefined) return valued;
+    return valued
+      .split(/(\{\w+\})/)
+      .map((part, k) => (k % 2 === 1 ? part : part.replace(named, KEY_NAME)))
+      .join('');
+  });
 }
 
-// The answer a template gives for this input: each `{key}` the input's value (a string) where it has one.
-function fillAnswer(template: unknown, input: Record<string, unknown>): unknown {
-  return mapText(template, (text) =>
+// Where an answer template holds the name of one of its input's keys.
+const KEY_NAME = '{@}';
+
+// The answers a template gives for this input: each `{key}` the input's value (a string) where it has one, and
+// `{@}` each of the input's key names in turn (one answer per name; one answer when the template names none).
+function fillAnswers(template: unknown, input: Record<string, unknown>): unknown[] {
+  const filled = mapText(template, (text) =>
     text.replace(/\{(\w+)\}/g, (all, key: string) => (typeof input[key] === 'string' ? input[key] : all)),
   );
+  if (!JSON.stringify(template).includes(KEY_NAME)) return [filled];
+  return Object.keys(input).map((name) => mapText(filled, (text) => text.split(KEY_NAME).join(name)));
 }
 
 function mapText(value: unknown, map: (text: string) => string): unknown {
@@ -161,7 +178,9 @@ function triggered(t: Trigger, { call, expected, received, inFlight, earlier = [
   if (t.repeated === true && !earlier.some((e) => sameMethod(e.tool, call.tool) && jsonEqual(e.input, call.input))) {
     return false;
   }
-  if (t.answers !== undefined) return !inFlight && jsonEqual(fillAnswer(t.answers, call.input), received);
+  if (t.answers !== undefined) {
+    return !inFlight && fillAnswers(t.answers, call.input).some((answer) => jsonEqual(answer, received));
+  }
   if (t.kept === true) return !inFlight && earlier.length > 0 && fieldsAdded(expected, received);
   if (t.change === undefined) return true;
   if (inFlight) return false;

@@ -4,7 +4,7 @@
 // (the own answer, written for the call's input), or repeated an earlier call of its case. Pure.
 import type { Fact } from './compare-probe.ts';
 import type { Probe } from './probe-calls.ts';
-import { ECHO } from '../../../course/dispatcher-contract.ts';
+import { ECHO, ECHO_KEY, METHODS, methodOf } from '../../../course/dispatcher-contract.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { anyOf, conditionsOf } from './branch-findings.ts';
 import { answerTemplate, type Condition, type Trigger } from '../../../grade/judge/finding.ts';
@@ -35,7 +35,7 @@ export function ownSpecs(facts: Fact[], plan: Probe[]): FindingSpec[] {
     if (owns.length === 0) continue;
     const byAnswer = new Map<string, Own[]>();
     for (const f of owns) {
-      const key = JSON.stringify(answerTemplate(f.printed, f.probe.input));
+      const key = JSON.stringify(answerTemplate(f.printed, f.probe.input, outsideKeys(f.probe)));
       byAnswer.set(key, [...(byAnswer.get(key) ?? []), f]);
     }
     const called = [...new Set(owns.flatMap((f) => f.reached))].map((m) => `tools.${m}`);
@@ -48,7 +48,7 @@ export function ownSpecs(facts: Fact[], plan: Probe[]): FindingSpec[] {
       stateSpecs.push({
         name,
         target,
-        template: JSON.stringify(answerTemplate(full.printed, full.probe.input)),
+        template: JSON.stringify(answerTemplate(full.printed, full.probe.input, outsideKeys(full.probe))),
         full,
         byAnswer,
       });
@@ -179,9 +179,22 @@ function detourSpecs(name: string, detours: Own[]): FindingSpec[] {
 // ` when input.path is "", or when input.path is not a string`: the conditions of the probe's calls so answered,
 // when each is one.
 function whenText(seen: Own[]): string {
+  // Keys of other agents' tools sent beside or instead of the contract's (Claude Code's file_path): a check that
+  // refuses what it does not know, where the contract reads its own keys and ignores the rest.
+  const extra = seen.map((f) => outsideKeys(f.probe));
+  if (extra.every((keys) => keys.length > 0)) {
+    return ` when the input holds a key the contract does not read (${shown(extra[0]![0]!, 40)}, say), which the Tools ignore`;
+  }
   const conditions = seen.map((f) => conditionsOf(f.probe));
   if (conditions.some((c) => c === undefined || c.length === 0)) return '';
   return ` when ${anyOf(conditions as Condition[][])}`;
+}
+
+// The keys of a probe's input that its name's contract does not read.
+function outsideKeys(probe: Probe): string[] {
+  const method = methodOf(probe.tool);
+  const known = method === undefined ? [ECHO_KEY] : METHODS[method]!.keys;
+  return Object.keys(probe.input).filter((k) => !known.includes(k));
 }
 
 // A branch that gives back an earlier call's result for the same input, or keeps fields of it on a later one.

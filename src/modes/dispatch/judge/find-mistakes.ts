@@ -37,6 +37,7 @@ function defaultAnswer(entry: ObservedEntry | undefined): { printed: unknown; th
 }
 import { resultSpecs } from './result-findings.ts';
 import { oneMethodFinding } from './one-method-finding.ts';
+import { emptyResultFinding } from './empty-result-finding.ts';
 
 // The findings of an observation (the payload of program.ts's `{"observed":…}` line), lowest rank first.
 export function findMistakes(payload: unknown): Finding[] {
@@ -48,6 +49,9 @@ export function findMistakes(payload: unknown): Finding[] {
   // Every name to one method: the one mistake the rest follows from.
   const oneMethod = oneMethodFinding(plan, entries);
   if (oneMethod !== undefined) return [oneMethod];
+  // Every result lost on the way out: the one mistake every missing field follows from.
+  const empty = emptyResultFinding(plan, entries);
+  if (empty !== undefined) return [empty];
   const base = defaultAnswer(entries[plan.findIndex((p) => p.tool === DEFAULT_PROBE_NAME)]);
   const unwired = (probe: Probe) => (entry: ObservedEntry) => likeDefault({ probe, ...answerOf(entry) }, base);
   const probed = new Map<string, number>();

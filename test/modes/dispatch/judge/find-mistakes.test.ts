@@ -9,6 +9,8 @@ import { probeRequest } from '../../../../src/modes/dispatch/judge/probe-calls.t
 import { Tools } from '../../../../src/tools/index.ts';
 import type { ToolOutput } from '../../../../src/tools/types.ts';
 import { EARLIER_TOOLS_ANSWER } from '../../../../src/modes/dispatch/earlier-tools.ts';
+import { EMPTY_RESULT_CAUSE } from '../../../../src/modes/dispatch/judge/empty-result-finding.ts';
+import { explains } from '../../../../src/grade/judge/finding.ts';
 
 type Make = Parameters<typeof observe>[1];
 const findings = async (make: Make) =>
@@ -341,4 +343,50 @@ it.each([
     return async (name: string, input: Record<string, unknown>) => rebuild(await reference(name, input));
   }) as Make;
   expect((await findings(make)).map((f) => f.text)).toEqual([expect.stringMatching(words)]);
+});
+
+// A check that refuses every key its tool does not read, written once before the switch.
+const refusingExtraKeys: Make = ((tools: Tools) => {
+  const reference = makeExecute(tools);
+  const keys: Record<string, string[]> = {
+    Read: ['path', 'view_range'],
+    Bash: ['command', 'timeout'],
+    Edit: ['path', 'old_str', 'new_str'],
+  };
+  return async (name: string, input: Record<string, unknown>) => {
+    const own = Object.hasOwn(keys, name) ? keys[name] : undefined;
+    const extra = Object.keys(input).find((k) => own !== undefined && !own.includes(k));
+    if (extra !== undefined) return { content: `Unknown parameter '${extra}'`, is_error: true };
+    return reference(name, input);
+  };
+}) as Make;
+
+it('makes a refusal of keys outside the contract one finding, which explains a refusal of any such key', async () => {
+  const found = await findings(refusingExtraKeys);
+  expect(found.map((f) => f.text)).toEqual([
+    expect.stringMatching(
+      /^`Read`, `Edit` and `Bash` answer some calls themselves, .* when the input holds a key the contract does not read \(".*", say\), which the Tools ignore/,
+    ),
+  ]);
+  // A key no probe call sent, refused in the case's own words.
+  const failed = (tool: string, input: Record<string, unknown>, key: string) => ({
+    call: { tool, input },
+    expected: { content: 'x' },
+    received: { content: `Unknown parameter '${key}'`, is_error: true },
+    inFlight: false,
+  });
+  expect(explains(found[0]!, failed('Edit', { path: 'a', old_text: 'b' }, 'old_text'))).toBe(true);
+  expect(explains(found[0]!, failed('Read', { path: 'a', offset: 2 }, 'offset'))).toBe(true);
+  // A key the input does not hold is not what this check answers.
+  expect(explains(found[0]!, failed('Read', { path: 'a', offset: 2 }, 'limit'))).toBe(false);
+});
+
+it('makes every result an empty object one finding, and the only one (a Promise copied by a spread)', async () => {
+  const make = ((tools: Tools) => {
+    const reference = makeExecute(tools);
+    return async (name: string, input: Record<string, unknown>) => ({ ...(reference(name, input) as object) });
+  }) as Make;
+  const found = await findings(make);
+  expect(found.map((f) => f.cause)).toEqual([EMPTY_RESULT_CAUSE]);
+  expect(found[0]?.text).toMatch(/A Promise copied with a spread/);
 });
