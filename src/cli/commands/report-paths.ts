@@ -35,8 +35,21 @@ const EXTENSIONS: Record<ReporterName, string> = {
 // differ only there still get two files.
 export function fileNameOf(name: string): string {
   const safe = name.replace(UNSAFE_IN_FILE_NAMES, '_');
-  if (safe === name) return name;
-  return `${safe}-${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+  return safe === name ? name : hashed(name);
+}
+
+// The name made safe, with a hash of the whole name after it.
+function hashed(name: string): string {
+  return `${name.replace(UNSAFE_IN_FILE_NAMES, '_')}-${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}
+
+// Each name's file name in a class: fileNameOf's, except where two names would get one (a directory named as
+// another's file name is, `rlo_gnp.exe-0c9fdaa9`): each of those gets its hash too. So no name, chosen by one
+// student, can take another's file or stop the class run; and the same class gives the same names.
+export function fileNamesOf(names: string[]): Map<string, string> {
+  const taken = new Map<string, number>();
+  for (const name of names) taken.set(fileNameOf(name), (taken.get(fileNameOf(name)) ?? 0) + 1);
+  return new Map(names.map((name) => [name, taken.get(fileNameOf(name))! > 1 ? hashed(name) : fileNameOf(name)]));
 }
 
 const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f-\u009f":<>|*?\\\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
@@ -50,9 +63,10 @@ export async function reportPaths(
   reporter: ReporterName,
 ): Promise<Map<string, string>> {
   const paths = new Map<string, string>();
+  const fileNames = fileNamesOf(submissions.map((s) => s.name));
   if (output.includes(NAME_TOKEN)) {
     for (const s of submissions)
-      paths.set(s.name, await checkOutputFile(cwd, output.split(NAME_TOKEN).join(fileNameOf(s.name))));
+      paths.set(s.name, await checkOutputFile(cwd, output.split(NAME_TOKEN).join(fileNames.get(s.name)!)));
   } else {
     const dir = resolve(cwd, output);
     const info = await stat(dir).catch(() => undefined);
@@ -67,7 +81,7 @@ export async function reportPaths(
       );
     }
     for (const s of submissions)
-      paths.set(s.name, await checkOutputFile(cwd, join(dir, `${fileNameOf(s.name)}.${EXTENSIONS[reporter]}`)));
+      paths.set(s.name, await checkOutputFile(cwd, join(dir, `${fileNames.get(s.name)!}.${EXTENSIONS[reporter]}`)));
   }
   if (new Set(paths.values()).size < paths.size) {
     throw new HarnessError(

@@ -320,7 +320,8 @@ async function deliverReports(
 export function studentFileOf(cwd: string, dir: string): SourceFileOf {
   return (stage) => {
     const own = stageFile(stage);
-    return own === undefined ? undefined : relative(cwd, join(dir, own)).split(sep).join('/');
+    // A directory's name may hold what a log or terminal must not show raw (a student may choose it).
+    return own === undefined ? undefined : visibleLine(relative(cwd, join(dir, own)).split(sep).join('/'));
   };
 }
 

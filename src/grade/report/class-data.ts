@@ -2,6 +2,7 @@
 // (`theinference merge`): a class graded over a CI matrix reads as one, its page and summary the same as one run's.
 // The file holds every submission's whole report, the stage, the shard it was and the variants' seed; the merge
 // refuses files that are not one class's shards, each once, saying which. Pure.
+import { safeJson } from './safe-json.ts';
 import { HarnessError } from '../../errors.ts';
 import type { ClassReport, SubmissionResult } from '../types.ts';
 import type { ReportFiles } from './class-summary.ts';
@@ -45,7 +46,7 @@ export function renderClassData(
     reports: Object.fromEntries(run.files),
     submissions: report.submissions,
   };
-  return `${JSON.stringify(data)}\n`;
+  return `${safeJson(data)}\n`;
 }
 
 // A file's text as class data, or a HarnessError naming the file and what it holds instead.

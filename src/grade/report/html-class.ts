@@ -15,6 +15,7 @@ import {
 } from './class-mistakes.ts';
 import { firstSentence } from './class-summary.ts';
 import { html, type Markup, prose } from './html-markup.ts';
+import { nameText } from './visible-text.ts';
 import { renderFailures } from './html-submission.ts';
 
 // How each verdict reads on the page.
@@ -137,7 +138,7 @@ ${mistakes.map(
 <td><details><summary>${m.submissions.length === 1 ? '1 submission' : `${m.submissions.length} submissions`}</summary>
 <ul class="names">${m.submissions.map(
     (s) =>
-      html`<li><a href="#${ids.get(s.name)!}">${s.name}</a> <span class="muted">(${s.cases} ${s.cases === 1 ? 'case' : 'cases'})</span></li>`,
+      html`<li><a href="#${ids.get(s.name)!}">${nameText(s.name)}</a> <span class="muted">(${s.cases} ${s.cases === 1 ? 'case' : 'cases'})</span></li>`,
   )}</ul></details>
 <button type="button" class="button-link" data-mistake="${m.id}" hidden>Filter the table</button></td>
 </tr>`,
@@ -159,7 +160,7 @@ ${stuck.map((s) => {
   const hint = stagesOf(s.report)
     .flatMap((r) => r.cases)
     .find((c) => c.failure?.hint !== undefined)?.failure?.hint;
-  return html`<tr><td><a href="#${ids.get(s.name)!}">${s.name}</a></td><td>${verdict(s.verdict)}</td>
+  return html`<tr><td><a href="#${ids.get(s.name)!}">${nameText(s.name)}</a></td><td>${verdict(s.verdict)}</td>
 <td>${s.message ?? ''}${hint !== undefined && html`<p class="hint"><strong>hint:</strong> ${prose(hint)}</p>`}</td></tr>`;
 })}
 </tbody>
@@ -195,8 +196,8 @@ function submissionsSection(
 ${submissions.map((s) => {
   const score = submissionScore(s.report);
   const made = (madeBy.get(s.name) ?? []).sort((a, b) => rank.get(a)! - rank.get(b)!);
-  return html`<tr data-name="${s.name}" data-verdict="${s.verdict}" data-mistakes="${made.join(' ')}">
-<td data-sort="${s.name}"><a href="#${ids.get(s.name)!}">${s.name}</a></td>
+  return html`<tr data-name="${nameText(s.name)}" data-verdict="${s.verdict}" data-mistakes="${made.join(' ')}">
+<td data-sort="${nameText(s.name)}"><a href="#${ids.get(s.name)!}">${nameText(s.name)}</a></td>
 <td>${verdict(s.verdict)}</td>
 <td class="num" data-sort="${score.score}">${score.score} of ${score.maxScore}</td>
 <td class="num">${s.passed}</td>
@@ -249,7 +250,7 @@ ${rates.map((rate) => {
     who.length === 0
       ? html`<span class="muted">none</span>`
       : html`<details><summary>${who.length}</summary><ul class="names">${who.map(
-          (name) => html`<li><a href="#${ids.get(name)!}">${name}</a></li>`,
+          (name) => html`<li><a href="#${ids.get(name)!}">${nameText(name)}</a></li>`,
         )}</ul></details>`
   }</td>
 </tr>`;
@@ -290,7 +291,7 @@ function byName(s: SubmissionResult): SubmissionResult {
 function details(s: SubmissionResult, id: string): Markup {
   const score = submissionScore(s.report);
   return html`<section class="submission" id="${id}" aria-labelledby="${id}-name">
-<h3 id="${id}-name">${s.name}</h3>
+<h3 id="${id}-name">${nameText(s.name)}</h3>
 <p>${verdict(s.verdict)} · score ${score.score} of ${score.maxScore} · ${s.passed} passed, ${s.failed} failed</p>
 ${s.verdict === 'misuse' ? html`<p>${s.message ?? ''}</p>` : renderFailures(s.report, { level: 4, mistakeLinks: true })}
 <p><a href="#submissions-heading">Back to the submissions</a></p>

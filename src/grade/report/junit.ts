@@ -4,7 +4,7 @@ import { oneLine } from './plain-text.ts';
 import { scoreOf } from './score.ts';
 import { type SourceFileOf, sourcePlace, stageFile } from './source-file.ts';
 import { stageOf } from '../../course/stages.ts';
-import { visibleText } from './visible-text.ts';
+import { nameText, visibleText } from './visible-text.ts';
 import { xmlAttribute, xmlCdata } from './xml-escape.ts';
 
 // JUnit XML as the Jenkins xunit plugin's schema (junit-10.xsd) allows it: <testsuites> around one <testsuite> per
@@ -43,9 +43,10 @@ function suite(
 ): string[] {
   const file = fileOf(report.stage);
   const where = file === undefined ? '' : ` file=${xmlAttribute(file)}`;
-  const classname = submission === undefined ? report.stage : `${oneLine(submission)}.${report.stage}`;
+  const name = submission === undefined ? undefined : oneLine(nameText(submission));
+  const classname = name === undefined ? report.stage : `${name}.${report.stage}`;
   return [
-    `  <testsuite name=${xmlAttribute(oneLine(submission ?? report.stage))} ${counts(report.cases)} skipped="0"${where}>`,
+    `  <testsuite name=${xmlAttribute(name ?? report.stage)} ${counts(report.cases)} skipped="0"${where}>`,
     ...suiteProperties(report),
     ...report.cases.flatMap((c) => testcase(c, report.stage, classname, diagnose, fileOf)),
     '  </testsuite>',

@@ -4,7 +4,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classPagePath, fileNameOf, reportPaths, summaryPath } from '../../../src/cli/commands/report-paths.ts';
+import {
+  classPagePath,
+  fileNameOf,
+  fileNamesOf,
+  reportPaths,
+  summaryPath,
+} from '../../../src/cli/commands/report-paths.ts';
 import type { HarnessError } from '../../../src/errors.ts';
 
 let root = '';
@@ -114,5 +120,21 @@ describe('fileNameOf', () => {
   it('gives two names that differ only where a character was replaced two files', () => {
     expect(fileNameOf('a:b')).not.toBe(fileNameOf('a|b'));
     expect(fileNameOf('a:b')).not.toBe('a_b');
+  });
+});
+
+describe('fileNamesOf', () => {
+  it("gives a name chosen as another's file name a file of its own, and keeps every other name's", () => {
+    const other = fileNameOf('rlo\u202egnp.exe');
+    const files = fileNamesOf(['alice', 'rlo\u202egnp.exe', other]);
+    expect(files.get('alice')).toBe('alice');
+    expect(files.get('rlo\u202egnp.exe')).toBe(other);
+    expect(files.get(other)).toMatch(new RegExp(`^${other}-[0-9a-f]{8}$`));
+    expect(new Set(files.values()).size).toBe(3);
+  });
+
+  it('gives the same names whatever the order of the class', () => {
+    const names = ['b', fileNameOf('a:b'), 'a:b', 'c'];
+    expect(fileNamesOf(names)).toEqual(fileNamesOf([...names].reverse()));
   });
 });

@@ -172,6 +172,14 @@ describe('junit reporter', () => {
     expect(xml).toContain('at makeExecute (course/src/execute.ts:1:1)');
   });
 
+  it("writes a class submission's name as every report does: a bidi control and a line break as escapes", () => {
+    const xml = render(report('register-tools', [mismatch]), { ...ctx, submission: 'rlo\u202egnp\nexe' });
+    const suite = parse(xml).testsuites.testsuite[0];
+    expect(suite.name).toBe('rlo\\u202egnp\\nexe');
+    expect(suite.testcase[0].classname).toBe('rlo\\u202egnp\\nexe.register-tools');
+    expect(xml).not.toMatch(/\u202e/u);
+  });
+
   it('writes a passing case as an empty element', () => {
     expect(render(report('s', [pass('echo')]), ctx)).toContain('<testcase classname="s" name="echo" time="0.041000"/>');
   });
