@@ -15,6 +15,7 @@ import {
   MEMORY_ENV,
   MIN_MEMORY_MIB,
   OUT_OF_CPU_CASES,
+  TIMED_OUT_CASES,
   PROCESS_CPU_SECONDS,
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
@@ -71,6 +72,12 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     setBy: '',
     value: String(OUT_OF_CPU_CASES),
     source: '`OUT_OF_CPU_CASES`, src/grade/run/isolation/program-limits.ts',
+  },
+  {
+    what: "cases of one run (one submission's, in a class) past their deadline while none of its cases ended otherwise, after which its other cases are not run and fail, saying why",
+    setBy: '',
+    value: String(TIMED_OUT_CASES),
+    source: '`TIMED_OUT_CASES`, src/grade/run/isolation/program-limits.ts',
   },
   {
     what: 'processes a case started that still run when it ends (a command sent to the background, a child never waited for)',

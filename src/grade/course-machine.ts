@@ -1,7 +1,8 @@
 // The top of a run of one course directory (run-stage.ts's gradeCourse) as a pure state machine: case runs stream
 // in from the batches while the cases are still being validated and the snapshots read, variant runs arrive before
 // the reference has run their variants, failures may be judged again alone, --bail stops the batches at the first
-// failure, so do a few cases out of CPU time (the rest then fail unrun), and the run may be aborted at any point. Which run is judged when, where each verdict goes, and when
+// failure, so do a few cases out of CPU time or past their deadline (the rest then fail unrun), and the run may be
+// aborted at any point. Which run is judged when, where each verdict goes, and when
 // the run is over are decided here; run-stage.ts only starts the batches and the reference, judges a run when told
 // (judging is pure, but needs the cases and snapshots the adapter holds) and builds the report.
 //
@@ -11,8 +12,9 @@ import type { CaseRun } from './run/run-batches.ts';
 import type { CaseResult } from './types.ts';
 
 // What the run is: whether --bail stops it at the first failure, whether variants run (their runs wait for the
-// reference's results), and after how many runs out of CPU time the batches stop (program-limits.ts).
-export type CoursePlan = { bail: boolean; variants: boolean; cpuCases: number };
+// reference's results), and after how many runs out of CPU time, or past their deadline, the batches stop
+// (program-limits.ts).
+export type CoursePlan = { bail: boolean; variants: boolean; cpuCases: number; timeoutCases: number };
 
 export type CourseState = {
   phase: 'running' | 'finishing' | 'done';
@@ -31,6 +33,11 @@ export type CourseState = {
   // Runs out of CPU time so far; reaching the plan's cpuCases stopped the batches (the cases not run then fail).
   outOfCpu: number;
   cpuStopped: boolean;
+  // The same for runs past their deadline and the plan's timeoutCases, which stop the batches only while no run has
+  // ended otherwise (`answered`): a program that hangs on every call, not one that hangs on some.
+  timedOut: number;
+  timeStopped: boolean;
+  answered: number;
 };
 
 // A run held until it can be judged, with the case it is a variant of.
@@ -77,6 +84,9 @@ export function startCourse(plan: CoursePlan): Step {
       aborted: false,
       outOfCpu: 0,
       cpuStopped: false,
+      timedOut: 0,
+      timeStopped: false,
+      answered: 0,
     },
     [],
   ];
@@ -133,7 +143,7 @@ function onJudged(before: CourseState, run: CaseRun, variantOf: string | undefin
   // Only a case that ran after the probe has a time of its own: alone, it would include the process's start.
   const time: CourseEffect[] =
     run.afterProbe && variantOf === undefined ? [{ type: 'time', name: run.name, ms: run.durationMs }] : [];
-  const [state, stop] = countCpu(before, run);
+  const [state, stop] = countHung(before, run);
   if (verdict === undefined)
     return [state, [...time, { type: 'unjudged', name: variantOf ?? run.name, variantOf }, ...stop]];
   const failed = verdict.status === 'fail';
@@ -146,9 +156,17 @@ function onJudged(before: CourseState, run: CaseRun, variantOf: string | undefin
   return [state, [...effects, ...stop]];
 }
 
-// A run out of CPU time counted; the one that makes the plan's cpuCases stops the batches (unless already stopped).
-function countCpu(state: CourseState, run: CaseRun): [CourseState, CourseEffect[]] {
-  if (run.outcome.kind !== 'cpu') return [state, []];
+// A run out of CPU time, or past its deadline, counted; the one that makes the plan's cpuCases stops the batches,
+// and so does the one that makes timeoutCases while every run so far hung (unless already stopped).
+function countHung(state: CourseState, run: CaseRun): [CourseState, CourseEffect[]] {
+  if (run.outcome.kind === 'timeout') {
+    const timedOut = state.timedOut + 1;
+    if (timedOut < state.plan.timeoutCases || state.answered > 0 || state.timeStopped)
+      return [{ ...state, timedOut }, []];
+    const next = { ...state, timedOut, timeStopped: true, stopped: true };
+    return [next, state.stopped ? [] : [{ type: 'stop' }]];
+  }
+  if (run.outcome.kind !== 'cpu') return [{ ...state, answered: state.answered + 1 }, []];
   const outOfCpu = state.outOfCpu + 1;
   if (outOfCpu < state.plan.cpuCases || state.cpuStopped) return [{ ...state, outOfCpu }, []];
   const next = { ...state, outOfCpu, cpuStopped: true, stopped: true };

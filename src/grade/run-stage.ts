@@ -9,8 +9,10 @@ import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
-import { judgeCase, noSnapshot, notRunOutOfCpu } from './judge/judge-case.ts';
-import { OUT_OF_CPU_CASES } from './run/isolation/program-limits.ts';
+import { judgeCase, noSnapshot, notRunOutOfCpu, notRunTimedOut } from './judge/judge-case.ts';
+import type { Misplaced } from './judge/load-failure.ts';
+import { misplacedFile } from '../course/misplaced-file.ts';
+import { OUT_OF_CPU_CASES, TIMED_OUT_CASES } from './run/isolation/program-limits.ts';
 import { judgeOf } from './judge/mode-judges.ts';
 import { programNote } from './program-note.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
@@ -78,7 +80,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
   // The cases and snapshots, once read; the reference's results for the variants, once it has run them all.
   const known: Known = {};
   const unjudged: { name: string; why: string }[] = [];
-  const judge = judgeRun(variants, known);
+  const judge = judgeRun(variants, known, await misplacedOf(options.dir, plan.stage));
   const recheck = recheckAlone(plan, { run, timed, judge, signal: cancel.signal });
 
   // When each run is judged and where its verdict goes is the course machine's to decide (course-machine.ts);
@@ -103,7 +105,12 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     finish: () => finish(),
   });
   const machine = driveMachine(
-    startCourse({ bail: options.bail === true, variants: variants !== undefined, cpuCases: OUT_OF_CPU_CASES }),
+    startCourse({
+      bail: options.bail === true,
+      variants: variants !== undefined,
+      cpuCases: OUT_OF_CPU_CASES,
+      timeoutCases: TIMED_OUT_CASES,
+    }),
     step,
     perform,
   );
@@ -306,7 +313,18 @@ type Known = { judging?: Judging; expected?: Map<string, ReferenceResult> };
 
 // One run's verdict: a variant's against the reference's result for it (none while that is missing), a case's
 // against its snapshot.
-function judgeRun(variants: StagePlan['variants'], known: Known): (run: CaseRun) => CaseResult | undefined {
+// The stage's student file, when the course directory has it somewhere else than where the driver looks.
+async function misplacedOf(dir: string, slug: string): Promise<Misplaced> {
+  const file = stageOf(slug)?.writes[0];
+  const found = file === undefined ? undefined : await misplacedFile(dir, file);
+  return file === undefined || found === undefined ? {} : { [file]: found };
+}
+
+function judgeRun(
+  variants: StagePlan['variants'],
+  known: Known,
+  misplaced: Misplaced,
+): (run: CaseRun) => CaseResult | undefined {
   return (run) => {
     const variantOf = caseOfRun(run.name);
     if (variantOf !== undefined) {
@@ -320,7 +338,7 @@ function judgeRun(variants: StagePlan['variants'], known: Known): (run: CaseRun)
     }
     const c = known.judging!.cases.get(run.name)!;
     const snapshot = known.judging!.snapshots.get(run.name) ?? null;
-    return snapshot === null ? noSnapshot(c) : judgeCase(c, snapshot, run);
+    return snapshot === null ? noSnapshot(c) : judgeCase(c, snapshot, run, misplaced);
   };
 }
 
@@ -413,11 +431,13 @@ function interleave(cases: BatchCase[], variantRuns: BatchCase[]): BatchCase[] {
   return cases.flatMap((c) => [{ name: c.name, file: c.file }, ...(runs.has(c.name) ? [runs.get(c.name)!] : [])]);
 }
 
-// A case without a verdict once the run is over: after too many runs out of CPU time stopped it, a failure saying
-// so; else (--bail) none, and the report counts it as not run.
+// A case without a verdict once the run is over: after too many runs out of CPU time, or past their deadline,
+// stopped it, a failure saying so; else (--bail) none, and the report counts it as not run.
 function notRun(state: CourseState, known: Known, name: string): CaseResult[] {
   const c = known.judging?.cases.get(name);
-  return state.cpuStopped && c !== undefined ? [notRunOutOfCpu(c, state.outOfCpu)] : [];
+  if (c === undefined) return [];
+  if (state.cpuStopped) return [notRunOutOfCpu(c, state.outOfCpu)];
+  return state.timeStopped ? [notRunTimedOut(c, state.timedOut)] : [];
 }
 
 // A warning may quote the submission (a file's name, a link's target, its directory's name): each is one line of

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCourse } from '../grade/course-fixture.ts';
 import { useBinary } from '../support/binary.ts';
+import { TIMED_OUT_CASES } from '../../src/grade/run/isolation/program-limits.ts';
 
 const { scratch, theinference } = useBinary();
 
@@ -84,5 +85,21 @@ describe('a case that hangs', () => {
         '  hint: look at what `echo` runs in your code (its branch in makeExecute and the Tools method it calls): an `await` on a promise that nothing resolves',
     );
     expect(stdout.split('\n')).toContain('3 passed, 1 failed');
+  });
+
+  it('that every call hangs stops its run after a few deadlines: the other cases fail unrun, saying why', async () => {
+    const course = await makeCourse(scratch, 'hangs-every-call');
+    const { exitCode, stdout } = await theinference(
+      ['test', '--stage', 'register-tools', '--timeout', '300', '--reporter', 'junit'],
+      course,
+    );
+    expect(exitCode).toBe(1);
+    const errors = [...stdout.matchAll(/<error type="timeout" message="([^"]*)"/g)].map((m) => m[1]!);
+    const unrun = errors.filter((message) => message.startsWith('past the deadline: not run'));
+    expect(errors.length).toBe((stdout.match(/<testcase /g) ?? []).length);
+    // Each batch may have one case in flight when the last deadline that counts passes.
+    expect(errors.length - unrun.length).toBeGreaterThanOrEqual(TIMED_OUT_CASES);
+    expect(errors.length - unrun.length).toBeLessThanOrEqual(TIMED_OUT_CASES + 4);
+    expect(unrun.length).toBeGreaterThan(100);
   });
 });

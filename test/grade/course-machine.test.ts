@@ -13,9 +13,9 @@ import {
 import type { CaseRun } from '../../src/grade/run/run-batches.ts';
 import type { CaseResult } from '../../src/grade/types.ts';
 
-const PLAIN: CoursePlan = { bail: false, variants: false, cpuCases: 2 };
-const VARIANTS: CoursePlan = { bail: false, variants: true, cpuCases: 2 };
-const BAIL: CoursePlan = { bail: true, variants: false, cpuCases: 2 };
+const PLAIN: CoursePlan = { bail: false, variants: false, cpuCases: 2, timeoutCases: 3 };
+const VARIANTS: CoursePlan = { bail: false, variants: true, cpuCases: 2, timeoutCases: 3 };
+const BAIL: CoursePlan = { bail: true, variants: false, cpuCases: 2, timeoutCases: 3 };
 
 const caseRun = (name: string, o: Partial<CaseRun> = {}): CaseRun => ({
   name,
@@ -40,6 +40,11 @@ const outOfCpu = { outcome: { kind: 'cpu', cpuMs: 5000 } } as const;
 const CPU_A = caseRun('a', outOfCpu);
 const CPU_B = caseRun('b', outOfCpu);
 const CPU_V = caseRun('a~variant', outOfCpu);
+const pastDeadline = { outcome: { kind: 'timeout', timeoutMs: 10000 } } as const;
+const LATE_A = caseRun('a', pastDeadline);
+const LATE_B = caseRun('b', pastDeadline);
+const LATE_C = caseRun('c', pastDeadline);
+const late = (run: CaseRun) => judged(run, verdict(run.name, 'fail', 'timeout'));
 const arrives = (run: CaseRun, variantOf?: string): CourseEvent => ({ type: 'run', run, variantOf });
 const judged = (run: CaseRun, v: CaseResult | undefined, variantOf?: string): CourseEvent => ({
   type: 'judged',
@@ -182,6 +187,30 @@ describe('the course machine: where a verdict goes', () => {
       [emit(verdict('a~variant', 'fail', 'crash'), 'a')],
     ],
     [
+      'runs past the deadline: the one that makes timeoutCases stops the batches',
+      [judging, late(LATE_A), late(LATE_B), late(LATE_C)],
+      PLAIN,
+      [time(LATE_C), emit(verdict('c', 'fail', 'timeout')), { type: 'stop' }],
+    ],
+    [
+      'runs past the deadline: one fewer than timeoutCases stops nothing',
+      [judging, late(LATE_A), late(LATE_B)],
+      PLAIN,
+      [time(LATE_B), emit(verdict('b', 'fail', 'timeout'))],
+    ],
+    [
+      'runs past the deadline: a run that ended otherwise first stops nothing (a program that hangs on some calls)',
+      [judging, judged(A, verdict('a', 'pass')), late(LATE_B), late(LATE_C), late(caseRun('d', pastDeadline))],
+      PLAIN,
+      [time(caseRun('d', pastDeadline)), emit(verdict('d', 'fail', 'timeout'))],
+    ],
+    [
+      'runs past the deadline and out of CPU time are counted apart',
+      [judging, late(LATE_A), judged(CPU_B, verdict('b', 'fail', 'crash')), late(LATE_C)],
+      PLAIN,
+      [time(LATE_C), emit(verdict('c', 'fail', 'timeout'))],
+    ],
+    [
       'runs out of CPU time under --bail: the first failure has stopped the batches already',
       [judging, judged(CPU_A, verdict('a', 'fail', 'crash')), judged(CPU_B, verdict('b', 'fail', 'crash'))],
       BAIL,
@@ -198,6 +227,11 @@ describe('the course machine: where a verdict goes', () => {
     );
     expect([state.cpuStopped, state.outOfCpu, state.stopped]).toEqual([true, 2, true]);
     expect(drive([judging, judged(CPU_A, verdict('a', 'fail', 'crash'))], PLAIN).state.cpuStopped).toBe(false);
+  });
+
+  it('says the batches stopped for runs past their deadline, and how many there were', () => {
+    const { state } = drive([judging, late(LATE_A), late(LATE_B), late(LATE_C)], PLAIN);
+    expect([state.timeStopped, state.timedOut, state.cpuStopped, state.stopped]).toEqual([true, 3, false, true]);
   });
 });
 

@@ -1,16 +1,16 @@
 // A case's verdict from what the program did with it: pure, so every failure path is a table row in a test.
 import { withholdsExpected } from '../../course/case-weight.ts';
 import type { Case, Snapshot } from '../../course/types.ts';
-import { loadFailureHint } from './load-failure.ts';
-import { limitReached, OUT_OF_CPU, treeOutOfMemory } from './limit-reached.ts';
+import { loadFailureHint, type Misplaced } from './load-failure.ts';
+import { limitReached, OUT_OF_CPU, TIMED_OUT, treeOutOfMemory } from './limit-reached.ts';
 import { judgeOf } from './mode-judges.ts';
 import type { CaseRun } from '../run/run-batches.ts';
 import { withholdExpected } from './withhold-expected.ts';
 import type { CaseResult, Failure } from '../types.ts';
 
 // The verdict for one case. A case whose expected result is withheld (its visibility) gets a failure without it.
-export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun): CaseResult {
-  const found = findFailure(c, snapshot, run);
+export function judgeCase(c: Case, snapshot: Snapshot | null, run: CaseRun, misplaced: Misplaced = {}): CaseResult {
+  const found = findFailure(c, snapshot, run, misplaced);
   const failure =
     found !== undefined && withholdsExpected(c.data.visibility) ? withholdExpected(found, judgeOf(c).steps(c)) : found;
   return {
@@ -66,18 +66,36 @@ export function notRunOutOfCpu(c: Case, outOfCpu: number): CaseResult {
   };
 }
 
+// A case not run because too many cases of its run ran past their deadline before it.
+export function notRunTimedOut(c: Case, timedOut: number): CaseResult {
+  return {
+    name: c.name,
+    description: c.data.description,
+    status: 'fail',
+    durationMs: 0,
+    failure: {
+      kind: 'timeout',
+      message: `${TIMED_OUT.name}: not run, because ${timedOut} cases of this run ran past their deadline before it`,
+      hint: TIMED_OUT.hint,
+      hintCause: TIMED_OUT.name,
+    },
+    output: '',
+    ...weighing(c),
+  };
+}
+
 // The grader's words for a run that gave no results (a crash, a timeout, a bad line), as a verdict words it: how
 // the reference's own failures are told (src/grade/run-reference.ts).
 export function noResultsWords(c: Case, run: CaseRun): string {
-  return findFailure(c, null, run)?.message ?? 'no results';
+  return findFailure(c, null, run, {})?.message ?? 'no results';
 }
 
-function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun): Failure | undefined {
+function findFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, found: Misplaced): Failure | undefined {
   // A crash loading the program, told by its output: also in a process's first case, which has no probe (but not
   // once a call has started: the program had loaded).
   const crashed = run.outcome.kind === 'exited' && run.outcome.code !== 0 && run.outcome.calling === undefined;
   const hint =
-    crashed && (run.outcome.beforeAnyCase === true || !run.afterProbe) ? loadFailureHint(run.output) : undefined;
+    crashed && (run.outcome.beforeAnyCase === true || !run.afterProbe) ? loadFailureHint(run.output, found) : undefined;
   const early = run.outcome.beforeAnyCase === true || hint !== undefined;
   const failure = reachedLimit(outcomeFailure(c, snapshot, run, early), run);
   if (failure === undefined || !early) return failure;

@@ -8,6 +8,7 @@ import {
   MAX_FILE_MIB,
   MAX_PROCESSES,
   PROCESS_CPU_SECONDS,
+  TIMED_OUT_CASES,
 } from '../run/isolation/program-limits.ts';
 
 // A limit reached: what the verdict's message starts with, and its hint.
@@ -38,6 +39,13 @@ export function treeOutOfMemory(memoryMiB: number): LimitReached {
 export const OUT_OF_CPU: LimitReached = {
   name: 'out of CPU time',
   hint: `your program used more CPU time than a case may: ${CASE_CPU_SECONDS} s for the processes of one case together (those still running from an earlier case included), and ${PROCESS_CPU_SECONDS} s for any one process (fixed limits). Something in your code computes without end, or starts processes that keep running after their command returns (a busy loop, a process started in the background and never stopped?)`,
+};
+
+// Cases not run after too many of the run's cases ran past their deadline (TIMED_OUT_CASES): one mistake, however
+// many cases it leaves unrun.
+export const TIMED_OUT: LimitReached = {
+  name: 'past the deadline',
+  hint: `your program answered none of its first ${TIMED_OUT_CASES} cases within their deadline (--timeout), so its other cases were not run: a hang costs its run one deadline per case. The first cases that timed out say which call was waiting: something there never finishes (a promise never settled, an await on what never comes, a loop without end). Fix it and run again`,
 };
 
 const SIGNS: Array<[RegExp, LimitReached]> = [

@@ -38,6 +38,12 @@ export const CASE_CPU_SECONDS = 5;
 // program that burns each case's budget would otherwise hold every core for cases × the budget ÷ the cores (a
 // class run 100 times slower), and an honest case uses a hundredth of it. Each case not run fails, saying why.
 export const OUT_OF_CPU_CASES = 5;
+// Cases of one run past their deadline, none of its cases having ended otherwise, after which its other cases are
+// not run, as above: a program that waits without end on every call (a promise never settled, a busy loop on a
+// machine too loaded for the CPU limit to come first) would hold its class for cases × --timeout ÷ --jobs (9 minutes
+// for 143 cases, measured under load). A program that hangs on some calls only is graded on every case: the cases
+// it answers are its to pass.
+export const TIMED_OUT_CASES = 10;
 // The CPU time any one process may use in its life (a program process runs a whole batch of cases: a hundred of
 // them take a few seconds).
 export const PROCESS_CPU_SECONDS = 60;
