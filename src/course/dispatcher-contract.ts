@@ -185,15 +185,6 @@ export function missingMethodText(missing: { called: string; method: string }, n
   return `${who} tools.${missing.called}, a method Tools does not have, so every call throws (TypeError: … tools.${missing.called} is not a function): call ${METHODS[missing.method]!.call}. \`npm run typecheck\` names it too (TS2339: Property '${missing.called}' does not exist on type 'Tools')`;
 }
 
-// What the driver gives in place of a call's result when the call returned but left a timer of its own running
-// (src/modes/dispatch/left-timers.ts): `{ [LEFT_TIMER]: { kind, ms }, result }`. No ToolOutput has this key.
-export const LEFT_TIMER = 'left_timer';
-
-// That record's timer, or undefined for any other result.
-export function leftTimerOf(received: unknown): { kind: string; ms: number } | undefined {
-  if (received === null || typeof received !== 'object') return undefined;
-  const left = (received as Record<string, unknown>)[LEFT_TIMER];
-  if (left === null || typeof left !== 'object') return undefined;
-  const { kind, ms } = left as Record<string, unknown>;
-  return typeof kind === 'string' && typeof ms === 'number' ? { kind, ms } : undefined;
-}
+// The record of a call that left a timer running: the driver's (src/course/left-timer.ts, which the sandbox shows
+// where it hides this table).
+export { LEFT_TIMER, leftTimerOf } from './left-timer.ts';

@@ -12,16 +12,17 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 // The driver's files, from this directory (src/modes/ or dist/modes/), without their extension; a folder ends in
 // `/`. Its own folder, the course's vocabulary it imports (the stages, whose rows say which module of the course a
 // stage's mode loads, and the error they fail with), the /proc reader it kills a case's leftovers with
-// (leftovers.ts), the compact stage's words and limits its judge names (compact-contract.ts), the dispatcher
-// contract's optional defaults (dispatcher-contract.ts), and what a stage's `provides` names (the tools of the
-// earlier stages, which the driver gives the student's code: src/modes/dispatch/).
+// (leftovers.ts), the compact stage's words and limits its judge names (compact-contract.ts), the record of a call
+// that left a timer running (left-timer.ts; never the dispatcher contract's table, which is register-tools' answer),
+// and what a stage's `provides` names (the tools of the earlier stages, which the driver gives the student's code:
+// src/modes/dispatch/).
 export const DRIVER_FILES = [
   './',
   '../course/seed-path',
   '../course/sandbox-placeholder',
   '../course/stages',
   '../course/closest-name',
-  '../course/dispatcher-contract',
+  '../course/left-timer',
   '../compact-contract',
   '../errors',
   '../process-table',

@@ -25,7 +25,7 @@
 import { lstat, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
-import { LEFT_TIMER } from '../../course/dispatcher-contract.ts';
+import { LEFT_TIMER } from '../../course/left-timer.ts';
 import { SANDBOX } from '../../course/sandbox-placeholder.ts';
 import { seedPathProblem } from '../../course/seed-path.ts';
 import { firstStageIn, type StudentCode, studentCode } from '../../course/stages.ts';

@@ -65,6 +65,17 @@ describe("the submission's program.ts never grades it", () => {
   });
 });
 
+describe("the grader's contract table is not the submission's to borrow", () => {
+  it('fails a dispatcher that imports the dispatcher contract beside the driver: the sandbox does not show it', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-borrows-contract');
+    const step = await gradeStep(grader, scratch.root, submission, [...COURSE_CASES, '--reporter', 'json']);
+    // Its import fails while it loads: the program did not start, an error on every case.
+    expect([step.exitCode, statuses(step)]).toEqual([1, ['error', 'error', 'error']]);
+    expect(messages(step).every((m) => m.startsWith('your program did not start'))).toBe(true);
+    expect(JSON.parse(step.stdout).message).toMatch(/Cannot find module '[^']*\/course\/dispatcher-contract\.ts'/);
+  });
+});
+
 describe('a correct submission grades the same whatever its program.ts holds', () => {
   it('passes with the old 774-line program.ts an earlier init wrote, saying so in one line', async () => {
     const submission = await checkOut(scratch.root, 'outdated-program');
