@@ -189,7 +189,10 @@ function declareRecord(program: Command, io: CliIo, done: Done): void {
       '--name <slug>',
       'the case name: cases/<stage>/<name>.json, or <name>-01.json… for several (default: recorded-<transcript>)',
     )
-    .option('--dir <path>', 'the course directory to write cases/ and snapshots/ into (default: the current directory)')
+    .option(
+      '--dir <path>',
+      'the course directory to write cases/ and snapshots/ into (default: the nearest directory at or above this one with program.ts and a package.json, else this one)',
+    )
     .option('--format <fmt>', 'read the transcripts as this format (default: detected from their content)')
     .option(
       '--files-from <dir>',
@@ -242,7 +245,10 @@ function declareRedact(program: Command, io: CliIo, done: Done): void {
     .requiredOption('--stage <slug>', 'the stage whose recorded cases to redact')
     .addOption(caseOption('a recorded case name or glob (* and ?); repeat for several', 'every recorded case'))
     .option('--redact <regex>', 'also redact what this pattern matches; repeat for several', collect)
-    .option('--dir <path>', 'the course directory the cases are in (default: the current directory)')
+    .option(
+      '--dir <path>',
+      'the course directory the cases are in (default: the nearest directory at or above this one with program.ts and a package.json, else this one)',
+    )
     .option('--dry-run', 'print the report; write nothing')
     .addOption(isolationOption('the reference'))
     .action(async (flags: RedactFlags) => done(await (await import('./commands/redact.ts')).redactCommand(flags, io)));

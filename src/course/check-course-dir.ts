@@ -40,7 +40,7 @@ export async function checkCourseDir(dir: string): Promise<void> {
 function notAModule(dir: string, scope: Scope | undefined): string {
   const why = 'program.ts runs as an ES module (it uses top-level await)';
   if (scope?.broken !== undefined)
-    return `${why}, but ${scope.file} is not valid JSON (${scope.broken}): fix it, with "type": "module" in it.`;
+    return `${why}, but ${scope.file} cannot be read as JSON (${scope.broken}): fix it, with "type": "module" in it.`;
   if (scope === undefined) {
     return `${why}, but there is no package.json in ${dir} or above it: add one with { "type": "module" } to ${dir} (\`npx theinference init\` writes a course directory with one).`;
   }
@@ -58,11 +58,11 @@ async function packageScope(dir: string): Promise<Scope | undefined> {
     const file = join(at, 'package.json');
     const read = await readAsData(file, MAX_MANIFEST_BYTES);
     if (read === 'not regular' || read === 'too large') {
-      return {
-        file,
-        type: undefined,
-        broken: 'it is not a regular file of at most 1 MB: a link, a FIFO or a device, which the grader never reads',
-      };
+      const broken =
+        read === 'too large'
+          ? `it is larger than ${MAX_MANIFEST_BYTES / 1024 / 1024} MB, which the grader never reads: a course's package.json is a few hundred bytes`
+          : 'it is not a regular file: a link, a FIFO or a device, which the grader never reads';
+      return { file, type: undefined, broken };
     }
     if (read !== 'missing') {
       const text = read.data.toString('utf8');

@@ -2,12 +2,14 @@
 // deletions, substitutions, swaps of two neighbours), as commander suggests a flag. Written here because
 // commander's own suggestSimilar is not among its exports, and the lists it runs on (stages, cases) are short.
 
-// The closest of `known` to `typed`, when it is within 40% of its length in edits (and not `typed` itself).
+// The closest of `known` to `typed`, when it is within 40% of its length in edits (and not `typed` itself). Case is
+// no edit: `Agent-Loop` meant `agent-loop`.
 export function closestName(typed: string, known: readonly string[]): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {
+    if (name === typed) continue;
     const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
-    if (distance === 0 || distance > Math.max(1, Math.floor(name.length * 0.4))) continue;
+    if (distance > Math.max(1, Math.floor(name.length * 0.4))) continue;
     if (best === undefined || distance < best.distance) best = { name, distance };
   }
   return best?.name;

@@ -1,5 +1,6 @@
 // Which cases a run grades: `--case` names or globs over names, then `--shard i/n`. Pure.
 import { HarnessError } from '../errors.ts';
+import { closestName } from '../course/closest-name.ts';
 
 // A 1-based shard index of a total, as `--shard 2/3` gives it.
 export type Shard = { index: number; total: number };
@@ -16,14 +17,34 @@ export function selectCases<T extends { name: string }>(cases: T[], patterns: st
       const names = sorted.map((c) => c.name);
       const shown = names.slice(0, 20).join(', ') + (names.length > 20 ? `, … (${names.length} in all)` : '');
       const list = unmatched.map((m) => `'${m.pattern}'`).join(', ');
+      const first = unmatched[0]!.pattern;
+      const meant = closestName(first, names);
+      const example = exampleGlob(first, names);
       throw new HarnessError(
         'NO_CASES',
-        `--case ${list} matches no case. Use a case name or a glob (* and ?), e.g. --case 'read-*'. Cases: ${shown || '(none)'}.`,
+        `--case ${list} matches no case.${meant === undefined ? '' : ` Did you mean '${meant}'?`} Use a case name or a glob (* and ?)${example === undefined ? '' : `, e.g. --case '${example}'`}. Cases: ${shown || '(none)'}.`,
       );
     }
     selected = sorted.filter((c) => matchers.some((m) => m.test(c.name)));
   }
   return shard === undefined ? selected : shardOf(selected, shard);
+}
+
+// A glob over these cases' own names for the message's example: a name prefix several cases share (`tools-*`),
+// the one closest to what was typed, else the most shared; a name itself when none is shared.
+function exampleGlob(typed: string, names: string[]): string | undefined {
+  const shared = new Map<string, number>();
+  for (const name of names) {
+    const dash = name.indexOf('-');
+    if (dash > 0) shared.set(name.slice(0, dash), (shared.get(name.slice(0, dash)) ?? 0) + 1);
+  }
+  const prefixes = [...shared].filter(([, n]) => n > 1).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  if (prefixes.length === 0) return names[0];
+  const close = closestName(
+    typed.split(/[-*?]/)[0] ?? '',
+    prefixes.map(([p]) => p),
+  );
+  return `${close ?? prefixes[0]![0]}-*`;
 }
 
 // Round robin over the name-sorted cases: case k (0-based) goes to shard (k mod n) + 1. Every case lands in

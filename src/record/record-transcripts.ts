@@ -49,6 +49,8 @@ export type RecordOutcome = {
   // Who recorded, every transcript's machine together: the report on screen is redacted by the same rules as
   // the files (it ends up in CI logs).
   privacy: RedactionSources;
+  // When cases recorded before hold every call of every case this run made (so it wrote none), their names.
+  heldBefore?: string[];
 };
 
 type Worked = {
@@ -76,10 +78,11 @@ export async function recordTranscripts(
   const worked = await replayTranscripts(transcripts, options, warnings);
   const named = nameCases(worked, options.name);
   const sets = [...new Set(named.map((n) => n.base))];
-  const rejected = repeatedCases(
+  const repeats = repeatedCases(
     named.map(({ c }) => c),
     await recordedBefore(options.dir, options.stage, sets),
   );
+  const rejected = new Map([...repeats].map(([name, r]) => [name, r.why]));
   const recordings = gateRecorded(named, rejected);
   const snapshots = await snapshotKept(named, rejected, options, warnings);
   const ready = named
@@ -103,7 +106,17 @@ export async function recordTranscripts(
     }),
   );
   const refused = [...cases, ...stale].filter((c) => c.status === 'refused').map((c) => c.name);
-  return { cases, stale, reports, refused, warnings, privacy: { ...privacy, patterns: options.redact } };
+  const held = named.map(({ c }) => repeats.get(c.name)?.recordedBefore ?? []);
+  const heldBefore = held.length > 0 && held.every((h) => h.length > 0) ? [...new Set(held.flat())].sort() : undefined;
+  return {
+    cases,
+    stale,
+    reports,
+    refused,
+    warnings,
+    privacy: { ...privacy, patterns: options.redact },
+    ...(heldBefore === undefined ? {} : { heldBefore }),
+  };
 }
 
 // Every transcript's steps replayed into cases by one pool of workers (or an earlier run's replay of it reused);

@@ -1,6 +1,6 @@
 // A program that cannot start, graded on the whole stage by the real binary: one verdict, under 40 lines of
 // pretty output, its error once and a hint naming the cause; and no temp dir left behind.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
@@ -40,6 +40,14 @@ describe('a program that cannot start', () => {
         await rm(join(course, 'src', 'execute.ts'));
       },
       /^ {2}hint: src\/execute\.ts is missing: the driver imports makeExecute from it\./m,
+    ],
+    [
+      'src/execute.ts moved to the top of the course directory',
+      undefined,
+      async (course) => {
+        await rename(join(course, 'src', 'execute.ts'), join(course, 'execute.ts'));
+      },
+      /^ {2}hint: src\/execute\.ts is missing: the driver imports makeExecute from it, and your course directory has execute\.ts\. Move it back: `mv execute\.ts src\/execute\.ts`/m,
     ],
     [
       'a throw at import',

@@ -252,11 +252,29 @@ describe('theinference record', () => {
     expect(await readdir(course)).toEqual([]);
   });
 
+  it('exits 2 saying so when cases recorded before hold every call that reproduced, and how to record it again', async () => {
+    const course = await courseDir();
+    expect((await record(course, '--name', 'recorded-planted')).exitCode).toBe(0);
+    const { exitCode, stdout, stderr } = await record(course);
+    expect(exitCode).toBe(2);
+    expect(stdout).toContain(
+      '  dropped      2  in a case not written: the same calls from the same files as recorded-planted, recorded before',
+    );
+    expect(stderr.trim()).toBe(
+      'error: every call of these transcripts that reproduced is in a case recorded before already (recorded-planted), so there is no new case to write: those cases stand as they are. To record this transcript again in their place, record it under their name: --name recorded-planted (with --force if what it makes differs).',
+    );
+    expect(await readdir(join(course, 'cases', 'register-tools'))).toEqual(['recorded-planted.json']);
+  });
+
   it('--help shows --redact without a `(default: [])`', async () => {
     const { exitCode, stdout } = await execa('node', [BIN, 'record', '--help'], { env: env(), reject: false });
     expect(exitCode).toBe(0);
     expect(stdout).toContain('--redact <regex>');
     expect(stdout).not.toContain('[]');
+    // --dir defaults as `test`'s does (courseDirFor): the nearest course directory, not the current one.
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      '(default: the nearest directory at or above this one with program.ts and a package.json, else this one)',
+    );
   });
 
   it('exits 2 naming a transcript it cannot use, and an unknown stage', async () => {

@@ -37,7 +37,7 @@ describe('what a student types', () => {
     expect(stderr).toMatch(/^error: name the stage to grade: --stage <slug> \(the stages: agent-loop, /);
   });
 
-  it.each([['agent-lop'], ['register-tool'], ['agnet-loop']])(
+  it.each([['agent-lop'], ['register-tool'], ['agnet-loop'], ['Agent-Loop']])(
     'a misspelt stage %s gets "did you mean"',
     async (typed) => {
       const { code, stderr } = await cli(['test', '--stage', typed], course);

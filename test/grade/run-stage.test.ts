@@ -250,7 +250,19 @@ describe('runStage misuse', () => {
         return {};
       },
       'NO_PROGRAM',
-      /, but \S+\/package\.json is not valid JSON \(.*\): fix it, with "type": "module" in it\.$/,
+      /, but \S+\/package\.json cannot be read as JSON \(.*\): fix it, with "type": "module" in it\.$/,
+    ],
+    [
+      'a package.json of valid JSON past 1 MB',
+      async (dir) => {
+        await writeFile(
+          join(dir, 'package.json'),
+          JSON.stringify({ type: 'module', pad: 'x'.repeat(2 * 1024 * 1024) }),
+        );
+        return {};
+      },
+      'NO_PROGRAM',
+      /, but \S+\/package\.json cannot be read as JSON \(it is larger than 1 MB, which the grader never reads: a course's package\.json is a few hundred bytes\): fix it/,
     ],
     [
       'a case pattern that matches nothing',

@@ -35,8 +35,26 @@ describe('selectCases', () => {
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('NO_CASES');
     expect((error as HarnessError).message).toBe(
-      "--case 'raed-*' matches no case. Use a case name or a glob (* and ?), e.g. --case 'read-*'. Cases: Zeta, bash-echo, bash-exit, glob-all, read-a, read-b, view-missing.",
+      "--case 'raed-*' matches no case. Did you mean 'read-a'? Use a case name or a glob (* and ?), e.g. --case 'read-*'. Cases: Zeta, bash-echo, bash-exit, glob-all, read-a, read-b, view-missing.",
     );
+  });
+
+  it.each<[string, string[], string]>([
+    [
+      'a name shared by no case: the prefix most cases share',
+      ['tools-a', 'tools-b', 'stop-a', 'stop-b', 'stop-c'],
+      'stop-*',
+    ],
+    ['a name close to a shared prefix: that prefix', ['tools-a', 'tools-b', 'stop-a', 'stop-b', 'stop-c'], 'tools-*'],
+    ['no shared prefix: a case name', ['alpha', 'beta'], 'alpha'],
+  ])("suggests a glob of the stage's own cases: %s", (_name, stage, example) => {
+    const typed = example === 'tools-*' ? 'tols' : 'basic';
+    expect(() =>
+      selectCases(
+        stage.map((name) => ({ name })),
+        [typed],
+      ),
+    ).toThrow(`e.g. --case '${example}'.`);
   });
 
   it.each([1, 2, 3, 7, 10])('splits into %i shards that cover every case exactly once', (total) => {

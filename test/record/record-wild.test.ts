@@ -235,7 +235,7 @@ describe('snapshots of one growing session, recorded under different names (issu
       });
       expect(early.cases).toEqual([]);
       expect(early.reports[0]?.dropped).toEqual({
-        'case not written: its calls are in recorded-late already (the same session), recorded before': 3,
+        'in a case not written: its calls are in recorded-late already (the same session), recorded before': 3,
       });
     },
     WIDE,
@@ -322,7 +322,7 @@ describe('a Gemini CLI session', () => {
       ]);
       expect(reports[1]).toMatchObject({ format: 'gemini', seen: 10, kept: 0 });
       expect(reports[1]?.dropped).toMatchObject({
-        'case not written: the same calls from the same files as recorded-session-2026-03-12t10-00-5e0c9a7b': 8,
+        'in a case not written: the same calls from the same files as recorded-session-2026-03-12t10-00-5e0c9a7b': 8,
       });
       expect(cases).toHaveLength(1);
     },
@@ -407,7 +407,7 @@ describe('noisy cases', () => {
       });
       expect(reports[0]).toMatchObject({ seen: 9, kept: 3 });
       expect(reports[0]?.dropped).toMatchObject({
-        'case not written: the same calls from the same files as recorded-repeated-triple-01': 6,
+        'in a case not written: the same calls from the same files as recorded-repeated-triple-01': 6,
       });
       expect(cases.map((c) => c.name)).toEqual(['recorded-repeated-triple-01']);
     },

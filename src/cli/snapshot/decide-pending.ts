@@ -2,7 +2,13 @@
 // decisions without the review, for scripts and coding agents. Every name is checked against the pending files
 // before anything is touched, so a typo decides nothing.
 import { HarnessError } from '../../errors.ts';
-import { acceptPending, PENDING_SUFFIX, pendingNames, rejectPending } from '../../course/snapshot-file.ts';
+import {
+  acceptPending,
+  PENDING_SUFFIX,
+  pendingNames,
+  rejectPending,
+  snapshotNames,
+} from '../../course/snapshot-file.ts';
 import { caseFileNames } from '../../course/stages.ts';
 import { nameMatcher } from '../../grade/select-cases.ts';
 
@@ -10,8 +16,8 @@ import { nameMatcher } from '../../grade/select-cases.ts';
 // the --case patterns, when given).
 export type Decisions = { accept: string[]; reject: string[]; all?: 'accept' | 'reject'; only: string[] };
 
-// A decision carried out.
-export type Decided = { name: string; decision: 'accepted' | 'rejected' };
+// A decision carried out; `isNew`: the case had no snapshot before (its pending file was its first).
+export type Decided = { name: string; decision: 'accepted' | 'rejected'; isNew?: true };
 
 // The pending snapshots each decision names, checked: every pattern names a pending file, none is both
 // accepted and rejected. Pure.
@@ -57,7 +63,10 @@ export async function decidePending(
   // A pending file whose case is gone is obsolete, not pending: `--remove-obsolete` removes it.
   const cases = new Set((await caseFileNames(root, stage)).map((f) => f.slice(0, -'.json'.length)));
   const pending = (await pendingNames(root, stage)).filter((n) => cases.has(n));
-  const decided = planDecisions(pending, d, stage);
+  const snapshots = new Set(await snapshotNames(root, stage));
+  const decided = planDecisions(pending, d, stage).map((x) =>
+    snapshots.has(x.name) ? x : { ...x, isNew: true as const },
+  );
   for (const { name, decision } of decided) {
     if (decision === 'accepted') await acceptPending(root, stage, name);
     else await rejectPending(root, stage, name);
@@ -68,10 +77,10 @@ export async function decidePending(
 
 // What the decisions did, one line each, then what is still pending.
 export function renderDecided(decided: Decided[], left: string[], stage: string): string {
-  const lines = decided.map(({ name, decision }) =>
+  const lines = decided.map(({ name, decision, isNew }) =>
     decision === 'accepted'
-      ? `accepted   ${name} — snapshots/${stage}/${name}.json replaced by its pending file`
-      : `rejected   ${name} — snapshots/${stage}/${name}${PENDING_SUFFIX} removed, the snapshot kept`,
+      ? `accepted   ${name} — snapshots/${stage}/${name}.json ${isNew === true ? 'written from' : 'replaced by'} its pending file`
+      : `rejected   ${name} — snapshots/${stage}/${name}${PENDING_SUFFIX} removed, ${isNew === true ? 'the case has no snapshot yet' : 'the snapshot kept'}`,
   );
   const accepted = decided.filter((x) => x.decision === 'accepted').length;
   const counts = [`${accepted} accepted`, `${decided.length - accepted} rejected`];

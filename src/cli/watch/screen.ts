@@ -2,7 +2,7 @@
 // verdict compared with the last run, the one-line key menu and the filter prompt. Pure: strings in, string out.
 import { Chalk } from 'chalk';
 import { renderLiveCount } from '../../grade/report/pretty.ts';
-import type { Comparison, RunVerdict } from './verdict.ts';
+import { DID_NOT_START, type Comparison, type RunVerdict } from './verdict.ts';
 import type { RunReason } from './watch-loop.ts';
 
 // Where the output goes: a terminal gets a cleared screen and a redrawn prompt, a pipe gets separators.
@@ -93,8 +93,11 @@ export function renderMessage(kind: 'notice' | 'error', message: string, options
 }
 
 // "3 failed" or "all 60 passed": the verdict in as few words as carry it.
+// `34 failed`; when the failures did not run because the program did not start, it says so as the report does.
 function summarise(v: RunVerdict): string {
-  return v.failed === 0 ? `all ${v.passed} passed` : `${v.failed} failed`;
+  if (v.failed === 0) return `all ${v.passed} passed`;
+  const notStarted = v.failedKinds.length > 0 && v.failedKinds.every((k) => k === DID_NOT_START);
+  return `${v.failed} failed${notStarted ? ' (not run: your program did not start)' : ''}`;
 }
 
 function clock(now: Date): string {

@@ -19,6 +19,8 @@ export function explainFailures(
   callsOf: (name: string) => Call[] | undefined,
 ): CaseResult[] {
   if (findings.length === 0) return results;
+  // A failure that shares another's difference gets the finding's own words, not those of the other case's values.
+  const general = (hintCause: string) => findings.find((f) => `${FINDING_CAUSE}: ${f.cause}` === hintCause)?.text;
   return shareByDifference(
     results.map((result) => {
       const f = result.failure;
@@ -42,8 +44,14 @@ export function explainFailures(
       if (!inFlight && f.kind !== 'mismatch') return result;
       const earlier = (callsOf(result.name) ?? []).slice(0, f.callIndex ?? 0);
       const failed = { call: f.call, expected: f.expected, received: f.received, inFlight, earlier };
+      // The call's own values where the finding explains the call itself and its input shows the mistake.
+      const own = findings.find((candidate) => explains(candidate, failed));
+      const words = own?.caseText?.(f.call.input);
+      if (own !== undefined && words !== undefined) {
+        return { ...result, failure: { ...f, hint: words, hintCause: `${FINDING_CAUSE}: ${own.cause}` } };
+      }
       const finding =
-        findings.find((candidate) => explains(candidate, failed)) ??
+        own ??
         findings.find((candidate) => earlier.some((call) => breaksEarlier(candidate, call))) ??
         // A name the probe saw answer with results kept from other calls, through other makeExecute calls too:
         // a wrong answer there is what the kept results give (in-process, no re-run alone says it instead).
@@ -53,6 +61,7 @@ export function explainFailures(
       if (finding === undefined) return result;
       return { ...result, failure: { ...f, hint: finding.text, hintCause: `${FINDING_CAUSE}: ${finding.cause}` } };
     }),
+    general,
   );
 }
 

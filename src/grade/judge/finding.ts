@@ -72,7 +72,16 @@ export type Trigger = {
 // same call, the lower rank is shown (a misrouted name before the arguments it was given).
 // `leaks`: the mistake is state kept between makeExecute calls, so it also explains the cases that passed alone and
 // failed after others (recheck-alone.ts's leaked state): one mistake, one message.
-export type Finding = { cause: string; text: string; rank: number; triggers: Trigger[]; leaks?: true };
+// `caseText`: the text with the values of a call the finding explains, where that call's input shows the mistake
+// (its "1" became 1, where the probe's "108" became 108); undefined where it shows none, and `text` is said.
+export type Finding = {
+  cause: string;
+  text: string;
+  rank: number;
+  triggers: Trigger[];
+  leaks?: true;
+  caseText?: (input: Record<string, unknown>) => string | undefined;
+};
 
 // The class of a value, held by `key` when one is given (a type other than the key's is `mistyped`).
 export function classOf(value: unknown, key?: string): ValueClass {

@@ -4,7 +4,10 @@
 
 import { COURSE_DEPENDENCIES, STAGES } from '../../course/stages.ts';
 
-type Recogniser = (output: string) => string | undefined;
+// A stage's student file the course directory has elsewhere: its path as the stage names it -> where it is.
+export type Misplaced = Record<string, string>;
+
+type Recogniser = (output: string, found: Misplaced) => string | undefined;
 
 // esbuild, through tsx: `/c/src/execute.ts:8:36: ERROR: Expected ")" but found ";"`.
 function doesNotCompile(output: string): string | undefined {
@@ -44,14 +47,19 @@ function packageNotInstalled(output: string): string | undefined {
   return `the package \`${name}\` is not one the grader gives your program (${missing[2]} imports it): your code is graded with Node's built-in modules and the course's own packages (${COURSE_DEPENDENCIES.join(', ')}) only, from theinference's own install, never from your course directory, so that it grades the same on every machine and in CI. Do without it`;
 }
 
-function fileNotThere(output: string): string | undefined {
+// `found`: where the stage's student file is instead, when the course directory has it elsewhere (misplaced-file.ts).
+function fileNotThere(output: string, found: Misplaced): string | undefined {
   const missing = /Cannot find module '([^']+)' imported from (\S+)/.exec(output);
   if (missing === null) return undefined;
   const [, file, from] = missing;
   // A stage's student file, which the driver (src/modes/) imports, or an old program.ts did.
   const stage = STAGES.find((s) => file!.endsWith(`/${s.writes[0]}`));
   if (stage !== undefined && /\/(?:program\.ts|modes\/kit\.[jt]s)$/.test(from!)) {
-    return `${stage.writes[0]} is missing: the driver imports ${stage.entry} from it. Create it (\`npx theinference init --stage ${stage.slug}\` writes one to start from)`;
+    const path = stage.writes[0]!;
+    const elsewhere = found[path];
+    if (elsewhere !== undefined)
+      return `${path} is missing: the driver imports ${stage.entry} from it, and your course directory has ${elsewhere}. Move it back: \`mv ${elsewhere} ${path}\` (the grader looks for it only there)`;
+    return `${path} is missing: the driver imports ${stage.entry} from it. Create it (\`npx theinference init --stage ${stage.slug}\` writes one to start from)`;
   }
   return `${file} does not exist (${from} imports it): create it, or correct the import's path (relative, with its .ts extension)`;
 }
@@ -97,9 +105,9 @@ const RECOGNISERS: Recogniser[] = [
 ];
 
 // What to do about a program that failed while loading, or undefined when its output names no known cause.
-export function loadFailureHint(output: string): string | undefined {
+export function loadFailureHint(output: string, found: Misplaced = {}): string | undefined {
   for (const recognise of RECOGNISERS) {
-    const hint = recognise(output);
+    const hint = recognise(output, found);
     if (hint !== undefined) return hint;
   }
   return undefined;

@@ -134,6 +134,18 @@ function failureOf(outcome: RecordOutcome): HarnessError | undefined {
       `${why.join('; ')}; nothing was written. Re-run with --force to replace the set as a whole${stale.length > 0 ? ' (removing the stale ones)' : ''}, or choose another --name.`,
     );
   }
+  if (outcome.cases.length === 0 && outcome.heldBefore !== undefined) {
+    const held = outcome.heldBefore;
+    const sets = [...new Set(held.map((name) => name.replace(/-\d{2,}$/, '')))];
+    const again =
+      sets.length === 1
+        ? ` To record this transcript again in their place, record it under their name: --name ${sets[0]} (with --force if what it makes differs).`
+        : '';
+    return new HarnessError(
+      'NO_CASES',
+      `every call of these transcripts that reproduced is in a case recorded before already (${held.join(', ')}), so there is no new case to write: those cases stand as they are.${again}`,
+    );
+  }
   if (outcome.cases.length === 0) {
     const replayed = outcome.reports.some((r) => r.replayed > 0);
     const why = replayed

@@ -6,7 +6,10 @@
 // rule for and a transcript of a coding agent holds is added below (SHELL_SECRETS): a Google API key, an AWS
 // session token, a JWT, a password given to `PGPASSWORD=`, `MYSQL_PWD=` or `mysql -p`, HTTP Basic and x-api-key
 // headers, a value named as a secret (`DB_PASSWORD=`, `"password": …`, .netrc, Azure's AccountKey, Docker's
-// auth), a PGP private key, and a private key cut off before its END line.
+// auth, a service account's `private_key_id`, an OAuth `refresh_token`), a URL query parameter named as a secret
+// (`?api_key=…`, `&sig=…`), a PGP private key, and a private key cut off before its END line. Two more look past
+// one string's shape: base64 that decodes to a secret (base64-secrets.ts), and the rest of a secret wrapped onto
+// the next line (secret-continuations.ts).
 //
 // A transcript encodes what it carries: a URL's percent-encoding (`key%3Dsk-ant-…`), a JSON string's escapes
 // (`\u003d`, `\n`), twice over sometimes. Each text is searched as written and decoded, and a secret found in a
@@ -14,6 +17,9 @@
 // (`(?<!\p{L})`, `\b`) would miss one glued to a word (`KEYsk-ant-…`): views that cut a run of letters before a
 // key's prefix find those too.
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { base64Secrets } from './base64-secrets.ts';
+import { SECRET_SHAPES } from './key-shapes.ts';
+import { continuations, standInEnds } from './secret-continuations.ts';
 
 // A secret's place in a text (end exclusive) and the rule that found it.
 export type SecretSpan = { start: number; end: number; rule: string };
@@ -66,10 +72,18 @@ const SHELL_SECRETS: { id: string; pattern: RegExp }[] = [
     pattern:
       /\b[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|API_KEY|APIKEY|ACCESS_KEY|AUTH_TOKEN|PRIVATE_KEY)[A-Z0-9_]*=(["']?)([^\s"'$][^\s"']{3,})\1/g,
   },
+  // …and a service account's or an OAuth client's JSON: `"private_key_id"`, `"refresh_token"`, `"client_secret"`.
   {
     id: 'named-secret',
     pattern:
-      /"(?:password|passwd|secret|api_?key|access_?key|auth_?token|client_?secret|private_?key)"\s*:\s*"([^"\\\n]{4,})"/gi,
+      /"(?:password|passwd|secret|api_?key|access_?key|auth_?token|client_?secret|private_?key(?:_?id)?|(?:refresh|access)_?token)"\s*:\s*"([^"\\\n]{4,})"/gi,
+  },
+  // A URL's query (or fragment) parameter named as a secret, any case: `?api_key=…`, `&token=…`, `&sig=…`,
+  // `#access_token=…`, `X-Amz-Signature=…`; not a template's `{key}`, `$KEY`, `%s` or `<key>`, nor a flag.
+  {
+    id: 'url-query-secret',
+    pattern:
+      /[?&;#](?:x-(?:amz|goog)-)?(?:(?:api|access|auth|refresh|id|private|session|client|app|secret|security|consumer)[_-]?)?(?:key|token|secret|password|passwd|pwd|sig|signature|auth|credential)=(?!(?:true|false|null|none|undefined)(?![^\s&#"'`<>\\)\]]))([^\s&#"'`<>\\)\]$%{:*][^\s&#"'`<>\\)\]]{3,})/gi,
   },
   { id: 'named-secret', pattern: /\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)/g },
   { id: 'azure-account-key', pattern: /AccountKey=([A-Za-z0-9+/]{20,}={0,2})/g },
@@ -99,23 +113,63 @@ const RULES: Rule[] = [...PRESET, ...OWN];
 // A text as a rule sees it, and where each of its characters came from in the original: `from[i]`..`to[i]`.
 type View = { text: string; from: number[]; to: number[] };
 
+// A secret's place in a view's text.
+type Found = { start: number; end: number; rule: string };
+
+// Base64 inside base64 is decoded once more, no deeper.
+const DEEPEST = 2;
+
 // Every secret in `text`, in order, overlapping spans merged.
 export function findSecrets(text: string): SecretSpan[] {
+  return secretsIn(text, 0);
+}
+
+// Each view of the text searched by every rule, then for the base64 that decodes to a secret, then for the rest of
+// each secret (found or redacted already) wrapped onto the next line.
+function secretsIn(text: string, depth: number): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  for (const view of viewsOf(text)) {
-    for (const rule of RULES) {
-      rule.find(view.text, (start, end) => {
-        if (end <= start) return;
-        spans.push({ start: view.from[start] ?? 0, end: view.to[end - 1] ?? text.length, rule: rule.id });
-      });
+  for (const layer of layersOf(text)) {
+    const found: Found[] = [];
+    for (const window of [{ at: 0, text: layer.text }, ...gluedWindows(layer.text)]) {
+      for (const rule of RULES) {
+        rule.find(window.text, (start, end) => {
+          if (end > start) found.push({ start: window.at + start, end: window.at + end, rule: rule.id });
+        });
+      }
+    }
+    if (depth < DEEPEST) {
+      for (const [start, end, rule] of base64Secrets(layer.text, (decoded) => ruleFinding(decoded, depth + 1)))
+        found.push({ start, end, rule: `base64-${rule}` });
+    }
+    const ends = [...found.map((f) => f.end), ...standInEnds(layer.text)];
+    for (const [start, end] of continuations(layer.text, ends)) found.push({ start, end, rule: 'secret-continuation' });
+    for (const f of found) {
+      const span = { start: layer.from[f.start] ?? 0, end: layer.to[f.end - 1] ?? text.length, rule: f.rule };
+      // What holds a stand-in is what a redaction left (`KEY=<redacted:…>`), not a secret; nor is it to be
+      // merged with one found beside it.
+      if (!text.slice(span.start, span.end).includes('<redacted')) spans.push(span);
     }
   }
   return merged(spans);
 }
 
-// The views a text is searched in: as written; decoded (percent-encoding and JSON escapes, up to three layers);
-// and in each of those, the windows of keys glued to a word.
-function viewsOf(text: string): View[] {
+// The rule that finds a secret in a decoded text, by these rules or the redactor's shapes (an address is no secret).
+function ruleFinding(decoded: string, depth: number): string | undefined {
+  const span = secretsIn(decoded, depth)[0];
+  if (span !== undefined) return span.rule;
+  for (const shape of SECRET_SHAPES) {
+    if (shape.kind === 'e-mail address') continue;
+    for (const match of decoded.matchAll(shape.pattern)) {
+      if (shape.replace(match[0], match.slice(1) as string[]) !== undefined)
+        return shape.kind.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    }
+  }
+  return undefined;
+}
+
+// The layers a text is searched in: as written, and decoded (percent-encoding and JSON escapes, up to three
+// layers). Each layer is searched whole and in the windows of keys glued to a word.
+function layersOf(text: string): View[] {
   const plain = identity(text);
   const decoded: View[] = [plain];
   for (let layer = 0; layer < 3 && /%[0-9A-Fa-f]{2}|\\[ux"\\/nrtbf]/.test(decoded.at(-1)!.text); layer++) {
@@ -124,10 +178,8 @@ function viewsOf(text: string): View[] {
     if (next.text === last.text) break;
     decoded.push(next);
   }
-  return decoded.flatMap((v) => [v, ...gluedWindows(v)]).filter(hasText);
+  return decoded.filter((v) => v.text.length > 0);
 }
-
-const hasText = (v: View): boolean => v.text.length > 0;
 
 function identity(text: string): View {
   const from = Array.from({ length: text.length }, (_, i) => i);
@@ -204,13 +256,13 @@ function* tokenRuns(text: string): Generator<[number, number]> {
   }
 }
 
-function gluedWindows(view: View): View[] {
-  const windows: View[] = [];
-  for (const [at, length] of tokenRuns(view.text)) {
+// The windows of a text, each with where it starts.
+function gluedWindows(text: string): { at: number; text: string }[] {
+  const windows: { at: number; text: string }[] = [];
+  for (const [at, length] of tokenRuns(text)) {
     for (let p = at + 1; p <= at + GLUE && p < at + length - 8; p++) {
-      if (!/[A-Za-z]/.test(view.text[p]!) || !/[A-Za-z0-9_]/.test(view.text[p - 1]!)) continue;
-      const end = Math.min(at + length, p + WINDOW);
-      windows.push({ text: view.text.slice(p, end), from: view.from.slice(p, end), to: view.to.slice(p, end) });
+      if (!/[A-Za-z]/.test(text[p]!) || !/[A-Za-z0-9_]/.test(text[p - 1]!)) continue;
+      windows.push({ at: p, text: text.slice(p, Math.min(at + length, p + WINDOW)) });
     }
   }
   return windows;

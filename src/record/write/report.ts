@@ -31,7 +31,8 @@ export function reportFor(
   const rejectedOf = new Map<number, string>();
   for (const c of o.cases) {
     if (c.rejected === undefined) continue;
-    const reason = `case not written: ${c.rejected.split('\n')[0] ?? ''}`;
+    // Counted by call, each in a case not written: `14  in a case not written: …`.
+    const reason = `in a case not written: ${c.rejected.split('\n')[0] ?? ''}`;
     count(reason, c.draft.calls.length);
     const ids = new Set(c.draft.calls.map((m) => m.id));
     for (const step of w.steps) if (ids.has(step.imported.id)) rejectedOf.set(step.position, reason);

@@ -56,7 +56,12 @@ describe('renderHeader', () => {
 });
 
 describe('renderComparison', () => {
-  const v = (passed: number, failedNames: string[]) => ({ passed, failed: failedNames.length, failedNames });
+  const v = (passed: number, failedNames: string[], kind = 'mismatch') => ({
+    passed,
+    failed: failedNames.length,
+    failedNames,
+    failedKinds: failedNames.map(() => kind),
+  });
   it.each<[string, Comparison, string]>([
     ['a first run says nothing', { kind: 'first' }, ''],
     ['same failures', { kind: 'same', verdict: v(57, ['a', 'b', 'c']) }, 'same verdict as last run: 3 failed\n'],
@@ -70,6 +75,11 @@ describe('renderComparison', () => {
       'broken',
       { kind: 'changed', before: v(60, []), after: v(58, ['a', 'b']) },
       'verdict changed: all 60 passed → 2 failed\n',
+    ],
+    [
+      'the program stopped starting: said so, not as the same count',
+      { kind: 'changed', before: v(57, ['a', 'b', 'c']), after: v(57, ['a', 'b', 'c'], 'did not start') },
+      'verdict changed: 3 failed → 3 failed (not run: your program did not start)\n',
     ],
     [
       'other failures, same count',

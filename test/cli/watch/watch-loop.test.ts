@@ -77,7 +77,10 @@ const rows: Row[] = [
       {
         type: 'show-report',
         report: report(2, ['a', 'b']),
-        comparison: { kind: 'same', verdict: { passed: 2, failed: 2, failedNames: ['a', 'b'] } },
+        comparison: {
+          kind: 'same',
+          verdict: { passed: 2, failed: 2, failedNames: ['a', 'b'], failedKinds: ['failed', 'failed'] },
+        },
       },
       menu,
       typeCheck,
@@ -92,8 +95,8 @@ const rows: Row[] = [
         report: report(3),
         comparison: {
           kind: 'changed',
-          before: { passed: 2, failed: 1, failedNames: ['a'] },
-          after: { passed: 3, failed: 0, failedNames: [] },
+          before: { passed: 2, failed: 1, failedNames: ['a'], failedKinds: ['failed'] },
+          after: { passed: 3, failed: 0, failedNames: [], failedKinds: [] },
         },
       },
       menu,
@@ -314,7 +317,7 @@ const rows: Row[] = [
       {
         type: 'show-report',
         report: report(1),
-        comparison: { kind: 'same', verdict: { passed: 1, failed: 0, failedNames: [] } },
+        comparison: { kind: 'same', verdict: { passed: 1, failed: 0, failedNames: [], failedKinds: [] } },
       },
       { type: 'show-menu', filter: 'read-*' },
       typeCheck,

@@ -17,6 +17,13 @@ describe('loadFailureHint', () => {
     },
   );
 
+  it('says where the stage file is when the course directory has it elsewhere, and to move it back, not init', () => {
+    const printed = `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/c/src/agent-loop.ts' imported from /c/node_modules/theinference/dist/modes/kit.js`;
+    expect(loadFailureHint(printed, { 'src/agent-loop.ts': 'agent-loop.ts' })).toBe(
+      'src/agent-loop.ts is missing: the driver imports runLoop from it, and your course directory has agent-loop.ts. Move it back: `mv agent-loop.ts src/agent-loop.ts` (the grader looks for it only there)',
+    );
+  });
+
   it.each([
     [
       'does-not-compile',

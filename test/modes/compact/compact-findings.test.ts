@@ -2,6 +2,7 @@
 // transcript said as its layer, with the cause a report groups by.
 import { describe, expect, it } from 'vitest';
 import { compactFinding } from '../../../src/modes/compact/judge/compact-findings.ts';
+import { SUMMARY_INSTRUCTION } from '../../../src/compact-contract.ts';
 import type { CompactCaseData } from '../../../src/modes/compact/case.ts';
 
 const long = (tag: string) => `${tag} ${'x'.repeat(120)}`;
@@ -66,5 +67,86 @@ describe('compactFinding', () => {
     expect(compactFinding(data, run([]), got, { at: 'missing', index: 0 })?.hint).toMatch(
       /docs\/stages\/compact-context\.md/,
     );
+  });
+});
+
+describe('compactFinding, the conversation it was given', () => {
+  // A loop that assigned the placeholder into the given block: request.messages keeps its length, a block changes.
+  const given = conversation(4, []);
+  const changed = conversation(4, ['toolu_1']);
+  const withRequest = { ...data, request: { ...data.request, messages: given } } as unknown as CompactCaseData;
+  const end = { returned: [] };
+
+  it('names the message and block changed, and says to build new ones', () => {
+    const found = compactFinding(
+      withRequest,
+      { requests: [], end },
+      { requests: [], end: { ...end, request_changed: { messages: changed } } },
+      { at: 'end', index: 0 },
+    );
+    expect(found?.message).toMatch(
+      /message 3 of request\.messages \(user\), block 1 \(the tool_result of toolu_1\): its content, 128 characters, replaced by the placeholder "\[Previous: used Read\]" \(request\.messages still has its 9 messages\)/,
+    );
+    expect(found?.hint).toMatch(
+      /assigned the placeholder into a block of request\.messages .*build new blocks and messages/,
+    );
+    expect(found?.cause).toBe('given conversation changed');
+  });
+
+  it("leaves a conversation pushed onto to the loop's own message", () => {
+    const found = compactFinding(
+      withRequest,
+      { requests: [], end },
+      { requests: [], end: { ...end, request_changed: { messages: [...given, { role: 'user', content: 'x' }] } } },
+      { at: 'end', index: 0 },
+    );
+    expect(found).toBeUndefined();
+  });
+});
+
+describe('compactFinding, the first message after a compaction', () => {
+  const texts = ['Accomplished: d0. ', 'Current state: d1.'];
+  // The summary request as the contract words it (the instruction first), answered by a summary of two text blocks.
+  const summaryRequest = {
+    model: 'm',
+    max_tokens: 1,
+    messages: [{ role: 'user', content: `${SUMMARY_INSTRUCTION}\n\n[]` }],
+  };
+  const caseData = {
+    ...data,
+    turns: [{ message: { content: texts.map((text) => ({ type: 'text', text })), stop_reason: 'end_turn' } }],
+  } as unknown as CompactCaseData;
+  const compacted = (summary: string) => ({
+    requests: [
+      { request: summaryRequest },
+      {
+        request: {
+          model: 'm',
+          max_tokens: 1,
+          tools: [],
+          messages: [
+            { role: 'user', content: `[Compressed]\n\n${summary}` },
+            { role: 'assistant', content: 'Understood. I have the context from the summary. Continuing.' },
+          ],
+        },
+      },
+    ],
+    end: undefined,
+  });
+  const second = { at: 'request', index: 1 } as const;
+
+  it('says the separator expected and the one seen', () => {
+    const found = compactFinding(caseData, compacted(texts.join('')), compacted(texts.join('\n')), second);
+    expect(found?.message).toMatch(
+      /joins the summary's 2 text blocks with "\\n" between them, where the contract puts nothing/,
+    );
+    expect(found?.hint).toMatch(/joined with nothing between them \(texts\.join\(''\), not texts\.join\('\\n'\)\)/);
+    expect(found?.cause).toBe('summary joined');
+  });
+
+  it('says nothing goes between the blocks when the text differs otherwise', () => {
+    const found = compactFinding(caseData, compacted(texts.join('')), compacted(texts[0]!), second);
+    expect(found?.cause).toBe('compressed message');
+    expect(found?.hint).toMatch(/joined with nothing between them: texts\.join\(''\)/);
   });
 });

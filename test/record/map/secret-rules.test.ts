@@ -63,6 +63,65 @@ describe('findSecrets', () => {
     }
   });
 
+  // Secrets a second trial planted that survived: each found as written and inside a JSON string, and gone.
+  const anthropicEnv = Buffer.from('ANTHROPIC_API_KEY=sk-ant-api03-B64hidden').toString('base64');
+  const rest = 'nM4bV8xC3zK6qW1rT5yH0jP2lD7gS9fA4uE6oI3mN8bV1cX5zQ7wR2tY-SplitAA';
+  it.each([
+    [
+      'an API key in a URL query',
+      'curl "https://api.weather.example/v1/forecast?q=paris&api_key=9f8e7d6c5b4a39281726354abcdef012"',
+      '9f8e7d6c5b4a39281726354abcdef012',
+    ],
+    [
+      'a signature in a URL query, any case',
+      'GET /blob?sv=2021&SIG=aZ3x9Qw2Er5tY8uI0oP1 HTTP/1.1',
+      'aZ3x9Qw2Er5tY8uI0oP1',
+    ],
+    ['an OAuth token in a fragment', 'https://app.io/cb#access_token=ya29.a0AfH6SM&state=1', 'ya29.a0AfH6SM'],
+    ['a base64-encoded env line', `echo ${anthropicEnv} | base64 -d`, anthropicEnv],
+    [
+      'the rest of a key wrapped onto the next line',
+      `ANTHROPIC_API_KEY=sk-ant-api03-aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9fG1hJ3kL5\n${rest}\nnext`,
+      rest,
+    ],
+    ['the rest of a key after its first half was redacted', `key: <redacted:anthropic-key>\r\n${rest}`, rest],
+    [
+      "a service account's private_key_id",
+      '{"type": "service_account", "private_key_id": "3f1e9c2b7a6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f"}',
+      '3f1e9c2b7a6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f',
+    ],
+    ['an OAuth refresh_token', '{"refresh_token": "1//0gAbCdEfGhIjKl", "expires_in": 3599}', '1//0gAbCdEfGhIjKl'],
+  ])('finds %s', (_what, text, secret) => {
+    for (const written of [text, JSON.stringify({ output: text })]) {
+      const out = redact(written, { users: [], homes: [], patterns: [] }).text;
+      expect(out, written).not.toContain(secret);
+      expect(leaks(out, { users: [], homes: [] })).toEqual([]);
+    }
+  });
+
+  it('finds a base64-encoded .env wrapped on lines, and removes every line of it', () => {
+    const env = `PORT=3000\nDEBUG=false\n${'# a comment line\n'.repeat(6)}DB_PASSWORD=hunter2secret\n`;
+    const wrapped = Buffer.from(env).toString('base64').replace(/.{76}/g, '$&\n');
+    expect(wrapped.split('\n').length).toBeGreaterThan(2);
+    const out = redact(`data:\n${wrapped}\nend`, { users: [], homes: [], patterns: [] }).text;
+    expect(out).toBe('data:\n<redacted:base64-named-secret>\nend');
+  });
+
+  it.each([
+    ['a normal URL query', 'https://api.weather.example/v1/forecast?q=paris&page=2&units=metric&lang=fr'],
+    ['a templated key', 'fetch(`/v1?api_key=${key}`); f"?token={token}"; "?sig=%s"; "?key=<KEY>"; ?auth=true'],
+    ['a pagination token name', 'GET /items?page_token=CiAKGjBpNDd2Nmp2Zml2cXRyMzVpdDB0 HTTP/1.1'],
+    [
+      'a base64 PNG fragment',
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    ],
+    ['base64 of harmless text', `echo ${Buffer.from('hello from the build server, all green').toString('base64')}`],
+    ['a git SHA on its own line after a normal line', 'Merge branch fix\n3f1e9c2b7a6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f\n'],
+    ['a name after a redacted key', 'TOKEN=<redacted:github-token>\nsnake_case_function_name_here()\n'],
+  ])('keeps %s', (_what, text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+
   it('leaves a secret named but not given alone: a $VAR, a type', () => {
     expect(findSecrets('export API_KEY=$MY_KEY; const password: string = input.password;')).toEqual([]);
   });

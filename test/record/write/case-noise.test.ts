@@ -14,7 +14,9 @@ describe('repeatedCases', () => {
       { name: 'c', data: data({ 'x.txt': '1' }, 'cat x.txt') },
       { name: 'd', data: data({ 'x.txt': '1' }, 'wc x.txt') },
     ];
-    expect(repeatedCases(cases)).toEqual(new Map([['c', 'the same calls from the same files as a']]));
+    expect(repeatedCases(cases)).toEqual(
+      new Map([['c', { why: 'the same calls from the same files as a', recordedBefore: [] }]]),
+    );
   });
 });
 
@@ -38,7 +40,15 @@ describe('repeatedCases across snapshots of one growing session (issue 27)', () 
       { name: 'other', data: of('s2', ['t1']) },
     ];
     expect(repeatedCases(cases, before)).toEqual(
-      new Map([['late-01', 'its calls are in early-01, early-02 already (the same session), recorded before']]),
+      new Map([
+        [
+          'late-01',
+          {
+            why: 'its calls are in early-01, early-02 already (the same session), recorded before',
+            recordedBefore: ['early-01', 'early-02'],
+          },
+        ],
+      ]),
     );
   });
 
@@ -47,6 +57,8 @@ describe('repeatedCases across snapshots of one growing session (issue 27)', () 
       { name: 'big', data: of('s1', ['t1', 't2', 't3']) },
       { name: 'small', data: of('s1', ['t2']) },
     ];
-    expect(repeatedCases(cases)).toEqual(new Map([['small', 'its calls are in big already (the same session)']]));
+    expect(repeatedCases(cases)).toEqual(
+      new Map([['small', { why: 'its calls are in big already (the same session)', recordedBefore: [] }]]),
+    );
   });
 });

@@ -19,7 +19,15 @@ import {
 } from '../../../compact-contract.ts';
 import { describeDifference, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
 import type { CompactCaseData } from '../case.ts';
-import { isEntry, type LoopRun, requestOf, returnedOf, threwOf } from '../../loop/judge/loop-results.ts';
+import {
+  isEntry,
+  type LoopRun,
+  requestChangedOf,
+  requestOf,
+  returnedOf,
+  threwOf,
+  withoutChange,
+} from '../../loop/judge/loop-results.ts';
 import { resultSlots, type ResultSlot } from './result-slots.ts';
 
 // A finding: the message that replaces the loop's, the hint, and the mistake's name (failures with the same one
@@ -46,7 +54,7 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       `a compaction writes ${TRANSCRIPT_DIR}/transcript-<n>.jsonl under the working directory, process.cwd() (not beside your source file), and makes the directory when there is none: mkdirSync(join(process.cwd(), '${TRANSCRIPT_DIR}'), { recursive: true })`,
       'transcript not written',
     );
-  if (at.at === 'end') return endFinding(want.end, got.end);
+  if (at.at === 'end') return givenChanged(data, want.end, got.end) ?? endFinding(want.end, got.end);
   const e = requestOf(want.requests[at.index]);
   const r = requestOf(got.requests[at.index]);
   if (r !== undefined && 'compact_threshold' in r) return thresholdSent(at.index);
@@ -59,7 +67,16 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       'summary after the end',
     );
   if (e === undefined || r === undefined) return undefined;
-  return requestFinding(data, at.index, e, r, held(want, at.index), held(got, at.index), recentReplaced(want, got));
+  return requestFinding(
+    data,
+    at.index,
+    e,
+    r,
+    held(want, at.index),
+    held(got, at.index),
+    recentReplaced(want, got),
+    summaryTexts(data, want, at.index),
+  );
 }
 
 // The first request (from 1) where the loop sent one of the most recent results as a placeholder the contract keeps
@@ -153,6 +170,7 @@ function requestFinding(
   wantHeld: unknown[] | undefined,
   gotHeld: unknown[] | undefined,
   recentAt: number | undefined,
+  texts: string[] | undefined,
 ): CompactFinding | undefined {
   const threshold = data.request.compact_threshold;
   const n = k + 1;
@@ -195,7 +213,7 @@ function requestFinding(
     );
   }
   if (isSummary(e)) return summaryFinding(n, e, r, wantHeld, gotHeld);
-  return conversationFinding(n, e, r, recentAt);
+  return conversationFinding(n, e, r, recentAt, texts);
 }
 
 function calledCompact(data: CompactCaseData, k: number): boolean {
@@ -301,18 +319,29 @@ function conversationText(w: string, g: string): string {
 
 // Two ordinary requests whose messages differ: after a compaction, or at a tool_result micro-compaction keeps or
 // replaces.
-function conversationFinding(n: number, e: Entry, r: Entry, recentAt: number | undefined): CompactFinding | undefined {
+function conversationFinding(
+  n: number,
+  e: Entry,
+  r: Entry,
+  recentAt: number | undefined,
+  texts: string[] | undefined,
+): CompactFinding | undefined {
   const want = Array.isArray(e.messages) ? e.messages : [];
   const got = Array.isArray(r.messages) ? r.messages : [];
   const first = want[0];
   if (isEntry(first) && typeof first.content === 'string' && first.content.startsWith(`${COMPRESSED_MARKER}\n\n`)) {
-    const after = afterCompaction(n, want, got);
+    const after = afterCompaction(n, want, got, texts);
     if (after !== undefined) return after;
   }
   return microFinding(n, want, got, recentAt);
 }
 
-function afterCompaction(n: number, want: unknown[], got: unknown[]): CompactFinding | undefined {
+function afterCompaction(
+  n: number,
+  want: unknown[],
+  got: unknown[],
+  texts: string[] | undefined,
+): CompactFinding | undefined {
   const shape = `[{ role: 'user', content: '${COMPRESSED_MARKER}\\n\\n' + summary }, { role: 'assistant', content: '${ACKNOWLEDGEMENT}' }]`;
   if (jsonEqual(want.slice(0, 2), got.slice(0, 2))) return undefined;
   if (got.length > want.length)
@@ -322,16 +351,71 @@ function afterCompaction(n: number, want: unknown[], got: unknown[]): CompactFin
       'conversation not replaced',
     );
   const [wu, gu] = [want[0], got[0]];
-  if (!jsonEqual(wu, gu))
+  if (jsonEqual(wu, gu))
     return finding(
-      `request ${n} comes after a compaction, and its first message is not the summary's: ${describeDifference(wu, gu)}`,
-      `the first message is the user's: '${COMPRESSED_MARKER}', a blank line, then the summary (the text of the summary's text blocks, joined): ${shape}`,
-      'compressed message',
+      `request ${n} comes after a compaction, and its second message is not the acknowledgement: ${describeDifference(want[1], got[1])}`,
+      `the assistant acknowledges the summary, word for word: ${shape}`,
+      'acknowledgement',
+    );
+  const separator = texts === undefined ? undefined : joinedWith(texts, gu);
+  if (separator !== undefined)
+    return finding(
+      `request ${n} comes after a compaction, and its first message joins the summary's ${texts!.length} text blocks with ${short(separator)} between them, where the contract puts nothing between them`,
+      `the summary is the text of the summary's text blocks, joined with nothing between them (texts.join(''), not texts.join(${short(separator).replace(/^"|"$/g, "'")})); the first message is '${COMPRESSED_MARKER}', a blank line, then that summary: ${shape}`,
+      'summary joined',
     );
   return finding(
-    `request ${n} comes after a compaction, and its second message is not the acknowledgement: ${describeDifference(want[1], got[1])}`,
-    `the assistant acknowledges the summary, word for word: ${shape}`,
-    'acknowledgement',
+    `request ${n} comes after a compaction, and its first message is not the summary's: ${describeDifference(wu, gu)}`,
+    `the first message is the user's: '${COMPRESSED_MARKER}', a blank line, then the summary (the text of the summary's text blocks, joined with nothing between them: texts.join('')): ${shape}`,
+    'compressed message',
+  );
+}
+
+// The text blocks of the summary the compaction before request at.index + 1 asked for: the answer to the last
+// summary request before it (each turn answers the request of its index). Undefined when there is none.
+function summaryTexts(data: CompactCaseData, want: LoopRun, index: number): string[] | undefined {
+  for (let k = index - 1; k >= 0; k -= 1) {
+    const request = requestOf(want.requests[k]);
+    if (request === undefined || !isSummary(request)) continue;
+    const content = data.turns[k]?.message.content;
+    return content?.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []));
+  }
+  return undefined;
+}
+
+// The separator a first message after compaction joins the summary's text blocks with, when it is one of those a
+// loop might write and not the contract's (nothing).
+function joinedWith(texts: string[], message: unknown): string | undefined {
+  if (texts.length < 2 || !isEntry(message) || typeof message.content !== 'string') return undefined;
+  const head = `${COMPRESSED_MARKER}\n\n`;
+  return ['\n', '\n\n', ' ', ', '].find((sep) => message.content === head + texts.join(sep));
+}
+
+// The request the loop was given, changed in place by the end with its messages as many as before: a block of the
+// given conversation changed (a placeholder assigned into it), said as which message, which block and how.
+function givenChanged(data: CompactCaseData, want: unknown, got: unknown): CompactFinding | undefined {
+  const changed = requestChangedOf(got);
+  if (changed === undefined || requestChangedOf(want) !== undefined || !jsonEqual(want, withoutChange(got)))
+    return undefined;
+  const given = data.request.messages;
+  const after = changed.messages;
+  if (Object.keys(changed).length !== 1 || !Array.isArray(after) || after.length !== given.length) return undefined;
+  const m = given.findIndex((message, i) => !jsonEqual(message, after[i]));
+  const [before, now] = [given[m], after[m]];
+  if (before === undefined || !isEntry(now) || !Array.isArray(before.content) || !Array.isArray(now.content))
+    return undefined;
+  const b = before.content.findIndex((block, i) => !jsonEqual(block, (now.content as unknown[])[i]));
+  const [was, is] = [before.content[b], now.content[b]];
+  if (!isEntry(was) || !isEntry(is)) return undefined;
+  const what = was.type === 'tool_result' ? `the tool_result of ${String(was.tool_use_id)}` : `a ${String(was.type)}`;
+  const placeholder = typeof is.content === 'string' && /^\[Previous: used [^\]]*\]$/.test(is.content);
+  const how = placeholder
+    ? `its content, ${typeof was.content === 'string' ? `${was.content.length} characters` : short(was.content, 40)}, replaced by the placeholder ${short(is.content)}`
+    : `its content ${short(was.content, 40)} became ${short(is.content, 40)}`;
+  return finding(
+    `runCompactLoop changed the conversation it was given, in place: message ${m + 1} of request.messages (${String(before.role)}), block ${b + 1} (${what}): ${how} (request.messages still has its ${given.length} messages)`,
+    `${placeholder ? 'micro-compaction assigned the placeholder into a block of' : 'the loop assigned into a block of'} request.messages (block.content = …), the caller's conversation, which is not the loop's to change: build new blocks and messages instead, const messages = [...request.messages], and replace a result with a new block in a new message, messages[i] = { ...message, content: message.content.map((b) => (b === block ? { ...b, content: placeholder } : b)) }`,
+    'given conversation changed',
   );
 }
 

@@ -16,6 +16,7 @@ import { anyOf, conditionsOf } from './branch-findings.ts';
 import { type FindingSpec, factsByName, listNames, shown, verb } from './finding-spec.ts';
 
 type ArgFact = Extract<Fact, { type: 'arg' }>;
+type Input = Record<string, unknown>;
 type ThrewFact = Extract<Fact, { type: 'threw' }>;
 // What is wrong with one argument: with the key sent (`sent`; `misread`: the name it was read under instead), or
 // only when the key is empty, has spaces at its ends, or is left out for the key behind `??`.
@@ -46,8 +47,8 @@ const COMPUTED = new Set(['changed', 'trimmed', 'converted']);
 // The findings, and the throws they take in: a branch that computes something from a key and throws only when
 // that key is left out or of another type (`input.file_text.endsWith` on a number) throws in that computation,
 // before its method is called, so the throw is part of the same mistake and its message.
-export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Set<Fact> } {
-  const specs: FindingSpec[] = [];
+export function argumentSpecs(facts: Fact[]): { specs: ArgSpec[]; folded: Set<Fact> } {
+  const specs: ArgSpec[] = [];
   const folded = new Set<Fact>();
   for (const [name, own] of factsByName(facts)) {
     const args = own.filter((f): f is ArgFact => f.type === 'arg');
@@ -128,7 +129,9 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       specs.push(reorderedSpec(name));
       continue;
     }
-    const words = method === undefined ? echoWords(problems, throws) : methodWords(method, problems, throws);
+    const wordsOf = (input?: Input) =>
+      method === undefined ? echoWords(problems, throws, input) : methodWords(method, problems, throws, input);
+    const words = wordsOf();
     const habit = method === undefined || throws.length > 0 ? undefined : habitOf(problems);
     // A path's ./ stripped is one change whatever the branch, its throws (`.replace` on a number) with it.
     const dotted = problems.length === 1 && problems[0]!.when === 'dotted';
@@ -139,6 +142,8 @@ export function argumentSpecs(facts: Fact[]): { specs: FindingSpec[]; folded: Se
       names: [name],
       rank: 8,
       text: (names) => words(listNames(names), names),
+      caseText: (names, input) =>
+        problems.some((p) => caseExample(p, input) !== undefined) ? wordsOf(input)(listNames(names), names) : undefined,
       triggers: (names): Trigger[] => [...conditions.values()].map((when) => ({ names, when })),
       ...(only === undefined ? {} : { change: changeOf(only), throws }),
       ...(habit === undefined ? {} : { habit: habit.kind, examples: habit.examples }),
@@ -262,8 +267,11 @@ function everyTaking(names: string[], key: string): string {
 
 // A spec, and the change it is about when it is the one problem of its branch: a key's value changed the same way
 // (`<sandbox>/{path}`), whatever the method; the throws of the code that changes it.
-type ArgSpec = FindingSpec & {
-  change?: string;
+// `caseText`: the same words with the values of a failing call's input where that input shows the change the probe
+// saw (its "1" became 1, where the probe's "108" became 108), undefined where it shows none.
+export type ArgSpec = FindingSpec & {
+  caseText?: (names: string[], input: Input) => string | undefined;
+  change?: string | undefined;
   throws?: ThrewFact[];
   habit?: Habit['kind'];
   examples?: Habit['examples'];
@@ -427,6 +435,7 @@ function methodWords(
   method: string,
   problems: Problem[],
   throws: ThrewFact[] = [],
+  input?: Input,
 ): (names: string, list?: string[]) => string {
   const contract = METHODS[method]!;
   const sent = problems.filter((p) => p.when === 'sent');
@@ -450,7 +459,8 @@ function methodWords(
       `{names} {calls} tools.${method}(${args.join(', ')}), where the contract calls ${contract.call}: ${reasons.join('; ')}`,
     );
   }
-  for (const p of problems.filter((q) => q.when !== 'sent')) parts.push(otherWords(p, `tools.${method}`, method));
+  for (const p of problems.filter((q) => q.when !== 'sent'))
+    parts.push(otherWords(p, `tools.${method}`, method, input));
   if (throws.length > 0) {
     parts.push(
       `${throwWords(throws)}, before tools.${method} is called: tools.${method} answers such a value with its own error, so pass it on as it is`,
@@ -505,7 +515,7 @@ function misreadReason(problems: Problem[]): string {
 }
 
 // An empty value turned into something else, a value trimmed, the key behind `??` never read.
-function otherWords(p: Problem, target: string, method?: string): string {
+function otherWords(p: Problem, target: string, method?: string, input?: Input): string {
   const { got, key } = p.fact;
   if (p.when === 'fallback') {
     const source = METHODS[method ?? '']?.args.find((a) => typeof a !== 'string' && a.includes(key));
@@ -553,10 +563,11 @@ function otherWords(p: Problem, target: string, method?: string): string {
     return `when input.${key} is left out, {names} {passes} ${expression(p)} in its place: ${target} answers a missing ${key} with its own error, so pass input.${key} as the model sent it, with no default`;
   }
   if (p.when === 'mistyped') {
-    const sent = shown(p.fact.probe.input[key], 20);
+    const seen = exampleOf(p, input);
+    const sent = shown(seen.sent, 20);
     const how =
       got.kind === 'converted'
-        ? `{turns} input.${key} into ${Array.isArray(got.value) ? 'numbers' : `a ${got.to}`} (${sent} became ${shown(got.value, 20)})`
+        ? `{turns} input.${key} into ${Array.isArray(got.value) ? 'numbers' : `a ${got.to}`} (${sent} became ${shown(seen.got, 20)})`
         : `{changes} an input.${key} of the wrong type (${sent} became ${expression(p)})`;
     return `{names} ${how} before ${target} sees it: pass it as the model sent it; ${target} checks its type and answers a wrong one with its own error`;
   }
@@ -588,7 +599,7 @@ function throwWords(throws: ThrewFact[]): string {
 }
 
 // Echo's one "argument" is the text it returns.
-function echoWords(problems: Problem[], throws: ThrewFact[]): (names: string) => string {
+function echoWords(problems: Problem[], throws: ThrewFact[], input?: Input): (names: string) => string {
   const parts = problems.map((p): string => {
     const { got } = p.fact;
     if (p.when === 'edged' && got.kind === 'trimmed') {
@@ -601,7 +612,8 @@ function echoWords(problems: Problem[], throws: ThrewFact[]): (names: string) =>
       return `echo ${how} its text: return { content: input.text } as it is, spaces and line breaks included`;
     }
     if (p.when === 'mistyped' && got.kind === 'converted') {
-      return `echo turns input.text into a ${got.to} (${shown(p.fact.probe.input[ECHO_KEY], 20)} became ${shown(got.value, 20)}): return { content: input.text } as the model sent it, whatever its type`;
+      const seen = exampleOf(p, input);
+      return `echo turns input.text into a ${got.to} (${shown(seen.sent, 20)} became ${shown(seen.got, 20)}): return { content: input.text } as the model sent it, whatever its type`;
     }
     if (got.kind === 'changed' && got.value === JSON.stringify(p.fact.probe.input[ECHO_KEY])) {
       return `echo returns the JSON text of input.text (${shown(got.value, 40)} for ${shown(p.fact.probe.input[ECHO_KEY], 40)}): return { content: input.text } as it is`;
@@ -621,4 +633,28 @@ function echoWords(problems: Problem[], throws: ThrewFact[]): (names: string) =>
   });
   if (throws.length > 0) parts.push(`${throwWords(throws)}: return input.text as it is, whatever its type`);
   return () => parts.join('. Also: ');
+}
+
+// What a problem's words quote as sent and received: the failing call's own value and what the branch makes of it,
+// where that call shows the change; else the probe's.
+function exampleOf(p: Problem, input: Input | undefined): { sent: unknown; got: unknown } {
+  const own = input === undefined ? undefined : caseExample(p, input);
+  if (own !== undefined) return own;
+  const { got, key, probe } = p.fact;
+  return { sent: probe.input[key], got: 'value' in got ? got.value : undefined };
+}
+
+// A value of another type converted (`Number(input.insert_line)`, `String(input.text)`): the call's own value of
+// the probe's type, converted the way the probe's was, when that changes it. Undefined for any other problem.
+function caseExample(p: Problem, input: Input): { sent: unknown; got: unknown } | undefined {
+  const { got, key, probe } = p.fact;
+  if (p.when !== 'mistyped' || got.kind !== 'converted') return undefined;
+  const one = (v: unknown): unknown => (got.to === 'number' ? Number(v) : String(v));
+  const convert = (v: unknown): unknown => (Array.isArray(v) ? v.map(one) : one(v));
+  const [sent, probed] = [input[key], probe.input[key]];
+  const alike = typeof sent === typeof probed && Array.isArray(sent) === Array.isArray(probed);
+  if (sent === undefined || !alike || !jsonEqual(convert(probed), got.value)) return undefined;
+  const made = convert(sent);
+  const numbers = [made].flat().every((v) => typeof v !== 'number' || Number.isFinite(v));
+  return numbers && !jsonEqual(made, sent) ? { sent, got: made } : undefined;
 }

@@ -13,6 +13,8 @@ export type FindingSpec = {
   text: (names: string[]) => string;
   triggers: (names: string[]) => Trigger[];
   leaks?: true;
+  // The text with a failing call's own values, where its input shows the mistake (undefined where it does not).
+  caseText?: (names: string[], input: Record<string, unknown>) => string | undefined;
 };
 
 // Specs with the same signature merged into one finding about all their names, in the order first met.
@@ -29,6 +31,7 @@ export function mergeSpecs(specs: FindingSpec[]): Finding[] {
     rank: s.rank,
     triggers: s.triggers(s.names),
     ...(s.leaks === true ? { leaks: true as const } : {}),
+    ...(s.caseText === undefined ? {} : { caseText: (input: Record<string, unknown>) => s.caseText!(s.names, input) }),
   }));
 }
 

@@ -20,7 +20,8 @@ import {
 import { callText } from '../../loop/unasked-calls.ts';
 import type { TaskCaseData } from '../case.ts';
 import { ownerName, requestOwners } from './request-owners.ts';
-import { taskHintFor, type TaskHintContext } from './task-hints.ts';
+import { type ChildCutShort, childCutShort, taskHintFor, type TaskHintContext } from './task-hints.ts';
+import { SUBAGENT_MAX_ROUNDS } from '../case.ts';
 
 export function compareTask(c: Case<TaskCaseData>, expected: unknown[], received: unknown[]): Failure | undefined {
   const want = splitLoopResults(expected);
@@ -54,6 +55,8 @@ function firstDifference(data: TaskCaseData, want: LoopRun, got: LoopRun): Diffe
     if (e !== undefined && r !== undefined) {
       if (jsonEqual(e, r)) continue;
       const ctx: TaskHintContext = { ...base, at: 'request', index: k, ...differingFields(e, r) };
+      const cut = childCutShort(ctx);
+      if (cut !== undefined) return { ctx, message: cutShortMessage(cut, k, n) };
       return { ctx, message: `${of}, differs: ${describeRequest(e, r)}` };
     }
     if (r !== undefined) {
@@ -106,6 +109,17 @@ function firstDifference(data: TaskCaseData, want: LoopRun, got: LoopRun): Diffe
   if (e === undefined || r === undefined)
     return { ctx, message: `runTaskLoop returned ${short(got.end)}, not the parent's conversation` };
   return { ctx, message: `the conversation runTaskLoop returned differs: ${describeConversation(e, r)}` };
+}
+
+// "the child loop (task …) stopped after 29 requests, where the contract's cap is 30: …": said of the child, not as
+// the parent's request compared with the child's it stands in for.
+function cutShortMessage(cut: ChildCutShort, k: number, n: number): string {
+  const requests = (m: number) => `${m} request${m === 1 ? '' : 's'}`;
+  const where =
+    cut.contract === SUBAGENT_MAX_ROUNDS
+      ? `where the contract's cap is ${SUBAGENT_MAX_ROUNDS}`
+      : `where the contract's child sends ${cut.contract}`;
+  return `the child loop (task ${cut.task}) stopped after ${requests(cut.sent)}, ${where}: its turn ${cut.sent} has stop_reason ${JSON.stringify(cut.stopReason)}, so its request ${cut.sent + 1} comes next, and runTaskLoop sent the parent's next request instead (request ${k + 1} of ${n})`;
 }
 
 function describeRequest(e: unknown, r: unknown): string {

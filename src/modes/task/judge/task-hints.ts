@@ -177,14 +177,7 @@ function parentWhereChild(
   owner: Extract<TaskHintContext['owners'][number], { who: 'child' }>,
   sent: unknown,
 ): Hint | undefined {
-  const got = messagesOf(sent);
-  const parent = ctx.data.request.messages;
-  const isParents =
-    toolNames(sent).includes(TASK_TOOL) &&
-    got.length > parent.length &&
-    parent.every((m, i) => jsonEqual(m, got[i])) &&
-    blocks(got.at(-1)).some((b) => b.type === 'tool_result' && b.tool_use_id === owner.task);
-  if (!isParents) return undefined;
+  if (!isParentsNext(ctx, owner, sent)) return undefined;
   if (owner.round === 1)
     return hint(
       `the parent called the model again where a child should have: a task call runs a child loop (a fresh conversation, the prompt alone) before the parent's next request`,
@@ -195,6 +188,32 @@ function parentWhereChild(
     `the child stopped after its request ${owner.round - 1}, whose turn has stop_reason ${JSON.stringify(stopped)}, and the parent went on: a child goes on while its turns stop for "tool_use", and stops at the first that does not or at its ${SUBAGENT_MAX_ROUNDS}th turn (${SUBAGENT_MAX_ROUNDS} requests, not fewer)`,
     'child stopped early',
   );
+}
+
+// A request sent with the parent's tools and its conversation, the task call's result last: the parent's next.
+function isParentsNext(ctx: TaskHintContext, owner: Extract<Owner, { who: 'child' }>, sent: unknown): boolean {
+  const got = messagesOf(sent);
+  const parent = ctx.data.request.messages;
+  return (
+    toolNames(sent).includes(TASK_TOOL) &&
+    got.length > parent.length &&
+    parent.every((m, i) => jsonEqual(m, got[i])) &&
+    blocks(got.at(-1)).some((b) => b.type === 'tool_result' && b.tool_use_id === owner.task)
+  );
+}
+
+// Where a child ran some of its requests and the loop then sent the parent's next request instead of the child's:
+// the task, how many requests the child sent, how many the contract's child sends, and the stop_reason of the turn
+// the child stopped after. Undefined otherwise.
+export type ChildCutShort = { task: string; sent: number; contract: number; stopReason: unknown };
+export function childCutShort(ctx: TaskHintContext): ChildCutShort | undefined {
+  if (ctx.at !== 'request') return undefined;
+  const owner = ctx.owners[ctx.index];
+  if (owner?.who !== 'child' || owner.round === 1 || !isParentsNext(ctx, owner, ctx.got.requests[ctx.index]))
+    return undefined;
+  const contract = ctx.owners.filter((o) => o.who === 'child' && o.child === owner.child).length;
+  const stopReason = ctx.data.turns[ctx.index - 1]?.message.stop_reason;
+  return { task: owner.task, sent: owner.round - 1, contract, stopReason };
 }
 
 // The parent's request lost the task tool once a child ran: the child's tools were made from request.tools in place

@@ -1,0 +1,32 @@
+// What compareTask's first line says where the loop first went another way: a child cut short is said of the child
+// (how many requests it sent, the contract's cap), not as the parent's request compared with the child's.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Case, Snapshot } from '../../../src/course/types.ts';
+import type { TaskCaseData } from '../../../src/modes/task/case.ts';
+import { runTaskCase } from '../../../src/modes/task/driver.ts';
+import { compareTask } from '../../../src/modes/task/judge/compare-task.ts';
+import { runTaskLoop as capCountedShort } from '../../fixtures/wrong-task/cap-counted-short.ts';
+import { REPO } from '../../grade/course-fixture.ts';
+
+async function loadCase(name: string): Promise<{ c: Case<TaskCaseData>; expected: unknown[] }> {
+  const data = JSON.parse(await readFile(join(REPO, 'cases', 'delegate-task', `${name}.json`), 'utf8')) as TaskCaseData;
+  const snapshot = JSON.parse(
+    await readFile(join(REPO, 'snapshots', 'delegate-task', `${name}.json`), 'utf8'),
+  ) as Snapshot;
+  return { c: { stage: 'delegate-task', name, file: '', data }, expected: snapshot.results };
+}
+
+describe('compareTask', () => {
+  it('says a child stopped a request short of the cap plainly', async () => {
+    const { c, expected } = await loadCase('task-round-cap');
+    const received = JSON.parse(JSON.stringify(await runTaskCase(c.data, capCountedShort as never))) as unknown[];
+    const failure = compareTask(c, expected, received);
+    expect(failure?.message).toMatch(
+      /^the child loop \(task toolu_01TaskCap01\) stopped after 29 requests, where the contract's cap is 30: its turn 29 has stop_reason "tool_use", so its request 30 comes next, and runTaskLoop sent the parent's next request instead \(request 31 of 32\)$/,
+    );
+    expect(failure?.message).not.toMatch(/messages where|were expected/);
+    expect(failure?.hint).toMatch(/^the child stopped after its request 29/);
+  });
+});
