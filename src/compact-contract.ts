@@ -16,6 +16,8 @@ export const CHARS_PER_TOKEN = 4;
 // Where a compaction writes the conversation, under the working directory: transcript-<n>.jsonl, n from 1.
 export const TRANSCRIPT_DIR = '.transcripts';
 export const transcriptName = (n: number): string => `transcript-${n}.jsonl`;
+// What the grader reads after a transcript's lines when its last line has no line break after it.
+export const NO_FINAL_BREAK = '(no line break after the last line)';
 
 // The summary request: this instruction, a blank line, then the conversation's JSON cut to SUMMARY_INPUT_CHARS.
 export const SUMMARY_INSTRUCTION =

@@ -36,6 +36,14 @@ describe('theinference audit', () => {
     expect(stdout).toMatch(/\n2 of 2 mistakes caught and named; \d+ of \d+ cases fail at least one mistake$/);
   });
 
+  it("audits compact-context's whole catalogue: every wrong loop caught and named by its one message", async () => {
+    const { exitCode, stdout } = await theinference(['audit', '--stage', 'compact-context', '--json']);
+    expect(exitCode).toBe(0);
+    const matrix = JSON.parse(stdout) as { mistakes: unknown[]; uncaught: string[]; unnamed: string[] };
+    expect(matrix.mistakes.length).toBeGreaterThanOrEqual(15);
+    expect([matrix.uncaught, matrix.unnamed]).toEqual([[], []]);
+  });
+
   it('gives the same as JSON with --json', async () => {
     const { exitCode, stdout } = await theinference(['audit', '--stage', 'register-tools', '--json', ...TWO]);
     expect(exitCode).toBe(0);

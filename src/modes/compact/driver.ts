@@ -6,7 +6,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPACT_TOOL, TRANSCRIPT_DIR } from '../../compact-contract.ts';
+import { COMPACT_TOOL, NO_FINAL_BREAK, TRANSCRIPT_DIR } from '../../compact-contract.ts';
 import { COMPACT_REQUEST_KEYS } from './case.ts';
 import { type LoopOptions, loopDriver, parseLoopCase } from '../loop/driver.ts';
 import type { DriverMode } from '../driver-mode.ts';
@@ -55,11 +55,13 @@ async function transcriptsIn(dir: string): Promise<Json | undefined> {
       files[name] = 'not a file';
       continue;
     }
-    const text = (await readFile(join(dir, name), 'utf8')).slice(0, MAX_FILE_CHARS);
-    files[name] = text
-      .split('\n')
-      .filter((line) => line !== '')
-      .map(jsonOrText);
+    const whole = await readFile(join(dir, name), 'utf8');
+    const lines = whole.slice(0, MAX_FILE_CHARS).split('\n');
+    // Each line ends with a line break, the last one too: a last line without it is said after the lines.
+    const ended = lines.at(-1) === '';
+    if (ended) lines.pop();
+    const cut = whole.length > MAX_FILE_CHARS;
+    files[name] = [...lines.map(jsonOrText), ...(ended || cut ? [] : [NO_FINAL_BREAK])];
   }
   return files;
 }

@@ -1,5 +1,6 @@
 // The compact judge's findings, from results alone: each mistake of micro-compaction, the threshold and the
 // transcript said as its layer, with the cause a report groups by.
+import { NO_FINAL_BREAK } from '../../../src/compact-contract.ts';
 import { describe, expect, it } from 'vitest';
 import { compactFinding } from '../../../src/modes/compact/judge/compact-findings.ts';
 import { SUMMARY_INSTRUCTION } from '../../../src/compact-contract.ts';
@@ -60,6 +61,18 @@ describe('compactFinding', () => {
     const want = { requests: [], end: { returned: [], transcripts: { 'transcript-1.jsonl': [{}] } } };
     const got = { requests: [], end: { returned: [] } };
     expect(compactFinding(data, want, got, { at: 'end', index: 0 })?.cause).toBe('transcript not written');
+  });
+
+  it("says a transcript whose last line has no line break after it (join('\\n'))", () => {
+    const lines = [{ role: 'user' }, { role: 'assistant' }];
+    const want = { requests: [], end: { returned: [], transcripts: { 'transcript-1.jsonl': lines } } };
+    const got = {
+      requests: [],
+      end: { returned: [], transcripts: { 'transcript-1.jsonl': [...lines, NO_FINAL_BREAK] } },
+    };
+    const found = compactFinding(data, want, got, { at: 'end', index: 0 });
+    expect(found?.message).toMatch(/holds the 2 lines expected, but its last line has no line break after it$/);
+    expect(found?.hint).toMatch(/^every line of a transcript ends with a line break, the last one too/);
   });
 
   it('points the stub at its page', () => {

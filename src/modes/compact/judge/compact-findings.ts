@@ -10,6 +10,7 @@ import {
   COMPACT_TOOL,
   COMPRESSED_MARKER,
   KEEP_RECENT_RESULTS,
+  NO_FINAL_BREAK,
   PLACEHOLDER_OVER_CHARS,
   SUMMARY_INPUT_CHARS,
   SUMMARY_INSTRUCTION,
@@ -534,6 +535,12 @@ function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
   const name = wn.find((k) => !jsonEqual(w![k], g![k]))!;
   const [wl, gl] = [w![name], g![name]];
   const lines = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+  if (Array.isArray(gl) && gl.at(-1) === NO_FINAL_BREAK && jsonEqual(wl, gl.slice(0, -1)))
+    return finding(
+      `${TRANSCRIPT_DIR}/${name} holds the ${lines(wl)} lines expected, but its last line has no line break after it`,
+      `every line of a transcript ends with a line break, the last one too: JSON.stringify(message) + '\\n' for each message, joined with nothing (join('\\n') leaves the last line without one)`,
+      'transcript content',
+    );
   return finding(
     `${TRANSCRIPT_DIR}/${name} holds ${lines(gl)} lines where ${lines(wl)} were expected: ${describeDifference(wl, gl)}`,
     `a transcript is the conversation as it stands when the loop compacts (micro-compacted, the round's results included), one JSON.stringify(message) per line: ${where}`,
