@@ -71,7 +71,12 @@ export async function reportPaths(
     const dir = resolve(cwd, output);
     const info = await stat(dir).catch(() => undefined);
     if (info?.isDirectory() !== true) {
-      const example = `${output.replace(/\/+$/, '') || 'reports'}/${NAME_TOKEN}.${EXTENSIONS[reporter]}`;
+      // A file's name (`out.xml`) becomes a pattern beside it (`out-{name}.xml`); a directory's gets one inside it.
+      const ext = extname(output);
+      const example =
+        ext !== '' && !output.endsWith('/')
+          ? `${output.slice(0, -ext.length)}-${NAME_TOKEN}${ext}`
+          : `${output.replace(/\/+$/, '') || 'reports'}/${NAME_TOKEN}.${EXTENSIONS[reporter]}`;
       const why = output.endsWith('/')
         ? `is a directory that does not exist: create it first (mkdir -p ${output}), or`
         : `names one file for ${submissions.length} submissions: give a directory that exists (each report is <name>.${EXTENSIONS[reporter]} in it), or`;

@@ -49,7 +49,11 @@ describe('reportPaths', () => {
   it.each([
     [
       'results.xml',
-      /^--output "results\.xml" names one file for 2 submissions: give a directory .* or a pattern, e\.g\. --output 'results\.xml\/\{name\}\.xml'\.$/,
+      /^--output "results\.xml" names one file for 2 submissions: give a directory .* or a pattern, e\.g\. --output 'results-\{name\}\.xml'\.$/,
+    ],
+    [
+      'out',
+      /^--output "out" names one file for 2 submissions: give a directory .* or a pattern, e\.g\. --output 'out\/\{name\}\.xml'\.$/,
     ],
     ['missing/', /^--output "missing\/" is a directory that does not exist: create it first \(mkdir -p missing\/\)/],
     ['nowhere/{name}.xml', /^--output ".*nowhere\/alice\.xml" is in .*nowhere, which does not exist/],
