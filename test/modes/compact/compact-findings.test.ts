@@ -52,6 +52,29 @@ describe('compactFinding', () => {
     expect(compactFinding(data, run(want), run(got), at)?.cause).toBe('placeholder wording');
   });
 
+  it('says a result whose content is a list of blocks, replaced', () => {
+    const blocks = [{ type: 'text', text: long('blocks') }];
+    const want = conversation(5, ['toolu_2']);
+    (want[2] as { content: unknown[] }).content = [{ type: 'tool_result', tool_use_id: 'toolu_1', content: blocks }];
+    const got = conversation(5, ['toolu_1', 'toolu_2']);
+    const found = compactFinding(data, run(want), run(got), at);
+    expect(found?.cause).toBe('blocks result replaced');
+    expect(found?.message).toMatch(/the tool_result of toolu_1 .* yet its content is a list of blocks, not a string$/);
+  });
+
+  it('reads the same blocks in another key order as the same content', () => {
+    const block = (text: string) => [
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text }] },
+    ];
+    const want = conversation(5, ['toolu_2']);
+    const got = conversation(5, ['toolu_2']);
+    (want[2] as { content: unknown[] }).content = block(long('a'));
+    (got[2] as { content: unknown[] }).content = [
+      { content: [{ text: long('a'), type: 'text' }], tool_use_id: 'toolu_1', type: 'tool_result' },
+    ];
+    expect(compactFinding(data, run(want), run(got), at)).toBeUndefined();
+  });
+
   it('says a request that sends compact_threshold', () => {
     const got = { requests: [{ request: { messages: [], compact_threshold: 1000 } }], end: undefined };
     expect(compactFinding(data, run([]), got, at)?.cause).toBe('threshold sent');

@@ -438,6 +438,13 @@ function placeholderFinding(
   if (first === undefined) return undefined;
   const which = (w: ResultSlot) => `the tool_result of ${w.id} (${w.tool}, the ${ordinal(w.rank)} of ${want.length})`;
   const replaced = differs.filter(({ w, g }) => !w.placeholder && g.placeholder);
+  const blocks = replaced.find(({ w }) => !w.text);
+  if (blocks !== undefined)
+    return finding(
+      `request ${n}: ${which(blocks.w)} became ${short(blocks.g.content)}, yet its content is a list of blocks, not a string`,
+      `only a tool_result whose content is a string is replaced (and only past ${PLACEHOLDER_OVER_CHARS} characters); one whose content is a list of blocks stays as it is (test typeof content === 'string' first): ${rule}`,
+      'blocks result replaced',
+    );
   const recent = replaced.find(({ w }) => w.rank <= KEEP_RECENT_RESULTS);
   if (recent !== undefined)
     return finding(

@@ -1,11 +1,15 @@
 // The tool_results of a conversation as micro-compaction sees them: in order, each with its tool_use's id and tool
-// name, its content, whether that content is a placeholder, and its rank from the end (1: the most recent). Pure.
+// name, its content (a list of blocks as its canonical JSON: the same blocks in another key order are the same),
+// whether that content is text (only text is ever replaced), whether it is a placeholder, and its rank from the end
+// (1: the most recent). Pure.
 import { UNKNOWN_TOOL } from '../../../compact-contract.ts';
+import { canonical } from '../../kit.ts';
 
 export type ResultSlot = {
   id: string;
   tool: string;
   content: string;
+  text: boolean;
   length: number;
   placeholder: boolean;
   rank: number;
@@ -22,12 +26,14 @@ export function resultSlots(messages: unknown[]): ResultSlot[] {
   const names = new Map(blocks.filter((b) => b?.type === 'tool_use').map((b) => [String(b.id), String(b.name)]));
   const results = blocks.filter((b) => b?.type === 'tool_result');
   return results.map((b, i) => {
-    const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
+    const text = typeof b.content === 'string';
+    const content = typeof b.content === 'string' ? b.content : canonical(b.content ?? '');
     const id = String(b.tool_use_id);
     return {
       id,
       tool: names.get(id) ?? UNKNOWN_TOOL,
       content,
+      text,
       length: content.length,
       placeholder: PLACEHOLDER.test(content),
       rank: results.length - i,
