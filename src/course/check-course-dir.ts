@@ -40,7 +40,7 @@ export async function checkCourseDir(dir: string): Promise<void> {
 function notAModule(dir: string, scope: Scope | undefined): string {
   const why = 'program.ts runs as an ES module (it uses top-level await)';
   if (scope?.broken !== undefined)
-    return `${why}, but ${scope.file} cannot be read as JSON (${scope.broken}): fix it, with "type": "module" in it.`;
+    return `${why}, but ${scope.file} ${scope.unread === true ? 'cannot be read as' : 'is not valid'} JSON (${scope.broken}): fix it, with "type": "module" in it.`;
   if (scope === undefined) {
     return `${why}, but there is no package.json in ${dir} or above it: add one with { "type": "module" } to ${dir} (\`npx theinference init\` writes a course directory with one).`;
   }
@@ -50,7 +50,7 @@ function notAModule(dir: string, scope: Scope | undefined): string {
 }
 
 // A package.json and its "type" (or why it could not be read as JSON).
-type Scope = { file: string; type: unknown; broken?: string };
+type Scope = { file: string; type: unknown; broken?: string; unread?: true };
 
 // The nearest package.json at or above `dir` (Node's rule for whether .ts/.js files are ES modules).
 async function packageScope(dir: string): Promise<Scope | undefined> {
@@ -62,7 +62,7 @@ async function packageScope(dir: string): Promise<Scope | undefined> {
         read === 'too large'
           ? `it is larger than ${MAX_MANIFEST_BYTES / 1024 / 1024} MB, which the grader never reads: a course's package.json is a few hundred bytes`
           : 'it is not a regular file: a link, a FIFO or a device, which the grader never reads';
-      return { file, type: undefined, broken };
+      return { file, type: undefined, broken, unread: true };
     }
     if (read !== 'missing') {
       const text = read.data.toString('utf8');

@@ -19,7 +19,14 @@ import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
 import { driveMachine } from './run/drive-machine.ts';
-import { type CourseEffect, type CourseEvent, type CourseState, startCourse, step } from './course-machine.ts';
+import {
+  type CourseEffect,
+  type CourseEvent,
+  type CoursePlan,
+  type CourseState,
+  startCourse,
+  step,
+} from './course-machine.ts';
 import type { ReferenceResult } from './run-reference.ts';
 import { planStage, type StagePlan } from './stage-plan.ts';
 import type { RunOptions } from './run-options.ts';
@@ -104,16 +111,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     cancel,
     finish: () => finish(),
   });
-  const machine = driveMachine(
-    startCourse({
-      bail: options.bail === true,
-      variants: variants !== undefined,
-      cpuCases: OUT_OF_CPU_CASES,
-      timeoutCases: TIMED_OUT_CASES,
-    }),
-    step,
-    perform,
-  );
+  const machine = driveMachine(startCourse(coursePlan(options, variants !== undefined)), step, perform);
   const onAbort = (): void => machine.dispatch({ type: 'abort' });
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted === true) onAbort();
@@ -429,6 +427,12 @@ function reportOf(
 function interleave(cases: BatchCase[], variantRuns: BatchCase[]): BatchCase[] {
   const runs = new Map(variantRuns.map((v) => [caseOfRun(v.name), v]));
   return cases.flatMap((c) => [{ name: c.name, file: c.file }, ...(runs.has(c.name) ? [runs.get(c.name)!] : [])]);
+}
+
+// What the course machine is told of the run: --bail, whether variants run, and after how many cases out of CPU
+// time, or past their deadline, it stops the batches (program-limits.ts).
+function coursePlan(options: RunOptions, variants: boolean): CoursePlan {
+  return { bail: options.bail === true, variants, cpuCases: OUT_OF_CPU_CASES, timeoutCases: TIMED_OUT_CASES };
 }
 
 // A case without a verdict once the run is over: after too many runs out of CPU time, or past their deadline,

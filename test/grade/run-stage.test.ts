@@ -250,7 +250,7 @@ describe('runStage misuse', () => {
         return {};
       },
       'NO_PROGRAM',
-      /, but \S+\/package\.json cannot be read as JSON \(.*\): fix it, with "type": "module" in it\.$/,
+      /, but \S+\/package\.json is not valid JSON \(.*\): fix it, with "type": "module" in it\.$/,
     ],
     [
       'a package.json of valid JSON past 1 MB',

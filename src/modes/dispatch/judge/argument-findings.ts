@@ -129,27 +129,39 @@ export function argumentSpecs(facts: Fact[]): { specs: ArgSpec[]; folded: Set<Fa
       specs.push(reorderedSpec(name));
       continue;
     }
-    const wordsOf = (input?: Input) =>
-      method === undefined ? echoWords(problems, throws, input) : methodWords(method, problems, throws, input);
-    const words = wordsOf();
-    const habit = method === undefined || throws.length > 0 ? undefined : habitOf(problems);
-    // A path's ./ stripped is one change whatever the branch, its throws (`.replace` on a number) with it.
-    const dotted = problems.length === 1 && problems[0]!.when === 'dotted';
-    const only =
-      problems.length === 1 && (throws.length === 0 || dotted) && method !== undefined ? problems[0] : undefined;
-    specs.push({
-      signature: `arguments: ${method ?? 'echo'}: ${words('·')}`,
-      names: [name],
-      rank: 8,
-      text: (names) => words(listNames(names), names),
-      caseText: (names, input) =>
-        problems.some((p) => caseExample(p, input) !== undefined) ? wordsOf(input)(listNames(names), names) : undefined,
-      triggers: (names): Trigger[] => [...conditions.values()].map((when) => ({ names, when })),
-      ...(only === undefined ? {} : { change: changeOf(only), throws }),
-      ...(habit === undefined ? {} : { habit: habit.kind, examples: habit.examples }),
-    });
+    specs.push(branchSpec(name, method, problems, throws, conditions));
   }
   return { specs: foldHabits(foldShared(specs)), folded };
+}
+
+// The finding of one branch's argument problems: its words (with a failing call's own values where that call shows
+// them), where it applies, and the change it makes when it is the branch's one problem.
+function branchSpec(
+  name: string,
+  method: string | undefined,
+  problems: Problem[],
+  throws: ThrewFact[],
+  conditions: Map<string, Condition[]>,
+): ArgSpec {
+  const wordsOf = (input?: Input) =>
+    method === undefined ? echoWords(problems, throws, input) : methodWords(method, problems, throws, input);
+  const words = wordsOf();
+  const habit = method === undefined || throws.length > 0 ? undefined : habitOf(problems);
+  // A path's ./ stripped is one change whatever the branch, its throws (`.replace` on a number) with it.
+  const dotted = problems.length === 1 && problems[0]!.when === 'dotted';
+  const only =
+    problems.length === 1 && (throws.length === 0 || dotted) && method !== undefined ? problems[0] : undefined;
+  return {
+    signature: `arguments: ${method ?? 'echo'}: ${words('·')}`,
+    names: [name],
+    rank: 8,
+    text: (names) => words(listNames(names), names),
+    caseText: (names, input) =>
+      problems.some((p) => caseExample(p, input) !== undefined) ? wordsOf(input)(listNames(names), names) : undefined,
+    triggers: (names): Trigger[] => [...conditions.values()].map((when) => ({ names, when })),
+    ...(only === undefined ? {} : { change: changeOf(only), throws }),
+    ...(habit === undefined ? {} : { habit: habit.kind, examples: habit.examples }),
+  };
 }
 
 // Arguments that follow the order the keys were sent in (`...Object.values(input)`), for tool `name`.
