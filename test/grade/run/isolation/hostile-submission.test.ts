@@ -101,7 +101,9 @@ describe('a link where the grader reads the submission itself is never followed'
     await symlink('/dev/zero', join(submission, 'package.json'));
     const step = await gradeStep(grader, scratch.root, submission, COURSE_CASES);
     expect(step.exitCode).toBe(2);
-    expect(step.stderr).toContain(`${join(submission, 'package.json')} cannot be read as JSON (it is not a regular file`);
+    expect(step.stderr).toContain(
+      `${join(submission, 'package.json')} cannot be read as JSON (it is not a regular file`,
+    );
   });
 });
 
