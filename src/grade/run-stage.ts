@@ -9,7 +9,7 @@ import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
 import { stageForRun } from './run/isolation/stage-submission.ts';
 import { openTsxCache } from './run/isolation/tsx-cache.ts';
-import { judgeCase, noSnapshot, notRunOutOfCpu, notRunTimedOut } from './judge/judge-case.ts';
+import { judgeCase, noSnapshot, notRunAfter } from './judge/judge-case.ts';
 import type { Misplaced } from './judge/load-failure.ts';
 import { misplacedFile } from '../course/misplaced-file.ts';
 import { OUT_OF_CPU_CASES, TIMED_OUT_CASES } from './run/isolation/program-limits.ts';
@@ -440,8 +440,8 @@ function coursePlan(options: RunOptions, variants: boolean): CoursePlan {
 function notRun(state: CourseState, known: Known, name: string): CaseResult[] {
   const c = known.judging?.cases.get(name);
   if (c === undefined) return [];
-  if (state.cpuStopped) return [notRunOutOfCpu(c, state.outOfCpu)];
-  return state.timeStopped ? [notRunTimedOut(c, state.timedOut)] : [];
+  if (state.cpuStopped) return [notRunAfter(c, 'cpu', state.outOfCpu)];
+  return state.timeStopped ? [notRunAfter(c, 'deadline', state.timedOut)] : [];
 }
 
 // A warning may quote the submission (a file's name, a link's target, its directory's name): each is one line of

@@ -47,42 +47,30 @@ export function noSnapshot(c: Case): CaseResult {
   };
 }
 
-// The verdict for a case not run because `outOfCpu` runs of the same course directory ran out of CPU time
-// (program-limits.ts's OUT_OF_CPU_CASES): it fails, saying why, with the hint of the cases that did.
-export function notRunOutOfCpu(c: Case, outOfCpu: number): CaseResult {
+// The verdict for a case not run because `count` runs of the same course directory reached one limit before it
+// (program-limits.ts's OUT_OF_CPU_CASES, TIMED_OUT_CASES): it fails, saying why, with the hint of the cases that did.
+export function notRunAfter(c: Case, stop: 'cpu' | 'deadline', count: number): CaseResult {
+  const { limit, kind, words } = NOT_RUN[stop];
   return {
     name: c.name,
     description: c.data.description,
     status: 'fail',
     durationMs: 0,
     failure: {
-      kind: 'crash',
-      message: `${OUT_OF_CPU.name}: not run, because ${outOfCpu} cases of this run ran out of CPU time before it`,
-      hint: OUT_OF_CPU.hint,
-      hintCause: OUT_OF_CPU.name,
+      kind,
+      message: `${limit.name}: not run, because ${count} cases of this run ${words} before it`,
+      hint: limit.hint,
+      hintCause: limit.name,
     },
     output: '',
     ...weighing(c),
   };
 }
 
-// A case not run because too many cases of its run ran past their deadline before it.
-export function notRunTimedOut(c: Case, timedOut: number): CaseResult {
-  return {
-    name: c.name,
-    description: c.data.description,
-    status: 'fail',
-    durationMs: 0,
-    failure: {
-      kind: 'timeout',
-      message: `${TIMED_OUT.name}: not run, because ${timedOut} cases of this run ran past their deadline before it`,
-      hint: TIMED_OUT.hint,
-      hintCause: TIMED_OUT.name,
-    },
-    output: '',
-    ...weighing(c),
-  };
-}
+const NOT_RUN = {
+  cpu: { limit: OUT_OF_CPU, kind: 'crash', words: 'ran out of CPU time' },
+  deadline: { limit: TIMED_OUT, kind: 'timeout', words: 'ran past their deadline' },
+} as const;
 
 // The grader's words for a run that gave no results (a crash, a timeout, a bad line), as a verdict words it: how
 // the reference's own failures are told (src/grade/run-reference.ts).
