@@ -4,6 +4,7 @@
 // (the own answer, written for the call's input), or repeated an earlier call of its case. Pure.
 import type { Fact } from './compare-probe.ts';
 import type { Probe } from './probe-calls.ts';
+import { isRecord } from './read-observation.ts';
 import { ECHO, ECHO_KEY, METHODS, methodOf } from '../../../course/dispatcher-contract.ts';
 import { jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { anyOf, conditionsOf } from './branch-findings.ts';
@@ -183,7 +184,15 @@ function whenText(seen: Own[]): string {
   // refuses what it does not know, where the contract reads its own keys and ignores the rest.
   const extra = seen.map((f) => outsideKeys(f.probe));
   if (extra.every((keys) => keys.length > 0)) {
-    return ` when the input holds a key the contract does not read (${shown(extra[0]![0]!, 40)}, say), which the Tools ignore`;
+    // The key the answer names, where it names one: the example fits the answer it follows.
+    const answer = seen[0]!.printed;
+    const printed = isRecord(answer)
+      ? Object.values(answer)
+          .filter((v) => typeof v === 'string')
+          .join(' ')
+      : '';
+    const key = extra[0]!.find((k) => printed.includes(k)) ?? extra[0]![0]!;
+    return ` when the input holds a key the contract does not read (${shown(key, 40)}, say), which the Tools ignore`;
   }
   const conditions = seen.map((f) => conditionsOf(f.probe));
   if (conditions.some((c) => c === undefined || c.length === 0)) return '';
