@@ -1,4 +1,5 @@
 // Words printed as commands for a student to paste into a POSIX shell.
+import { unseenClass } from './unseen-characters.ts';
 
 // A word as a POSIX shell reads it back unchanged.
 export function shellQuote(word: string): string {
@@ -17,4 +18,4 @@ export function shellQuote(word: string): string {
 
 // Controls (a line break among them), and the characters that reorder or hide text: what a pasted word must not
 // hold raw.
-const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
+const UNSEEN = unseenClass(['c0', 'del', 'c1', 'bidi', 'separators', 'zeroWidth'], 'u');

@@ -11,7 +11,13 @@ const ROOT = join(import.meta.dirname, '..');
 // folder's name: a mode's folder (src/modes/<mode>/) spans floors, each aspect of it on the floor of its kind.
 const ROOMS: string[][] = [
   // The one table of driver modes (their names, where each aspect of a mode's folder is) among the words every room uses.
-  ['src/errors.ts', 'src/shell-quote.ts', 'src/process-table.ts', 'src/modes/mode-table.ts'],
+  [
+    'src/errors.ts',
+    'src/shell-quote.ts',
+    'src/unseen-characters.ts',
+    'src/process-table.ts',
+    'src/modes/mode-table.ts',
+  ],
   ['src/tools/'],
   // The student-facing types and each stage's reference module (its row's first file: src/course/stages.ts).
   [

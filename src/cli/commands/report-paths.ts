@@ -8,6 +8,7 @@ import { HarnessError } from '../../errors.ts';
 import type { ReporterName } from '../../grade/report/names.ts';
 import { SUMMARY_FORMATS, type SummaryFormat } from '../../grade/report/class-summary.ts';
 import type { Submission } from '../../grade/types.ts';
+import { unseenClass } from '../../unseen-characters.ts';
 import { checkOutputFile } from './output-file.ts';
 
 // What --output's pattern puts a submission's name in place of.
@@ -52,7 +53,7 @@ export function fileNamesOf(names: string[]): Map<string, string> {
   return new Map(names.map((name) => [name, taken.get(fileNameOf(name))! > 1 ? hashed(name) : fileNameOf(name)]));
 }
 
-const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f-\u009f":<>|*?\\\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+const UNSAFE_IN_FILE_NAMES = unseenClass(['c0', 'del', 'c1', 'bidi', 'separators', 'zeroWidth'], 'gu', '":<>|*?\\\\');
 
 // Each submission's report file, by name; a HarnessError when --output cannot hold one file per submission, or
 // when a file would land inside a submission.

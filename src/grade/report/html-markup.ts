@@ -4,6 +4,7 @@
 //
 // Hand-written, not a template library: the whole of it is one tagged template and one escape; the libraries that
 // do this (lit-html, htm) render in a browser, and an escaping package would still leave this file to write.
+import { unicodeEscape } from '../../unseen-characters.ts';
 import { visibleText } from './visible-text.ts';
 
 const OWN = Symbol('markup');
@@ -49,7 +50,7 @@ export function markupText(markup: Markup): string {
 export function escapeText(text: string): string {
   return (
     visibleText(text)
-      .replace(HIDDEN, (c) => (isSurrogate(c) ? '\ufffd' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+      .replace(HIDDEN, (c) => (isSurrogate(c) ? '\ufffd' : unicodeEscape(c)))
       .replace(/[&<>"']/g, (c) => ENTITIES[c] as string)
       // A page printed to a CI log (no --output) is read line by line, for workflow commands and summary lines: a
       // line break in text, `::` and `##[` are written as character references, the same text in a browser, and no

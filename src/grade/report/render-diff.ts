@@ -4,6 +4,7 @@
 // the closing quote sits.
 import { diffArrays, diffChars } from 'diff';
 import type { ChalkInstance } from 'chalk';
+import { unicodeEscape, unseenClass } from '../../unseen-characters.ts';
 import { painter } from './paint.ts';
 
 // What each side of the diff is called.
@@ -26,7 +27,8 @@ const DIFF_LINES = 30;
 const TRAILING_SPACE = '·';
 // Characters that look like nothing (or like a plain space) in a terminal, and those a terminal acts on that
 // JSON.stringify leaves as they are: C1 controls (NEL, the one-character CSI) and the bidirectional controls.
-const INVISIBLE = /[\u0080-\u009f\u00a0\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
+// And those that look like a space or nothing: no-break space, soft hyphen, Mongolian vowel separator.
+const INVISIBLE = unseenClass(['c1', 'bidi', 'separators', 'zeroWidth'], 'g', '\\u00a0\\u00ad\\u180e');
 
 // Pretty JSON of a value, keys sorted, one array entry per line for multi-line strings.
 export function prettyLines(value: unknown): string[] {
@@ -169,7 +171,5 @@ function renderString(text: string): string {
 }
 
 function escapeLine(line: string): string {
-  return JSON.stringify(line)
-    .slice(1, -1)
-    .replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(line).slice(1, -1).replace(INVISIBLE, unicodeEscape);
 }

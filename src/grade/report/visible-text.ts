@@ -1,6 +1,7 @@
 // Text a student's program printed, made safe to show after a prefix such as `[your_program] `: every character
 // that could move the cursor, clear the screen, end the line early or reorder what follows is shown as a visible
 // stand-in instead of acting. Pure.
+import { unicodeEscape, unseenClass } from '../../unseen-characters.ts';
 
 // C0 controls but tab and newline (ESC, BEL, backspace, a lone CR, VT, FF …), and DEL: shown as their Unicode
 // Control Pictures (U+2400 + code, U+2421 for DEL), so `\u001b[2J` reads `␛[2J`.
@@ -8,14 +9,14 @@ const C0_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 // C1 controls (NEL, the one-character CSI U+009B), line and paragraph separators, and the bidirectional controls
 // that reorder what a terminal or log viewer shows ("Trojan Source"): shown as `\uXXXX` escapes.
-const INVISIBLE_BREAK = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE_BREAK = unseenClass(['c1', 'bidi', 'separators'], 'g');
 
 // The text with `\r\n` read as `\n` and every other control or separator made visible; `\n` and tab stay.
 export function visibleText(text: string): string {
   return text
     .replace(/\r\n/g, '\n')
     .replace(C0_CONTROL, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))))
-    .replace(INVISIBLE_BREAK, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    .replace(INVISIBLE_BREAK, unicodeEscape);
 }
 
 // Text that is one line by contract (a verdict's message, a hint) but may quote the program (a thrown error's

@@ -1,13 +1,14 @@
 // YAML for TAP's diagnostic blocks, by hand rather than through a YAML library: every value is written as JSON (a
 // YAML 1.2 flow node) or a literal block, the two forms whose escaping this file must get exactly right for a strict
 // TAP parser (tap-parser, tested), and a library's choice of styles would vary with the value.
+import { unicodeEscape, unseenClass } from '../../unseen-characters.ts';
 import { plainText } from './plain-text.ts';
 
 // YAML 1.2 is a superset of JSON, so a JSON value is a YAML flow node. JSON.stringify leaves a few characters
 // raw that YAML parsers reject or read as line breaks (C1 controls, U+2028/9, a BOM, noncharacters), and the
 // bidirectional controls that reorder what a log viewer shows (as every other format escapes them); they only occur
 // inside strings, where a \uXXXX escape means the same thing to both.
-const NOT_YAML_PRINTABLE = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
+const NOT_YAML_PRINTABLE = unseenClass(['c1', 'bidi', 'separators'], 'g', '\\ufeff\\ufffe\\uffff');
 
 // Any JSON value as a one-line YAML flow node (`undefined` becomes null); strings inside keep every character.
 export function yamlValue(value: unknown): string {
@@ -16,7 +17,7 @@ export function yamlValue(value: unknown): string {
 
 // JSON text with those characters escaped as \uXXXX: the same value, and no line break a log reader would see.
 export function escapeJsonText(json: string): string {
-  return json.replace(NOT_YAML_PRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(NOT_YAML_PRINTABLE, unicodeEscape);
 }
 
 // Text as a double-quoted YAML scalar, made plain first (no colour, visible control characters).

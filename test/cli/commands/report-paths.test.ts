@@ -113,6 +113,7 @@ describe('fileNameOf', () => {
     ['dan "the man"', /^dan _the man_-[0-9a-f]{8}$/],
     ['frank\nnewline', /^frank_newline-[0-9a-f]{8}$/],
     ['\u202eevil', /^_evil-[0-9a-f]{8}$/],
+    ['arabic\u061cmark', /^arabic_mark-[0-9a-f]{8}$/],
     ['a:b|c*d?e<f>g\\h', /^a_b_c_d_e_f_g_h-[0-9a-f]{8}$/],
   ])('keeps a name every upload takes, and makes %j one that GitHub and Windows take', (name, wanted) => {
     const file = fileNameOf(name);
