@@ -163,14 +163,17 @@ function countHung(state: CourseState, run: CaseRun): [CourseState, CourseEffect
     const timedOut = state.timedOut + 1;
     if (timedOut < state.plan.timeoutCases || state.answered > 0 || state.timeStopped)
       return [{ ...state, timedOut }, []];
-    const next = { ...state, timedOut, timeStopped: true, stopped: true };
-    return [next, state.stopped ? [] : [{ type: 'stop' }]];
+    return stopBatches(state, { timedOut, timeStopped: true });
   }
   if (run.outcome.kind !== 'cpu') return [{ ...state, answered: state.answered + 1 }, []];
   const outOfCpu = state.outOfCpu + 1;
   if (outOfCpu < state.plan.cpuCases || state.cpuStopped) return [{ ...state, outOfCpu }, []];
-  const next = { ...state, outOfCpu, cpuStopped: true, stopped: true };
-  return [next, state.stopped ? [] : [{ type: 'stop' }]];
+  return stopBatches(state, { outOfCpu, cpuStopped: true });
+}
+
+// The batches stopped, with the counts that stopped them: one `stop` effect, none if already stopped.
+function stopBatches(state: CourseState, counts: Partial<CourseState>): [CourseState, CourseEffect[]] {
+  return [{ ...state, ...counts, stopped: true }, state.stopped ? [] : [{ type: 'stop' }]];
 }
 
 // Finishes once every run is in and none is waiting.
