@@ -1,5 +1,6 @@
 // The recorder's import (parse and pair, before mapping and replay) of real transcripts: how long the 3.4 MB spotter
-// session takes, and how much memory a 200 MB transcript made by repeating it takes to stream. Each measurement runs
+// session takes, and how much memory a 200 MB transcript made by repeating it takes to stream; and how long the
+// redactor's secret search takes on one 8 MB line (the session repeated, its line breaks made spaces). Each measurement runs
 // the compiled importer (dist/, built by `npm run bench`) in a fresh node process, which reports its own time and
 // peak resident set (getrusage's maxrss), so neither tsx nor the bench itself is counted.
 import { createWriteStream, existsSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { summarise, type Summary } from './stats.ts';
 
 const SESSION = 'transcripts/claude-code/spotter/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl';
 const BIG_BYTES = 200 * 1000 * 1000;
+const LINE_BYTES = 8 * 1000 * 1000;
 
 // What one import in a fresh process reported.
 type ImportRun = { calls: number; coldMs: number; warmMs: number[]; peakRssKb: number };
@@ -29,6 +31,8 @@ export type ImportBench = {
     ms: number;
     peakRssKb: number;
   }>;
+  // findSecrets on one line of LINE_BYTES characters.
+  oneLine: { chars: number; ms: number };
 };
 
 // Runs the import measurements; undefined (with a note) when ../shared/transcripts is absent.
@@ -68,8 +72,12 @@ export async function measureImport(options: {
         `  ${mb(written)} (${copies} copies, ${variant}), ${run.calls} calls: ${(run.coldMs / 1000).toFixed(2)} s, peak RSS ${(run.peakRssKb / 1024).toFixed(0)} MB`,
       );
     }
+    const oneLine = await secretsInChild(packageRoot, session);
+    log(
+      `  secrets searched in one line of ${mb(oneLine.chars)} (the session on one line): ${(oneLine.ms / 1000).toFixed(2)} s`,
+    );
     log();
-    return { session: { bytes, calls, coldMs: sessionRuns.map((r) => r.coldMs), warm }, repeated };
+    return { session: { bytes, calls, coldMs: sessionRuns.map((r) => r.coldMs), warm }, repeated, oneLine };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -101,6 +109,22 @@ async function importInChild(importer: string, file: string, warmRuns: number, c
   `;
   const { stdout } = await runCommand(process.execPath, ['--input-type=module', '-e', script], { cwd });
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ImportRun;
+}
+
+// findSecrets, compiled, on the transcript repeated into one line of LINE_BYTES characters, in a fresh process.
+async function secretsInChild(packageRoot: string, file: string): Promise<ImportBench['oneLine']> {
+  const rules = pathToFileURL(join(packageRoot, 'dist', 'record', 'map', 'secret-rules.js')).href;
+  const script = `
+    const { readFileSync } = await import('node:fs');
+    const { findSecrets } = await import(${JSON.stringify(rules)});
+    const one = readFileSync(${JSON.stringify(file)}, 'utf8').replace(/\\n/g, ' ');
+    const line = one.repeat(Math.ceil(${LINE_BYTES} / one.length)).slice(0, ${LINE_BYTES});
+    const t0 = performance.now();
+    findSecrets(line);
+    console.log(JSON.stringify({ chars: line.length, ms: performance.now() - t0 }));
+  `;
+  const { stdout } = await runCommand(process.execPath, ['--input-type=module', '-e', script], { cwd: packageRoot });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ImportBench['oneLine'];
 }
 
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -307,6 +307,10 @@ async function main(): Promise<void> {
       const label = `import 200 MB peak RSS < 200 MB (${r.variant})`.padEnd(46);
       log(`  ${label}${`${(r.peakRssKb / 1024).toFixed(0)} MB`.padEnd(24)}${verdict(r.peakRssKb < 200 * 1024)}`);
     }
+    const line = imported.oneLine;
+    log(
+      `${'  secrets in one 8 MB line < 20 s'.padEnd(38)}${`${(line.ms / 1000).toFixed(2)} s`.padEnd(24)}${verdict(line.ms < 20_000)}`,
+    );
   }
   if (recorded !== undefined) {
     current = 'record';

@@ -119,7 +119,7 @@ const OWN: Rule[] = SHELL_SECRETS.map(({ id, pattern }) => ({
 const RULES: Rule[] = [...PRESET, ...OWN];
 
 // A text as a rule sees it, and where each of its characters came from in the original: `from[i]`..`to[i]`.
-type View = { text: string; from: number[]; to: number[] };
+type View = { text: string; from: Int32Array; to: Int32Array };
 
 // A secret's place in a view's text.
 type Found = { start: number; end: number; rule: string };
@@ -197,29 +197,42 @@ function layersOf(text: string): View[] {
 }
 
 function identity(text: string): View {
-  const from = Array.from({ length: text.length }, (_, i) => i);
-  return { text, from, to: from.map((i) => i + 1) };
+  const from = new Int32Array(text.length);
+  const to = new Int32Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    from[i] = i;
+    to[i] = i + 1;
+  }
+  return { text, from, to };
 }
 
-// One layer of encoding undone: `%XX` runs (as UTF-8), `\uXXXX`, `\xXX` and the one-letter JSON escapes.
+// One layer of encoding undone: `%XX` runs (as UTF-8), `\uXXXX`, `\xXX` and the one-letter JSON escapes. What is
+// decoded is never longer than what it was, so the places fit arrays of the text's length; plain text between two
+// escapes is copied as one run (a megabyte line is mostly that).
 function decodeOnce(view: View): View {
   const out: string[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
+  const from = new Int32Array(view.text.length);
+  const to = new Int32Array(view.text.length);
+  let length = 0;
   const { text } = view;
+  // `chars` in place of the text's characters a..b (each of them spans all of a..b).
   const push = (chars: string, a: number, b: number): void => {
-    for (const ch of chars) {
-      for (let k = 0; k < ch.length; k++) {
-        out.push(ch[k]!);
-        from.push(view.from[a]!);
-        to.push(view.to[b - 1]!);
-      }
+    out.push(chars);
+    for (let k = 0; k < chars.length; k++) {
+      from[length] = view.from[a]!;
+      to[length] = view.to[b - 1]!;
+      length += 1;
     }
   };
+  const nextEscape = escapeFinder(text);
   for (let i = 0; i < text.length; ) {
-    if (text[i] !== '%' && text[i] !== '\\') {
-      push(text[i]!, i, i + 1);
-      i += 1;
+    const next = nextEscape(i);
+    if (next > i) {
+      out.push(text.slice(i, next));
+      from.set(view.from.subarray(i, next), length);
+      to.set(view.to.subarray(i, next), length);
+      length += next - i;
+      i = next;
       continue;
     }
     const percent = /^(?:%[0-9A-Fa-f]{2})+/.exec(text.slice(i, i + 3 * 64));
@@ -242,7 +255,23 @@ function decodeOnce(view: View): View {
     push(text[i]!, i, i + 1);
     i += 1;
   }
-  return { text: out.join(''), from, to };
+  return { text: out.join(''), from: from.subarray(0, length), to: to.subarray(0, length) };
+}
+
+// Where the next `%` or `\` is, from any place on, each looked for again only once passed: a text with many of
+// one and none of the other is read once, not once per escape.
+function escapeFinder(text: string): (i: number) => number {
+  const after = (char: string, i: number): number => {
+    const at = text.indexOf(char, i);
+    return at === -1 ? text.length : at;
+  };
+  let percent = -1;
+  let backslash = -1;
+  return (i) => {
+    if (percent < i) percent = after('%', i);
+    if (backslash < i) backslash = after('\\', i);
+    return Math.min(percent, backslash);
+  };
 }
 
 const ONE_LETTER: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
@@ -250,7 +279,10 @@ const ONE_LETTER: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b',
 // A key glued to what comes before it (`KEYsk-ant-…`, `1xoxb-…`, `MY_ghp_…`) is missed by a rule that wants no
 // letter (`(?<!\p{L})`) or no word character (`\b`) before it. So each long run of token characters is also
 // searched from each of its first few letters after a word character, as a text of its own.
-const TOKEN_CHAR = /[A-Za-z0-9_.+/=-]/;
+const TOKEN_CHARS = new Set(
+  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+/=-'].map((c) => c.charCodeAt(0)),
+);
+const isTokenChar = (code: number): boolean => TOKEN_CHARS.has(code);
 const SHORTEST_RUN = 20;
 // How far into a run a key may start: the longest word glued before it ("Bearer", "export", "KEY_").
 const GLUE = 12;
@@ -261,12 +293,12 @@ const WINDOW = 1024;
 // megabytes (a base64 blob on one line) overflows the regexp engine's stack.
 function* tokenRuns(text: string): Generator<[number, number]> {
   for (let i = 0; i < text.length; ) {
-    if (!TOKEN_CHAR.test(text[i]!)) {
+    if (!isTokenChar(text.charCodeAt(i))) {
       i += 1;
       continue;
     }
     const start = i;
-    while (i < text.length && TOKEN_CHAR.test(text[i]!)) i += 1;
+    while (i < text.length && isTokenChar(text.charCodeAt(i))) i += 1;
     if (i - start >= SHORTEST_RUN) yield [start, i - start];
   }
 }
