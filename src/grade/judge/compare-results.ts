@@ -166,6 +166,12 @@ export function short(value: unknown, max = 60): string {
   return `${cut}…"`;
 }
 
-function count(n: number, noun: string): string {
+// `n` and the noun, plural but for one: "1 item", "2 items".
+export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+// "1 was", "2 were": `n` and the verb that agrees with it.
+export function wasOrWere(n: number): string {
+  return `${n} ${n === 1 ? 'was' : 'were'}`;
 }

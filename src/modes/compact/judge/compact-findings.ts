@@ -18,7 +18,7 @@ import {
   TRANSCRIPT_DIR,
   transcriptName,
 } from '../../../compact-contract.ts';
-import { describeDifference, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
+import { count, describeDifference, jsonEqual, short, wasOrWere } from '../../../grade/judge/compare-results.ts';
 import type { CompactCaseData } from '../case.ts';
 import {
   isEntry,
@@ -347,7 +347,7 @@ function afterCompaction(
   if (jsonEqual(want.slice(0, 2), got.slice(0, 2))) return undefined;
   if (got.length > want.length)
     return finding(
-      `request ${n} comes after a compaction, yet its conversation has ${got.length} messages where ${want.length} were expected: the old conversation was kept`,
+      `request ${n} comes after a compaction, yet its conversation has ${count(got.length, 'message')} where ${wasOrWere(want.length)} expected: the old conversation was kept`,
       `a compaction replaces the whole conversation with two messages, ${shape}, and the loop goes on from them`,
       'conversation not replaced',
     );
@@ -549,7 +549,7 @@ function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
       'transcript content',
     );
   return finding(
-    `${TRANSCRIPT_DIR}/${name} holds ${lines(gl)} lines where ${lines(wl)} were expected: ${describeDifference(wl, gl)}`,
+    `${TRANSCRIPT_DIR}/${name} holds ${count(lines(gl), 'line')} where ${wasOrWere(lines(wl))} expected: ${describeDifference(wl, gl)}`,
     `a transcript is the conversation as it stands when the loop compacts (micro-compacted, the round's results included), one JSON.stringify(message) per line: ${where}`,
     'transcript content',
   );
@@ -564,7 +564,7 @@ function returnedFinding(want: unknown[] | undefined, got: unknown[] | undefined
   const kept = w.map((slot, i) => ({ w: slot, g: g[i]! })).filter(({ w, g }) => w.content !== g.content);
   if (kept.length === 0 || !kept.every(({ w, g }) => w.placeholder && !g.placeholder)) return undefined;
   return finding(
-    `the conversation runCompactLoop returned has ${kept.length} tool_result${kept.length === 1 ? '' : 's'} whole that its requests sent as placeholders (${kept[0]!.w.id} first)`,
+    `the conversation runCompactLoop returned has ${count(kept.length, 'tool_result')} whole that its requests sent as placeholders (${kept[0]!.w.id} first)`,
     'micro-compaction changes the conversation itself, not a copy sent: the loop goes on from, and returns, the conversation with its placeholders',
     'micro-compaction on a copy',
   );

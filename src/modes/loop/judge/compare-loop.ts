@@ -4,7 +4,7 @@
 import type { Case } from '../../../course/types.ts';
 import type { LoopCaseData } from '../case.ts';
 import type { Failure } from '../../../grade/types.ts';
-import { describeDifference, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
+import { count, describeDifference, jsonEqual, short, wasOrWere } from '../../../grade/judge/compare-results.ts';
 import { firstDifference as generalDifference } from '../../../grade/judge/first-difference.ts';
 import type { LoopHint } from './loop-features.ts';
 import { loopHintFor, type LoopHintContext } from './loop-hints.ts';
@@ -183,11 +183,7 @@ export function describeConversation(e: unknown[], r: unknown[]): string {
   const from = sameRole
     ? differs
     : `message ${at + 1} is ${role(r[at]) === 'none' ? 'missing' : a(r[at])}, expected ${a(e[at])}`;
-  return `${count(r.length, 'message')} where ${e.length} were expected; ${from}`;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+  return `${count(r.length, 'message')} where ${wasOrWere(e.length)} expected; ${from}`;
 }
 
 // The last `n` messages of a request or a returned conversation, to show in a diff; anything else as it is.

@@ -2,7 +2,7 @@
 // conversation holds. A message the loop sent right and sends changed later (its results array pushed onto after
 // it went: one array shared across turns), and a history cut to its last messages. Each claim is what the requests
 // themselves show: the message as request k sent it and as request k + 1 did. Pure.
-import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import { count, jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { LoopHint } from './loop-features.ts';
 import { blocks, hint, type LoopHintContext, type Recogniser, role } from './loop-hint-context.ts';
 import { isEntry, requestOf } from './loop-results.ts';
@@ -59,7 +59,7 @@ function sentMessageChanged(ctx: LoopHintContext): LoopHint | undefined {
   if (shared) {
     const had = results(before[j]).length;
     return hint(
-      `${where} held ${had} tool_result${had === 1 ? '' : 's'} when request ${n} sent it, and in request ${k} it holds ${results(r[j]).length}, the same as the last user message: the results of every turn went into one array. Make a new array for each turn's results (const results = [] inside the loop)`,
+      `${where} held ${count(had, 'tool_result')} when request ${n} sent it, and in request ${k} it holds ${results(r[j]).length}, the same as the last user message: the results of every turn went into one array. Make a new array for each turn's results (const results = [] inside the loop)`,
       'results array shared across turns',
       'second-tool-turn',
       "a turn's user message of results grew after it was sent, the results of later turns pushed onto it: the results of every turn went into one array. Make a new array for each turn's results (const results = [] inside the loop)",

@@ -3,6 +3,7 @@
 // then as each turn is served), so call k means turns 1 to k-1 were served and request k had not come. Pure.
 import type { Case } from '../../../course/types.ts';
 import type { LoopCaseData } from '../case.ts';
+import { count } from '../../../grade/judge/compare-results.ts';
 import type { Failure } from '../../../grade/types.ts';
 import { exitFailure, timeoutFailure } from '../../../grade/judge/ended-mid-case.ts';
 import type { Exited, Timeout } from '../../../grade/judge/mode-judges.ts';
@@ -19,7 +20,7 @@ function standing(data: LoopCaseData, call: number): string {
   const served = `after turn ${call - 1} of ${n} (stop_reason ${stopReason(data, call - 1)})`;
   if (call - 1 < n) return `${served}, before request ${call}`;
   if (call - 1 === n) return `${served}, the script's last, where the loop returns`;
-  return `after request ${call - 1}, past the script's ${n} turn${n === 1 ? '' : 's'} (the fake API answered it with an error)`;
+  return `after request ${call - 1}, past the script's ${count(n, 'turn')} (the fake API answered it with an error)`;
 }
 
 const inFlight = (o: Timeout | Exited): number | undefined =>

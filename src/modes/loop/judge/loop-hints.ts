@@ -1,6 +1,6 @@
 // Hints for the loop mode: the mistake behind where a loop first went another way than the script, said in the
 // student's terms (test/fixtures/wrong-loop/ is the catalogue each must name). Pure.
-import { jsonEqual, short } from '../../../grade/judge/compare-results.ts';
+import { count, jsonEqual, short } from '../../../grade/judge/compare-results.ts';
 import type { LoopHint } from './loop-features.ts';
 import {
   blocks,
@@ -299,7 +299,7 @@ function requestChanged(ctx: LoopHintContext): LoopHint | undefined {
   // it was given and set to an array of the loop's own read the same, so the hint names both.
   if (appended) {
     return hint(
-      `${ctx.words.entry} added to request.messages, in the request it was given (pushed onto that array, or set it to an array of its own: request.messages = …, Object.assign(request, { messages })): it had ${given.length} message${given.length === 1 ? '' : 's'} when ${ctx.words.entry} was called and ${after.length} when it ended; ${copy}`,
+      `${ctx.words.entry} added to request.messages, in the request it was given (pushed onto that array, or set it to an array of its own: request.messages = …, Object.assign(request, { messages })): it had ${count(given.length, 'message')} when ${ctx.words.entry} was called and ${after.length} when it ended; ${copy}`,
       'request changed',
       'end',
       `${ctx.words.entry} added to request.messages, in the request it was given (pushed onto it, or set it to an array of its own); ${copy}`,

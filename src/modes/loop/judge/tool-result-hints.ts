@@ -4,7 +4,7 @@
 // it, or is_error wrong. Pure.
 import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
-import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import { count, jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { isEntry } from './loop-results.ts';
 import { sameToolHint } from './same-tool-results.ts';
 import { skippedCallHint } from './skipped-call.ts';
@@ -45,7 +45,7 @@ export function toolResultHint(
   if (got.length === 0 && !(isEntry(r) && Array.isArray(r.content))) return undefined;
   if (got.length < want.length) {
     return hint(
-      `turn ${turn} asked for ${want.length} tool call${want.length === 1 ? '' : 's'}, and its user message answers ${got.length}: send one tool_result for every tool_use block of the turn`,
+      `turn ${turn} asked for ${count(want.length, 'tool call')}, and its user message answers ${got.length}: send one tool_result for every tool_use block of the turn`,
       'a tool_result missing',
       // Some of the turn's calls answered and not all: only a turn of several calls shows it.
       got.length > 0 ? 'parallel-turn' : 'tool-turn',

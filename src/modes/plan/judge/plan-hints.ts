@@ -2,7 +2,7 @@
 // first differs from the snapshot's, read as a mistake of the nag or of the todo handler, each claim one the
 // results prove. Undefined when the difference is not there (the loop mode's hints then speak: a loop mistake).
 // Pure.
-import { jsonEqual } from '../../../grade/judge/compare-results.ts';
+import { count, jsonEqual } from '../../../grade/judge/compare-results.ts';
 import type { LoopCaseData } from '../../loop/case.ts';
 import {
   isEntry,
@@ -303,9 +303,15 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
 function renderHint(want: string, got: string): PlanHint {
   const e = want.split('\n');
   const r = got.split('\n');
+  const blank = r.indexOf('');
+  if (blank !== -1 && !e.includes(''))
+    return {
+      text: `line ${blank + 1} of the todo result is empty: the items one a line, then the count line, with no empty line${e.length === 1 ? ' (an empty list is the count line alone)' : ''}`,
+      cause: 'an empty line in the todo result',
+    };
   if (r.length > e.length && e.slice(0, -1).every((line) => r.includes(line)))
     return {
-      text: `the todo result lists ${r.length - 1} items where the call gave ${e.length - 1}: each call replaces the whole list with the items it gives, never adds to it`,
+      text: `the todo result lists ${count(r.length - 1, 'item')} where the call gave ${e.length - 1}: each call replaces the whole list with the items it gives, never adds to it`,
       cause: 'the list added to, not replaced',
     };
   const k = e.findIndex((line, i) => line !== r[i]);
