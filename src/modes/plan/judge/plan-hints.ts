@@ -303,7 +303,7 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
 function renderHint(want: string, got: string): PlanHint {
   const e = want.split('\n');
   const r = got.split('\n');
-  const blank = r.indexOf('');
+  const blank = r.slice(0, -1).indexOf('');
   if (blank !== -1 && !e.includes(''))
     return {
       text: `line ${blank + 1} of the todo result is empty: the items one a line, then the count line, with no empty line${e.length === 1 ? ' (an empty list is the count line alone)' : ''}`,
