@@ -4,6 +4,7 @@
 // judged against the reference's results for it.
 import { packageRoot, requireStage, stageOf } from '../course/stages.ts';
 import type { Judging } from './case-plan.ts';
+import type { CaseData } from '../course/types.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { jobsForWork } from './run/default-jobs.ts';
 import { chooseSandbox } from './run/isolation/choose-sandbox.ts';
@@ -13,7 +14,7 @@ import { judgeCase, noSnapshot, notRunAfter } from './judge/judge-case.ts';
 import type { Misplaced } from './judge/load-failure.ts';
 import { misplacedFile } from '../course/misplaced-file.ts';
 import { OUT_OF_CPU_CASES, TIMED_OUT_CASES } from './run/isolation/program-limits.ts';
-import { judgeOf } from './judge/mode-judges.ts';
+import { judgeOf, type ModeJudge } from './judge/mode-judges.ts';
 import { programNote } from './program-note.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
@@ -140,7 +141,7 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     const judged = selected.flatMap((c) => results.get(c.name) ?? notRun(machine.state(), known, c.name));
     const caseOf = (name: string) => known.judging?.cases.get(name)?.data;
     const observed = batches.observed();
-    const cases = observed === undefined ? judged : (probe?.explain(judged, observed, caseOf) ?? judged);
+    const cases = observed === undefined ? judged : explained(probe, judged, observed, caseOf);
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const note = await programNote(options.dir, plan.root);
     if (note !== undefined) warnings.add(note);
@@ -451,4 +452,19 @@ function withWarnings(report: RunReport, more: string[]): RunReport {
   const { warnings, ...rest } = report;
   const all = [...new Set([...(warnings ?? []), ...more].map(visibleLine))];
   return all.length === 0 ? rest : { ...rest, warnings: all };
+}
+
+// The verdicts with the probe's findings, or as they are when working those out fails: what the probe observed is
+// the program's word (it can choose hints, never verdicts), so no observation, however built, stops the run.
+function explained(
+  probe: ModeJudge['probe'],
+  judged: CaseResult[],
+  observed: unknown,
+  caseOf: (name: string) => CaseData | undefined,
+): CaseResult[] {
+  try {
+    return probe?.explain(judged, observed, caseOf) ?? judged;
+  } catch {
+    return judged;
+  }
 }

@@ -1,7 +1,7 @@
 // One stdout line of `program.ts dispatch -`, read as `{"results":[…]}` or explained as not being one, or read as
 // the call about to run (`{"calling":{"call":2,"of":3,"tool":"echo"}}`), or as the probe's observation after the
 // last result line (`{"observed":[…]}`). Pure.
-import { markTooLarge } from './result-size.ts';
+import { markTooLarge, RESULT_LIMITS, tooLarge } from './result-size.ts';
 
 // The results, or why the line is not a result line.
 type ParsedLine = { ok: true; results: unknown[] } | { ok: false; reason: string };
@@ -45,14 +45,21 @@ const OBSERVED_PREFIX = '{"observed":';
 
 // The probe's observation on a line, or undefined when the line is not one. What it holds is the program's word,
 // checked by whoever reads it (src/modes/dispatch/judge/read-observation.ts): it can only ever choose hints, never verdicts.
+// One nested deeper than any real observation is none: its readers recurse, and it would take them past the stack.
 export function parseObservedLine(text: string): { observed: unknown } | undefined {
   if (!text.startsWith(OBSERVED_PREFIX)) return undefined;
+  let observed: unknown;
   try {
-    return { observed: (JSON.parse(text) as { observed: unknown }).observed };
+    observed = (JSON.parse(text) as { observed: unknown }).observed;
   } catch {
     return undefined;
   }
+  return tooLarge(observed, OBSERVED_LIMITS) === undefined ? { observed } : { observed: undefined };
 }
+
+// An observation holds every probe call's arguments and result, a few levels each: as deep as a result, and as
+// long as the probe's calls make it.
+const OBSERVED_LIMITS = { depth: 2 * RESULT_LIMITS.depth, lines: Number.POSITIVE_INFINITY };
 
 // A line cut for display, quoted so that whitespace and control characters show.
 function preview(text: string): string {

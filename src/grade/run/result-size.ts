@@ -5,7 +5,7 @@
 
 // Past these, a result is too large to compare. Real results are two levels deep (`{ content, is_error }`) and
 // under 8,000 lines (the snapshots' largest view); the diff of 50,000 lines still takes under a second.
-const RESULT_LIMITS = { depth: 64, lines: 50_000 };
+export const RESULT_LIMITS = { depth: 64, lines: 50_000 };
 
 // What a too-large result is replaced with: `{ tooLarge: "nested 100000 deep" }`.
 export const TOO_LARGE_KEY = 'tooLarge';

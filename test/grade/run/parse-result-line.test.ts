@@ -1,6 +1,6 @@
 // A stdout line of program.ts dispatch: a result line, or the reason it is not one.
 import { describe, expect, it } from 'vitest';
-import { parseCallingLine, parseResultLine } from '../../../src/grade/run/parse-result-line.ts';
+import { parseCallingLine, parseObservedLine, parseResultLine } from '../../../src/grade/run/parse-result-line.ts';
 
 describe('parseResultLine', () => {
   it.each([
@@ -51,5 +51,22 @@ describe('parseCallingLine', () => {
       ok: false,
       reason: 'printed JSON without a "results" array: "{\\"calling\\":2}"',
     });
+  });
+});
+
+describe('parseObservedLine', () => {
+  it('reads an observation', () => {
+    expect(parseObservedLine('{"observed":[{"calls":[],"result":{"content":"x"}}]}')).toEqual({
+      observed: [{ calls: [], result: { content: 'x' } }],
+    });
+  });
+
+  it('takes an observation nested past what its readers can walk as none', () => {
+    const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+    expect(parseObservedLine(`{"observed":[{"calls":[],"result":${deep}}]}`)).toEqual({ observed: undefined });
+  });
+
+  it('is not a line that starts otherwise', () => {
+    expect(parseObservedLine('{"results":[]}')).toBeUndefined();
   });
 });

@@ -76,6 +76,20 @@ describe("the grader's contract table is not the submission's to borrow", () => 
   });
 });
 
+describe("the probe's observation is the program's word: it never stops a run", () => {
+  it('grades a class beside a dispatcher that swaps its observation for one nested 3,000 deep', async () => {
+    const hostile = await checkOut(scratch.root, 'hostile-deep-observation');
+    const honest = await checkOut(scratch.root, 'outdated-program');
+    const step = await gradeStep(grader, scratch.root, hostile, ['--dir', honest, ...COURSE_CASES]);
+    const line = (dir: string): string | undefined =>
+      step.stdout.split('\n').find((r) => r.includes(` ${dir.slice(dir.lastIndexOf('/') + 1)} — `));
+    expect(step.exitCode).toBe(1);
+    expect(line(hostile)).toMatch(/ — \d passed, [1-3] failed$/);
+    expect(line(honest)).toMatch(/ — 3 passed, 0 failed$/);
+    expect(step.stderr).not.toContain('internal error');
+  });
+});
+
 describe('a correct submission grades the same whatever its program.ts holds', () => {
   it('passes with the old 774-line program.ts an earlier init wrote, saying so in one line', async () => {
     const submission = await checkOut(scratch.root, 'outdated-program');
