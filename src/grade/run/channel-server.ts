@@ -16,6 +16,11 @@ export type Json = Record<string, unknown>;
 // 13 MB (delegate-task's, every request's whole conversation); this is twenty times that.
 export const MAX_CHANNEL_BYTES = 256 * 1024 * 1024;
 
+// The connections one channel holds open at once: the driver opens one. Each is a file descriptor of the grader's,
+// so a program opening thousands (a trial's held 30,000) would run the grader, and a class with it, out of them;
+// past this, a new connection is closed as it comes.
+export const MAX_CHANNEL_CONNECTIONS = 8;
+
 // What a mode's serve aspect gives for one program process: given the process's cases (the JSON lines the driver
 // would read on stdin) and `emit`, which hands the grader's own line (a result, progress, the probe's observation)
 // to the process's supervision, the answer to each message the program sends.
@@ -85,6 +90,7 @@ export async function listenChannel(path: string, maxBytes = MAX_CHANNEL_BYTES):
       }
     });
   });
+  server.maxConnections = MAX_CHANNEL_CONNECTIONS;
   await new Promise<void>((listening, failed) => server.once('error', failed).listen(path, listening));
   return {
     path,

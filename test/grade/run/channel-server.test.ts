@@ -5,7 +5,12 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ChannelServer, type Json, listenChannel } from '../../../src/grade/run/channel-server.ts';
+import {
+  type ChannelServer,
+  type Json,
+  listenChannel,
+  MAX_CHANNEL_CONNECTIONS,
+} from '../../../src/grade/run/channel-server.ts';
 import { openChannel } from '../../../src/modes/channel.ts';
 
 let dir: string;
@@ -42,6 +47,20 @@ async function rawReplies(lines: string[], ms = 300): Promise<string> {
 }
 
 describe('the channel', () => {
+  it('holds at most MAX_CHANNEL_CONNECTIONS open: the ones past it are closed as they come', async () => {
+    const sockets = Array.from({ length: MAX_CHANNEL_CONNECTIONS + 12 }, () => connect(server.path));
+    const closed = sockets.map((socket) => {
+      socket.on('error', () => {});
+      return new Promise<boolean>((done) => {
+        socket.once('close', () => done(true));
+        setTimeout(() => done(false), 1000);
+      });
+    });
+    const open = (await Promise.all(closed)).filter((c) => !c).length;
+    for (const socket of sockets) socket.destroy();
+    expect(open).toBe(MAX_CHANNEL_CONNECTIONS);
+  });
+
   it('answers an ask with its id, and hears a tell without answering it', async () => {
     const channel = await openChannel(server.path);
     await channel.tell({ op: 'calling', call: 1 });
