@@ -20,7 +20,7 @@ import {
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
 import { TMP_BYTES } from '../grade/run/isolation/sandbox-layout.ts';
-import { MAX_CHANNEL_BYTES } from '../grade/run/channel-server.ts';
+import { MAX_CHANNEL_BYTES, MAX_CHANNEL_CONNECTIONS } from '../grade/run/channel-server.ts';
 import { GONE_WITHIN_MS } from '../modes/leftovers.ts';
 import {
   CPU_SAMPLE_MS,
@@ -120,6 +120,12 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     setBy: '',
     value: formatMib(MAX_CHANNEL_BYTES / MIB),
     source: '`MAX_CHANNEL_BYTES`, src/grade/run/channel-server.ts',
+  },
+  {
+    what: 'connections a program process holds open to its channel at once (more: each closed as it comes)',
+    setBy: '',
+    value: String(MAX_CHANNEL_CONNECTIONS),
+    source: '`MAX_CHANNEL_CONNECTIONS`, src/grade/run/channel-server.ts',
   },
   {
     what: "added to a process's first case until its first call starts",
