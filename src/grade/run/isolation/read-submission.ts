@@ -45,6 +45,10 @@ const NOT_AT_TOP = new Set([
 // Far more than a course directory holds (about 30 files, 100 KB); past them, the submission is refused.
 export const SUBMISSION_LIMITS = { files: 5000, bytes: 64 * 1024 * 1024 };
 
+// Directories nested deeper than this are left out: a course directory is a few levels deep, and a path thousands
+// of levels long is past what the file system names (ENAMETOOLONG).
+const DEEPEST = 64;
+
 // Whether an entry named `name`, `depth` levels below the submission's root (0: at the top), is left out.
 export function leftOut(name: string, depth: number): boolean {
   return NEVER.has(name) || (depth === 0 && NOT_AT_TOP.has(name));
@@ -65,20 +69,33 @@ export async function readSubmission(dir: string, limits = SUBMISSION_LIMITS): P
   const stack: Array<{ rel: string; depth: number }> = [{ rel: '', depth: 0 }];
   while (stack.length > 0) {
     const { rel, depth } = stack.pop()!;
-    const found = await readdir(join(dir, rel), { withFileTypes: true });
+    // Names as bytes: one that is not UTF-8 would read back as another name, which names nothing on disk.
+    const found = await readdir(join(dir, rel), { withFileTypes: true, encoding: 'buffer' }).catch((error) => {
+      if (rel === '') throw error;
+      skipped.push({ path: rel, what: `a directory the grader cannot read (${errorCode(error)})` });
+      return [];
+    });
     for (const entry of found) {
-      if (leftOut(entry.name, depth)) continue;
+      const name = entry.name.toString('utf8');
+      if (leftOut(name, depth)) continue;
       if ((entries += 1) > limits.files) throw tooLarge(`more than ${limits.files} files and directories`);
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) stack.push({ rel: path, depth: depth + 1 });
+      const path = rel === '' ? name : `${rel}/${name}`;
+      if (!Buffer.from(name, 'utf8').equals(entry.name)) skipped.push({ path, what: 'a name that is not UTF-8' });
+      else if (entry.isDirectory() && depth + 1 > DEEPEST)
+        skipped.push({ path, what: `a directory nested more than ${DEEPEST} deep` });
+      else if (entry.isDirectory()) stack.push({ rel: path, depth: depth + 1 });
       else if (entry.isSymbolicLink()) {
         const target = await readlink(join(dir, path)).catch(() => '?');
         skipped.push({ path, what: `a link to ${target}` });
       } else if (entry.isFile()) {
-        const file = await readAsData(join(dir, path), limits.bytes - bytes);
-        if (file === 'too large') throw tooLarge(`more than ${limits.bytes / 1024 / 1024} MB of files`);
-        if (file === 'missing' || file === 'not regular') skipped.push({ path, what: 'not a regular file' });
-        else {
+        const file = await readAsData(join(dir, path), limits.bytes - bytes).catch((error) => ({
+          unreadable: errorCode(error),
+        }));
+        if (typeof file === 'object' && 'unreadable' in file)
+          skipped.push({ path, what: `a file the grader cannot read (${file.unreadable})` });
+        else if (file === 'too large') throw tooLarge(`more than ${limits.bytes / 1024 / 1024} MB of files`);
+        else if (file === 'missing' || file === 'not regular') skipped.push({ path, what: 'not a regular file' });
+        else if ('data' in file) {
           bytes += file.data.length;
           files.push({ path, ...file });
         }
@@ -90,4 +107,9 @@ export async function readSubmission(dir: string, limits = SUBMISSION_LIMITS): P
   const hash = createHash('sha256');
   for (const f of files) hash.update(`${f.path}\0${f.executable ? 'x' : '-'}\0${f.data.length}\0`).update(f.data);
   return { files, skipped, digest: hash.digest('hex') };
+}
+
+// An error's code (ENAMETOOLONG, EACCES), or its message.
+function errorCode(error: unknown): string {
+  return error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
 }

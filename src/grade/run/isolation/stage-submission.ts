@@ -195,13 +195,16 @@ export async function stageForRun(dir: string, sandbox: boolean, root: string): 
   return { warnings: skippedWarning(submission), release: hold.release };
 }
 
-// The links and special files left out of the copy, said once: the program will not find them.
+// The links, special files and unreadable names left out of the copy, said once: the program will not find them.
 function skippedWarning(submission: Submission): string[] {
   const { skipped } = submission;
   if (skipped.length === 0) return [];
   const named = skipped.slice(0, 3).map((s) => `${s.path} (${s.what})`);
   const more = skipped.length > 3 ? `, and ${skipped.length - 3} more` : '';
+  const links = skipped.some((s) => s.what.startsWith('a link'))
+    ? ' Replace a link with the file or directory itself.'
+    : '';
   return [
-    `the grader copies only your own regular files for your program to run from, and never follows a link: ${named.join(', ')}${more} ${skipped.length === 1 ? 'is' : 'are'} not there for your program. Replace a link with the file or directory itself.`,
+    `the grader copies only your own regular files for your program to run from, and never follows a link: ${named.join(', ')}${more} ${skipped.length === 1 ? 'is' : 'are'} not there for your program.${links}`,
   ];
 }

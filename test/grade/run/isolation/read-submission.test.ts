@@ -66,6 +66,30 @@ describe('readSubmission', () => {
     }
   });
 
+  it('names a file or directory whose name is not UTF-8, and reads on', async () => {
+    await write('program.ts', 'p');
+    // Node's fs takes a path as bytes: a name no string can spell.
+    await mkdir(Buffer.concat([Buffer.from(`${dir}/notes`), Buffer.from([0xff])]));
+    await writeFile(Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xfe])]), 'x');
+    const read = await readSubmission(dir);
+    expect(read.files.map((f) => f.path)).toEqual(['program.ts']);
+    expect(read.skipped).toEqual([
+      { path: 'bad\ufffd', what: 'a name that is not UTF-8' },
+      { path: 'notes\ufffd', what: 'a name that is not UTF-8' },
+    ]);
+  });
+
+  it('names a directory nested past 64 levels, and reads what is above it', async () => {
+    await write('program.ts', 'p');
+    const deep = Array.from({ length: 70 }, () => 'a').join('/');
+    await write(`${deep}/f.ts`, 'f');
+    const read = await readSubmission(dir);
+    expect(read.files.map((f) => f.path)).toEqual(['program.ts']);
+    expect(read.skipped).toEqual([
+      { path: Array(65).fill('a').join('/'), what: 'a directory nested more than 64 deep' },
+    ]);
+  });
+
   it('leaves out node_modules, version control and CI metadata, and package-manager configuration', async () => {
     for (const path of [
       'program.ts',
