@@ -49,7 +49,11 @@ function presetFinder(creator: (typeof presetRules)[number]): Rule['find'] {
 
 // What the preset has no rule for, each with the group that is the secret (or the whole match).
 const SHELL_SECRETS: { id: string; pattern: RegExp }[] = [
-  { id: 'google-api-key', pattern: /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  // A Google API key is 39 characters; one a character longer or more is kept no less secret.
+  { id: 'google-api-key', pattern: /AIza[0-9A-Za-z_-]{35,}/g },
+  // An npm token longer than the preset's 36 characters after `npm_`, mixed case and digits (never an npm_config_
+  // or npm_package_ variable's name, which is lower case with underscores).
+  { id: 'npm-access-token', pattern: /npm_(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{37,}/g },
   {
     id: 'aws-session-token',
     pattern: /aws_?session_?token["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{80,})/gi,
@@ -70,6 +74,17 @@ const SHELL_SECRETS: { id: string; pattern: RegExp }[] = [
   {
     id: 'database-password',
     pattern: /mysql(?:dump|admin)?\s[^\n|;&]{0,400}?(?<=\s)--password=(["']?)([^\s"']+)\1/g,
+  },
+  // A password given on a command line: `curl -u user:password`, `--user user:password`, `sshpass -p password`,
+  // `--password=…` and `--http-password=…` of any command (a `$VAR`, `<password>` or `{password}` is no secret).
+  {
+    id: 'command-line-password',
+    pattern: /\bcurl\s[^\n|;&]{0,400}?(?<=\s)(?:-u\s*|--user[= ]\s*)(["']?)[^\s"':]+:([^\s"'$][^\s"']*)\1/g,
+  },
+  { id: 'command-line-password', pattern: /\bsshpass\s+-p\s*(["']?)([^\s"'$-][^\s"']*)\1/g },
+  {
+    id: 'command-line-password',
+    pattern: /(?<=\s)--(?:http-|ftp-|proxy-)?(?:password|passwd)=(["']?)([^\s"'$<{*-][^\s"']*)\1/g,
   },
   // `Authorization: Basic <base64 of user:password>`, the header the preset's URL rule does not see.
   { id: 'basic-auth-header', pattern: /\bAuthorization:\s*Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gi },

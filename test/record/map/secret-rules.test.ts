@@ -57,6 +57,20 @@ describe('findSecrets', () => {
       '$ head -3 id_ed25519\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA',
       'b3BlbnNzaC1rZXktdjEAAAAA',
     ],
+    // A third trial's (issue 35's author trial), which survived recording.
+    [
+      'a Google API key a character long',
+      'key=AIzaSyD8k2Lm7Nb4Vc1Zx9As3Df6Gh0Jk5Lq8Wr2 ok',
+      'D8k2Lm7Nb4Vc1Zx9As3Df6Gh0Jk5Lq8Wr2',
+    ],
+    [
+      'an npm token a character long',
+      'NPM: npm_Kx8q2Lm7Nb4Vc1Zx9As3Df6Gh0Jk5Lq8Wr2Ty ok',
+      'Kx8q2Lm7Nb4Vc1Zx9As3Df6Gh0Jk5Lq8Wr2Ty',
+    ],
+    ["curl's -u user:password", 'curl -s -u admin:S3cretPassw0rdQ https://ci.example/api', 'S3cretPassw0rdQ'],
+    ["sshpass's -p", "sshpass -p 'PlainPassXyz123' ssh deploy@host", 'PlainPassXyz123'],
+    ['a --http-password=', 'wget --http-password=Hunter22x http://files.example/a', 'Hunter22x'],
   ])('finds %s', (_what, text, secret) => {
     for (const written of [text, JSON.stringify({ output: text })]) {
       expect(redact(written, { users: [], homes: [], patterns: [] }).text).not.toContain(secret);
@@ -119,6 +133,12 @@ describe('findSecrets', () => {
     ['a git SHA on its own line after a normal line', 'Merge branch fix\n3f1e9c2b7a6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f\n'],
     ['a name after a redacted key', 'TOKEN=<redacted:github-token>\nsnake_case_function_name_here()\n'],
   ])('keeps %s', (_what, text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+
+  it('leaves a password named but not given on a command line alone: a $VAR, a template, npm_ variables', () => {
+    const text =
+      'curl -u "$USER:$PASS" https://x; tool --password=<password>; sshpass -p $PW ssh h; echo $npm_package_dependencies_typescript_version';
     expect(findSecrets(text)).toEqual([]);
   });
 

@@ -87,6 +87,10 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
   args.push('--size', String(layout.tmpBytes), '--tmpfs', layout.tmp);
   // A socket takes a connection on a read-only mount: the program cannot replace or remove it.
   if (layout.channel !== undefined) args.push('--ro-bind', layout.channel.source, layout.channel.dest);
+  // bubblewrap's own root and /dev are tmpfs too, writable and of no size limit: a program filling them (a file
+  // in /, /etc or /dev/shm) would hold the host's memory, counted in no process's. Read-only, once every mount
+  // point in them is made: the TMPDIR is the one place a program writes.
+  args.push('--remount-ro', '/dev', '--remount-ro', '/');
   args.push('--chdir', layout.dir);
   return args;
 }

@@ -24,6 +24,16 @@ afterEach(async () => expect(await survivorsIn(join(scratch.root, 'submissions')
 const REPORT = ['--reporter', 'json', '--timeout', '60000'];
 const tested = (step: Step, name: string) => jsonTests(step.stdout).get(name);
 
+describe("the sandbox's own file systems", () => {
+  it('lets a program write its TMPDIR and nothing else: /, /etc, /dev and /dev/shm are read-only', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-fills-sandbox-root');
+    const step = await gradeStep(grader, scratch.root, submission, ['--case', 'course-read-seeded-file', ...REPORT]);
+    const output = tested(step, 'course-read-seeded-file')?.output ?? '';
+    for (const dir of ['/', '/etc', '/dev', '/dev/shm', '/tmp']) expect(output).toContain(`[attack] ${dir} EROFS`);
+    expect(output).toContain('[attack] $TMPDIR written');
+  });
+});
+
 describe('memory', () => {
   it('stops a process at 1 GiB, and the verdict says it ran out of memory', async () => {
     const submission = await checkOut(scratch.root, 'hostile-exhausts-limits');

@@ -60,6 +60,8 @@ describe('sandboxArgs', () => {
       'ro-bind /opt/grader/dist/grade/run/standby.js /opt/grader/dist/grade/run/standby.js',
       'size 1024',
       'tmpfs /tmp/theinference-run-1/tmp',
+      'remount-ro /dev',
+      'remount-ro /',
       'chdir /home/me/course',
     ]);
     expect(ops.filter((o) => /^(bind|bind-fd|dev-bind) /.test(o))).toEqual([]);
@@ -123,6 +125,8 @@ describe('sandboxArgs with a staged submission', () => {
       'ro-bind /opt/grader/package.json /opt/grader/package.json',
       'ro-bind /opt/grader/dist/grade/run/standby.js /opt/grader/dist/grade/run/standby.js',
       'tmpfs /tmp/theinference-run-1/tmp',
+      'remount-ro /dev',
+      'remount-ro /',
     ]);
   });
 
@@ -161,6 +165,8 @@ describe('sandboxArgs with a staged submission', () => {
       'tmpfs /home/me/course/node_modules/theinference',
       'remount-ro /home/me/course/node_modules/theinference',
       'tmpfs /tmp/theinference-run-1/tmp',
+      'remount-ro /dev',
+      'remount-ro /',
     ]);
   });
 
@@ -181,6 +187,8 @@ describe('sandboxArgs with a staged submission', () => {
       `ro-bind ${root}/package.json ${root}/package.json`,
       `remount-ro ${root}`,
       'tmpfs /tmp/theinference-run-1/tmp',
+      'remount-ro /dev',
+      'remount-ro /',
     ]);
   });
 });
