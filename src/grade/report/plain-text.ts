@@ -1,5 +1,6 @@
 // Text that may come from a student's program, made safe for every CI format: no colour, one line-break
 // convention, and no character that XML, YAML or a log viewer would reject or act on.
+import { unicodeEscape, unseenClass } from '../../unseen-characters.ts';
 
 // CSI (`ESC [ … final`, or the one-byte C1 CSI), OSC (`ESC ] … BEL|ST`) and two-byte escapes (`ESC x`).
 const ANSI_ESCAPE =
@@ -16,6 +17,10 @@ const LINE_BREAK = /\r\n?|[\u0085\u2028\u2029]/g;
 const UNREPRESENTABLE =
   /[\u0080-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+// The bidirectional controls, which reorder what a log viewer shows ("Trojan Source"): shown as `\uXXXX` escapes,
+// as the terminal shows them (visible-text.ts).
+const BIDI = unseenClass(['bidi'], 'g');
+
 // Strips colour and other terminal escapes, writes every line break as `\n`, and makes the remaining control
 // characters visible instead of passing them through.
 export function plainText(text: string): string {
@@ -23,7 +28,8 @@ export function plainText(text: string): string {
     .replace(ANSI_ESCAPE, '')
     .replace(LINE_BREAK, '\n')
     .replace(C0_CONTROL, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))))
-    .replace(UNREPRESENTABLE, '\ufffd');
+    .replace(UNREPRESENTABLE, '\ufffd')
+    .replace(BIDI, unicodeEscape);
 }
 
 // Plain text on one line: line breaks and tabs become spaces (for names, titles and TAP descriptions).

@@ -5,10 +5,10 @@ import { unicodeEscape, unseenClass } from '../../unseen-characters.ts';
 import { plainText } from './plain-text.ts';
 
 // YAML 1.2 is a superset of JSON, so a JSON value is a YAML flow node. JSON.stringify leaves a few characters
-// raw that YAML parsers reject or read as line breaks (C1 controls, U+2028/9, a BOM, noncharacters), and the
+// raw that YAML parsers reject or read as line breaks (DEL, C1 controls, U+2028/9, a BOM, noncharacters), and the
 // bidirectional controls that reorder what a log viewer shows (as every other format escapes them); they only occur
 // inside strings, where a \uXXXX escape means the same thing to both.
-const NOT_YAML_PRINTABLE = unseenClass(['c1', 'bidi', 'separators'], 'g', '\\ufeff\\ufffe\\uffff');
+const NOT_YAML_PRINTABLE = unseenClass(['del', 'c1', 'bidi', 'separators'], 'g', '\\ufeff\\ufffe\\uffff');
 
 // Any JSON value as a one-line YAML flow node (`undefined` becomes null); strings inside keep every character.
 export function yamlValue(value: unknown): string {

@@ -19,6 +19,7 @@ describe('plainText', () => {
     ['replaces lone surrogates', 'a\ud800b\udc00', 'a\ufffdb\ufffd'],
     ['keeps surrogate pairs', '\ud83c\udf89', '🎉'],
     ['replaces XML noncharacters', '\ufffe\uffff', '\ufffd\ufffd'],
+    ['shows the bidirectional controls as escapes', 'a\u202eb\u2066c\u061cd', 'a\\u202eb\\u2066c\\u061cd'],
   ])('%s', (_, input, output) => {
     expect(plainText(input)).toBe(output);
   });

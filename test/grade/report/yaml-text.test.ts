@@ -20,12 +20,16 @@ describe('yamlValue', () => {
     ['an array', [1, 'two', null]],
     ['a string with YAML syntax', '- [a]: {b} # c & *d !e |f >g'],
     ['a string with control characters', '\u001b[31mred\u0000\r\n'],
-    ['a string with characters YAML rejects raw', '\u0085 \u2028 \u2029 \ufeff \ufffe'],
+    ['a string with characters YAML rejects raw', '\u0085 \u2028 \u2029 \ufeff \ufffe \u007f'],
     ['unicode', 'café 日本語 🎉'],
     ['a number', 42],
     ['null', null],
   ])('%s reads back unchanged', (_, value) => {
     expect(diagnostic([`  v: ${yamlValue(value)}`]).v).toEqual(value);
+  });
+
+  it('escapes DEL, which YAML does not print raw', () => {
+    expect(yamlValue('a\u007fb')).toBe('"a\\u007fb"');
   });
 
   it('writes undefined as null', () => {
