@@ -433,10 +433,17 @@ function placeholderFinding(
 ): CompactFinding | undefined {
   if (want.length !== got.length) return undefined;
   const rule = `before every request, every tool_result but the ${KEEP_RECENT_RESULTS} most recent whose content is longer than ${PLACEHOLDER_OVER_CHARS} characters becomes "[Previous: used <tool>]", the name from its tool_use`;
+  const which = (w: ResultSlot) => `the tool_result of ${w.id} (${w.tool}, the ${ordinal(w.rank)} of ${want.length})`;
+  const lost = want.find((w, i) => w.placeholder && w.content === got[i]!.content && w.isError !== got[i]!.isError);
+  if (lost !== undefined)
+    return finding(
+      `request ${n}: ${which(lost)} became ${short(lost.content)}${lost.isError ? ' without its is_error: true' : ' with an is_error: true of its own'}`,
+      'a placeholder replaces the content only: the block keeps its type, its tool_use_id and its is_error ({ ...block, content: placeholder })',
+      'placeholder without is_error',
+    );
   const differs = want.map((w, i) => ({ w, g: got[i]! })).filter(({ w, g }) => w.content !== g.content);
   const first = differs[0];
   if (first === undefined) return undefined;
-  const which = (w: ResultSlot) => `the tool_result of ${w.id} (${w.tool}, the ${ordinal(w.rank)} of ${want.length})`;
   const replaced = differs.filter(({ w, g }) => !w.placeholder && g.placeholder);
   const blocks = replaced.find(({ w }) => !w.text);
   if (blocks !== undefined)
@@ -577,6 +584,8 @@ function cutWording(n: number, w: string, g: string): CompactFinding | undefined
   const start = w.lastIndexOf(prefix, at);
   if (start < 0 || start + prefix.length > at || g.lastIndexOf(prefix, at) !== start) return undefined;
   const end = w.indexOf(']', start);
+  // Past the placeholder's words (its block's is_error, say), the words are not what differs.
+  if (end < 0 || at > end) return undefined;
   return finding(
     `the summary request (request ${n}) holds a placeholder ${short(g.slice(start, g.indexOf(']', start) + 1))} where the conversation has ${short(w.slice(start, end + 1))}`,
     `the placeholder is "[Previous: used <tool>]" with the tool's name from the tool_use the result answers: ${short(w.slice(start, end + 1))}`,

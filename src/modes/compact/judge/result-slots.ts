@@ -1,6 +1,7 @@
 // The tool_results of a conversation as micro-compaction sees them: in order, each with its tool_use's id and tool
 // name, its content (a list of blocks as its canonical JSON: the same blocks in another key order are the same),
-// whether that content is text (only text is ever replaced), whether it is a placeholder, and its rank from the end
+// whether that content is text (only text is ever replaced), whether it is a placeholder, whether it is an error,
+// and its rank from the end
 // (1: the most recent). Pure.
 import { UNKNOWN_TOOL } from '../../../compact-contract.ts';
 import { canonical } from '../../kit.ts';
@@ -12,6 +13,8 @@ export type ResultSlot = {
   text: boolean;
   length: number;
   placeholder: boolean;
+  // The block says is_error: true.
+  isError: boolean;
   rank: number;
 };
 
@@ -36,6 +39,7 @@ export function resultSlots(messages: unknown[]): ResultSlot[] {
       text,
       length: content.length,
       placeholder: PLACEHOLDER.test(content),
+      isError: b.is_error === true,
       rank: results.length - i,
     };
   });

@@ -272,6 +272,11 @@ function todoHint(conversation: unknown[], at: number, received: Block[]): PlanH
       return renderHint(wantList, gotList);
     if (wantReason === gotReason && wantList !== gotList) {
       const [shown, kept] = firstDifferentLines(gotList ?? '', wantList ?? '');
+      if (wantList !== undefined && /^\(0\/0 completed\)$/.test(wantList) && fromHistory(conversation, at, gotList))
+        return {
+          text: `after an error the list shown as unchanged has ${JSON.stringify(shown)}, where no todo call of this run has set a list: the list starts empty in every run, and a todo call in request.messages is history, which the list never reads`,
+          cause: "the list started from the conversation's history",
+        };
       return {
         text: `after an error the list shown as unchanged has ${JSON.stringify(shown)} where the list before the call has ${JSON.stringify(kept)}: a call that is an error leaves the list as it was before the call`,
         cause: 'the list changed by a call that is an error',
@@ -336,8 +341,23 @@ function renderHint(want: string, got: string): PlanHint {
 // The place (from 1) of the first item of a todo call's input that has no status, or undefined.
 function statusless(input: unknown): number | undefined {
   const items = isEntry(input) && Array.isArray(input.items) ? input.items : [];
-  const k = items.findIndex((i) => isEntry(i) && i.status === undefined);
+  const k = items.findIndex((i) => isEntry(i) && (i.status === undefined || i.status === null));
   return k < 0 ? undefined : k + 1;
+}
+
+// Whether a list shown holds every item text of a todo call made before this run (in the messages the loop was
+// given, before its first turn): the list read from history.
+function fromHistory(conversation: unknown[], at: number, shown: string | undefined): boolean {
+  if (shown === undefined) return false;
+  const earlier = conversation
+    .slice(0, at - 1)
+    .flatMap((m) => (isEntry(m) && Array.isArray(m.content) ? m.content : []));
+  return (earlier as Block[]).some((b) => {
+    if (b.type !== 'tool_use' || b.name !== TODO_TOOL || !isEntry(b.input) || !Array.isArray(b.input.items))
+      return false;
+    const texts = b.input.items.map((i) => (isEntry(i) ? i.text : undefined));
+    return texts.length > 0 && texts.every((t) => typeof t === 'string' && shown.includes(t));
+  });
 }
 
 // Whether two rendered lists hold the same item lines, whatever their count lines.
