@@ -129,6 +129,15 @@ describe('runLoopCase: the fake Messages API', () => {
     );
   });
 
+  it("answers the request after the last turn with the case's API error, which the SDK throws as it came", async () => {
+    const api_error = { status: 529, type: 'overloaded_error', message: 'Overloaded' };
+    const results = await run(runLoop, { ...twoReads, turns: twoReads.turns.slice(0, 1), api_error });
+    expect(results).toHaveLength(3);
+    expect(results[2]).toEqual({
+      threw: 'OverloadedError: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    });
+  });
+
   it('answers and records a request to another endpoint, without serving a turn', async () => {
     const counts: Loop = async (client, execute, req) => {
       await client.messages.countTokens({ model: req.model, messages: req.messages }).catch(() => undefined);

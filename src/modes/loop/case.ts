@@ -33,8 +33,13 @@ export type LoopRequestData = {
   messages: ApiObject[];
 };
 
+// An API error the fake API answers the request after the last turn with (request turns.length + 1): its HTTP
+// status (400-599) and the error body's type and message, as the Messages API words one; the SDK throws it.
+export type ApiErrorScript = { status: number; type: string; message: string };
+
 export type LoopCaseData = CaseData & {
   request: LoopRequestData;
   turns: LoopTurn[];
   outputs?: Record<string, ScriptedOutput>;
+  api_error?: ApiErrorScript;
 };

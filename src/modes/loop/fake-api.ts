@@ -5,7 +5,7 @@
 // through a link (./link.ts) that asks one thing at a time, so the turns not yet served never reach the loop's side.
 // No IO but the timers of a scripted delay.
 import { canonical, type Json } from '../kit.ts';
-import { LOOP_REQUEST_KEYS } from './case.ts';
+import { type ApiErrorScript, LOOP_REQUEST_KEYS } from './case.ts';
 import { type LoopOptions, ownBlock } from './options.ts';
 import { callText, type ExecuteCallMade, type Refusal, unaskedCalls } from './unasked-calls.ts';
 import type { ExecuteAnswer, HttpAnswer, HttpAsked, LoopEnd } from './link.ts';
@@ -15,8 +15,14 @@ export type Turn = { message: Json & { content: Json[]; stop_reason?: unknown };
 // they were made, for a loop that runs them at once).
 export type Scripted = ({ content: string; is_error?: boolean } | { throws: string }) & { delay_ms?: number };
 // A case as parsed: the keys the loop mode reads, and any other the case file holds (a mode built on this one reads
-// its own).
-export type LoopCase = Json & { request?: Json; turns: Turn[]; outputs: Record<string, Scripted>; observe?: unknown };
+// its own). `api_error`: what the request after the last turn is answered with.
+export type LoopCase = Json & {
+  request?: Json;
+  turns: Turn[];
+  outputs: Record<string, Scripted>;
+  observe?: unknown;
+  api_error?: ApiErrorScript;
+};
 
 // Each execute call in the order it was made, the tool_use it answered (null for a call no block asked for next)
 // and when it finished, counted across the session (so a loop's results can be compared with the order its calls
@@ -73,10 +79,7 @@ export function openFakeApi(
     sent += 1;
     const turn = testCase.turns[sent - 1];
     await beforeTurn?.(sent + 1, turns, 'request');
-    if (turn === undefined) {
-      const past = `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`;
-      return apiError(400, 'invalid_request_error', past);
-    }
+    if (turn === undefined) return pastTheTurns(sent, turns, testCase.api_error);
     if (turn.message.stop_reason === 'tool_use') {
       const asks = turn.message.content.filter((b) => isToolUse(b) && !own(b));
       // A nested loop's turn (a child's, served while its parent's turn still has calls to run) is run first.
@@ -233,6 +236,17 @@ function parseObject(text: string): Json {
   } catch {
     return {};
   }
+}
+
+// The answer to request `sent`, after the script's `turns`: the case's API error for the first request after them,
+// when it has one, and an error that says the script is over for any other.
+function pastTheTurns(sent: number, turns: number, scripted: ApiErrorScript | undefined): HttpAnswer {
+  if (scripted !== undefined && sent === turns + 1) return apiError(scripted.status, scripted.type, scripted.message);
+  const past =
+    scripted === undefined
+      ? `theinference: request ${sent} is past the end of the script (${turns} turns): after a turn whose stop_reason is not "tool_use", the loop returns`
+      : `theinference: request ${sent} is past the end of the script (${turns} turn${turns === 1 ? '' : 's'}, then request ${turns + 1}'s API error): an API error the SDK throws leaves the loop`;
+  return apiError(400, 'invalid_request_error', past);
 }
 
 // An error as the Messages API words one; the SDK throws it as an APIError of that status.

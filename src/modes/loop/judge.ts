@@ -6,11 +6,12 @@ import type { ModeJudge } from '../../grade/judge/mode-judges.ts';
 import { describeDifference, jsonEqual } from '../../grade/judge/compare-results.ts';
 import type { Failure } from '../../grade/types.ts';
 import type { LoopCaseData } from './case.ts';
+import { requestsFor, unfitEnd } from './judge/api-error.ts';
 import { compareLoop } from './judge/compare-loop.ts';
 import { explainLoopFailures } from './judge/explain-loop-failures.ts';
 import { findLoopMistakes } from './judge/find-loop-mistakes.ts';
 import { loopExited, loopTimeout } from './judge/loop-ended.ts';
-import { isEntry, returnedOf, splitLoopResults } from './judge/loop-results.ts';
+import { isEntry, splitLoopResults } from './judge/loop-results.ts';
 import { loopWords } from './judge/loop-words.ts';
 import { loopProbeRequest } from './judge/probe-scripts.ts';
 
@@ -65,17 +66,11 @@ export function loopJudge(options: LoopJudgeOptions = {}): ModeJudge {
     compare,
     timeout: (c, o, first, early) => loopTimeout(loopCase(c), o, first, early),
     exited: (c, o, early) => loopExited(loopCase(c), o, early),
-    // The reference sends one request per turn and returns the conversation: a case it cannot is a wrong script
-    // (a turn after one whose stop_reason ends the loop, say).
-    unsnapshottable: (c, results) => {
-      const run = splitLoopResults(results);
-      const turns = loopCase(c).data.turns.length;
-      if (returnedOf(run.end) === undefined) return `the reference loop did not return: ${JSON.stringify(run.end)}`;
-      if (run.requests.length !== turns)
-        return `the reference loop sent ${run.requests.length} requests for ${turns} turns`;
-      return undefined;
-    },
-    steps: (c) => loopCase(c).data.turns.length,
+    // The reference sends one request per turn and returns the conversation, or, given an API error, throws it
+    // after the request it answers: a case it cannot is a wrong script (a turn after one whose stop_reason ends the
+    // loop, say).
+    unsnapshottable: (c, results) => unfitEnd(loopCase(c).data, splitLoopResults(results)),
+    steps: (c) => requestsFor(loopCase(c).data),
     probe: {
       request: loopProbeRequest,
       explain: (results, observed, caseOf) =>

@@ -25,6 +25,7 @@ export function parseLoopCase(text: string, loop: LoopOptions = {}): LoopCase {
   if (shape.join() !== 'string,number,true,true') {
     throw new Error('"request" must be { "model": string, "max_tokens": number, "tools": […], "messages": […] }');
   }
+  checkApiError(parsed.api_error);
   if (!isObject(outputs))
     throw new Error('"outputs" must be an object of tool_use id -> { "content": … } or { "throws": … }');
   turns.forEach((turn: unknown, i) => {
@@ -58,6 +59,34 @@ export function parseLoopCase(text: string, loop: LoopOptions = {}): LoopCase {
   });
   // The keys of a mode built on this one stay, for its own use.
   return { ...parsed, request, turns, outputs, ...observe } as LoopCase;
+}
+
+// The HTTP statuses an API error may have: the client's errors and the server's (the schema says the same).
+const API_ERROR_STATUS = { min: 400, max: 599 };
+
+// A case's `api_error`, when it has one: an HTTP error status and the API's words for the error.
+function checkApiError(value: unknown): void {
+  if (value === undefined) return;
+  const shape =
+    '"api_error" must be { "status": an HTTP error status, "type": the API\'s error type (e.g. "overloaded_error"), "message": string }';
+  if (!isObject(value)) throw new Error(shape);
+  const { status, type, message } = value;
+  if (
+    !Number.isInteger(status) ||
+    (status as number) < API_ERROR_STATUS.min ||
+    (status as number) > API_ERROR_STATUS.max
+  )
+    throw new Error(
+      `"api_error".status must be a whole number from ${API_ERROR_STATUS.min} to ${API_ERROR_STATUS.max} (an HTTP error status, 529 for overloaded_error), not ${JSON.stringify(status)}`,
+    );
+  if (typeof type !== 'string' || type === '')
+    throw new Error(
+      `"api_error".type must be the API's error type, a string such as "overloaded_error", not ${JSON.stringify(type)}`,
+    );
+  if (typeof message !== 'string')
+    throw new Error(`"api_error".message must be a string, not ${JSON.stringify(message)}`);
+  const extra = Object.keys(value).filter((k) => !['status', 'type', 'message'].includes(k));
+  if (extra.length > 0) throw new Error(`${shape}: it has ${extra.map((k) => `"${k}"`).join(', ')} too`);
 }
 
 function isToolUse(block: Json): boolean {

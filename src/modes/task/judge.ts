@@ -5,7 +5,8 @@ import type { Case } from '../../course/types.ts';
 import type { ModeJudge } from '../../grade/judge/mode-judges.ts';
 import type { Failure } from '../../grade/types.ts';
 import { loopExited, loopTimeout } from '../loop/judge/loop-ended.ts';
-import { returnedOf, splitLoopResults } from '../loop/judge/loop-results.ts';
+import { requestsFor, unfitEnd } from '../loop/judge/api-error.ts';
+import { splitLoopResults } from '../loop/judge/loop-results.ts';
 import type { TaskCaseData } from './case.ts';
 import { compareTask } from './judge/compare-task.ts';
 import { requestOwners } from './judge/request-owners.ts';
@@ -23,20 +24,19 @@ export const judge: ModeJudge = {
   timeout: (c, o, first, early) => named(loopTimeout(taskCase(c), o, first, early)),
   exited: (c, o, early) => named(loopExited(taskCase(c), o, early)),
   // The reference sends the requests the contract orders for the turns (request-owners.ts), every one answered,
-  // and returns: a case it cannot is a wrong script (a child's turn missing, a tool_use without its output).
+  // and returns, or, given an API error, throws it after the request it answers: a case it cannot is a wrong
+  // script (a child's turn missing, a tool_use without its output).
   unsnapshottable: (c, results) => {
-    const run = splitLoopResults(results);
     const data = taskCase(c).data;
-    if (returnedOf(run.end) === undefined) return `the reference loop did not return: ${JSON.stringify(run.end)}`;
-    if (run.requests.length !== data.turns.length)
-      return `the reference loop sent ${run.requests.length} requests for ${data.turns.length} turns`;
+    const unfit = unfitEnd(data, splitLoopResults(results));
+    if (unfit !== undefined) return unfit;
     if (requestOwners(data).length !== data.turns.length)
       return 'the turns do not end where the contract ends the parent: a turn after the parent stopped';
     if (JSON.stringify(results).includes(REFUSAL))
       return 'the scripted execute refused a call of the reference: a tool_use the reference runs has no output';
     return undefined;
   },
-  steps: (c) => taskCase(c).data.turns.length,
+  steps: (c) => requestsFor(taskCase(c).data),
   variant: {
     renamed: "with the model's words, outputs and tool_use ids renamed",
     hint: (seed) =>

@@ -8,6 +8,7 @@ import type { TaskCaseData } from '../../../src/modes/task/case.ts';
 import { runTaskCase } from '../../../src/modes/task/driver.ts';
 import { compareTask } from '../../../src/modes/task/judge/compare-task.ts';
 import { runTaskLoop as capCountedShort } from '../../fixtures/wrong-task/cap-counted-short.ts';
+import { runTaskLoop as childApiErrorCaught } from '../../fixtures/wrong-task/child-api-error-caught.ts';
 import { REPO } from '../../grade/course-fixture.ts';
 
 async function loadCase(name: string): Promise<{ c: Case<TaskCaseData>; expected: unknown[] }> {
@@ -28,5 +29,19 @@ describe('compareTask', () => {
     );
     expect(failure?.message).not.toMatch(/messages where|were expected/);
     expect(failure?.hint).toMatch(/^the child stopped after its request 29/);
+  });
+});
+
+describe('compareTask: a child whose request is answered with an API error', () => {
+  it('says the error went back to the parent as the task result, where it should have left runTaskLoop', async () => {
+    const { c, expected } = await loadCase('task-child-api-error');
+    const received = JSON.parse(JSON.stringify(await runTaskCase(c.data, childApiErrorCaught as never))) as unknown[];
+    const failure = compareTask(c, expected, received);
+    expect(failure?.message).toBe(
+      "runTaskLoop sent another request after the API error: request 3, the child's request 2 (task toolu_01TaskRunner01), was answered with HTTP 529 overloaded_error, which the SDK throws; that error leaves runTaskLoop, and no request follows it",
+    );
+    expect(failure?.hint).toMatch(
+      /^the API error \(HTTP 529 overloaded_error\) of request 3, the child's request 2 \(task toolu_01TaskRunner01\), went back to the parent as the result of task toolu_01TaskRunner01: a try\/catch around the child loop caught it/,
+    );
   });
 });

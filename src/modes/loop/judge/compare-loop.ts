@@ -23,6 +23,7 @@ import {
   withoutUnasked,
 } from './loop-results.ts';
 import { callText } from '../unasked-calls.ts';
+import { apiErrorDifference, requestsFor } from './api-error.ts';
 import { type LoopWords, loopWords } from './loop-words.ts';
 
 // The first difference, with the hint that names the mistake behind it, or undefined when the results agree.
@@ -63,6 +64,8 @@ function firstDifference(data: LoopCaseData, words: LoopWords, want: LoopRun, go
   const n = data.turns.length;
   const base = { data, words, end: got.end, sent: got.requests };
   const { entry } = words;
+  const caught = (at: 'extra' | 'end') =>
+    apiErrorDifference(data, want, got, at, { entry, asked: `request ${want.requests.length}` });
   for (let k = 0; k < Math.max(want.requests.length, got.requests.length); k += 1) {
     const e = want.requests[k];
     const r = got.requests[k];
@@ -74,6 +77,8 @@ function firstDifference(data: LoopCaseData, words: LoopWords, want: LoopRun, go
     if (r !== undefined) {
       const last = want.requests.length;
       const ctx: LoopHintContext = { ...base, at: 'extra', index: k, expected: want.end, received: r };
+      const after = caught('extra');
+      if (after !== undefined) return { ctx, message: after };
       const stop = `turn ${last} ended with stop_reason ${stopReason(data, last)}, which ends the loop: it returns the conversation`;
       return { ctx, message: `the loop sent request ${k + 1}, but the script has ${count(n, 'turn')}: ${stop}` };
     }
@@ -92,7 +97,7 @@ function firstDifference(data: LoopCaseData, words: LoopWords, want: LoopRun, go
       k === 0
         ? 'the loop starts by calling client.messages.create({ ...request, messages })'
         : `turn ${k} ended with stop_reason ${stopReason(data, k)}: the loop runs its tools, sends their results and calls the model again`;
-    const sent = k === 0 ? 'without sending a request' : `after ${count(k, 'request')} of ${n}`;
+    const sent = k === 0 ? 'without sending a request' : `after ${count(k, 'request')} of ${requestsFor(data)}`;
     return { ctx, message: `${entry} ${ended} ${sent}: ${why}` };
   }
   if (jsonEqual(want.end, got.end)) return undefined;
@@ -127,6 +132,8 @@ function firstDifference(data: LoopCaseData, words: LoopWords, want: LoopRun, go
   ) {
     return { ctx, message: `${entry} changed the request it was given: ${describeChange(data, changed, entry)}` };
   }
+  const ended = caught('end');
+  if (ended !== undefined) return { ctx, message: ended };
   const threw = threwOf(got.end);
   if (threw !== undefined && threwOf(want.end) === undefined) {
     return { ctx, message: `${entry} threw instead of returning the conversation: ${short(threw, 200)}` };
@@ -144,7 +151,7 @@ function firstDifference(data: LoopCaseData, words: LoopWords, want: LoopRun, go
 
 // "request 2 of 3 (after turn 1, stop_reason "tool_use")".
 function requestName(data: LoopCaseData, k: number): string {
-  const of = `request ${k + 1} of ${data.turns.length}`;
+  const of = `request ${k + 1} of ${requestsFor(data)}`;
   return k === 0 ? `${of} (the first)` : `${of} (after turn ${k}, stop_reason ${stopReason(data, k)})`;
 }
 

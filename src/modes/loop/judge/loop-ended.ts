@@ -7,6 +7,7 @@ import { count } from '../../../grade/judge/compare-results.ts';
 import type { Failure } from '../../../grade/types.ts';
 import { exitFailure, timeoutFailure } from '../../../grade/judge/ended-mid-case.ts';
 import type { Exited, Timeout } from '../../../grade/judge/mode-judges.ts';
+import { apiErrorSaid } from './api-error.ts';
 import { stopReason } from './loop-results.ts';
 import { loopWords } from './loop-words.ts';
 
@@ -19,6 +20,13 @@ function standing(data: LoopCaseData, call: number): string {
   if (call <= 1) return 'before its first request';
   const served = `after turn ${call - 1} of ${n} (stop_reason ${stopReason(data, call - 1)})`;
   if (call - 1 < n) return `${served}, before request ${call}`;
+  const said = apiErrorSaid(data);
+  if (said !== undefined) {
+    if (call - 1 === n)
+      return `${served}, the script's last, before request ${call}, which the fake API answers with the case's API error (${said})`;
+    if (call - 1 === n + 1)
+      return `after request ${call - 1}, which the fake API answered with the case's API error (${said}), where the error leaves the loop`;
+  }
   if (call - 1 === n) return `${served}, the script's last, where the loop returns`;
   return `after request ${call - 1}, past the script's ${count(n, 'turn')} (the fake API answered it with an error)`;
 }
@@ -30,9 +38,12 @@ export function loopTimeout(c: Case<LoopCaseData>, o: Timeout, first: boolean, e
   const call = inFlight(o);
   if (early || call === undefined) return timeoutFailure(c, o, first, early);
   const limit = `${Number((o.timeoutMs / 1000).toFixed(1))} s`;
-  const message = `${loopWords(c.stage).entry} did not return within ${limit}: it stood ${standing(c.data, call)}. The program was killed with every process it started`;
-  const hint =
-    call - 1 >= c.data.turns.length
+  const { entry } = loopWords(c.stage);
+  const message = `${entry} did not return within ${limit}: it stood ${standing(c.data, call)}. The program was killed with every process it started`;
+  const pastTheApiError = c.data.api_error !== undefined && call - 1 > c.data.turns.length;
+  const hint = pastTheApiError
+    ? `a loop that catches the API error and tries again never ends here (every request after it is answered with an error): let the error leave ${entry} as the SDK threw it`
+    : call - 1 >= c.data.turns.length
       ? 'a loop that goes on after a turn whose stop_reason is not "tool_use" (retrying, catching the error the fake API answers with) never ends: return the conversation there'
       : 'look at what your loop does after a response: a loop that never ends, or an `await` on something that never resolves (the client and execute both answer at once here)';
   return { kind: 'timeout', message, hint };

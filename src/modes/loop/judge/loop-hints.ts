@@ -17,6 +17,7 @@ import { MESSAGE_RECOGNISERS } from './message-hints.ts';
 import { STOPPED_AFTER_TOOLS } from './stopped-on-errors.ts';
 import { toolResultHint } from './tool-result-hints.ts';
 import { unaskedCallHint } from './unasked-call-hint.ts';
+import { apiErrorHint } from './api-error-hint.ts';
 import { type LoopWords, loopWords } from './loop-words.ts';
 
 export type { LoopHintContext } from './loop-hint-context.ts';
@@ -314,6 +315,7 @@ function requestChanged(ctx: LoopHintContext): LoopHint | undefined {
 // Most specific first.
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
+  apiErrorHint,
   unaskedCallHint,
   requestChanged,
   requestRepeated,

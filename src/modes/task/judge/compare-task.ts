@@ -19,7 +19,8 @@ import {
 } from '../../loop/judge/loop-results.ts';
 import { callText } from '../../loop/unasked-calls.ts';
 import type { TaskCaseData } from '../case.ts';
-import { ownerName, requestOwners } from './request-owners.ts';
+import { apiErrorDifference } from '../../loop/judge/api-error.ts';
+import { ownerName, requestOwnersWithApiError } from './request-owners.ts';
 import { type ChildCutShort, childCutShort, taskHintFor, type TaskHintContext } from './task-hints.ts';
 import { SUBAGENT_MAX_ROUNDS } from '../case.ts';
 
@@ -45,9 +46,14 @@ export function compareTask(c: Case<TaskCaseData>, expected: unknown[], received
 type Difference = { ctx: TaskHintContext; message: string };
 
 function firstDifference(data: TaskCaseData, want: LoopRun, got: LoopRun): Difference | undefined {
-  const owners = requestOwners(data);
+  const owners = requestOwnersWithApiError(data);
   const base = { data, owners, want, got };
   const n = want.requests.length;
+  const caught = (at: 'extra' | 'end') =>
+    apiErrorDifference(data, want, got, at, {
+      entry: 'runTaskLoop',
+      asked: `request ${n}, ${ownerName(owners[n - 1])},`,
+    });
   for (let k = 0; k < Math.max(n, got.requests.length); k += 1) {
     const e = want.requests[k];
     const r = got.requests[k];
@@ -61,6 +67,8 @@ function firstDifference(data: TaskCaseData, want: LoopRun, got: LoopRun): Diffe
     }
     if (r !== undefined) {
       const ctx: TaskHintContext = { ...base, at: 'extra', index: k, expected: want.end, received: requestOf(r) };
+      const after = caught('extra');
+      if (after !== undefined) return { ctx, message: after };
       return {
         ctx,
         message: `runTaskLoop sent request ${k + 1}, but the contract sends ${n} for this script: after request ${n}, the parent's last turn ends the loop`,
@@ -100,6 +108,8 @@ function firstDifference(data: TaskCaseData, want: LoopRun, got: LoopRun): Diffe
         .join(', ')}`,
     };
   }
+  const ended = caught('end');
+  if (ended !== undefined) return { ctx, message: ended };
   const threw = threwOf(got.end);
   if (threw !== undefined && threwOf(want.end) === undefined) {
     return { ctx, message: `runTaskLoop threw instead of returning the parent's conversation: ${short(threw, 200)}` };

@@ -38,6 +38,13 @@ export function requestOwners(data: Pick<TaskCaseData, 'turns'>): Owner[] {
   return owners;
 }
 
+// The owners of a case's requests, with that of the request its API error answers when it has one: whose request
+// the contract sends after the last turn.
+export function requestOwnersWithApiError(data: Pick<TaskCaseData, 'turns' | 'api_error'>): Owner[] {
+  if (data.api_error === undefined) return requestOwners(data);
+  return requestOwners({ turns: [...data.turns, { message: { content: [], stop_reason: 'end_turn' } }] });
+}
+
 // "the child's request 2 (task toolu_…)" or "the parent's request 3", for a message.
 export function ownerName(owner: Owner | undefined): string {
   if (owner === undefined) return 'a request the script does not have';

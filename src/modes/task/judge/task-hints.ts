@@ -14,6 +14,7 @@ import {
 } from '../../loop/judge/loop-results.ts';
 import { NO_SUMMARY, SUBAGENT_MAX_ROUNDS, SUBAGENT_SYSTEM, TASK_TOOL, TEXT_JOIN, type TaskCaseData } from '../case.ts';
 import type { Owner } from './request-owners.ts';
+import { taskApiErrorHint } from './api-error-hint.ts';
 
 // Where the loop first differs (as the loop mode's context says it), whose each request is, and both runs whole.
 export type TaskHintContext = {
@@ -219,6 +220,7 @@ export function childCutShort(ctx: TaskHintContext): ChildCutShort | undefined {
 // The parent's request lost the task tool once a child ran: the child's tools were made from request.tools in place
 // (the end says the request changed).
 function taskToolLost(ctx: TaskHintContext): Hint | undefined {
+  if (ctx.at === 'end') return taskToolLostAtEnd(ctx);
   if (ctx.at !== 'request' || ctx.owners[ctx.index]?.who !== 'parent') return undefined;
   const lost =
     toolNames(ctx.want.requests[ctx.index]).includes(TASK_TOOL) &&
@@ -229,6 +231,20 @@ function taskToolLost(ctx: TaskHintContext): Hint | undefined {
     changed !== undefined && 'tools' in changed ? ', and runTaskLoop ended with request.tools changed' : '';
   return hint(
     `the parent's request has no \`${TASK_TOOL}\` tool since a child ran${inPlace}: leave request.tools as given and make the child's a new array, request.tools.filter((t) => t.name !== '${TASK_TOOL}')`,
+    'task removed from the request',
+  );
+}
+
+// No parent request came after a child (an API error left the loop), and request.tools lost its `task` tool: the
+// child's tools made from it in place.
+function taskToolLostAtEnd(ctx: TaskHintContext): Hint | undefined {
+  const tools = requestChangedOf(ctx.got.end)?.tools;
+  const given = ctx.data.request.tools.map((t) => t.name);
+  if (!Array.isArray(tools) || !given.includes(TASK_TOOL) || !ctx.owners.some((o) => o.who === 'child'))
+    return undefined;
+  if (tools.some((t) => isEntry(t) && t.name === TASK_TOOL)) return undefined;
+  return hint(
+    `runTaskLoop ended with request.tools without the \`${TASK_TOOL}\` tool, as a child left it: leave request.tools as given and make the child's a new array, request.tools.filter((t) => t.name !== '${TASK_TOOL}')`,
     'task removed from the request',
   );
 }
@@ -441,6 +457,7 @@ function childInReturned(ctx: TaskHintContext): Hint | undefined {
 
 const RECOGNISERS: Recogniser[] = [
   stillTheStub,
+  taskApiErrorHint,
   taskToExecute,
   childThrowEscaped,
   childEnded,

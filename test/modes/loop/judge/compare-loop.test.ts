@@ -3,10 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { compareLoop, describeConversation } from '../../../../src/modes/loop/judge/compare-loop.ts';
 import {
+  apiErrorCase,
+  apiErrorExpected,
   assistant1,
   assistant2,
   expected,
   loopCase,
+  OVERLOADED,
   prompt,
   request,
   resultA,
@@ -85,5 +88,33 @@ describe('describeConversation', () => {
         [prompt, { role: 'user', content: [resultA] }, { role: 'user', content: [resultB] }],
       ),
     ).toBe('3 messages where 2 were expected; message 2 (user) differs: "content" has 1 item, expected 2');
+  });
+});
+
+describe('compareLoop: a case whose last request is answered with an API error', () => {
+  const returned = { returned: [prompt, assistant1, results1] };
+
+  it('says a loop that returned where the error should have left it, and the catch behind it', () => {
+    const failure = compareLoop(apiErrorCase, apiErrorExpected, [...apiErrorExpected.slice(0, 2), returned]);
+    expect(failure).toMatchObject({
+      message:
+        'runLoop returned where the API error should have left it: request 2 was answered with HTTP 529 overloaded_error, which the SDK throws',
+      hint: expect.stringMatching(
+        /^a try\/catch caught the API error of request 2 \(HTTP 529 overloaded_error\), and runLoop returned the conversation instead; let it leave runLoop as the SDK threw it/,
+      ),
+      hintCause: 'API error caught',
+    });
+  });
+
+  it('says a loop that retried after the error, not that it went on after the last turn', () => {
+    const retried = [...apiErrorExpected.slice(0, 2), apiErrorExpected[1], { threw: 'BadRequestError: 400 …' }];
+    const failure = compareLoop(apiErrorCase, apiErrorExpected, retried);
+    expect(failure?.message).toMatch(/^runLoop sent another request after the API error: request 2 was answered/);
+    expect(failure?.hint).toMatch(/^runLoop went on after the API error of request 2 \(HTTP 529 overloaded_error\)/);
+  });
+
+  it('says a loop that threw where the snapshot returned as before', () => {
+    const failure = compare([...expected.slice(0, 2), { threw: OVERLOADED }]);
+    expect(failure?.message).toBe(`runLoop threw instead of returning the conversation: ${JSON.stringify(OVERLOADED)}`);
   });
 });

@@ -2,7 +2,7 @@
 // line `call k` means turns 1 to k-1 were served.
 import { describe, expect, it } from 'vitest';
 import { loopExited, loopTimeout } from '../../../../src/modes/loop/judge/loop-ended.ts';
-import { loopCase } from './loop-fixture.ts';
+import { apiErrorCase, loopCase } from './loop-fixture.ts';
 
 const timeout = (call?: number) => ({
   kind: 'timeout' as const,
@@ -38,6 +38,25 @@ describe('loopTimeout', () => {
     expect(loopTimeout(loopCase, timeout(4), false, false).hint).toMatch(/^a loop that goes on after a turn/);
     expect(loopTimeout(loopCase, timeout(2), false, false).hint).toMatch(
       /^look at what your loop does after a response/,
+    );
+  });
+
+  it.each([
+    [
+      2,
+      'after turn 1 of 1 (stop_reason "tool_use"), the script\'s last, before request 2, which the fake API answers with the case\'s API error (HTTP 529 overloaded_error)',
+    ],
+    [
+      3,
+      "after request 2, which the fake API answered with the case's API error (HTTP 529 overloaded_error), where the error leaves the loop",
+    ],
+  ])('heading for request %i of a case whose request 2 gets an API error', (call, where) => {
+    expect(loopTimeout(apiErrorCase, timeout(call), false, false).message).toContain(`it stood ${where}.`);
+  });
+
+  it('blames a loop that stood after the API error for catching it', () => {
+    expect(loopTimeout(apiErrorCase, timeout(3), false, false).hint).toMatch(
+      /^a loop that catches the API error and tries again never ends here .*: let the error leave runLoop as the SDK threw it$/,
     );
   });
 

@@ -46,3 +46,18 @@ export const expected = [
 ];
 
 export { prompt };
+
+// The same request, with one turn and then an API error: request 2 is answered with HTTP 529, which the reference
+// lets leave the loop as the SDK threw it.
+export const OVERLOADED =
+  'OverloadedError: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+export const apiErrorCase: Case<LoopCaseData> = {
+  ...loopCase,
+  name: 'api-error',
+  data: {
+    ...loopCase.data,
+    turns: loopCase.data.turns.slice(0, 1),
+    api_error: { status: 529, type: 'overloaded_error', message: 'Overloaded' },
+  },
+};
+export const apiErrorExpected = [request([prompt]), request([prompt, assistant1, results1]), { threw: OVERLOADED }];
