@@ -253,7 +253,7 @@ function refuseUnwritten(written: readonly { name: string; status: string }[]): 
   if (written.length === 0)
     throw new HarnessError(
       'NO_CASES',
-      'no loop of these transcripts ran to its end, so there is no case to write (the report above says why each was skipped)',
+      'no loop of these transcripts made a case, so there is none to write (the report above says why each was skipped)',
     );
 }
 

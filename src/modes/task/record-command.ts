@@ -201,6 +201,7 @@ function report(r: Read, failed: ReadonlyMap<string, string>): string[] {
     );
   }
   for (const s of r.read.skipped) lines.push(`  skipped   "${visibleLine(s.prompt)}": ${s.why}`);
+  if (r.drafts.length === 0 && r.read.skipped.length === 0) lines.push('  skipped   every loop: none called Task');
   const redacted = Object.entries(
     r.drafts.reduce<Record<string, number>>((sum, d) => {
       for (const [k, n] of Object.entries(d.redacted)) sum[k] = (sum[k] ?? 0) + n;
