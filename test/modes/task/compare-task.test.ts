@@ -34,14 +34,14 @@ describe('compareTask', () => {
 
 describe('compareTask: a child whose request is answered with an API error', () => {
   it('says the error went back to the parent as the task result, where it should have left runTaskLoop', async () => {
-    const { c, expected } = await loadCase('task-child-api-error');
+    const { c, expected } = await loadCase('task-child-tool-errors');
     const received = JSON.parse(JSON.stringify(await runTaskCase(c.data, childApiErrorCaught as never))) as unknown[];
     const failure = compareTask(c, expected, received);
     expect(failure?.message).toBe(
-      "runTaskLoop sent another request after the API error: request 3, the child's request 2 (task toolu_01TaskRunner01), was answered with HTTP 529 overloaded_error, which the SDK throws; that error leaves runTaskLoop, and no request follows it",
+      "runTaskLoop sent another request after the API error: request 4, the child's request 3 (task toolu_01TaskSettings01), was answered with HTTP 529 overloaded_error, which the SDK throws; that error leaves runTaskLoop, and no request follows it",
     );
     expect(failure?.hint).toMatch(
-      /^the API error \(HTTP 529 overloaded_error\) of request 3, the child's request 2 \(task toolu_01TaskRunner01\), went back to the parent as the result of task toolu_01TaskRunner01: a try\/catch around the child loop caught it/,
+      /^the API error \(HTTP 529 overloaded_error\) of request 4, the child's request 3 \(task toolu_01TaskSettings01\), went back to the parent as the result of task toolu_01TaskSettings01: a try\/catch around the child loop caught it/,
     );
   });
 });

@@ -415,7 +415,8 @@ function childEnded(ctx: TaskHintContext): Hint | undefined {
 // runTaskLoop threw what the scripted execute threw for a child's call: the child let a tool's throw out.
 function childThrowEscaped(ctx: TaskHintContext): Hint | undefined {
   const threw = threwOf(ctx.got.end);
-  if (threw === undefined || threwOf(ctx.want.end) !== undefined) return undefined;
+  // The snapshot may end in a throw of its own (the case's API error): never one of execute's.
+  if (threw === undefined || threw === threwOf(ctx.want.end)) return undefined;
   const outputs = Object.values(ctx.data.outputs ?? {}) as unknown[];
   const thrown = outputs.flatMap((o) => (isEntry(o) && typeof o.throws === 'string' ? [o.throws] : []));
   const which = thrown.find((message) => threw.includes(message));
