@@ -17,15 +17,13 @@ beforeAll(async () => {
   graded = await loadGradedCases(REPO, 'plan-todos');
 });
 
-// The recorded cases are every TodoWrite loop of ../shared/transcripts/ the recorder keeps (15); the hand-written
-// ones grow with each rule a trial's wrong loop got past, so the floor is on the recorded ones, not a share.
-test('the stage has at least 20 cases, at least 15 of them from real recorded turns, each saying where from', () => {
+test('the stage has at least 20 cases, at least half of them from real recorded turns, each saying where from', () => {
   const sources = graded.map((g) => (g.case.data as { source?: Record<string, unknown> }).source);
   const recorded = sources.filter((s) => s?.format === 'claude-code' && typeof s.transcript === 'string');
   const byHand = sources.filter((s) => s?.written === 'by hand' && typeof s.why === 'string');
   expect(graded.length).toBeGreaterThanOrEqual(20);
   expect(recorded.length + byHand.length).toBe(graded.length);
-  expect(recorded.length).toBeGreaterThanOrEqual(15);
+  expect(recorded.length * 2).toBeGreaterThanOrEqual(graded.length);
 });
 
 test('the reference passes every case', { timeout: 120_000 }, async () => {
