@@ -33,6 +33,7 @@ import { killLeftovers, processesBelow } from '../leftovers.ts';
 import { type LoopCase, type LoopObserved, openFakeApi } from './fake-api.ts';
 import { givenAsJson, type LoopEnd, type LoopLink } from './link.ts';
 import type { LoopOptions } from './options.ts';
+import { describeLoopThrow } from './loop-throw.ts';
 import { parseLoopCase } from './parse-case.ts';
 
 export type { LoopCase } from './fake-api.ts';
@@ -109,7 +110,7 @@ async function runOnce(Anthropic: Client, loop: RunLoop, link: LoopLink): Promis
       const returned = await loop(client, forwardingExecute(link), given);
       end = { returned: JSON.parse(JSON.stringify(returned ?? null)) };
     } catch (error) {
-      end = { threw: describeThrow(error) };
+      end = { threw: describeLoopThrow(error) };
     }
     let said: Record<string, string>;
     try {

@@ -3,7 +3,7 @@
 // scripts with this; a test holds it equal to the reference runLoop on every script and every case. A script's API
 // error leaves the loop as the SDK makes it from the error's status and body (its own APIError.generate). Pure.
 import { APIError } from '@anthropic-ai/sdk';
-import { describeThrow } from '../../kit.ts';
+import { describeLoopThrow } from '../loop-throw.ts';
 import { type ApiErrorScript, type ApiObject, LOOP_REQUEST_KEYS, type LoopCaseData } from '../case.ts';
 
 export function contractRun(data: LoopCaseData): unknown[] {
@@ -27,7 +27,7 @@ export function contractRun(data: LoopCaseData): unknown[] {
 // What the SDK throws for an API error, as the driver describes a throw.
 function thrown({ status, type, message }: ApiErrorScript): string {
   const body = { type: 'error', error: { type, message } };
-  return describeThrow(APIError.generate(status, body, undefined, new Headers()));
+  return describeLoopThrow(APIError.generate(status, body, undefined, new Headers()));
 }
 
 function toolResult(data: LoopCaseData, id: string): ApiObject {
