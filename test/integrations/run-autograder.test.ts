@@ -122,6 +122,32 @@ describe('run_autograder', () => {
     expect(JSON.stringify(results).length).toBeLessThan(20_000);
   });
 
+  // A trial's attack: run_autograder runs as root and copies the upload's own file into the course it lays out before
+  // the answer key is closed, so a link there (to the course's reference, or to a file only root reads) would be
+  // copied as what it names. A link, or a file under a folder that is one, is refused, saying so.
+  it.each([
+    [
+      'the file',
+      'execute.ts',
+      (dir: string) => symlink(join(dir, '..', 'source', 'src', 'execute.ts'), join(dir, 'execute.ts')),
+    ],
+    [
+      'its folder',
+      'src/execute.ts',
+      (dir: string) => symlink(join(dir, '..', 'source', 'src'), join(dir, 'src'), 'dir'),
+    ],
+  ])(
+    'refuses an upload whose own file is a link (%s) to the reference: score 0, saying it is a link',
+    async (_, shown, fill) => {
+      const { run, results } = await autograde(`linked-${shown.replace('/', '-')}`, fill, 'off');
+      expect(run.exitCode).toBe(0);
+      expect([results.score, results.tests.length]).toEqual([0, 1]);
+      expect(results.tests[0].output).toBe(
+        `In your upload, ${shown} is a link, not the file itself. Upload the file itself and submit again.`,
+      );
+    },
+  );
+
   // Issue 24: where the container has no user namespaces, `auto` grades unsandboxed, and the course repository
   // (reference included) is at a documented path. The program runs as nobody, and run_autograder closes the
   // repository to it: an upload whose dispatcher is the reference, imported from there, cannot load it.

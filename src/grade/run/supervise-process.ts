@@ -45,6 +45,27 @@ function armTimer(timers: Map<ProgramTimer, NodeJS.Timeout>, timer: ProgramTimer
   timers.set(timer, handle);
 }
 
+// Result lines, their overflow, the process's exit and its pipes closing, heard at the end of the event loop's turn
+// in which they came (`later`), in the order they came, after every chunk of output read in that turn. The program
+// writes its output before the line that follows it (Node's stderr is synchronous on a pipe), but a grader whose
+// loop was held up (a loaded machine, a class's other submissions) reads both pipes, or the channel and a pipe, in
+// one turn, in the order they first became readable: a channel that was readable since a case's first call is read
+// before the stderr that call wrote, and the case's result would be heard before its output, which the next case
+// would show. A timer heard in that turn hears what is waiting first (`flush`), as a line read before it would have
+// been. Output that came turns apart is told apart; output coalesced with several lines in one turn is all the first's.
+function hearLater(): { later: (hear: () => void) => void; flush: () => void } {
+  const waiting: Array<() => void> = [];
+  const flush = (): void => {
+    for (const hear of waiting.splice(0)) hear();
+  };
+  return {
+    later: (hear) => {
+      if (waiting.push(hear) === 1) setImmediate(flush);
+    },
+    flush,
+  };
+}
+
 // Who hears the process: each line the machine delivers (the answer `stop` kills the process) and the probe's
 // observation.
 export type SupervisionHooks = {
@@ -80,6 +101,7 @@ export function superviseProcess(
   const decoder = new StringDecoder('utf8');
   const splitter = new LineSplitter(plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES);
   const timers = new Map<ProgramTimer, NodeJS.Timeout>();
+  const heard = hearLater();
   // The sample timer is answered with the tree's CPU time and memory, read from /proc; every other timer is an event.
   const fired = (timer: ProgramTimer): ProgramEvent => {
     if (timer !== 'sample') return { type: 'timer', timer, at: performance.now() };
@@ -89,7 +111,10 @@ export function superviseProcess(
   const perform = (effect: ProgramEffect): void => {
     switch (effect.type) {
       case 'arm':
-        armTimer(timers, effect.timer, effect.ms, () => dispatch(fired(effect.timer)));
+        armTimer(timers, effect.timer, effect.ms, () => {
+          heard.flush();
+          dispatch(fired(effect.timer));
+        });
         return;
       case 'disarm':
         clearTimeout(timers.get(effect.timer));
@@ -121,8 +146,8 @@ export function superviseProcess(
       return dispatch({ type: 'stderr', text: outputDecoder.write(chunk), at: performance.now() });
     if (!takesLines(machine.state())) return;
     const { lines, overflow } = splitter.push(chunk);
-    for (const text of lines) dispatch({ type: 'line', text, at: performance.now() });
-    if (overflow) dispatch({ type: 'overflow', at: performance.now() });
+    for (const text of lines) heard.later(() => dispatch({ type: 'line', text, at: performance.now() }));
+    if (overflow) heard.later(() => dispatch({ type: 'overflow', at: performance.now() }));
   });
   // Stderr is attributed by arrival: what came in before line k (and after line k-1) is line k's.
   child.stderr?.on('data', (chunk: Buffer) =>
@@ -132,23 +157,35 @@ export function superviseProcess(
   child.stdout?.on('end', () => {
     if (source === 'channel') return;
     const last = splitter.flush();
-    if (last !== undefined) dispatch({ type: 'line', text: last, at: performance.now() });
+    if (last !== undefined) heard.later(() => dispatch({ type: 'line', text: last, at: performance.now() }));
   });
-  child.stdout?.on('close', () => dispatch({ type: 'closed', stream: 'stdout', at: performance.now() }));
-  child.stderr?.on('close', () => dispatch({ type: 'closed', stream: 'stderr', at: performance.now() }));
+  child.stdout?.on('close', () =>
+    heard.later(() => dispatch({ type: 'closed', stream: 'stdout', at: performance.now() })),
+  );
+  child.stderr?.on('close', () =>
+    heard.later(() => dispatch({ type: 'closed', stream: 'stderr', at: performance.now() })),
+  );
   void proc.spawnFailure.then((error) =>
     dispatch({ type: 'spawn-failed', message: error.message, at: performance.now() }),
   );
-  child.on('exit', (code, signal) => dispatch({ type: 'exit', ...proc.exitOf(code, signal), at: performance.now() }));
+  child.on('exit', (code, signal) =>
+    heard.later(() => dispatch({ type: 'exit', ...proc.exitOf(code, signal), at: performance.now() })),
+  );
   return {
     request: (timeoutMs) => dispatch({ type: 'request', timeoutMs, at: performance.now() }),
-    line: (text) => {
-      if (takesLines(machine.state())) dispatch({ type: 'line', text, at: performance.now() });
-    },
-    overflow: (channelBytes) => {
-      if (takesLines(machine.state()))
-        dispatch({ type: 'overflow', at: performance.now(), ...(channelBytes === undefined ? {} : { channelBytes }) });
-    },
+    line: (text) =>
+      heard.later(() => {
+        if (takesLines(machine.state())) dispatch({ type: 'line', text, at: performance.now() });
+      }),
+    overflow: (channelBytes) =>
+      heard.later(() => {
+        if (takesLines(machine.state()))
+          dispatch({
+            type: 'overflow',
+            at: performance.now(),
+            ...(channelBytes === undefined ? {} : { channelBytes }),
+          });
+      }),
     stop: () => dispatch({ type: 'stop', at: performance.now() }),
     settled,
   };
