@@ -20,7 +20,8 @@ import {
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
 import { TMP_BYTES } from '../grade/run/isolation/sandbox-layout.ts';
-import { MAX_CHANNEL_BYTES, MAX_CHANNEL_CONNECTIONS } from '../grade/run/channel-server.ts';
+import { MAX_CHANNEL_BYTES, MAX_CHANNEL_CONNECTIONS, MAX_CHANNEL_VALUES } from '../grade/run/channel-server.ts';
+import { MAX_CASE_REQUEST_VALUES } from '../modes/loop/fake-api.ts';
 import { GONE_WITHIN_MS } from '../modes/leftovers.ts';
 import {
   CPU_SAMPLE_MS,
@@ -120,6 +121,18 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     setBy: '',
     value: formatMib(MAX_CHANNEL_BYTES / MIB),
     source: '`MAX_CHANNEL_BYTES`, src/grade/run/channel-server.ts',
+  },
+  {
+    what: 'JSON values in what a program process sends the grader over its channel, in all (more: `bad-output`)',
+    setBy: '',
+    value: MAX_CHANNEL_VALUES.toLocaleString('en-US'),
+    source: '`MAX_CHANNEL_VALUES`, src/grade/run/channel-server.ts',
+  },
+  {
+    what: "JSON values in a loop case's requests together (more: each answered 413, kept as a line that says so)",
+    setBy: '',
+    value: MAX_CASE_REQUEST_VALUES.toLocaleString('en-US'),
+    source: '`MAX_CASE_REQUEST_VALUES`, src/modes/loop/fake-api.ts',
   },
   {
     what: 'connections a program process holds open to its channel at once (more: each closed as it comes)',

@@ -116,3 +116,20 @@ export function canonical(value: unknown): string {
     isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
   return JSON.stringify(value, sorted) ?? 'undefined';
 }
+
+// How many JSON values `value` holds: itself, and every element and property value below it, counted with a stack
+// (a value nested deeper than any call stack reaches is counted too). What the grader keeps of a program's messages
+// is bounded by this count rather than by their bytes alone: `{}` is 3 bytes of text and some 50 of heap, so a line
+// of empty objects held 17 times its size, and a few such lines held the grader's whole heap.
+export function jsonValues(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    count += 1;
+    if (typeof next !== 'object' || next === null) continue;
+    if (Array.isArray(next)) for (const item of next) stack.push(item);
+    else for (const key in next) stack.push((next as Record<string, unknown>)[key]);
+  }
+  return count;
+}

@@ -110,9 +110,11 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
       return {
         kind: 'bad-output',
         message:
-          o.channel === true
-            ? `the program sent over ${Math.round(o.limitBytes / 1024 / 1024)} MB to the grader over its channel (its requests, its calls, its results) and was killed`
-            : `the program printed over ${Math.round(o.limitBytes / 1024 / 1024)} MB on stdout without a line break and was killed`,
+          'limitValues' in o
+            ? `the program sent over ${o.limitValues.toLocaleString('en-US')} JSON values to the grader over its channel (its requests, its calls, its results) and was killed`
+            : o.channel === true
+              ? `the program sent over ${Math.round(o.limitBytes / 1024 / 1024)} MB to the grader over its channel (its requests, its calls, its results) and was killed`
+              : `the program printed over ${Math.round(o.limitBytes / 1024 / 1024)} MB on stdout without a line break and was killed`,
       };
     case 'spawn-failed':
       return { kind: 'crash', message: `the program could not be started: ${o.message}` };

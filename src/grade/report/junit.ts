@@ -81,8 +81,19 @@ function testcase(
     const text = [diagnose(c), frame(c, stage, fileOf)].filter((t) => t !== '').join('\n');
     body.push(`      <${element} type=${type} message=${message}>${xmlCdata(text)}</${element}>`);
   }
-  if (c.output !== '') body.push(`      <system-out>${xmlCdata(visibleText(c.output))}</system-out>`);
+  if (c.output !== '') body.push(`      <system-out>${xmlCdata(prefixed(c.output))}</system-out>`);
   return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
+}
+
+// What the program printed, every line `[your_program] `-prefixed as the terminal shows it: a report on stdout is a
+// CI log, whose reader takes a line of the program's own (`::add-mask::`, `::error::`, a fake `143 passed, 0 failed`)
+// for the grader's.
+function prefixed(output: string): string {
+  return visibleText(output)
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => `[your_program] ${line}`)
+    .join('\n');
 }
 
 // `    at makeExecute (src/execute.ts:12:1)`: the student's file and line (1 when no trace names one) in the one shape

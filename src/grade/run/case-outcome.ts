@@ -11,6 +11,7 @@ export type ProcessEnd =
   | { kind: 'exited'; code: number | null; signal: string | null }
   | { kind: 'timeout'; timeoutMs: number } // no line within timeoutMs (or no exit after the last line)
   | { kind: 'overflow'; limitBytes: number; channel?: true } // a line past limitBytes (channel: its channel past it)
+  | { kind: 'overflow'; limitValues: number; channel: true } // its channel's messages held more JSON values than that
   | { kind: 'cpu'; cpuMs: number } // its processes used more than cpuMs of CPU time in one case
   | { kind: 'memory'; memoryMiB: number; heldMiB: number } // its processes held heldMiB together, past memoryMiB
   | { kind: 'spawn-failed'; message: string };

@@ -7,6 +7,7 @@
 // the grader parses and keeps of one program is bounded, in a class too, where one loop serves every submission.
 // A line that is not a JSON object with an id ends that connection.
 import { createServer, type Server, type Socket } from 'node:net';
+import { jsonValues } from '../../modes/kit.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { MAX_RESULT_LINE_BYTES } from './program-machine.ts';
 
@@ -15,6 +16,15 @@ export type Json = Record<string, unknown>;
 // What one program process may send over its channel in all. A batch of the course's largest loop cases sends about
 // 13 MB (delegate-task's, every request's whole conversation); this is twenty times that.
 export const MAX_CHANNEL_BYTES = 256 * 1024 * 1024;
+
+// The JSON values the messages of one program process may hold in all. A byte bound alone is not one on the
+// grader's heap: `{}` is 3 bytes of text and about 50 of heap, so a line of empty objects holds 17 times its size. A
+// whole stage's messages hold under 20,000 (compact-context's, the most, every process together); this is fifty
+// times that.
+export const MAX_CHANNEL_VALUES = 1_000_000;
+
+// Which limit a channel passed: its bytes in all, or the JSON values of its messages in all.
+export type ChannelLimit = { bytes: number } | { values: number };
 
 // The connections one channel holds open at once: the driver opens one. Each is a file descriptor of the grader's,
 // so a program opening thousands (a trial's held 30,000) would run the grader, and a class with it, out of them;
@@ -31,18 +41,27 @@ export type ModeServe = {
 export type ChannelServer = {
   path: string;
   // Starts answering with `answer`; `overflow` hears a line past the limit (then the connection ends), or the
-  // channel past its limit in all (`channelBytes`: then every connection ends).
-  attach: (answer: (message: Json) => Promise<Json>, overflow: (channelBytes?: number) => void) => void;
+  // channel past one of its limits in all (then every connection ends).
+  attach: (answer: (message: Json) => Promise<Json>, overflow: (limit?: ChannelLimit) => void) => void;
   close: () => Promise<void>;
 };
 
-// Listens at `path` (a socket file the caller's directory holds, removed with it); `maxBytes`: what the channel
-// may carry in all.
-export async function listenChannel(path: string, maxBytes = MAX_CHANNEL_BYTES): Promise<ChannelServer> {
+// Listens at `path` (a socket file the caller's directory holds, removed with it); `maxBytes` and `maxValues`: what
+// the channel may carry in all.
+export async function listenChannel(
+  path: string,
+  maxBytes = MAX_CHANNEL_BYTES,
+  maxValues = MAX_CHANNEL_VALUES,
+): Promise<ChannelServer> {
   let answer: ((message: Json) => Promise<Json>) | undefined;
-  let overflowed: (channelBytes?: number) => void = () => {};
-  // Every byte received, over every connection.
+  let overflowed: (limit?: ChannelLimit) => void = () => {};
+  // Every byte received, and every JSON value parsed, over every connection.
   let received = 0;
+  let values = 0;
+  const passed = (limit: ChannelLimit): void => {
+    overflowed(limit);
+    for (const open of sockets) open.destroy();
+  };
   // What arrived before the mode attached (a standby's connection opens before its work does).
   const early: Array<() => void> = [];
   const sockets = new Set<Socket>();
@@ -58,6 +77,8 @@ export async function listenChannel(path: string, maxBytes = MAX_CHANNEL_BYTES):
       } catch {
         message = undefined;
       }
+      values += jsonValues(message);
+      if (values > maxValues) return passed({ values: maxValues });
       if (typeof message !== 'object' || message === null || Array.isArray(message) || !('id' in message)) {
         socket.destroy();
         return;
@@ -76,11 +97,7 @@ export async function listenChannel(path: string, maxBytes = MAX_CHANNEL_BYTES):
     };
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxBytes) {
-        overflowed(maxBytes);
-        for (const open of sockets) open.destroy();
-        return;
-      }
+      if (received > maxBytes) return passed({ bytes: maxBytes });
       const { lines, overflow } = splitter.push(chunk);
       // A line that ended the connection ends it for the lines after it too, in the same chunk or not.
       for (const line of lines) if (!socket.destroyed) take(line);

@@ -117,8 +117,9 @@ export type ProgramState = {
 // Every event carries its time (performance.now()), so durations are part of the table.
 export type ProgramEvent =
   | { type: 'line'; text: string; at: number } // a stdout line (the last one may lack its newline)
-  | { type: 'overflow'; at: number; channelBytes?: number } // the unfinished stdout line is past MAX_RESULT_LINE_BYTES, or
-  //                                                          (channelBytes) the channel carried more than that in all
+  // The unfinished stdout line is past MAX_RESULT_LINE_BYTES, or the channel carried more than `channelBytes` in all,
+  // or its messages more than `channelValues` JSON values.
+  | { type: 'overflow'; at: number; channelBytes?: number; channelValues?: number }
   | { type: 'stderr'; text: string; at: number }
   | { type: 'closed'; stream: ProgramStream; at: number }
   | { type: 'exit'; code: number | null; signal: string | null; at: number }
@@ -185,9 +186,11 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
       return takesLines(state)
         ? stopFor(
             state,
-            event.channelBytes !== undefined
-              ? { kind: 'overflow', limitBytes: event.channelBytes, channel: true }
-              : { kind: 'overflow', limitBytes: state.plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES },
+            event.channelValues !== undefined
+              ? { kind: 'overflow', limitValues: event.channelValues, channel: true }
+              : event.channelBytes !== undefined
+                ? { kind: 'overflow', limitBytes: event.channelBytes, channel: true }
+                : { kind: 'overflow', limitBytes: state.plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES },
             event.at,
           )
         : [state, []];

@@ -119,7 +119,7 @@ async function watchProcess(
     // A process without a channel cannot be given a mode's cases that stay in the grader.
     supervision.stop();
   } else if (serve !== undefined && channel !== undefined) {
-    channel.attach(serve.open(run.cases, supervision.line), (channelBytes) => supervision.overflow(channelBytes));
+    channel.attach(serve.open(run.cases, supervision.line), (limit) => supervision.overflow(limit));
   }
   // A standby has imported nothing of the course yet: it does so once its work arrives.
   proc.child.stdin?.end(serve === undefined ? run.cases.map((c) => `${c}\n`).join('') : '\n');

@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { treeUsage } from '../../process-table.ts';
 import { driveMachine } from './drive-machine.ts';
 import { stalledMs } from './event-loop-stalls.ts';
+import type { ChannelLimit } from './channel-server.ts';
 import { LineSplitter } from './line-splitter.ts';
 import {
   MAX_RESULT_LINE_BYTES,
@@ -79,9 +80,9 @@ export type Supervision = {
   request: (timeoutMs: number) => void;
   // A line of the grader's own making (its channel's: channel-server.ts), taken as a stdout line would be.
   line: (text: string) => void;
-  // The channel heard a line past the line limit, taken as such a line on stdout would be, or (channelBytes) the
-  // channel carried more than its limit in all.
-  overflow: (channelBytes?: number) => void;
+  // The channel heard a line past the line limit, taken as such a line on stdout would be, or the channel carried
+  // more than its limit in all.
+  overflow: (limit?: ChannelLimit) => void;
   stop: () => void;
   settled: Promise<ProgramResult>;
 };
@@ -177,14 +178,12 @@ export function superviseProcess(
       heard.later(() => {
         if (takesLines(machine.state())) dispatch({ type: 'line', text, at: performance.now() });
       }),
-    overflow: (channelBytes) =>
+    overflow: (limit) =>
       heard.later(() => {
-        if (takesLines(machine.state()))
-          dispatch({
-            type: 'overflow',
-            at: performance.now(),
-            ...(channelBytes === undefined ? {} : { channelBytes }),
-          });
+        if (!takesLines(machine.state())) return;
+        const passed =
+          limit === undefined ? {} : 'bytes' in limit ? { channelBytes: limit.bytes } : { channelValues: limit.values };
+        dispatch({ type: 'overflow', at: performance.now(), ...passed });
       }),
     stop: () => dispatch({ type: 'stop', at: performance.now() }),
     settled,

@@ -4,11 +4,19 @@
 // in-process run (the audit, `program.ts loop <case.json>`), beside the loop; either way the loop reaches it only
 // through a link (./link.ts) that asks one thing at a time, so the turns not yet served never reach the loop's side.
 // No IO but the timers of a scripted delay.
-import { canonical, type Json } from '../kit.ts';
+import { canonical, type Json, jsonValues } from '../kit.ts';
 import { type ApiErrorScript, LOOP_REQUEST_KEYS } from './case.ts';
 import { type LoopOptions, ownBlock } from './options.ts';
 import { callText, type ExecuteCallMade, type Refusal, unaskedCalls } from './unasked-calls.ts';
 import type { ExecuteAnswer, HttpAnswer, HttpAsked, LoopEnd } from './link.ts';
+
+// The JSON values a case's requests may hold together, as the session keeps them to judge. The requests' bytes are
+// bounded by the channel's (src/grade/run/channel-server.ts), but not what they hold on the grader's heap: `{}` is 3
+// bytes of text and about 50 of heap, and a trial's loop that added 2.5 million of them to each request ran the
+// grader out of memory, its class's reports lost. The course's largest case sends about 117,000 in all
+// (compact-context's); this is seventeen times that. A request past it is kept as a line that says so, and answered
+// as the Messages API answers one too large (413), unparsed once one has been.
+export const MAX_CASE_REQUEST_VALUES = 2_000_000;
 
 export type Turn = { message: Json & { content: Json[]; stop_reason?: unknown }; stream?: string };
 // `delay_ms`: how long the scripted execute takes to answer (a case's calls may then finish in another order than
@@ -61,6 +69,9 @@ export function openFakeApi(
   const turns = testCase.turns.length;
   const calls: ExecuteCall[] = [];
   let sent = 0;
+  // The values of the requests kept so far, and whether one went past MAX_CASE_REQUEST_VALUES.
+  let held = 0;
+  let tooLarge = false;
   const http = async (asked: HttpAsked): Promise<HttpAnswer> => {
     // A request arriving while a call is still running went without that call's result.
     for (const call of calls) if (call.id !== null && call.finished === undefined) call.overtaken ??= sent + 1;
@@ -69,7 +80,15 @@ export function openFakeApi(
       const only = `theinference's fake Messages API answers POST /v1/messages only, not ${asked.method} ${asked.url}`;
       return apiError(404, 'not_found_error', only);
     }
-    const body = parseObject(asked.body);
+    const body = tooLarge ? {} : parseObject(asked.body);
+    held += jsonValues(body);
+    if (tooLarge || held > MAX_CASE_REQUEST_VALUES) {
+      tooLarge = true;
+      const over = `over ${MAX_CASE_REQUEST_VALUES.toLocaleString('en-US')} JSON values`;
+      requests.push({ other: `${asked.method} ${asked.url}, its case's requests holding ${over} together` });
+      const why = `theinference's fake Messages API keeps no more of a case's requests: together they hold ${over}`;
+      return apiError(413, 'request_too_large', why);
+    }
     // The graded keys, and any the loop added that the request it was given lacks (`tool_choice`, `temperature`):
     // a request is what runLoop was given, its messages the conversation. `stream` is how it asked, not what.
     const added = Object.keys(body).filter((k) => !keys.includes(k) && k !== 'stream' && !(k in request));

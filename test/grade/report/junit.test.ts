@@ -116,11 +116,18 @@ describe('junit reporter', () => {
       });
     });
 
-    it('keeps each case output in <system-out>', () => {
+    it('keeps each case output in <system-out>, every line prefixed as the terminal shows it', () => {
       run.cases.forEach((c, i) => {
         const out = cases[i]!['system-out'];
         if (c.output === '') expect(out).toBeUndefined();
-        else expect(out[0]).toBe(plainText(visibleText(c.output)));
+        else
+          expect(out[0]).toBe(
+            plainText(visibleText(c.output))
+              .replace(/\n$/, '')
+              .split('\n')
+              .map((line) => `[your_program] ${line}`)
+              .join('\n'),
+          );
       });
     });
   });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type ChannelLimit,
   type ChannelServer,
   type Json,
   listenChannel,
@@ -83,10 +84,10 @@ describe('the channel', () => {
 
   it('ends every connection, and says so once, when the channel has carried more than its limit in all', async () => {
     const limited = await listenChannel(join(dir, 'limited'), 64 * 1024);
-    const overflows: (number | undefined)[] = [];
+    const overflows: (ChannelLimit | undefined)[] = [];
     limited.attach(
       async () => ({ ok: true }),
-      (bytes) => overflows.push(bytes),
+      (limit) => overflows.push(limit),
     );
     const open = async () => {
       const socket = connect(limited.path).resume();
@@ -100,7 +101,31 @@ describe('the channel', () => {
     first.write(line.repeat(40));
     second.write(line.repeat(40));
     await closed;
-    expect(overflows).toEqual([64 * 1024]);
+    expect(overflows).toEqual([{ bytes: 64 * 1024 }]);
+    await limited.close();
+  });
+
+  // A trial's attack: lines of empty objects, each well under the line limit and the channel under its bytes, held
+  // 17 times their size on the grader's heap until it ran out (a class's reports lost).
+  it('ends every connection, and says so once, when its messages have held more JSON values than its limit in all', async () => {
+    const limited = await listenChannel(join(dir, 'values'), 1024 * 1024, 1000);
+    const overflows: (ChannelLimit | undefined)[] = [];
+    const answered: unknown[] = [];
+    limited.attach(
+      async (message) => {
+        answered.push(message.id);
+        return { ok: true };
+      },
+      (limit) => overflows.push(limit),
+    );
+    const socket = connect(limited.path).resume();
+    const closed = new Promise((gone) => socket.once('close', gone));
+    // 303 values a line (the object, its id, the array and its 300): the fourth passes 1,000.
+    const line = (id: number) => `${JSON.stringify({ id, pad: Array(300).fill({}) })}\n`;
+    socket.write([1, 2, 3, 4, 5].map(line).join(''));
+    await closed;
+    expect(overflows).toEqual([{ values: 1000 }]);
+    expect(answered).toEqual([1, 2, 3]);
     await limited.close();
   });
 });

@@ -254,6 +254,11 @@ describe('the program machine: how it ends', () => {
       { end: { kind: 'overflow', limitBytes: MAX_RESULT_LINE_BYTES }, lines: 1 },
     ],
     [
+      "its channel's messages past their JSON values: killed as the channel's overflow",
+      [result(10), { type: 'overflow', at: 20, channelValues: 1000 }, result(21), exit(30), ...closed(30)],
+      { end: { kind: 'overflow', limitValues: 1000, channel: true }, lines: 1 },
+    ],
+    [
       'stopped by the batch (or an abort): lines after it are dropped',
       [result(10), stop(11), result(12), exit(20), ...closed(20)],
       { end: { kind: 'stopped' }, lines: 1 },

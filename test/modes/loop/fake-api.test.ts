@@ -1,7 +1,7 @@
 // The fake Messages API's answer to the request after the last turn: a case's API error, once, then the error that
-// says the script is over.
+// says the script is over; and what it keeps of a case's requests, bounded in JSON values.
 import { describe, expect, it } from 'vitest';
-import { type LoopCase, openFakeApi } from '../../../src/modes/loop/fake-api.ts';
+import { type LoopCase, MAX_CASE_REQUEST_VALUES, openFakeApi } from '../../../src/modes/loop/fake-api.ts';
 
 const testCase: LoopCase = {
   request: { model: 'm', max_tokens: 10, tools: [], messages: [{ role: 'user', content: 'Hi.' }] },
@@ -39,5 +39,21 @@ describe('openFakeApi: api_error', () => {
   it('answers the request after the last turn as past the end when the case has no API error', async () => {
     const { api_error: _, ...plain } = testCase;
     expect((await answers(plain as LoopCase, 2))[1]?.status).toBe(400);
+  });
+});
+
+describe('openFakeApi: what it keeps', () => {
+  // A trial's attack: each request 8 MB of empty objects under a key of the loop's own, kept to judge, 17 times
+  // its size on the grader's heap, until the grader ran out of memory.
+  it("answers a request that takes the case's requests past their JSON values with 413, keeping only a line that says so", async () => {
+    const api = openFakeApi(testCase);
+    const half = Math.ceil(MAX_CASE_REQUEST_VALUES / 2);
+    const heavy = { ...post, body: JSON.stringify({ model: 'm', messages: [], junk: Array(half).fill({}) }) };
+    const answers = [await api.http(heavy), await api.http(heavy), await api.http(post)];
+    expect(answers.map((a) => a.status)).toEqual([200, 413, 413]);
+    expect(JSON.parse(answers[1]?.body ?? '{}').error.type).toBe('request_too_large');
+    const { requests } = api.observed(null);
+    const over = `POST /v1/messages, its case's requests holding over ${MAX_CASE_REQUEST_VALUES.toLocaleString('en-US')} JSON values together`;
+    expect(requests.slice(1)).toEqual([{ other: over }, { other: over }]);
   });
 });
