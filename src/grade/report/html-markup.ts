@@ -20,9 +20,10 @@ export type Part = Markup | string | number | undefined | null | false | readonl
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 // Characters a page shows as nothing (zero-width spaces and joiners, the word joiner, the BOM, the soft hyphen), and
-// lone surrogates, beyond what visibleText already shows: two names that differ only by one would look the same.
+// lone surrogates and the noncharacters U+FFFE and U+FFFF (no character at all, as plain-text.ts has them), beyond
+// what visibleText already shows: two names that differ only by one would look the same.
 const HIDDEN =
-  /[\u00ad\u200b-\u200d\u2060\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\u00ad\u200b-\u200d\u2060\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 // Markup from a template: its literal text as written, each value as `part` makes it.
 export function html(strings: TemplateStringsArray, ...values: Part[]): Markup {
@@ -50,7 +51,7 @@ export function markupText(markup: Markup): string {
 export function escapeText(text: string): string {
   return (
     visibleText(text)
-      .replace(HIDDEN, (c) => (isSurrogate(c) ? '\ufffd' : unicodeEscape(c)))
+      .replace(HIDDEN, (c) => (notACharacter(c) ? '\ufffd' : unicodeEscape(c)))
       .replace(/[&<>"']/g, (c) => ENTITIES[c] as string)
       // A page printed to a CI log (no --output) is read line by line, for workflow commands and summary lines: a
       // line break in text, `::` and `##[` are written as character references, the same text in a browser, and no
@@ -70,9 +71,10 @@ export function prose(text: string): Markup {
   return html`${pieces.map((piece, i) => (i % 2 === 1 ? html`<code>${piece}</code>` : piece))}`;
 }
 
-function isSurrogate(c: string): boolean {
+// A lone surrogate or a noncharacter: shown as the replacement character.
+function notACharacter(c: string): boolean {
   const code = c.charCodeAt(0);
-  return code >= 0xd800 && code <= 0xdfff;
+  return (code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff;
 }
 
 function part(value: Part): string {

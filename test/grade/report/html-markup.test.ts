@@ -16,6 +16,7 @@ describe('escapeText', () => {
     ['a\u202eb\u2066c', 'a\\u202eb\\u2066c'],
     ['zero\u200bwidth\ufeff', 'zero\\u200bwidth\\ufeff'],
     ['lone \ud800 surrogate, pair 🎉', 'lone \ufffd surrogate, pair 🎉'],
+    ['noncharacters \ufffe and \uffff', 'noncharacters \ufffd and \ufffd'],
     ['tab\tand\nline', 'tab\tand&#10;line'],
   ])('%j is %j', (text, escaped) => {
     expect(escapeText(text)).toBe(escaped);
