@@ -302,6 +302,17 @@ function isErrorHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined
       'a tool output has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',
     );
   }
+  if (w.is_error === undefined && g.is_error === true) {
+    // Set from something else than output.is_error: its content read as an error (starts with "Error"), say.
+    const held =
+      output !== undefined && 'is_error' in output ? `is_error: ${JSON.stringify(output.is_error)}` : 'no is_error';
+    return hint(
+      `this tool's output has ${held}, and its tool_result has is_error: true: is_error comes from output.is_error alone, never from what the content says; add is_error: true only when output.is_error is true, and no is_error key otherwise`,
+      'is_error always set',
+      'tool-turn',
+      'a tool output without is_error: true got a tool_result with is_error: true: is_error comes from output.is_error alone, never from what the content says',
+    );
+  }
   if (w.is_error === undefined && g.is_error !== undefined && output !== undefined && 'is_error' in output) {
     // The output said is_error: false, and the loop passed it on (is_error: output.is_error).
     return hint(

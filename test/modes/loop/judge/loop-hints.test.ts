@@ -353,6 +353,25 @@ describe('loop hints', () => {
     expect(added?.hint).toMatch(/with `exit_code` 0 added to block 1 of 2 \(tool_result\)/);
   });
 
+  it('says is_error comes from the output alone when a tool_result has is_error: true its output never gave', () => {
+    const withFalse = {
+      ...loopCase,
+      data: {
+        ...loopCase.data,
+        outputs: { ...loopCase.data.outputs, toolu_a: { content: 'Error: 1: A', is_error: false } },
+      },
+    };
+    const fromText = compareLoop(
+      withFalse,
+      expected,
+      second(assistant1, user({ ...resultA, is_error: true }, resultB)),
+    );
+    expect(fromText?.hint).toMatch(
+      /^this tool's output has is_error: false, and its tool_result has is_error: true: is_error comes from output\.is_error alone, never from what the content says/,
+    );
+    expect(fromText?.hintCause).toBe('is_error always set');
+  });
+
   it("says what execute's output held when a tool_result passes its is_error: false on", () => {
     const withFalse = {
       ...loopCase,
