@@ -15,4 +15,13 @@ export const COMPACT_REQUEST_KEYS = [
   'compact_threshold',
 ] as const;
 
-export type CompactCaseData = LoopCaseData & { request: LoopRequestData & { compact_threshold: number } };
+// `transcripts_before`: the files .transcripts/ holds when the loop starts, by name, each its text (a transcript an
+// earlier session wrote): a compaction's file is the first transcript-<n>.jsonl not among them.
+export type CompactCaseData = LoopCaseData & {
+  request: LoopRequestData & { compact_threshold: number };
+  transcripts_before?: Record<string, string>;
+};
+
+// The case key of the files .transcripts/ holds before the run, and the names they may have.
+export const TRANSCRIPTS_BEFORE = 'transcripts_before';
+export const TRANSCRIPT_FILE_NAME = /^transcript-[1-9][0-9]{0,5}\.jsonl$/;

@@ -3,11 +3,11 @@
 // that carries it shows so), and each case run in a fresh, empty working directory of its own. What the loop wrote
 // under `.transcripts/` there is added to its end as `transcripts`: each file by name, its lines as JSON (a line
 // that is not JSON as its text), so that a case grades the transcript file with the requests.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMPACT_TOOL, NO_FINAL_BREAK, TRANSCRIPT_DIR } from '../../compact-contract.ts';
-import { COMPACT_REQUEST_KEYS } from './case.ts';
+import { COMPACT_REQUEST_KEYS, TRANSCRIPT_FILE_NAME, TRANSCRIPTS_BEFORE } from './case.ts';
 import { type LoopOptions, loopDriver, parseLoopCase } from '../loop/driver.ts';
 import type { DriverMode } from '../driver-mode.ts';
 import { isObject, type Json } from '../kit.ts';
@@ -23,17 +23,21 @@ const TRANSCRIPTS = 'transcripts';
 export const COMPACT_OPTIONS: LoopOptions = {
   requestKeys: COMPACT_REQUEST_KEYS,
   around: inOwnDirectory,
+  setup: (testCase) =>
+    isObject(testCase[TRANSCRIPTS_BEFORE]) ? { [TRANSCRIPTS]: testCase[TRANSCRIPTS_BEFORE] } : undefined,
   endKeys: [TRANSCRIPTS],
   ownTools: [COMPACT_TOOL],
   parse: parseCompactCase,
 };
 
-// Runs one loop with a fresh empty working directory, and says what it left under .transcripts/ there.
-export async function inOwnDirectory(loop: () => Promise<void>): Promise<Json> {
+// Runs one loop in a fresh working directory of its own, empty but for the transcripts the case says were there
+// before (`setup`), and says what it left under .transcripts/ there.
+export async function inOwnDirectory(loop: () => Promise<void>, setup?: Json): Promise<Json> {
   const dir = await mkdtemp(join(tmpdir(), 'theinference-compact-'));
   const back = process.cwd();
-  process.chdir(dir);
   try {
+    await writeBefore(join(dir, TRANSCRIPT_DIR), isObject(setup?.[TRANSCRIPTS]) ? setup[TRANSCRIPTS] : {});
+    process.chdir(dir);
     await loop();
     const transcripts = await transcriptsIn(join(dir, TRANSCRIPT_DIR));
     return transcripts === undefined ? {} : { [TRANSCRIPTS]: transcripts };
@@ -41,6 +45,16 @@ export async function inOwnDirectory(loop: () => Promise<void>): Promise<Json> {
     process.chdir(back);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+// The transcripts a case says .transcripts/ holds before the loop runs; a name that is not a transcript's is none.
+async function writeBefore(dir: string, files: Json): Promise<void> {
+  const named = Object.entries(files).filter(
+    ([name, text]) => TRANSCRIPT_FILE_NAME.test(name) && typeof text === 'string',
+  );
+  if (named.length === 0) return;
+  await mkdir(dir);
+  for (const [name, text] of named) await writeFile(join(dir, name), text as string);
 }
 
 // The files of a .transcripts/ directory by name, sorted, each its lines; undefined when there is none.
@@ -80,6 +94,15 @@ export function parseCompactCase(text: string): ReturnType<typeof parseLoopCase>
   if (parsed.turns.length > 0 && !(isObject(parsed.request) && typeof parsed.request.compact_threshold === 'number'))
     throw new Error(
       '"request" must carry "compact_threshold": the estimated size in tokens past which the loop compacts',
+    );
+  const before = parsed[TRANSCRIPTS_BEFORE];
+  const named = isObject(before) ? Object.entries(before) : [];
+  if (
+    before !== undefined &&
+    (!isObject(before) || named.some(([name, text]) => !TRANSCRIPT_FILE_NAME.test(name) || typeof text !== 'string'))
+  )
+    throw new Error(
+      `"${TRANSCRIPTS_BEFORE}" must be an object of transcript files by name (transcript-<n>.jsonl), each its text`,
     );
   return parsed;
 }

@@ -84,7 +84,7 @@ export async function loopEnd(Anthropic: Client, loop: RunLoop, link: LoopLink, 
   let end: LoopEnd | undefined;
   const added = await around(async () => {
     end = await runOnce(Anthropic, loop, link);
-  });
+  }, link.setup);
   return { ...end!, added };
 }
 
@@ -257,7 +257,8 @@ export async function serveLoops(channel: Channel, Anthropic: Client, loop: RunL
   for (;;) {
     const next = await channel.ask({ op: 'next' });
     if (typeof next.case === 'string' && isObject(next.request)) {
-      const end = await loopEnd(Anthropic, loop, channelLink(channel, next.case, next.request), around);
+      const link = channelLink(channel, next.case, next.request, isObject(next.setup) ? next.setup : undefined);
+      const end = await loopEnd(Anthropic, loop, link, around);
       running = killLeftovers(running).running;
       await channel.ask({ op: 'end', case: next.case, end });
     } else if (Array.isArray(next.probe)) {
@@ -278,7 +279,7 @@ export async function serveLoops(channel: Channel, Anthropic: Client, loop: RunL
 }
 
 // One case's fake API across the channel, by the key the grader gave it.
-function channelLink(channel: Channel, key: string, request: Json): LoopLink {
+function channelLink(channel: Channel, key: string, request: Json, setup?: Json): LoopLink {
   const ask = async (message: Json): Promise<never> => {
     const reply = await channel.ask({ ...message, case: key });
     if (typeof reply.error === 'string') throw new Error(`theinference: ${reply.error}`);
@@ -286,6 +287,7 @@ function channelLink(channel: Channel, key: string, request: Json): LoopLink {
   };
   return {
     request,
+    ...(setup === undefined ? {} : { setup }),
     http: (asked) => ask({ op: 'http', ...asked }),
     execute: (name, input) => ask({ op: 'execute', name, ...(input === undefined ? {} : { input }) }),
   };

@@ -44,6 +44,8 @@ export type LoopObserved = { requests: unknown[]; calls: ExecuteCall[]; end: unk
 export type FakeApi = {
   // The request runLoop is given: the case's own, a copy.
   request: Json;
+  // What the mode's `around` sets up before the run, from the case (LoopOptions `setup`).
+  setup?: Json;
   turns: number;
   http: (asked: HttpAsked) => Promise<HttpAnswer>;
   execute: (name: unknown, input: unknown) => Promise<ExecuteAnswer>;
@@ -124,8 +126,10 @@ export function openFakeApi(
     const added = Object.entries(reported.added ?? {}).filter(([k]) => (options.endKeys ?? []).includes(k));
     return added.length === 0 ? said : { ...said, ...Object.fromEntries(added) };
   };
+  const setup = options.setup?.(testCase);
   return {
     request: structuredClone(request),
+    ...(setup === undefined ? {} : { setup }),
     turns,
     http,
     execute,

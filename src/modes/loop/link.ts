@@ -20,6 +20,9 @@ export type LoopEnd = ({ returned: unknown } | { threw: string }) & { given: Rec
 // One case's fake API as the loop's side reaches it: the request to hand runLoop, and the two things it asks.
 export type LoopLink = {
   request: Json;
+  // What the mode's `around` sets up before the run, from the case (./options.ts `setup`): files already in the
+  // working directory, say. Input, like the request: nothing in it tells the loop what to send.
+  setup?: Json;
   http: (asked: HttpAsked) => Promise<HttpAnswer>;
   execute: (name: unknown, input: unknown) => Promise<ExecuteAnswer>;
 };

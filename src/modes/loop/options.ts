@@ -14,8 +14,12 @@ export type LoopOptions = {
   // Around each run of the loop, a case's or a probe script's, on the loop's side: what the run needs set up first
   // (a working directory of its own, say), and what its end says beyond how the loop ended (a file the loop wrote),
   // added to the end under `endKeys`. Across the sandbox only those keys of it reach the results.
-  around?: (run: () => Promise<void>) => Promise<Json>;
+  // `setup`: what the grader's side gave from the case for it (`setup` below), when it gave anything.
+  around?: (run: () => Promise<void>, setup?: Json) => Promise<Json>;
   endKeys?: readonly string[];
+  // What of a case the loop's side needs to set a run up (the files a working directory holds before it), taken
+  // on the grader's side and sent with the request; nothing when absent.
+  setup?: (testCase: LoopCase) => Json | undefined;
   // The tools whose calls the loop answers itself, never through execute (the plan mode's todo, the compact mode's
   // compact): the scripted execute expects none of them, and a case scripts no output for one.
   ownTools?: readonly string[];

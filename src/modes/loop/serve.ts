@@ -65,7 +65,7 @@ export function serveLoopCases(
       );
       current = { key: String(k + 1), api };
       later(JSON.stringify({ calling: { call: 1, of: api.turns, tool: 'request' } }));
-      return { case: current.key, request: api.request };
+      return { case: current.key, request: api.request, ...(api.setup === undefined ? {} : { setup: api.setup }) };
     }
     return startProbe();
   };

@@ -86,6 +86,31 @@ describe('compactFinding', () => {
     expect(compactFinding(data, want, got, { at: 'end', index: 0 })?.cause).toBe('transcript not written');
   });
 
+  // A case whose .transcripts/ holds an earlier session's transcript-1.jsonl: the loop's compaction writes transcript-2.
+  describe('with transcripts there before the run', () => {
+    const seeded = { ...data, transcripts_before: { 'transcript-1.jsonl': '{"role":"user"}\n' } } as CompactCaseData;
+    const earlier = [{ role: 'user' }];
+    const want = {
+      requests: [],
+      end: { returned: [], transcripts: { 'transcript-1.jsonl': earlier, 'transcript-2.jsonl': [{}] } },
+    };
+    const end = { at: 'end', index: 0 } as const;
+
+    it('says the loop that wrote no transcript of its own wrote none, the earlier one left as it was', () => {
+      const got = { requests: [], end: { returned: [], transcripts: { 'transcript-1.jsonl': earlier } } };
+      expect(compactFinding(seeded, want, got, end)?.cause).toBe('transcript not written');
+    });
+
+    it('names the file that was there when the loop numbered its own from 1 over it', () => {
+      const got = { requests: [], end: { returned: [], transcripts: { 'transcript-1.jsonl': [{}] } } };
+      const found = compactFinding(seeded, want, got, end);
+      expect(found?.message).toBe(
+        'the transcript files are transcript-1.jsonl, not transcript-1.jsonl, transcript-2.jsonl (transcript-1.jsonl was there before the loop ran)',
+      );
+      expect(found?.hint).toMatch(/n from 1 \(the first number whose file does not exist yet\)/);
+    });
+  });
+
   it("says a transcript whose last line has no line break after it (join('\\n'))", () => {
     const lines = [{ role: 'user' }, { role: 'assistant' }];
     const want = { requests: [], end: { returned: [], transcripts: { 'transcript-1.jsonl': lines } } };

@@ -55,7 +55,7 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
       `a compaction writes ${TRANSCRIPT_DIR}/transcript-<n>.jsonl under the working directory, process.cwd() (not beside your source file), and makes the directory when there is none: mkdirSync(join(process.cwd(), '${TRANSCRIPT_DIR}'), { recursive: true })`,
       'transcript not written',
     );
-  if (at.at === 'end') return givenChanged(data, want.end, got.end) ?? endFinding(want.end, got.end);
+  if (at.at === 'end') return givenChanged(data, want.end, got.end) ?? endFinding(data, want.end, got.end);
   const e = requestOf(want.requests[at.index]);
   const r = requestOf(got.requests[at.index]);
   if (r !== undefined && 'compact_threshold' in r) return thresholdSent(at.index);
@@ -73,8 +73,8 @@ export function compactFinding(data: CompactCaseData, want: LoopRun, got: LoopRu
     at.index,
     e,
     r,
-    held(want, at.index),
-    held(got, at.index),
+    held(data, want, at.index),
+    held(data, got, at.index),
     recentReplaced(want, got),
     summaryTexts(data, want, at.index),
   );
@@ -99,7 +99,7 @@ function recentReplaced(want: LoopRun, got: LoopRun): number | undefined {
 
 // The conversation a run held when request k asked for a summary: the transcript that compaction wrote (its
 // conversation whole, where the summary request may hold it cut). Undefined when request k asks for none.
-function held(run: LoopRun, k: number): unknown[] | undefined {
+function held(data: CompactCaseData, run: LoopRun, k: number): unknown[] | undefined {
   const request = requestOf(run.requests[k]);
   if (request === undefined || !isSummaryLike(request)) return undefined;
   const nth = run.requests.slice(0, k + 1).filter((q) => {
@@ -107,8 +107,19 @@ function held(run: LoopRun, k: number): unknown[] | undefined {
     return entry !== undefined && isSummaryLike(entry);
   }).length;
   const files = isEntry(run.end) && isEntry(run.end.transcripts) ? run.end.transcripts : undefined;
-  const lines = files?.[transcriptName(nth)];
+  const lines = files?.[writtenName(data, nth)];
   return Array.isArray(lines) ? lines : undefined;
+}
+
+// The file the case's nth compaction writes: the nth transcript-<n>.jsonl not among those there before the run.
+function writtenName(data: CompactCaseData, nth: number): string {
+  const before = new Set(Object.keys(data.transcripts_before ?? {}));
+  let free = 0;
+  for (let n = 1; ; n += 1) {
+    if (before.has(transcriptName(n))) continue;
+    free += 1;
+    if (free === nth) return transcriptName(n);
+  }
 }
 
 // A request carrying the scripted execute's answer to a `compact` call: the loop passed the call to execute.
@@ -521,11 +532,21 @@ function microFinding(
 }
 
 // The end: the transcript files, then (when they agree) whatever the loop's message says of the conversation.
-function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
+function endFinding(data: CompactCaseData, want: unknown, got: unknown): CompactFinding | undefined {
   if (!isEntry(want) || !isEntry(got) || returnedOf(got) === undefined) return undefined;
-  const w = isEntry(want.transcripts) ? want.transcripts : undefined;
-  const g = isEntry(got.transcripts) ? got.transcripts : undefined;
-  if (jsonEqual(w, g)) return returnedFinding(returnedOf(want), returnedOf(got));
+  if (jsonEqual(want.transcripts, got.transcripts)) return returnedFinding(returnedOf(want), returnedOf(got));
+  // The files the case put there before the run, left as they were, are none of the loop's.
+  const before = Object.keys(data.transcripts_before ?? {});
+  const kept = (name: string): boolean =>
+    before.includes(name) &&
+    isEntry(want.transcripts) &&
+    isEntry(got.transcripts) &&
+    jsonEqual(want.transcripts[name], got.transcripts[name]);
+  const own = (files: unknown): Entry | undefined => {
+    const left = isEntry(files) ? Object.entries(files).filter(([name]) => !kept(name)) : [];
+    return left.length === 0 ? undefined : Object.fromEntries(left);
+  };
+  const [w, g] = [own(want.transcripts), own(got.transcripts)];
   const where = `${TRANSCRIPT_DIR}/transcript-<n>.jsonl in the working directory, n from 1 (the first number whose file does not exist yet), one line of JSON per message of the conversation as it stands when the loop compacts`;
   if (w !== undefined && g === undefined)
     return finding(
@@ -542,7 +563,7 @@ function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
   const [wn, gn] = [Object.keys(w!), Object.keys(g!)];
   if (!jsonEqual(wn, gn))
     return finding(
-      `the transcript files are ${gn.join(', ')}, not ${wn.join(', ')}`,
+      `the transcript files are ${gn.join(', ')}, not ${wn.join(', ')}${wereThere(data)}`,
       `each compaction writes ${where}`,
       'transcript name',
     );
@@ -560,6 +581,14 @@ function endFinding(want: unknown, got: unknown): CompactFinding | undefined {
     `a transcript is the conversation as it stands when the loop compacts (micro-compacted, the round's results included), one JSON.stringify(message) per line: ${where}`,
     'transcript content',
   );
+}
+
+// What the working directory held before the loop ran, when the case put transcripts there.
+function wereThere(data: CompactCaseData): string {
+  const names = Object.keys(data.transcripts_before ?? {});
+  return names.length === 0
+    ? ''
+    : ` (${names.join(', ')} ${names.length === 1 ? 'was' : 'were'} there before the loop ran)`;
 }
 
 // The returned conversation holds whole the results its requests sent as placeholders.
