@@ -442,6 +442,25 @@ function requestChanged(ctx: TaskHintContext): Hint | undefined {
   );
 }
 
+// A turn's tool_results, the task calls' among them, sent in another order than their tool_use blocks came (the
+// task calls' results put after the others, say): the first message the request sends otherwise holds the same
+// results, by tool_use_id, in another order.
+function resultsOutOfOrder(ctx: TaskHintContext): Hint | undefined {
+  if (ctx.at !== 'request') return undefined;
+  const [want, got] = [messagesOf(ctx.want.requests[ctx.index]), messagesOf(ctx.got.requests[ctx.index])];
+  const k = want.findIndex((m, i) => !jsonEqual(m, got[i]));
+  const ids = (message: unknown): string[] =>
+    blocks(message)
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => String(b.tool_use_id));
+  const [w, g] = [ids(want[k]), ids(got[k])];
+  if (k < 0 || w.length < 2 || jsonEqual(w, g) || !jsonEqual([...w].sort(), [...g].sort())) return undefined;
+  return hint(
+    `the tool results of message ${k + 1} are out of order: answer a turn's tool_use blocks in the order they came, each result at its block's place, the ${TASK_TOOL} calls' among them (${g.join(', ')} where ${w.join(', ')} were expected)`,
+    'tool results out of order',
+  );
+}
+
 // The parent's conversation returned with a child's in it.
 function childInReturned(ctx: TaskHintContext): Hint | undefined {
   if (ctx.at !== 'end') return undefined;
@@ -464,6 +483,7 @@ const RECOGNISERS: Recogniser[] = [
   childEnded,
   childAfterStop,
   childRequest,
+  resultsOutOfOrder,
   childResult,
   taskToolLost,
   requestChanged,
