@@ -461,6 +461,28 @@ function resultsOutOfOrder(ctx: TaskHintContext): Hint | undefined {
   );
 }
 
+// A throw of execute's sent as other words than its message (String(error) gives "Error: …"), in a parent's turn or
+// a child's: the first message the request sends otherwise has a tool_result for a call the case scripts to throw,
+// whose content is not the thrown message.
+function throwWorded(ctx: TaskHintContext): Hint | undefined {
+  if (ctx.at !== 'request') return undefined;
+  const [want, got] = [messagesOf(ctx.want.requests[ctx.index]), messagesOf(ctx.got.requests[ctx.index])];
+  const k = want.findIndex((m, i) => !jsonEqual(m, got[i]));
+  if (k < 0) return undefined;
+  const sent = new Map(blocks(got[k]).map((b) => [String(b.tool_use_id), b.content]));
+  for (const w of blocks(want[k])) {
+    const scripted = ctx.data.outputs?.[String(w.tool_use_id)];
+    const content = sent.get(String(w.tool_use_id));
+    if (w.type !== 'tool_result' || scripted === undefined || !('throws' in scripted)) continue;
+    if (typeof content !== 'string' || content === scripted.throws) continue;
+    return hint(
+      `execute threw an Error whose message is ${JSON.stringify(scripted.throws)}, and its tool_result's content is ${short(content, 80)}: a throw is an error result whose content is the error's message alone (error.message), with is_error: true, in a child's loop as in the parent's`,
+      'a throw worded otherwise',
+    );
+  }
+  return undefined;
+}
+
 // The parent's conversation returned with a child's in it.
 function childInReturned(ctx: TaskHintContext): Hint | undefined {
   if (ctx.at !== 'end') return undefined;
@@ -484,6 +506,7 @@ const RECOGNISERS: Recogniser[] = [
   childAfterStop,
   childRequest,
   resultsOutOfOrder,
+  throwWorded,
   childResult,
   taskToolLost,
   requestChanged,
