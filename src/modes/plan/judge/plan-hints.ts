@@ -136,7 +136,8 @@ function reminderAlone(received: unknown, next: unknown): PlanHint | undefined {
 
 // Each round of a conversation as the loop answered it: its turn, the rounds in a row without a todo call (it
 // included), whether it called todo, and whether its results carry the reminder.
-type Answered = { turn: number; without: number; todo: boolean; reminded: boolean };
+// `calls`: the tool_use blocks of the turn.
+type Answered = { turn: number; without: number; todo: boolean; reminded: boolean; calls: number };
 
 function roundsOf(data: LoopCaseData, conversation: unknown[]): Answered[] {
   const rounds: Answered[] = [];
@@ -146,12 +147,13 @@ function roundsOf(data: LoopCaseData, conversation: unknown[]): Answered[] {
     const m = conversation[k];
     if (!isEntry(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
     turn += 1;
-    const todo = (m.content as Block[]).some((b) => b.type === 'tool_use' && b.name === TODO_TOOL);
+    const uses = (m.content as Block[]).filter((b) => b.type === 'tool_use');
+    const todo = uses.some((b) => b.name === TODO_TOOL);
     without = todo ? 0 : without + 1;
     const next = conversation[k + 1];
     if (!isEntry(next) || next.role !== 'user') continue;
     const reminded = Array.isArray(next.content) && (next.content as unknown[]).some(mentionsReminder);
-    rounds.push({ turn, without, todo, reminded });
+    rounds.push({ turn, without, todo, reminded, calls: uses.length });
   }
   return rounds;
 }
@@ -205,8 +207,15 @@ function nagHint(
         text: `the results of turn ${unreset.turn} carried the reminder, though that turn called todo: a todo call starts the count of rounds again, and the reminder comes only from the ${third} round in a row without one`,
         cause: 'the count not started again by a todo call',
       };
+    // Counted by calls: the rounds so far, fewer than three, made three calls or more.
+    const since = answered.filter((a) => a.turn > round.turn - round.without && a.turn <= round.turn);
+    const calls = since.reduce((sum, a) => sum + a.calls, 0);
+    const byCalls =
+      calls >= ROUNDS_BEFORE_NAG
+        ? `, and those ${count(round.without, 'round')} made ${count(calls, 'tool call')}: count rounds (each turn of the model that called tools, however many calls it made), not calls;`
+        : ':';
     return {
-      text: `the reminder came with the results of ${turn}, round ${round.without} in a row without a todo call: it comes from the ${third} such round on, not before`,
+      text: `the reminder came with the results of ${turn}, round ${round.without} in a row without a todo call${byCalls} it comes from the ${third} such round on, not before`,
       cause: 'the reminder before the third round without a todo call',
     };
   }
