@@ -278,6 +278,14 @@ function summaryFinding(
       `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters, all of it when it is shorter: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS})`,
       'summary cut wrong',
     );
+  // Cut from its end: the last characters of the conversation's JSON, as the loop's transcript holds it.
+  const whole = gotHeld === undefined ? undefined : JSON.stringify(gotHeld);
+  if (whole !== undefined && whole.length > SUMMARY_INPUT_CHARS && g === whole.slice(-SUMMARY_INPUT_CHARS))
+    return finding(
+      `the summary request (request ${n}) holds the last ${SUMMARY_INPUT_CHARS} characters of the conversation's JSON, not the first`,
+      `the conversation's JSON is cut to its first ${SUMMARY_INPUT_CHARS} characters: JSON.stringify(messages).slice(0, ${SUMMARY_INPUT_CHARS}), not slice(-${SUMMARY_INPUT_CHARS})`,
+      'summary cut wrong',
+    );
   const unanswered = unansweredCompact(summarised(r));
   if (unanswered !== undefined)
     return finding(
