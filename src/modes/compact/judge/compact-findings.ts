@@ -224,8 +224,27 @@ function requestFinding(
       equal ? 'threshold compared with >=' : 'compaction too early',
     );
   }
-  if (isSummary(e)) return summaryFinding(n, e, r, wantHeld, gotHeld);
+  if (isSummary(e)) return compactedFirst(data, k, r, summaryFinding(n, e, r, wantHeld, gotHeld));
   return conversationFinding(n, e, r, recentAt, texts);
+}
+
+// A summary request after a `compact` call, holding whole a result the round's micro-compaction replaces: the loop
+// compacted as the round ended, before micro-compacting it (every other request of it may be right). Told apart from
+// a loop that keeps four results whole by a fifth most recent, long, sent whole too.
+function compactedFirst(
+  data: CompactCaseData,
+  k: number,
+  r: Entry,
+  found: CompactFinding | undefined,
+): CompactFinding | undefined {
+  if (found?.cause !== 'older result kept whole' || k === 0 || !calledCompact(data, k)) return found;
+  const whole = (s: ResultSlot) => s.text && !s.placeholder && s.length > PLACEHOLDER_OVER_CHARS;
+  if (!resultSlots(summarised(r) ?? []).some((s) => s.rank > KEEP_RECENT_RESULTS + 1 && whole(s))) return found;
+  return finding(
+    found.message,
+    `request ${k + 1} is the summary request that follows the \`${COMPACT_TOOL}\` call of turn ${k}: after the round, micro-compact the conversation first (every tool_result but the ${KEEP_RECENT_RESULTS} most recent, longer than ${PLACEHOLDER_OVER_CHARS} characters, becomes its placeholder), then write the transcript and ask for the summary, as an automatic compaction does`,
+    'compacted before micro-compaction',
+  );
 }
 
 function calledCompact(data: CompactCaseData, k: number): boolean {
