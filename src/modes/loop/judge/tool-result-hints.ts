@@ -302,10 +302,9 @@ function isErrorHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined
       'a tool output has is_error: true, and its tool_result does not: set is_error: true on the tool_result when output.is_error is true',
     );
   }
-  if (w.is_error === undefined && g.is_error === true) {
-    // Set from something else than output.is_error: its content read as an error (starts with "Error"), say.
-    const held =
-      output !== undefined && 'is_error' in output ? `is_error: ${JSON.stringify(output.is_error)}` : 'no is_error';
+  if (w.is_error === undefined && g.is_error === true && output !== undefined && 'is_error' in output) {
+    // Set from something else than output.is_error (false here): its content read as an error (starts with "Error").
+    const held = `is_error: ${JSON.stringify(output.is_error)}`;
     return hint(
       `this tool's output has ${held}, and its tool_result has is_error: true: is_error comes from output.is_error alone, never from what the content says; add is_error: true only when output.is_error is true, and no is_error key otherwise`,
       'is_error always set',
