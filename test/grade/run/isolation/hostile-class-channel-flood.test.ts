@@ -1,5 +1,6 @@
 // A trial's attack on a class: test/fixtures/hostile-channel-flood floods its program's channel as its first case
-// starts, 80 MB of lines the grader parses on the one event loop every submission shares, for 5-10 s. In the trusted
+// starts, 80 MB of lines the grader parses on the one event loop every submission shares, 0.5-1 s a line (the first
+// line's 2.7 million values pass MAX_CHANNEL_VALUES, and the process is killed after it). In the trusted
 // job, its classmate (the reference loop) passes every case, as it does alone: a deadline counts only the time in
 // which the grader could hear the process (src/grade/run/event-loop-stalls.ts). Without that, the classmate's cases
 // waiting on the grader for their turns meanwhile time out (3 of 34, measured).
