@@ -6,6 +6,7 @@ import type { LoopCaseData } from '../case.ts';
 import type { Feature, LoopHint } from './loop-features.ts';
 import { count, jsonEqual } from '../../../grade/judge/compare-results.ts';
 import { isEntry } from './loop-results.ts';
+import { callText } from '../unasked-calls.ts';
 import { sameToolHint } from './same-tool-results.ts';
 import { skippedCallHint } from './skipped-call.ts';
 
@@ -177,7 +178,18 @@ function contentHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined
       'parallel-turn',
     );
   }
+  const output = data.outputs?.[String(w.tool_use_id)];
   const refused = SCRIPTED_REFUSAL.exec(text ?? '');
+  // The call refused is the very call of this tool_use, and its output throws: the loop called execute once, it
+  // threw, and the loop called it again (a retry) instead of sending the throw as the result.
+  if (refused !== null && output !== undefined && 'throws' in output && refused[1] === blockCall(data, w)) {
+    return hint(
+      `execute threw for tool_use ${String(w.tool_use_id)}, and your loop called it again as ${refused[1]}: a throw is that call's answer. Call execute once for each block, and send the error's message as its tool_result, with is_error: true`,
+      'execute called again after a throw',
+      'throwing-output',
+      "your loop calls execute again when it throws: a throw is that call's answer. Call execute once for each block, and send the error's message as its tool_result, with is_error: true",
+    );
+  }
   if (refused !== null) {
     return hint(
       `execute was called as ${refused[1]}: call it with the tool_use block's name and input, execute(block.name, block.input), once for each block`,
@@ -186,7 +198,6 @@ function contentHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined
       "execute was not called with the tool_use block's name and input: call it as execute(block.name, block.input), once for each block",
     );
   }
-  const output = data.outputs?.[String(w.tool_use_id)];
   if (output !== undefined && 'throws' in output && text !== undefined && text !== output.throws) {
     return hint(
       `execute threw an Error whose message is ${JSON.stringify(output.throws)}: its tool_result's content is that message (error.message) alone, with is_error: true`,
@@ -196,6 +207,14 @@ function contentHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined
     );
   }
   return text === undefined || typeof w.content !== 'string' ? undefined : changedTextHint(w.content, text, w);
+}
+
+// The call of the tool_use that `result` answers (a case's ids are its own), as the scripted execute words it.
+function blockCall(data: LoopCaseData, result: Json): string | undefined {
+  const block = data.turns
+    .flatMap((t) => t.message.content)
+    .find((b) => b.type === 'tool_use' && b.id === result.tool_use_id);
+  return block === undefined ? undefined : callText({ tool: String(block.name), input: block.input });
 }
 
 // The output's text changed on its way into the tool_result: as a JSON string, an empty one replaced, text put in
