@@ -20,7 +20,12 @@ import {
 } from '../grade/run/isolation/program-limits.ts';
 import { SUBMISSION_LIMITS } from '../grade/run/isolation/read-submission.ts';
 import { TMP_BYTES } from '../grade/run/isolation/sandbox-layout.ts';
-import { MAX_CHANNEL_BYTES, MAX_CHANNEL_CONNECTIONS, MAX_CHANNEL_VALUES } from '../grade/run/channel-server.ts';
+import {
+  MAX_CHANNEL_BYTES,
+  MAX_CHANNEL_CONNECTIONS,
+  MAX_CHANNEL_UNREAD_BYTES,
+  MAX_CHANNEL_VALUES,
+} from '../grade/run/channel-server.ts';
 import { MAX_CASE_REQUEST_VALUES } from '../modes/loop/fake-api.ts';
 import { GONE_WITHIN_MS } from '../modes/leftovers.ts';
 import {
@@ -127,6 +132,12 @@ export const DEFAULT_ROWS: readonly DefaultRow[] = [
     setBy: '',
     value: MAX_CHANNEL_VALUES.toLocaleString('en-US'),
     source: '`MAX_CHANNEL_VALUES`, src/grade/run/channel-server.ts',
+  },
+  {
+    what: "The grader's answers one channel connection may leave unread (more: `bad-output`)",
+    setBy: '',
+    value: `${MAX_CHANNEL_UNREAD_BYTES / 1024 / 1024} MiB`,
+    source: '`MAX_CHANNEL_UNREAD_BYTES`, src/grade/run/channel-server.ts',
   },
   {
     what: "JSON values in a loop case's requests together (more: each answered 413, kept as a line that says so)",

@@ -18,6 +18,23 @@ export function reachedEarlierStagesSync(dir: string, slug: string): Stage[] {
   );
 }
 
+// What `--previous` leaves out, as the run's warning: each earlier stage `dir` has not reached, with the files of it
+// that are missing; undefined when every earlier stage is there. A stage left out is said, never skipped silently:
+// a student who started at a later stage reads why, and staff see a submission whose earlier files are gone.
+export async function notReachedWarning(dir: string, slug: string): Promise<string | undefined> {
+  const missing = await Promise.all(
+    earlierStages(slug).map(async (stage) => {
+      const files = await Promise.all(stage.writes.map((f) => stat(join(dir, f)).catch(() => undefined)));
+      const absent = stage.writes.filter((_, i) => files[i]?.isFile() !== true);
+      return absent.length === 0 ? undefined : `${stage.slug} (${absent.join(', ')})`;
+    }),
+  );
+  const left = missing.filter((m) => m !== undefined).reverse();
+  if (left.length === 0) return undefined;
+  const stages = left.length === 1 ? 'stage' : 'stages';
+  return `--previous did not grade the earlier ${stages} ${left.join(' and ')}: the course directory does not have ${left.length === 1 ? 'its file' : 'their files'}`;
+}
+
 async function hasStage(dir: string, stage: Stage): Promise<boolean> {
   const files = await Promise.all(stage.writes.map((f) => stat(join(dir, f)).catch(() => undefined)));
   return files.every((f) => f?.isFile() === true);

@@ -5,7 +5,7 @@
 // module package) is that submission's verdict, not the run's end. With --previous each submission is then graded
 // on the earlier stages it has reached, each planned once for the class.
 import { earlierStages, packageRoot, requireStage } from '../course/stages.ts';
-import { reachedEarlierStages } from '../course/reached-stages.ts';
+import { notReachedWarning, reachedEarlierStages } from '../course/reached-stages.ts';
 import { HarnessError } from '../errors.ts';
 import { checkCourseDir } from '../course/check-course-dir.ts';
 import { defaultClassJobs, defaultJobs } from './run/default-jobs.ts';
@@ -96,7 +96,9 @@ async function gradeSubmission(
   try {
     await checkCourseDir(submission.dir);
     // The stage was validated before any submission ran: what is refused now is this submission (too large, say).
-    const report = await gradeCourse(plan, { ...options, dir: submission.dir });
+    const graded = await gradeCourse(plan, { ...options, dir: submission.dir });
+    const left = earlier.length === 0 ? undefined : await notReachedWarning(submission.dir, options.stage);
+    const report = left === undefined ? graded : { ...graded, warnings: [...(graded.warnings ?? []), left] };
     if (earlier.length === 0) return outcome(submission, report);
     const reached = new Set((await reachedEarlierStages(submission.dir, options.stage)).map((s) => s.slug));
     const previous: RunReport[] = [];

@@ -1,7 +1,7 @@
 // Grades a course directory at its stage and, with --previous, the earlier stages it has reached after it, as
 // CodeCrafters' --previous does: a stage is complete only when the ones before it still pass. Each stage is one
 // runStage; the report is the current stage's, the others' in `previous`.
-import { reachedEarlierStages } from '../course/reached-stages.ts';
+import { notReachedWarning, reachedEarlierStages } from '../course/reached-stages.ts';
 import { runStage } from './run-stage.ts';
 import type { RunOptions } from './run-options.ts';
 import type { RunReport } from './types.ts';
@@ -11,7 +11,11 @@ import type { RunReport } from './types.ts';
 export async function runCourse(options: RunOptions): Promise<RunReport> {
   const { previous, ...one } = options;
   const earlier = previous === true ? await reachedEarlierStages(options.dir, options.stage) : [];
-  const report = await runStage(one);
+  const [ran, left] = await Promise.all([
+    runStage(one),
+    previous === true ? notReachedWarning(options.dir, options.stage) : undefined,
+  ]);
+  const report = left === undefined ? ran : { ...ran, warnings: [...(ran.warnings ?? []), left] };
   if (earlier.length === 0) return report;
   const reports: RunReport[] = [];
   for (const stage of earlier) {

@@ -112,9 +112,11 @@ function outcomeFailure(c: Case, snapshot: Snapshot | null, run: CaseRun, early:
         message:
           'limitValues' in o
             ? `the program sent over ${o.limitValues.toLocaleString('en-US')} JSON values to the grader over its channel (its requests, its calls, its results) and was killed`
-            : o.channel === true
-              ? `the program sent over ${Math.round(o.limitBytes / 1024 / 1024)} MB to the grader over its channel (its requests, its calls, its results) and was killed`
-              : `the program printed over ${Math.round(o.limitBytes / 1024 / 1024)} MB on stdout without a line break and was killed`,
+            : 'limitUnread' in o
+              ? `the program left over ${Math.round(o.limitUnread / 1024 / 1024)} MB of the grader's answers on its channel unread and was killed: the driver reads each answer before it asks again`
+              : o.channel === true
+                ? `the program sent over ${Math.round(o.limitBytes / 1024 / 1024)} MB to the grader over its channel (its requests, its calls, its results) and was killed`
+                : `the program printed over ${Math.round(o.limitBytes / 1024 / 1024)} MB on stdout without a line break and was killed`,
       };
     case 'spawn-failed':
       return { kind: 'crash', message: `the program could not be started: ${o.message}` };

@@ -12,6 +12,7 @@ export type ProcessEnd =
   | { kind: 'timeout'; timeoutMs: number } // no line within timeoutMs (or no exit after the last line)
   | { kind: 'overflow'; limitBytes: number; channel?: true } // a line past limitBytes (channel: its channel past it)
   | { kind: 'overflow'; limitValues: number; channel: true } // its channel's messages held more JSON values than that
+  | { kind: 'overflow'; limitUnread: number; channel: true } // a connection of its channel left more of its answers unread
   | { kind: 'cpu'; cpuMs: number } // its processes used more than cpuMs of CPU time in one case
   | { kind: 'memory'; memoryMiB: number; heldMiB: number } // its processes held heldMiB together, past memoryMiB
   | { kind: 'spawn-failed'; message: string };

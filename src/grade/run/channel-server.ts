@@ -3,8 +3,9 @@
 // line. What is asked goes to the stage's mode (its serve aspect, e.g. src/modes/loop/serve.ts), which keeps the
 // batch, answers one thing at a time and makes the case's result lines from what it observed; nothing the program
 // process holds or prints is a result. A line past MAX_RESULT_LINE_BYTES stops the process, as such a line on stdout
-// would, and so does a channel that has carried more than MAX_CHANNEL_BYTES in all (every connection counted): what
-// the grader parses and keeps of one program is bounded, in a class too, where one loop serves every submission.
+// would, and so does a channel that has carried more than MAX_CHANNEL_BYTES in all (every connection counted), or
+// left more than MAX_CHANNEL_UNREAD_BYTES of answers unread: what the grader parses, keeps and queues for one program
+// is bounded, in a class too, where one loop serves every submission.
 // A line that is not a JSON object with an id ends that connection.
 import { createServer, type Server, type Socket } from 'node:net';
 import { jsonValues } from '../../modes/kit.ts';
@@ -23,8 +24,15 @@ export const MAX_CHANNEL_BYTES = 256 * 1024 * 1024;
 // times that.
 export const MAX_CHANNEL_VALUES = 1_000_000;
 
-// Which limit a channel passed: its bytes in all, or the JSON values of its messages in all.
-export type ChannelLimit = { bytes: number } | { values: number };
+// The bytes of the grader's answers one connection may leave unread. The driver reads each answer before it asks
+// again, and the largest is under 1 MB (a turn of the course's largest case, 660 KB in all); a program that asks and
+// never reads (a trial's sent 7 MB lines whose error answers repeat them, twice their size) would have the grader
+// queue every answer on its heap, 650 MB a process.
+export const MAX_CHANNEL_UNREAD_BYTES = 16 * 1024 * 1024;
+
+// Which limit a channel passed: its bytes in all, the JSON values of its messages in all, or the answers one
+// connection left unread.
+export type ChannelLimit = { bytes: number } | { values: number } | { unread: number };
 
 // The connections one channel holds open at once: the driver opens one. Each is a file descriptor of the grader's,
 // so a program opening thousands (a trial's held 30,000) would run the grader, and a class with it, out of them;
@@ -47,11 +55,12 @@ export type ChannelServer = {
 };
 
 // Listens at `path` (a socket file the caller's directory holds, removed with it); `maxBytes` and `maxValues`: what
-// the channel may carry in all.
+// the channel may carry in all; `maxUnread`: what of its answers a connection may leave unread.
 export async function listenChannel(
   path: string,
   maxBytes = MAX_CHANNEL_BYTES,
   maxValues = MAX_CHANNEL_VALUES,
+  maxUnread = MAX_CHANNEL_UNREAD_BYTES,
 ): Promise<ChannelServer> {
   let answer: ((message: Json) => Promise<Json>) | undefined;
   let overflowed: (limit?: ChannelLimit) => void = () => {};
@@ -88,7 +97,10 @@ export async function listenChannel(
       // nothing: the answer would be written, read and parsed for no one, once a call (about 30 ms of a watch save).
       const silent = (message as Json).reply === false;
       const reply = (out: Json): void => {
-        if (!silent && !socket.destroyed) socket.write(`${JSON.stringify({ ...out, id })}\n`);
+        if (silent || socket.destroyed) return;
+        socket.write(`${JSON.stringify({ ...out, id })}\n`);
+        // What the socket could not hand to the kernel waits on the grader's heap until the program reads.
+        if (socket.writableLength > maxUnread) passed({ unread: maxUnread });
       };
       const run = (): void =>
         void answer!(message as Json).then(reply, (error: unknown) => reply({ error: String(error) }));

@@ -118,8 +118,9 @@ export type ProgramState = {
 export type ProgramEvent =
   | { type: 'line'; text: string; at: number } // a stdout line (the last one may lack its newline)
   // The unfinished stdout line is past MAX_RESULT_LINE_BYTES, or the channel carried more than `channelBytes` in all,
-  // or its messages more than `channelValues` JSON values.
-  | { type: 'overflow'; at: number; channelBytes?: number; channelValues?: number }
+  // or its messages more than `channelValues` JSON values, or one of its connections left `channelUnread` bytes of
+  // answers unread.
+  | { type: 'overflow'; at: number; channelBytes?: number; channelValues?: number; channelUnread?: number }
   | { type: 'stderr'; text: string; at: number }
   | { type: 'closed'; stream: ProgramStream; at: number }
   | { type: 'exit'; code: number | null; signal: string | null; at: number }
@@ -188,9 +189,11 @@ export function step(state: ProgramState, event: ProgramEvent): Step {
             state,
             event.channelValues !== undefined
               ? { kind: 'overflow', limitValues: event.channelValues, channel: true }
-              : event.channelBytes !== undefined
-                ? { kind: 'overflow', limitBytes: event.channelBytes, channel: true }
-                : { kind: 'overflow', limitBytes: state.plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES },
+              : event.channelUnread !== undefined
+                ? { kind: 'overflow', limitUnread: event.channelUnread, channel: true }
+                : event.channelBytes !== undefined
+                  ? { kind: 'overflow', limitBytes: event.channelBytes, channel: true }
+                  : { kind: 'overflow', limitBytes: state.plan.maxLineBytes ?? MAX_RESULT_LINE_BYTES },
             event.at,
           )
         : [state, []];

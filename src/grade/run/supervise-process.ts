@@ -182,7 +182,13 @@ export function superviseProcess(
       heard.later(() => {
         if (!takesLines(machine.state())) return;
         const passed =
-          limit === undefined ? {} : 'bytes' in limit ? { channelBytes: limit.bytes } : { channelValues: limit.values };
+          limit === undefined
+            ? {}
+            : 'bytes' in limit
+              ? { channelBytes: limit.bytes }
+              : 'values' in limit
+                ? { channelValues: limit.values }
+                : { channelUnread: limit.unread };
         dispatch({ type: 'overflow', at: performance.now(), ...passed });
       }),
     stop: () => dispatch({ type: 'stop', at: performance.now() }),

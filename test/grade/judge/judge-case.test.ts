@@ -126,6 +126,12 @@ describe('judgeCase', () => {
       'the program printed over 8 MB on stdout without a line break and was killed',
     ],
     [
+      "its channel's answers left unread",
+      { kind: 'overflow', limitUnread: 16 * 1024 * 1024, channel: true },
+      'bad-output',
+      "the program left over 16 MB of the grader's answers on its channel unread and was killed: the driver reads each answer before it asks again",
+    ],
+    [
       'a spawn failure',
       { kind: 'spawn-failed', message: 'spawn ENOENT' },
       'crash',

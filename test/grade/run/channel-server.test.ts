@@ -128,4 +128,53 @@ describe('the channel', () => {
     expect(answered).toEqual([1, 2, 3]);
     await limited.close();
   });
+
+  // A trial's attack: asks whose answers (errors that repeat what was asked) the program never reads, each queued on
+  // the grader's heap, 650 MB a process.
+  it('ends every connection, and says so once, when a connection leaves more of its answers unread than its limit', async () => {
+    const limited = await listenChannel(join(dir, 'unread'), 64 * 1024 * 1024, 1_000_000, 1024 * 1024);
+    const overflows: (ChannelLimit | undefined)[] = [];
+    let asked = 0;
+    limited.attach(
+      async (message) => {
+        asked += 1;
+        return { error: `no such request ${String(message.pad)}` };
+      },
+      (limit) => overflows.push(limit),
+    );
+    const socket = connect(limited.path).pause();
+    // Its writes after the grader ended the connection fail: that is the point.
+    socket.on('error', () => {});
+    const closed = new Promise((gone) => socket.once('close', gone));
+    const line = (id: number) => `${JSON.stringify({ id, op: 'x', pad: 'y'.repeat(100 * 1024) })}\n`;
+    // 100 asks of 100 KB each, answered at their size: the kernel's buffers take a few, then 1 MB waits.
+    socket.write(Array.from({ length: 100 }, (_, i) => line(i)).join(''));
+    await closed;
+    expect(overflows).toEqual([{ unread: 1024 * 1024 }]);
+    expect(asked).toBeLessThan(100);
+    await limited.close();
+  });
+
+  it('answers a program that reads as it asks, however much it asks in all', async () => {
+    const limited = await listenChannel(join(dir, 'read'), 64 * 1024 * 1024, 1_000_000, 1024 * 1024);
+    const overflows: (ChannelLimit | undefined)[] = [];
+    limited.attach(
+      async (message) => ({ echo: message.pad }),
+      (limit) => overflows.push(limit),
+    );
+    const socket = connect(limited.path);
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    await new Promise((ready) => socket.once('connect', ready));
+    const pad = 'y'.repeat(100 * 1024);
+    for (let id = 0; id < 100; id += 1) {
+      const before = received;
+      socket.write(`${JSON.stringify({ id, pad })}\n`);
+      while (received - before < pad.length) await new Promise((r) => setTimeout(r, 1));
+    }
+    socket.destroy();
+    expect(overflows).toEqual([]);
+    expect(received).toBeGreaterThan(100 * pad.length);
+    await limited.close();
+  });
 });

@@ -259,6 +259,11 @@ describe('the program machine: how it ends', () => {
       { end: { kind: 'overflow', limitValues: 1000, channel: true }, lines: 1 },
     ],
     [
+      "its channel's answers left unread past their bound: killed as the channel's overflow, said apart",
+      [result(10), { type: 'overflow', at: 20, channelUnread: 4096 }, result(21), exit(30), ...closed(30)],
+      { end: { kind: 'overflow', limitUnread: 4096, channel: true }, lines: 1 },
+    ],
+    [
       'stopped by the batch (or an abort): lines after it are dropped',
       [result(10), stop(11), result(12), exit(20), ...closed(20)],
       { end: { kind: 'stopped' }, lines: 1 },
