@@ -27,6 +27,7 @@ import { tsxCacheName } from './isolation/tsx-cache.ts';
 import { holdUntilExit, releaseAtExit } from './live-groups.ts';
 import type { Spelling } from './program-machine.ts';
 import { removeTree } from './remove-tree.ts';
+import { feedSeccomp } from './isolation/seccomp-filter.ts';
 
 // A started program process: its child, the spellings of its paths, and its disposal.
 export type ProgramProcess = {
@@ -160,9 +161,10 @@ async function startSandboxed(start: ProcessStart): Promise<ProgramProcess> {
       cwd: dir,
       env,
       detached: true,
-      stdio: [start.stdin, 'pipe', 'pipe', 'pipe'],
+      stdio: [start.stdin, 'pipe', 'pipe', 'pipe', 'pipe'],
       ...(user ?? {}),
     });
+    feedSeccomp(child);
   } catch (error) {
     await channel?.remove();
     await stage?.release();

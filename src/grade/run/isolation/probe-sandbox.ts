@@ -11,6 +11,7 @@ import { SANDBOX_INIT, sandboxArgs, type SandboxLayout } from './sandbox-args.ts
 import { sandboxLayout } from './sandbox-layout.ts';
 import { programInstall } from './program-install.ts';
 import { bindableTmpdir, closedToOthers, PROGRAM_USER } from './program-user.ts';
+import { feedSeccomp } from './seccomp-filter.ts';
 
 // The sandbox works (`bwrap` is the binary to run), or why not and what fixes it.
 type SandboxProbe = { available: true; bwrap: string } | { available: false; reason: string; fix: string };
@@ -140,13 +141,14 @@ function exitOf(
     // A session of its own, as every sandbox has: what it leaves is found by it. As nobody for a root grader.
     const child = spawn(command, args, {
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ignore', 'pipe'],
       detached: true,
       ...(PROGRAM_USER ?? {}),
     });
+    feedSeccomp(child);
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error) => {
       clearTimeout(timer);
       resolve({ code: null, stderr: error.message });

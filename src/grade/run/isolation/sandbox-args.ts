@@ -1,6 +1,7 @@
 // The bubblewrap command line for one program process, from what it may see. Pure: which paths are visible,
 // read-only or hidden is decided here and nowhere else, so a table of layouts tests it.
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { SECCOMP_FD } from './seccomp-filter.ts';
 
 // What one program process may see. Every path is absolute and real (no symlinks). What the host has at a path is
 // shown at the same path inside the sandbox, so paths in its output and in its errors read as on the host; the one
@@ -60,6 +61,9 @@ export function sandboxArgs(layout: SandboxLayout): string[] {
     'ALL',
     // The grader dying (even of SIGKILL) takes the sandbox with it.
     '--die-with-parent',
+    // The system calls that hold memory outside every process refused (seccomp-filter.ts), read from this fd.
+    '--seccomp',
+    String(SECCOMP_FD),
     ...(layout.unprivileged === true ? ['--uid', '0', '--gid', '0'] : []),
     '--proc',
     '/proc',

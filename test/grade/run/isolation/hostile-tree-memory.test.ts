@@ -46,3 +46,15 @@ describe('memory for the whole sandbox', () => {
     expect(step.exitCode).toBe(1);
   }, 660_000);
 });
+
+describe('memory the kernel holds outside every process', () => {
+  // A trial's submission held 3 GiB of SysV segments under --memory 256 and passed every case: no process shows
+  // them. The sandbox's seccomp filter refuses the calls that make them (isolation/seccomp-filter.ts).
+  it('is refused in the sandbox: shmget, msgget and memfd_create fail with EPERM, and a program that tries still grades', async () => {
+    const submission = await checkOut(scratch.root, 'hostile-holds-kernel-memory');
+    const step = await gradeStep(CHECKOUT_BIN, scratch.root, submission, ARGS, { timeoutMs: 600_000 });
+    expect(step.stdout).not.toContain('the sandbox let memory be held outside every process');
+    expect(step.stdout).toMatch(/3 passed/);
+    expect(step.exitCode).toBe(0);
+  }, 660_000);
+});
