@@ -1,6 +1,6 @@
 // The loop that plans (stage "Plan with a todo list", docs/stages/plan-todos.md): the agent loop of
 // src/agent-loop.ts, whose `todo` calls the loop answers itself from a list it keeps, every other call going to
-// `execute`; and after three model rounds in a row without a todo call, a reminder first in the round's results.
+// `execute`; and after three model rounds in a row without a todo call, a reminder after the round's results.
 import type Anthropic from '@anthropic-ai/sdk';
 import { loopTurns, runTool } from './agent-loop.ts';
 import type { Execute } from './contract.ts';

@@ -16,6 +16,7 @@ import { misplacedFile } from '../course/misplaced-file.ts';
 import { OUT_OF_CPU_CASES, TIMED_OUT_CASES } from './run/isolation/program-limits.ts';
 import { judgeOf, type ModeJudge } from './judge/mode-judges.ts';
 import { programNote } from './program-note.ts';
+import { providedNotes } from './provided-note.ts';
 import { startRecheck } from './judge/recheck-alone.ts';
 import { DEFAULT_CASE_TIMEOUT_MS } from './run/case-timeout.ts';
 import { runBatches, type BatchCase, type CaseRun } from './run/run-batches.ts';
@@ -145,6 +146,9 @@ export async function gradeCourse(plan: StagePlan, options: RunOptions & { sandb
     if (checked.warning !== undefined) warnings.add(checked.warning);
     const note = await programNote(options.dir, plan.root);
     if (note !== undefined) warnings.add(note);
+    const stage = stageOf(plan.stage);
+    for (const provided of stage === undefined ? [] : await providedNotes(options.dir, plan.root, stage))
+      warnings.add(provided);
     report = reportOf(plan, options, { cases, started, pairs, unjudged });
   } finally {
     // On any way out (a bad case file, an abort), nothing is left running.
