@@ -472,6 +472,16 @@ function placeholderFinding(
   if (want.length !== got.length) return undefined;
   const rule = `before every request, every tool_result but the ${KEEP_RECENT_RESULTS} most recent whose content is longer than ${PLACEHOLDER_OVER_CHARS} characters becomes "[Previous: used <tool>]", the name from its tool_use`;
   const which = (w: ResultSlot) => `the tool_result of ${w.id} (${w.tool}, the ${ordinal(w.rank)} of ${want.length})`;
+  // The same results by id, in another order (the compact call's put last, say): compared by position, each would
+  // read as another's content.
+  const [wantIds, gotIds] = [want.map((w) => w.id), got.map((g) => g.id)];
+  const moved = wantIds.findIndex((id, i) => id !== gotIds[i]);
+  if (moved >= 0 && jsonEqual([...wantIds].sort(), [...gotIds].sort()))
+    return finding(
+      `request ${n}: its tool_results are out of their tool_use blocks' order: ${gotIds[moved]} where ${wantIds[moved]} (${want[moved]!.tool}) was expected`,
+      `answer a round's tool_use blocks in the order they came, each result at its block's place, the \`${COMPACT_TOOL}\` call's among them (${COMPACT_DOC})`,
+      'tool results out of order',
+    );
   const lost = want.find((w, i) => w.placeholder && w.content === got[i]!.content && w.isError !== got[i]!.isError);
   if (lost !== undefined)
     return finding(
