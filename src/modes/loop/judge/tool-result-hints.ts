@@ -62,6 +62,7 @@ export function toolResultHint(
     const found =
       idHint(turn, want, got, j) ??
       skippedCallHint(g, earlier.flatMap(results)) ??
+      reusedHint(data, w, g, earlier.flatMap(results)) ??
       contentHint(data, w, g) ??
       spreadHint(data, w, g) ??
       isErrorHint(data, w, g);
@@ -207,6 +208,25 @@ function contentHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined
     );
   }
   return text === undefined || typeof w.content !== 'string' ? undefined : changedTextHint(w.content, text, w);
+}
+
+// A result answered with the output an earlier identical call got (a cache by name and input): its content is an
+// earlier tool_result's, whose tool_use had the same name and input, and not this call's own output.
+function reusedHint(data: LoopCaseData, w: Json, g: Json, before: Json[]): LoopHint | undefined {
+  const call = blockCall(data, w);
+  if (call === undefined || typeof g.content !== 'string' || g.content === w.content) return undefined;
+  const same = before.find(
+    (r) => r.tool_use_id !== w.tool_use_id && r.content === g.content && blockCall(data, r) === call,
+  );
+  if (same === undefined) return undefined;
+  const fix =
+    'call execute for every tool_use block, even one the model made before: the same call can answer otherwise the second time (a file changed in between)';
+  return hint(
+    `tool_use ${String(w.tool_use_id)}'s result is the output of an earlier identical call, ${call} (tool_use ${String(same.tool_use_id)}), not its own: ${fix}`,
+    'an earlier output reused',
+    'tool-turn',
+    `your loop reuses the output of an earlier identical call instead of calling execute again: ${fix}`,
+  );
 }
 
 // The call of the tool_use that `result` answers (a case's ids are its own), as the scripted execute words it.
