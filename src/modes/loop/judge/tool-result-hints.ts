@@ -191,6 +191,17 @@ function contentHint(data: LoopCaseData, w: Json, g: Json): LoopHint | undefined
       "your loop calls execute again when it throws: a throw is that call's answer. Call execute once for each block, and send the error's message as its tool_result, with is_error: true",
     );
   }
+  const block = blockOf(data, w);
+  if (refused !== null && block !== undefined && String(block.name) !== String(block.name).trim()) {
+    const trimmed = callText({ tool: String(block.name).trim(), input: block.input });
+    if (refused[1] === trimmed)
+      return hint(
+        `execute was called as ${refused[1]}, the name trimmed, where tool_use ${String(w.tool_use_id)} is named ${JSON.stringify(block.name)}: pass the name as it came, execute(block.name, block.input); the dispatcher decides what a name it does not know gets`,
+        'tool name trimmed',
+        'tool-turn',
+        'your loop trims the tool name before it calls execute: pass the name as it came, execute(block.name, block.input); the dispatcher decides what a name it does not know gets',
+      );
+  }
   if (refused !== null) {
     return hint(
       `execute was called as ${refused[1]}: call it with the tool_use block's name and input, execute(block.name, block.input), once for each block`,
@@ -231,10 +242,13 @@ function reusedHint(data: LoopCaseData, w: Json, g: Json, before: Json[]): LoopH
 
 // The call of the tool_use that `result` answers (a case's ids are its own), as the scripted execute words it.
 function blockCall(data: LoopCaseData, result: Json): string | undefined {
-  const block = data.turns
-    .flatMap((t) => t.message.content)
-    .find((b) => b.type === 'tool_use' && b.id === result.tool_use_id);
+  const block = blockOf(data, result);
   return block === undefined ? undefined : callText({ tool: String(block.name), input: block.input });
+}
+
+// The tool_use block that `result` answers.
+function blockOf(data: LoopCaseData, result: Json): Json | undefined {
+  return data.turns.flatMap((t) => t.message.content).find((b) => b.type === 'tool_use' && b.id === result.tool_use_id);
 }
 
 // The output's text changed on its way into the tool_result: as a JSON string, an empty one replaced, text put in
