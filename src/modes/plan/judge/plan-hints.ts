@@ -204,7 +204,7 @@ function nagHint(
     const unreset = answered.find((a) => a.reminded && a.todo);
     if (unreset !== undefined)
       return {
-        text: `the results of turn ${unreset.turn} carried the reminder, though that turn called todo: a todo call starts the count of rounds again, and the reminder comes only from the ${third} round in a row without one`,
+        text: `the results of turn ${unreset.turn} carried the reminder, though that turn called todo: a todo call, answered or refused, alone or beside other calls, starts the count of rounds again, and the reminder comes only from the ${third} round in a row without one`,
         cause: 'the count not started again by a todo call',
       };
     // Counted by calls: the rounds so far, fewer than three, made three calls or more.
