@@ -31,8 +31,9 @@ export async function notReachedWarning(dir: string, slug: string): Promise<stri
   );
   const left = missing.filter((m) => m !== undefined).reverse();
   if (left.length === 0) return undefined;
-  const stages = left.length === 1 ? 'stage' : 'stages';
-  return `--previous did not grade the earlier ${stages} ${left.join(' and ')}: the course directory does not have ${left.length === 1 ? 'its file' : 'their files'}`;
+  const named = left.length === 1 ? left[0] : `${left.slice(0, -1).join(', ')} and ${left.at(-1)}`;
+  const [stages, files] = left.length === 1 ? ['stage', 'its file'] : ['stages', 'their files'];
+  return `--previous did not grade the earlier ${stages} ${named}: the course directory does not have ${files}`;
 }
 
 async function hasStage(dir: string, stage: Stage): Promise<boolean> {

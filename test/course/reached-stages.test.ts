@@ -37,6 +37,16 @@ describe('notReachedWarning', () => {
     expect((await reachedEarlierStages(dir, third!.slug)).map((s) => s.slug)).toEqual([first!.slug]);
   });
 
+  it('names three stages and more as a list, the last after "and"', async () => {
+    const [, , , fourth] = STAGES;
+    const warning = await notReachedWarning(dir, fourth!.slug);
+    expect(warning).toMatch(
+      new RegExp(
+        `^--previous did not grade the earlier stages ${first!.slug} \\([^)]*\\), ${second!.slug} \\([^)]*\\) and ${third!.slug} \\(`,
+      ),
+    );
+  });
+
   it('says nothing when every earlier stage is there, or for the first stage', async () => {
     await write([...first!.writes, ...second!.writes]);
     expect(await notReachedWarning(dir, third!.slug)).toBeUndefined();

@@ -7,7 +7,8 @@
 // and the course's tools call none of them. POSIX shared memory is /dev/shm, read-only in the sandbox.
 //
 // Written here, not taken from a package: the filter is 18 fixed instructions of classic BPF, and the packages that
-// compile seccomp rules are native addons (libseccomp bindings), which the grader's install does not build. Pure.
+// compile seccomp rules are native addons (libseccomp bindings), which the grader's install does not build. Pure but
+// feedSeccomp, which writes the filter to a spawned bwrap.
 
 import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
