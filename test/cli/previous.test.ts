@@ -6,6 +6,7 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../src/course/load-cases.ts';
+import { STAGES } from '../../src/course/stages.ts';
 import { failedRecordPath } from '../../src/grade/failed-record.ts';
 import { makeCourse, REPO } from '../grade/course-fixture.ts';
 import { useBinary } from '../support/binary.ts';
@@ -143,12 +144,17 @@ describe('theinference test --previous', () => {
   );
 
   it(
-    'grades a course directory that has reached no earlier stage exactly as without --previous',
+    'grades a course directory that has reached no earlier stage as without --previous, and names the stage it left out',
     async () => {
       const course = await makeCourse(scratch);
       const times = (text: string) => text.replace(/\d+ ms\b/g, 'N ms').replace(/\d+\.\d\d s\b/g, 'N s');
       const [alone, previous] = [await grade(course), await grade(course, '--previous')];
-      expect([previous.exitCode, times(previous.stdout)]).toEqual([alone.exitCode, times(alone.stdout)]);
+      // The course is at the second stage, its first one's file absent.
+      const [first] = STAGES;
+      const warning = `warning: --previous did not grade the earlier stage ${first!.slug} (${first!.writes.join(', ')}): the course directory does not have its file`;
+      expect(previous.stdout).toContain(warning);
+      const without = previous.stdout.replace(`${warning}\n\n`, '');
+      expect([previous.exitCode, times(without)]).toEqual([alone.exitCode, times(alone.stdout)]);
     },
     E2E_MS,
   );
