@@ -181,17 +181,20 @@ export function superviseProcess(
     overflow: (limit) =>
       heard.later(() => {
         if (!takesLines(machine.state())) return;
-        const passed =
-          limit === undefined
-            ? {}
-            : 'bytes' in limit
-              ? { channelBytes: limit.bytes }
-              : 'values' in limit
-                ? { channelValues: limit.values }
-                : { channelUnread: limit.unread };
-        dispatch({ type: 'overflow', at: performance.now(), ...passed });
+        dispatch({ type: 'overflow', at: performance.now(), ...overflowOf(limit) });
       }),
     stop: () => dispatch({ type: 'stop', at: performance.now() }),
     settled,
   };
+}
+
+// The channel's limit as the program machine's overflow event says it (none: a line past its limit on stdout).
+function overflowOf(limit: ChannelLimit | undefined): {
+  channelBytes?: number;
+  channelValues?: number;
+  channelUnread?: number;
+} {
+  if (limit === undefined) return {};
+  if ('bytes' in limit) return { channelBytes: limit.bytes };
+  return 'values' in limit ? { channelValues: limit.values } : { channelUnread: limit.unread };
 }
